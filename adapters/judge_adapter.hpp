@@ -1,0 +1,68 @@
+#pragma once
+// The one judge adapter interface (SPEC §6): given the prompt and the call
+// options, deliver asynchronously either the raw text or a transport error.
+//
+// `call` must return quickly: an adapter that does I/O runs it on its own
+// threads and invokes `done` from there. Stubs may invoke `done` before `call`
+// returns. `done` is invoked exactly once per call. Callers (the judge actor)
+// hand the reply back to their own thread as a message; an adapter never
+// blocks a CAF scheduler thread.
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace ij {
+
+struct call_options {
+  std::string model;
+  double temperature = 0.0;
+  std::optional<std::int64_t> seed;
+  std::uint32_t max_tokens = 256;
+  /// Whole-call deadline, retries included.
+  std::chrono::milliseconds timeout{60000};
+};
+
+struct adapter_reply {
+  /// False on transport failure: then `error` says what failed and `text` is
+  /// whatever partial text there was (usually empty). Never holds a secret.
+  bool ok = false;
+  std::string text;
+  std::string error;
+  std::uint32_t attempts = 1;
+  std::uint64_t input_tokens = 0;
+  std::uint64_t output_tokens = 0;
+};
+
+using reply_handler = std::function<void(adapter_reply)>;
+
+class judge_adapter {
+public:
+  virtual ~judge_adapter() = default;
+
+  /// Identifies the backend in records, e.g. "stub:numeric" or
+  /// "ollama@http://127.0.0.1:11434". Never holds a secret.
+  virtual std::string id() const = 0;
+
+  /// Starts one call; see the contract above.
+  virtual void call(const std::string& prompt, const call_options& opts,
+                    reply_handler done) = 0;
+
+  /// Whether the backend honours a seed; votes > 1 at temperature 0 without
+  /// seed support draw a warning (SPEC §7).
+  virtual bool supports_seed() const {
+    return true;
+  }
+
+  /// The in-flight cap the adapter currently allows (adaptive backends lower
+  /// it under 429/529); 0 means "no opinion, use the configured cap".
+  virtual std::uint32_t current_concurrency() const {
+    return 0;
+  }
+};
+
+using judge_adapter_ptr = std::shared_ptr<judge_adapter>;
+
+} // namespace ij

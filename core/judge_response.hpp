@@ -1,0 +1,35 @@
+#pragma once
+// parseJudgeResponse (SPEC §5).
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "messages/judge_decision.hpp"
+
+namespace ij {
+
+struct parsed_numeric {
+  /// The value as given; nullopt when NULL or missing.
+  std::optional<std::string> text;
+  /// Its value where the text reads as a number.
+  std::optional<double> value;
+};
+
+struct judge_response {
+  judge_decision decision = judge_decision::parse_error;
+  std::string reason;
+  parsed_numeric numeric_a;
+  parsed_numeric numeric_b;
+  /// Lines other than the four fields were present.
+  bool extra_text = false;
+  /// The decision contradicts the numerics the judge gave.
+  bool inconsistent = false;
+  /// Why the reply is a PARSE_ERROR (empty otherwise).
+  std::string parse_error;
+  /// The raw text, always kept.
+  std::string raw;
+};
+
+judge_response parse_judge_response(std::string_view raw);
+
+} // namespace ij

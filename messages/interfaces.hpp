@@ -1,0 +1,58 @@
+#pragma once
+// Every typed actor interface of invariance-judge, in one place, so that the
+// whole protocol reads on one page (SPEC §10).
+#include <cstdint>
+#include <string>
+
+#include <caf/replies_to.hpp>
+#include <caf/typed_actor.hpp>
+
+#include "messages/answer_pair.hpp"
+#include "messages/atoms.hpp"
+#include "messages/judge_record.hpp"
+#include "messages/judge_request.hpp"
+#include "messages/run_summary.hpp"
+#include "messages/verdict.hpp"
+#include "messages/vote_result.hpp"
+
+namespace ij {
+
+/// One per adapter instance; may live on another host.
+using judge_actor = caf::typed_actor<
+  // Makes one judge call (queued under the in-flight cap) and replies with
+  // its record; a transport failure is a record with transport_failed set,
+  // never an error reply.
+  caf::replies_to<judge_request>::with<judge_record>>;
+
+/// multiVoteJudge over one or more judge actors.
+using vote_coordinator_actor = caf::typed_actor<
+  // Fans out the votes of one pair, stops once the outcome is fixed, and
+  // replies with the aggregate. Absent answers reply at once (absent = true).
+  caf::replies_to<answer_pair>::with<vote_result>>;
+
+/// Turns outcomes into verdicts.
+using verdict_actor = caf::typed_actor<
+  // The single verdict of one pair (the pair names its item).
+  caf::replies_to<answer_pair, vote_result>::with<single_verdict>,
+  // Input is over for this item: it has `count` pairs in all. Its
+  // statistical verdict goes to the listener once all are done.
+  caf::reacts_to<item_total_atom, std::string, std::uint32_t>>;
+
+/// The whole run: coordinator, verdicts and audit, in order.
+using pipeline_actor = caf::typed_actor<
+  // Writes the run manifest; replies once it is on disk. No pair is judged
+  // before.
+  caf::replies_to<start_atom>::with<std::uint64_t>,
+  // Judges one pair; replies once the verdict and every record it rests on
+  // are written to the audit.
+  caf::replies_to<answer_pair>::with<single_verdict>,
+  // An input line was rejected (file, line number, reason); recorded.
+  caf::replies_to<rejected_atom, std::string, std::uint64_t,
+                  std::string>::with<std::uint64_t>,
+  // See verdict_actor.
+  caf::reacts_to<item_total_atom, std::string, std::uint32_t>,
+  // Ends the run: writes the run-end record (interrupted or not), flushes,
+  // and replies with the totals.
+  caf::replies_to<finish_atom, bool>::with<run_summary>>;
+
+} // namespace ij

@@ -1,0 +1,35 @@
+#pragma once
+// One vote asked of a judge actor: compare a and b (already in the order the
+// judge should see them) for pair `pair_id`.
+#include <cstdint>
+#include <string>
+
+#include <caf/meta/type_name.hpp>
+
+namespace ij {
+
+struct judge_request {
+  std::string pair_id;
+  std::string a;
+  std::string b;
+  std::uint32_t vote_index = 0;
+  /// True when the coordinator swapped A and B for this vote; the judge actor
+  /// swaps NUMERIC_A/B back in the record.
+  bool swapped = false;
+  bool has_seed = false;
+  std::int64_t seed = 0; // baseSeed + vote_index
+};
+
+inline bool operator==(const judge_request& x, const judge_request& y) {
+  return x.pair_id == y.pair_id && x.a == y.a && x.b == y.b
+         && x.vote_index == y.vote_index && x.swapped == y.swapped
+         && x.has_seed == y.has_seed && x.seed == y.seed;
+}
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, judge_request& x) {
+  return f(caf::meta::type_name("ij.judge_request"), x.pair_id, x.a, x.b,
+           x.vote_index, x.swapped, x.has_seed, x.seed);
+}
+
+} // namespace ij

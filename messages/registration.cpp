@@ -1,0 +1,33 @@
+#include "messages/registration.hpp"
+
+#include "messages/answer_pair.hpp"
+#include "messages/equivalence_outcome.hpp"
+#include "messages/interfaces.hpp"
+#include "messages/judge_decision.hpp"
+#include "messages/judge_record.hpp"
+#include "messages/judge_request.hpp"
+#include "messages/run_summary.hpp"
+#include "messages/verdict.hpp"
+#include "messages/vote_result.hpp"
+
+namespace ij {
+
+void add_message_types(caf::actor_system_config& cfg) {
+  // add_message_type<T> also registers std::vector<T>.
+  cfg.add_message_type<judge_decision>("ij.judge_decision");
+  cfg.add_message_type<verdict_kind>("ij.verdict_kind");
+  cfg.add_message_type<verdict_rule>("ij.verdict_rule");
+  cfg.add_message_type<answer_pair>("ij.answer_pair");
+  cfg.add_message_type<equivalence_outcome>("ij.equivalence_outcome");
+  cfg.add_message_type<judge_request>("ij.judge_request");
+  cfg.add_message_type<judge_record>("ij.judge_record");
+  cfg.add_message_type<vote_counts>("ij.vote_counts");
+  cfg.add_message_type<vote_result>("ij.vote_result");
+  cfg.add_message_type<single_verdict>("ij.single_verdict");
+  cfg.add_message_type<statistical_params>("ij.statistical_params");
+  cfg.add_message_type<statistical_verdict>("ij.statistical_verdict");
+  cfg.add_message_type<judge_usage>("ij.judge_usage");
+  cfg.add_message_type<run_summary>("ij.run_summary");
+}
+
+} // namespace ij

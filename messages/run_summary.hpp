@@ -1,0 +1,66 @@
+#pragma once
+// What a finished (or interrupted) run adds up to; also the run-end record.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <caf/meta/type_name.hpp>
+
+namespace ij {
+
+/// Calls and tokens per judge, so that users see what a run cost.
+struct judge_usage {
+  std::string judge;
+  std::uint64_t calls = 0;
+  std::uint64_t faults = 0;
+  std::uint64_t input_tokens = 0;
+  std::uint64_t output_tokens = 0;
+};
+
+inline bool operator==(const judge_usage& x, const judge_usage& y) {
+  return x.judge == y.judge && x.calls == y.calls && x.faults == y.faults
+         && x.input_tokens == y.input_tokens
+         && x.output_tokens == y.output_tokens;
+}
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, judge_usage& x) {
+  return f(caf::meta::type_name("ij.judge_usage"), x.judge, x.calls, x.faults,
+           x.input_tokens, x.output_tokens);
+}
+
+struct run_summary {
+  std::uint64_t pairs = 0;    // pairs that got a verdict
+  std::uint64_t rejected = 0; // input lines rejected
+  std::uint64_t items = 0;    // statistical verdicts emitted
+  /// Single verdicts by rule, I1..I5.
+  std::uint64_t by_rule[5] = {0, 0, 0, 0, 0};
+  std::uint64_t judge_calls = 0;
+  std::uint64_t calls_skipped = 0; // votes not cast after early stop
+  std::uint64_t faults = 0;        // failed judge calls
+  std::vector<judge_usage> usage;
+  bool interrupted = false;
+  /// Audit lines written, run-end record included.
+  std::uint64_t audit_lines = 0;
+};
+
+inline bool operator==(const run_summary& x, const run_summary& y) {
+  for (int i = 0; i < 5; ++i)
+    if (x.by_rule[i] != y.by_rule[i])
+      return false;
+  return x.pairs == y.pairs && x.rejected == y.rejected && x.items == y.items
+         && x.judge_calls == y.judge_calls
+         && x.calls_skipped == y.calls_skipped && x.faults == y.faults
+         && x.usage == y.usage && x.interrupted == y.interrupted
+         && x.audit_lines == y.audit_lines;
+}
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, run_summary& x) {
+  return f(caf::meta::type_name("ij.run_summary"), x.pairs, x.rejected,
+           x.items, x.by_rule[0], x.by_rule[1], x.by_rule[2], x.by_rule[3],
+           x.by_rule[4], x.judge_calls, x.calls_skipped, x.faults, x.usage,
+           x.interrupted, x.audit_lines);
+}
+
+} // namespace ij
