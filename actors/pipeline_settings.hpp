@@ -1,0 +1,65 @@
+#pragma once
+// Everything the pipeline needs to run, validated by the driver before any
+// actor is spawned. Contract between the actors and the driver.
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <caf/actor.hpp>
+#include <caf/actor_system.hpp>
+#include <caf/expected.hpp>
+
+#include "adapters/judge_adapter.hpp"
+#include "adapters/judge_spec.hpp"
+#include "core/vote_tally.hpp"
+#include "messages/interfaces.hpp"
+#include "messages/verdict.hpp"
+
+namespace ij {
+
+/// A judge as configured, with the adapter already built from its spec.
+struct judge_binding {
+  judge_spec spec;
+  judge_adapter_ptr adapter;
+};
+
+/// When the audit file reaches the disk.
+enum class flush_policy {
+  /// fflush after every record; fsync before each verdict is released and at
+  /// run end (the safe default: a released verdict survives a crash).
+  fsync_verdicts,
+  /// fsync after every record (slowest, strongest).
+  fsync_each,
+  /// fflush after every record, fsync only at run end.
+  flush_each,
+};
+
+struct pipeline_settings {
+  std::vector<judge_binding> judges; // at least one
+  vote_config votes;                 // validated
+  bool order_balancing = false;      // odd votes swap A and B
+  bool abstain_as_neither = true;
+  /// A vote whose judge has not answered by then counts as a fault.
+  std::chrono::milliseconds vote_deadline{120000};
+  statistical_params stats;
+  std::string audit_path;
+  flush_policy flush = flush_policy::fsync_verdicts;
+  /// The configuration as the user gave it (path and canonical JSON text),
+  /// embedded in the run manifest. Must not contain secrets (keys are only
+  /// ever named by environment variable).
+  std::string config_source;
+  std::string config_json;
+  /// Receives each statistical_verdict (as a plain message) once its audit
+  /// record is written. May be invalid (then nobody is told).
+  caf::actor listener;
+};
+
+/// Spawns judge actors, the vote coordinator, the verdict actor, the logger
+/// (opening the audit file) and the pipeline actor that ties them together.
+/// Fails (audit file cannot be opened, no judge) without spawning anything
+/// that outlives the call.
+caf::expected<pipeline_actor> spawn_pipeline(caf::actor_system& sys,
+                                             pipeline_settings settings);
+
+} // namespace ij
