@@ -7,6 +7,7 @@
 #include <caf/meta/type_name.hpp>
 
 #include "messages/equivalence_outcome.hpp"
+#include "messages/vote_result.hpp"
 
 namespace ij {
 
@@ -41,17 +42,21 @@ struct single_verdict {
   verdict_kind verdict = verdict_kind::neither;
   verdict_rule rule = verdict_rule::i3;
   equivalence_outcome outcome;
+  /// The votes behind the outcome, copied from the pair's vote_result by the
+  /// verdict actor (all zero for an absent pair), so that the driver can
+  /// report them per pair without a second message.
+  vote_counts counts;
 };
 
 inline bool operator==(const single_verdict& x, const single_verdict& y) {
   return x.pair_id == y.pair_id && x.item == y.item && x.verdict == y.verdict
-         && x.rule == y.rule && x.outcome == y.outcome;
+         && x.rule == y.rule && x.outcome == y.outcome && x.counts == y.counts;
 }
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, single_verdict& x) {
   return f(caf::meta::type_name("ij.single_verdict"), x.pair_id, x.item,
-           x.verdict, x.rule, x.outcome);
+           x.verdict, x.rule, x.outcome, x.counts);
 }
 
 /// Caller-declared parameters of the statistical verdict, fixed before a run.
