@@ -1,0 +1,281 @@
+#include "core/judge_response.hpp"
+
+#include "core/decimal_value.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ij {
+
+namespace {
+
+// Plain string_view scanning: a reply is parsed for every judge call, so no
+// regex and as few allocations as the result itself needs.
+
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f'
+         || c == '\v';
+}
+
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+
+char upper(char c) {
+  return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+}
+
+/// ASCII case-insensitive equality against an upper-case word.
+bool iequals(std::string_view s, std::string_view upper_word) {
+  if (s.size() != upper_word.size())
+    return false;
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if (upper(s[i]) != upper_word[i])
+      return false;
+  return true;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_space(s.front()))
+    s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back()))
+    s.remove_suffix(1);
+  return s;
+}
+
+/// Trims, then strips markdown markup around the value and a trailing period:
+/// "** EQUIVALENT**" -> "EQUIVALENT", "`42`." -> "42".
+std::string_view clean_value(std::string_view v) {
+  for (;;) {
+    auto before = v.size();
+    v = trim(v);
+    while (!v.empty() && (v.front() == '*' || v.front() == '`'))
+      v.remove_prefix(1);
+    while (!v.empty()
+           && (v.back() == '*' || v.back() == '`' || v.back() == '.'))
+      v.remove_suffix(1);
+    if (v.size() == before)
+      return v;
+  }
+}
+
+enum class field_key { decision, reason, numeric_a, numeric_b };
+
+struct field_line {
+  field_key key;
+  std::string_view value;
+};
+
+/// `KEY: value` at line start after optional spaces and `*`/`#` markup;
+/// markup may also close the key before the colon ("**DECISION**: ...").
+std::optional<field_line> read_field(std::string_view line) {
+  std::size_t i = 0;
+  const std::size_t n = line.size();
+  while (i < n && (line[i] == ' ' || line[i] == '\t' || line[i] == '*'
+                   || line[i] == '#'))
+    ++i;
+  const std::size_t key_start = i;
+  while (i < n
+         && ((upper(line[i]) >= 'A' && upper(line[i]) <= 'Z')
+             || line[i] == '_'))
+    ++i;
+  const auto key = line.substr(key_start, i - key_start);
+  field_key k;
+  if (iequals(key, "DECISION"))
+    k = field_key::decision;
+  else if (iequals(key, "REASON"))
+    k = field_key::reason;
+  else if (iequals(key, "NUMERIC_A"))
+    k = field_key::numeric_a;
+  else if (iequals(key, "NUMERIC_B"))
+    k = field_key::numeric_b;
+  else
+    return std::nullopt;
+  while (i < n && (line[i] == ' ' || line[i] == '\t' || line[i] == '*'))
+    ++i;
+  if (i == n || line[i] != ':')
+    return std::nullopt;
+  return field_line{k, clean_value(line.substr(i + 1))};
+}
+
+std::optional<judge_decision> decision_word(std::string_view v) {
+  if (iequals(v, "EQUIVALENT"))
+    return judge_decision::equivalent;
+  if (iequals(v, "DIFFERENT"))
+    return judge_decision::different;
+  if (iequals(v, "ABSTAIN"))
+    return judge_decision::abstain;
+  return std::nullopt;
+}
+
+/// Length of the unsigned decimal at the start of s: digits with optional
+/// `,` thousands groups, optional decimals, optional exponent; 0 if none.
+std::size_t decimal_length(std::string_view s, bool allow_fraction_part) {
+  const std::size_t n = s.size();
+  std::size_t i = 0;
+  while (i < n && is_digit(s[i]))
+    ++i;
+  std::size_t int_digits = i;
+  if (int_digits > 0 && int_digits <= 3 && i < n && s[i] == ',') {
+    // Thousands groups: every group exactly three digits.
+    while (i + 3 < n && s[i] == ',' && is_digit(s[i + 1])
+           && is_digit(s[i + 2]) && is_digit(s[i + 3])
+           && (i + 4 == n || !is_digit(s[i + 4])))
+      i += 4;
+    if (i < n && s[i] == ',')
+      return 0;
+  }
+  if (!allow_fraction_part)
+    return i;
+  std::size_t frac_digits = 0;
+  if (i < n && s[i] == '.') {
+    ++i;
+    while (i < n && is_digit(s[i])) {
+      ++i;
+      ++frac_digits;
+    }
+  }
+  if (int_digits == 0 && frac_digits == 0)
+    return 0;
+  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+    std::size_t j = i + 1;
+    if (j < n && (s[j] == '+' || s[j] == '-'))
+      ++j;
+    std::size_t exp_start = j;
+    while (j < n && is_digit(s[j]))
+      ++j;
+    if (j == exp_start)
+      return 0;
+    i = j;
+  }
+  return i;
+}
+
+/// A plain number (sign, thousands groups, decimals, exponent) or a simple
+/// fraction a/b; nullopt for anything else ("$5", "200%", "two").
+std::optional<double> read_number(std::string_view s) {
+  s = trim(s);
+  bool negative = false;
+  if (!s.empty() && (s.front() == '+' || s.front() == '-')) {
+    negative = s.front() == '-';
+    s.remove_prefix(1);
+  }
+  if (s.empty())
+    return std::nullopt;
+  if (auto slash = s.find('/'); slash != std::string_view::npos) {
+    auto num = s.substr(0, slash);
+    auto den = trim(s.substr(slash + 1));
+    num = trim(num);
+    if (num.empty() || den.empty())
+      return std::nullopt;
+    if (decimal_length(num, false) != num.size()
+        || decimal_length(den, false) != den.size())
+      return std::nullopt;
+    double y = decimal_value(den, false);
+    if (y == 0.0)
+      return std::nullopt;
+    return decimal_value(num, negative) / y;
+  }
+  if (decimal_length(s, true) != s.size())
+    return std::nullopt;
+  return decimal_value(s, negative);
+}
+
+bool same_number(double x, double y) {
+  if (x == y)
+    return true;
+  return std::fabs(x - y) <= 1e-9 * std::max(std::fabs(x), std::fabs(y));
+}
+
+parsed_numeric numeric_of(std::string_view v) {
+  parsed_numeric out;
+  if (v.empty() || iequals(v, "NULL"))
+    return out;
+  out.text = std::string{v};
+  out.value = read_number(v);
+  return out;
+}
+
+} // namespace
+
+judge_response parse_judge_response(std::string_view raw) {
+  judge_response r;
+  r.raw = std::string{raw};
+
+  std::optional<judge_decision> decision;
+  std::string_view first_decision_value;
+  bool seen_decision = false;
+  bool seen_reason = false, seen_a = false, seen_b = false;
+
+  std::size_t pos = 0;
+  while (pos <= raw.size()) {
+    auto eol = raw.find('\n', pos);
+    if (eol == std::string_view::npos)
+      eol = raw.size();
+    auto line = raw.substr(pos, eol - pos);
+    pos = eol + 1;
+    auto f = read_field(line);
+    if (!f) {
+      if (!trim(line).empty())
+        r.extra_text = true;
+      continue;
+    }
+    switch (f->key) {
+      case field_key::decision: {
+        if (!r.parse_error.empty())
+          break; // the first reason for the error stands
+        auto word = decision_word(f->value);
+        if (!word) {
+          r.parse_error = "DECISION value \"" + std::string{f->value}
+                          + "\" is not one of EQUIVALENT, DIFFERENT, ABSTAIN";
+          if (f->value.find('|') != std::string_view::npos)
+            r.parse_error += " (the template's choice line was echoed)";
+        } else if (seen_decision && *word != *decision) {
+          r.parse_error = "conflicting DECISION values \""
+                          + std::string{first_decision_value} + "\" and \""
+                          + std::string{f->value} + "\"";
+        } else if (!seen_decision) {
+          decision = word;
+          first_decision_value = f->value;
+        }
+        seen_decision = true;
+        break;
+      }
+      case field_key::reason:
+        // The first occurrence of a field wins; repeats are ignored.
+        if (!seen_reason)
+          r.reason = std::string{f->value};
+        seen_reason = true;
+        break;
+      case field_key::numeric_a:
+        if (!seen_a)
+          r.numeric_a = numeric_of(f->value);
+        seen_a = true;
+        break;
+      case field_key::numeric_b:
+        if (!seen_b)
+          r.numeric_b = numeric_of(f->value);
+        seen_b = true;
+        break;
+    }
+  }
+
+  if (!seen_decision)
+    r.parse_error =
+      trim(raw).empty() ? "empty reply" : "no DECISION line in the reply";
+  if (!r.parse_error.empty()) {
+    r.decision = judge_decision::parse_error;
+    return r;
+  }
+  r.decision = *decision;
+  const auto& x = r.numeric_a.value;
+  const auto& y = r.numeric_b.value;
+  if (x && y) {
+    bool same = same_number(*x, *y);
+    r.inconsistent = (r.decision == judge_decision::equivalent && !same)
+                     || (r.decision == judge_decision::different && same);
+  }
+  return r;
+}
+
+} // namespace ij

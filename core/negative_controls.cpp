@@ -1,0 +1,86 @@
+#include "core/negative_controls.hpp"
+
+namespace ij {
+
+std::string_view to_string(control_kind k) {
+  switch (k) {
+    case control_kind::identity: return "identity";
+    case control_kind::mismatch: return "mismatch";
+    case control_kind::abstain: return "abstain";
+  }
+  return "abstain";
+}
+
+namespace {
+
+// The self-test sends these to the judge directly (no absent shortcut), so
+// each must be unambiguous for any sane judge: identity pairs are the same
+// string twice; mismatch pairs are final answers to unrelated problems with
+// clearly different numbers; abstain pairs have one side empty, blank,
+// truncated before the number, or free of any number (no number words
+// either: "none" would contain "one").
+std::vector<control_pair> build() {
+  std::vector<control_pair> out;
+  auto identity = [&out](std::string x) {
+    out.push_back({control_kind::identity, x, x, judge_decision::equivalent});
+  };
+  auto mismatch = [&out](std::string a, std::string b) {
+    out.push_back({control_kind::mismatch, std::move(a), std::move(b),
+                   judge_decision::different});
+  };
+  auto abstain = [&out](std::string a, std::string b) {
+    out.push_back({control_kind::abstain, std::move(a), std::move(b),
+                   judge_decision::abstain});
+  };
+
+  identity("42");
+  identity("\\boxed{17}");
+  identity("The answer is 3.5");
+  identity("1,234");
+  identity("x = -7");
+  identity("The final answer is 0.25.");
+  identity("\\frac{3}{4}");
+  identity("She has 15 apples left, so the answer is 15.");
+  identity("-12");
+  identity("Therefore, the total is \\boxed{1000}.");
+  identity("Answer: 64");
+  identity("The train travels 120 km in total. The answer is 120.");
+
+  mismatch("The answer is 12.", "\\boxed{7}");
+  mismatch("42", "17");
+  mismatch("The total cost is 250.", "The answer is 3.");
+  mismatch("\\boxed{1024}", "\\boxed{9}");
+  mismatch("x = -7", "x = 56");
+  mismatch("The answer is 0.5", "The answer is 88");
+  mismatch("She has 15 apples left, so the answer is 15.", "Answer: 360");
+  mismatch("1,234", "6");
+  mismatch("The final answer is 1000.", "The final answer is 31.");
+  mismatch("-12", "\\boxed{45}");
+  mismatch("The area is 78 square meters. The answer is 78.",
+           "The speed is 4 km/h, so the answer is 4.");
+  mismatch("Answer: 2.75", "Answer: 500");
+
+  abstain("", "42");
+  abstain("\\boxed{17}", "");
+  abstain("   ", "The answer is 12.");
+  abstain("\n\t", "1,234");
+  abstain("The answer is", "The answer is 3.5");
+  abstain("42", "The final answer is");
+  abstain("I don't know", "\\boxed{9}");
+  abstain("blue", "x = -7");
+  abstain("Answer: 64", "The question cannot be answered.");
+  abstain("Let me think about this step by step", "250");
+  abstain("Therefore, the total is \\boxed{", "\\boxed{1000}");
+  abstain("The answer is 120.", "Error: no response generated");
+
+  return out;
+}
+
+} // namespace
+
+const std::vector<control_pair>& negative_controls() {
+  static const std::vector<control_pair> controls = build();
+  return controls;
+}
+
+} // namespace ij
