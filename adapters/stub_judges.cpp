@@ -1,0 +1,228 @@
+#include "adapters/stub_judges.hpp"
+
+#include <utility>
+
+#include "core/numeric_rule_judge.hpp"
+#include "core/prompt.hpp"
+
+namespace ij {
+
+std::string canonical_reply(judge_decision decision, std::string_view reason,
+                            std::string_view numeric_a,
+                            std::string_view numeric_b) {
+  auto or_null = [](std::string_view x) {
+    return x.empty() ? std::string_view{"NULL"} : x;
+  };
+  std::string out;
+  out.append("DECISION: ").append(to_string(decision));
+  out.append("\nREASON: ").append(reason);
+  out.append("\nNUMERIC_A: ").append(or_null(numeric_a));
+  out.append("\nNUMERIC_B: ").append(or_null(numeric_b));
+  return out;
+}
+
+namespace {
+
+/// A stub whose reply does not depend on the prompt.
+class constant_judge : public judge_adapter {
+public:
+  constant_judge(std::string id, adapter_reply reply)
+    : id_(std::move(id)), reply_(std::move(reply)) {
+  }
+
+  std::string id() const override {
+    return id_;
+  }
+
+  void call(const std::string&, const call_options&,
+            reply_handler done) override {
+    done(reply_);
+  }
+
+private:
+  std::string id_;
+  adapter_reply reply_;
+};
+
+class numeric_stub : public judge_adapter {
+public:
+  std::string id() const override {
+    return "stub:numeric";
+  }
+
+  void call(const std::string& prompt, const call_options&,
+            reply_handler done) override {
+    if (auto answers = extract_answers(prompt))
+      done(text_reply(numeric_rule_reply(answers->a, answers->b)));
+    else
+      done(text_reply(canonical_reply(judge_decision::abstain,
+                                      numeric_stub_unreadable_reason)));
+  }
+};
+
+// The template's fixed text around the placeholders.
+struct template_parts {
+  std::string_view head;
+  std::string_view middle;
+  std::string_view tail;
+};
+
+template_parts split_template() {
+  constexpr std::string_view placeholder_a = "<text A>";
+  constexpr std::string_view placeholder_b = "<text B>";
+  auto text = judge_prompt_template();
+  auto pos_a = text.find(placeholder_a);
+  auto pos_b = text.find(placeholder_b);
+  auto middle_begin = pos_a + placeholder_a.size();
+  return {text.substr(0, pos_a),
+          text.substr(middle_begin, pos_b - middle_begin),
+          text.substr(pos_b + placeholder_b.size())};
+}
+
+} // namespace
+
+std::optional<prompt_answers> extract_answers(std::string_view prompt) {
+  static const template_parts parts = split_template();
+  if (prompt.size() < parts.head.size() + parts.middle.size()
+                        + parts.tail.size()
+      || prompt.substr(0, parts.head.size()) != parts.head
+      || prompt.substr(prompt.size() - parts.tail.size()) != parts.tail)
+    return std::nullopt;
+  auto body = prompt.substr(parts.head.size(), prompt.size()
+                                                 - parts.head.size()
+                                                 - parts.tail.size());
+  // Overlapping occurrences count too: any second one makes the split
+  // ambiguous.
+  auto first = body.find(parts.middle);
+  if (first == std::string_view::npos
+      || body.find(parts.middle, first + 1) != std::string_view::npos)
+    return std::nullopt;
+  return prompt_answers{std::string{body.substr(0, first)},
+                        std::string{body.substr(first + parts.middle.size())}};
+}
+
+judge_adapter_ptr always_equivalent_judge() {
+  return std::make_shared<constant_judge>(
+    "stub:equivalent",
+    text_reply(canonical_reply(judge_decision::equivalent,
+                               "This stub always answers EQUIVALENT.")));
+}
+
+judge_adapter_ptr always_different_judge() {
+  return std::make_shared<constant_judge>(
+    "stub:different",
+    text_reply(canonical_reply(judge_decision::different,
+                               "This stub always answers DIFFERENT.")));
+}
+
+judge_adapter_ptr always_abstain_judge() {
+  return std::make_shared<constant_judge>(
+    "stub:abstain",
+    text_reply(canonical_reply(judge_decision::abstain,
+                               "This stub always answers ABSTAIN.")));
+}
+
+judge_adapter_ptr malformed_judge() {
+  // Plausible model chatter with numbers but no field lines at all.
+  return std::make_shared<constant_judge>(
+    "stub:malformed",
+    text_reply("Both answers look like they arrive at 42 in the end, so I "
+               "would say they match.\nHope this helps!"));
+}
+
+judge_adapter_ptr failing_judge(std::string error) {
+  return std::make_shared<constant_judge>("stub:failing",
+                                          error_reply(std::move(error)));
+}
+
+judge_adapter_ptr numeric_judge() {
+  return std::make_shared<numeric_stub>();
+}
+
+scripted_judge_adapter::scripted_judge_adapter(
+  std::vector<adapter_reply> replies, script_end end)
+  : replies_(std::move(replies)), end_(end) {
+}
+
+std::string scripted_judge_adapter::id() const {
+  return "stub:scripted";
+}
+
+void scripted_judge_adapter::call(const std::string& prompt,
+                                  const call_options& opts,
+                                  reply_handler done) {
+  adapter_reply reply;
+  {
+    std::lock_guard<std::mutex> guard{mtx_};
+    auto index = calls_++;
+    prompts_.push_back(prompt);
+    options_.push_back(opts);
+    if (index < replies_.size())
+      reply = replies_[index];
+    else if (end_ == script_end::cycle && !replies_.empty())
+      reply = replies_[index % replies_.size()];
+    else
+      reply = error_reply("scripted judge exhausted after "
+                          + std::to_string(replies_.size()) + " replies");
+  }
+  // Outside the lock: the handler may call this judge again.
+  done(std::move(reply));
+}
+
+std::size_t scripted_judge_adapter::calls() const {
+  std::lock_guard<std::mutex> guard{mtx_};
+  return calls_;
+}
+
+std::vector<std::string> scripted_judge_adapter::prompts() const {
+  std::lock_guard<std::mutex> guard{mtx_};
+  return prompts_;
+}
+
+std::vector<call_options> scripted_judge_adapter::options() const {
+  std::lock_guard<std::mutex> guard{mtx_};
+  return options_;
+}
+
+std::shared_ptr<scripted_judge_adapter>
+scripted_judge(std::vector<adapter_reply> replies, script_end end) {
+  return std::make_shared<scripted_judge_adapter>(std::move(replies), end);
+}
+
+adapter_reply text_reply(std::string text) {
+  adapter_reply reply;
+  reply.ok = true;
+  reply.text = std::move(text);
+  return reply;
+}
+
+adapter_reply error_reply(std::string error) {
+  adapter_reply reply;
+  reply.ok = false;
+  reply.error = std::move(error);
+  return reply;
+}
+
+const std::vector<std::string>& stub_kinds() {
+  static const std::vector<std::string> kinds{
+    "numeric", "equivalent", "different", "abstain", "malformed", "failing"};
+  return kinds;
+}
+
+judge_adapter_ptr make_stub_judge(std::string_view kind) {
+  if (kind == "numeric")
+    return numeric_judge();
+  if (kind == "equivalent")
+    return always_equivalent_judge();
+  if (kind == "different")
+    return always_different_judge();
+  if (kind == "abstain")
+    return always_abstain_judge();
+  if (kind == "malformed")
+    return malformed_judge();
+  if (kind == "failing")
+    return failing_judge();
+  return nullptr;
+}
+
+} // namespace ij
