@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include <caf/error.hpp>
 #include <caf/meta/load_callback.hpp>
 #include <caf/meta/type_name.hpp>
 
