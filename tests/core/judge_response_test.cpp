@@ -1,0 +1,273 @@
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "core/judge_response.hpp"
+
+using namespace ij;
+
+namespace {
+
+std::string reply(const std::string& decision, const std::string& a = "200",
+                  const std::string& b = "200") {
+  return "DECISION: " + decision + "\nREASON: Both final answers are 200.\n"
+         + "NUMERIC_A: " + a + "\nNUMERIC_B: " + b;
+}
+
+} // namespace
+
+TEST_CASE("parser: the four decisions") {
+  auto eq = parse_judge_response(reply("EQUIVALENT"));
+  CHECK(eq.decision == judge_decision::equivalent);
+  CHECK(eq.parse_error.empty());
+  CHECK(eq.reason == "Both final answers are 200");
+  CHECK_FALSE(eq.extra_text);
+  CHECK_FALSE(eq.inconsistent);
+
+  auto diff = parse_judge_response(reply("DIFFERENT", "12", "7"));
+  CHECK(diff.decision == judge_decision::different);
+  CHECK(diff.parse_error.empty());
+
+  auto abst = parse_judge_response(reply("ABSTAIN", "NULL", "7"));
+  CHECK(abst.decision == judge_decision::abstain);
+  CHECK(abst.parse_error.empty());
+
+  auto bad = parse_judge_response("I think they are the same.");
+  CHECK(bad.decision == judge_decision::parse_error);
+  CHECK_FALSE(bad.parse_error.empty());
+}
+
+TEST_CASE("parser: numerics NULL, numbers and text") {
+  auto r = parse_judge_response(reply("ABSTAIN", "NULL", "null"));
+  CHECK_FALSE(r.numeric_a.text);
+  CHECK_FALSE(r.numeric_a.value);
+  CHECK_FALSE(r.numeric_b.text);
+  CHECK_FALSE(r.numeric_b.value);
+
+  struct row {
+    const char* given;
+    const char* text;
+    bool has_value;
+    double value;
+  };
+  const row rows[] = {
+    {"200", "200", true, 200.0},
+    {"-7", "-7", true, -7.0},
+    {"+3", "+3", true, 3.0},
+    {"3.5", "3.5", true, 3.5},
+    {".5", ".5", true, 0.5},
+    {"1,234", "1,234", true, 1234.0},
+    {"1,234,567.25", "1,234,567.25", true, 1234567.25},
+    {"1.5e3", "1.5e3", true, 1500.0},
+    {"2E-2", "2E-2", true, 0.02},
+    {"3/4", "3/4", true, 0.75},
+    {"-1/8", "-1/8", true, -0.125},
+    {"12.", "12", true, 12.0}, // the trailing period is removed
+    {"`42`", "42", true, 42.0},
+    {"**42**", "42", true, 42.0},
+    {"two hundred", "two hundred", false, 0},
+    {"$200", "$200", false, 0},
+    {"20%", "20%", false, 0},
+    {"\\boxed{200}", "\\boxed{200}", false, 0},
+    {"1,23", "1,23", false, 0},
+    {"12,34,567", "12,34,567", false, 0},
+    {"1/0", "1/0", false, 0},
+    {"3/", "3/", false, 0},
+    {"1e", "1e", false, 0},
+    {"-", "-", false, 0},
+    {"(3, 4)", "(3, 4)", false, 0},
+    {"N/A", "N/A", false, 0},
+  };
+  for (const auto& x : rows) {
+    CAPTURE(x.given);
+    auto p = parse_judge_response(reply("EQUIVALENT", x.given, "NULL"));
+    REQUIRE(p.numeric_a.text);
+    CHECK(*p.numeric_a.text == x.text);
+    CHECK(p.numeric_a.value.has_value() == x.has_value);
+    if (x.has_value && p.numeric_a.value)
+      CHECK(*p.numeric_a.value == Approx(x.value));
+  }
+
+  auto missing = parse_judge_response("DECISION: ABSTAIN\nNUMERIC_A:");
+  CHECK_FALSE(missing.numeric_a.text);
+  CHECK_FALSE(missing.numeric_b.text);
+  CHECK(missing.reason.empty());
+}
+
+TEST_CASE("parser: markdown bold fields") {
+  auto r = parse_judge_response("**DECISION:** EQUIVALENT\n"
+                                "**REASON:** Both are 200.\n"
+                                "**NUMERIC_A:** 200\n"
+                                "**NUMERIC_B**: **200**");
+  CHECK(r.decision == judge_decision::equivalent);
+  CHECK(r.reason == "Both are 200");
+  CHECK(*r.numeric_a.value == 200.0);
+  CHECK(*r.numeric_b.value == 200.0);
+  CHECK_FALSE(r.extra_text);
+  auto v = parse_judge_response("DECISION: **DIFFERENT**");
+  CHECK(v.decision == judge_decision::different);
+}
+
+TEST_CASE("parser: heading markup") {
+  auto r = parse_judge_response("## DECISION: DIFFERENT\n# REASON: 12 vs 7");
+  CHECK(r.decision == judge_decision::different);
+  CHECK(r.reason == "12 vs 7");
+}
+
+TEST_CASE("parser: leading spaces and lower-case keys") {
+  auto r = parse_judge_response("  decision: abstain\n\tReason: missing\n"
+                                "   numeric_a: NULL\n numeric_b : 5");
+  CHECK(r.decision == judge_decision::abstain);
+  CHECK(r.reason == "missing");
+  CHECK_FALSE(r.numeric_a.text);
+  CHECK(*r.numeric_b.value == 5.0);
+}
+
+TEST_CASE("parser: trailing period and CRLF line ends") {
+  auto r = parse_judge_response("DECISION: Equivalent.\r\nREASON: Same.\r\n");
+  CHECK(r.decision == judge_decision::equivalent);
+  CHECK(r.reason == "Same");
+  CHECK_FALSE(r.extra_text);
+}
+
+TEST_CASE("parser: preamble line sets extra_text") {
+  auto r = parse_judge_response("Sure! Here is my judgement:\n\n"
+                                + reply("EQUIVALENT"));
+  CHECK(r.decision == judge_decision::equivalent);
+  CHECK(r.extra_text);
+}
+
+TEST_CASE("parser: code fences around the fields") {
+  auto r = parse_judge_response("```\n" + reply("DIFFERENT", "1", "2")
+                                + "\n```\n");
+  CHECK(r.decision == judge_decision::different);
+  CHECK(r.extra_text); // the fence lines are not fields
+  CHECK(r.parse_error.empty());
+}
+
+TEST_CASE("parser: blank lines alone do not set extra_text") {
+  auto r = parse_judge_response("\n\n" + reply("EQUIVALENT") + "\n\n   \n");
+  CHECK(r.decision == judge_decision::equivalent);
+  CHECK_FALSE(r.extra_text);
+}
+
+TEST_CASE("parser: unknown keys and non-field lines set extra_text") {
+  auto r = parse_judge_response(reply("EQUIVALENT") + "\nCONFIDENCE: high");
+  CHECK(r.decision == judge_decision::equivalent);
+  CHECK(r.extra_text);
+  // A key not followed by a colon is not a field.
+  auto s = parse_judge_response("DECISION EQUIVALENT");
+  CHECK(s.decision == judge_decision::parse_error);
+  CHECK(s.extra_text);
+  // A key must start the line (after markup), not sit inside prose.
+  auto t = parse_judge_response("My DECISION: EQUIVALENT");
+  CHECK(t.decision == judge_decision::parse_error);
+}
+
+TEST_CASE("parser: PARSE_ERROR on missing DECISION") {
+  auto r = parse_judge_response("REASON: both are 200\nNUMERIC_A: 200\n"
+                                "NUMERIC_B: 200");
+  CHECK(r.decision == judge_decision::parse_error);
+  CHECK(r.parse_error == "no DECISION line in the reply");
+  // The other fields are still read for the audit.
+  CHECK(r.reason == "both are 200");
+  CHECK(*r.numeric_a.value == 200.0);
+}
+
+TEST_CASE("parser: PARSE_ERROR on conflicting DECISIONs") {
+  auto r = parse_judge_response("DECISION: EQUIVALENT\nDECISION: DIFFERENT");
+  CHECK(r.decision == judge_decision::parse_error);
+  CHECK(r.parse_error
+        == "conflicting DECISION values \"EQUIVALENT\" and \"DIFFERENT\"");
+  // Repeats of the same value are fine, whatever their case.
+  auto s = parse_judge_response("DECISION: ABSTAIN\n**decision:** abstain");
+  CHECK(s.decision == judge_decision::abstain);
+}
+
+TEST_CASE("parser: PARSE_ERROR on the echoed template") {
+  auto r = parse_judge_response("DECISION: EQUIVALENT | DIFFERENT | ABSTAIN\n"
+                                "REASON: <one short sentence>\n"
+                                "NUMERIC_A: <extracted number or NULL>\n"
+                                "NUMERIC_B: <extracted number or NULL>");
+  CHECK(r.decision == judge_decision::parse_error);
+  CHECK(r.parse_error
+        == "DECISION value \"EQUIVALENT | DIFFERENT | ABSTAIN\" is not one of "
+           "EQUIVALENT, DIFFERENT, ABSTAIN (the template's choice line was "
+           "echoed)");
+  // An echoed template followed by a real answer is still an error.
+  auto s = parse_judge_response("DECISION: EQUIVALENT | DIFFERENT | ABSTAIN\n"
+                                "DECISION: EQUIVALENT");
+  CHECK(s.decision == judge_decision::parse_error);
+}
+
+TEST_CASE("parser: PARSE_ERROR on an unknown decision word") {
+  auto r = parse_judge_response("DECISION: SAME\nREASON: both 200");
+  CHECK(r.decision == judge_decision::parse_error);
+  CHECK(r.parse_error
+        == "DECISION value \"SAME\" is not one of EQUIVALENT, DIFFERENT, "
+           "ABSTAIN");
+  auto s = parse_judge_response("DECISION: EQUIVALENT (both 200)");
+  CHECK(s.decision == judge_decision::parse_error);
+  auto t = parse_judge_response("DECISION:");
+  CHECK(t.decision == judge_decision::parse_error);
+  CHECK(t.parse_error
+        == "DECISION value \"\" is not one of EQUIVALENT, DIFFERENT, ABSTAIN");
+  // A valid first value then an unknown one: still every occurrence counts.
+  auto u = parse_judge_response("DECISION: DIFFERENT\nDECISION: maybe");
+  CHECK(u.decision == judge_decision::parse_error);
+}
+
+TEST_CASE("parser: PARSE_ERROR on an empty reply") {
+  for (const char* raw : {"", "   ", "\n\n", " \r\n\t"}) {
+    CAPTURE(raw);
+    auto r = parse_judge_response(raw);
+    CHECK(r.decision == judge_decision::parse_error);
+    CHECK(r.parse_error == "empty reply");
+    CHECK(r.raw == raw);
+    CHECK_FALSE(r.extra_text);
+  }
+}
+
+TEST_CASE("parser: inconsistent both ways") {
+  // EQUIVALENT while the numerics read as different numbers.
+  auto a = parse_judge_response(reply("EQUIVALENT", "12", "7"));
+  CHECK(a.decision == judge_decision::equivalent); // the decision stands
+  CHECK(a.inconsistent);
+  // DIFFERENT while they read as the same number, in different forms.
+  auto b = parse_judge_response(reply("DIFFERENT", "1,000", "1e3"));
+  CHECK(b.decision == judge_decision::different);
+  CHECK(b.inconsistent);
+  auto c = parse_judge_response(reply("DIFFERENT", "3/4", "0.75"));
+  CHECK(c.inconsistent);
+  // Agreement, and cases where the numerics cannot tell.
+  CHECK_FALSE(parse_judge_response(reply("EQUIVALENT", "0.5", "1/2"))
+                .inconsistent);
+  CHECK_FALSE(parse_judge_response(reply("DIFFERENT", "12", "7")).inconsistent);
+  CHECK_FALSE(parse_judge_response(reply("EQUIVALENT", "200", "two hundred"))
+                .inconsistent);
+  CHECK_FALSE(parse_judge_response(reply("DIFFERENT", "NULL", "7"))
+                .inconsistent);
+  CHECK_FALSE(parse_judge_response(reply("ABSTAIN", "1", "2")).inconsistent);
+  // A tiny relative difference is the same number.
+  CHECK_FALSE(parse_judge_response(reply("EQUIVALENT", "0.3", "0.30000000000001"))
+                .inconsistent);
+}
+
+TEST_CASE("parser: raw text is always kept") {
+  for (std::string raw : {reply("EQUIVALENT"), std::string{"garbage"},
+                          std::string{"DECISION: A\nDECISION: B"},
+                          std::string{"\xff\xfe binary \x01"}}) {
+    auto r = parse_judge_response(raw);
+    CHECK(r.raw == raw);
+  }
+}
+
+TEST_CASE("parser: first REASON and NUMERIC occurrence wins") {
+  auto r = parse_judge_response(
+    "DECISION: EQUIVALENT\nREASON: first\nREASON: second\n"
+    "NUMERIC_A: 1\nNUMERIC_A: 2\nNUMERIC_B: 1\nNUMERIC_B: 3");
+  CHECK(r.reason == "first");
+  CHECK(*r.numeric_a.value == 1.0);
+  CHECK(*r.numeric_b.value == 1.0);
+  CHECK_FALSE(r.inconsistent);
+}
