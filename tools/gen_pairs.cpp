@@ -1,0 +1,81 @@
+#include "tools/gen_pairs.hpp"
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+namespace ij {
+
+namespace {
+
+/// A cheap, stable mix of the index (splitmix64), so that the stream does
+/// not depend on the standard library's random engines.
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+std::string surface(std::uint64_t value, std::uint64_t form) {
+  auto v = std::to_string(value);
+  switch (form % 6) {
+    case 0: return v;
+    case 1: return "The answer is " + v + ".";
+    case 2: return "\\boxed{" + v + "}";
+    case 3: return "So we get " + v + ".0 in the end.";
+    case 4: return "Answer: " + v;
+    default: return "After simplifying, x = " + v;
+  }
+}
+
+} // namespace
+
+std::string synthetic_pair_line(std::uint64_t index, std::uint32_t per_item) {
+  auto item_no = index / (per_item == 0 ? 1 : per_item);
+  auto r = mix(index);
+  auto value = mix(item_no) % 100000;
+  std::string a = surface(value, r);
+  std::string b;
+  bool label = true;
+  switch ((r >> 8) % 20) {
+    case 0: // a different final answer
+      b = surface(value + 1 + (r >> 16) % 9, r >> 3);
+      label = false;
+      break;
+    case 1: // the transformed run produced nothing
+      b = "";
+      label = false;
+      break;
+    default: b = surface(value, r >> 3);
+  }
+  rapidjson::StringBuffer sb;
+  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
+  w.StartObject();
+  w.Key("id");
+  w.String("p" + std::to_string(index));
+  w.Key("item");
+  w.String("item-" + std::to_string(item_no));
+  w.Key("a");
+  w.String(a);
+  w.Key("b");
+  w.String(b);
+  w.Key("label");
+  w.Bool(label);
+  w.Key("transform");
+  w.String("synthetic");
+  w.EndObject();
+  return sb.GetString();
+}
+
+bool write_synthetic_pairs(std::FILE* out, std::uint64_t n,
+                           std::uint32_t per_item) {
+  for (std::uint64_t i = 0; i < n; ++i) {
+    auto line = synthetic_pair_line(i, per_item);
+    line += '\n';
+    if (std::fwrite(line.data(), 1, line.size(), out) != line.size())
+      return false;
+  }
+  return std::fflush(out) == 0;
+}
+
+} // namespace ij

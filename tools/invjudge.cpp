@@ -1,0 +1,116 @@
+// invjudge: judges answer pairs for invariance (run), checks a judge against
+// negative controls (selftest), and verifies audit trails (audit verify).
+#include <cstdio>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "tools/audit_command.hpp"
+#include "tools/exit_codes.hpp"
+#include "tools/gen_pairs.hpp"
+#include "tools/interrupt.hpp"
+#include "tools/run_command.hpp"
+#include "tools/selftest_command.hpp"
+
+namespace {
+
+constexpr const char* exit_codes_text = R"(Exit codes:
+  0  completed (run); chain intact and run complete (audit verify); all
+     controls as predicted (selftest)
+  1  audit verify: a line was edited (named); selftest: a control missed
+  2  bad input: pairs file missing or unreadable, a bad line with --strict,
+     or a bad command line
+  3  bad configuration: schema or semantic error (file and JSON pointer
+     named), a judge that cannot be built, an audit file that cannot be
+     opened; nothing was judged
+  4  incomplete: the run was interrupted (Ctrl-C, SIGTERM, output closed) or
+     failed; audit verify: intact, but the run did not finish or was
+     interrupted)";
+
+} // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"invjudge: are two answers to the same math problem "
+               "equivalent? LLM judges with voting, I1-I5 verdicts, negative "
+               "controls and a tamper-evident audit trail."};
+  app.footer(exit_codes_text);
+  app.require_subcommand(1);
+
+  ij::run_options run;
+  auto run_cmd = app.add_subcommand(
+    "run", "Judge the pairs of a JSON Lines file; verdicts go to stdout (or "
+           "--out), one JSON object per line");
+  run_cmd->add_option("--pairs", run.pairs_path,
+                      "Pairs, one JSON object per line: {\"id\", \"item\"?, "
+                      "\"a\", \"b\", \"label\"?, \"transform\"?}; - for stdin")
+    ->required();
+  run_cmd->add_option("--config", run.config_path,
+                      "Configuration (JSON, see configs/README.md); default: "
+                      "the embedded configs/default.json (stub:numeric, 1 vote)");
+  run_cmd->add_option("--judge", run.judge,
+                      "Judge by short name, replacing the configured ones: "
+                      "stub:numeric, ollama:MODEL, anthropic:MODEL, "
+                      "openai:MODEL@URL");
+  run_cmd->add_option("--out", run.out_path, "Write verdict lines here instead of stdout");
+  run_cmd->add_option("--audit", run.audit_path,
+                      "Audit trail file; default: audit.path of the "
+                      "configuration, else invjudge-audit-<UTC time>.jsonl here");
+  run_cmd->add_flag("--strict", run.strict,
+                    "Check every line first; any bad line stops the run before "
+                    "any judge call (exit 2)");
+  bool no_progress = false;
+  run_cmd->add_flag("--no-progress", no_progress,
+                    "No progress line (it is only ever shown on a terminal)");
+  run_cmd->add_option("--window", run.window,
+                      "Pairs in flight at most (default: from the judges' "
+                      "in-flight caps, 64..4096)")
+    ->check(CLI::Range(1u, 1u << 20));
+  run_cmd->footer(exit_codes_text);
+
+  std::string st_config, st_judge;
+  auto st_cmd = app.add_subcommand(
+    "selftest", "Send the negative controls (identity, mismatch, abstain) to "
+                "the judge and report counts per kind; exit 1 on any miss");
+  auto st_config_opt = st_cmd->add_option("--config", st_config, "Configuration whose judges to test");
+  st_cmd->add_option("--judge", st_judge, "Judge by short name (default: stub:numeric)")
+    ->excludes(st_config_opt);
+
+  auto audit_cmd = app.add_subcommand("audit", "Audit trail tools");
+  audit_cmd->require_subcommand(1);
+  std::string audit_path;
+  auto verify_cmd = audit_cmd->add_subcommand(
+    "verify", "Check the hash chain and the run-end record: ok (0), edited "
+              "line named (1), did not finish or interrupted (4)");
+  verify_cmd->add_option("AUDIT", audit_path, "The audit file (JSON Lines)")->required();
+
+  // Hidden: synthetic pairs for load and memory tests.
+  std::uint64_t gen_n = 0;
+  std::uint32_t gen_per_item = 10;
+  auto gen_cmd = app.add_subcommand("gen-pairs", "Write N synthetic pairs to stdout");
+  gen_cmd->group("");
+  gen_cmd->add_option("N", gen_n, "How many")->required();
+  gen_cmd->add_option("--per-item", gen_per_item, "Pairs per item")
+    ->check(CLI::Range(1u, 1u << 20));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? ij::exit_code::ok : ij::exit_code::bad_input;
+  }
+
+  if (*run_cmd) {
+    run.progress = !no_progress;
+    ij::install_interrupt_handler();
+    return ij::run_command(run);
+  }
+  if (*st_cmd)
+    return ij::selftest_command(st_config, st_judge);
+  if (*verify_cmd)
+    return ij::audit_verify_command(audit_path);
+  if (*gen_cmd)
+    return ij::write_synthetic_pairs(stdout, gen_n, gen_per_item)
+             ? ij::exit_code::ok
+             : ij::exit_code::bad_input;
+  return ij::exit_code::bad_input;
+}

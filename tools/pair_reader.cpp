@@ -1,0 +1,189 @@
+#include "tools/pair_reader.hpp"
+
+#include <cstring>
+
+#include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
+
+namespace ij {
+
+namespace {
+
+bool blank(std::string_view s) {
+  for (char c : s)
+    if (c != ' ' && c != '\t' && c != '\r')
+      return false;
+  return true;
+}
+
+/// An optional string field: absent or null leaves `into` alone.
+bool optional_string(const rapidjson::Value& obj, const char* name,
+                     std::string& into, std::string& reason) {
+  auto it = obj.FindMember(name);
+  if (it == obj.MemberEnd() || it->value.IsNull())
+    return true;
+  if (!it->value.IsString()) {
+    reason = std::string{"field \""} + name + "\" must be a string";
+    return false;
+  }
+  into.assign(it->value.GetString(), it->value.GetStringLength());
+  return true;
+}
+
+bool required_string(const rapidjson::Value& obj, const char* name,
+                     std::string& into, std::string& reason) {
+  auto it = obj.FindMember(name);
+  if (it == obj.MemberEnd()) {
+    reason = std::string{"missing field \""} + name + "\"";
+    return false;
+  }
+  if (!it->value.IsString()) {
+    reason = std::string{"field \""} + name + "\" must be a string";
+    return false;
+  }
+  into.assign(it->value.GetString(), it->value.GetStringLength());
+  return true;
+}
+
+/// At most ~80 bytes of `s`, cut on a UTF-8 boundary, for messages.
+std::string abbreviated(const std::string& s) {
+  if (s.size() <= 80)
+    return s;
+  std::size_t cut = 77;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80)
+    --cut;
+  return s.substr(0, cut) + "...";
+}
+
+} // namespace
+
+bool parse_pair_line(std::string_view text, answer_pair& out,
+                     std::string& reason) {
+  rapidjson::Document doc;
+  doc.Parse<rapidjson::kParseValidateEncodingFlag>(text.data(), text.size());
+  if (doc.HasParseError()) {
+    auto code = doc.GetParseError();
+    if (code == rapidjson::kParseErrorStringInvalidEncoding)
+      reason = "invalid UTF-8 (byte " + std::to_string(doc.GetErrorOffset() + 1)
+               + ")";
+    else
+      reason = "malformed JSON at byte "
+               + std::to_string(doc.GetErrorOffset() + 1) + ": "
+               + rapidjson::GetParseError_En(code);
+    return false;
+  }
+  if (!doc.IsObject()) {
+    reason = "a line must be a JSON object";
+    return false;
+  }
+  out = answer_pair{};
+  if (!required_string(doc, "id", out.id, reason)
+      || !required_string(doc, "a", out.a, reason)
+      || !required_string(doc, "b", out.b, reason)
+      || !optional_string(doc, "item", out.item, reason)
+      || !optional_string(doc, "transform", out.transform, reason))
+    return false;
+  if (out.id.empty()) {
+    reason = "field \"id\" must not be empty";
+    return false;
+  }
+  if (auto it = doc.FindMember("item");
+      it != doc.MemberEnd() && it->value.IsString() && out.item.empty()) {
+    reason = "field \"item\" must not be empty (omit it to use the id)";
+    return false;
+  }
+  if (out.item.empty())
+    out.item = out.id;
+  if (auto it = doc.FindMember("label"); it != doc.MemberEnd()) {
+    if (it->value.IsBool())
+      out.label = it->value.GetBool();
+    else if (!it->value.IsNull()) {
+      reason = "field \"label\" must be true, false or null";
+      return false;
+    }
+  }
+  return true;
+}
+
+pair_reader::pair_reader(std::FILE* in, std::string name)
+  : in_(in), name_(std::move(name)), buf_(1 << 16) {
+}
+
+bool pair_reader::fill() {
+  if (eof_)
+    return false;
+  pos_ = 0;
+  end_ = std::fread(buf_.data(), 1, buf_.size(), in_);
+  if (end_ == 0) {
+    eof_ = true;
+    failed_ = std::ferror(in_) != 0;
+    return false;
+  }
+  return true;
+}
+
+bool pair_reader::read_line(bool& oversized) {
+  line_buf_.clear();
+  oversized = false;
+  bool any = false;
+  for (;;) {
+    if (pos_ == end_ && !fill())
+      return any;
+    any = true;
+    auto start = buf_.data() + pos_;
+    auto nl = static_cast<const char*>(std::memchr(start, '\n', end_ - pos_));
+    std::size_t n = nl ? static_cast<std::size_t>(nl - start) : end_ - pos_;
+    if (!oversized) {
+      if (line_buf_.size() + n > max_line_bytes) {
+        // Stop holding the line; keep consuming it up to its newline.
+        oversized = true;
+        line_buf_.clear();
+        line_buf_.shrink_to_fit();
+      } else {
+        line_buf_.append(start, n);
+      }
+    }
+    pos_ += n;
+    bytes_ += n;
+    if (nl) {
+      ++pos_;
+      ++bytes_;
+      return true;
+    }
+  }
+}
+
+bool pair_reader::next(pair_line& out) {
+  for (;;) {
+    bool oversized = false;
+    if (!read_line(oversized))
+      return false;
+    ++line_;
+    out.line = line_;
+    if (oversized) {
+      out.what = pair_line::kind::rejected;
+      out.reason = "line longer than " + std::to_string(max_line_bytes)
+                   + " bytes (the limit)";
+      return true;
+    }
+    if (!line_buf_.empty() && line_buf_.back() == '\r')
+      line_buf_.pop_back();
+    if (blank(line_buf_))
+      continue;
+    std::string reason;
+    if (!parse_pair_line(line_buf_, out.pair, reason)) {
+      out.what = pair_line::kind::rejected;
+      out.reason = std::move(reason);
+      return true;
+    }
+    if (!ids_.insert(out.pair.id).second) {
+      out.what = pair_line::kind::rejected;
+      out.reason = "duplicate id \"" + abbreviated(out.pair.id) + "\"";
+      return true;
+    }
+    out.what = pair_line::kind::pair;
+    return true;
+  }
+}
+
+} // namespace ij

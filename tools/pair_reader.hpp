@@ -1,0 +1,86 @@
+#pragma once
+// Streams pairs from a JSON Lines file, one line at a time, in bounded
+// memory: a line longer than max_line_bytes is skipped without being held.
+// Each line becomes a pair or a rejection with its line number and reason.
+//
+// Memory note: duplicate ids are found with a set of every id seen, which
+// grows with the input (about 70 bytes per short id: ~70 MB for a million
+// pairs). Everything else is bounded.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#include "messages/answer_pair.hpp"
+
+namespace ij {
+
+/// One input line, read.
+struct pair_line {
+  enum class kind { pair, rejected };
+  kind what = kind::pair;
+  std::uint64_t line = 0; // 1-based
+  answer_pair pair;       // when what == pair
+  std::string reason;     // when what == rejected
+};
+
+/// Parses one line (without its newline) into a pair; on failure returns
+/// false with `reason` in plain words. Does not check for duplicates.
+bool parse_pair_line(std::string_view text, answer_pair& out,
+                     std::string& reason);
+
+class pair_reader {
+public:
+  /// The longest line accepted, newline excluded (documented in README).
+  static constexpr std::size_t max_line_bytes = 1u << 20;
+
+  /// Reads from `in` (not owned); `name` is the file name shown in messages.
+  pair_reader(std::FILE* in, std::string name);
+
+  pair_reader(const pair_reader&) = delete;
+  pair_reader& operator=(const pair_reader&) = delete;
+
+  /// The next non-blank line; false at end of input or on a read error.
+  bool next(pair_line& out);
+
+  /// True when reading stopped on an I/O error rather than end of file.
+  bool failed() const {
+    return failed_;
+  }
+
+  const std::string& name() const {
+    return name_;
+  }
+
+  /// Lines read so far (blank lines included).
+  std::uint64_t lines() const {
+    return line_;
+  }
+
+  /// Bytes consumed so far, for progress on large files.
+  std::uint64_t bytes() const {
+    return bytes_;
+  }
+
+private:
+  /// Reads one line into `line_buf_`; sets `oversized` when it was cut.
+  bool read_line(bool& oversized);
+  bool fill();
+
+  std::FILE* in_;
+  std::string name_;
+  std::vector<char> buf_;
+  std::size_t pos_ = 0;
+  std::size_t end_ = 0;
+  bool eof_ = false;
+  bool failed_ = false;
+  std::uint64_t line_ = 0;
+  std::uint64_t bytes_ = 0;
+  std::string line_buf_;
+  std::unordered_set<std::string> ids_;
+};
+
+} // namespace ij

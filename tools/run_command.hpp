@@ -1,0 +1,39 @@
+#pragma once
+// `invjudge run`: streams pairs through the pipeline with a bounded window of
+// pairs in flight, writes verdict lines as they arrive, and ends the run
+// (cleanly, also on Ctrl-C) with a summary.
+#include <cstdint>
+#include <string>
+
+namespace ij {
+
+struct run_options {
+  /// JSON Lines of pairs; "-" reads standard input.
+  std::string pairs_path;
+  /// Empty: the embedded default (configs/default.json).
+  std::string config_path;
+  /// Replaces the configured judges when set (a short judge name).
+  std::string judge;
+  /// Empty: standard output.
+  std::string out_path;
+  /// Empty: the configuration's audit.path, else a fresh
+  /// invjudge-audit-<UTC timestamp>.jsonl in the current directory.
+  std::string audit_path;
+  /// Validate the whole file first; any bad line stops the run before any
+  /// judge call (exit 2).
+  bool strict = false;
+  /// Show the progress line (only ever when stderr is a terminal).
+  bool progress = true;
+  /// Pairs in flight at most; 0 picks one from the judges' in-flight caps.
+  std::uint32_t window = 0;
+};
+
+/// Runs and returns the exit code (tools/exit_codes.hpp).
+int run_command(const run_options& opts);
+
+/// A name for a new audit file in the current directory that does not
+/// exist yet: invjudge-audit-<UTC timestamp>.jsonl (with a counter when
+/// needed).
+std::string fresh_audit_name();
+
+} // namespace ij

@@ -1,0 +1,41 @@
+#include "tools/selftest_command.hpp"
+
+#include <cstdio>
+#include <iostream>
+
+#include "adapters/self_test.hpp"
+#include "tools/driver_config.hpp"
+#include "tools/exit_codes.hpp"
+
+namespace ij {
+
+int selftest_command(const std::string& config_path, const std::string& judge) {
+  std::string error;
+  std::optional<driver_config> cfg;
+  if (config_path.empty())
+    cfg = default_config();
+  else
+    cfg = load_config(config_path, error);
+  if (cfg && !judge.empty() && !override_judge(*cfg, judge, error))
+    cfg.reset();
+  if (!cfg) {
+    std::fprintf(stderr, "invjudge: %s\n", error.c_str());
+    return exit_code::bad_config;
+  }
+  auto judges = bind_judges(*cfg, error);
+  if (!judges) {
+    std::fprintf(stderr, "invjudge: %s\n", error.c_str());
+    return exit_code::bad_config;
+  }
+  bool all_passed = true;
+  for (auto& j : *judges) {
+    std::cout << "judge " << j.spec.name << " (" << j.adapter->id() << ")\n";
+    auto report = run_self_test(*j.adapter, call_options_for(j.spec, 0));
+    print_self_test_report(std::cout, report);
+    all_passed = all_passed && report.passed();
+  }
+  std::cout.flush();
+  return all_passed ? exit_code::ok : exit_code::failed_check;
+}
+
+} // namespace ij

@@ -1,0 +1,20 @@
+#pragma once
+// The driver's output, one JSON object per line, stable for scripts:
+// {"kind":"pair",...} per pair as its verdict arrives, {"kind":"item",...}
+// per item once all its pairs are judged (README "Output").
+#include <optional>
+#include <string>
+
+#include "messages/verdict.hpp"
+
+namespace ij {
+
+/// The line of one pair's verdict (no trailing newline). `label` is the
+/// pair's known truth, written only when the input had one.
+std::string pair_verdict_line(const single_verdict& v,
+                              const std::optional<bool>& label);
+
+/// The line of one item's statistical verdict (no trailing newline).
+std::string item_verdict_line(const statistical_verdict& v);
+
+} // namespace ij
