@@ -43,16 +43,21 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+bool is_emphasis(char c) {
+  return c == '*' || c == '`' || c == '_';
+}
+
 /// Trims, then strips markdown markup around the value and a trailing period:
-/// "** EQUIVALENT**" -> "EQUIVALENT", "`42`." -> "42".
+/// "** EQUIVALENT**" -> "EQUIVALENT", "`42`." -> "42", "DIFFERENT ##" ->
+/// "DIFFERENT" (a closed heading).
 std::string_view clean_value(std::string_view v) {
   for (;;) {
     auto before = v.size();
     v = trim(v);
-    while (!v.empty() && (v.front() == '*' || v.front() == '`'))
+    while (!v.empty() && is_emphasis(v.front()))
       v.remove_prefix(1);
     while (!v.empty()
-           && (v.back() == '*' || v.back() == '`' || v.back() == '.'))
+           && (is_emphasis(v.back()) || v.back() == '.' || v.back() == '#'))
       v.remove_suffix(1);
     if (v.size() == before)
       return v;
@@ -66,20 +71,23 @@ struct field_line {
   std::string_view value;
 };
 
-/// `KEY: value` at line start after optional spaces and `*`/`#` markup;
-/// markup may also close the key before the colon ("**DECISION**: ...").
+/// `KEY: value` at line start after optional spaces and `*`/`#` markup (also
+/// `_` emphasis and a `-` list bullet); markup may also close the key before
+/// the colon ("**DECISION**: ...", "__DECISION__: ...").
 std::optional<field_line> read_field(std::string_view line) {
   std::size_t i = 0;
   const std::size_t n = line.size();
   while (i < n && (line[i] == ' ' || line[i] == '\t' || line[i] == '*'
-                   || line[i] == '#'))
+                   || line[i] == '#' || line[i] == '_' || line[i] == '-'))
     ++i;
   const std::size_t key_start = i;
   while (i < n
          && ((upper(line[i]) >= 'A' && upper(line[i]) <= 'Z')
              || line[i] == '_'))
     ++i;
-  const auto key = line.substr(key_start, i - key_start);
+  auto key = line.substr(key_start, i - key_start);
+  while (!key.empty() && key.back() == '_')
+    key.remove_suffix(1); // closing "__" emphasis read as part of the key
   field_key k;
   if (iequals(key, "DECISION"))
     k = field_key::decision;

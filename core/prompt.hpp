@@ -8,7 +8,8 @@ namespace ij {
 
 inline constexpr std::string_view judge_prompt_id = "invariance-checker/judge/v1";
 
-/// The template with its "<text A>" and "<text B>" placeholders.
+/// The template with its "<text A>" and "<text B>" placeholders; it ends
+/// with "NUMERIC_B: <extracted number or NULL>" and no newline after it.
 std::string_view judge_prompt_template();
 
 /// SHA-256 (hex) of the template, recorded in every run manifest.

@@ -271,3 +271,17 @@ TEST_CASE("parser: first REASON and NUMERIC occurrence wins") {
   CHECK(*r.numeric_b.value == 1.0);
   CHECK_FALSE(r.inconsistent);
 }
+
+TEST_CASE("parser: underscore emphasis, list bullets and closed headings") {
+  auto r = parse_judge_response("- __DECISION__: _equivalent_\n"
+                                "- REASON: same\n"
+                                "* NUMERIC_A: 5\n"
+                                "## NUMERIC_B: 5 ##");
+  CHECK(r.decision == judge_decision::equivalent);
+  CHECK(r.reason == "same");
+  CHECK(*r.numeric_a.value == 5.0);
+  CHECK(*r.numeric_b.value == 5.0);
+  CHECK_FALSE(r.extra_text);
+  CHECK(parse_judge_response("### DECISION: DIFFERENT ###").decision
+        == judge_decision::different);
+}
