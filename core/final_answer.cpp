@@ -121,8 +121,9 @@ const segment* segment_holding(const std::vector<segment>& segs,
 
 // ------------------------------------------------------------- prose
 
-/// Prose has at least two words outside math: runs of two or more ASCII
-/// letters not starting a command, or runs of letters of other scripts.
+/// Prose has at least two words outside math (or one beside a $...$
+/// segment): runs of two or more ASCII letters not starting a command, or
+/// runs of letters of other scripts.
 bool is_prose(std::string_view s) {
   auto segs = math_segments(s);
   int words = 0;
@@ -165,7 +166,8 @@ bool is_prose(std::string_view s) {
     }
     ++i;
   }
-  return words >= 2;
+  // One word beside math ("Therefore, $x = 5$.") is a sentence too.
+  return words >= 2 || (words == 1 && !segs.empty());
 }
 
 // ------------------------------------------------------------- boxed
@@ -474,7 +476,21 @@ std::optional<std::string_view> last_number_in_prose(std::string_view s) {
   if (!tok)
     return std::nullopt;
   auto segs = math_segments(s);
-  if (auto g = segment_holding(segs, tok->begin)) {
+  const segment* g = segment_holding(segs, tok->begin);
+  // A list or an alternative around the number or its $...$ segment:
+  // "3 or 4", "$21,16$ or $11$", "f() or 0", "2, 3", "3 to 5".
+  const std::size_t anchor = g ? g->begin - 1 : tok->begin;
+  if (preceded_by(s, anchor, "or") || preceded_by(s, anchor, "and"))
+    return std::nullopt;
+  for (std::string_view sep : {",", ";", "to"}) {
+    if (preceded_by(s, anchor, sep)) {
+      std::size_t p = back_skip(s, anchor);
+      p = back_skip(s, p - sep.size());
+      if (p > 0 && (is_digit(s[p - 1]) || s[p - 1] == '%'))
+        return std::nullopt;
+    }
+  }
+  if (g) {
     // The number is inside $...$: the segment is the candidate, or the
     // value after its last top-level '=' ("... = \frac{10}{9}").
     auto seg = s.substr(g->begin, g->end - g->begin);
@@ -508,9 +524,6 @@ std::optional<std::string_view> last_number_in_prose(std::string_view s) {
   // A binary minus ("5 - 3") unless the minus is the token's own sign.
   if (s[tok->begin] != '-' && preceded_by(s, tok->begin, "-"))
     return std::nullopt;
-  // An operand of "or" / "and": "3 or 4", "f() or 0".
-  if (preceded_by(s, tok->begin, "or") || preceded_by(s, tok->begin, "and"))
-    return std::nullopt;
   // A command argument ("\sqrt{2}", "x_{3}"), but not a box or text.
   if (preceded_by(s, tok->begin, "{")) {
     std::size_t p = back_skip(s, tok->begin) - 1;
@@ -523,15 +536,6 @@ std::optional<std::string_view> last_number_in_prose(std::string_view s) {
               || name == "mathbf" || name == "mathrm"
               || name == "textnormal")))
       return std::nullopt;
-  }
-  // A list: "2, 3", "2; 3", "3 to 5".
-  for (std::string_view sep : {",", ";", "to"}) {
-    if (preceded_by(s, tok->begin, sep)) {
-      std::size_t p = back_skip(s, tok->begin);
-      p = back_skip(s, p - sep.size());
-      if (p > 0 && (is_digit(s[p - 1]) || s[p - 1] == '%'))
-        return std::nullopt;
-    }
   }
   // Context after: a variable or an exponent glued to the number.
   std::size_t e = tok->end;

@@ -503,6 +503,12 @@ public:
 
   std::optional<number_reading> read_all();
 
+  /// Applies `tail` as the percent / unit suffix of `r`.
+  static bool apply_suffix(std::string_view tail, number_reading& r) {
+    scanner sc{tail};
+    return sc.suffix(r);
+  }
+
 private:
   std::string_view s_;
   std::size_t i_ = 0;
@@ -1017,12 +1023,8 @@ std::optional<number_reading> read_words(std::string_view s) {
   }
   if (!tail.empty()) {
     // The scanner's suffix rules decide what may follow.
-    std::string probe = "0 " + tail;
-    auto p = read_number(probe);
-    if (!p)
+    if (!scanner::apply_suffix(tail, *r))
       return std::nullopt;
-    r->percent = p->percent;
-    r->unit = p->unit;
   }
   return r;
 }
@@ -1112,9 +1114,12 @@ std::string_view strip_punctuation(std::string_view s) {
   for (;;) {
     auto before = s.size();
     s = trim(s);
+    // "5!" is a factorial, not an exclamation: kept, and refused later.
     while (!s.empty()
            && (s.back() == '.' || s.back() == ',' || s.back() == ';'
-               || s.back() == ':' || s.back() == '!' || s.back() == '?'
+               || s.back() == ':' || s.back() == '?'
+               || (s.back() == '!' && s.size() > 1
+                   && !is_digit(s[s.size() - 2]))
                || s.back() == '*' || s.back() == '`' || s.back() == '_'))
       s.remove_suffix(1);
     while (!s.empty() && (s.front() == '*' || s.front() == '`'))

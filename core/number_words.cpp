@@ -225,7 +225,7 @@ read_number_words(const std::vector<std::string_view>& raw_tokens) {
       c = word_class::scale;
     } else if (all_digits(t) && t.size() <= 15) {
       v = std::stoull(std::string{t});
-      c = word_class::digits;
+      c = *v == 0 ? word_class::zero : word_class::digits;
     } else {
       break;
     }

@@ -1,0 +1,96 @@
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "core/judge_response.hpp"
+#include "core/numeric_rule_judge.hpp"
+
+using namespace ij;
+
+namespace {
+
+judge_response judged(std::string_view a, std::string_view b) {
+  return parse_judge_response(numeric_rule_reply(a, b));
+}
+
+} // namespace
+
+TEST_CASE("numeric rule judge: the reply is the exact four-line format",
+          "[numeric_rule_judge]") {
+  CHECK(numeric_rule_reply("The answer is 200.", "two hundred")
+        == "DECISION: EQUIVALENT\n"
+           "REASON: Both final answers are the same number.\n"
+           "NUMERIC_A: 200\n"
+           "NUMERIC_B: 200\n");
+  CHECK(numeric_rule_reply("12", "21")
+        == "DECISION: DIFFERENT\n"
+           "REASON: The final answers are different numbers.\n"
+           "NUMERIC_A: 12\n"
+           "NUMERIC_B: 21\n");
+  CHECK(numeric_rule_reply("(1, 2)", "3")
+        == "DECISION: ABSTAIN\n"
+           "REASON: The final answer of A does not read as one number.\n"
+           "NUMERIC_A: NULL\n"
+           "NUMERIC_B: 3\n");
+}
+
+TEST_CASE("numeric rule judge: every reply parses cleanly",
+          "[numeric_rule_judge]") {
+  for (auto [a, b] : std::initializer_list<std::pair<const char*, const char*>>{
+         {"\\boxed{1/2}", "0.5"},   {"1,234", "1.234"},  {"", "5"},
+         {"5", ""},                 {"x^2", "y"},        {"12 cm", "12 m"},
+         {"1/3", "0.3333"},         {"50%", "0.5"},      {"\\sqrt{2}", "1.41"}}) {
+    INFO(a << " | " << b);
+    auto r = judged(a, b);
+    CHECK(r.parse_error.empty());
+    CHECK_FALSE(r.extra_text);
+    CHECK_FALSE(r.inconsistent);
+    CHECK(r.decision != judge_decision::parse_error);
+    CHECK_FALSE(r.reason.empty());
+  }
+}
+
+TEST_CASE("numeric rule judge: decisions", "[numeric_rule_judge]") {
+  CHECK(judged("\\boxed{\\frac{1}{2}}", "0.5").decision
+        == judge_decision::equivalent);
+  CHECK(judged("1,234", "1.234").decision == judge_decision::different);
+  CHECK(judged("The answer is 12. We used 3 steps of 4.", "12").decision
+        == judge_decision::equivalent);
+  CHECK(judged("The answer is 12. We used 3 steps of 4.", "4").decision
+        == judge_decision::different);
+  CHECK(judged("50%", "0.5").decision == judge_decision::equivalent);
+  CHECK(judged("1/3", "0.3333").decision == judge_decision::abstain);
+  CHECK(judged("12 cm", "12 m").decision == judge_decision::abstain);
+  CHECK(judged("(1, 2)", "(1, 2)").decision == judge_decision::abstain);
+  CHECK(judged("x + 1", "x + 1").decision == judge_decision::abstain);
+}
+
+// The parser drops a reason's trailing '.', as SPEC §5 says.
+TEST_CASE("numeric rule judge: missing answers abstain with NULL numerics",
+          "[numeric_rule_judge]") {
+  auto r = judged("", "5");
+  CHECK(r.decision == judge_decision::abstain);
+  CHECK(r.reason == "Answer A is missing");
+  CHECK_FALSE(r.numeric_a.text);
+  CHECK_FALSE(r.numeric_b.text);
+  CHECK(judged("5", "  \n").reason == "Answer B is missing");
+  CHECK(judged("", " ").reason == "Both answers are missing");
+  CHECK(judged("odd", "even").reason
+        == "Neither final answer reads as one number");
+  CHECK(judged("3", "x").reason
+        == "The final answer of B does not read as one number");
+}
+
+TEST_CASE("numeric rule judge: numerics shown are the values compared",
+          "[numeric_rule_judge]") {
+  auto r = judged("12.5%", "0.125");
+  CHECK(r.numeric_a.text == std::string{"0.125"});
+  CHECK(r.numeric_b.text == std::string{"0.125"});
+  auto q = judged("33.5 percent", "33.5");
+  CHECK(q.numeric_a.text == std::string{"33.5"});
+  auto u = judged("12 cm", "12 m");
+  CHECK(u.reason.find("units") != std::string::npos);
+  CHECK(u.numeric_a.text == std::string{"12"});
+  auto w = judged("\\frac{1}{3}", "0.3333");
+  CHECK(w.reason.find("places") != std::string::npos);
+}
