@@ -1,0 +1,213 @@
+#include <catch2/catch.hpp>
+
+#include "adapters/judge_spec.hpp"
+#include "adapters/stub_judges.hpp"
+
+using namespace ij;
+
+namespace {
+
+judge_spec parse_ok(const std::string& name) {
+  std::string error;
+  auto spec = parse_judge_name(name, error);
+  INFO(name << ": " << error);
+  REQUIRE(spec);
+  CHECK(error.empty());
+  return *spec;
+}
+
+std::string parse_error(const std::string& name) {
+  std::string error;
+  auto spec = parse_judge_name(name, error);
+  CHECK_FALSE(spec);
+  return error;
+}
+
+} // namespace
+
+TEST_CASE("judge names: every stub kind parses", "[judge_spec]") {
+  for (const auto& kind : stub_kinds()) {
+    auto spec = parse_ok("stub:" + kind);
+    CHECK(spec.type == "stub");
+    CHECK(spec.model == kind);
+    CHECK(spec.name == "stub:" + kind);
+    CHECK(spec.base_url.empty());
+  }
+}
+
+TEST_CASE("judge names: backend models may contain ':'", "[judge_spec]") {
+  auto spec = parse_ok("ollama:qwen2.5:7b");
+  CHECK(spec.type == "ollama");
+  CHECK(spec.model == "qwen2.5:7b");
+  CHECK(spec.base_url.empty());
+  CHECK(spec.name == "ollama:qwen2.5:7b");
+
+  auto claude = parse_ok("anthropic:claude-haiku-4-5");
+  CHECK(claude.type == "anthropic");
+  CHECK(claude.model == "claude-haiku-4-5");
+
+  auto oa = parse_ok("openai:Qwen/Qwen2.5-7B-Instruct");
+  CHECK(oa.type == "openai");
+  CHECK(oa.model == "Qwen/Qwen2.5-7B-Instruct");
+}
+
+TEST_CASE("judge names: an @URL suffix sets the base URL", "[judge_spec]") {
+  auto spec = parse_ok("ollama:qwen2.5:7b@http://gpu-3:11434");
+  CHECK(spec.type == "ollama");
+  CHECK(spec.model == "qwen2.5:7b");
+  CHECK(spec.base_url == "http://gpu-3:11434");
+  CHECK(spec.name == "ollama:qwen2.5:7b@http://gpu-3:11434");
+
+  auto tls = parse_ok("openai:my-model@https://llm.example.org/v1");
+  CHECK(tls.model == "my-model");
+  CHECK(tls.base_url == "https://llm.example.org/v1");
+
+  auto anth = parse_ok("anthropic:claude-haiku-4-5@https://proxy.local:8443");
+  CHECK(anth.model == "claude-haiku-4-5");
+  CHECK(anth.base_url == "https://proxy.local:8443");
+}
+
+TEST_CASE("judge names: only the last '@' before http(s):// splits",
+          "[judge_spec]") {
+  // An '@' not followed by a scheme belongs to the model.
+  auto spec = parse_ok("openai:team@model");
+  CHECK(spec.model == "team@model");
+  CHECK(spec.base_url.empty());
+
+  auto both = parse_ok("openai:team@model@http://127.0.0.1:8000");
+  CHECK(both.model == "team@model");
+  CHECK(both.base_url == "http://127.0.0.1:8000");
+
+  // A URL with user info keeps its own '@': the split is at the last '@'
+  // that starts a scheme.
+  auto userinfo = parse_ok("openai:m@http://user@host:8000");
+  CHECK(userinfo.model == "m");
+  CHECK(userinfo.base_url == "http://user@host:8000");
+
+  auto last = parse_ok("openai:m@http://a@https://b");
+  CHECK(last.model == "m@http://a");
+  CHECK(last.base_url == "https://b");
+}
+
+TEST_CASE("judge names: unknown type is an error naming the valid types",
+          "[judge_spec]") {
+  CHECK(parse_error("x:y")
+        == "unknown judge type 'x' in 'x:y' (expected stub, ollama, "
+           "anthropic or openai)");
+  CHECK(parse_error("Ollama:qwen")
+        == "unknown judge type 'Ollama' in 'Ollama:qwen' (expected stub, "
+           "ollama, anthropic or openai)");
+  CHECK(parse_error(":model")
+        == "unknown judge type '' in ':model' (expected stub, ollama, "
+           "anthropic or openai)");
+}
+
+TEST_CASE("judge names: empty name and missing type are errors",
+          "[judge_spec]") {
+  auto empty = parse_error("");
+  CHECK(empty.rfind("empty judge name (expected TYPE:MODEL", 0) == 0);
+  auto bare = parse_error("numeric");
+  CHECK(bare.rfind("judge name 'numeric' has no type (expected TYPE:MODEL",
+                   0)
+        == 0);
+}
+
+TEST_CASE("judge names: empty model is an error", "[judge_spec]") {
+  CHECK(parse_error("ollama:").rfind("judge name 'ollama:' has an empty model",
+                                     0)
+        == 0);
+  CHECK(parse_error("openai:@http://127.0.0.1:8000")
+          .rfind("judge name 'openai:@http://127.0.0.1:8000' has an empty "
+                 "model",
+                 0)
+        == 0);
+  CHECK(parse_error("stub:").rfind("judge name 'stub:' has an empty stub kind",
+                                   0)
+        == 0);
+}
+
+TEST_CASE("judge names: unknown stub kind is an error listing the kinds",
+          "[judge_spec]") {
+  CHECK(parse_error("stub:scripted")
+        == "unknown stub kind 'scripted' in 'stub:scripted' (expected "
+           "numeric, equivalent, different, abstain, malformed or failing)");
+  CHECK(parse_error("stub:NUMERIC")
+        == "unknown stub kind 'NUMERIC' in 'stub:NUMERIC' (expected "
+           "numeric, equivalent, different, abstain, malformed or failing)");
+}
+
+TEST_CASE("judge names: a URL without a host, or on a stub, is an error",
+          "[judge_spec]") {
+  CHECK(parse_error("ollama:m@http://")
+        == "judge name 'ollama:m@http://' has a URL without a host");
+  CHECK(parse_error("openai:m@https://")
+        == "judge name 'openai:m@https://' has a URL without a host");
+  CHECK(parse_error("stub:numeric@http://127.0.0.1:1")
+        == "stub judge 'stub:numeric@http://127.0.0.1:1' takes no URL");
+}
+
+TEST_CASE("make_adapter builds each stub a name names", "[judge_spec]") {
+  for (const auto& kind : stub_kinds()) {
+    std::string error;
+    auto spec = parse_ok("stub:" + kind);
+    auto adapter = make_adapter(spec, error);
+    REQUIRE(adapter);
+    CHECK(error.empty());
+    CHECK(adapter->id() == "stub:" + kind);
+  }
+}
+
+TEST_CASE("make_adapter rejects an unknown type or stub kind",
+          "[judge_spec]") {
+  std::string error;
+  judge_spec spec;
+  spec.type = "grpc";
+  spec.model = "m";
+  CHECK_FALSE(make_adapter(spec, error));
+  CHECK(error
+        == "unknown judge type 'grpc' (expected stub, ollama, anthropic or "
+           "openai)");
+  spec.type = "stub";
+  spec.model = "oracle";
+  error.clear();
+  CHECK_FALSE(make_adapter(spec, error));
+  CHECK(error
+        == "unknown stub kind 'oracle' (expected numeric, equivalent, "
+           "different, abstain, malformed or failing)");
+  spec.type = "ollama";
+  spec.model = "";
+  spec.name = "ollama:";
+  error.clear();
+  CHECK_FALSE(make_adapter(spec, error));
+  CHECK(error == "judge 'ollama:' of type 'ollama' names no model");
+}
+
+#if !__has_include("adapters/http_backends.hpp")
+TEST_CASE("make_adapter says when HTTP judges are not in this build",
+          "[judge_spec]") {
+  for (std::string type : {"ollama", "anthropic", "openai"}) {
+    std::string error;
+    auto spec = parse_ok(type + ":some-model");
+    CHECK_FALSE(make_adapter(spec, error));
+    CHECK(error == "judge type '" + type + "' is not available in this build");
+  }
+}
+#endif
+
+TEST_CASE("call_options_for derives the vote's seed from the base seed",
+          "[judge_spec]") {
+  judge_spec spec;
+  spec.model = "m";
+  spec.temperature = 0.3;
+  spec.max_tokens = 99;
+  spec.timeout = std::chrono::milliseconds{1234};
+  auto none = call_options_for(spec, 2);
+  CHECK_FALSE(none.seed);
+  spec.seed = 40;
+  auto opts = call_options_for(spec, 2);
+  CHECK(opts.model == "m");
+  CHECK(opts.temperature == 0.3);
+  CHECK(opts.seed == std::optional<std::int64_t>{42});
+  CHECK(opts.max_tokens == 99);
+  CHECK(opts.timeout == std::chrono::milliseconds{1234});
+}

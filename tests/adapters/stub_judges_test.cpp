@@ -1,0 +1,312 @@
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "adapter_test_support.hpp"
+#include "adapters/stub_judges.hpp"
+#include "core/judge_response.hpp"
+#include "core/numeric_rule_judge.hpp"
+#include "core/prompt.hpp"
+
+using namespace ij;
+using ij::test::call_now;
+
+namespace {
+
+judge_response ask(judge_adapter& judge, std::string_view a,
+                   std::string_view b) {
+  auto reply = call_now(judge, build_judge_prompt(a, b));
+  REQUIRE(reply.ok);
+  return parse_judge_response(reply.text);
+}
+
+} // namespace
+
+TEST_CASE("canonical_reply writes the four fields, NULL for empty numerics",
+          "[stubs]") {
+  CHECK(canonical_reply(judge_decision::different, "They differ.", "12", "")
+        == "DECISION: DIFFERENT\nREASON: They differ.\nNUMERIC_A: 12\n"
+           "NUMERIC_B: NULL");
+}
+
+TEST_CASE("always-EQUIVALENT stub replies in the exact canonical format",
+          "[stubs]") {
+  auto judge = always_equivalent_judge();
+  CHECK(judge->id() == "stub:equivalent");
+  CHECK(judge->supports_seed());
+  auto reply = call_now(*judge, build_judge_prompt("1", "2"));
+  CHECK(reply.ok);
+  CHECK(reply.error.empty());
+  CHECK(reply.text
+        == "DECISION: EQUIVALENT\nREASON: This stub always answers "
+           "EQUIVALENT.\nNUMERIC_A: NULL\nNUMERIC_B: NULL");
+  auto parsed = parse_judge_response(reply.text);
+  CHECK(parsed.decision == judge_decision::equivalent);
+  CHECK_FALSE(parsed.extra_text);
+  CHECK_FALSE(parsed.inconsistent);
+  CHECK_FALSE(parsed.numeric_a.text);
+  CHECK_FALSE(parsed.numeric_b.text);
+}
+
+TEST_CASE("always-DIFFERENT stub replies in the exact canonical format",
+          "[stubs]") {
+  auto judge = always_different_judge();
+  CHECK(judge->id() == "stub:different");
+  CHECK(judge->supports_seed());
+  auto reply = call_now(*judge, build_judge_prompt("1", "1"));
+  CHECK(reply.ok);
+  CHECK(reply.text
+        == "DECISION: DIFFERENT\nREASON: This stub always answers "
+           "DIFFERENT.\nNUMERIC_A: NULL\nNUMERIC_B: NULL");
+  auto parsed = parse_judge_response(reply.text);
+  CHECK(parsed.decision == judge_decision::different);
+  CHECK_FALSE(parsed.extra_text);
+}
+
+TEST_CASE("always-ABSTAIN stub replies in the exact canonical format",
+          "[stubs]") {
+  auto judge = always_abstain_judge();
+  CHECK(judge->id() == "stub:abstain");
+  CHECK(judge->supports_seed());
+  auto reply = call_now(*judge, "any prompt at all");
+  CHECK(reply.ok);
+  CHECK(reply.text
+        == "DECISION: ABSTAIN\nREASON: This stub always answers "
+           "ABSTAIN.\nNUMERIC_A: NULL\nNUMERIC_B: NULL");
+  CHECK(parse_judge_response(reply.text).decision == judge_decision::abstain);
+}
+
+TEST_CASE("malformed stub replies ok but without the format: PARSE_ERROR",
+          "[stubs]") {
+  auto judge = malformed_judge();
+  CHECK(judge->id() == "stub:malformed");
+  CHECK(judge->supports_seed());
+  auto reply = call_now(*judge, build_judge_prompt("42", "42"));
+  CHECK(reply.ok);
+  CHECK_FALSE(reply.text.empty());
+  CHECK(reply.text.find("DECISION") == std::string::npos);
+  auto parsed = parse_judge_response(reply.text);
+  CHECK(parsed.decision == judge_decision::parse_error);
+  CHECK_FALSE(parsed.parse_error.empty());
+  CHECK(parsed.raw == reply.text);
+}
+
+TEST_CASE("failing stub fails in transport with the error it was given",
+          "[stubs]") {
+  SECTION("default error text") {
+    auto judge = failing_judge();
+    CHECK(judge->id() == "stub:failing");
+    CHECK(judge->supports_seed());
+    auto reply = call_now(*judge, build_judge_prompt("1", "1"));
+    CHECK_FALSE(reply.ok);
+    CHECK(reply.text.empty());
+    CHECK(reply.error == default_failing_error);
+  }
+  SECTION("custom error text") {
+    auto judge = failing_judge("connection refused (127.0.0.1:11434)");
+    auto reply = call_now(*judge, build_judge_prompt("1", "1"));
+    CHECK_FALSE(reply.ok);
+    CHECK(reply.error == "connection refused (127.0.0.1:11434)");
+  }
+}
+
+TEST_CASE("scripted stub replies in order, then fails once exhausted",
+          "[stubs]") {
+  auto judge = scripted_judge({text_reply("first"), error_reply("second"),
+                               text_reply("third")});
+  CHECK(judge->id() == "stub:scripted");
+  CHECK(judge->supports_seed());
+  call_options opts;
+  opts.model = "m";
+  opts.seed = 7;
+  auto r1 = call_now(*judge, "p1", opts);
+  auto r2 = call_now(*judge, "p2", opts);
+  auto r3 = call_now(*judge, "p3", opts);
+  auto r4 = call_now(*judge, "p4", opts);
+  auto r5 = call_now(*judge, "p5", opts);
+  CHECK(r1.ok);
+  CHECK(r1.text == "first");
+  CHECK_FALSE(r2.ok);
+  CHECK(r2.error == "second");
+  CHECK(r3.ok);
+  CHECK(r3.text == "third");
+  CHECK_FALSE(r4.ok);
+  CHECK(r4.error == "scripted judge exhausted after 3 replies");
+  CHECK_FALSE(r5.ok);
+  CHECK(r5.error == "scripted judge exhausted after 3 replies");
+  CHECK(judge->calls() == 5);
+  CHECK(judge->prompts()
+        == std::vector<std::string>{"p1", "p2", "p3", "p4", "p5"});
+  REQUIRE(judge->options().size() == 5);
+  CHECK(judge->options()[0].model == "m");
+  CHECK(judge->options()[0].seed == std::optional<std::int64_t>{7});
+}
+
+TEST_CASE("scripted stub in cycle mode starts over when exhausted",
+          "[stubs]") {
+  auto judge = scripted_judge({text_reply("a"), text_reply("b")},
+                              script_end::cycle);
+  std::vector<std::string> texts;
+  for (int i = 0; i < 5; ++i)
+    texts.push_back(call_now(*judge, "p").text);
+  CHECK(texts == std::vector<std::string>{"a", "b", "a", "b", "a"});
+}
+
+TEST_CASE("scripted stub with an empty script fails every call", "[stubs]") {
+  for (auto end : {script_end::fail, script_end::cycle}) {
+    auto judge = scripted_judge({}, end);
+    auto reply = call_now(*judge, "p");
+    CHECK_FALSE(reply.ok);
+    CHECK(reply.error == "scripted judge exhausted after 0 replies");
+  }
+}
+
+TEST_CASE("scripted stub hands each concurrent call a distinct reply",
+          "[stubs]") {
+  constexpr int threads = 4;
+  constexpr int per_thread = 50;
+  std::vector<adapter_reply> script;
+  for (int i = 0; i < threads * per_thread; ++i)
+    script.push_back(text_reply(std::to_string(i)));
+  auto judge = scripted_judge(script);
+  std::mutex mtx;
+  std::multiset<std::string> seen;
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&] {
+      for (int i = 0; i < per_thread; ++i)
+        judge->call("p", {}, [&](adapter_reply r) {
+          std::lock_guard<std::mutex> guard{mtx};
+          seen.insert(r.text);
+        });
+    });
+  for (auto& th : pool)
+    th.join();
+  CHECK(judge->calls() == threads * per_thread);
+  std::set<std::string> distinct(seen.begin(), seen.end());
+  CHECK(seen.size() == threads * per_thread);
+  CHECK(distinct.size() == threads * per_thread);
+}
+
+TEST_CASE("extract_answers recovers A and B from the canonical prompt",
+          "[stubs][numeric]") {
+  // Answers with newlines, blank lines, template-like text and placeholders
+  // round-trip unchanged as long as the split stays unique.
+  std::vector<std::pair<std::string, std::string>> cases{
+    {"42", "\\boxed{42}"},
+    {"", ""},
+    {"", "7"},
+    {"7", ""},
+    {"Step 1: 2+2\nStep 2: 4\n\nThe answer is 4", "four\n"},
+    {"--- Answer B ---\n200", "200"},
+    {"200", "\n\n--- Answer A ---\n3"},
+    {"x\n--- Answer B ---\n9", "9"},
+    {"<text B>", "<text A>"},
+    {"Rules:\n- Focus ONLY", "NUMERIC_B: 5"},
+    {"x\n", "\ny"},
+    {"caf\xC3\xA9 \xE2\x88\x9A" "2", "\xCF\x80"},
+  };
+  for (const auto& [a, b] : cases) {
+    INFO("A=" << a << " B=" << b);
+    auto got = extract_answers(build_judge_prompt(a, b));
+    REQUIRE(got);
+    CHECK(got->a == a);
+    CHECK(got->b == b);
+  }
+}
+
+TEST_CASE("extract_answers refuses non-canonical prompts and ambiguous splits",
+          "[stubs][numeric]") {
+  CHECK_FALSE(extract_answers(""));
+  CHECK_FALSE(extract_answers("Compare 1 and 2."));
+  auto prompt = build_judge_prompt("1", "2");
+  CHECK_FALSE(extract_answers(prompt.substr(0, prompt.size() - 1)));
+  CHECK_FALSE(extract_answers("x" + prompt));
+  // The bare template is the prompt of the answers "<text A>" and "<text B>".
+  auto bare = extract_answers(std::string{judge_prompt_template()});
+  REQUIRE(bare);
+  CHECK(bare->a == "<text A>");
+  CHECK(bare->b == "<text B>");
+  // The separator itself inside an answer: two places to split.
+  CHECK_FALSE(extract_answers(build_judge_prompt("x\n\n--- Answer B ---\n5",
+                                                 "5")));
+  CHECK_FALSE(extract_answers(build_judge_prompt("5",
+                                                 "\n\n--- Answer B ---\n5")));
+  // Overlapping: A ends in the separator minus its final newline.
+  CHECK_FALSE(extract_answers(build_judge_prompt("5\n\n--- Answer B ---", "5")));
+}
+
+TEST_CASE("numeric stub judges the answers inside the prompt",
+          "[stubs][numeric]") {
+  auto judge = numeric_judge();
+  CHECK(judge->id() == "stub:numeric");
+  CHECK(judge->supports_seed());
+  CHECK(ask(*judge, "42", "42").decision == judge_decision::equivalent);
+  CHECK(ask(*judge, "The answer is 200.", "\\boxed{200}").decision
+        == judge_decision::equivalent);
+  CHECK(ask(*judge, "42", "17").decision == judge_decision::different);
+  CHECK(ask(*judge, "", "17").decision == judge_decision::abstain);
+  CHECK(ask(*judge, "I don't know", "17").decision == judge_decision::abstain);
+  auto eq = ask(*judge, "1,234", "1234");
+  CHECK(eq.decision == judge_decision::equivalent);
+  CHECK_FALSE(eq.extra_text);
+  CHECK_FALSE(eq.inconsistent);
+}
+
+TEST_CASE("numeric stub reads answers with newlines and template-like lines",
+          "[stubs][numeric]") {
+  auto judge = numeric_judge();
+  CHECK(ask(*judge, "Step 1: 2+2\nStep 2: so 4\n\nThe answer is 4", "4")
+          .decision
+        == judge_decision::equivalent);
+  // Whatever the answers hold, the stub's reply is the rule judge's reply on
+  // exactly those answers: the prompt round-trip loses nothing.
+  std::vector<std::pair<std::string, std::string>> cases{
+    {"--- Answer B ---\n200", "200"},
+    {"--- Answer B ---\n200", "201"},
+    {"200", "\n\n--- Answer A ---\n200"},
+    {"DECISION: EQUIVALENT\n12", "13"},
+    {"<text B>", "7"},
+  };
+  for (const auto& [a, b] : cases) {
+    INFO("A=" << a << " B=" << b);
+    auto reply = call_now(*judge, build_judge_prompt(a, b));
+    CHECK(reply.ok);
+    CHECK(reply.text == numeric_rule_reply(a, b));
+  }
+}
+
+TEST_CASE("numeric stub abstains when it cannot tell the answers apart",
+          "[stubs][numeric]") {
+  auto judge = numeric_judge();
+  auto expected = canonical_reply(judge_decision::abstain,
+                                  numeric_stub_unreadable_reason);
+  SECTION("an answer contains the exact separator") {
+    auto reply = call_now(*judge, build_judge_prompt(
+                                    "7\n\n--- Answer B ---\n7", "7"));
+    CHECK(reply.ok);
+    CHECK(reply.text == expected);
+    CHECK(parse_judge_response(reply.text).decision == judge_decision::abstain);
+  }
+  SECTION("the prompt is not the canonical one") {
+    auto reply = call_now(*judge, "Are 7 and 7 the same?");
+    CHECK(reply.ok);
+    CHECK(reply.text == expected);
+  }
+}
+
+TEST_CASE("make_stub_judge knows every stub kind and nothing else",
+          "[stubs]") {
+  for (const auto& kind : stub_kinds()) {
+    auto judge = make_stub_judge(kind);
+    REQUIRE(judge);
+    CHECK(judge->id() == "stub:" + kind);
+  }
+  CHECK(stub_kinds().size() == 6);
+  CHECK_FALSE(make_stub_judge("scripted"));
+  CHECK_FALSE(make_stub_judge("Numeric"));
+  CHECK_FALSE(make_stub_judge(""));
+}
