@@ -192,6 +192,21 @@ TEST_CASE("make_adapter says when HTTP judges are not in this build",
     CHECK(error == "judge type '" + type + "' is not available in this build");
   }
 }
+#else
+TEST_CASE("make_adapter hands HTTP judge types to the HTTP backends",
+          "[judge_spec]") {
+  std::string error;
+  // Building an adapter opens no connection: the port may be closed.
+  auto ollama = make_adapter(parse_ok("ollama:qwen2.5:7b@http://127.0.0.1:9"),
+                             error);
+  INFO(error);
+  REQUIRE(ollama);
+  CHECK(ollama->id().find("ollama") != std::string::npos);
+  // The backends' own configuration errors come back unchanged.
+  error.clear();
+  CHECK_FALSE(make_adapter(parse_ok("openai:m@http://[broken"), error));
+  CHECK_FALSE(error.empty());
+}
 #endif
 
 TEST_CASE("call_options_for derives the vote's seed from the base seed",
