@@ -468,8 +468,9 @@ std::size_t back_skip(std::string_view s, std::size_t pos) {
 /// "2x", "2^n").
 std::optional<std::string_view> last_number_in_prose(std::string_view s) {
   // Code is not prose: a payload such as "f() or 0" is never read.
-  for (std::string_view code : {"()", "__", "lambda", "import ", "');",
-                                "')", "=>", "def "})
+  static constexpr std::array<std::string_view, 8> code_marks{
+    "()", "__", "lambda", "import ", "');", "')", "=>", "def "};
+  for (std::string_view code : code_marks)
     if (s.find(code) != std::string_view::npos)
       return std::nullopt;
   auto tok = last_number_token(s);
@@ -482,7 +483,8 @@ std::optional<std::string_view> last_number_in_prose(std::string_view s) {
   const std::size_t anchor = g ? g->begin - 1 : tok->begin;
   if (preceded_by(s, anchor, "or") || preceded_by(s, anchor, "and"))
     return std::nullopt;
-  for (std::string_view sep : {",", ";", "to"}) {
+  static constexpr std::array<std::string_view, 3> list_joints{",", ";", "to"};
+  for (std::string_view sep : list_joints) {
     if (preceded_by(s, anchor, sep)) {
       std::size_t p = back_skip(s, anchor);
       p = back_skip(s, p - sep.size());
@@ -599,7 +601,11 @@ std::optional<std::string_view> leading_number(std::string_view span) {
 
 } // namespace
 
-std::optional<final_answer> find_final_answer(std::string_view text) {
+namespace {
+
+/// find_final_answer, keeping the reading when locating it needed one.
+std::optional<final_answer> locate(std::string_view text,
+                                   std::optional<number_reading>& reading) {
   auto boxes = boxed_answers(text);
   auto phrase = last_answer_phrase(text);
 
@@ -624,7 +630,7 @@ std::optional<final_answer> find_final_answer(std::string_view text) {
     return final_answer{last, answer_locator::boxed};
   }
   if (phrase.at != std::string_view::npos) {
-    if (read_number(phrase.span))
+    if ((reading = read_number(phrase.span)))
       return final_answer{phrase.span, answer_locator::answer_phrase};
     if (auto lead = leading_number(phrase.span))
       return final_answer{*lead, answer_locator::answer_phrase};
@@ -636,18 +642,31 @@ std::optional<final_answer> find_final_answer(std::string_view text) {
     return final_answer{phrase.span, answer_locator::answer_phrase};
   }
   auto whole = trim(text);
-  if (read_number(whole) || !is_prose(whole))
+  const bool prose = is_prose(whole);
+  // Long prose is never one number: skip reading it whole.
+  if (!(prose && whole.size() > 64) && (reading = read_number(whole)))
+    return final_answer{whole, answer_locator::whole_text};
+  if (!prose)
     return final_answer{whole, answer_locator::whole_text};
   if (auto n = last_number_in_prose(whole))
     return final_answer{*n, answer_locator::last_number};
   return std::nullopt;
 }
 
+} // namespace
+
+std::optional<final_answer> find_final_answer(std::string_view text) {
+  std::optional<number_reading> unused;
+  return locate(text, unused);
+}
+
 std::optional<number_reading> read_final_number(std::string_view text) {
-  auto found = find_final_answer(text);
+  std::optional<number_reading> r;
+  auto found = locate(text, r);
   if (!found)
     return std::nullopt;
-  auto r = read_number(found->text);
+  if (!r)
+    r = read_number(found->text);
   if (r && found->located_by == answer_locator::last_number)
     r->unit.clear(); // prose around the number is not its unit
   return r;

@@ -247,6 +247,15 @@ i128 gcd128(i128 a, i128 b) {
   return a;
 }
 
+std::uint64_t gcd64(std::uint64_t a, std::uint64_t b) {
+  while (b != 0) {
+    std::uint64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
 std::optional<exact_rational> make_rational(i128 num, i128 den) {
   if (den == 0)
     return std::nullopt;
@@ -254,7 +263,11 @@ std::optional<exact_rational> make_rational(i128 num, i128 den) {
     num = -num;
     den = -den;
   }
-  i128 g = gcd128(num, den);
+  constexpr i128 small = i128{1} << 62; // 64-bit division is much cheaper
+  i128 g = (num < small && num > -small && den < small)
+             ? i128(gcd64(static_cast<std::uint64_t>(num < 0 ? -num : num),
+                          static_cast<std::uint64_t>(den)))
+             : gcd128(num, den);
   if (g > 1) {
     num /= g;
     den /= g;
@@ -303,29 +316,53 @@ key_parts split_key(const std::string& key) {
 }
 
 /// A reading of sign * digits * 10^exp, exact in every field that can be.
-number_reading reading_of_decimal(bool negative, const std::string& digits,
+number_reading reading_of_decimal(bool negative, std::string_view digits,
                                   long exp, int places) {
   number_reading r;
-  r.decimal_key = decimal_key_of(negative, digits, exp);
   r.places = places;
-  r.value = std::strtod((r.decimal_key == "0" ? std::string{"0"}
-                                              : r.decimal_key)
-                          .c_str(),
-                        nullptr);
-  auto p = split_key(r.decimal_key);
-  if (p.digits.size() <= 36 && p.exp > -38 && p.exp < 38) {
+  // Strip zeros here once: the key and the exact value share the result.
+  while (!digits.empty() && digits.front() == '0')
+    digits.remove_prefix(1);
+  while (!digits.empty() && digits.back() == '0') {
+    digits.remove_suffix(1);
+    ++exp;
+  }
+  if (digits.empty()) {
+    r.decimal_key = "0";
+    r.exact = exact_rational{0, 1};
+    return r;
+  }
+  r.decimal_key.reserve(digits.size() + 8);
+  if (negative)
+    r.decimal_key.push_back('-');
+  r.decimal_key.append(digits);
+  r.decimal_key.push_back('e');
+  r.decimal_key += std::to_string(exp);
+  if (digits.size() <= 36 && exp > -38 && exp < 38) {
     i128 m = 0;
-    for (char d : p.digits)
+    for (char d : digits)
       m = m * 10 + (d - '0');
     i128 scale = 1;
     bool ok = true;
-    for (long k = 0; k < std::labs(p.exp) && ok; ++k)
+    for (long k = 0; k < std::labs(exp) && ok; ++k)
       ok = !mul_overflows(scale, 10, scale);
-    if (ok && p.exp >= 0)
+    if (ok && exp >= 0)
       ok = !mul_overflows(m, scale, m);
-    if (ok)
-      r.exact = make_rational(p.negative ? -m : m, p.exp >= 0 ? 1 : scale);
+    if (ok) {
+      r.exact = make_rational(negative ? -m : m, exp >= 0 ? 1 : scale);
+      // Both below 2^53: one IEEE division is the correctly rounded value.
+      constexpr i128 exact_double = i128{1} << 53;
+      const i128 den = exp >= 0 ? 1 : scale;
+      if (m < exact_double && den < exact_double) {
+        r.value = static_cast<double>(static_cast<long long>(m))
+                  / static_cast<double>(static_cast<long long>(den));
+        if (negative)
+          r.value = -r.value;
+        return r;
+      }
+    }
   }
+  r.value = std::strtod(r.decimal_key.c_str(), nullptr);
   return r;
 }
 
@@ -671,6 +708,10 @@ std::optional<number_reading> scanner::frac_argument() {
     auto g = group('{', '}');
     if (!g)
       return std::nullopt;
+    auto t = trim(*g);
+    if (!t.empty() && t.size() < 16
+        && std::all_of(t.begin(), t.end(), is_digit))
+      return reading_of_decimal(false, t, 0, 0); // "{3}": the common case
     auto r = read_number(*g);
     if (!r || r->percent || !r->unit.empty() || r->approximate)
       return std::nullopt;
@@ -1169,8 +1210,9 @@ std::optional<number_reading> read_single(std::string_view s) {
     return std::nullopt;
   bool approx = false;
   // "about 5", "approximately 0.58".
-  for (std::string_view w : {"approximately ", "approx. ", "approx ",
-                             "about ", "roughly ", "around "}) {
+  static constexpr std::array<std::string_view, 6> approx_words{
+    "approximately ", "approx. ", "approx ", "about ", "roughly ", "around "};
+  for (std::string_view w : approx_words) {
     if (s.size() > w.size()) {
       bool match = true;
       for (std::size_t k = 0; k < w.size() && match; ++k)
@@ -1198,11 +1240,31 @@ std::optional<number_reading> read_single(std::string_view s) {
 
 } // namespace
 
+namespace {
+
+/// Plain ASCII without commands, delimiters or braces reads as it is.
+bool needs_cleaning(std::string_view s) {
+  for (char c : s) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (u >= 0x80 || c == '\\' || c == '$' || c == '{' || c == '}'
+        || c == '~' || c == '\t' || c == '\n' || c == '\r')
+      return true;
+  }
+  return false;
+}
+
+} // namespace
+
 std::optional<number_reading> read_number(std::string_view answer) {
   if (answer.size() > 4096)
     return std::nullopt; // a final answer, not a text
-  std::string cleaned = clean(answer);
-  std::string_view s = strip_punctuation(cleaned);
+  std::string cleaned;
+  std::string_view s = answer;
+  if (needs_cleaning(answer)) {
+    cleaned = clean(answer);
+    s = cleaned;
+  }
+  s = strip_punctuation(s);
   auto chain = split_chain(s);
   if (chain.parts.size() == 1)
     return read_single(s);
