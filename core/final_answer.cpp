@@ -643,8 +643,9 @@ std::optional<final_answer> locate(std::string_view text,
   }
   auto whole = trim(text);
   const bool prose = is_prose(whole);
-  // Long prose is never one number: skip reading it whole.
-  if (!(prose && whole.size() > 64) && (reading = read_number(whole)))
+  // Long prose is never one number (the longest number words stay well
+  // under this): skip reading it whole.
+  if (!(prose && whole.size() > 160) && (reading = read_number(whole)))
     return final_answer{whole, answer_locator::whole_text};
   if (!prose)
     return final_answer{whole, answer_locator::whole_text};

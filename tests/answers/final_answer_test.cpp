@@ -105,6 +105,16 @@ TEST_CASE("final answer: a whole text that is an answer is read as one",
   CHECK_FALSE(read_final_number("$19, 46, and 82$"));
 }
 
+TEST_CASE("final answer: long number words are an answer, not prose",
+          "[final_answer]") {
+  CHECK(final_value("one hundred twenty three million four hundred fifty six "
+                    "thousand seven hundred and eighty nine")
+        == 123456789.0);
+  CHECK(final_value("two million twenty three thousand and forty nine point "
+                    "two three six nine")
+        == Approx(2023049.2369));
+}
+
 TEST_CASE("final answer: prose falls back to the last number",
           "[final_answer]") {
   CHECK(final_value("First 20 apples, then 5 more, so 25 apples in total.")
