@@ -483,6 +483,9 @@ std::optional<std::string_view> last_number_in_prose(std::string_view s) {
   const std::size_t anchor = g ? g->begin - 1 : tok->begin;
   if (preceded_by(s, anchor, "or") || preceded_by(s, anchor, "and"))
     return std::nullopt;
+  // A number being set aside: "it is 6, not 5", "more than 5".
+  if (preceded_by(s, anchor, "not") || preceded_by(s, anchor, "than"))
+    return std::nullopt;
   static constexpr std::array<std::string_view, 3> list_joints{",", ";", "to"};
   for (std::string_view sep : list_joints) {
     if (preceded_by(s, anchor, sep)) {
@@ -596,6 +599,17 @@ std::optional<std::string_view> leading_number(std::string_view span) {
     "divided", "x", "i", "pi"};
   if (std::find(joints.begin(), joints.end(), w) != joints.end())
     return std::nullopt;
+  // "5 apples and 3 oranges": another number joined on is a multi-part
+  // answer, not a number with an explanation.
+  for (std::size_t q = we; q < rest.size(); ++q) {
+    if (!is_digit(rest[q]))
+      continue;
+    if (preceded_by(rest, q, "and") || preceded_by(rest, q, "or")
+        || preceded_by(rest, q, ",") || preceded_by(rest, q, "plus"))
+      return std::nullopt;
+    while (q < rest.size() && is_digit(rest[q]))
+      ++q;
+  }
   return number;
 }
 

@@ -143,6 +143,9 @@ TEST_CASE("final answer: prose whose last number is not an answer is "
   CHECK_FALSE(read_final_number("so we take 2x from both sides"));
   CHECK_FALSE(read_final_number("then raise 2^n to the power"));
   CHECK_FALSE(read_final_number("we write it as \\sqrt{2} in the end"));
+  CHECK_FALSE(read_final_number("It is 6, not 5."));
+  CHECK_FALSE(read_final_number("so it must be more than 5"));
+  CHECK_FALSE(read_final_number("The answer is 5 apples and 3 oranges."));
   CHECK_FALSE(read_final_number("no number in this text at all"));
   CHECK_FALSE(find_final_answer("no number in this text at all"));
 }
