@@ -322,7 +322,7 @@ std::optional<driver_config> parse_over(driver_config base,
 
 } // namespace
 
-std::string_view to_string(flush_policy p) {
+std::string_view config_name(flush_policy p) {
   switch (p) {
     case flush_policy::fsync_verdicts: return "fsync-verdicts";
     case flush_policy::fsync_each: return "fsync-each";
@@ -463,7 +463,7 @@ std::string to_json(const driver_config& cfg) {
   w.Key("path");
   w.String(cfg.audit_path);
   w.Key("flush");
-  w.String(std::string{to_string(cfg.flush)});
+  w.String(std::string{config_name(cfg.flush)});
   w.EndObject();
   w.EndObject();
   return sb.GetString();

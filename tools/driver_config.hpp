@@ -60,6 +60,7 @@ bind_judges(const driver_config& cfg, std::string& error);
 /// manifest). Holds key variable names, never keys.
 std::string to_json(const driver_config& cfg);
 
-std::string_view to_string(flush_policy p);
+/// The configuration spelling: "fsync-verdicts", "fsync-each", "flush-each".
+std::string_view config_name(flush_policy p);
 
 } // namespace ij

@@ -206,14 +206,8 @@ int run_command(const run_options& opts) {
     std::fprintf(stderr, "invjudge: %s\n", error.c_str());
     return exit_code::bad_config;
   }
-  for (auto& j : *judges)
-    if (cfg->votes.votes > 1 && j.spec.temperature == 0.0
-        && !j.adapter->supports_seed())
-      std::fprintf(stderr,
-                   "invjudge: warning: %u votes at temperature 0 on judge %s, "
-                   "which has no seed support: the votes will repeat one "
-                   "another (wasted calls)\n",
-                   cfg->votes.votes, j.spec.name.c_str());
+  // Wasteful but valid settings (votes at temperature 0 without seed
+  // support) are warned about by spawn_pipeline, which also records them.
 
   // 2. Input: must be readable; under --strict every line must be good.
   std::FILE* in = nullptr;
@@ -433,8 +427,13 @@ int run_command(const run_options& opts) {
           deadline = clock_type::now() + std::chrono::seconds(5);
         },
         [&](caf::error& e) {
-          ++reply_errors;
-          std::fprintf(stderr, "invjudge: %s\n", sys.render(e).c_str());
+          // After finish(true) the pairs still being judged are answered
+          // with an error: the run-end record lists them as unfinished.
+          --in_flight;
+          if (!interrupted) {
+            ++reply_errors;
+            std::fprintf(stderr, "invjudge: %s\n", sys.render(e).c_str());
+          }
         },
         on_down, caf::after(std::chrono::milliseconds(100)) >> [] {});
       tick();

@@ -1,0 +1,146 @@
+// Bad input lines: reported with file and line, recorded in the audit as
+// rejected, and the run goes on (exit 0); with --strict the whole file is
+// checked first and the run stops before any judge call (exit 2, no audit).
+#include <catch2/catch.hpp>
+
+#include <rapidjson/document.h>
+
+#include "cli_support.hpp"
+
+using namespace ij::test;
+
+namespace {
+
+struct bad_case {
+  const char* name;
+  std::string line;
+  const char* reason; // the start of the reason reported
+};
+
+std::vector<bad_case> bad_cases() {
+  return {
+    {"malformed JSON", R"({"id":"bad","a":"1","b":)", "malformed JSON at byte "},
+    {"missing field", R"({"id":"bad","a":"1"})", "missing field \"b\""},
+    {"wrong type", R"({"id":"bad","a":"1","b":2})", "field \"b\" must be a string"},
+    {"duplicate id", R"({"id":"good-1","a":"3","b":"3"})", "duplicate id \"good-1\""},
+    {"invalid UTF-8", "{\"id\":\"bad\",\"a\":\"\xFF\xFE\",\"b\":\"1\"}", "invalid UTF-8"},
+    {"oversized line",
+     "{\"id\":\"bad\",\"a\":\"" + std::string((1u << 20) + 10, '9') + "\",\"b\":\"1\"}",
+     "line longer than 1048576 bytes"},
+  };
+}
+
+/// good-1, then the bad line (line 2), then good-2.
+std::string file_with(const std::string& bad) {
+  return std::string{R"({"id":"good-1","a":"1","b":"1"})"} + "\n" + bad + "\n"
+         + R"({"id":"good-2","a":"2","b":"two"})" + "\n";
+}
+
+struct audit_view {
+  std::size_t judge_calls = 0;
+  std::size_t verdicts = 0;
+  std::vector<std::string> rejected; // the rejected records, raw
+};
+
+audit_view read_audit(const std::string& path) {
+  audit_view v;
+  for (auto& line : lines_of(read_file(path))) {
+    rapidjson::Document d;
+    d.Parse(line.c_str());
+    REQUIRE_FALSE(d.HasParseError());
+    std::string type = d["type"].GetString();
+    if (type == "judge_call")
+      ++v.judge_calls;
+    else if (type == "verdict")
+      ++v.verdicts;
+    else if (type == "rejected")
+      v.rejected.push_back(line);
+  }
+  return v;
+}
+
+} // namespace
+
+TEST_CASE("a bad line is reported with file:line, audited as rejected, and the run goes on") {
+  for (auto& c : bad_cases()) {
+    SECTION(c.name) {
+      temp_dir dir;
+      write_file(dir.file("p.jsonl"), file_with(c.line));
+      auto r = invjudge(dir, "run --pairs p.jsonl --audit a.jsonl");
+      INFO(r.err);
+      CHECK(r.exit_code == 0);
+      CHECK(r.err.find(std::string{"p.jsonl:2: rejected: "} + c.reason) != std::string::npos);
+      CHECK(r.err.find("1 input lines rejected") != std::string::npos);
+      // Both good pairs were judged.
+      CHECK(r.out.find("\"id\":\"good-1\"") != std::string::npos);
+      CHECK(r.out.find("\"id\":\"good-2\"") != std::string::npos);
+      auto audit = read_audit(dir.file("a.jsonl"));
+      CHECK(audit.verdicts == 2);
+      REQUIRE(audit.rejected.size() == 1);
+      CHECK(audit.rejected[0].find("p.jsonl") != std::string::npos);
+      CHECK(audit.rejected[0].find(c.reason) != std::string::npos);
+      rapidjson::Document d;
+      d.Parse(audit.rejected[0].c_str());
+      REQUIRE(d.HasMember("line"));
+      CHECK(d["line"].GetUint64() == 2);
+      // The audit still verifies.
+      auto v = invjudge(dir, "audit verify a.jsonl");
+      CHECK(v.exit_code == 0);
+    }
+  }
+}
+
+TEST_CASE("--strict checks the whole file and judges nothing when a line is bad") {
+  for (auto& c : bad_cases()) {
+    SECTION(c.name) {
+      temp_dir dir;
+      write_file(dir.file("p.jsonl"), file_with(c.line) + R"({"id":"late","a":"1",})" "\n");
+      auto r = invjudge(dir, "run --pairs p.jsonl --strict --audit a.jsonl");
+      CHECK(r.exit_code == 2);
+      // Every bad line of the file is listed, not just the first.
+      CHECK(r.err.find(std::string{"p.jsonl:2: "} + c.reason) != std::string::npos);
+      CHECK(r.err.find("p.jsonl:4: malformed JSON") != std::string::npos);
+      CHECK(r.err.find("2 bad line(s); nothing was judged (--strict)") != std::string::npos);
+      CHECK(r.out.empty());
+      // No judge was called: there is no audit at all.
+      CHECK(read_file(dir.file("a.jsonl")).empty());
+      CHECK(files_starting_with(dir, "a.jsonl").empty());
+    }
+  }
+}
+
+TEST_CASE("--strict on a good file runs normally") {
+  temp_dir dir;
+  write_file(dir.file("p.jsonl"), file_with(R"({"id":"mid","a":"5","b":"5"})"));
+  auto r = invjudge(dir, "run --pairs p.jsonl --strict --audit a.jsonl");
+  CHECK(r.exit_code == 0);
+  CHECK(read_audit(dir.file("a.jsonl")).verdicts == 3);
+}
+
+TEST_CASE("a missing or unreadable pairs file is bad input (exit 2)") {
+  temp_dir dir;
+  auto r = invjudge(dir, "run --pairs nope.jsonl --audit a.jsonl");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("nope.jsonl: cannot open") != std::string::npos);
+  CHECK(files_starting_with(dir, "a.jsonl").empty());
+  auto d = invjudge(dir, "run --pairs . --audit a.jsonl");
+  CHECK(d.exit_code == 2);
+  CHECK(d.err.find("is a directory") != std::string::npos);
+}
+
+TEST_CASE("--strict needs a file, not standard input") {
+  temp_dir dir;
+  write_file(dir.file("p.jsonl"), file_with(R"({"id":"mid","a":"5","b":"5"})"));
+  auto r = invjudge(dir, "run --pairs - --strict", "p.jsonl");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--strict needs a file") != std::string::npos);
+}
+
+TEST_CASE("blank lines and unknown fields are not errors") {
+  temp_dir dir;
+  write_file(dir.file("p.jsonl"), "\n" R"({"id":"x","a":"1","b":"1","source":"mine","n":[1,2]})"
+                                  "\n\n   \n");
+  auto r = invjudge(dir, "run --pairs p.jsonl --strict --audit a.jsonl");
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.find("rejected") == std::string::npos);
+}

@@ -1,0 +1,210 @@
+// The configuration: schema errors name the file and the JSON pointer,
+// semantic checks follow, defaults come from the embedded default.
+#include <catch2/catch.hpp>
+
+#include <rapidjson/document.h>
+
+#include "cli_support.hpp"
+#include "tools/driver_config.hpp"
+
+using namespace ij;
+
+namespace {
+
+std::string error_of(const std::string& json) {
+  std::string error;
+  auto cfg = parse_config(json, "x.json", error);
+  REQUIRE_FALSE(cfg);
+  return error;
+}
+
+const char* judge_ok = R"({"type":"stub","model":"numeric","temperature":0,
+                          "timeout_ms":1000,"max_in_flight":2})";
+
+} // namespace
+
+TEST_CASE("the embedded default is the numeric stub with one vote") {
+  auto cfg = default_config();
+  CHECK(cfg.source == embedded_source);
+  REQUIRE(cfg.judges.size() == 1);
+  CHECK(cfg.judges[0].type == "stub");
+  CHECK(cfg.judges[0].model == "numeric");
+  CHECK(cfg.judges[0].name == "stub:numeric");
+  CHECK(cfg.votes.votes == 1);
+  CHECK(cfg.votes.min_agreement == 1);
+  CHECK(cfg.abstain_as_neither);
+  CHECK_FALSE(cfg.order_balancing);
+  CHECK(cfg.stats == statistical_params{});
+  CHECK(cfg.flush == flush_policy::fsync_verdicts);
+  CHECK(cfg.audit_path.empty());
+}
+
+TEST_CASE("configs/default.json on disk is what the binary embeds") {
+  std::string error;
+  auto on_disk = load_config(test::source_dir() + "/configs/default.json", error);
+  REQUIRE(on_disk);
+  auto embedded = default_config();
+  on_disk->source = embedded.source;
+  CHECK(to_json(*on_disk) == to_json(embedded));
+}
+
+TEST_CASE("every shipped example configuration is valid") {
+  for (auto name : {"voting-5", "ollama", "anthropic", "openai-compatible"}) {
+    std::string error;
+    auto path = test::source_dir() + "/configs/examples/" + name + ".json";
+    auto cfg = load_config(path, error);
+    INFO(path << ": " << error);
+    CHECK(cfg);
+  }
+}
+
+TEST_CASE("a configuration is laid over the embedded default") {
+  std::string error;
+  auto cfg = parse_config(R"({"votes":5,"statistics":{"tau":0.9}})", "x.json", error);
+  REQUIRE(cfg);
+  CHECK(cfg->source == "x.json");
+  CHECK(cfg->votes.votes == 5);
+  CHECK(cfg->votes.min_agreement == 3); // strict majority when not given
+  CHECK(cfg->stats.tau == 0.9);
+  CHECK(cfg->stats.alpha == 0.05);
+  REQUIRE(cfg->judges.size() == 1);
+  CHECK(cfg->judges[0].model == "numeric");
+}
+
+TEST_CASE("judge objects are read field by field") {
+  std::string error;
+  auto cfg = parse_config(R"({"judges":[{"name":"j1","type":"openai","model":"m",
+      "base_url":"http://127.0.0.1:9/v1","temperature":0.5,"seed":7,"max_tokens":99,
+      "timeout_ms":1234,"max_in_flight":3,"api_key_env":"K","ca_file":"ca.pem",
+      "max_attempts":5,"_comment":"x"}],"audit":{"path":"a.jsonl","flush":"flush-each"},
+      "order_balancing":true,"abstain_as_neither":false,"vote_deadline_ms":5000})",
+                          "x.json", error);
+  REQUIRE(cfg);
+  REQUIRE(cfg->judges.size() == 1);
+  auto& j = cfg->judges[0];
+  CHECK(j.name == "j1");
+  CHECK(j.type == "openai");
+  CHECK(j.model == "m");
+  CHECK(j.base_url == "http://127.0.0.1:9/v1");
+  CHECK(j.temperature == 0.5);
+  REQUIRE(j.seed);
+  CHECK(*j.seed == 7);
+  CHECK(j.max_tokens == 99);
+  CHECK(j.timeout == std::chrono::milliseconds(1234));
+  CHECK(j.max_in_flight == 3);
+  CHECK(j.api_key_env == "K");
+  CHECK(j.ca_file == "ca.pem");
+  CHECK(j.max_attempts == 5);
+  CHECK(cfg->audit_path == "a.jsonl");
+  CHECK(cfg->flush == flush_policy::flush_each);
+  CHECK(cfg->order_balancing);
+  CHECK_FALSE(cfg->abstain_as_neither);
+  CHECK(cfg->vote_deadline == std::chrono::milliseconds(5000));
+}
+
+TEST_CASE("a short judge name in the configuration") {
+  std::string error;
+  auto cfg = parse_config(R"({"judge":"stub:different"})", "x.json", error);
+  REQUIRE(cfg);
+  REQUIRE(cfg->judges.size() == 1);
+  CHECK(cfg->judges[0].model == "different");
+  CHECK(error_of(R"({"judge":"nosuch:x"})").rfind("x.json: /judge: ", 0) == 0);
+  CHECK(error_of(std::string{R"({"judge":"stub:numeric","judges":[)"} + judge_ok + "]}")
+        == "x.json: /judge: give either \"judge\" or \"judges\", not both");
+}
+
+TEST_CASE("schema errors name the file and the JSON pointer") {
+  auto judge_with = [](const std::string& field) {
+    return std::string{R"({"judges":[{"type":"stub","model":"numeric",)"} + field
+           + "}]}";
+  };
+  CHECK(error_of(judge_with(R"("temperature":-1,"timeout_ms":1,"max_in_flight":1)"))
+        == "x.json: /judges/0/temperature: must be >= 0");
+  CHECK(error_of(judge_with(R"("temperature":0,"timeout_ms":1,"max_in_flight":0)"))
+        == "x.json: /judges/0/max_in_flight: must be >= 1");
+  CHECK(error_of(judge_with(R"("temperature":0,"max_in_flight":1)"))
+        == "x.json: /judges/0/timeout_ms: is required");
+  CHECK(error_of(judge_with(R"("temperature":"hot","timeout_ms":1,"max_in_flight":1)"))
+        == "x.json: /judges/0/temperature: must be a number");
+  CHECK(error_of(judge_with(R"("temperature":0,"timeout_ms":1.5,"max_in_flight":1)"))
+        == "x.json: /judges/0/timeout_ms: must be an integer");
+  CHECK(error_of(judge_with(R"("temperature":0,"timeout_ms":1,"max_in_flight":1,"tempreature":0)"))
+          .rfind("x.json: /judges/0/tempreature: unknown field", 0)
+        == 0);
+  CHECK(error_of(R"({"votes":0})") == "x.json: /votes: must be >= 1");
+  CHECK(error_of(R"({"statistics":{"alpha":0}})")
+        == "x.json: /statistics/alpha: must be > 0");
+  CHECK(error_of(R"({"statistics":{"tau":1.5}})")
+        == "x.json: /statistics/tau: must be <= 1");
+  CHECK(error_of(R"({"audit":{"flush":"sometimes"}})")
+        == R"(x.json: /audit/flush: must be one of "fsync-verdicts", "fsync-each", "flush-each")");
+  CHECK(error_of(R"({"judges":[]})") == "x.json: /judges: must have at least 1 item(s)");
+  CHECK(error_of(R"({"judge":""})") == "x.json: /judge: must not be empty");
+  CHECK(error_of(R"({"votez":3})").rfind("x.json: /votez: unknown field", 0) == 0);
+  CHECK(error_of(R"([1,2])") == "x.json: /: must be an object");
+}
+
+TEST_CASE("a file that is not JSON is reported with its position") {
+  auto e = error_of("{\n  \"votes\": 3\n  \"min_agreement\": 2\n}");
+  CHECK(e.rfind("x.json: line 3, column 3: not valid JSON: ", 0) == 0);
+}
+
+TEST_CASE("the vote rule is checked after the schema") {
+  auto e = error_of(R"({"votes":4,"min_agreement":2})");
+  CHECK(e.rfind("x.json: /min_agreement: ", 0) == 0);
+  CHECK(e.find("more than half") != std::string::npos);
+  CHECK(error_of(R"({"votes":3,"min_agreement":4})").rfind("x.json: /min_agreement: ", 0) == 0);
+  std::string error;
+  CHECK(parse_config(R"({"votes":4,"min_agreement":3})", "x.json", error));
+}
+
+TEST_CASE("duplicate judge names and out-of-range seeds are refused") {
+  std::string j = judge_ok;
+  CHECK(error_of("{\"judges\":[" + j + "," + j + "]}")
+          .rfind("x.json: /judges/1: duplicate judge name \"stub:numeric\"", 0)
+        == 0);
+  CHECK(error_of(R"({"judges":[{"type":"stub","model":"numeric","temperature":0,
+                   "timeout_ms":1,"max_in_flight":1,"seed":18446744073709551615}]})")
+        == "x.json: /judges/0/seed: must fit in a signed 64-bit integer");
+}
+
+TEST_CASE("a missing configuration file is named") {
+  std::string error;
+  CHECK_FALSE(load_config("/nonexistent/dir/c.json", error));
+  CHECK(error.rfind("/nonexistent/dir/c.json: cannot open: ", 0) == 0);
+}
+
+TEST_CASE("judges that cannot be built are named with their pointer") {
+  std::string error;
+  auto cfg = parse_config(R"({"judges":[{"name":"claude","type":"anthropic",
+      "model":"claude-haiku-4-5","api_key_env":"IJ_TEST_SURELY_UNSET_KEY",
+      "temperature":0,"timeout_ms":1000,"max_in_flight":1}]})",
+                          "x.json", error);
+  REQUIRE(cfg);
+  CHECK_FALSE(bind_judges(*cfg, error));
+  CHECK(error.rfind("x.json: /judges/0 (claude): ", 0) == 0);
+  CHECK(error.find("IJ_TEST_SURELY_UNSET_KEY") != std::string::npos);
+}
+
+TEST_CASE("--judge replaces the configured judges") {
+  auto cfg = default_config();
+  std::string error;
+  REQUIRE(override_judge(cfg, "stub:abstain", error));
+  REQUIRE(cfg.judges.size() == 1);
+  CHECK(cfg.judges[0].model == "abstain");
+  CHECK_FALSE(override_judge(cfg, "bogus", error));
+  CHECK(error.rfind("--judge bogus: ", 0) == 0);
+}
+
+TEST_CASE("the effective configuration is canonical JSON without secrets") {
+  auto cfg = default_config();
+  auto text = to_json(cfg);
+  rapidjson::Document doc;
+  doc.Parse(text.c_str());
+  REQUIRE_FALSE(doc.HasParseError());
+  CHECK(doc["votes"].GetUint() == 1);
+  CHECK(doc["judges"][0]["model"].GetString() == std::string{"numeric"});
+  CHECK(doc["statistics"]["tau"].GetDouble() == 0.8);
+  CHECK(doc["audit"]["flush"].GetString() == std::string{"fsync-verdicts"});
+  CHECK(doc["judges"][0]["seed"].IsNull());
+}

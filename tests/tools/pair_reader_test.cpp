@@ -1,0 +1,127 @@
+// The pair reader: one line at a time, each a pair or a rejection with its
+// line number and reason; oversized lines are skipped without being held.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <string>
+
+#include "tools/pair_reader.hpp"
+
+using namespace ij;
+
+namespace {
+
+/// Reads every line of `text` through a pair_reader.
+std::vector<pair_line> read_all(const std::string& text) {
+  std::FILE* f = std::tmpfile();
+  REQUIRE(f);
+  std::fwrite(text.data(), 1, text.size(), f);
+  std::rewind(f);
+  pair_reader r{f, "t.jsonl"};
+  std::vector<pair_line> out;
+  pair_line line;
+  while (r.next(line))
+    out.push_back(line);
+  CHECK_FALSE(r.failed());
+  std::fclose(f);
+  return out;
+}
+
+std::string reason_of(const std::string& line) {
+  answer_pair p;
+  std::string reason;
+  CHECK_FALSE(parse_pair_line(line, p, reason));
+  return reason;
+}
+
+} // namespace
+
+TEST_CASE("a full pair line is read with every field") {
+  answer_pair p;
+  std::string reason;
+  REQUIRE(parse_pair_line(R"({"id":"p1","item":"q","a":"1","b":"one","label":true,"transform":"t","extra":[1]})",
+                          p, reason));
+  CHECK(p.id == "p1");
+  CHECK(p.item == "q");
+  CHECK(p.a == "1");
+  CHECK(p.b == "one");
+  REQUIRE(p.label);
+  CHECK(*p.label);
+  CHECK(p.transform == "t");
+}
+
+TEST_CASE("item defaults to the id, label and transform are optional") {
+  answer_pair p;
+  std::string reason;
+  REQUIRE(parse_pair_line(R"({"id":"p1","a":"","b":"x","label":null,"item":null})", p, reason));
+  CHECK(p.item == "p1");
+  CHECK_FALSE(p.label);
+  CHECK(p.a.empty());
+  REQUIRE(parse_pair_line(R"({"id":"p2","a":"1","b":"2","label":false})", p, reason));
+  REQUIRE(p.label);
+  CHECK_FALSE(*p.label);
+}
+
+TEST_CASE("bad lines are rejected with a reason") {
+  CHECK(reason_of(R"({"id":"p1","a":"1",)").rfind("malformed JSON at byte ", 0) == 0);
+  CHECK(reason_of(R"({"id":"p1","a":"1","b":"2"} trailing)").rfind("malformed JSON", 0) == 0);
+  CHECK(reason_of(R"([1,2])") == "a line must be a JSON object");
+  CHECK(reason_of(R"({"a":"1","b":"2"})") == "missing field \"id\"");
+  CHECK(reason_of(R"({"id":"p","b":"2"})") == "missing field \"a\"");
+  CHECK(reason_of(R"({"id":"p","a":"2"})") == "missing field \"b\"");
+  CHECK(reason_of(R"({"id":7,"a":"1","b":"2"})") == "field \"id\" must be a string");
+  CHECK(reason_of(R"({"id":"p","a":1,"b":"2"})") == "field \"a\" must be a string");
+  CHECK(reason_of(R"({"id":"p","a":"1","b":"2","item":3})") == "field \"item\" must be a string");
+  CHECK(reason_of(R"({"id":"p","a":"1","b":"2","label":"yes"})")
+        == "field \"label\" must be true, false or null");
+  CHECK(reason_of(R"({"id":"","a":"1","b":"2"})") == "field \"id\" must not be empty");
+  CHECK(reason_of(R"({"id":"p","item":"","a":"1","b":"2"})").rfind("field \"item\" must not be empty", 0) == 0);
+  CHECK(reason_of("{\"id\":\"p\",\"a\":\"\xC3\x28\",\"b\":\"2\"}").rfind("invalid UTF-8", 0) == 0);
+}
+
+TEST_CASE("the reader numbers lines, skips blank ones and finds duplicates") {
+  auto lines = read_all("{\"id\":\"a\",\"a\":\"1\",\"b\":\"1\"}\r\n"
+                        "\n"
+                        "   \n"
+                        "{\"id\":\"b\",\"a\":\"1\",\"b\":\"1\"}\n"
+                        "{\"id\":\"a\",\"a\":\"2\",\"b\":\"2\"}\n"
+                        "not json\n"
+                        "{\"id\":\"c\",\"a\":\"1\",\"b\":\"1\"}"); // no final newline
+  REQUIRE(lines.size() == 5);
+  CHECK(lines[0].what == pair_line::kind::pair);
+  CHECK(lines[0].line == 1);
+  CHECK(lines[0].pair.id == "a");
+  CHECK(lines[1].line == 4);
+  CHECK(lines[1].pair.id == "b");
+  CHECK(lines[2].what == pair_line::kind::rejected);
+  CHECK(lines[2].line == 5);
+  CHECK(lines[2].reason == "duplicate id \"a\"");
+  CHECK(lines[3].what == pair_line::kind::rejected);
+  CHECK(lines[3].line == 6);
+  CHECK(lines[4].what == pair_line::kind::pair);
+  CHECK(lines[4].line == 7);
+  CHECK(lines[4].pair.id == "c");
+}
+
+TEST_CASE("an oversized line is rejected and the next line is read") {
+  std::string big = "{\"id\":\"big\",\"a\":\"" + std::string(pair_reader::max_line_bytes, 'x')
+                    + "\",\"b\":\"1\"}\n";
+  auto lines = read_all(big + "{\"id\":\"small\",\"a\":\"1\",\"b\":\"1\"}\n");
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0].what == pair_line::kind::rejected);
+  CHECK(lines[0].line == 1);
+  CHECK(lines[0].reason == "line longer than 1048576 bytes (the limit)");
+  CHECK(lines[1].what == pair_line::kind::pair);
+  CHECK(lines[1].line == 2);
+  CHECK(lines[1].pair.id == "small");
+}
+
+TEST_CASE("a line of exactly the limit is accepted") {
+  std::string head = "{\"id\":\"edge\",\"b\":\"1\",\"a\":\"";
+  std::string tail = "\"}";
+  std::string line = head + std::string(pair_reader::max_line_bytes - head.size() - tail.size(), 'y') + tail;
+  REQUIRE(line.size() == pair_reader::max_line_bytes);
+  auto lines = read_all(line + "\n");
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0].what == pair_line::kind::pair);
+}
