@@ -1,0 +1,130 @@
+#include "adapters/http_backends.hpp"
+
+#include <cstdlib>
+
+#include "adapters/anthropic_adapter.hpp"
+#include "adapters/http_client.hpp"
+#include "adapters/ollama_adapter.hpp"
+#include "adapters/openai_adapter.hpp"
+#include "adapters/url.hpp"
+
+namespace ij {
+
+namespace {
+
+std::string env(const std::string& name) {
+  if (name.empty())
+    return {};
+  const char* v = std::getenv(name.c_str());
+  return v ? std::string(v) : std::string{};
+}
+
+struct backend_defaults {
+  const char* url_env;
+  const char* url;
+  const char* key_env;  // nullptr: no key
+  bool key_required;
+};
+
+std::optional<backend_defaults> defaults_for(const std::string& type) {
+  if (type == "ollama")
+    return backend_defaults{"OLLAMA_HOST", "http://127.0.0.1:11434", nullptr, false};
+  if (type == "anthropic")
+    return backend_defaults{"ANTHROPIC_BASE_URL", "https://api.anthropic.com",
+                            "ANTHROPIC_API_KEY", true};
+  if (type == "openai")
+    return backend_defaults{"OPENAI_BASE_URL", "https://api.openai.com/v1",
+                            "OPENAI_API_KEY", false};
+  return std::nullopt;
+}
+
+std::optional<url> resolve(const judge_spec& spec, std::string& error) {
+  auto d = defaults_for(spec.type);
+  if (!d) {
+    error = "'" + spec.type + "' is not an HTTP judge type (ollama, anthropic, openai)";
+    return std::nullopt;
+  }
+  std::string text = spec.base_url;
+  std::string origin = "the judge's base URL";
+  if (text.empty()) {
+    text = env(d->url_env);
+    origin = std::string("$") + d->url_env;
+  }
+  if (text.empty()) {
+    text = d->url;
+    origin = "the default URL";
+  }
+  // OLLAMA_HOST may be "host:port" or "host" (Ollama's own rule: no
+  // scheme means http on port 11434).
+  std::optional<std::uint16_t> schemeless;
+  if (spec.type == "ollama")
+    schemeless = 11434;
+  std::string why;
+  auto u = parse_url(text, why, schemeless);
+  if (!u) {
+    error = spec.type + " judge: bad " + origin + ": " + why;
+    return std::nullopt;
+  }
+  // "http://host:8000" means the usual "/v1" of OpenAI-compatible servers.
+  if (spec.type == "openai" && u->path.empty())
+    u->path = "/v1";
+  return u;
+}
+
+} // namespace
+
+std::string resolve_base_url(const judge_spec& spec, std::string& error) {
+  auto u = resolve(spec, error);
+  return u ? u->to_string() : std::string{};
+}
+
+judge_adapter_ptr make_http_adapter(const judge_spec& spec, std::string& error) {
+  return make_http_adapter(spec, http_tuning{}, error);
+}
+
+judge_adapter_ptr make_http_adapter(const judge_spec& spec,
+                                    const http_tuning& tuning,
+                                    std::string& error) {
+  auto base = resolve(spec, error);
+  if (!base)
+    return nullptr;
+  if (spec.model.empty()) {
+    error = spec.type + " judge: no model given";
+    return nullptr;
+  }
+  auto d = *defaults_for(spec.type);
+  std::string key;
+  if (d.key_env) {
+    std::string var = spec.api_key_env.empty() ? d.key_env : spec.api_key_env;
+    key = env(var);
+    if (key.empty() && d.key_required) {
+      error = spec.type + " judge: the API key variable " + var +
+              " is not set (export " + var + "=...)";
+      return nullptr;
+    }
+  }
+  http_client_config cfg;
+  cfg.base = *base;
+  cfg.ca_file = spec.ca_file;
+  cfg.max_in_flight = spec.max_in_flight;
+  cfg.max_attempts = spec.max_attempts;
+  cfg.max_response_bytes = spec.max_response_bytes;
+  cfg.connect_timeout = tuning.connect_timeout;
+  cfg.retry_base_delay = tuning.retry_base_delay;
+  cfg.retry_max_delay = tuning.retry_max_delay;
+  cfg.success_run = tuning.success_run;
+  cfg.secret = key;
+  std::string why;
+  auto client = http_client::create(std::move(cfg), why);
+  if (!client) {
+    error = spec.type + " judge: " + why;
+    return nullptr;
+  }
+  if (spec.type == "ollama")
+    return std::make_shared<ollama_adapter>(std::move(client));
+  if (spec.type == "anthropic")
+    return std::make_shared<anthropic_adapter>(std::move(key), std::move(client));
+  return std::make_shared<openai_adapter>(std::move(key), std::move(client));
+}
+
+} // namespace ij

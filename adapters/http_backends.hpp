@@ -1,0 +1,35 @@
+#pragma once
+// Builds the HTTP judge adapters ("ollama", "anthropic", "openai") from a
+// judge_spec: resolves the base URL (spec, then the ecosystem's variable,
+// then the public default), reads the key from the named environment
+// variable and sets up the client. Configuration errors (missing key, bad
+// URL, unreadable CA file) are reported here, before any call; they name
+// the variable, never its value.
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include "adapters/judge_spec.hpp"
+
+namespace ij {
+
+/// Knobs below the judge_spec level; the defaults suit real backends.
+struct http_tuning {
+  std::chrono::milliseconds connect_timeout{5000};
+  /// First backoff step; later ones double, up to retry_max_delay.
+  std::chrono::milliseconds retry_base_delay{500};
+  std::chrono::milliseconds retry_max_delay{8000};
+  /// Successes in a row that raise a lowered in-flight cap by one.
+  std::uint32_t success_run = 8;
+};
+
+judge_adapter_ptr make_http_adapter(const judge_spec& spec, std::string& error);
+
+judge_adapter_ptr make_http_adapter(const judge_spec& spec,
+                                    const http_tuning& tuning,
+                                    std::string& error);
+
+/// The base URL a spec resolves to, or "" with `error` set.
+std::string resolve_base_url(const judge_spec& spec, std::string& error);
+
+} // namespace ij

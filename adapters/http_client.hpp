@@ -1,0 +1,94 @@
+#pragma once
+// The HTTP/TLS layer shared by the judge backends: Boost.Beast over Asio on
+// the client's own I/O thread, one keep-alive connection pool per client
+// (one client per adapter), a queue in front of an adaptive in-flight cap,
+// connect timeout, a whole-call deadline covering every attempt, a response
+// body limit, and retries with backoff (adapters/retry_policy.hpp).
+//
+// `post` returns at once; `done` runs exactly once on the I/O thread. The
+// destructor fails what is still pending ("shut down"), then joins the
+// thread, so no call is lost and no handler outlives the client's state.
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "adapters/url.hpp"
+
+namespace ij {
+
+struct http_client_config {
+  url base;
+  /// PEM CA bundle for private deployments; empty: the system store.
+  std::string ca_file;
+  std::uint32_t max_in_flight = 4;
+  std::uint32_t max_attempts = 3;
+  std::size_t max_response_bytes = 1 << 20;
+  std::chrono::milliseconds connect_timeout{5000};
+  std::chrono::milliseconds retry_base_delay{500};
+  std::chrono::milliseconds retry_max_delay{8000};
+  /// Successes in a row that raise a lowered in-flight cap by one.
+  std::uint32_t success_run = 8;
+  /// Text never to let through into an error (the API key).
+  std::string secret;
+};
+
+struct http_post {
+  /// Full request target, e.g. "/v1/messages".
+  std::string target;
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;
+  /// Deadline of the whole call, queueing and retries included.
+  std::chrono::milliseconds timeout{60000};
+};
+
+struct http_result {
+  /// True when a complete HTTP response arrived (any status).
+  bool responded = false;
+  unsigned status = 0;
+  std::string body;
+  /// `request-id` / `x-request-id` of the response, for support requests.
+  std::string request_id;
+  /// When !responded: what failed. When responded with an error status,
+  /// may say why no further attempt was made (deadline).
+  std::string error;
+  std::uint32_t attempts = 0;
+};
+
+using http_handler = std::function<void(http_result)>;
+
+class http_client {
+public:
+  /// Fails (nullptr, `error` set) when the TLS setup cannot be made, e.g.
+  /// an unreadable CA file.
+  static std::unique_ptr<http_client> create(http_client_config config,
+                                             std::string& error);
+
+  ~http_client();
+  http_client(const http_client&) = delete;
+  http_client& operator=(const http_client&) = delete;
+
+  /// Queues a POST; see the contract above.
+  void post(http_post request, http_handler done);
+
+  /// The adaptive in-flight cap now in force.
+  std::uint32_t current_concurrency() const;
+
+  /// Connections opened so far (keep-alive reuse keeps this low).
+  std::uint64_t connections_opened() const;
+
+  const url& base() const;
+
+  struct core;
+
+private:
+  explicit http_client(std::shared_ptr<core> c);
+  std::shared_ptr<core> core_;
+  std::thread thread_;
+};
+
+} // namespace ij

@@ -1,0 +1,454 @@
+#include "tests/http/fake_apis.hpp"
+
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <boost/beast/http.hpp>
+
+namespace ij::test {
+
+namespace http = boost::beast::http;
+
+namespace {
+
+using writer = rapidjson::Writer<rapidjson::StringBuffer>;
+
+template <class F>
+std::string json(F&& build) {
+  rapidjson::StringBuffer buf;
+  writer w(buf);
+  build(w);
+  return {buf.GetString(), buf.GetSize()};
+}
+
+std::string header(const fake_request& req, const char* name) {
+  auto it = req.find(name);
+  return it == req.end() ? std::string{} : std::string(it->value());
+}
+
+bool is_number(const rapidjson::Value& v) {
+  return v.IsNumber();
+}
+
+} // namespace
+
+fake_api::fake_api(fake_api_options options) : opt_(std::move(options)) {
+  server_ = std::make_unique<fake_server>(
+    [this](const fake_request& req, const request_context&) { return handle(req); },
+    opt_.threads, opt_.tls);
+}
+
+std::string fake_api::base_url() const {
+  return server_->base_url();
+}
+
+void fake_api::script(std::vector<planned_reply> replies) {
+  std::lock_guard<std::mutex> guard(mtx_);
+  for (auto& r : replies)
+    script_.push_back(std::move(r));
+}
+
+std::vector<std::string> fake_api::prompts() const {
+  std::lock_guard<std::mutex> guard(mtx_);
+  return prompts_;
+}
+
+std::vector<std::string> fake_api::violations() const {
+  std::lock_guard<std::mutex> guard(mtx_);
+  return violations_;
+}
+
+std::vector<std::string> fake_api::bodies() const {
+  std::lock_guard<std::mutex> guard(mtx_);
+  return bodies_;
+}
+
+planned_reply fake_api::success(const std::string& text) const {
+  planned_reply r;
+  switch (opt_.kind) {
+    case api_kind::ollama:
+      r.body = json([&](writer& w) {
+        w.StartObject();
+        w.Key("model");
+        w.String(opt_.model);
+        w.Key("created_at");
+        w.String("2026-12-02T13:00:00.000000Z");
+        w.Key("message");
+        w.StartObject();
+        w.Key("role");
+        w.String("assistant");
+        w.Key("content");
+        w.String(text);
+        w.EndObject();
+        w.Key("done_reason");
+        w.String("stop");
+        w.Key("done");
+        w.Bool(true);
+        w.Key("total_duration");
+        w.Uint64(123456789);
+        w.Key("prompt_eval_count");
+        w.Uint64(opt_.input_tokens);
+        w.Key("eval_count");
+        w.Uint64(opt_.output_tokens);
+        w.EndObject();
+      });
+      break;
+    case api_kind::anthropic:
+      r.headers = {{"request-id", "req_011CTestRequest"}};
+      r.body = json([&](writer& w) {
+        w.StartObject();
+        w.Key("id");
+        w.String("msg_01Test");
+        w.Key("type");
+        w.String("message");
+        w.Key("role");
+        w.String("assistant");
+        w.Key("model");
+        w.String(opt_.model);
+        w.Key("content");
+        w.StartArray();
+        if (!text.empty()) {
+          w.StartObject();
+          w.Key("type");
+          w.String("text");
+          w.Key("text");
+          w.String(text);
+          w.EndObject();
+        }
+        w.EndArray();
+        w.Key("stop_reason");
+        w.String("end_turn");
+        w.Key("stop_sequence");
+        w.Null();
+        w.Key("usage");
+        w.StartObject();
+        w.Key("input_tokens");
+        w.Uint64(opt_.input_tokens);
+        w.Key("output_tokens");
+        w.Uint64(opt_.output_tokens);
+        w.Key("cache_read_input_tokens");
+        w.Uint64(0);
+        w.EndObject();
+        w.EndObject();
+      });
+      break;
+    case api_kind::openai:
+      r.body = json([&](writer& w) {
+        w.StartObject();
+        w.Key("id");
+        w.String("chatcmpl-test");
+        w.Key("object");
+        w.String("chat.completion");
+        w.Key("created");
+        w.Uint64(1764680400);
+        w.Key("model");
+        w.String(opt_.model);
+        w.Key("choices");
+        w.StartArray();
+        w.StartObject();
+        w.Key("index");
+        w.Uint(0);
+        w.Key("message");
+        w.StartObject();
+        w.Key("role");
+        w.String("assistant");
+        w.Key("content");
+        w.String(text);
+        w.Key("reasoning_content");
+        w.Null();
+        w.EndObject();
+        w.Key("finish_reason");
+        w.String("stop");
+        w.EndObject();
+        w.EndArray();
+        w.Key("usage");
+        w.StartObject();
+        w.Key("prompt_tokens");
+        w.Uint64(opt_.input_tokens);
+        w.Key("completion_tokens");
+        w.Uint64(opt_.output_tokens);
+        w.Key("total_tokens");
+        w.Uint64(opt_.input_tokens + opt_.output_tokens);
+        w.EndObject();
+        w.EndObject();
+      });
+      break;
+  }
+  return r;
+}
+
+planned_reply fake_api::empty_content() const {
+  if (opt_.kind != api_kind::openai)
+    return success("");
+  auto r = success("");
+  // OpenAI-compatible servers send null content (e.g. after tool calls).
+  auto pos = r.body.find("\"content\":\"\"");
+  r.body.replace(pos, 12, "\"content\":null");
+  return r;
+}
+
+planned_reply fake_api::error(unsigned status, const std::string& type,
+                              const std::string& message) const {
+  planned_reply r;
+  r.status = status;
+  switch (opt_.kind) {
+    case api_kind::ollama:
+      r.body = json([&](writer& w) {
+        w.StartObject();
+        w.Key("error");
+        w.String(message);
+        w.EndObject();
+      });
+      break;
+    case api_kind::anthropic:
+      r.headers = {{"request-id", "req_011CTestError"}};
+      r.body = json([&](writer& w) {
+        w.StartObject();
+        w.Key("type");
+        w.String("error");
+        w.Key("error");
+        w.StartObject();
+        w.Key("type");
+        w.String(type);
+        w.Key("message");
+        w.String(message);
+        w.EndObject();
+        w.Key("request_id");
+        w.String("req_011CTestError");
+        w.EndObject();
+      });
+      break;
+    case api_kind::openai:
+      r.body = json([&](writer& w) {
+        w.StartObject();
+        w.Key("error");
+        w.StartObject();
+        w.Key("message");
+        w.String(message);
+        w.Key("type");
+        w.String(type);
+        w.Key("param");
+        w.Null();
+        w.Key("code");
+        w.Uint(status);
+        w.EndObject();
+        w.EndObject();
+      });
+      break;
+  }
+  return r;
+}
+
+planned_reply fake_api::html_page(unsigned status, const std::string& title) {
+  planned_reply r;
+  r.status = status;
+  r.content_type = "text/html";
+  r.body = "<html>\r\n<head><title>" + title +
+           "</title></head>\r\n<body>\r\n<center><h1>" + title +
+           "</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
+  return r;
+}
+
+planned_reply fake_api::reject(unsigned status, const std::string& type,
+                               const std::string& message) {
+  violations_.push_back(message);
+  return error(status, type, message);
+}
+
+bool fake_api::validate(const fake_request& req, std::string& prompt,
+                        planned_reply& rejection, bool& stream_absent) {
+  std::string path;
+  switch (opt_.kind) {
+    case api_kind::ollama:
+      path = "/api/chat";
+      break;
+    case api_kind::anthropic:
+      path = "/v1/messages";
+      break;
+    case api_kind::openai:
+      path = "/v1/chat/completions";
+      break;
+  }
+  if (req.target() != path) {
+    rejection = reject(404, "not_found_error",
+                       "no route for " + std::string(req.target()));
+    return false;
+  }
+  if (req.method() != http::verb::post) {
+    rejection = reject(405, "invalid_request_error", "method not allowed");
+    return false;
+  }
+  if (header(req, "content-type").rfind("application/json", 0) != 0) {
+    rejection = reject(400, "invalid_request_error",
+                       "content-type must be application/json");
+    return false;
+  }
+  if (opt_.kind == api_kind::anthropic) {
+    auto key = header(req, "x-api-key");
+    if (key != opt_.api_key) {
+      std::string msg = "invalid x-api-key";
+      if (opt_.echo_key_in_errors)
+        msg += " '" + key + "'";
+      rejection = error(401, "authentication_error", msg);
+      return false;
+    }
+    if (header(req, "anthropic-version") != "2023-06-01") {
+      rejection = reject(400, "invalid_request_error",
+                         "anthropic-version: header is required");
+      return false;
+    }
+  }
+  if (opt_.kind == api_kind::openai && !opt_.api_key.empty() &&
+      header(req, "authorization") != "Bearer " + opt_.api_key) {
+    std::string msg = "Incorrect API key provided";
+    if (opt_.echo_key_in_errors)
+      msg += ": " + header(req, "authorization");
+    rejection = error(401, "authentication_error", msg);
+    return false;
+  }
+  if (opt_.kind == api_kind::openai && opt_.api_key.empty() &&
+      req.find("authorization") != req.end()) {
+    rejection = reject(400, "invalid_request_error",
+                       "unexpected authorization header for a keyless server");
+    return false;
+  }
+  rapidjson::Document doc;
+  doc.Parse(req.body().data(), req.body().size());
+  if (doc.HasParseError() || !doc.IsObject()) {
+    rejection = reject(400, "invalid_request_error", "malformed JSON body");
+    return false;
+  }
+  auto model = doc.FindMember("model");
+  if (model == doc.MemberEnd() || !model->value.IsString()) {
+    rejection = reject(400, "invalid_request_error", "model: field required (string)");
+    return false;
+  }
+  auto messages = doc.FindMember("messages");
+  if (messages == doc.MemberEnd() || !messages->value.IsArray() ||
+      messages->value.Empty()) {
+    rejection = reject(400, "invalid_request_error", "messages: non-empty array required");
+    return false;
+  }
+  for (auto& m : messages->value.GetArray()) {
+    if (!m.IsObject() || !m.HasMember("role") || !m["role"].IsString() ||
+        !m.HasMember("content") || !m["content"].IsString()) {
+      rejection = reject(400, "invalid_request_error",
+                         "messages: each needs role and content strings");
+      return false;
+    }
+    std::string role = m["role"].GetString();
+    if (role == "system" && opt_.kind == api_kind::anthropic) {
+      rejection = reject(400, "invalid_request_error",
+                         "messages: system is a top-level field, not a role");
+      return false;
+    }
+  }
+  auto& last = messages->value[messages->value.Size() - 1];
+  prompt.assign(last["content"].GetString(), last["content"].GetStringLength());
+  auto check_number = [&](const rapidjson::Value& obj, const char* name,
+                          bool integer, bool required) {
+    auto it = obj.FindMember(name);
+    if (it == obj.MemberEnd())
+      return !required;
+    return integer ? (it->value.IsInt64() || it->value.IsUint64())
+                   : is_number(it->value);
+  };
+  switch (opt_.kind) {
+    case api_kind::ollama: {
+      auto stream = doc.FindMember("stream");
+      stream_absent = stream == doc.MemberEnd();
+      if (!stream_absent && !stream->value.IsBool()) {
+        rejection = reject(400, "invalid_request_error", "stream: bool expected");
+        return false;
+      }
+      if (stream_absent || stream->value.GetBool())
+        violations_.push_back("stream not false: the reply streams NDJSON");
+      auto options = doc.FindMember("options");
+      if (options != doc.MemberEnd()) {
+        if (!options->value.IsObject() ||
+            !check_number(options->value, "temperature", false, false) ||
+            !check_number(options->value, "seed", true, false) ||
+            !check_number(options->value, "num_predict", true, false)) {
+          rejection = reject(400, "invalid_request_error", "options: bad types");
+          return false;
+        }
+      }
+      if (model->value.GetString() != opt_.model) {
+        rejection = error(404, "not_found_error",
+                          "model '" + std::string(model->value.GetString()) +
+                            "' not found");
+        return false;
+      }
+      break;
+    }
+    case api_kind::anthropic: {
+      if (!check_number(doc, "max_tokens", true, true)) {
+        rejection = reject(400, "invalid_request_error",
+                           "max_tokens: Field required");
+        return false;
+      }
+      if (!check_number(doc, "temperature", false, false)) {
+        rejection = reject(400, "invalid_request_error", "temperature: number expected");
+        return false;
+      }
+      if (doc.HasMember("seed")) {
+        rejection = reject(400, "invalid_request_error",
+                           "seed: Extra inputs are not permitted");
+        return false;
+      }
+      break;
+    }
+    case api_kind::openai: {
+      if (!check_number(doc, "temperature", false, false) ||
+          !check_number(doc, "max_tokens", true, false) ||
+          !check_number(doc, "seed", true, false)) {
+        rejection = reject(400, "invalid_request_error", "bad parameter types");
+        return false;
+      }
+      auto stream = doc.FindMember("stream");
+      if (stream != doc.MemberEnd() && !(stream->value.IsBool() && !stream->value.GetBool()))
+        violations_.push_back("stream requested: the reply would be SSE");
+      break;
+    }
+  }
+  return true;
+}
+
+planned_reply fake_api::handle(const fake_request& req) {
+  std::lock_guard<std::mutex> guard(mtx_);
+  bodies_.push_back(req.body());
+  std::string prompt;
+  planned_reply rejection;
+  bool stream_absent = false;
+  if (!validate(req, prompt, rejection, stream_absent)) {
+    rejection.delay = opt_.latency;
+    return rejection;
+  }
+  prompts_.push_back(prompt);
+  if (stream_absent) {
+    // What the real Ollama does without "stream": false.
+    planned_reply r;
+    r.content_type = "application/x-ndjson";
+    r.body = "{\"model\":\"" + opt_.model +
+             "\",\"message\":{\"role\":\"assistant\",\"content\":\"EQUI\"},\"done\":false}\n"
+             "{\"model\":\"" + opt_.model +
+             "\",\"message\":{\"role\":\"assistant\",\"content\":\"VALENT\"},\"done\":false}\n"
+             "{\"model\":\"" + opt_.model +
+             "\",\"message\":{\"role\":\"assistant\",\"content\":\"\"},\"done\":true,"
+             "\"done_reason\":\"stop\",\"eval_count\":2}\n";
+    return r;
+  }
+  planned_reply r;
+  if (!script_.empty()) {
+    r = std::move(script_.front());
+    script_.pop_front();
+  } else {
+    r = success(opt_.reply_text);
+  }
+  if (r.delay.count() == 0)
+    r.delay = opt_.latency;
+  return r;
+}
+
+} // namespace ij::test

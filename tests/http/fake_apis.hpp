@@ -1,0 +1,82 @@
+#pragma once
+// Protocol-faithful fakes of the three judge APIs (reference/
+// llm-http-apis.md): each checks a request as the real API would (method,
+// path, headers, required fields and their types; a faithful Ollama streams
+// NDJSON when "stream" is absent) and answers with the documented success
+// and error shapes. A test scripts the next replies (rate limits, overload,
+// HTML pages, resets, ...); after the script, every call succeeds.
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "tests/http/fake_server.hpp"
+
+namespace ij::test {
+
+enum class api_kind { ollama, anthropic, openai };
+
+struct fake_api_options {
+  api_kind kind = api_kind::openai;
+  /// The model the server serves; Ollama answers 404 for any other.
+  std::string model = "judge-model";
+  /// Anthropic: the key x-api-key must carry. OpenAI: if set, the bearer
+  /// token required.
+  std::string api_key;
+  /// Put the key the client sent into authentication errors (a careless
+  /// server), to show the client redacts it.
+  bool echo_key_in_errors = false;
+  std::string reply_text = "EQUIVALENT";
+  std::uint64_t input_tokens = 42;
+  std::uint64_t output_tokens = 7;
+  std::chrono::milliseconds latency{0};
+  unsigned threads = 1;
+  std::shared_ptr<boost::asio::ssl::context> tls;
+};
+
+class fake_api {
+public:
+  explicit fake_api(fake_api_options options);
+
+  std::string base_url() const;
+  fake_server& server() {
+    return *server_;
+  }
+
+  /// The replies to the next requests, in order (valid requests only).
+  void script(std::vector<planned_reply> replies);
+
+  // Replies in this API's documented shapes.
+  planned_reply success(const std::string& text) const;
+  planned_reply error(unsigned status, const std::string& type,
+                      const std::string& message) const;
+  /// A proxy's HTML error page.
+  static planned_reply html_page(unsigned status, const std::string& title);
+  /// A success whose content is empty (Anthropic: no blocks; OpenAI: null).
+  planned_reply empty_content() const;
+
+  /// The prompt texts of the valid requests, in arrival order.
+  std::vector<std::string> prompts() const;
+  /// Every way a request broke the protocol (empty for a correct client).
+  std::vector<std::string> violations() const;
+  /// The raw request bodies received.
+  std::vector<std::string> bodies() const;
+
+private:
+  planned_reply handle(const fake_request& req);
+  bool validate(const fake_request& req, std::string& prompt,
+                planned_reply& rejection, bool& stream_absent);
+  planned_reply reject(unsigned status, const std::string& type,
+                       const std::string& message);
+
+  fake_api_options opt_;
+  mutable std::mutex mtx_;
+  std::deque<planned_reply> script_;
+  std::vector<std::string> prompts_;
+  std::vector<std::string> violations_;
+  std::vector<std::string> bodies_;
+  std::unique_ptr<fake_server> server_;
+};
+
+} // namespace ij::test
