@@ -49,7 +49,7 @@ TEST_CASE("other configuration errors also exit 3 with the pointer") {
   SECTION("not JSON") {
     auto r = run_with_config(dir, "{\"votes\": 3,,}");
     CHECK(r.exit_code == 3);
-    CHECK(r.err.find("c.json: line 1, column 14: not valid JSON") != std::string::npos);
+    CHECK(r.err.find("c.json: line 1, column 13: not valid JSON") != std::string::npos);
   }
   SECTION("missing file") {
     auto r = invjudge(dir, "run --pairs p.jsonl --config none.json");
