@@ -122,14 +122,15 @@ const segment* segment_holding(const std::vector<segment>& segs,
 // ------------------------------------------------------------- prose
 
 /// Prose has at least two words outside math (or one beside a $...$
-/// segment): runs of two or more ASCII letters not starting a command, or
-/// runs of letters of other scripts.
+/// segment, or one of four letters or more): runs of two or more ASCII
+/// letters not starting a command, or runs of letters of other scripts.
 bool is_prose(std::string_view s) {
   auto segs = math_segments(s);
   int words = 0;
   std::size_t i = 0;
   const std::size_t n = s.size();
   int depth = 0; // words in braces are command arguments, not prose
+  bool long_word = false;
   while (i < n && words < 2) {
     if (auto g = segment_holding(segs, i)) {
       i = g->end + 1;
@@ -148,8 +149,10 @@ bool is_prose(std::string_view s) {
       while (i < n && is_alpha(s[i]))
         ++i;
       bool command = st > 0 && s[st - 1] == '\\';
-      if (!command && i - st >= 2)
+      if (!command && i - st >= 2) {
         ++words;
+        long_word = long_word || i - st >= 4;
+      }
       continue;
     }
     if (static_cast<unsigned char>(s[i]) >= 0x80 && vulgar_at(s, i) == 0) {
@@ -166,8 +169,9 @@ bool is_prose(std::string_view s) {
     }
     ++i;
   }
-  // One word beside math ("Therefore, $x = 5$.") is a sentence too.
-  return words >= 2 || (words == 1 && !segs.empty());
+  // One word beside math ("Therefore, $x = 5$."), or one long word
+  // ("Therefore, x = 5."), is a sentence too; "odd $n$" or "3 and 5" is not.
+  return words >= 2 || (words == 1 && (!segs.empty() || long_word));
 }
 
 // ------------------------------------------------------------- boxed
@@ -517,6 +521,19 @@ std::optional<std::string_view> last_number_in_prose(std::string_view s) {
         return tail;
     }
     return std::nullopt;
+  }
+  // Inside parentheses: an argument ("sqrt(2)", "f(x, 2)") or an aside
+  // ("(since 5^2 = 25)"), not the answer.
+  {
+    int parens = 0;
+    for (std::size_t k = 0; k < tok->begin; ++k) {
+      if (s[k] == '(')
+        ++parens;
+      else if (s[k] == ')' && parens > 0)
+        --parens;
+    }
+    if (parens > 0)
+      return std::nullopt;
   }
   // Context before the number.
   static constexpr std::array<std::string_view, 21> refusing_before{

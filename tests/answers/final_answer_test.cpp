@@ -130,6 +130,9 @@ TEST_CASE("final answer: prose falls back to the last number",
         == 1000.99);
   // The value after the last '=' of a segment that is not one number.
   CHECK(final_value("Hence $f(2) = 3 + 4 = 7$ as claimed") == 7.0);
+  CHECK(final_value("Therefore, x = 5.") == 5.0);
+  CHECK(final_value("1) add them 2) the total is 9") == 9.0);
+  CHECK_FALSE(read_final_number("odd 5"));
 }
 
 TEST_CASE("final answer: prose whose last number is not an answer is "
@@ -143,6 +146,9 @@ TEST_CASE("final answer: prose whose last number is not an answer is "
   CHECK_FALSE(read_final_number("so we take 2x from both sides"));
   CHECK_FALSE(read_final_number("then raise 2^n to the power"));
   CHECK_FALSE(read_final_number("we write it as \\sqrt{2} in the end"));
+  CHECK_FALSE(read_final_number("the value is sqrt(2)"));
+  CHECK_FALSE(read_final_number("we evaluate f(x, 2) next"));
+  CHECK_FALSE(read_final_number("We get it (since 5^2 = 25)"));
   CHECK_FALSE(read_final_number("It is 6, not 5."));
   CHECK_FALSE(read_final_number("so it must be more than 5"));
   CHECK_FALSE(read_final_number("The answer is 5 apples and 3 oranges."));
