@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <random>
 #include <string>
+#include <vector>
 
 #include "core/judge_response.hpp"
 #include "core/numeric_rule_judge.hpp"
@@ -93,4 +95,37 @@ TEST_CASE("numeric rule judge: numerics shown are the values compared",
   CHECK(u.numeric_a.text == std::string{"12"});
   auto w = judged("\\frac{1}{3}", "0.3333");
   CHECK(w.reason.find("places") != std::string::npos);
+}
+
+TEST_CASE("numeric rule judge: any text at all gives a reply that parses",
+          "[numeric_rule_judge]") {
+  // Texts assembled from the pieces the finder and reader care about,
+  // including broken UTF-8, unbalanced braces and huge exponents.
+  const std::vector<std::string> pieces{
+    "\\boxed{", "}", "{", "$", "$$", "\\frac", "\\dfrac", "1", "0", ",",
+    ".", " ", "-", "+", "/", "%", "\\%", "=", "x", "answer",
+    "The answer is ", "Final answer:", "and", "or", "\\(", "\\)", "\\[",
+    "\\]", "(", ")", "[", "]", "\xC2\xBD", "\xE2\x88\x92", "\xC2\xB0",
+    "^", "\\circ", "e", "12,345", "0,5", "twelve", "hundred", "and a half",
+    "point", "minus", "\\text{", "cm", "\\", "\\\\", "\n",
+    "\xE4\xB8\x87", "\xE2", "\xC2", "9999999999999999999999", "1e99999",
+    "\\times", "10^", "{,}", "\\,", "\\!", "not", "lambda", "()", "**",
+    "\\approx", "quarter", "third"};
+  std::mt19937 rng(1647);
+  int decided = 0;
+  for (int it = 0; it < 3000; ++it) {
+    std::string a, b;
+    for (int k = static_cast<int>(rng() % 10); k > 0; --k)
+      a += pieces[rng() % pieces.size()];
+    for (int k = static_cast<int>(rng() % 10); k > 0; --k)
+      b += pieces[rng() % pieces.size()];
+    auto r = judged(a, b);
+    INFO(a << " | " << b);
+    REQUIRE(r.parse_error.empty());
+    REQUIRE_FALSE(r.extra_text);
+    REQUIRE(r.decision != judge_decision::parse_error);
+    if (r.decision != judge_decision::abstain)
+      ++decided;
+  }
+  CHECK(decided > 0); // the soup does hold some plain numbers
 }
