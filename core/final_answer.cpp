@@ -131,9 +131,12 @@ bool is_prose(std::string_view s) {
   const std::size_t n = s.size();
   int depth = 0; // words in braces are command arguments, not prose
   bool long_word = false;
+  std::size_t next = 0; // segments are in text order: walk them along
   while (i < n && words < 2) {
-    if (auto g = segment_holding(segs, i)) {
-      i = g->end + 1;
+    while (next < segs.size() && segs[next].end <= i)
+      ++next;
+    if (next < segs.size() && i >= segs[next].begin) {
+      i = segs[next].end + 1;
       continue;
     }
     if (s[i] == '{')

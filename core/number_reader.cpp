@@ -1417,8 +1417,10 @@ std::string number_text(const number_reading& r) {
     out += "e" + std::to_string(p.exp + nd - 1);
     return out;
   }
+  // Values without a decimal key are non-terminating: they need 15 to 17
+  // digits, so the search for the shortest round trip starts at 15.
   char buf[40];
-  for (int prec = 1; prec <= 17; ++prec) {
+  for (int prec = 15; prec <= 17; ++prec) {
     std::snprintf(buf, sizeof buf, "%.*g", prec, r.value);
     if (std::strtod(buf, nullptr) == r.value)
       break;
