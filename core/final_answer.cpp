@@ -124,7 +124,7 @@ const segment* segment_holding(const std::vector<segment>& segs,
 /// Prose has at least two words outside math (or one beside a $...$
 /// segment, or one of four letters or more): runs of two or more ASCII
 /// letters not starting a command, or runs of letters of other scripts.
-bool is_prose(std::string_view s) {
+bool is_prose(std::string_view s, bool strict = false) {
   auto segs = math_segments(s);
   int words = 0;
   std::size_t i = 0;
@@ -174,7 +174,8 @@ bool is_prose(std::string_view s) {
   }
   // One word beside math ("Therefore, $x = 5$."), or one long word
   // ("Therefore, x = 5."), is a sentence too; "odd $n$" or "3 and 5" is not.
-  return words >= 2 || (words == 1 && (!segs.empty() || long_word));
+  return words >= 2
+         || (!strict && words == 1 && (!segs.empty() || long_word));
 }
 
 // ------------------------------------------------------------- boxed
@@ -538,6 +539,13 @@ std::optional<std::string_view> last_number_in_prose(std::string_view s) {
     if (parens > 0)
       return std::nullopt;
   }
+  // "(B) 4": a choice label, one of a list of options.
+  {
+    std::size_t p = back_skip(s, tok->begin);
+    if (p >= 3 && s[p - 1] == ')' && is_alpha(s[p - 2])
+        && (s[p - 3] == '(' || is_space(s[p - 3])))
+      return std::nullopt;
+  }
   // Context before the number.
   static constexpr std::array<std::string_view, 21> refusing_before{
     "<", ">", "\\le", "\\ge", "\\leq", "\\geq", "\\lt", "\\gt", "\\ne",
@@ -668,7 +676,9 @@ std::optional<final_answer> locate(std::string_view text,
       return final_answer{phrase.span, answer_locator::answer_phrase};
     if (auto lead = leading_number(phrase.span))
       return final_answer{*lead, answer_locator::answer_phrase};
-    if (is_prose(phrase.span)) {
+    // After a phrase, prose means a sentence ("The volume of $V$ is
+    // 120"), not a label ("choices: (A) 3 (B) 4").
+    if (is_prose(phrase.span, true)) {
       if (auto n = last_number_in_prose(phrase.span))
         return final_answer{*n, answer_locator::answer_phrase};
       return std::nullopt;

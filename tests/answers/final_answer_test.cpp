@@ -150,6 +150,8 @@ TEST_CASE("final answer: prose whose last number is not an answer is "
   CHECK_FALSE(read_final_number("we evaluate f(x, 2) next"));
   CHECK_FALSE(read_final_number("We get it (since 5^2 = 25)"));
   CHECK_FALSE(read_final_number("It is 6, not 5."));
+  CHECK_FALSE(read_final_number("Answer choices: (A) 3 (B) 4"));
+  CHECK_FALSE(read_final_number("the options are (A) 3 and B) 4"));
   CHECK_FALSE(read_final_number("so it must be more than 5"));
   CHECK_FALSE(read_final_number("The answer is 5 apples and 3 oranges."));
   CHECK_FALSE(read_final_number("no number in this text at all"));
