@@ -417,7 +417,8 @@ bool fake_api::validate(const fake_request& req, std::string& prompt,
 
 planned_reply fake_api::handle(const fake_request& req) {
   std::lock_guard<std::mutex> guard(mtx_);
-  bodies_.push_back(req.body());
+  if (opt_.record_requests)
+    bodies_.push_back(req.body());
   std::string prompt;
   planned_reply rejection;
   bool stream_absent = false;
@@ -425,7 +426,8 @@ planned_reply fake_api::handle(const fake_request& req) {
     rejection.delay = opt_.latency;
     return rejection;
   }
-  prompts_.push_back(prompt);
+  if (opt_.record_requests)
+    prompts_.push_back(prompt);
   if (stream_absent) {
     // What the real Ollama does without "stream": false.
     planned_reply r;

@@ -32,6 +32,8 @@ struct fake_api_options {
   std::uint64_t output_tokens = 7;
   std::chrono::milliseconds latency{0};
   unsigned threads = 1;
+  /// Keep every prompt and body for inspection (off in the benchmark).
+  bool record_requests = true;
   std::shared_ptr<boost::asio::ssl::context> tls;
 };
 

@@ -1,0 +1,224 @@
+// http_bench: judge calls per second through the OpenAI-compatible adapter
+// against a fake server that answers every request after a fixed latency L
+// and handles any number concurrently. With an in-flight cap C the ceiling
+// is C/L calls per second; the figure of merit is the fraction of it
+// reached, plus the number of connections opened (keep-alive: at most C).
+//
+// Modes: the adapter directly (default), over TLS (--tls), and, when a
+// driver binary is given (--driver build/tools/invjudge), the same fake
+// server behind the full driver with its audit trail on.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "adapters/http_backends.hpp"
+#include "adapters/http_judge.hpp"
+#include "tests/http/fake_apis.hpp"
+#include "tests/http/test_tls.hpp"
+
+using namespace ij;
+using namespace ij::test;
+using clock_type = std::chrono::steady_clock;
+
+namespace {
+
+double process_cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_utime.tv_sec + u.ru_stime.tv_sec +
+         (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+struct run_result {
+  double seconds = 0;
+  double cpu_seconds = 0;
+  std::size_t ok = 0;
+  std::size_t failed = 0;
+  std::uint64_t client_connections = 0;
+  std::uint64_t server_connections = 0;
+  std::uint32_t server_peak = 0;
+};
+
+/// Issues `calls` calls at once (the adapter queues them behind its cap)
+/// and waits for every reply.
+run_result run_adapter(fake_api& fake, const judge_spec& spec, std::size_t calls) {
+  std::string err;
+  auto adapter = make_http_adapter(spec, err);
+  if (!adapter) {
+    std::cerr << "http_bench: " << err << "\n";
+    std::exit(1);
+  }
+  auto conns_before = fake.server().connections();
+  call_options opts;
+  opts.model = spec.model;
+  opts.max_tokens = 64;
+  opts.timeout = std::chrono::seconds(60);
+  const std::string prompt(1500, 'p');  // about the canonical prompt's size
+
+  std::mutex mtx;
+  std::condition_variable cv;
+  std::size_t done = 0;
+  run_result r;
+  auto start = clock_type::now();
+  auto cpu_start = process_cpu_seconds();
+  for (std::size_t i = 0; i < calls; ++i)
+    adapter->call(prompt, opts, [&](adapter_reply rep) {
+      std::lock_guard<std::mutex> guard(mtx);
+      (rep.ok ? r.ok : r.failed)++;
+      if (++done == calls)
+        cv.notify_one();
+    });
+  {
+    std::unique_lock<std::mutex> lock(mtx);
+    cv.wait(lock, [&] { return done == calls; });
+  }
+  r.seconds = std::chrono::duration<double>(clock_type::now() - start).count();
+  r.cpu_seconds = process_cpu_seconds() - cpu_start;
+  r.client_connections =
+    std::dynamic_pointer_cast<http_judge>(adapter)->connections_opened();
+  r.server_connections = fake.server().connections() - conns_before;
+  r.server_peak = fake.server().max_concurrent();
+  return r;
+}
+
+/// Writes `pairs` pairs in the driver's JSONL input shape.
+std::string write_pairs(std::size_t pairs) {
+  auto path = (std::filesystem::temp_directory_path() /
+               ("ij-http-bench-pairs-" + std::to_string(::getpid()) + ".jsonl"))
+                .string();
+  std::ofstream out(path);
+  for (std::size_t i = 0; i < pairs; ++i)
+    out << R"({"id":"p)" << i << R"(","item":"i)" << i / 4
+        << R"(","a":"The answer is 12.","b":"\\boxed{12}"})" << "\n";
+  return path;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"HTTP judge throughput against a fixed-latency fake server"};
+  std::size_t calls = 1000;
+  std::uint32_t cap = 32;
+  int latency_ms = 20;
+  int runs = 3;
+  bool tls = false;
+  std::string driver;
+  app.add_option("--calls", calls, "judge calls per run");
+  app.add_option("--concurrency", cap, "the adapter's in-flight cap C");
+  app.add_option("--latency-ms", latency_ms, "the server's latency L");
+  app.add_option("--runs", runs, "measured runs (the median is reported)");
+  app.add_flag("--tls", tls, "serve HTTPS with a test CA made at start-up");
+  app.add_option("--driver", driver,
+                 "also time this invjudge binary against the fake server");
+  CLI11_PARSE(app, argc, argv);
+
+  fake_api_options o;
+  o.kind = api_kind::openai;
+  o.latency = std::chrono::milliseconds(latency_ms);
+  o.threads = 1;
+  o.reply_text = "DECISION: EQUIVALENT\nREASON: both give 12.\nNUMERIC_A: 12\nNUMERIC_B: 12";
+  o.record_requests = false;
+  std::unique_ptr<temp_file> ca;
+  if (tls) {
+    auto pki = make_test_pki({"localhost"}, {"127.0.0.1"});
+    o.tls = server_tls_context(pki);
+    ca = std::make_unique<temp_file>(pki.ca_cert_pem);
+  }
+  fake_api fake(o);
+
+  judge_spec spec;
+  spec.type = "openai";
+  spec.model = "bench-model";
+  spec.base_url = fake.base_url() + "/v1";
+  spec.max_in_flight = cap;
+  spec.api_key_env = "IJ_HTTP_BENCH_NO_KEY";
+  if (ca)
+    spec.ca_file = ca->path();
+
+  const double ceiling = cap * 1000.0 / latency_ms;
+  std::printf("http_bench: %zu calls, cap C=%u, server latency L=%d ms, %s\n", calls, cap,
+              latency_ms, tls ? "HTTPS (test CA)" : "plain HTTP");
+  std::printf("ceiling C/L = %.0f calls/s\n", ceiling);
+
+  // Baseline in the same run: one call at a time (cap 1) is bounded by 1/L.
+  {
+    auto one = spec;
+    one.max_in_flight = 1;
+    auto base_calls = std::max<std::size_t>(calls / 20, 20);
+    auto r = run_adapter(fake, one, base_calls);
+    std::printf("baseline cap 1: %zu calls in %.3f s = %.1f calls/s (1/L = %.1f), "
+                "connections %llu\n",
+                base_calls, r.seconds, base_calls / r.seconds, 1000.0 / latency_ms,
+                static_cast<unsigned long long>(r.client_connections));
+  }
+
+  run_adapter(fake, spec, std::min<std::size_t>(calls, 200));  // warm-up
+  std::vector<double> rates;
+  for (int i = 0; i < runs; ++i) {
+    auto r = run_adapter(fake, spec, calls);
+    double rate = r.ok / r.seconds;
+    rates.push_back(rate);
+    std::printf("run %d: %zu ok, %zu failed in %.3f s = %.0f calls/s (%.1f%% of C/L); "
+                "connections opened: client %llu, server %llu (<= C=%u); server peak "
+                "concurrency %u; CPU (adapter + fake server) %.0f us/call\n",
+                i + 1, r.ok, r.failed, r.seconds, rate, 100.0 * rate / ceiling,
+                static_cast<unsigned long long>(r.client_connections),
+                static_cast<unsigned long long>(r.server_connections), cap, r.server_peak,
+                1e6 * r.cpu_seconds / calls);
+    if (r.failed != 0 || r.client_connections > cap) {
+      std::printf("FAIL: failures or more connections than the cap\n");
+      return 1;
+    }
+  }
+  std::sort(rates.begin(), rates.end());
+  double median = rates[rates.size() / 2];
+  std::printf("median: %.0f calls/s = %.1f%% of C/L (target >= 90%%)\n", median,
+              100.0 * median / ceiling);
+
+  if (!driver.empty()) {
+    // The same fake server behind the whole driver: pair reader, vote
+    // coordinator, judge actor, this adapter, verdicts and the audit trail
+    // (fsync before each verdict, the default).
+    auto pairs = write_pairs(calls);
+    auto config = pairs + ".config.json";
+    auto audit = pairs + ".audit.jsonl";
+    {
+      std::ofstream c(config);
+      c << R"({"judges":[{"type":"openai","model":")" << spec.model << R"(","base_url":")"
+        << spec.base_url << R"(","temperature":0,"timeout_ms":60000,"max_in_flight":)" << cap
+        << R"(}],"votes":1,"audit":{"flush":"fsync-verdicts"}})";
+    }
+    std::string cmd = "'" + driver + "' run --no-progress --pairs '" + pairs + "' --config '" +
+                      config + "' --audit '" + audit + "' --out /dev/null 2> /dev/null";
+    for (int i = 0; i < runs; ++i) {
+      auto conns_before = fake.server().connections();
+      auto reqs_before = fake.server().requests();
+      auto start = clock_type::now();
+      int rc = std::system(cmd.c_str());
+      double secs = std::chrono::duration<double>(clock_type::now() - start).count();
+      auto reqs = fake.server().requests() - reqs_before;
+      std::printf("driver run %d (audit on, process start included): exit %d, %llu judge "
+                  "requests in %.3f s = %.0f calls/s (%.1f%% of C/L), server connections %llu\n",
+                  i + 1, rc, static_cast<unsigned long long>(reqs), secs, reqs / secs,
+                  100.0 * reqs / secs / ceiling,
+                  static_cast<unsigned long long>(fake.server().connections() - conns_before));
+      std::filesystem::remove(audit);
+    }
+    std::filesystem::remove(pairs);
+    std::filesystem::remove(config);
+  }
+  return 0;
+}
