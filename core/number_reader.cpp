@@ -1258,6 +1258,17 @@ bool needs_cleaning(std::string_view s) {
 std::optional<number_reading> read_number(std::string_view answer) {
   if (answer.size() > 4096)
     return std::nullopt; // a final answer, not a text
+  // Groups and fraction arguments are read recursively: one number never
+  // nests deeper than a few levels, and a hostile "((((...5...))))" must
+  // not exhaust the stack.
+  thread_local int depth = 0;
+  if (depth >= 8)
+    return std::nullopt;
+  struct depth_guard {
+    int& d;
+    explicit depth_guard(int& x) : d(x) { ++d; }
+    ~depth_guard() { --d; }
+  } guard{depth};
   std::string cleaned;
   std::string_view s = answer;
   if (needs_cleaning(answer)) {

@@ -255,6 +255,24 @@ TEST_CASE("number reader: never reads a huge text", "[number_reader]") {
   CHECK(refused(big));
 }
 
+TEST_CASE("number reader: deep nesting is refused, not a stack overflow",
+          "[number_reader]") {
+  CHECK(val("((5))") == 5.0);
+  CHECK(val("\\frac{\\frac{1}{2}}{2}") == 0.25);
+  for (auto [open, close] :
+       std::initializer_list<std::pair<const char*, const char*>>{
+         {"(", ")"}, {"{", "}"}, {"\\frac{1}{", "}"}, {"\\left(", "\\right)"}}) {
+    std::string s;
+    for (int i = 0; i < 1500; ++i)
+      s += open;
+    s += "5";
+    for (int i = 0; i < 1500; ++i)
+      s += close;
+    INFO(open);
+    CHECK(refused(s.substr(0, 4000)));
+  }
+}
+
 TEST_CASE("number comparison: exact when both are exact", "[number_reader]") {
   CHECK(rel("100000000001000000000", "100000000000000000000")
         == number_relation::different);
