@@ -10,5 +10,7 @@ using item_total_atom = caf::atom_constant<caf::atom("itemtotal")>;
 using rejected_atom = caf::atom_constant<caf::atom("rejected")>;
 using status_atom = caf::atom_constant<caf::atom("status")>;
 using flush_atom = caf::atom_constant<caf::atom("flush")>;
+/// A judge actor's own note that one adapter call has come back.
+using call_done_atom = caf::atom_constant<caf::atom("calldone")>;
 
 } // namespace ij

@@ -8,6 +8,7 @@
 #include <caf/typed_actor.hpp>
 
 #include "messages/answer_pair.hpp"
+#include "messages/audit_entry.hpp"
 #include "messages/atoms.hpp"
 #include "messages/judge_record.hpp"
 #include "messages/judge_request.hpp"
@@ -36,7 +37,20 @@ using verdict_actor = caf::typed_actor<
   caf::replies_to<answer_pair, vote_result>::with<single_verdict>,
   // Input is over for this item: it has `count` pairs in all. Its
   // statistical verdict goes to the listener once all are done.
-  caf::reacts_to<item_total_atom, std::string, std::uint32_t>>;
+  caf::reacts_to<item_total_atom, std::string, std::uint32_t>,
+  // The run ends: replies with the number of items whose statistical verdict
+  // is still open (total unknown or pairs missing). Every statistical verdict
+  // the actor sent before is ahead of this reply in the asker's mailbox.
+  caf::replies_to<finish_atom>::with<std::uint32_t>>;
+
+/// The only writer of the audit trail (SPEC §11).
+using logger_actor = caf::typed_actor<
+  // Appends the records in order (seq, type, ts, prev added here) and
+  // replies with the seq of the last one once it is as durable as the flush
+  // policy requires; an error when the file cannot be written or is closed.
+  caf::replies_to<audit_batch>::with<std::uint64_t>,
+  // Group commit: one fsync for every durable batch written so far.
+  caf::reacts_to<flush_atom>>;
 
 /// The whole run: coordinator, verdicts and audit, in order.
 using pipeline_actor = caf::typed_actor<

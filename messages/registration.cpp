@@ -1,6 +1,7 @@
 #include "messages/registration.hpp"
 
 #include "messages/answer_pair.hpp"
+#include "messages/audit_entry.hpp"
 #include "messages/equivalence_outcome.hpp"
 #include "messages/interfaces.hpp"
 #include "messages/judge_decision.hpp"
@@ -28,6 +29,8 @@ void add_message_types(caf::actor_system_config& cfg) {
   cfg.add_message_type<statistical_verdict>("ij.statistical_verdict");
   cfg.add_message_type<judge_usage>("ij.judge_usage");
   cfg.add_message_type<run_summary>("ij.run_summary");
+  cfg.add_message_type<audit_entry>("ij.audit_entry");
+  cfg.add_message_type<audit_batch>("ij.audit_batch");
 }
 
 } // namespace ij

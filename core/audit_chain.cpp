@@ -1,0 +1,120 @@
+#include "core/audit_chain.hpp"
+
+#include <fstream>
+
+#include <rapidjson/document.h>
+
+#include "core/audit_record.hpp"
+#include "core/sha256.hpp"
+
+namespace ij {
+
+std::string_view to_string(audit_status s) {
+  switch (s) {
+    case audit_status::ok: return "ok";
+    case audit_status::interrupted: return "interrupted";
+    case audit_status::edited: return "edited";
+    case audit_status::unfinished: return "unfinished";
+  }
+  return "edited";
+}
+
+namespace {
+
+audit_verification edited(std::uint64_t lines, std::uint64_t bad,
+                          std::string why) {
+  return {audit_status::edited, lines, bad, std::move(why)};
+}
+
+std::string line_name(std::uint64_t n) {
+  return "line " + std::to_string(n);
+}
+
+} // namespace
+
+audit_verification verify_audit(std::istream& in) {
+  std::string line;
+  std::string prev_hash{audit_genesis_hash};
+  std::uint64_t n = 0;
+  std::string last_type;
+  bool last_interrupted = false;
+  rapidjson::Document doc;
+  while (std::getline(in, line)) {
+    // getline stops at EOF without a newline: the writer was cut off in the
+    // middle of a line, so the run did not finish (this is not an edit).
+    if (in.eof()) {
+      if (line.empty())
+        break;
+      return {audit_status::unfinished, n, n + 1,
+              line_name(n + 1)
+                + " is partial (no newline): the run did not finish"};
+    }
+    ++n;
+    if (last_type == audit_type::run_end)
+      return edited(n, n, line_name(n) + " follows the run_end record");
+    doc.Parse(line.data(), line.size());
+    if (doc.HasParseError() || !doc.IsObject())
+      return edited(n, n, line_name(n) + " is not a JSON object");
+    auto seq = doc.FindMember("seq");
+    auto type = doc.FindMember("type");
+    auto prev = doc.FindMember("prev");
+    if (seq == doc.MemberEnd() || !seq->value.IsUint64()
+        || type == doc.MemberEnd() || !type->value.IsString()
+        || prev == doc.MemberEnd() || !prev->value.IsString())
+      return edited(n, n, line_name(n) + " lacks seq, type or prev");
+    if (seq->value.GetUint64() != n)
+      return edited(n, n,
+                    line_name(n) + " has seq "
+                      + std::to_string(seq->value.GetUint64()) + ", expected "
+                      + std::to_string(n)
+                      + ": a line was removed, inserted or changed");
+    std::string_view prev_field{prev->value.GetString(),
+                                prev->value.GetStringLength()};
+    if (prev_field != prev_hash) {
+      // The successor's prev no longer matches: the previous line's bytes
+      // changed (or this line's prev did).
+      if (n == 1)
+        return edited(n, 1, "line 1 has a prev other than 64 zeros");
+      return edited(n, n - 1,
+                    line_name(n - 1) + " does not hash to the prev recorded by "
+                      + line_name(n) + ": " + line_name(n - 1)
+                      + " was changed (or the prev of " + line_name(n)
+                      + ")");
+    }
+    last_type.assign(type->value.GetString(), type->value.GetStringLength());
+    if (n == 1 && last_type != audit_type::manifest)
+      return edited(n, 1, "line 1 is a " + last_type
+                            + " record, not the run manifest");
+    if (n > 1 && last_type == audit_type::manifest)
+      return edited(n, n, line_name(n) + " is a second manifest");
+    if (last_type == audit_type::run_end) {
+      auto it = doc.FindMember("interrupted");
+      last_interrupted = it != doc.MemberEnd() && it->value.IsBool()
+                         && it->value.GetBool();
+    }
+    prev_hash = sha256_hex(line);
+  }
+  if (in.bad())
+    return {audit_status::unfinished, n, 0,
+            "reading failed after " + line_name(n)};
+  if (n == 0)
+    return {audit_status::unfinished, 0, 0,
+            "the file holds no record: the run did not start"};
+  if (last_type != audit_type::run_end)
+    return {audit_status::unfinished, n, 0,
+            "no run_end record after " + line_name(n)
+              + ": the run did not finish"};
+  if (last_interrupted)
+    return {audit_status::interrupted, n, 0,
+            "the run was interrupted (its run_end record says so)"};
+  return {audit_status::ok, n, 0, {}};
+}
+
+audit_verification verify_audit_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return {audit_status::unfinished, 0, 0, "cannot open " + path};
+  return verify_audit(in);
+}
+
+} // namespace ij

@@ -1,0 +1,70 @@
+#pragma once
+// The audit trail's record format (SPEC §11), pure: JSON bodies of each
+// record type, and the one function that turns a body into a chained line.
+//
+// A line is one JSON object: {"seq":N,"type":T,"ts":ISO-8601,"prev":H,...}
+// followed by the body's own fields. "prev" is the lower-case hex SHA-256 of
+// the previous line's exact bytes (without its '\n'); the first line's prev
+// is 64 zeros. core/audit_chain.hpp verifies files of such lines.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "messages/answer_pair.hpp"
+#include "messages/judge_record.hpp"
+#include "messages/run_summary.hpp"
+#include "messages/verdict.hpp"
+#include "messages/vote_result.hpp"
+
+namespace ij {
+
+/// The prev of the first line.
+inline constexpr std::string_view audit_genesis_hash =
+  "0000000000000000000000000000000000000000000000000000000000000000";
+
+/// The record types, as written in "type".
+namespace audit_type {
+inline constexpr std::string_view manifest = "manifest";
+inline constexpr std::string_view judge_call = "judge_call";
+inline constexpr std::string_view vote = "vote";
+inline constexpr std::string_view verdict = "verdict";
+inline constexpr std::string_view item_verdict = "item_verdict";
+inline constexpr std::string_view rejected = "rejected";
+inline constexpr std::string_view run_end = "run_end";
+} // namespace audit_type
+
+/// "2026-12-02T13:50:57.123Z" for milliseconds since the Unix epoch.
+std::string iso8601_utc(std::int64_t unix_ms);
+
+/// Appends the line (no '\n') for `body`, a JSON object text, to `out`.
+/// The header fields come first so that a reader sees seq and type at once.
+void append_audit_line(std::string& out, std::uint64_t seq,
+                       std::string_view type, std::string_view ts,
+                       std::string_view prev, std::string_view body);
+
+/// One judge call: every field of the record (never a key: records hold
+/// none). NUMERIC_A/B empty are written as null.
+std::string judge_call_body(const judge_record& rec);
+
+/// The vote aggregate of one pair: the pair as read (id, item, A, B), the
+/// outcome and the counts, votes not cast included.
+std::string vote_body(const answer_pair& pair, const vote_result& vr);
+
+/// The single verdict of one pair, with its label and transform when given.
+std::string verdict_body(const answer_pair& pair, const single_verdict& v);
+
+/// The statistical verdict of one item with counts, p, interval and params.
+std::string item_verdict_body(const statistical_verdict& v);
+
+/// An input line the driver rejected.
+std::string rejected_body(std::string_view file, std::uint64_t line,
+                          std::string_view reason);
+
+/// The run-end record: the totals, whether the run was interrupted, the
+/// pairs still being judged when it ended and the items left open.
+std::string run_end_body(const run_summary& summary,
+                         const std::vector<std::string>& unfinished_pairs,
+                         std::uint32_t open_items);
+
+} // namespace ij
