@@ -1,0 +1,193 @@
+#include "actors/vote_coordinator.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include <caf/typed_event_based_actor.hpp>
+
+#include "adapters/llm_judge_comparator.hpp"
+#include "core/answer.hpp"
+#include "core/outcome_mapping.hpp"
+#include "core/prompt.hpp"
+
+namespace ij {
+
+namespace {
+
+using self_ptr =
+  vote_coordinator_actor::stateful_pointer<vote_coordinator_state>;
+using job = vote_coordinator_state::job;
+
+std::size_t pick_judge(vote_coordinator_state& st) {
+  auto n = st.judges.size();
+  auto best = st.next_judge % n;
+  for (std::size_t i = 1; i < n; ++i) {
+    auto j = (st.next_judge + i) % n;
+    if (st.load[j] < st.load[best])
+      best = j;
+  }
+  st.next_judge = best + 1;
+  return best;
+}
+
+// The record of a vote the judge did not answer: a fault with what the
+// coordinator knows of the call.
+judge_record unanswered(const vote_judge& j, const judge_request& req,
+                        std::int64_t started_ms, std::string error) {
+  judge_record rec;
+  rec.pair_id = req.pair_id;
+  rec.prompt_id = std::string{judge_prompt_id};
+  rec.adapter_id = j.adapter_id;
+  rec.model = j.model;
+  rec.temperature = j.temperature;
+  rec.has_seed = req.has_seed;
+  rec.seed = req.seed;
+  rec.vote_index = req.vote_index;
+  rec.swapped = req.swapped;
+  rec.decision = judge_decision::parse_error;
+  rec.transport_failed = true;
+  rec.transport_error = std::move(error);
+  rec.attempts = 0;
+  rec.started_at_ms = started_ms;
+  rec.finished_at_ms = wall_clock_ms();
+  rec.latency_ms = static_cast<double>(rec.finished_at_ms - started_ms);
+  return rec;
+}
+
+void step(self_ptr self, std::uint64_t id);
+
+void on_vote(self_ptr self, std::uint64_t id, std::size_t judge_index,
+             judge_record rec) {
+  auto& st = self->state;
+  --st.load[judge_index];
+  auto i = st.jobs.find(id);
+  if (i == st.jobs.end())
+    return;
+  auto& j = i->second;
+  --j.in_flight;
+  if (rec.transport_failed)
+    j.tally.add_fault();
+  else
+    j.tally.add(rec.decision);
+  j.records.push_back(std::move(rec));
+  step(self, id);
+}
+
+void dispatch(self_ptr self, std::uint64_t id, job& j) {
+  auto& st = self->state;
+  auto vote_index = j.dispatched++;
+  ++j.in_flight;
+  auto ji = pick_judge(st);
+  ++st.load[ji];
+  auto& target = st.judges[ji];
+  judge_request req;
+  req.pair_id = j.pair.id;
+  req.vote_index = vote_index;
+  req.swapped = st.settings.order_balancing && vote_index % 2 == 1;
+  req.a = req.swapped ? j.pair.b : j.pair.a;
+  req.b = req.swapped ? j.pair.a : j.pair.b;
+  if (target.base_seed) {
+    req.has_seed = true;
+    req.seed = *target.base_seed + static_cast<std::int64_t>(vote_index);
+  }
+  auto started_ms = wall_clock_ms();
+  // Kept for the deadline record; the answers are not needed there.
+  auto meta = req;
+  meta.a.clear();
+  meta.b.clear();
+  self->request(target.actor, st.settings.deadline, std::move(req))
+    .then(
+      [=](judge_record& rec) { on_vote(self, id, ji, std::move(rec)); },
+      [=](caf::error& err) {
+        auto why = err == caf::sec::request_timeout
+                     ? std::string{"deadline exceeded"}
+                     : "judge unreachable: " + self->system().render(err);
+        on_vote(self, id, ji,
+                unanswered(self->state.judges[ji], meta, started_ms,
+                           std::move(why)));
+      });
+}
+
+void finish(self_ptr self, std::uint64_t id, job& j) {
+  auto& st = self->state;
+  vote_result vr;
+  vr.pair_id = j.pair.id;
+  vr.counts = j.tally.counts();
+  if (st.settings.votes.votes == 1 && j.records.size() == 1)
+    vr.outcome = outcome_of_record(j.records.front(),
+                                   st.settings.abstain_as_neither);
+  else
+    vr.outcome = j.tally.outcome();
+  // Records in vote order, whatever order the judges answered in.
+  std::sort(j.records.begin(), j.records.end(),
+            [](const judge_record& x, const judge_record& y) {
+              return x.vote_index < y.vote_index;
+            });
+  vr.records = std::move(j.records);
+  j.promise.deliver(std::move(vr));
+  st.jobs.erase(id);
+}
+
+void step(self_ptr self, std::uint64_t id) {
+  auto& st = self->state;
+  auto i = st.jobs.find(id);
+  if (i == st.jobs.end())
+    return;
+  auto& j = i->second;
+  if (j.in_flight > 0)
+    return; // the wave is not back yet
+  auto c = j.tally.counts();
+  auto k = st.settings.votes.min_agreement;
+  auto left = st.settings.votes.votes - j.dispatched;
+  if (j.tally.fixed() || left == 0) {
+    finish(self, id, j);
+    return;
+  }
+  auto best = std::max(c.equivalent, c.different);
+  auto wave = std::min(k - best, left);
+  for (std::uint32_t n = 0; n < wave; ++n)
+    dispatch(self, id, j);
+}
+
+} // namespace
+
+vote_coordinator_actor::behavior_type
+vote_coordinator(vote_coordinator_actor::stateful_pointer<vote_coordinator_state>
+                   self,
+                 std::vector<vote_judge> judges, vote_settings settings) {
+  auto& st = self->state;
+  st.judges = std::move(judges);
+  st.load.assign(st.judges.size(), 0);
+  st.settings = settings;
+  return {
+    [=](answer_pair& pair) -> caf::result<vote_result> {
+      auto& st = self->state;
+      if (is_absent(pair.a) || is_absent(pair.b) || st.judges.empty()) {
+        vote_result vr;
+        vr.pair_id = pair.id;
+        vr.counts.votes = st.settings.votes.votes;
+        vr.counts.min_agreement = st.settings.votes.min_agreement;
+        if (st.judges.empty()) {
+          vr.outcome = fault_outcome("no judge configured");
+        } else {
+          vr.absent = true;
+          vr.outcome = absent_outcome();
+        }
+        return vr;
+      }
+      auto id = st.next_job++;
+      auto promise = self->make_response_promise<vote_result>();
+      auto [it, inserted] = st.jobs.emplace(
+        id, vote_coordinator_state::job{std::move(pair),
+                                        vote_tally{st.settings.votes}, 0, 0,
+                                        {}, promise});
+      static_cast<void>(it);
+      static_cast<void>(inserted);
+      step(self, id);
+      return promise;
+    },
+  };
+}
+
+} // namespace ij
+

@@ -1,0 +1,196 @@
+// The audit trail's line format and its verifier (SPEC §11).
+#include <catch2/catch.hpp>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <rapidjson/document.h>
+
+#include "core/audit_chain.hpp"
+#include "core/audit_record.hpp"
+#include "core/sha256.hpp"
+
+using namespace ij;
+
+namespace {
+
+// A chain of lines as the logger writes them.
+std::vector<std::string> chain(const std::vector<std::pair<std::string,
+                                                           std::string>>& recs) {
+  std::vector<std::string> out;
+  std::string prev{audit_genesis_hash};
+  std::uint64_t seq = 0;
+  for (auto& [type, body] : recs) {
+    std::string line;
+    append_audit_line(line, ++seq, type, "2026-01-01T00:00:00.000Z", prev,
+                      body);
+    prev = sha256_hex(line);
+    out.push_back(line);
+  }
+  return out;
+}
+
+std::vector<std::string> complete_run(bool interrupted = false) {
+  return chain({{"manifest", R"({"prompt_id":"invariance-checker/judge/v1"})"},
+                {"judge_call", R"({"pair_id":"p1","decision":"EQUIVALENT"})"},
+                {"vote", R"({"pair_id":"p1"})"},
+                {"verdict", R"({"pair_id":"p1","rule":"I4"})"},
+                {"run_end", interrupted ? R"({"interrupted":true})"
+                                        : R"({"interrupted":false})"}});
+}
+
+audit_verification verify(const std::vector<std::string>& lines,
+                          bool final_newline = true) {
+  std::string text;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    text += lines[i];
+    if (i + 1 < lines.size() || final_newline)
+      text += '\n';
+  }
+  std::istringstream in(text);
+  return verify_audit(in);
+}
+
+} // namespace
+
+TEST_CASE("an audit line puts seq type ts and prev before the body") {
+  std::string line;
+  append_audit_line(line, 7, "vote", "2026-01-01T00:00:00.000Z",
+                    audit_genesis_hash, R"({"pair_id":"p\"1","n":2})");
+  rapidjson::Document doc;
+  doc.Parse(line.c_str());
+  REQUIRE_FALSE(doc.HasParseError());
+  CHECK(doc["seq"].GetUint64() == 7);
+  CHECK(std::string{doc["type"].GetString()} == "vote");
+  CHECK(std::string{doc["prev"].GetString()} == std::string{audit_genesis_hash});
+  CHECK(std::string{doc["pair_id"].GetString()} == "p\"1");
+  CHECK(doc["n"].GetInt() == 2);
+  CHECK(line.rfind(R"({"seq":7,"type":"vote",)", 0) == 0);
+  std::string empty_body;
+  append_audit_line(empty_body, 1, "x", "t", "h", "{}");
+  CHECK(empty_body == R"({"seq":1,"type":"x","ts":"t","prev":"h"})");
+}
+
+TEST_CASE("timestamps are ISO-8601 UTC with milliseconds") {
+  CHECK(iso8601_utc(0) == "1970-01-01T00:00:00.000Z");
+  CHECK(iso8601_utc(1764683457123) == "2025-12-02T13:50:57.123Z");
+}
+
+TEST_CASE("a complete unedited audit trail verifies ok") {
+  auto v = verify(complete_run());
+  CHECK(v.status == audit_status::ok);
+  CHECK(v.lines == 5);
+  CHECK(v.bad_line == 0);
+  CHECK(intact(v));
+}
+
+TEST_CASE("an interrupted run verifies as complete but interrupted") {
+  auto v = verify(complete_run(true));
+  CHECK(v.status == audit_status::interrupted);
+  CHECK(intact(v));
+  CHECK(v.reason.find("interrupted") != std::string::npos);
+}
+
+TEST_CASE("one edited line is named by number") {
+  auto lines = complete_run();
+  auto pos = lines[1].find("EQUIVALENT");
+  lines[1].replace(pos, 10, "DIFFERENT!");
+  auto v = verify(lines);
+  CHECK(v.status == audit_status::edited);
+  CHECK(v.bad_line == 2);
+  CHECK(v.reason.find("line 2") != std::string::npos);
+  CHECK_FALSE(intact(v));
+}
+
+TEST_CASE("an edited last-but-one line and an edited seq are named") {
+  auto lines = complete_run();
+  lines[3].replace(lines[3].find("I4"), 2, "I5");
+  auto v = verify(lines);
+  CHECK(v.status == audit_status::edited);
+  CHECK(v.bad_line == 4);
+
+  lines = complete_run();
+  lines[2].replace(lines[2].find("\"seq\":3"), 7, "\"seq\":9");
+  v = verify(lines);
+  CHECK(v.status == audit_status::edited);
+  CHECK(v.bad_line == 3);
+}
+
+TEST_CASE("a removed line in the middle is an edit not a truncation") {
+  auto lines = complete_run();
+  lines.erase(lines.begin() + 2);
+  auto v = verify(lines);
+  CHECK(v.status == audit_status::edited);
+  CHECK(v.bad_line == 3);
+  CHECK(v.reason.find("removed") != std::string::npos);
+}
+
+TEST_CASE("a line that is not JSON is an edit") {
+  auto lines = complete_run();
+  lines[2] = "garbage";
+  auto v = verify(lines);
+  CHECK(v.status == audit_status::edited);
+  CHECK(v.bad_line == 3);
+}
+
+TEST_CASE("a truncated file says the run did not finish") {
+  auto lines = complete_run();
+  lines.back().resize(lines.back().size() / 2);
+  auto v = verify(lines, false);
+  CHECK(v.status == audit_status::unfinished);
+  CHECK(v.bad_line == 5);
+  CHECK(v.lines == 4);
+  CHECK(v.reason.find("did not finish") != std::string::npos);
+}
+
+TEST_CASE("a file without run_end record is unfinished") {
+  auto lines = complete_run();
+  lines.pop_back();
+  auto v = verify(lines);
+  CHECK(v.status == audit_status::unfinished);
+  CHECK(v.bad_line == 0);
+  CHECK(v.reason.find("no run_end") != std::string::npos);
+  CHECK(v.reason.find("did not finish") != std::string::npos);
+}
+
+TEST_CASE("an empty file is unfinished; an unreadable one too") {
+  auto v = verify({});
+  CHECK(v.status == audit_status::unfinished);
+  auto missing = verify_audit_file("/nonexistent/ij-audit.jsonl");
+  CHECK(missing.status == audit_status::unfinished);
+  CHECK(missing.reason.find("cannot open") != std::string::npos);
+}
+
+TEST_CASE("the first record must be the manifest with prev 64 zeros") {
+  auto lines = chain({{"vote", "{}"}, {"run_end", "{}"}});
+  auto v = verify(lines);
+  CHECK(v.status == audit_status::edited);
+  CHECK(v.bad_line == 1);
+  CHECK(v.reason.find("manifest") != std::string::npos);
+
+  lines = complete_run();
+  lines[0].replace(lines[0].find(std::string{audit_genesis_hash}), 1, "1");
+  v = verify(lines);
+  CHECK(v.status == audit_status::edited);
+  CHECK(v.bad_line == 1);
+}
+
+TEST_CASE("records after run_end and a second manifest are edits") {
+  auto lines = chain({{"manifest", "{}"}, {"run_end", "{}"}, {"vote", "{}"}});
+  auto v = verify(lines);
+  CHECK(v.status == audit_status::edited);
+  CHECK(v.bad_line == 3);
+
+  lines = chain({{"manifest", "{}"}, {"manifest", "{}"}, {"run_end", "{}"}});
+  v = verify(lines);
+  CHECK(v.status == audit_status::edited);
+  CHECK(v.bad_line == 2);
+}
+
+TEST_CASE("status names read as words") {
+  CHECK(to_string(audit_status::ok) == "ok");
+  CHECK(to_string(audit_status::interrupted) == "interrupted");
+  CHECK(to_string(audit_status::edited) == "edited");
+  CHECK(to_string(audit_status::unfinished) == "unfinished");
+}

@@ -1,0 +1,128 @@
+#include "test_support.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
+
+#include "messages/registration.hpp"
+
+namespace ij::test {
+
+test_config::test_config() {
+  ij::add_message_types(*this);
+  set("scheduler.policy", caf::atom("testing"));
+}
+
+test_system::test_system()
+  : sys(cfg),
+    sched(dynamic_cast<caf::scheduler::test_coordinator&>(sys.scheduler())) {
+}
+
+test_system::~test_system() {
+  sched.run();
+}
+
+void test_system::run() {
+  sched.run();
+}
+
+void test_system::advance(caf::timespan d) {
+  sched.advance_time(d);
+  sched.run();
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+verdict_sink::verdict_sink(caf::actor_system& sys) {
+  auto out = got;
+  actor = sys.spawn([out](caf::event_based_actor*) -> caf::behavior {
+    return {[out](statistical_verdict& v) { out->push_back(std::move(v)); }};
+  });
+}
+
+void manual_adapter::call(const std::string& prompt, const call_options& opts,
+                          reply_handler done) {
+  std::lock_guard<std::mutex> guard{mtx_};
+  ++calls_;
+  prompts_.push_back(prompt);
+  options_.push_back(opts);
+  open_.push_back(std::move(done));
+  peak_ = std::max(peak_, open_.size());
+}
+
+bool manual_adapter::complete_next(adapter_reply reply) {
+  reply_handler done;
+  {
+    std::lock_guard<std::mutex> guard{mtx_};
+    if (open_.empty())
+      return false;
+    done = std::move(open_.front());
+    open_.erase(open_.begin());
+  }
+  done(std::move(reply));
+  return true;
+}
+
+std::size_t manual_adapter::calls() const {
+  std::lock_guard<std::mutex> guard{mtx_};
+  return calls_;
+}
+
+std::size_t manual_adapter::open() const {
+  std::lock_guard<std::mutex> guard{mtx_};
+  return open_.size();
+}
+
+std::size_t manual_adapter::peak_open() const {
+  std::lock_guard<std::mutex> guard{mtx_};
+  return peak_;
+}
+
+std::vector<std::string> manual_adapter::prompts() const {
+  std::lock_guard<std::mutex> guard{mtx_};
+  return prompts_;
+}
+
+std::vector<call_options> manual_adapter::options() const {
+  std::lock_guard<std::mutex> guard{mtx_};
+  return options_;
+}
+
+adapter_reply canonical(const std::string& decision,
+                        const std::string& numeric_a,
+                        const std::string& numeric_b) {
+  adapter_reply r;
+  r.ok = true;
+  r.text = "DECISION: " + decision + "\nREASON: scripted.\nNUMERIC_A: "
+           + numeric_a + "\nNUMERIC_B: " + numeric_b;
+  r.input_tokens = 10;
+  r.output_tokens = 3;
+  return r;
+}
+
+std::string temp_audit_path(const std::string& tag) {
+  auto dir = std::filesystem::temp_directory_path();
+  auto path = dir / ("ij-actors-" + std::to_string(::getpid()) + "-" + tag
+                     + ".jsonl");
+  std::filesystem::remove(path);
+  return path.string();
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line))
+    out.push_back(line);
+  return out;
+}
+
+} // namespace ij::test

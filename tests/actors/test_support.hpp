@@ -1,0 +1,165 @@
+#pragma once
+// Deterministic actor tests: an actor system on CAF's test scheduler, driven
+// by hand (run / advance time), adapters the test controls, and a way to ask
+// an actor something without a blocking receive.
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <caf/actor_system.hpp>
+#include <caf/actor_system_config.hpp>
+#include <caf/event_based_actor.hpp>
+#include <caf/scheduler/test_coordinator.hpp>
+#include <caf/send.hpp>
+#include <caf/typed_event_based_actor.hpp>
+
+#include "adapters/judge_adapter.hpp"
+#include "messages/verdict.hpp"
+
+namespace ij::test {
+
+struct test_config : caf::actor_system_config {
+  test_config();
+};
+
+/// An actor system whose every actor runs when the test says so.
+struct test_system {
+  test_config cfg;
+  caf::actor_system sys;
+  caf::scheduler::test_coordinator& sched;
+
+  test_system();
+
+  /// Runs what is left (exit messages sent at the end of a test), so that
+  /// the actor system's shutdown finds every actor done.
+  ~test_system();
+
+  /// Runs every job until none is left (timeouts are not triggered).
+  void run();
+
+  /// Moves the test clock on, fires what became due, and runs.
+  void advance(caf::timespan d);
+};
+
+/// The answer an ask() got, once it has come.
+template <class R>
+struct reply {
+  bool done = false;
+  std::optional<R> value;
+  caf::error error;
+  /// Filled by ask_and_snapshot: the file's contents when the reply came.
+  std::string snapshot;
+};
+
+/// Asks `h` from a helper actor; the reply (or error) lands in the result
+/// once the scheduler has run.
+template <class R, class Handle, class... Ts>
+std::shared_ptr<reply<R>> ask(caf::actor_system& sys, const Handle& h,
+                              Ts... xs) {
+  auto out = std::make_shared<reply<R>>();
+  sys.spawn([=](caf::event_based_actor* self) {
+    self->request(h, caf::infinite, xs...)
+      .then(
+        [=](R& r) {
+          out->value = std::move(r);
+          out->done = true;
+        },
+        [=](caf::error& e) {
+          out->error = std::move(e);
+          out->done = true;
+        });
+  });
+  return out;
+}
+
+/// The contents of a file ("" when it cannot be read).
+std::string read_file(const std::string& path);
+
+/// Like ask, and reads `path` at the moment the reply arrives.
+template <class R, class Handle, class... Ts>
+std::shared_ptr<reply<R>> ask_and_snapshot(caf::actor_system& sys,
+                                           const std::string& path,
+                                           const Handle& h, Ts... xs) {
+  auto out = std::make_shared<reply<R>>();
+  sys.spawn([=](caf::event_based_actor* self) {
+    self->request(h, caf::infinite, xs...)
+      .then(
+        [=](R& r) {
+          out->snapshot = read_file(path);
+          out->value = std::move(r);
+          out->done = true;
+        },
+        [=](caf::error& e) {
+          out->snapshot = read_file(path);
+          out->error = std::move(e);
+          out->done = true;
+        });
+  });
+  return out;
+}
+
+/// Collects every statistical verdict it receives.
+struct verdict_sink {
+  std::shared_ptr<std::vector<statistical_verdict>> got
+    = std::make_shared<std::vector<statistical_verdict>>();
+  caf::actor actor;
+  explicit verdict_sink(caf::actor_system& sys);
+};
+
+/// An adapter whose calls stay open until the test completes them; counts
+/// calls and the most ever open at once.
+class manual_adapter : public judge_adapter {
+public:
+  explicit manual_adapter(bool seeds = true, std::uint32_t concurrency = 0)
+    : seeds_(seeds), concurrency_(concurrency) {
+  }
+
+  std::string id() const override {
+    return "test:manual";
+  }
+  void call(const std::string& prompt, const call_options& opts,
+            reply_handler done) override;
+  bool supports_seed() const override {
+    return seeds_;
+  }
+  std::uint32_t current_concurrency() const override {
+    return concurrency_;
+  }
+
+  /// Completes the oldest open call with `reply`; false when none is open.
+  bool complete_next(adapter_reply reply);
+
+  std::size_t calls() const;
+  std::size_t open() const;
+  std::size_t peak_open() const;
+  std::vector<std::string> prompts() const;
+  std::vector<call_options> options() const;
+
+private:
+  bool seeds_;
+  std::uint32_t concurrency_;
+  mutable std::mutex mtx_;
+  std::vector<reply_handler> open_;
+  std::size_t calls_ = 0;
+  std::size_t peak_ = 0;
+  std::vector<std::string> prompts_;
+  std::vector<call_options> options_;
+};
+
+/// A successful reply in the canonical format.
+adapter_reply canonical(const std::string& decision,
+                        const std::string& numeric_a = "NULL",
+                        const std::string& numeric_b = "NULL");
+
+/// A unique path for an audit file under the system's temp dir (removed
+/// first if it exists).
+std::string temp_audit_path(const std::string& tag);
+
+/// The lines of a file, without their newlines.
+std::vector<std::string> lines_of(const std::string& text);
+
+} // namespace ij::test
