@@ -1276,6 +1276,9 @@ std::optional<number_reading> read_number(std::string_view answer) {
     s = cleaned;
   }
   s = strip_punctuation(s);
+  if (s.find('=') == std::string_view::npos
+      && s.find("\\approx") == std::string_view::npos)
+    return read_single(s); // no chain: the common case, no split
   auto chain = split_chain(s);
   if (chain.parts.size() == 1)
     return read_single(s);

@@ -136,6 +136,8 @@ std::optional<number_words_reading>
 read_number_words(const std::vector<std::string_view>& raw_tokens) {
   std::vector<std::string_view> toks;
   std::vector<std::size_t> origin; // index in raw_tokens of each token
+  toks.reserve(raw_tokens.size() + 2);
+  origin.reserve(raw_tokens.size() + 2);
   for (std::size_t i = 0; i < raw_tokens.size(); ++i) {
     auto before = toks.size();
     split_joined(raw_tokens[i], toks);
