@@ -100,7 +100,7 @@ void judge_pair(self_ptr self, answer_pair pair,
         vr.records.clear();
         self->request(st.verdicts, caf::infinite, pair, std::move(vr))
           .then(
-            [=](single_verdict& v) mutable {
+            [=, batch = std::move(batch)](single_verdict& v) mutable {
               auto& st = self->state;
               if (st.in_flight.count(id) == 0)
                 return;
@@ -218,7 +218,9 @@ pipeline(pipeline_impl_actor::stateful_pointer<pipeline_state> self,
     judge_handles.push_back(handle);
     auto adapter_id = j.adapter ? j.adapter->id() : std::string{};
     judges.push_back(vote_judge{handle, adapter_id, j.spec.model,
-                                j.spec.temperature, j.spec.seed});
+                                j.spec.temperature, j.spec.seed,
+                                std::max<std::uint32_t>(j.spec.max_in_flight,
+                                                        1)});
     if (st.usage_index.emplace(adapter_id, st.summary.usage.size()).second)
       st.summary.usage.push_back(judge_usage{usage_name(j), 0, 0, 0, 0});
   }

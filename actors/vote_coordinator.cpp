@@ -18,15 +18,20 @@ using self_ptr =
   vote_coordinator_actor::stateful_pointer<vote_coordinator_state>;
 using job = vote_coordinator_state::job;
 
+// The least-loaded judge with room, ties broken round-robin; n when all
+// are full.
 std::size_t pick_judge(vote_coordinator_state& st) {
   auto n = st.judges.size();
-  auto best = st.next_judge % n;
-  for (std::size_t i = 1; i < n; ++i) {
+  auto best = n;
+  for (std::size_t i = 0; i < n; ++i) {
     auto j = (st.next_judge + i) % n;
-    if (st.load[j] < st.load[best])
+    if (st.load[j] >= std::max<std::uint32_t>(st.judges[j].capacity, 1))
+      continue;
+    if (best == n || st.load[j] < st.load[best])
       best = j;
   }
-  st.next_judge = best + 1;
+  if (best != n)
+    st.next_judge = best + 1;
   return best;
 }
 
@@ -55,6 +60,7 @@ judge_record unanswered(const vote_judge& j, const judge_request& req,
 }
 
 void step(self_ptr self, std::uint64_t id);
+void drain(self_ptr self);
 
 void on_vote(self_ptr self, std::uint64_t id, std::size_t judge_index,
              judge_record rec) {
@@ -71,13 +77,13 @@ void on_vote(self_ptr self, std::uint64_t id, std::size_t judge_index,
     j.tally.add(rec.decision);
   j.records.push_back(std::move(rec));
   step(self, id);
+  drain(self);
 }
 
-void dispatch(self_ptr self, std::uint64_t id, job& j) {
+// Sends the next vote of job `j` to judge `ji`.
+void dispatch(self_ptr self, std::uint64_t id, job& j, std::size_t ji) {
   auto& st = self->state;
   auto vote_index = j.dispatched++;
-  ++j.in_flight;
-  auto ji = pick_judge(st);
   ++st.load[ji];
   auto& target = st.judges[ji];
   judge_request req;
@@ -128,6 +134,21 @@ void finish(self_ptr self, std::uint64_t id, job& j) {
   st.jobs.erase(id);
 }
 
+// Sends backlogged votes while some judge has room.
+void drain(self_ptr self) {
+  auto& st = self->state;
+  while (!st.backlog.empty()) {
+    auto ji = pick_judge(st);
+    if (ji == st.judges.size())
+      return;
+    auto id = st.backlog.front();
+    st.backlog.pop_front();
+    auto i = st.jobs.find(id);
+    if (i != st.jobs.end())
+      dispatch(self, id, i->second, ji);
+  }
+}
+
 void step(self_ptr self, std::uint64_t id) {
   auto& st = self->state;
   auto i = st.jobs.find(id);
@@ -138,15 +159,17 @@ void step(self_ptr self, std::uint64_t id) {
     return; // the wave is not back yet
   auto c = j.tally.counts();
   auto k = st.settings.votes.min_agreement;
-  auto left = st.settings.votes.votes - j.dispatched;
+  auto left = st.settings.votes.votes - j.asked;
   if (j.tally.fixed() || left == 0) {
     finish(self, id, j);
     return;
   }
   auto best = std::max(c.equivalent, c.different);
   auto wave = std::min(k - best, left);
+  j.asked += wave;
+  j.in_flight += wave;
   for (std::uint32_t n = 0; n < wave; ++n)
-    dispatch(self, id, j);
+    st.backlog.push_back(id);
 }
 
 } // namespace
@@ -180,10 +203,11 @@ vote_coordinator(vote_coordinator_actor::stateful_pointer<vote_coordinator_state
       auto [it, inserted] = st.jobs.emplace(
         id, vote_coordinator_state::job{std::move(pair),
                                         vote_tally{st.settings.votes}, 0, 0,
-                                        {}, promise});
+                                        0, {}, promise});
       static_cast<void>(it);
       static_cast<void>(inserted);
       step(self, id);
+      drain(self);
       return promise;
     },
   };

@@ -11,8 +11,9 @@
 // vote is one request with the vote deadline: no answer in time is a fault
 // ("deadline exceeded"), like a transport failure.
 //
-// Votes go to the least-loaded judge (fewest votes outstanding), ties broken
-// round-robin; vote i carries the chosen judge's base seed + i. With order
+// Votes go to the least-loaded judge (fewest votes outstanding) that is below
+// its capacity, ties broken round-robin; when every judge is full, votes wait
+// in a FIFO backlog here. Vote i carries the chosen judge's base seed + i. With order
 // balancing, odd votes swap A and B (the judge swaps NUMERIC_A/B back).
 //
 // Outcome: with votes = 1 the single record maps as in SPEC §3, so ABSTAIN
@@ -22,6 +23,7 @@
 // a judge that cannot read the answers outvote one that can).
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -42,6 +44,10 @@ struct vote_judge {
   std::string model;
   double temperature = 0.0;
   std::optional<std::int64_t> base_seed;
+  /// Votes the coordinator keeps outstanding at this judge (its configured
+  /// in-flight cap): further votes wait here, so that a vote's deadline runs
+  /// from when the judge can take it, not from when it joined a queue.
+  std::uint32_t capacity = 4;
 };
 
 struct vote_settings {
@@ -57,7 +63,11 @@ struct vote_coordinator_state {
   struct job {
     answer_pair pair;
     vote_tally tally;
+    /// Votes asked for so far (sent or in the backlog).
+    std::uint32_t asked = 0;
+    /// Votes sent so far: the next vote's index.
     std::uint32_t dispatched = 0;
+    /// Votes asked for and not back yet (sent or in the backlog).
     std::uint32_t in_flight = 0;
     std::vector<judge_record> records;
     caf::typed_response_promise<vote_result> promise;
@@ -67,6 +77,8 @@ struct vote_coordinator_state {
   /// Votes outstanding per judge, for least-loaded dispatch.
   std::vector<std::uint32_t> load;
   std::size_t next_judge = 0;
+  /// Jobs waiting for a judge with room, one entry per vote, oldest first.
+  std::deque<std::uint64_t> backlog;
   vote_settings settings;
   std::unordered_map<std::uint64_t, job> jobs;
   std::uint64_t next_job = 1;

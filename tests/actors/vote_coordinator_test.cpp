@@ -33,7 +33,7 @@ struct rig {
       spec.max_in_flight = cap;
       judge_actor j = t.sys.spawn(judge, spec, a);
       this->judges.push_back(j);
-      vjs.push_back({j, a->id(), spec.model, spec.temperature, seed});
+      vjs.push_back({j, a->id(), spec.model, spec.temperature, seed, cap});
     }
     coordinator = t.sys.spawn(vote_coordinator, vjs, vs);
   }
@@ -260,4 +260,46 @@ TEST_CASE("the always-EQUIVALENT and always-DIFFERENT stubs decide as they "
   diff.t.run();
   REQUIRE(b->value);
   CHECK(b->value->outcome.equivalent == std::optional<bool>{false});
+}
+
+TEST_CASE("votes beyond a judge's capacity wait in the coordinator and their "
+          "deadline runs from dispatch") {
+  auto manual = std::make_shared<manual_adapter>();
+  auto vs = votes(3, 3);
+  vs.deadline = std::chrono::seconds(5);
+  rig r({manual}, vs, 1000, 1);
+  auto res = r.vote(pair_of("1", "1"));
+  r.t.run();
+  // Capacity 1: one vote at the judge, two waiting here.
+  CHECK(manual->calls() == 1);
+  for (int i = 0; i < 3; ++i) {
+    // Each vote takes 4 s of the 5 s deadline: no vote times out, although
+    // the last one waited 8 s before its judge had room.
+    r.t.advance(std::chrono::seconds(4));
+    REQUIRE(manual->complete_next(canonical("EQUIVALENT")));
+    r.t.run();
+  }
+  CHECK(manual->calls() == 3);
+  CHECK(manual->peak_open() == 1);
+  REQUIRE(res->value);
+  CHECK(res->value->counts.faults == 0);
+  CHECK(res->value->counts.equivalent == 3);
+  CHECK(res->value->outcome.equivalent == std::optional<bool>{true});
+}
+
+TEST_CASE("several pairs share the judges fairly and each gets its own "
+          "result") {
+  auto judge_stub = numeric_judge();
+  rig r({judge_stub}, votes(3, 2), 1000, 2);
+  std::vector<std::shared_ptr<reply<vote_result>>> results;
+  for (int i = 0; i < 20; ++i)
+    results.push_back(r.vote(pair_of(std::to_string(i % 4), std::to_string(i % 4),
+                                     "p" + std::to_string(i))));
+  r.t.run();
+  for (int i = 0; i < 20; ++i) {
+    REQUIRE(results[i]->value);
+    CHECK(results[i]->value->pair_id == "p" + std::to_string(i));
+    CHECK(results[i]->value->outcome.equivalent == std::optional<bool>{true});
+    CHECK(results[i]->value->records.size() == 2);
+  }
 }
