@@ -3,6 +3,9 @@
 // token usage come back; configuration errors are reported before any call.
 #include <catch2/catch.hpp>
 
+#include <atomic>
+#include <thread>
+
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -229,6 +232,28 @@ TEST_CASE("openai: base URL from OPENAI_BASE_URL, else api.openai.com/v1", "[htt
   }
   scoped_env set("OPENAI_BASE_URL", "http://127.0.0.1:8000/v1");
   CHECK(resolve_base_url(spec, err) == "http://127.0.0.1:8000/v1");
+}
+
+TEST_CASE("call returns at once; done runs once, on the adapter's I/O thread", "[http][lifecycle]") {
+  fake_api_options o = opts_for(api_kind::openai);
+  o.latency = std::chrono::milliseconds(1000);
+  fake_api fake(o);
+  auto spec = spec_for("openai", fake.base_url());
+  std::string err;
+  auto adapter = make_http_adapter(spec, fast_tuning(), err);
+  REQUIRE(adapter);
+  auto calls = std::make_shared<std::atomic<int>>(0);
+  auto thread = std::make_shared<std::promise<std::thread::id>>();
+  adapter->call("p", options_for(spec), [calls, thread](adapter_reply) {
+    if (++*calls == 1)
+      thread->set_value(std::this_thread::get_id());
+  });
+  // The server holds the reply for a second: nothing can have come back yet.
+  CHECK(*calls == 0);
+  auto id = thread->get_future().get();
+  CHECK(id != std::this_thread::get_id());
+  adapter.reset();
+  CHECK(*calls == 1);
 }
 
 TEST_CASE("configuration errors are reported before any call", "[http][config]") {
