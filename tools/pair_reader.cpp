@@ -176,7 +176,7 @@ bool pair_reader::next(pair_line& out) {
       out.reason = std::move(reason);
       return true;
     }
-    if (!ids_.insert(out.pair.id).second) {
+    if (!ids_.insert(out.pair.id)) {
       out.what = pair_line::kind::rejected;
       out.reason = "duplicate id \"" + abbreviated(out.pair.id) + "\"";
       return true;
