@@ -12,7 +12,7 @@ TEST_CASE("the id set finds every duplicate and nothing else") {
   id_set s;
   std::unordered_set<std::string> reference;
   // Enough ids to grow the table many times and fill more than one block.
-  for (int i = 0; i < 300000; ++i) {
+  for (long long i = 0; i < 300000; ++i) {
     auto id = "id-" + std::to_string((i * 7919) % 200000) + std::string(i % 5, 'x');
     CHECK(s.insert(id) == reference.insert(id).second);
   }
