@@ -4,7 +4,7 @@
 
 using namespace ij;
 
-TEST_CASE("adaptive limit halves on overload, never below 1", "[http][aimd]") {
+TEST_CASE("adaptive limit halves on overload never below 1", "[http][aimd]") {
   adaptive_limit l(8, 3);
   CHECK(l.current() == 8);
   l.on_overload(l.epoch());
@@ -24,7 +24,7 @@ TEST_CASE("one burst of overload replies halves the cap once", "[http][aimd]") {
   CHECK(l.current() == 4);
 }
 
-TEST_CASE("a run of successes raises the cap by one, up to the configured cap",
+TEST_CASE("a run of successes raises the cap by one up to the configured cap",
           "[http][aimd]") {
   adaptive_limit l(4, 3);
   l.on_overload(l.epoch());

@@ -31,7 +31,7 @@ fake_api_options opts_for(api_kind kind, std::string key = {}) {
 
 } // namespace
 
-TEST_CASE("ollama: /api/chat with stream false; text, tokens and prompt intact",
+TEST_CASE("ollama: /api/chat with stream false - text tokens and prompt intact",
           "[http][ollama]") {
   fake_api fake(opts_for(api_kind::ollama));
   auto spec = spec_for("ollama", fake.base_url());
@@ -97,7 +97,7 @@ TEST_CASE("ollama: unknown model gives a final error telling to pull it", "[http
   CHECK(fake.server().requests() == 1);
 }
 
-TEST_CASE("ollama: base URL from OLLAMA_HOST, also without a scheme", "[http][ollama]") {
+TEST_CASE("ollama: base URL from OLLAMA_HOST also without a scheme", "[http][ollama]") {
   fake_api fake(opts_for(api_kind::ollama));
   scoped_env host("OLLAMA_HOST", "127.0.0.1:" + std::to_string(fake.server().port()));
   auto spec = spec_for("ollama", "");
@@ -114,7 +114,7 @@ TEST_CASE("ollama: base URL from OLLAMA_HOST, also without a scheme", "[http][ol
   CHECK(resolve_base_url(spec, err) == "http://gpu-box:11434");
 }
 
-TEST_CASE("anthropic: headers, max_tokens, text blocks joined, no seed", "[http][anthropic]") {
+TEST_CASE("anthropic: headers max_tokens text blocks joined no seed", "[http][anthropic]") {
   scoped_env key("IJ_TEST_ANTHROPIC_KEY", "sk-ant-test-0123456789");
   fake_api fake(opts_for(api_kind::anthropic, "sk-ant-test-0123456789"));
   auto spec = spec_for("anthropic", fake.base_url(), "claude-haiku-4-5");
@@ -146,7 +146,7 @@ TEST_CASE("anthropic: headers, max_tokens, text blocks joined, no seed", "[http]
   CHECK(body.find("seed") == std::string::npos);
 }
 
-TEST_CASE("anthropic: a missing key fails at construction, naming the variable",
+TEST_CASE("anthropic: a missing key fails at construction naming the variable",
           "[http][anthropic]") {
   scoped_env unset("IJ_TEST_NO_KEY", std::nullopt);
   auto spec = spec_for("anthropic", "http://127.0.0.1:1", "claude-haiku-4-5");
@@ -166,7 +166,7 @@ TEST_CASE("anthropic: a missing key fails at construction, naming the variable",
   CHECK_FALSE(make_http_adapter(spec, err));
 }
 
-TEST_CASE("anthropic: base URL from ANTHROPIC_BASE_URL, else the public API", "[http][anthropic]") {
+TEST_CASE("anthropic: base URL from ANTHROPIC_BASE_URL else the public API", "[http][anthropic]") {
   auto spec = spec_for("anthropic", "", "claude-haiku-4-5");
   std::string err;
   {
@@ -177,7 +177,7 @@ TEST_CASE("anthropic: base URL from ANTHROPIC_BASE_URL, else the public API", "[
   CHECK(resolve_base_url(spec, err) == "http://127.0.0.1:9999");
 }
 
-TEST_CASE("openai: /v1/chat/completions, seed passed, no key means no header",
+TEST_CASE("openai: /v1/chat/completions with the seed and without a key header",
           "[http][openai]") {
   scoped_env unset("OPENAI_API_KEY", std::nullopt);
   fake_api fake(opts_for(api_kind::openai));
@@ -205,7 +205,7 @@ TEST_CASE("openai: /v1/chat/completions, seed passed, no key means no header",
   CHECK(call_and_wait(*again, "p", options_for(spec)).ok);
 }
 
-TEST_CASE("openai: bearer key from the named variable; null content is empty text",
+TEST_CASE("openai: bearer key from the named variable - null content is empty text",
           "[http][openai]") {
   scoped_env key("IJ_TEST_OPENAI_KEY", "sk-local-abc");
   auto o = opts_for(api_kind::openai, "sk-local-abc");
@@ -223,7 +223,7 @@ TEST_CASE("openai: bearer key from the named variable; null content is empty tex
   CHECK(call_and_wait(*adapter, "p", options_for(spec)).ok);
 }
 
-TEST_CASE("openai: base URL from OPENAI_BASE_URL, else api.openai.com/v1", "[http][openai]") {
+TEST_CASE("openai: base URL from OPENAI_BASE_URL else api.openai.com/v1", "[http][openai]") {
   auto spec = spec_for("openai", "");
   std::string err;
   {
@@ -234,7 +234,7 @@ TEST_CASE("openai: base URL from OPENAI_BASE_URL, else api.openai.com/v1", "[htt
   CHECK(resolve_base_url(spec, err) == "http://127.0.0.1:8000/v1");
 }
 
-TEST_CASE("call returns at once; done runs once, on the adapter's I/O thread", "[http][lifecycle]") {
+TEST_CASE("call returns at once - done runs once on the adapter's I/O thread", "[http][lifecycle]") {
   fake_api_options o = opts_for(api_kind::openai);
   o.latency = std::chrono::milliseconds(1000);
   fake_api fake(o);

@@ -60,7 +60,7 @@ planned_reply with_header(planned_reply r, std::string name, std::string value) 
 
 } // namespace
 
-TEST_CASE("429 with retry-after: success on retry, the wait honoured", "[http][faults]") {
+TEST_CASE("429 with retry-after: success on retry the wait honoured", "[http][faults]") {
   rig r(api_kind::openai);
   r.fake.script({with_header(r.fake.error(429, "rate_limit_error", "slow down"),
                              "retry-after", "1")});
@@ -85,7 +85,7 @@ TEST_CASE("429 with retry-after-ms is honoured too", "[http][faults]") {
   CHECK(ex[1].received - ex[0].received >= 300ms);
 }
 
-TEST_CASE("529 overloaded: retried, and reported once attempts run out", "[http][faults]") {
+TEST_CASE("529 overloaded: retried and reported once attempts run out", "[http][faults]") {
   rig r(api_kind::anthropic);
   auto overloaded = r.fake.error(529, "overloaded_error", "Overloaded");
   r.fake.script({overloaded});
@@ -158,7 +158,7 @@ TEST_CASE("a call queued behind the cap past its deadline fails as such", "[http
   CHECK(first->get_future().get().ok);
 }
 
-TEST_CASE("a connection reset mid-body is retried, and reported if it persists",
+TEST_CASE("a connection reset mid-body is retried and reported if it persists",
           "[http][faults]") {
   rig r(api_kind::openai);
   auto reset = r.fake.success("DECISION: EQUIVALENT");
@@ -204,7 +204,7 @@ TEST_CASE("a refused connection fails after the bounded attempts", "[http][fault
   CHECK(contains(reply.error, "refused"));
 }
 
-TEST_CASE("malformed JSON in a 200 reply is a final error, not a text", "[http][faults]") {
+TEST_CASE("malformed JSON in a 200 reply is a final error not a text", "[http][faults]") {
   rig r(api_kind::openai);
   planned_reply bad;
   bad.body = R"({"choices":[{"message":{"content":"EQUIVAL)";
@@ -241,7 +241,7 @@ TEST_CASE("an HTML error page is reported by a clean excerpt", "[http][faults]")
   CHECK(contains(reply.error, "502 Bad Gateway"));
 }
 
-TEST_CASE("empty content is an empty text, which the parser calls PARSE_ERROR",
+TEST_CASE("empty content is an empty text which the parser calls PARSE_ERROR",
           "[http][faults]") {
   for (auto kind : {api_kind::anthropic, api_kind::openai, api_kind::ollama}) {
     rig r(kind);
@@ -266,7 +266,7 @@ TEST_CASE("a body over max_response_bytes is a final error", "[http][faults]") {
   CHECK(r.call().ok);
 }
 
-TEST_CASE("401 bad key: final, no retry, the server's message", "[http][faults]") {
+TEST_CASE("401 bad key: final no retry the server's message", "[http][faults]") {
   fake_api_options o;
   o.api_key = "sk-ant-the-right-key";
   rig r(api_kind::anthropic, o);  // the rig's variable holds another key

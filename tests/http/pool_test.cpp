@@ -43,7 +43,7 @@ TEST_CASE("keep-alive: N calls with cap 1 use one connection", "[http][pool]") {
   CHECK(fake.server().connections() == 1);
 }
 
-TEST_CASE("in-flight cap queues: cap 2, 10 calls, never more than 2 at the server",
+TEST_CASE("in-flight cap queues: with cap 2 the server never sees more than 2 of 10 calls",
           "[http][pool]") {
   fake_api_options o;
   o.latency = 50ms;
@@ -76,7 +76,7 @@ TEST_CASE("a pooled connection the server dropped is replaced transparently", "[
   CHECK(fake.server().connections() == 2);
 }
 
-TEST_CASE("adaptive concurrency: lowered on 429/529, regained after successes",
+TEST_CASE("adaptive concurrency: lowered on 429/529 regained after successes",
           "[http][pool][aimd]") {
   fake_api fake({});
   auto spec = spec_for("openai", fake.base_url());
@@ -105,8 +105,7 @@ TEST_CASE("adaptive concurrency: lowered on 429/529, regained after successes",
   CHECK(seen == std::vector<std::uint32_t>{1, 2, 2, 3, 3, 4, 4, 4});
 }
 
-TEST_CASE("adaptive concurrency: one burst of 429s halves the cap once, and the lower "
-          "cap is enforced",
+TEST_CASE("adaptive concurrency: one burst of 429s halves the cap once and the lower cap is enforced",
           "[http][pool][aimd]") {
   fake_api_options o;
   o.latency = 100ms;

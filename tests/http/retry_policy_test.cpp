@@ -5,7 +5,7 @@
 using namespace ij;
 using namespace std::chrono;
 
-TEST_CASE("retryable statuses follow the SDK: 408, 429, 5xx, 529", "[http][retry]") {
+TEST_CASE("retryable statuses follow the SDK: 408 429 5xx 529", "[http][retry]") {
   for (unsigned s : {408u, 429u, 500u, 502u, 503u, 504u, 529u})
     CHECK(retryable_status(s));
   for (unsigned s : {200u, 400u, 401u, 403u, 404u, 413u, 422u})
@@ -19,7 +19,7 @@ TEST_CASE("x-should-retry is read as a boolean override", "[http][retry]") {
   CHECK_FALSE(parse_should_retry("maybe"));
 }
 
-TEST_CASE("server delays: retry-after-ms, seconds, HTTP date; only within (0, 60] s",
+TEST_CASE("server delays from retry-after-ms and retry-after seconds or HTTP date count only within 0 to 60 s",
           "[http][retry]") {
   auto now = system_clock::now();
   CHECK(server_retry_delay("", "2", now) == std::optional<milliseconds>(2000));
@@ -43,7 +43,7 @@ TEST_CASE("server delays: retry-after-ms, seconds, HTTP date; only within (0, 60
   CHECK_FALSE(parse_http_date("Wed, 21 Oct 2015 07:28:00 PST"));
 }
 
-TEST_CASE("backoff doubles, is capped and jittered within [0.75, 1]", "[http][retry]") {
+TEST_CASE("backoff doubles is capped and jittered within 0.75 1", "[http][retry]") {
   auto base = milliseconds(500);
   auto cap = milliseconds(8000);
   CHECK(backoff_delay(0, base, cap, 1.0) == milliseconds(500));

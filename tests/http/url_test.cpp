@@ -4,7 +4,7 @@
 
 using namespace ij;
 
-TEST_CASE("parse_url reads scheme, host, port and path", "[http][url]") {
+TEST_CASE("parse_url reads scheme host port and path", "[http][url]") {
   std::string err;
   auto u = parse_url("http://127.0.0.1:8000/v1/", err);
   REQUIRE(u);
