@@ -47,9 +47,11 @@ TEST_CASE("a detached logger on real threads writes a chain that verifies") {
   s.audit_path = path;
   s.stats.min_decided = 1;
   auto sink = std::make_shared<std::vector<statistical_verdict>>();
-  s.listener = sys.spawn([sink](caf::event_based_actor*) -> caf::behavior {
-    return {[sink](statistical_verdict& v) { sink->push_back(v); }};
-  });
+  s.listener = sys.spawn(
+    [sink](caf::event_based_actor*, int) -> caf::behavior {
+      return {[sink](statistical_verdict& v) { sink->push_back(v); }};
+    },
+    0);
   REQUIRE(s.detached_logger);
   auto spawned = spawn_pipeline(sys, s);
   REQUIRE(spawned);

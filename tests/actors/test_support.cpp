@@ -43,9 +43,11 @@ std::string read_file(const std::string& path) {
 
 verdict_sink::verdict_sink(caf::actor_system& sys) {
   auto out = got;
-  actor = sys.spawn([out](caf::event_based_actor*) -> caf::behavior {
-    return {[out](statistical_verdict& v) { out->push_back(std::move(v)); }};
-  });
+  actor = sys.spawn(
+    [out](caf::event_based_actor*, int) -> caf::behavior {
+      return {[out](statistical_verdict& v) { out->push_back(std::move(v)); }};
+    },
+    0);
 }
 
 void manual_adapter::call(const std::string& prompt, const call_options& opts,

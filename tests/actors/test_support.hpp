@@ -61,7 +61,9 @@ template <class R, class Handle, class... Ts>
 std::shared_ptr<reply<R>> ask(caf::actor_system& sys, const Handle& h,
                               Ts... xs) {
   auto out = std::make_shared<reply<R>>();
-  sys.spawn([=](caf::event_based_actor* self) {
+  // The unused int works around CAF 0.17's spawn of an argument-less
+  // function, which dereferences a null tuple pointer (UBSan reports it).
+  sys.spawn([=](caf::event_based_actor* self, int) {
     self->request(h, caf::infinite, xs...)
       .then(
         [=](R& r) {
@@ -72,7 +74,7 @@ std::shared_ptr<reply<R>> ask(caf::actor_system& sys, const Handle& h,
           out->error = std::move(e);
           out->done = true;
         });
-  });
+  }, 0);
   return out;
 }
 
@@ -85,7 +87,7 @@ std::shared_ptr<reply<R>> ask_and_snapshot(caf::actor_system& sys,
                                            const std::string& path,
                                            const Handle& h, Ts... xs) {
   auto out = std::make_shared<reply<R>>();
-  sys.spawn([=](caf::event_based_actor* self) {
+  sys.spawn([=](caf::event_based_actor* self, int) {
     self->request(h, caf::infinite, xs...)
       .then(
         [=](R& r) {
@@ -98,7 +100,7 @@ std::shared_ptr<reply<R>> ask_and_snapshot(caf::actor_system& sys,
           out->error = std::move(e);
           out->done = true;
         });
-  });
+  }, 0);
   return out;
 }
 
