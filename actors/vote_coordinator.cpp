@@ -80,6 +80,58 @@ void on_vote(self_ptr self, std::uint64_t id, std::size_t judge_index,
   drain(self);
 }
 
+// Arms the one deadline timer for the oldest outstanding vote, unless it is
+// armed already (it re-arms itself when it fires).
+void arm_timer(self_ptr self) {
+  auto& st = self->state;
+  if (st.timer_armed || st.by_due.empty())
+    return;
+  auto p = st.pending.find(st.by_due.front());
+  if (p == st.pending.end())
+    return;
+  auto now = self->clock().now();
+  auto wait = p->second.due > now ? p->second.due - now
+                                  : caf::actor_clock::duration_type{0};
+  st.timer_armed = true;
+  self->delayed_send(self, wait, deadline_atom::value);
+}
+
+// Removes an answered vote; false when it had already expired. Answered
+// tokens at the front of the deadline queue are dropped at once, so the queue
+// holds little more than the votes in flight.
+bool take_pending(self_ptr self, std::uint64_t token) {
+  auto& st = self->state;
+  if (st.pending.erase(token) == 0)
+    return false;
+  while (!st.by_due.empty() && st.pending.count(st.by_due.front()) == 0)
+    st.by_due.pop_front();
+  return true;
+}
+
+// Every outstanding vote past its deadline becomes a fault.
+void expire_votes(self_ptr self) {
+  auto& st = self->state;
+  st.timer_armed = false;
+  auto now = self->clock().now();
+  while (!st.by_due.empty()) {
+    auto token = st.by_due.front();
+    auto p = st.pending.find(token);
+    if (p == st.pending.end()) {
+      st.by_due.pop_front();
+      continue;
+    }
+    if (p->second.due > now)
+      break;
+    auto v = std::move(p->second);
+    st.pending.erase(p);
+    st.by_due.pop_front();
+    on_vote(self, v.job, v.judge,
+            unanswered(st.judges[v.judge], v.meta, v.started_ms,
+                       "deadline exceeded"));
+  }
+  arm_timer(self);
+}
+
 // Sends the next vote of job `j` to judge `ji`.
 void dispatch(self_ptr self, std::uint64_t id, job& j, std::size_t ji) {
   auto& st = self->state;
@@ -96,21 +148,33 @@ void dispatch(self_ptr self, std::uint64_t id, job& j, std::size_t ji) {
     req.has_seed = true;
     req.seed = *target.base_seed + static_cast<std::int64_t>(vote_index);
   }
-  auto started_ms = wall_clock_ms();
+  auto& clk = self->clock();
+  auto token = st.next_token++;
   // Kept for the deadline record; the answers are not needed there.
   auto meta = req;
   meta.a.clear();
   meta.b.clear();
-  self->request(target.actor, st.settings.deadline, std::move(req))
+  st.pending.emplace(token, vote_coordinator_state::pending_vote{
+                              id, ji, std::move(meta), wall_clock_ms(),
+                              clk.now() + st.settings.deadline});
+  st.by_due.push_back(token);
+  arm_timer(self);
+  self->request(target.actor, caf::infinite, std::move(req))
     .then(
-      [=](judge_record& rec) { on_vote(self, id, ji, std::move(rec)); },
+      [=](judge_record& rec) {
+        if (take_pending(self, token))
+          on_vote(self, id, ji, std::move(rec));
+      },
       [=](caf::error& err) {
-        auto why = err == caf::sec::request_timeout
-                     ? std::string{"deadline exceeded"}
-                     : "judge unreachable: " + self->system().render(err);
-        on_vote(self, id, ji,
-                unanswered(self->state.judges[ji], meta, started_ms,
-                           std::move(why)));
+        auto p = self->state.pending.find(token);
+        if (p == self->state.pending.end())
+          return; // already counted as a fault at its deadline
+        auto rec = unanswered(self->state.judges[ji], p->second.meta,
+                              p->second.started_ms,
+                              "judge unreachable: "
+                                + self->system().render(err));
+        take_pending(self, token);
+        on_vote(self, id, ji, std::move(rec));
       });
 }
 
@@ -210,6 +274,7 @@ vote_coordinator(vote_coordinator_actor::stateful_pointer<vote_coordinator_state
       drain(self);
       return promise;
     },
+    [=](deadline_atom) { expire_votes(self); },
   };
 }
 

@@ -9,7 +9,11 @@
 // tally is not fixed yet. So N=5, k=3 with three agreeing votes costs three
 // calls, and the two votes not cast are recorded in counts.not_cast. Every
 // vote is one request with the vote deadline: no answer in time is a fault
-// ("deadline exceeded"), like a transport failure.
+// ("deadline exceeded"), like a transport failure. Deadlines are kept here,
+// not as CAF request timeouts: the coordinator holds one timer, armed for the
+// oldest outstanding vote, so memory stays bounded by the votes in flight
+// (CAF 0.17 keeps each request timeout's clock entry for the whole deadline,
+// answered or not). A reply that arrives after its vote expired is dropped.
 //
 // Votes go to the least-loaded judge (fewest votes outstanding) that is below
 // its capacity, ties broken round-robin; when every judge is full, votes wait
@@ -29,6 +33,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include <caf/actor_clock.hpp>
 #include <caf/typed_response_promise.hpp>
 
 #include "core/vote_tally.hpp"
@@ -82,6 +87,23 @@ struct vote_coordinator_state {
   vote_settings settings;
   std::unordered_map<std::uint64_t, job> jobs;
   std::uint64_t next_job = 1;
+
+  /// A vote sent to a judge and not answered yet.
+  struct pending_vote {
+    std::uint64_t job;
+    std::size_t judge;
+    /// The request without its answers, for the deadline record.
+    judge_request meta;
+    std::int64_t started_ms;
+    caf::actor_clock::time_point due;
+  };
+  /// Outstanding votes by token; a token absent here was answered or expired.
+  std::unordered_map<std::uint64_t, pending_vote> pending;
+  /// Tokens in dispatch order, which is deadline order (one deadline for all).
+  std::deque<std::uint64_t> by_due;
+  std::uint64_t next_token = 1;
+  /// Whether a deadline_atom is on its way to us.
+  bool timer_armed = false;
 };
 
 /// Precondition: at least one judge, settings.votes valid.

@@ -10,6 +10,8 @@ using item_total_atom = caf::atom_constant<caf::atom("itemtotal")>;
 using rejected_atom = caf::atom_constant<caf::atom("rejected")>;
 using status_atom = caf::atom_constant<caf::atom("status")>;
 using flush_atom = caf::atom_constant<caf::atom("flush")>;
+/// The vote coordinator's own timer: votes past their deadline are faults.
+using deadline_atom = caf::atom_constant<caf::atom("deadline")>;
 /// A judge actor's own note that one adapter call has come back.
 using call_done_atom = caf::atom_constant<caf::atom("calldone")>;
 

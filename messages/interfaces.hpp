@@ -29,7 +29,11 @@ using judge_actor = caf::typed_actor<
 using vote_coordinator_actor = caf::typed_actor<
   // Fans out the votes of one pair, stops once the outcome is fixed, and
   // replies with the aggregate. Absent answers reply at once (absent = true).
-  caf::replies_to<answer_pair>::with<vote_result>>;
+  caf::replies_to<answer_pair>::with<vote_result>,
+  // Internal: the coordinator's single deadline timer (one pending timer per
+  // coordinator, not one per request: CAF 0.17 keeps a request timeout's
+  // clock entry until it fires, even after the reply came).
+  caf::reacts_to<deadline_atom>>;
 
 /// Turns outcomes into verdicts.
 using verdict_actor = caf::typed_actor<
