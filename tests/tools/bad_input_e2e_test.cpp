@@ -89,7 +89,7 @@ TEST_CASE("a bad line is reported with file:line, audited as rejected, and the r
   }
 }
 
-TEST_CASE("--strict checks the whole file and judges nothing when a line is bad") {
+TEST_CASE("run with --strict: checks the whole file and judges nothing when a line is bad") {
   for (auto& c : bad_cases()) {
     SECTION(c.name) {
       temp_dir dir;
@@ -108,7 +108,7 @@ TEST_CASE("--strict checks the whole file and judges nothing when a line is bad"
   }
 }
 
-TEST_CASE("--strict on a good file runs normally") {
+TEST_CASE("run with --strict: on a good file runs normally") {
   temp_dir dir;
   write_file(dir.file("p.jsonl"), file_with(R"({"id":"mid","a":"5","b":"5"})"));
   auto r = invjudge(dir, "run --pairs p.jsonl --strict --audit a.jsonl");
@@ -127,7 +127,7 @@ TEST_CASE("a missing or unreadable pairs file is bad input (exit 2)") {
   CHECK(d.err.find("is a directory") != std::string::npos);
 }
 
-TEST_CASE("--strict needs a file, not standard input") {
+TEST_CASE("run with --strict: needs a file, not standard input") {
   temp_dir dir;
   write_file(dir.file("p.jsonl"), file_with(R"({"id":"mid","a":"5","b":"5"})"));
   auto r = invjudge(dir, "run --pairs - --strict", "p.jsonl");

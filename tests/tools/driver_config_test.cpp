@@ -186,7 +186,7 @@ TEST_CASE("judges that cannot be built are named with their pointer") {
   CHECK(error.find("IJ_TEST_SURELY_UNSET_KEY") != std::string::npos);
 }
 
-TEST_CASE("--judge replaces the configured judges") {
+TEST_CASE("the option --judge replaces the configured judges") {
   auto cfg = default_config();
   std::string error;
   REQUIRE(override_judge(cfg, "stub:abstain", error));

@@ -152,7 +152,7 @@ TEST_CASE("without a configuration the embedded default judges from any director
   CHECK(files_starting_with(dir, "invjudge-audit-").size() == 2);
 }
 
-TEST_CASE("--out writes the verdicts to a file and nothing to stdout") {
+TEST_CASE("the option --out writes the verdicts to a file and nothing to stdout") {
   temp_dir dir;
   auto r = invjudge(dir, "run --pairs " + example_pairs() + " --out v.jsonl --audit a.jsonl");
   REQUIRE(r.exit_code == 0);
@@ -200,7 +200,7 @@ TEST_CASE("five votes with min_agreement 3 stop early and say so") {
   CHECK(r.err.find("judge calls: 3 made, 2 skipped by early stop") != std::string::npos);
 }
 
-TEST_CASE("--judge replaces the judge for the run") {
+TEST_CASE("the option --judge replaces the judge for the run") {
   temp_dir dir;
   write_file(dir.file("p.jsonl"), R"({"id":"x","a":"7","b":"7"})" "\n");
   auto r = invjudge(dir, "run --pairs p.jsonl --judge stub:different --audit a.jsonl");
