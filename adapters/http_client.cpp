@@ -212,8 +212,22 @@ struct http_client::core {
       [this, call, conn](error_code ec, tcp::resolver::results_type results) {
         if (ec)
           return attempt_failed(call, ec);
+        if (cut_short(call))
+          return;
         connect(call, conn, results);
       });
+  }
+
+  /// True (and the call finished) when the deadline or shutdown cut the
+  /// call while a step was completing: a step that succeeded just as its
+  /// connection was aborted must not start the next one (a resolve, for
+  /// one, would open a fresh socket past the abort).
+  bool cut_short(const call_ptr& call) {
+    if (!call->expired && !stopping)
+      return false;
+    release(*call, false);
+    finish_cut(call);
+    return true;
   }
 
   std::chrono::milliseconds remaining(const pending_call& call) const {
@@ -234,6 +248,8 @@ struct http_client::core {
                                              ms_text(cfg.connect_timeout));
         if (ec)
           return attempt_failed(call, ec);
+        if (cut_short(call))
+          return;
         conn->lowest().socket().set_option(tcp::no_delay(true), ec);
         if (conn->tls)
           return handshake(call, conn);
@@ -261,6 +277,8 @@ struct http_client::core {
                                          " timed out");
                              if (ec)
                                return attempt_failed(call, ec);
+                             if (cut_short(call))
+                               return;
                              conn->lowest().expires_never();
                              send(call);
                            });
@@ -276,6 +294,8 @@ struct http_client::core {
                         [this, call, conn, &stream](error_code ec, std::size_t) {
                           if (ec)
                             return attempt_failed(call, ec);
+                          if (cut_short(call))
+                            return;
                           call->step = "waiting for the response";
                           // Header first: Beast 1.74 loses the body_limit
                           // error for a Content-Length that arrives together
@@ -285,6 +305,8 @@ struct http_client::core {
                             [this, call, conn, &stream](error_code ec2, std::size_t) {
                               if (ec2)
                                 return attempt_failed(call, ec2);
+                              if (cut_short(call))
+                                return;
                               auto length = call->parser->content_length();
                               if (length && *length > cfg.max_response_bytes)
                                 return attempt_failed(call, http::error::body_limit);
