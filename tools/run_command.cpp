@@ -7,7 +7,9 @@
 #include <ctime>
 #include <memory>
 #include <optional>
+#include <string>
 #include <unordered_map>
+#include <vector>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -267,6 +269,17 @@ int run_command(const run_options& opts) {
   caf::actor_system sys{sys_cfg};
   caf::scoped_actor self{sys};
   pipeline_settings settings;
+  // The adaptive in-flight caps, shown on the progress line (HTTP judges
+  // lower theirs under 429/529); the adapters outlive the bar.
+  struct capped_judge {
+    std::string name;
+    judge_adapter_ptr adapter;
+    std::uint32_t configured;
+  };
+  std::vector<capped_judge> capped;
+  for (auto& j : *judges)
+    capped.push_back({j.spec.name.empty() ? j.spec.model : j.spec.name,
+                      j.adapter, j.spec.max_in_flight});
   settings.judges = std::move(*judges);
   settings.votes = cfg->votes;
   settings.order_balancing = cfg->order_balancing;
@@ -305,8 +318,17 @@ int run_command(const run_options& opts) {
   line_sink sink{out};
   run_report report;
   std::optional<progress_bar> bar;
-  if (show_progress)
+  if (show_progress) {
     bar.emplace(stderr, total);
+    bar->set_status([&capped] {
+      std::string text;
+      for (auto& j : capped)
+        if (auto cap = j.adapter->current_concurrency(); cap > 0)
+          text += "  " + j.name + " cap " + std::to_string(cap) + "/"
+                  + std::to_string(j.configured);
+      return text;
+    });
+  }
   const std::uint32_t window = opts.window ? opts.window : automatic_window(*cfg);
   std::unordered_map<std::string, std::optional<bool>> labels; // in flight
   std::unordered_map<std::string, std::uint32_t> item_pairs;
