@@ -4,6 +4,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "core/statistical_params_json.hpp"
 #include "core/audit_record.hpp"
 #include "core/prompt.hpp"
 
@@ -93,20 +94,7 @@ std::string manifest_body(const pipeline_settings& settings,
   w.Key("vote_deadline_ms");
   w.Int64(static_cast<std::int64_t>(settings.vote_deadline.count()));
   w.Key("stats");
-  w.StartObject();
-  w.Key("tau");
-  w.Double(settings.stats.tau);
-  w.Key("alpha");
-  w.Double(settings.stats.alpha);
-  w.Key("max_absent_rate");
-  w.Double(settings.stats.max_absent_rate);
-  w.Key("max_fault_rate");
-  w.Double(settings.stats.max_fault_rate);
-  w.Key("max_undecided_rate");
-  w.Double(settings.stats.max_undecided_rate);
-  w.Key("min_decided");
-  w.Uint(settings.stats.min_decided);
-  w.EndObject();
+  write_statistical_params(w, settings.stats);
   str(w, "flush_policy", to_string(settings.flush));
   str(w, "config_source", settings.config_source);
   // The configuration goes in as JSON when it is JSON, else as its text.

@@ -1,4 +1,5 @@
 #include "core/audit_record.hpp"
+#include "core/statistical_params_json.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -214,14 +215,7 @@ std::string item_verdict_body(const statistical_verdict& v) {
   num(w, "lo", v.lo);
   num(w, "hi", v.hi);
   w.Key("params");
-  w.StartObject();
-  num(w, "tau", v.params.tau);
-  num(w, "alpha", v.params.alpha);
-  num(w, "max_absent_rate", v.params.max_absent_rate);
-  num(w, "max_fault_rate", v.params.max_fault_rate);
-  num(w, "max_undecided_rate", v.params.max_undecided_rate);
-  u64(w, "min_decided", v.params.min_decided);
-  w.EndObject();
+  write_statistical_params(w, v.params);
   w.EndObject();
   return {sb.GetString(), sb.GetSize()};
 }

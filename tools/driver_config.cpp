@@ -16,6 +16,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "core/statistical_params_json.hpp"
 #include "core/verdict_table.hpp"
 #include "tools/embedded_configs.hpp"
 
@@ -444,20 +445,7 @@ std::string to_json(const driver_config& cfg) {
   w.Key("vote_deadline_ms");
   w.Int64(cfg.vote_deadline.count());
   w.Key("statistics");
-  w.StartObject();
-  w.Key("tau");
-  w.Double(cfg.stats.tau);
-  w.Key("alpha");
-  w.Double(cfg.stats.alpha);
-  w.Key("max_absent_rate");
-  w.Double(cfg.stats.max_absent_rate);
-  w.Key("max_fault_rate");
-  w.Double(cfg.stats.max_fault_rate);
-  w.Key("max_undecided_rate");
-  w.Double(cfg.stats.max_undecided_rate);
-  w.Key("min_decided");
-  w.Uint(cfg.stats.min_decided);
-  w.EndObject();
+  write_statistical_params(w, cfg.stats);
   w.Key("audit");
   w.StartObject();
   w.Key("path");
