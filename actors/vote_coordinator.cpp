@@ -38,7 +38,8 @@ std::size_t pick_judge(vote_coordinator_state& st) {
 // The record of a vote the judge did not answer: a fault with what the
 // coordinator knows of the call.
 judge_record unanswered(const vote_judge& j, const judge_request& req,
-                        std::int64_t started_ms, std::string error) {
+                        std::int64_t started_ms, std::string error,
+                        fault_kind kind) {
   judge_record rec;
   rec.pair_id = req.pair_id;
   rec.prompt_id = std::string{judge_prompt_id};
@@ -52,6 +53,7 @@ judge_record unanswered(const vote_judge& j, const judge_request& req,
   rec.decision = judge_decision::parse_error;
   rec.transport_failed = true;
   rec.transport_error = std::move(error);
+  rec.fault = kind;
   rec.attempts = 0;
   rec.started_at_ms = started_ms;
   rec.finished_at_ms = wall_clock_ms();
@@ -127,7 +129,7 @@ void expire_votes(self_ptr self) {
     st.by_due.pop_front();
     on_vote(self, v.job, v.judge,
             unanswered(st.judges[v.judge], v.meta, v.started_ms,
-                       "deadline exceeded"));
+                       "deadline exceeded", fault_kind::deadline));
   }
   arm_timer(self);
 }
@@ -172,7 +174,8 @@ void dispatch(self_ptr self, std::uint64_t id, job& j, std::size_t ji) {
         auto rec = unanswered(self->state.judges[ji], p->second.meta,
                               p->second.started_ms,
                               "judge unreachable: "
-                                + self->system().render(err));
+                                + self->system().render(err),
+                              fault_kind::unavailable);
         take_pending(self, token);
         on_vote(self, id, ji, std::move(rec));
       });

@@ -14,6 +14,8 @@
 #include <optional>
 #include <string>
 
+#include "messages/fault_kind.hpp"
+
 namespace ij {
 
 struct call_options {
@@ -31,6 +33,9 @@ struct adapter_reply {
   bool ok = false;
   std::string text;
   std::string error;
+  /// When !ok: what kind of failure `error` describes. An adapter that
+  /// cannot tell leaves it none, which records read as a connection fault.
+  fault_kind fault = fault_kind::none;
   std::uint32_t attempts = 1;
   std::uint64_t input_tokens = 0;
   std::uint64_t output_tokens = 0;

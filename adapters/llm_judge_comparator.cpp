@@ -45,6 +45,8 @@ judge_record make_judge_record(const judge_request& request,
     rec.transport_failed = true;
     rec.transport_error = reply.error.empty() ? std::string{"transport error"}
                                               : reply.error;
+    rec.fault = reply.fault == fault_kind::none ? fault_kind::connection
+                                                : reply.fault;
     rec.decision = judge_decision::parse_error;
     return rec;
   }

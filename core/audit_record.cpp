@@ -155,6 +155,9 @@ std::string judge_call_body(const judge_record& rec) {
   boolean(w, "inconsistent", rec.inconsistent);
   boolean(w, "transport_failed", rec.transport_failed);
   str_or_null(w, "transport_error", rec.transport_error);
+  str_or_null(w, "fault_kind",
+              rec.fault == fault_kind::none ? std::string_view{}
+                                            : to_string(rec.fault));
   u64(w, "attempts", rec.attempts);
   num(w, "latency_ms", rec.latency_ms);
   i64(w, "started_at_ms", rec.started_at_ms);

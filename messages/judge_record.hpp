@@ -5,6 +5,7 @@
 
 #include <caf/meta/type_name.hpp>
 
+#include "messages/fault_kind.hpp"
 #include "messages/judge_decision.hpp"
 
 namespace ij {
@@ -35,6 +36,8 @@ struct judge_record {
   /// Set when the call failed in transport (no text to parse): a fault.
   bool transport_failed = false;
   std::string transport_error;
+  /// The classified kind of that failure (none when the call succeeded).
+  fault_kind fault = fault_kind::none;
   std::uint32_t attempts = 0;
   double latency_ms = 0.0;
   /// Wall-clock times, milliseconds since the Unix epoch.
@@ -55,7 +58,8 @@ inline bool operator==(const judge_record& x, const judge_record& y) {
          && x.numeric_a == y.numeric_a && x.numeric_b == y.numeric_b
          && x.extra_text == y.extra_text && x.inconsistent == y.inconsistent
          && x.transport_failed == y.transport_failed
-         && x.transport_error == y.transport_error && x.attempts == y.attempts
+         && x.transport_error == y.transport_error && x.fault == y.fault
+         && x.attempts == y.attempts
          && x.latency_ms == y.latency_ms && x.started_at_ms == y.started_at_ms
          && x.finished_at_ms == y.finished_at_ms
          && x.input_tokens == y.input_tokens
@@ -68,7 +72,8 @@ typename Inspector::result_type inspect(Inspector& f, judge_record& x) {
            x.adapter_id, x.model, x.temperature, x.has_seed, x.seed,
            x.vote_index, x.swapped, x.raw_text, x.decision, x.reason,
            x.numeric_a, x.numeric_b, x.extra_text, x.inconsistent,
-           x.transport_failed, x.transport_error, x.attempts, x.latency_ms,
+           x.transport_failed, x.transport_error, x.fault, x.attempts,
+           x.latency_ms,
            x.started_at_ms, x.finished_at_ms, x.input_tokens, x.output_tokens);
 }
 

@@ -3,6 +3,8 @@
 #include "messages/answer_pair.hpp"
 #include "messages/audit_entry.hpp"
 #include "messages/equivalence_outcome.hpp"
+#include "messages/error.hpp"
+#include "messages/fault_kind.hpp"
 #include "messages/interfaces.hpp"
 #include "messages/judge_decision.hpp"
 #include "messages/judge_record.hpp"
@@ -14,8 +16,14 @@
 namespace ij {
 
 void add_message_types(caf::actor_system_config& cfg) {
+  // The project's errors render in plain words wherever CAF renders them.
+  cfg.add_error_category(caf::atom("ij"), [](std::uint8_t code, caf::atom_value,
+                                             const caf::message& ctx) {
+    return render_error(caf::error{code, caf::atom("ij"), ctx});
+  });
   // add_message_type<T> also registers std::vector<T>.
   cfg.add_message_type<judge_decision>("ij.judge_decision");
+  cfg.add_message_type<fault_kind>("ij.fault_kind");
   cfg.add_message_type<verdict_kind>("ij.verdict_kind");
   cfg.add_message_type<verdict_rule>("ij.verdict_rule");
   cfg.add_message_type<answer_pair>("ij.answer_pair");

@@ -15,6 +15,8 @@
 
 #include "messages/answer_pair.hpp"
 #include "messages/equivalence_outcome.hpp"
+#include "messages/error.hpp"
+#include "messages/fault_kind.hpp"
 #include "messages/judge_decision.hpp"
 #include "messages/judge_record.hpp"
 #include "messages/judge_request.hpp"
@@ -140,6 +142,7 @@ judge_record full_record(std::uint32_t vote) {
   r.inconsistent = true;
   r.transport_failed = true;
   r.transport_error = "HTTP 529 overloaded";
+  r.fault = fault_kind::rate_limited;
   r.attempts = 3;
   r.latency_ms = 1234.5;
   r.started_at_ms = 1764683000000;
@@ -187,6 +190,30 @@ TEST_CASE_METHOD(registered_system, "messages: judge_decision round-trips every 
   for (auto d : {judge_decision::equivalent, judge_decision::different,
                  judge_decision::abstain, judge_decision::parse_error})
     check_round_trips(d, "ij.judge_decision");
+}
+
+TEST_CASE_METHOD(registered_system, "messages: fault_kind round-trips every value and its name",
+                 "[messages]") {
+  for (auto k : all_fault_kinds) {
+    CHECK(binary_round_trip(k) == k);
+    CHECK(fault_kind_from_string(to_string(k)) == k);
+  }
+  CHECK_FALSE(fault_kind_from_string("bogus"));
+}
+
+TEST_CASE_METHOD(registered_system, "messages: project errors render in plain words and survive "
+                                    "serialization", "[messages]") {
+  auto err = make_error(errc::audit_failed, "audit.jsonl: disk full");
+  CHECK(render_error(err) == "the audit trail cannot be written: audit.jsonl: disk full");
+  CHECK(test_system().render(err) == render_error(err));
+  auto back = binary_round_trip(err);
+  CHECK(back == err);
+  CHECK(render_error(back) == render_error(err));
+  // CAF's own errors in plain words, not "error(1, system, ...)".
+  auto timeout = caf::make_error(caf::sec::request_timeout);
+  CHECK(render_error(timeout) == "no reply in time");
+  auto runtime = caf::make_error(caf::sec::runtime_error, std::string{"the run ended"});
+  CHECK(render_error(runtime) == "the run ended");
 }
 
 TEST_CASE_METHOD(registered_system, "messages: verdict_kind and verdict_rule round-trip every value",
