@@ -17,7 +17,7 @@
 #include <caf/typed_response_promise.hpp>
 
 #include "adapters/judge_adapter.hpp"
-#include "adapters/judge_spec.hpp"
+#include "adapters/adapter_factory.hpp"
 #include "messages/interfaces.hpp"
 
 namespace ij {

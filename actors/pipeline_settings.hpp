@@ -10,30 +10,13 @@
 #include <caf/actor_system.hpp>
 #include <caf/expected.hpp>
 
-#include "adapters/judge_adapter.hpp"
-#include "adapters/judge_spec.hpp"
+#include "adapters/adapter_factory.hpp"
+#include "core/run_config.hpp"
 #include "core/vote_tally.hpp"
 #include "messages/interfaces.hpp"
 #include "messages/verdict.hpp"
 
 namespace ij {
-
-/// A judge as configured, with the adapter already built from its spec.
-struct judge_binding {
-  judge_spec spec;
-  judge_adapter_ptr adapter;
-};
-
-/// When the audit file reaches the disk.
-enum class flush_policy {
-  /// fflush after every record; fsync before each verdict is released and at
-  /// run end (the safe default: a released verdict survives a crash).
-  fsync_verdicts,
-  /// fsync after every record (slowest, strongest).
-  fsync_each,
-  /// fflush after every record, fsync only at run end.
-  flush_each,
-};
 
 struct pipeline_settings {
   std::vector<judge_binding> judges; // at least one

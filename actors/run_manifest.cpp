@@ -14,15 +14,6 @@
 
 namespace ij {
 
-std::string_view to_string(flush_policy p) {
-  switch (p) {
-    case flush_policy::fsync_verdicts: return "fsync_verdicts";
-    case flush_policy::fsync_each: return "fsync_each";
-    case flush_policy::flush_each: return "flush_each";
-  }
-  return "fsync_verdicts";
-}
-
 namespace {
 
 using json_writer = rapidjson::Writer<rapidjson::StringBuffer>;

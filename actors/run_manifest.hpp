@@ -14,9 +14,6 @@
 
 namespace ij {
 
-/// "fsync_verdicts", "fsync_each" or "flush_each".
-std::string_view to_string(flush_policy p);
-
 /// The manifest's body (a JSON object text).
 std::string manifest_body(const pipeline_settings& settings,
                           const std::vector<std::string>& warnings,

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string>
 
-#include "adapters/judge_spec.hpp"
+#include "adapters/adapter_factory.hpp"
 
 namespace ij {
 

@@ -203,11 +203,6 @@ adapter_reply error_reply(std::string error) {
   return reply;
 }
 
-const std::vector<std::string>& stub_kinds() {
-  static const std::vector<std::string> kinds{
-    "numeric", "equivalent", "different", "abstain", "malformed", "failing"};
-  return kinds;
-}
 
 judge_adapter_ptr make_stub_judge(std::string_view kind) {
   if (kind == "numeric")

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "adapters/judge_adapter.hpp"
+#include "core/judge_spec.hpp"
 #include "messages/judge_decision.hpp"
 
 namespace ij {
@@ -124,8 +125,5 @@ adapter_reply error_reply(std::string error);
 /// The stub of a given kind ("numeric", "equivalent", "different",
 /// "abstain", "malformed", "failing"); nullptr for any other kind.
 judge_adapter_ptr make_stub_judge(std::string_view kind);
-
-/// The stub kinds make_stub_judge knows, in the order of the help text.
-const std::vector<std::string>& stub_kinds();
 
 } // namespace ij

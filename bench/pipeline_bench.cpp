@@ -31,7 +31,7 @@
 #include <caf/scoped_actor.hpp>
 
 #include "actors/pipeline_settings.hpp"
-#include "adapters/judge_spec.hpp"
+#include "adapters/adapter_factory.hpp"
 #include "adapters/llm_judge_comparator.hpp"
 #include "core/answer.hpp"
 #include "core/audit_record.hpp"

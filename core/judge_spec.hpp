@@ -2,12 +2,13 @@
 // What configuration says about one judge, and the short judge names of the
 // command line ("stub:numeric", "ollama:qwen2.5:7b",
 // "anthropic:claude-haiku-4-5", "openai:MODEL@http://127.0.0.1:8000").
+// Pure data and parsing: adapters/adapter_factory.hpp builds the adapter.
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
-
-#include "adapters/judge_adapter.hpp"
+#include <vector>
 
 namespace ij {
 
@@ -16,13 +17,12 @@ struct judge_spec {
   std::string name;
   /// "stub", "ollama", "anthropic" or "openai".
   std::string type;
-  /// For stubs, the stub kind: "equivalent", "different", "abstain",
-  /// "malformed", "failing", "numeric". For backends, the model.
+  /// For stubs, the stub kind (stub_kinds()). For backends, the model.
   std::string model;
   /// Empty: from the ecosystem's environment variable, else public default.
   std::string base_url;
   double temperature = 0.0;
-  std::optional<std::int64_t> seed;  // base seed; vote i uses seed + i
+  std::optional<std::int64_t> seed; // base seed; vote i uses seed + i
   std::uint32_t max_tokens = 256;
   std::chrono::milliseconds timeout{60000};
   std::uint32_t max_in_flight = 4;
@@ -34,16 +34,18 @@ struct judge_spec {
   std::size_t max_response_bytes = 1 << 20;
 };
 
+/// The stub kinds (SPEC §6), in the order of the help text: "numeric",
+/// "equivalent", "different", "abstain", "malformed", "failing".
+const std::vector<std::string>& stub_kinds();
+
+/// The stub kinds as words for messages: "numeric, ..., malformed or failing".
+std::string stub_kinds_text();
+
+/// True for "ollama", "anthropic" and "openai".
+bool is_backend_type(const std::string& type);
+
 /// Parses a short judge name; on failure returns nullopt and sets `error`.
 std::optional<judge_spec> parse_judge_name(const std::string& name,
                                            std::string& error);
-
-/// Builds the adapter a spec names. On failure (unknown type, missing key,
-/// bad URL) returns nullptr and sets `error` to a message fit for the user.
-judge_adapter_ptr make_adapter(const judge_spec& spec, std::string& error);
-
-/// The call options a spec implies for vote `vote_index`.
-call_options call_options_for(const judge_spec& spec,
-                              std::uint32_t vote_index);
 
 } // namespace ij

@@ -1,13 +1,9 @@
-#include "tools/driver_config.hpp"
+#include "core/run_config.hpp"
 
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
@@ -18,7 +14,7 @@
 
 #include "core/statistical_params_json.hpp"
 #include "core/verdict_table.hpp"
-#include "tools/embedded_configs.hpp"
+#include "core/embedded_configs.hpp"
 
 namespace ij {
 
@@ -216,18 +212,8 @@ judge_spec judge_from(const Value& j) {
   return s;
 }
 
-std::optional<flush_policy> flush_from(std::string_view s) {
-  if (s == "fsync-verdicts")
-    return flush_policy::fsync_verdicts;
-  if (s == "fsync-each")
-    return flush_policy::fsync_each;
-  if (s == "flush-each")
-    return flush_policy::flush_each;
-  return std::nullopt;
-}
-
 /// Lays a schema-valid document over `cfg`, then checks what a schema cannot.
-bool apply(const Value& doc, driver_config& cfg, const std::string& source,
+bool apply(const Value& doc, run_config& cfg, const std::string& source,
            std::string& error) {
   auto fail = [&](const std::string& pointer, const std::string& what) {
     error = source + ": " + pointer + ": " + what;
@@ -294,12 +280,12 @@ bool apply(const Value& doc, driver_config& cfg, const std::string& source,
     if (auto v = member(*au, "path"))
       cfg.audit_path = v->GetString();
     if (auto v = member(*au, "flush"))
-      cfg.flush = *flush_from(v->GetString());
+      cfg.flush = *flush_policy_from_string(v->GetString());
   }
   return true;
 }
 
-std::optional<driver_config> parse_over(driver_config base,
+std::optional<run_config> parse_over(run_config base,
                                         std::string_view json,
                                         const std::string& source,
                                         std::string& error) {
@@ -323,7 +309,7 @@ std::optional<driver_config> parse_over(driver_config base,
 
 } // namespace
 
-std::string_view config_name(flush_policy p) {
+std::string_view to_string(flush_policy p) {
   switch (p) {
     case flush_policy::fsync_verdicts: return "fsync-verdicts";
     case flush_policy::fsync_each: return "fsync-each";
@@ -332,9 +318,17 @@ std::string_view config_name(flush_policy p) {
   return "fsync-verdicts";
 }
 
-driver_config default_config() {
+std::optional<flush_policy> flush_policy_from_string(std::string_view s) {
+  for (auto p : {flush_policy::fsync_verdicts, flush_policy::fsync_each,
+                 flush_policy::flush_each})
+    if (to_string(p) == s)
+      return p;
+  return std::nullopt;
+}
+
+run_config default_config() {
   std::string error;
-  auto cfg = parse_over(driver_config{}, embedded::default_config,
+  auto cfg = parse_over(run_config{}, embedded::default_config,
                         std::string{embedded_source}, error);
   // The build embeds a file the tests validate; failing here is a build bug.
   if (!cfg) {
@@ -345,29 +339,13 @@ driver_config default_config() {
   return std::move(*cfg);
 }
 
-std::optional<driver_config> parse_config(std::string_view json,
+std::optional<run_config> parse_config(std::string_view json,
                                           const std::string& source,
                                           std::string& error) {
   return parse_over(default_config(), json, source, error);
 }
 
-std::optional<driver_config> load_config(const std::string& path,
-                                         std::string& error) {
-  std::ifstream in{path, std::ios::binary};
-  if (!in) {
-    error = path + ": cannot open: " + std::strerror(errno);
-    return std::nullopt;
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) {
-    error = path + ": cannot read: " + std::strerror(errno);
-    return std::nullopt;
-  }
-  return parse_config(text.str(), path, error);
-}
-
-bool override_judge(driver_config& cfg, const std::string& name,
+bool override_judge(run_config& cfg, const std::string& name,
                     std::string& error) {
   auto spec = parse_judge_name(name, error);
   if (!spec) {
@@ -378,23 +356,7 @@ bool override_judge(driver_config& cfg, const std::string& name,
   return true;
 }
 
-std::optional<std::vector<judge_binding>>
-bind_judges(const driver_config& cfg, std::string& error) {
-  std::vector<judge_binding> out;
-  for (std::size_t i = 0; i < cfg.judges.size(); ++i) {
-    std::string why;
-    auto adapter = make_adapter(cfg.judges[i], why);
-    if (!adapter) {
-      error = cfg.source + ": /judges/" + std::to_string(i) + " ("
-              + cfg.judges[i].name + "): " + why;
-      return std::nullopt;
-    }
-    out.push_back(judge_binding{cfg.judges[i], std::move(adapter)});
-  }
-  return out;
-}
-
-std::string to_json(const driver_config& cfg) {
+std::string to_json(const run_config& cfg) {
   rapidjson::StringBuffer sb;
   rapidjson::Writer<rapidjson::StringBuffer> w(sb);
   w.StartObject();
@@ -451,7 +413,7 @@ std::string to_json(const driver_config& cfg) {
   w.Key("path");
   w.String(cfg.audit_path);
   w.Key("flush");
-  w.String(std::string{config_name(cfg.flush)});
+  w.String(std::string{to_string(cfg.flush)});
   w.EndObject();
   w.EndObject();
   return sb.GetString();

@@ -1,22 +1,43 @@
 #pragma once
-// The run configuration of invjudge: JSON validated against
-// configs/schema.json, then checked for meaning (vote rule, statistical
-// parameters, judges), before anything is spawned. Every error names the
-// file and the JSON pointer of the offending value.
+// The one configuration model of a run: what the driver reads from
+// --config, what the daemon takes in a request body, what the run session is
+// spawned with, and what the run manifest records (to_json, the one writer).
+// JSON is validated against configs/schema.json, then checked for meaning
+// (vote rule, statistical parameters, judges), before anything is spawned.
+// Every error names the source and the JSON pointer of the offending value.
+// Pure: no file is read here (tools/config_file.hpp reads files).
 #include <chrono>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "actors/pipeline_settings.hpp"
-#include "adapters/judge_spec.hpp"
+#include "core/judge_spec.hpp"
 #include "core/vote_tally.hpp"
 #include "messages/verdict.hpp"
 
 namespace ij {
 
-struct driver_config {
+/// When the audit file reaches the disk.
+enum class flush_policy {
+  /// Every record reaches the kernel at once; fsync before each verdict is
+  /// released and at run end (the safe default: a released verdict
+  /// survives a crash).
+  fsync_verdicts,
+  /// fsync after every record (slowest, strongest).
+  fsync_each,
+  /// fsync only at run end.
+  flush_each,
+};
+
+/// The one spelling, in configuration and manifest alike:
+/// "fsync-verdicts", "fsync-each", "flush-each".
+std::string_view to_string(flush_policy p);
+
+/// Reads that spelling back; nullopt for anything else.
+std::optional<flush_policy> flush_policy_from_string(std::string_view s);
+
+struct run_config {
   /// Where the values came from: a file path, or "(embedded default)".
   std::string source;
   std::vector<judge_spec> judges;
@@ -35,32 +56,21 @@ struct driver_config {
 inline constexpr std::string_view embedded_source = "(embedded default)";
 
 /// The embedded default (configs/default.json as compiled in).
-driver_config default_config();
+run_config default_config();
 
-/// Reads `path` and lays it over the embedded default. On failure returns
-/// nullopt with `error` as "<path>: <pointer>: <what is wrong>".
-std::optional<driver_config> load_config(const std::string& path,
-                                         std::string& error);
-
-/// Same, from JSON text already in memory; `source` names it in errors.
-std::optional<driver_config> parse_config(std::string_view json,
+/// Parses JSON text laid over the embedded default; `source` names it in
+/// errors. On failure returns nullopt with `error` as
+/// "<source>: <pointer>: <what is wrong>".
+std::optional<run_config> parse_config(std::string_view json,
                                           const std::string& source,
                                           std::string& error);
 
 /// Replaces the judges with the one a short name gives (--judge).
-bool override_judge(driver_config& cfg, const std::string& name,
+bool override_judge(run_config& cfg, const std::string& name,
                     std::string& error);
-
-/// Builds every judge's adapter. Fails (with file and pointer) when one
-/// cannot be built, e.g. its API key variable is unset.
-std::optional<std::vector<judge_binding>>
-bind_judges(const driver_config& cfg, std::string& error);
 
 /// The effective configuration as canonical JSON (recorded in the run
 /// manifest). Holds key variable names, never keys.
-std::string to_json(const driver_config& cfg);
-
-/// The configuration spelling: "fsync-verdicts", "fsync-each", "flush-each".
-std::string_view config_name(flush_policy p);
+std::string to_json(const run_config& cfg);
 
 } // namespace ij

@@ -20,7 +20,8 @@
 
 #include "actors/pipeline_settings.hpp"
 #include "messages/registration.hpp"
-#include "tools/driver_config.hpp"
+#include "tools/config_file.hpp"
+#include "adapters/adapter_factory.hpp"
 #include "tools/exit_codes.hpp"
 #include "tools/interrupt.hpp"
 #include "tools/pair_reader.hpp"
@@ -126,7 +127,7 @@ bool validate_whole_file(std::FILE* in, const std::string& name,
   return bad == 0;
 }
 
-std::uint32_t automatic_window(const driver_config& cfg) {
+std::uint32_t automatic_window(const run_config& cfg) {
   std::uint64_t cap = 0;
   for (auto& j : cfg.judges)
     cap += j.max_in_flight;
@@ -192,7 +193,7 @@ std::string fresh_audit_name() {
 int run_command(const run_options& opts) {
   // 1. Configuration: everything is checked before any file is written.
   std::string error;
-  std::optional<driver_config> cfg;
+  std::optional<run_config> cfg;
   if (opts.config_path.empty())
     cfg = default_config();
   else

@@ -4,14 +4,15 @@
 #include <iostream>
 
 #include "adapters/self_test.hpp"
-#include "tools/driver_config.hpp"
+#include "tools/config_file.hpp"
+#include "adapters/adapter_factory.hpp"
 #include "tools/exit_codes.hpp"
 
 namespace ij {
 
 int selftest_command(const std::string& config_path, const std::string& judge) {
   std::string error;
-  std::optional<driver_config> cfg;
+  std::optional<run_config> cfg;
   if (config_path.empty())
     cfg = default_config();
   else

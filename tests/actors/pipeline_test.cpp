@@ -116,7 +116,7 @@ TEST_CASE("the manifest is line 1 before any judge call and the chain "
   CHECK(m["min_agreement"].GetUint() == 2);
   CHECK(m["abstain_as_neither"].GetBool());
   CHECK(m["stats"]["tau"].GetDouble() == 0.8);
-  CHECK(std::string{m["flush_policy"].GetString()} == "fsync_verdicts");
+  CHECK(std::string{m["flush_policy"].GetString()} == "fsync-verdicts");
   CHECK(m["config"]["votes"].GetInt() == 1);
   CHECK(std::string{m["judges"][0]["api_key_env"].GetString()}
         == "IJ_TEST_FAKE_KEY");

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "adapters/judge_spec.hpp"
+#include "adapters/adapter_factory.hpp"
 #include "adapters/stub_judges.hpp"
 
 using namespace ij;

@@ -5,7 +5,8 @@
 #include <rapidjson/document.h>
 
 #include "cli_support.hpp"
-#include "tools/driver_config.hpp"
+#include "tools/config_file.hpp"
+#include "adapters/adapter_factory.hpp"
 
 using namespace ij;
 

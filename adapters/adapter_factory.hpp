@@ -1,0 +1,34 @@
+#pragma once
+// Builds the adapter a judge_spec names (a stub, or an HTTP backend), and
+// the call options a spec implies.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "adapters/judge_adapter.hpp"
+#include "core/judge_spec.hpp"
+#include "core/run_config.hpp"
+
+namespace ij {
+
+/// A judge as configured, with its adapter built.
+struct judge_binding {
+  judge_spec spec;
+  judge_adapter_ptr adapter;
+};
+
+/// Builds the adapter a spec names. On failure (unknown type, missing key,
+/// bad URL) returns nullptr and sets `error` to a message fit for the user.
+judge_adapter_ptr make_adapter(const judge_spec& spec, std::string& error);
+
+/// The call options a spec implies for vote `vote_index`.
+call_options call_options_for(const judge_spec& spec,
+                              std::uint32_t vote_index);
+
+/// Builds every judge's adapter. Fails (with file and pointer) when one
+/// cannot be built, e.g. its API key variable is unset.
+std::optional<std::vector<judge_binding>>
+bind_judges(const run_config& cfg, std::string& error);
+
+} // namespace ij

@@ -1,0 +1,107 @@
+#include "core/judge_spec.hpp"
+
+#include <algorithm>
+#include <string_view>
+
+namespace ij {
+
+namespace {
+
+constexpr std::string_view name_help =
+  "expected TYPE:MODEL such as stub:numeric, ollama:qwen2.5:7b, "
+  "anthropic:claude-haiku-4-5 or openai:MODEL@http://127.0.0.1:8000";
+
+// The position of the '@' that starts a URL suffix: the last '@' followed by
+// http:// or https:// (a model name may itself contain '@' or ':').
+std::size_t url_separator(std::string_view rest) {
+  for (auto pos = rest.rfind('@'); pos != std::string_view::npos;
+       pos = pos == 0 ? std::string_view::npos : rest.rfind('@', pos - 1)) {
+    auto tail = rest.substr(pos + 1);
+    if (tail.rfind("http://", 0) == 0 || tail.rfind("https://", 0) == 0)
+      return pos;
+  }
+  return std::string_view::npos;
+}
+
+bool is_stub_kind(const std::string& kind) {
+  const auto& kinds = stub_kinds();
+  return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
+}
+
+} // namespace
+
+const std::vector<std::string>& stub_kinds() {
+  static const std::vector<std::string> kinds{
+    "numeric", "equivalent", "different", "abstain", "malformed", "failing"};
+  return kinds;
+}
+
+std::string stub_kinds_text() {
+  const auto& kinds = stub_kinds();
+  std::string out;
+  for (std::size_t i = 0; i < kinds.size(); ++i) {
+    if (i > 0)
+      out += i + 1 == kinds.size() ? " or " : ", ";
+    out += kinds[i];
+  }
+  return out;
+}
+
+bool is_backend_type(const std::string& type) {
+  return type == "ollama" || type == "anthropic" || type == "openai";
+}
+
+std::optional<judge_spec> parse_judge_name(const std::string& name,
+                                           std::string& error) {
+  if (name.empty()) {
+    error = "empty judge name (" + std::string{name_help} + ")";
+    return std::nullopt;
+  }
+  auto colon = name.find(':');
+  if (colon == std::string::npos) {
+    error = "judge name '" + name + "' has no type ("
+            + std::string{name_help} + ")";
+    return std::nullopt;
+  }
+  auto type = name.substr(0, colon);
+  if (type != "stub" && !is_backend_type(type)) {
+    error = "unknown judge type '" + type + "' in '" + name
+            + "' (expected stub, ollama, anthropic or openai)";
+    return std::nullopt;
+  }
+  std::string_view rest{name};
+  rest.remove_prefix(colon + 1);
+  judge_spec spec;
+  spec.type = type;
+  if (auto at = url_separator(rest); at != std::string_view::npos) {
+    spec.base_url = std::string{rest.substr(at + 1)};
+    rest = rest.substr(0, at);
+    if (spec.base_url == "http://" || spec.base_url == "https://") {
+      error = "judge name '" + name + "' has a URL without a host";
+      return std::nullopt;
+    }
+  }
+  spec.model = std::string{rest};
+  if (spec.model.empty()) {
+    error = "judge name '" + name + "' has an empty "
+            + (type == "stub" ? std::string{"stub kind"}
+                              : std::string{"model"})
+            + " (" + std::string{name_help} + ")";
+    return std::nullopt;
+  }
+  if (type == "stub") {
+    if (!is_stub_kind(spec.model)) {
+      error = "unknown stub kind '" + spec.model + "' in '" + name
+              + "' (expected " + stub_kinds_text() + ")";
+      return std::nullopt;
+    }
+    if (!spec.base_url.empty()) {
+      error = "stub judge '" + name + "' takes no URL";
+      return std::nullopt;
+    }
+  }
+  spec.name = name;
+  return spec;
+}
+
+} // namespace ij
