@@ -12,6 +12,7 @@
 #include "adapters/llm_judge_comparator.hpp"
 #include "core/audit_record.hpp"
 #include "core/sha256.hpp"
+#include "messages/error.hpp"
 
 namespace ij {
 
@@ -39,7 +40,14 @@ bool write_all(int fd, const char* data, std::size_t size) {
 }
 
 caf::error failure(const std::string& why) {
-  return caf::make_error(caf::sec::runtime_error, why);
+  return make_error(errc::audit_failed, why);
+}
+
+// Answers everyone waiting for a group commit: this fsync covers them.
+void release_synced(audit_logger_state& st) {
+  for (auto& w : st.awaiting_sync)
+    w.promise.deliver(w.seq, std::move(w.hash));
+  st.awaiting_sync.clear();
 }
 
 // Marks the file broken and refuses every promise waiting for an fsync.
@@ -47,7 +55,7 @@ void break_file(self_ptr self, std::string why) {
   auto& st = self->state;
   st.broken = std::move(why);
   for (auto& w : st.awaiting_sync)
-    w.first.deliver(failure(st.broken));
+    w.promise.deliver(failure(st.broken));
   st.awaiting_sync.clear();
 }
 
@@ -81,7 +89,7 @@ audit_logger(logger_actor::stateful_pointer<audit_logger_state> self, int fd,
   st.policy = policy;
   st.prev_hash = std::string{audit_genesis_hash};
   return {
-    [=](audit_batch& batch) -> caf::result<std::uint64_t> {
+    [=](audit_batch& batch) -> caf::result<std::uint64_t, std::string> {
       auto& st = self->state;
       if (!st.broken.empty())
         return failure(st.broken);
@@ -114,24 +122,22 @@ audit_logger(logger_actor::stateful_pointer<audit_logger_state> self, int fd,
       if (batch.last) {
         if (!sync(self))
           return failure(st.broken);
-        // Everyone waiting for a group commit is covered by this fsync.
-        for (auto& w : st.awaiting_sync)
-          w.first.deliver(w.second);
-        st.awaiting_sync.clear();
+        release_synced(st);
         ::close(st.fd);
         st.fd = -1;
-        return seq;
+        return {seq, st.prev_hash};
       }
       if (batch.durable && st.policy == flush_policy::fsync_verdicts) {
-        auto promise = self->make_response_promise<std::uint64_t>();
-        st.awaiting_sync.emplace_back(promise, seq);
+        auto promise =
+          self->make_response_promise<std::uint64_t, std::string>();
+        st.awaiting_sync.push_back({promise, seq, st.prev_hash});
         if (!st.sync_scheduled) {
           st.sync_scheduled = true;
           self->send(self, flush_atom::value);
         }
         return promise;
       }
-      return seq;
+      return {seq, st.prev_hash};
     },
     [=](flush_atom) {
       auto& st = self->state;
@@ -140,9 +146,7 @@ audit_logger(logger_actor::stateful_pointer<audit_logger_state> self, int fd,
         return;
       if (!sync(self))
         return;
-      for (auto& w : st.awaiting_sync)
-        w.first.deliver(w.second);
-      st.awaiting_sync.clear();
+      release_synced(st);
     },
   };
 }

@@ -7,7 +7,7 @@
 // SHA-256 hex of the previous line's bytes (64 zeros first), then the body's
 // fields. A batch is written with one write(2).
 //
-// Flush policy (pipeline_settings::flush_policy):
+// Flush policy (run_config::flush):
 //  - fsync_verdicts (default): every batch reaches the kernel at once; a
 //    durable batch (one that releases a verdict) is answered only after an
 //    fsync. The fsync is a group commit: the logger sends itself flush_atom,
@@ -21,9 +21,10 @@
 #include <utility>
 #include <vector>
 
+#include <caf/typed_event_based_actor.hpp>
 #include <caf/typed_response_promise.hpp>
 
-#include "actors/pipeline_settings.hpp"
+#include "core/run_config.hpp"
 #include "messages/interfaces.hpp"
 
 namespace ij {
@@ -37,9 +38,12 @@ struct audit_logger_state {
   std::uint64_t seq = 0;
   std::string prev_hash;
   /// Durable batches written but not fsynced yet, with their last seq.
-  std::vector<std::pair<caf::typed_response_promise<std::uint64_t>,
-                        std::uint64_t>>
-    awaiting_sync;
+  struct awaiting {
+    caf::typed_response_promise<std::uint64_t, std::string> promise;
+    std::uint64_t seq;
+    std::string hash;
+  };
+  std::vector<awaiting> awaiting_sync;
   bool sync_scheduled = false;
   /// The file failed or was closed: every later batch is refused with this.
   std::string broken;

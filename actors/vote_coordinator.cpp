@@ -16,36 +16,23 @@ namespace {
 
 using self_ptr =
   vote_coordinator_actor::stateful_pointer<vote_coordinator_state>;
-using job = vote_coordinator_state::job;
+using state = vote_coordinator_state;
+using job = state::job;
 
-// The least-loaded judge with room, ties broken round-robin; n when all
-// are full.
-std::size_t pick_judge(vote_coordinator_state& st) {
-  auto n = st.judges.size();
-  auto best = n;
-  for (std::size_t i = 0; i < n; ++i) {
-    auto j = (st.next_judge + i) % n;
-    if (st.load[j] >= std::max<std::uint32_t>(st.judges[j].capacity, 1))
-      continue;
-    if (best == n || st.load[j] < st.load[best])
-      best = j;
-  }
-  if (best != n)
-    st.next_judge = best + 1;
-  return best;
-}
-
-// The record of a vote the judge did not answer: a fault with what the
+// The record of a vote no worker answered: a fault with what the
 // coordinator knows of the call.
-judge_record unanswered(const vote_judge& j, const judge_request& req,
+judge_record unanswered(const judge_info* w, const judge_request& req,
                         std::int64_t started_ms, std::string error,
                         fault_kind kind) {
   judge_record rec;
   rec.pair_id = req.pair_id;
   rec.prompt_id = std::string{judge_prompt_id};
-  rec.adapter_id = j.adapter_id;
-  rec.model = j.model;
-  rec.temperature = j.temperature;
+  if (w) {
+    rec.adapter_id = w->adapter_id;
+    rec.worker_id = w->worker_id;
+    rec.model = w->model;
+    rec.temperature = w->temperature;
+  }
   rec.has_seed = req.has_seed;
   rec.seed = req.seed;
   rec.vote_index = req.vote_index;
@@ -54,21 +41,59 @@ judge_record unanswered(const vote_judge& j, const judge_request& req,
   rec.transport_failed = true;
   rec.transport_error = std::move(error);
   rec.fault = kind;
-  rec.attempts = 0;
   rec.started_at_ms = started_ms;
   rec.finished_at_ms = wall_clock_ms();
   rec.latency_ms = static_cast<double>(rec.finished_at_ms - started_ms);
   return rec;
 }
 
-void step(self_ptr self, std::uint64_t id);
-void drain(self_ptr self);
+// The result of a pair whose votes are all in.
+void finish(state& st, std::uint64_t seq, job& j) {
+  voted_pair out;
+  out.seq = seq;
+  auto& vr = out.result;
+  vr.pair_id = j.work.pair.id;
+  vr.counts = j.tally.counts();
+  if (st.settings.votes.votes == 1 && j.records.size() == 1)
+    vr.outcome = outcome_of_record(j.records.front(),
+                                   st.settings.abstain_as_neither);
+  else
+    vr.outcome = j.tally.outcome();
+  // Records in vote order, whatever order the workers answered in.
+  std::sort(j.records.begin(), j.records.end(),
+            [](const judge_record& x, const judge_record& y) {
+              return x.vote_index < y.vote_index;
+            });
+  vr.records = std::move(j.records);
+  out.pair = std::move(j.work.pair);
+  st.done.push_back(std::move(out));
+  st.jobs.erase(seq);
+}
 
-void on_vote(self_ptr self, std::uint64_t id, std::size_t judge_index,
-             judge_record rec) {
-  auto& st = self->state;
-  --st.load[judge_index];
-  auto i = st.jobs.find(id);
+// Asks for the next wave of a job, or finishes it once its outcome is fixed.
+void step(state& st, std::uint64_t seq) {
+  auto i = st.jobs.find(seq);
+  if (i == st.jobs.end())
+    return;
+  auto& j = i->second;
+  if (j.in_flight > 0)
+    return; // the wave is not back yet
+  auto c = j.tally.counts();
+  auto k = st.settings.votes.min_agreement;
+  auto left = st.settings.votes.votes - j.asked;
+  if (j.tally.fixed() || left == 0) {
+    finish(st, seq, j);
+    return;
+  }
+  auto wave = std::min(k - std::max(c.equivalent, c.different), left);
+  j.asked += wave;
+  j.in_flight += wave;
+  for (std::uint32_t n = 0; n < wave; ++n)
+    st.backlog.push_back(seq);
+}
+
+void count_vote(state& st, std::uint64_t seq, judge_record rec) {
+  auto i = st.jobs.find(seq);
   if (i == st.jobs.end())
     return;
   auto& j = i->second;
@@ -78,12 +103,21 @@ void on_vote(self_ptr self, std::uint64_t id, std::size_t judge_index,
   else
     j.tally.add(rec.decision);
   j.records.push_back(std::move(rec));
-  step(self, id);
-  drain(self);
+  step(st, seq);
 }
 
-// Arms the one deadline timer for the oldest outstanding vote, unless it is
-// armed already (it re-arms itself when it fires).
+// Removes an answered vote; false when it had already expired or was
+// re-counted. Answered tokens at the front of the deadline queue go at once,
+// so the queue holds little more than the votes in flight.
+bool take_pending(state& st, std::uint64_t token) {
+  if (st.pending.erase(token) == 0)
+    return false;
+  while (!st.by_due.empty() && st.pending.count(st.by_due.front()) == 0)
+    st.by_due.pop_front();
+  return true;
+}
+
+// Arms the one deadline timer for the oldest outstanding vote.
 void arm_timer(self_ptr self) {
   auto& st = self->state;
   if (st.timer_armed || st.by_due.empty())
@@ -98,26 +132,13 @@ void arm_timer(self_ptr self) {
   self->delayed_send(self, wait, deadline_atom::value);
 }
 
-// Removes an answered vote; false when it had already expired. Answered
-// tokens at the front of the deadline queue are dropped at once, so the queue
-// holds little more than the votes in flight.
-bool take_pending(self_ptr self, std::uint64_t token) {
-  auto& st = self->state;
-  if (st.pending.erase(token) == 0)
-    return false;
-  while (!st.by_due.empty() && st.pending.count(st.by_due.front()) == 0)
-    st.by_due.pop_front();
-  return true;
-}
-
 // Every outstanding vote past its deadline becomes a fault.
 void expire_votes(self_ptr self) {
   auto& st = self->state;
   st.timer_armed = false;
   auto now = self->clock().now();
   while (!st.by_due.empty()) {
-    auto token = st.by_due.front();
-    auto p = st.pending.find(token);
+    auto p = st.pending.find(st.by_due.front());
     if (p == st.pending.end()) {
       st.by_due.pop_front();
       continue;
@@ -127,116 +148,257 @@ void expire_votes(self_ptr self) {
     auto v = std::move(p->second);
     st.pending.erase(p);
     st.by_due.pop_front();
-    on_vote(self, v.job, v.judge,
-            unanswered(st.judges[v.judge], v.meta, v.started_ms,
-                       "deadline exceeded", fault_kind::deadline));
+    auto& w = st.workers[v.worker];
+    --w.outstanding;
+    count_vote(st, v.seq,
+               unanswered(&w.info, v.meta, v.started_ms, "deadline exceeded",
+                          fault_kind::deadline));
   }
-  arm_timer(self);
 }
 
-// Sends the next vote of job `j` to judge `ji`.
-void dispatch(self_ptr self, std::uint64_t id, job& j, std::size_t ji) {
+// The alive worker with a credit and the fewest of our calls outstanding,
+// ties broken round-robin; workers.size() when none has a credit.
+std::size_t pick_worker(state& st) {
+  auto n = st.workers.size();
+  auto best = n;
+  for (std::size_t k = 0; k < n; ++k) {
+    auto i = (st.next_worker + k) % n;
+    auto& w = st.workers[i];
+    if (!w.alive || w.credits == 0)
+      continue;
+    if (best == n || w.outstanding < st.workers[best].outstanding)
+      best = i;
+  }
+  if (best != n)
+    st.next_worker = best + 1;
+  return best;
+}
+
+// Sends the next vote of job `seq` to worker `wi` (queued until flush).
+void dispatch(self_ptr self, std::uint64_t seq, job& j, std::size_t wi) {
   auto& st = self->state;
+  auto& w = st.workers[wi];
+  --w.credits;
+  ++w.outstanding;
   auto vote_index = j.dispatched++;
-  ++st.load[ji];
-  auto& target = st.judges[ji];
-  judge_request req;
-  req.pair_id = j.pair.id;
+  judge_call call;
+  call.token = st.next_token++;
+  auto& req = call.request;
+  req.pair_id = j.work.pair.id;
   req.vote_index = vote_index;
   req.swapped = st.settings.order_balancing && vote_index % 2 == 1;
-  req.a = req.swapped ? j.pair.b : j.pair.a;
-  req.b = req.swapped ? j.pair.a : j.pair.b;
-  if (target.base_seed) {
+  req.a = req.swapped ? j.work.pair.b : j.work.pair.a;
+  req.b = req.swapped ? j.work.pair.a : j.work.pair.b;
+  if (w.info.has_seed) {
     req.has_seed = true;
-    req.seed = *target.base_seed + static_cast<std::int64_t>(vote_index);
+    req.seed = w.info.seed + static_cast<std::int64_t>(vote_index);
   }
-  auto& clk = self->clock();
-  auto token = st.next_token++;
-  // Kept for the deadline record; the answers are not needed there.
   auto meta = req;
   meta.a.clear();
   meta.b.clear();
-  st.pending.emplace(token, vote_coordinator_state::pending_vote{
-                              id, ji, std::move(meta), wall_clock_ms(),
-                              clk.now() + st.settings.deadline});
-  st.by_due.push_back(token);
-  arm_timer(self);
-  self->request(target.actor, caf::infinite, std::move(req))
-    .then(
-      [=](judge_record& rec) {
-        if (take_pending(self, token))
-          on_vote(self, id, ji, std::move(rec));
-      },
-      [=](caf::error& err) {
-        auto p = self->state.pending.find(token);
-        if (p == self->state.pending.end())
-          return; // already counted as a fault at its deadline
-        auto rec = unanswered(self->state.judges[ji], p->second.meta,
-                              p->second.started_ms,
-                              "judge unreachable: "
-                                + self->system().render(err),
-                              fault_kind::unavailable);
-        take_pending(self, token);
-        on_vote(self, id, ji, std::move(rec));
-      });
+  st.pending.emplace(call.token,
+                     state::pending_vote{seq, wi, std::move(meta),
+                                         wall_clock_ms(),
+                                         self->clock().now()
+                                           + st.settings.deadline});
+  st.by_due.push_back(call.token);
+  w.outgoing.push_back(std::move(call));
 }
 
-void finish(self_ptr self, std::uint64_t id, job& j) {
-  auto& st = self->state;
-  vote_result vr;
-  vr.pair_id = j.pair.id;
-  vr.counts = j.tally.counts();
-  if (st.settings.votes.votes == 1 && j.records.size() == 1)
-    vr.outcome = outcome_of_record(j.records.front(),
-                                   st.settings.abstain_as_neither);
-  else
-    vr.outcome = j.tally.outcome();
-  // Records in vote order, whatever order the judges answered in.
-  std::sort(j.records.begin(), j.records.end(),
-            [](const judge_record& x, const judge_record& y) {
-              return x.vote_index < y.vote_index;
-            });
-  vr.records = std::move(j.records);
-  j.promise.deliver(std::move(vr));
-  st.jobs.erase(id);
+bool any_alive(const state& st) {
+  return std::any_of(st.workers.begin(), st.workers.end(),
+                     [](const auto& w) { return w.alive; });
 }
 
-// Sends backlogged votes while some judge has room.
-void drain(self_ptr self) {
+// Places waiting votes under the credits held; with no worker at all, a
+// waiting vote can never be placed and becomes a fault at once.
+void place_votes(self_ptr self) {
   auto& st = self->state;
   while (!st.backlog.empty()) {
-    auto ji = pick_judge(st);
-    if (ji == st.judges.size())
+    if (!any_alive(st)) {
+      auto seq = st.backlog.front();
+      st.backlog.pop_front();
+      auto i = st.jobs.find(seq);
+      if (i == st.jobs.end())
+        continue;
+      judge_request meta;
+      meta.pair_id = i->second.work.pair.id;
+      meta.vote_index = i->second.dispatched++;
+      count_vote(st, seq,
+                 unanswered(nullptr, meta, wall_clock_ms(),
+                            "no worker serves the run's judges",
+                            fault_kind::unavailable));
+      continue;
+    }
+    auto wi = pick_worker(st);
+    if (wi == st.workers.size())
       return;
-    auto id = st.backlog.front();
+    auto seq = st.backlog.front();
     st.backlog.pop_front();
-    auto i = st.jobs.find(id);
+    auto i = st.jobs.find(seq);
     if (i != st.jobs.end())
-      dispatch(self, id, i->second, ji);
+      dispatch(self, seq, i->second, wi);
   }
 }
 
-void step(self_ptr self, std::uint64_t id) {
+// Tells each worker what it needs to know after a message: the calls placed
+// with it, the votes still waiting (demand), and credits not needed.
+void talk_to_workers(self_ptr self) {
   auto& st = self->state;
-  auto i = st.jobs.find(id);
-  if (i == st.jobs.end())
+  std::uint32_t unused = 0;
+  for (auto& w : st.workers)
+    unused += w.alive ? w.credits : 0;
+  auto waiting = static_cast<std::uint32_t>(st.backlog.size());
+  auto wanted = waiting > unused ? waiting - unused : 0;
+  for (auto& w : st.workers) {
+    if (!w.alive)
+      continue;
+    if (!w.outgoing.empty())
+      self->send(w.actor, std::move(w.outgoing));
+    w.outgoing.clear();
+    if (st.backlog.empty() && w.credits > 0) {
+      self->send(w.actor, release_atom::value, w.credits);
+      w.credits = 0;
+    }
+    if (w.announced != wanted) {
+      w.announced = wanted;
+      self->send(w.actor, demand_atom::value, wanted);
+    }
+  }
+}
+
+// The end of every message: place votes, talk to workers, deliver results.
+void settle(self_ptr self) {
+  auto& st = self->state;
+  if (st.cancelled)
     return;
-  auto& j = i->second;
-  if (j.in_flight > 0)
-    return; // the wave is not back yet
-  auto c = j.tally.counts();
-  auto k = st.settings.votes.min_agreement;
-  auto left = st.settings.votes.votes - j.asked;
-  if (j.tally.fixed() || left == 0) {
-    finish(self, id, j);
+  place_votes(self);
+  talk_to_workers(self);
+  arm_timer(self);
+  if (!st.done.empty()) {
+    self->send(st.sink, std::move(st.done));
+    st.done.clear();
+  }
+}
+
+void add_job(state& st, vote_job& work) {
+  auto& pair = work.pair;
+  if (is_absent(pair.a) || is_absent(pair.b)) {
+    voted_pair out;
+    out.seq = work.seq;
+    out.result.pair_id = pair.id;
+    out.result.absent = true;
+    out.result.outcome = absent_outcome();
+    out.result.counts.votes = st.settings.votes.votes;
+    out.result.counts.min_agreement = st.settings.votes.min_agreement;
+    out.pair = std::move(pair);
+    st.done.push_back(std::move(out));
     return;
   }
-  auto best = std::max(c.equivalent, c.different);
-  auto wave = std::min(k - best, left);
-  j.asked += wave;
-  j.in_flight += wave;
-  for (std::uint32_t n = 0; n < wave; ++n)
-    st.backlog.push_back(id);
+  auto seq = work.seq;
+  st.jobs.emplace(seq, job{std::move(work), vote_tally{st.settings.votes}, 0,
+                           0, 0, {}});
+  step(st, seq);
+}
+
+void on_update(self_ptr self, worker_update& u) {
+  auto& st = self->state;
+  auto i = st.worker_index.find(u.worker_id);
+  if (i == st.worker_index.end())
+    return; // not one of ours (anymore)
+  auto& w = st.workers[i->second];
+  if (!w.alive)
+    return;
+  if (st.cancelled) {
+    if (u.credits > 0)
+      self->send(w.actor, release_atom::value, u.credits);
+    return;
+  }
+  w.credits += u.credits;
+  w.capacity = u.capacity;
+  for (auto& r : u.replies) {
+    auto p = st.pending.find(r.token);
+    if (p == st.pending.end())
+      continue; // expired, or the worker was lost meanwhile
+    auto seq = p->second.seq;
+    take_pending(st, r.token);
+    --w.outstanding;
+    count_vote(st, seq, std::move(r.record));
+  }
+}
+
+void add_worker(state& st, const worker_entry& e) {
+  if (st.judge_ids.count(e.info.judge_id) == 0)
+    return;
+  auto i = st.worker_index.find(e.info.worker_id);
+  if (i != st.worker_index.end()) {
+    auto& w = st.workers[i->second];
+    w.actor = e.worker;
+    w.info = e.info;
+    w.alive = true;
+    w.credits = 0;
+    w.announced = 0;
+    return;
+  }
+  st.worker_index[e.info.worker_id] = st.workers.size();
+  state::worker_slot w;
+  w.actor = e.worker;
+  w.info = e.info;
+  w.capacity = e.info.capacity;
+  st.workers.push_back(std::move(w));
+}
+
+// A worker left: its outstanding votes are faults, its credits are gone.
+void lose_worker(state& st, const std::string& id, const std::string& why) {
+  auto i = st.worker_index.find(id);
+  if (i == st.worker_index.end())
+    return;
+  auto wi = i->second;
+  auto& w = st.workers[wi];
+  w.alive = false;
+  w.credits = 0;
+  w.announced = 0;
+  std::vector<std::uint64_t> lost;
+  for (auto& [token, p] : st.pending)
+    if (p.worker == wi)
+      lost.push_back(token);
+  std::sort(lost.begin(), lost.end());
+  for (auto token : lost) {
+    auto p = std::move(st.pending[token]);
+    take_pending(st, token);
+    --w.outstanding;
+    count_vote(st, p.seq,
+               unanswered(&w.info, p.meta, p.started_ms, "worker lost: " + why,
+                          fault_kind::unavailable));
+  }
+}
+
+std::vector<worker_load> loads(const state& st) {
+  std::vector<worker_load> out;
+  for (auto& w : st.workers)
+    out.push_back(worker_load{w.info.worker_id, w.info.name, w.capacity,
+                              w.info.capacity, w.outstanding, w.alive});
+  return out;
+}
+
+void cancel(self_ptr self) {
+  auto& st = self->state;
+  st.cancelled = true;
+  st.jobs.clear();
+  st.backlog.clear();
+  st.pending.clear();
+  st.by_due.clear();
+  st.done.clear();
+  for (auto& w : st.workers) {
+    if (!w.alive)
+      continue;
+    if (w.credits > 0)
+      self->send(w.actor, release_atom::value, w.credits);
+    if (w.announced > 0)
+      self->send(w.actor, demand_atom::value, std::uint32_t{0});
+    w.credits = 0;
+    w.announced = 0;
+  }
 }
 
 } // namespace
@@ -244,42 +406,52 @@ void step(self_ptr self, std::uint64_t id) {
 vote_coordinator_actor::behavior_type
 vote_coordinator(vote_coordinator_actor::stateful_pointer<vote_coordinator_state>
                    self,
-                 std::vector<vote_judge> judges, vote_settings settings) {
+                 vote_sink_actor sink, judge_directory_actor directory,
+                 std::vector<std::string> judge_ids,
+                 std::vector<worker_entry> workers, vote_settings settings) {
   auto& st = self->state;
-  st.judges = std::move(judges);
-  st.load.assign(st.judges.size(), 0);
+  st.sink = std::move(sink);
   st.settings = settings;
+  st.judge_ids.insert(judge_ids.begin(), judge_ids.end());
+  for (auto& e : workers)
+    add_worker(st, e);
+  if (directory)
+    self->request(directory, caf::infinite, subscribe_atom::value,
+                  caf::actor_cast<directory_listener_actor>(self))
+      .then(
+        [=](std::vector<worker_entry>& now) {
+          for (auto& e : now)
+            add_worker(self->state, e);
+          settle(self);
+        },
+        [](caf::error&) {
+          // Without the directory the workers given at spawn are all we use.
+        });
   return {
-    [=](answer_pair& pair) -> caf::result<vote_result> {
-      auto& st = self->state;
-      if (is_absent(pair.a) || is_absent(pair.b) || st.judges.empty()) {
-        vote_result vr;
-        vr.pair_id = pair.id;
-        vr.counts.votes = st.settings.votes.votes;
-        vr.counts.min_agreement = st.settings.votes.min_agreement;
-        if (st.judges.empty()) {
-          vr.outcome = fault_outcome("no judge configured");
-        } else {
-          vr.absent = true;
-          vr.outcome = absent_outcome();
-        }
-        return vr;
-      }
-      auto id = st.next_job++;
-      auto promise = self->make_response_promise<vote_result>();
-      auto [it, inserted] = st.jobs.emplace(
-        id, vote_coordinator_state::job{std::move(pair),
-                                        vote_tally{st.settings.votes}, 0, 0,
-                                        0, {}, promise});
-      static_cast<void>(it);
-      static_cast<void>(inserted);
-      step(self, id);
-      drain(self);
-      return promise;
+    [=](std::vector<vote_job>& work) {
+      for (auto& w : work)
+        add_job(self->state, w);
+      settle(self);
     },
-    [=](deadline_atom) { expire_votes(self); },
+    [=](worker_update& u) {
+      on_update(self, u);
+      settle(self);
+    },
+    [=](deadline_atom) {
+      expire_votes(self);
+      settle(self);
+    },
+    [=](joined_atom, worker_entry& e) {
+      add_worker(self->state, e);
+      settle(self);
+    },
+    [=](left_atom, std::string& id, std::string& why) {
+      lose_worker(self->state, id, why);
+      settle(self);
+    },
+    [=](cancel_atom) { cancel(self); },
+    [=](status_atom) { return loads(self->state); },
   };
 }
 
 } // namespace ij
-

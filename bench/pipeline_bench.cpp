@@ -30,7 +30,9 @@
 #include <caf/actor_system_config.hpp>
 #include <caf/scoped_actor.hpp>
 
-#include "actors/pipeline_settings.hpp"
+#include "actors/judge_directory.hpp"
+#include "actors/local_workers.hpp"
+#include "actors/run_session.hpp"
 #include "adapters/adapter_factory.hpp"
 #include "adapters/llm_judge_comparator.hpp"
 #include "core/answer.hpp"
@@ -39,9 +41,11 @@
 #include "core/sha256.hpp"
 #include "core/verdict_table.hpp"
 #include "core/vote_tally.hpp"
+#include "messages/error.hpp"
 #include "messages/registration.hpp"
 #include "tools/gen_pairs.hpp"
 #include "tools/pair_reader.hpp"
+#include "tools/run_client.hpp"
 
 extern char** environ;
 
@@ -184,7 +188,7 @@ result baseline(const std::vector<answer_pair>& pairs, vote_config votes,
         audit.add(audit_type::judge_call, judge_call_body(rec), ts);
       audit.add(audit_type::vote, vote_body(pair, vr), ts);
       auto d = single_invariance_verdict(vr.absent, vr.outcome);
-      single_verdict sv{pair.id, pair.item, d.verdict, d.rule, vr.outcome, vr.counts};
+      single_verdict sv{pair.id, pair.item, d.verdict, d.rule, vr.outcome, vr.counts, pair.label};
       audit.add(audit_type::verdict, verdict_body(pair, sv), ts);
       audit.write(fsync_each_pair);
       ++items[pair.item][static_cast<std::size_t>(d.rule) - 1];
@@ -207,67 +211,60 @@ result baseline(const std::vector<answer_pair>& pairs, vote_config votes,
 }
 
 // ---------------------------------------------------------------------------
-// The pipeline, driven the way invjudge drives it: a scoped actor keeps a
-// window of pairs in flight and counts replies.
+// The pipeline, driven the way invjudge drives it: a judge directory and one
+// worker, a run session, and the driver's own run client feeding batches
+// from memory under the session's backpressure.
 
 result pipeline(const std::vector<answer_pair>& pairs, vote_config votes,
                 flush_policy flush, std::uint32_t window) {
   caf::actor_system_config cfg;
   add_message_types(cfg);
   caf::actor_system sys{cfg};
-  caf::scoped_actor self{sys};
-  pipeline_settings s;
-  s.judges = {numeric_stub()};
-  s.votes = votes;
-  s.audit_path = temp_audit("pipeline");
-  s.flush = flush;
-  s.config_source = "pipeline_bench";
-  s.config_json = "{}";
-  s.listener = caf::actor_cast<caf::actor>(self);
-  auto path = s.audit_path;
-  auto spawned = spawn_pipeline(sys, std::move(s));
-  if (!spawned) {
-    std::fprintf(stderr, "spawn_pipeline: %s\n", sys.render(spawned.error()).c_str());
+  auto directory = sys.spawn(judge_directory);
+  auto judge = numeric_stub();
+  run_config rc = default_config();
+  rc.source = "pipeline_bench";
+  rc.judges = {judge.spec};
+  rc.votes = votes;
+  rc.flush = flush;
+  if (auto w = start_local_workers(sys, directory, {judge}); !w) {
+    std::fprintf(stderr, "workers: %s\n", render_error(w.error()).c_str());
     std::exit(1);
   }
-  auto p = *spawned;
-  result r;
+  caf::scoped_actor self{sys};
+  run_setup setup;
+  setup.config = rc;
+  setup.audit_path = temp_audit("pipeline");
+  setup.directory = directory;
+  setup.listener = caf::actor_cast<run_listener_actor>(self);
+  setup.window = window;
+  auto path = setup.audit_path;
   auto t0 = clock_type::now();
-  self->request(p, caf::infinite, start_atom::value)
-    .receive([](std::uint64_t) {},
-             [&](caf::error& e) {
-               std::fprintf(stderr, "start: %s\n", sys.render(e).c_str());
-               std::exit(1);
-             });
-  std::unordered_map<std::string, std::uint32_t> items;
-  std::size_t next = 0;
-  std::uint64_t in_flight = 0;
-  while (next < pairs.size() || in_flight > 0) {
-    while (next < pairs.size() && in_flight < window) {
-      ++items[pairs[next].item];
-      self->send(p, pairs[next++]);
-      ++in_flight;
-    }
-    self->receive([&](single_verdict&) { --in_flight; ++r.pairs; },
-                  [&](statistical_verdict&) {},
-                  [&](caf::error& e) {
-                    std::fprintf(stderr, "pair failed: %s\n", sys.render(e).c_str());
-                    std::exit(1);
-                  });
+  auto session = spawn_run(sys, std::move(setup));
+  if (!session) {
+    std::fprintf(stderr, "spawn_run: %s\n", render_error(session.error()).c_str());
+    std::exit(1);
   }
-  for (auto& [item, n] : items)
-    self->send(p, item_total_atom::value, item, n);
-  self->request(p, caf::infinite, finish_atom::value, false)
-    .receive(
-      [&](run_summary& sum) {
-        r.judge_calls = sum.judge_calls;
-        r.calls_skipped = sum.calls_skipped;
-      },
-      [&](caf::error& e) {
-        std::fprintf(stderr, "finish: %s\n", sys.render(e).c_str());
-        std::exit(1);
-      });
+  std::size_t next = 0;
+  input_source source = [&](input_batch& b, std::string&) {
+    auto end = std::min(pairs.size(), next + 128);
+    b.pairs.assign(pairs.begin() + static_cast<std::ptrdiff_t>(next),
+                   pairs.begin() + static_cast<std::ptrdiff_t>(end));
+    next = end;
+    return next == pairs.size() ? input_state::end : input_state::more;
+  };
+  result r;
+  run_event_handlers on;
+  on.verdicts = [&](std::vector<single_verdict>& v) { r.pairs += v.size(); };
+  auto out = drive_run(self, *session, source, on);
+  if (!out.ended || !out.summary.error.empty()) {
+    std::fprintf(stderr, "the run failed: %s\n", out.summary.error.c_str());
+    std::exit(1);
+  }
+  r.judge_calls = out.summary.judge_calls;
+  r.calls_skipped = out.summary.calls_skipped;
   r.seconds = std::chrono::duration<double>(clock_type::now() - t0).count();
+  self->send_exit(directory, caf::exit_reason::user_shutdown);
   std::remove(path.c_str());
   return r;
 }
@@ -321,7 +318,7 @@ void million(const char* invjudge) {
 
 int main(int argc, char** argv) {
   std::uint64_t n = 100000;
-  std::uint32_t window = 256;
+  std::uint32_t window = 0;
   bool run_million = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];

@@ -139,6 +139,7 @@ std::string judge_call_body(const judge_record& rec) {
   u64(w, "vote_index", rec.vote_index);
   str(w, "prompt_id", rec.prompt_id);
   str(w, "adapter_id", rec.adapter_id);
+  str_or_null(w, "worker", rec.worker_id);
   str(w, "model", rec.model);
   num(w, "temperature", rec.temperature);
   w.Key("seed");

@@ -1,6 +1,9 @@
 #include "core/judge_spec.hpp"
 
+#include "core/prompt.hpp"
+
 #include <algorithm>
+#include <cstdio>
 #include <string_view>
 
 namespace ij {
@@ -45,6 +48,14 @@ std::string stub_kinds_text() {
     out += kinds[i];
   }
   return out;
+}
+
+std::string judge_id_of(const judge_spec& spec) {
+  char temp[32];
+  std::snprintf(temp, sizeof temp, "%g", spec.temperature);
+  return spec.type + ":" + spec.model + " t=" + temp + " prompt="
+         + std::string{judge_prompt_id} + "#"
+         + judge_prompt_template_sha256().substr(0, 8);
 }
 
 bool is_backend_type(const std::string& type) {

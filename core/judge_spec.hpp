@@ -44,6 +44,13 @@ std::string stub_kinds_text();
 /// True for "ollama", "anthropic" and "openai".
 bool is_backend_type(const std::string& type);
 
+/// The judge a spec names, as a stable id: adapter type, model, temperature
+/// and prompt (id and template SHA-256), e.g.
+/// "openai:qwen2.5-7b t=0 prompt=invariance-checker/judge/v1#b7c260f6".
+/// Workers serving the same judge on different hosts or endpoints share it;
+/// a different model, temperature or prompt never does.
+std::string judge_id_of(const judge_spec& spec);
+
 /// Parses a short judge name; on failure returns nullopt and sets `error`.
 std::optional<judge_spec> parse_judge_name(const std::string& name,
                                            std::string& error);

@@ -356,9 +356,8 @@ bool override_judge(run_config& cfg, const std::string& name,
   return true;
 }
 
-std::string to_json(const run_config& cfg) {
-  rapidjson::StringBuffer sb;
-  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
+void write_run_config(rapidjson::Writer<rapidjson::StringBuffer>& w,
+                      const run_config& cfg) {
   w.StartObject();
   w.Key("source");
   w.String(cfg.source);
@@ -416,7 +415,13 @@ std::string to_json(const run_config& cfg) {
   w.String(std::string{to_string(cfg.flush)});
   w.EndObject();
   w.EndObject();
-  return sb.GetString();
+}
+
+std::string to_json(const run_config& cfg) {
+  rapidjson::StringBuffer sb;
+  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
+  write_run_config(w, cfg);
+  return {sb.GetString(), sb.GetSize()};
 }
 
 } // namespace ij

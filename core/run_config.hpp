@@ -12,6 +12,9 @@
 #include <string_view>
 #include <vector>
 
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
 #include "core/judge_spec.hpp"
 #include "core/vote_tally.hpp"
 #include "messages/verdict.hpp"
@@ -68,6 +71,11 @@ std::optional<run_config> parse_config(std::string_view json,
 /// Replaces the judges with the one a short name gives (--judge).
 bool override_judge(run_config& cfg, const std::string& name,
                     std::string& error);
+
+/// Writes the effective configuration as one JSON object (the value after a
+/// Key(), or a whole document): the one writer of the configuration.
+void write_run_config(rapidjson::Writer<rapidjson::StringBuffer>& w,
+                      const run_config& cfg);
 
 /// The effective configuration as canonical JSON (recorded in the run
 /// manifest). Holds key variable names, never keys.

@@ -4,15 +4,34 @@
 
 namespace ij {
 
-using start_atom = caf::atom_constant<caf::atom("start")>;
-using finish_atom = caf::atom_constant<caf::atom("finish")>;
-using item_total_atom = caf::atom_constant<caf::atom("itemtotal")>;
-using rejected_atom = caf::atom_constant<caf::atom("rejected")>;
+/// "Describe yourself" (a judge worker replies with its judge_info).
+using info_atom = caf::atom_constant<caf::atom("info")>;
+/// A client's calls waiting for a worker's credits.
+using demand_atom = caf::atom_constant<caf::atom("demand")>;
+/// Credits a client gives back unused.
+using release_atom = caf::atom_constant<caf::atom("release")>;
+/// Counters of a worker or snapshot of a run.
 using status_atom = caf::atom_constant<caf::atom("status")>;
+/// Directory: register a worker / list / subscribe to joins and leaves.
+using join_atom = caf::atom_constant<caf::atom("join")>;
+using list_atom = caf::atom_constant<caf::atom("list")>;
+using subscribe_atom = caf::atom_constant<caf::atom("subscribe")>;
+/// Directory events: a worker joined / left.
+using joined_atom = caf::atom_constant<caf::atom("joined")>;
+using left_atom = caf::atom_constant<caf::atom("left")>;
+/// A run's input is complete.
+using end_of_input_atom = caf::atom_constant<caf::atom("endinput")>;
+/// Stop a run (or a coordinator) now, with the reason.
+using cancel_atom = caf::atom_constant<caf::atom("cancel")>;
+/// A warning for the user, in plain words.
+using warning_atom = caf::atom_constant<caf::atom("warning")>;
+/// The run session's progress timer.
+using progress_atom = caf::atom_constant<caf::atom("progress")>;
+/// The audit logger's group commit.
 using flush_atom = caf::atom_constant<caf::atom("flush")>;
 /// The vote coordinator's own timer: votes past their deadline are faults.
 using deadline_atom = caf::atom_constant<caf::atom("deadline")>;
-/// A judge actor's own note that one adapter call has come back.
+/// A judge worker's own note that adapter calls have come back.
 using call_done_atom = caf::atom_constant<caf::atom("calldone")>;
 
 } // namespace ij

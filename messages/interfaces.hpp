@@ -1,76 +1,166 @@
 #pragma once
 // Every typed actor interface of invariance-judge, in one place, so that the
-// whole protocol reads on one page (SPEC §10).
+// whole protocol reads on one page (SPEC §10; docs/ARCHITECTURE.md draws it).
+//
+// Who talks to whom:
+//   client (driver, daemon, bench) --input_batch--> run session
+//   run session --vote_job batch--> vote coordinator (one per run)
+//   vote coordinator <--credits/calls/replies--> judge workers (shared)
+//   vote coordinator --voted_pair batch--> run session
+//   run session --audit_batch--> audit logger (one per run) --> file
+//   run session --verdicts, events--> run listener (the client)
+//   judge directory --joined/left--> subscribers (vote coordinators)
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <caf/replies_to.hpp>
 #include <caf/typed_actor.hpp>
 
-#include "messages/answer_pair.hpp"
-#include "messages/audit_entry.hpp"
 #include "messages/atoms.hpp"
-#include "messages/judge_record.hpp"
-#include "messages/judge_request.hpp"
+#include "messages/audit_entry.hpp"
+#include "messages/judge_call.hpp"
+#include "messages/judge_info.hpp"
+#include "messages/run_events.hpp"
+#include "messages/run_input.hpp"
 #include "messages/run_summary.hpp"
 #include "messages/verdict.hpp"
-#include "messages/vote_result.hpp"
+#include "messages/vote_job.hpp"
 
 namespace ij {
 
-/// One per adapter instance; may live on another host.
-using judge_actor = caf::typed_actor<
-  // Makes one judge call (queued under the in-flight cap) and replies with
-  // its record; a transport failure is a record with transport_failed set,
-  // never an error reply.
-  caf::replies_to<judge_request>::with<judge_record>>;
+// --- Judges as services ----------------------------------------------------
 
-/// multiVoteJudge over one or more judge actors.
+/// The client side of a judge worker: a vote coordinator. Everything a
+/// worker says to a client is one message type.
+using judge_client_actor = caf::typed_actor<
+  // Calls finished (their records) and credits granted: one call may be
+  // made per credit. Sent by the worker to the client that made the calls
+  // or announced the demand.
+  caf::reacts_to<worker_update>>;
+
+/// A judge worker: one adapter instance serving one judge, shared by every
+/// run in the actor system (and, through a host, by other systems). It keeps
+/// at most `capacity` calls in flight and grants them to its clients
+/// round-robin, so no client starves another and a call never waits in a
+/// queue behind other clients' calls.
+using judge_worker_actor = caf::typed_actor<
+  // Describes the worker and the judge it serves.
+  caf::replies_to<info_atom>::with<judge_info>,
+  // The sender has this many calls waiting beyond the credits it holds
+  // (absolute: replaces the last figure). The worker grants credits as its
+  // capacity allows, never more than asked.
+  caf::reacts_to<demand_atom, std::uint32_t>,
+  // Calls made with granted credits; each comes back as a judge_reply in a
+  // worker_update. A transport failure is a record, never an error.
+  caf::reacts_to<std::vector<judge_call>>,
+  // Credits the sender does not need after all.
+  caf::reacts_to<release_atom, std::uint32_t>,
+  // Counters (in flight, peak, calls, clients).
+  caf::replies_to<status_atom>::with<worker_status>>;
+
+/// A worker as the directory lists it.
+struct worker_entry {
+  judge_worker_actor worker;
+  judge_info info;
+};
+
+inline bool operator==(const worker_entry& x, const worker_entry& y) {
+  return x.worker == y.worker && x.info == y.info;
+}
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, worker_entry& x) {
+  return f(caf::meta::type_name("ij.worker_entry"), x.worker, x.info);
+}
+
+/// Who wants to know when workers join or leave.
+using directory_listener_actor = caf::typed_actor<
+  // A worker joined (or was re-registered).
+  caf::reacts_to<joined_atom, worker_entry>,
+  // A worker left: worker id and why (its actor ended, its host was lost).
+  caf::reacts_to<left_atom, std::string, std::string>>;
+
+/// Knows which judge workers exist (local ones now; workers on other hosts
+/// join the same way).
+using judge_directory_actor = caf::typed_actor<
+  // Registers a worker: the directory asks it for its info, monitors it,
+  // tells the subscribers, and replies with the info.
+  caf::replies_to<join_atom, judge_worker_actor>::with<judge_info>,
+  // The workers known now.
+  caf::replies_to<list_atom>::with<std::vector<worker_entry>>,
+  // Subscribes (monitored: a subscriber that ends is dropped); replies with
+  // the workers known now, then sends joined/left as they happen.
+  caf::replies_to<subscribe_atom, directory_listener_actor>::with<
+    std::vector<worker_entry>>>;
+
+// --- A run ------------------------------------------------------------------
+
+/// Where a vote coordinator delivers its results: the run session.
+using vote_sink_actor = caf::typed_actor<
+  // Pairs whose votes are all in (or that needed none), in completion order.
+  caf::reacts_to<std::vector<voted_pair>>>;
+
+/// multiVoteJudge (SPEC §7) for one run, over the workers of its judges.
 using vote_coordinator_actor = caf::typed_actor<
-  // Fans out the votes of one pair, stops once the outcome is fixed, and
-  // replies with the aggregate. Absent answers reply at once (absent = true).
-  caf::replies_to<answer_pair>::with<vote_result>,
-  // Internal: the coordinator's single deadline timer (one pending timer per
-  // coordinator, not one per request: CAF 0.17 keeps a request timeout's
+  // Pairs to vote on; results go to the sink given at spawn.
+  caf::reacts_to<std::vector<vote_job>>,
+  // Drops every job: no further call is made, late replies are ignored.
+  caf::reacts_to<cancel_atom>,
+  // A snapshot of the workers as this run sees them.
+  caf::replies_to<status_atom>::with<std::vector<worker_load>>,
+  // Internal: the one deadline timer (CAF 0.17 keeps a request timeout's
   // clock entry until it fires, even after the reply came).
-  caf::reacts_to<deadline_atom>>;
+  caf::reacts_to<deadline_atom>>::extend_with<judge_client_actor>::
+  extend_with<directory_listener_actor>;
 
-/// Turns outcomes into verdicts.
-using verdict_actor = caf::typed_actor<
-  // The single verdict of one pair (the pair names its item).
-  caf::replies_to<answer_pair, vote_result>::with<single_verdict>,
-  // Input is over for this item: it has `count` pairs in all. Its
-  // statistical verdict goes to the listener once all are done.
-  caf::reacts_to<item_total_atom, std::string, std::uint32_t>,
-  // The run ends: replies with the number of items whose statistical verdict
-  // is still open (total unknown or pairs missing). Every statistical verdict
-  // the actor sent before is ahead of this reply in the asker's mailbox.
-  caf::replies_to<finish_atom>::with<std::uint32_t>>;
-
-/// The only writer of the audit trail (SPEC §11).
+/// The only writer of one run's audit trail (SPEC §11).
 using logger_actor = caf::typed_actor<
   // Appends the records in order (seq, type, ts, prev added here) and
-  // replies with the seq of the last one once it is as durable as the flush
-  // policy requires; an error when the file cannot be written or is closed.
-  caf::replies_to<audit_batch>::with<std::uint64_t>,
+  // replies with the seq and the SHA-256 of the last line once they are as
+  // durable as the flush policy requires; an error when the file cannot be
+  // written or is closed.
+  caf::replies_to<audit_batch>::with<std::uint64_t, std::string>,
   // Group commit: one fsync for every durable batch written so far.
   caf::reacts_to<flush_atom>>;
 
-/// The whole run: coordinator, verdicts and audit, in order.
-using pipeline_actor = caf::typed_actor<
-  // Writes the run manifest; replies once it is on disk. No pair is judged
-  // before.
-  caf::replies_to<start_atom>::with<std::uint64_t>,
-  // Judges one pair; replies once the verdict and every record it rests on
-  // are written to the audit.
-  caf::replies_to<answer_pair>::with<single_verdict>,
-  // An input line was rejected (file, line number, reason); recorded.
-  caf::replies_to<rejected_atom, std::string, std::uint64_t,
-                  std::string>::with<std::uint64_t>,
-  // See verdict_actor.
-  caf::reacts_to<item_total_atom, std::string, std::uint32_t>,
-  // Ends the run: writes the run-end record (interrupted or not), flushes,
-  // and replies with the totals.
-  caf::replies_to<finish_atom, bool>::with<run_summary>>;
+/// What a run tells its client. Events arrive in this order: run_started,
+/// then verdict batches, progress and warnings, then the run_summary last.
+using run_listener_actor = caf::typed_actor<
+  // The manifest is written.
+  caf::reacts_to<run_started>,
+  // Pair verdicts whose records are written (durable per flush policy).
+  caf::reacts_to<std::vector<single_verdict>>,
+  // Item verdicts whose records are written.
+  caf::reacts_to<std::vector<statistical_verdict>>,
+  // A snapshot, at the progress interval.
+  caf::reacts_to<run_progress>,
+  // A warning in plain words (also in the audit when it concerns the run).
+  caf::reacts_to<warning_atom, std::string>,
+  // The run ended (complete, interrupted or failed): its totals. Nothing
+  // follows.
+  caf::reacts_to<run_summary>>;
+
+/// A run session: owns one run — its id, manifest, audit trail, input
+/// window, item bookkeeping and end. Several live in one actor system,
+/// sharing the judge workers.
+using run_actor = caf::typed_actor<
+  // Pairs and rejected lines. Replies with the pairs taken in so far once the
+  // window has room for more: a client sends its next batch after the reply,
+  // so memory stays bounded whatever the input size.
+  caf::replies_to<input_batch>::with<std::uint64_t>,
+  // The input is complete: item verdicts become due; the run ends once every
+  // pair is decided.
+  caf::reacts_to<end_of_input_atom>,
+  // Ends the run now: pairs not yet decided are listed unfinished in the
+  // run-end record, marked interrupted with the reason.
+  caf::reacts_to<cancel_atom, std::string>,
+  // A snapshot.
+  caf::replies_to<status_atom>::with<run_progress>>;
+
+/// The session's whole interface: the client's, its coordinator's, and its
+/// own progress timer (internal).
+using run_session_actor = run_actor::extend_with<vote_sink_actor>::extend<
+  caf::reacts_to<progress_atom>>;
 
 } // namespace ij

@@ -8,9 +8,14 @@
 #include "messages/interfaces.hpp"
 #include "messages/judge_decision.hpp"
 #include "messages/judge_record.hpp"
+#include "messages/judge_call.hpp"
+#include "messages/judge_info.hpp"
 #include "messages/judge_request.hpp"
+#include "messages/run_events.hpp"
+#include "messages/run_input.hpp"
 #include "messages/run_summary.hpp"
 #include "messages/verdict.hpp"
+#include "messages/vote_job.hpp"
 #include "messages/vote_result.hpp"
 
 namespace ij {
@@ -39,6 +44,27 @@ void add_message_types(caf::actor_system_config& cfg) {
   cfg.add_message_type<run_summary>("ij.run_summary");
   cfg.add_message_type<audit_entry>("ij.audit_entry");
   cfg.add_message_type<audit_batch>("ij.audit_batch");
+  // Judges as services: what crosses to and from a worker, local or remote.
+  cfg.add_message_type<judge_info>("ij.judge_info");
+  cfg.add_message_type<judge_call>("ij.judge_call");
+  cfg.add_message_type<judge_reply>("ij.judge_reply");
+  cfg.add_message_type<worker_update>("ij.worker_update");
+  cfg.add_message_type<worker_status>("ij.worker_status");
+  cfg.add_message_type<worker_entry>("ij.worker_entry");
+  cfg.add_message_type<judge_worker_actor>("ij.judge_worker_actor");
+  cfg.add_message_type<judge_client_actor>("ij.judge_client_actor");
+  cfg.add_message_type<directory_listener_actor>("ij.directory_listener_actor");
+  cfg.add_message_type<judge_directory_actor>("ij.judge_directory_actor");
+  // A run and its client.
+  cfg.add_message_type<rejected_line>("ij.rejected_line");
+  cfg.add_message_type<input_batch>("ij.input_batch");
+  cfg.add_message_type<vote_job>("ij.vote_job");
+  cfg.add_message_type<voted_pair>("ij.voted_pair");
+  cfg.add_message_type<run_started>("ij.run_started");
+  cfg.add_message_type<worker_load>("ij.worker_load");
+  cfg.add_message_type<run_progress>("ij.run_progress");
+  cfg.add_message_type<run_actor>("ij.run_actor");
+  cfg.add_message_type<run_listener_actor>("ij.run_listener_actor");
 }
 
 } // namespace ij

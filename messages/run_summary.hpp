@@ -29,7 +29,9 @@ typename Inspector::result_type inspect(Inspector& f, judge_usage& x) {
            x.input_tokens, x.output_tokens);
 }
 
+/// The totals of a run; also its last event to the client.
 struct run_summary {
+  std::string run_id;
   std::uint64_t pairs = 0;    // pairs that got a verdict
   std::uint64_t rejected = 0; // input lines rejected
   std::uint64_t items = 0;    // statistical verdicts emitted
@@ -39,28 +41,46 @@ struct run_summary {
   std::uint64_t calls_skipped = 0; // votes not cast after early stop
   std::uint64_t faults = 0;        // failed judge calls
   std::vector<judge_usage> usage;
+  /// Failed judge calls by fault kind (indexed by fault_kind's value).
+  std::vector<std::uint64_t> faults_by_kind;
   bool interrupted = false;
+  /// Why the run was interrupted or cancelled ("" when it was not).
+  std::string stop_reason;
+  /// Pairs taken in whose verdict was never written (interrupted runs).
+  std::uint64_t unfinished = 0;
+  /// Items whose statistical verdict was never decided.
+  std::uint64_t open_items = 0;
   /// Audit lines written, run-end record included.
   std::uint64_t audit_lines = 0;
+  /// SHA-256 of the audit's last line: keep it elsewhere to detect an edit
+  /// of the end of the file.
+  std::string final_hash;
+  /// Non-empty when the run failed (its audit could not be written).
+  std::string error;
 };
 
 inline bool operator==(const run_summary& x, const run_summary& y) {
   for (int i = 0; i < 5; ++i)
     if (x.by_rule[i] != y.by_rule[i])
       return false;
-  return x.pairs == y.pairs && x.rejected == y.rejected && x.items == y.items
+  return x.run_id == y.run_id && x.pairs == y.pairs
+         && x.rejected == y.rejected && x.items == y.items
          && x.judge_calls == y.judge_calls
          && x.calls_skipped == y.calls_skipped && x.faults == y.faults
-         && x.usage == y.usage && x.interrupted == y.interrupted
-         && x.audit_lines == y.audit_lines;
+         && x.usage == y.usage && x.faults_by_kind == y.faults_by_kind
+         && x.interrupted == y.interrupted && x.stop_reason == y.stop_reason
+         && x.unfinished == y.unfinished && x.open_items == y.open_items
+         && x.audit_lines == y.audit_lines && x.final_hash == y.final_hash
+         && x.error == y.error;
 }
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, run_summary& x) {
-  return f(caf::meta::type_name("ij.run_summary"), x.pairs, x.rejected,
-           x.items, x.by_rule[0], x.by_rule[1], x.by_rule[2], x.by_rule[3],
-           x.by_rule[4], x.judge_calls, x.calls_skipped, x.faults, x.usage,
-           x.interrupted, x.audit_lines);
+  return f(caf::meta::type_name("ij.run_summary"), x.run_id, x.pairs,
+           x.rejected, x.items, x.by_rule[0], x.by_rule[1], x.by_rule[2],
+           x.by_rule[3], x.by_rule[4], x.judge_calls, x.calls_skipped,
+           x.faults, x.usage, x.faults_by_kind, x.interrupted, x.stop_reason,
+           x.unfinished, x.open_items, x.audit_lines, x.final_hash, x.error);
 }
 
 } // namespace ij

@@ -1,12 +1,16 @@
 #pragma once
 // Invariance verdicts (SPEC §8): for one pair and, statistically, per item.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include <caf/error.hpp>
+#include <caf/meta/load_callback.hpp>
 #include <caf/meta/type_name.hpp>
 
 #include "messages/equivalence_outcome.hpp"
+#include "messages/tri_bool.hpp"
 #include "messages/vote_result.hpp"
 
 namespace ij {
@@ -46,17 +50,26 @@ struct single_verdict {
   /// verdict actor (all zero for an absent pair), so that the driver can
   /// report them per pair without a second message.
   vote_counts counts;
+  /// The pair's known truth, when the input gave one: carried here so that
+  /// a client needs no memory of the pairs it sent.
+  std::optional<bool> label;
 };
 
 inline bool operator==(const single_verdict& x, const single_verdict& y) {
   return x.pair_id == y.pair_id && x.item == y.item && x.verdict == y.verdict
-         && x.rule == y.rule && x.outcome == y.outcome && x.counts == y.counts;
+         && x.rule == y.rule && x.outcome == y.outcome && x.counts == y.counts
+         && x.label == y.label;
 }
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, single_verdict& x) {
+  auto label = encode_tri(x.label);
   return f(caf::meta::type_name("ij.single_verdict"), x.pair_id, x.item,
-           x.verdict, x.rule, x.outcome, x.counts);
+           x.verdict, x.rule, x.outcome, x.counts, label,
+           caf::meta::load_callback([&]() -> caf::error {
+             x.label = decode_tri(label);
+             return caf::none;
+           }));
 }
 
 /// Caller-declared parameters of the statistical verdict, fixed before a run.

@@ -1,14 +1,13 @@
 #include "tools/run_command.hpp"
 
-#include <chrono>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <memory>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include <sys/stat.h>
@@ -18,14 +17,19 @@
 #include <caf/actor_system_config.hpp>
 #include <caf/scoped_actor.hpp>
 
-#include "actors/pipeline_settings.hpp"
+#include "actors/judge_directory.hpp"
+#include "actors/local_workers.hpp"
+#include "actors/run_session.hpp"
+#include "adapters/adapter_factory.hpp"
+#include "messages/error.hpp"
 #include "messages/registration.hpp"
 #include "tools/config_file.hpp"
-#include "adapters/adapter_factory.hpp"
 #include "tools/exit_codes.hpp"
 #include "tools/interrupt.hpp"
-#include "tools/pair_reader.hpp"
+#include "tools/output_sink.hpp"
+#include "tools/pair_source.hpp"
 #include "tools/progress_bar.hpp"
+#include "tools/run_client.hpp"
 #include "tools/run_report.hpp"
 #include "tools/verdict_output.hpp"
 
@@ -33,17 +37,46 @@ namespace ij {
 
 namespace {
 
-using clock_type = std::chrono::steady_clock;
-
-/// Rejections echoed on stderr; beyond this they are only in the audit.
-constexpr std::uint64_t max_rejections_shown = 100;
-
-/// Files up to this size are counted first, so that progress shows a total.
-constexpr std::uint64_t max_counted_bytes = 256ull << 20;
-
 bool file_exists(const std::string& path) {
   struct stat st;
   return ::stat(path.c_str(), &st) == 0;
+}
+
+void say(const std::string& text) {
+  std::fprintf(stderr, "invjudge: %s\n", text.c_str());
+}
+
+// The configuration: --config (or the embedded default), --judge over it.
+std::optional<run_config> resolve_config(const run_options& opts) {
+  std::string error;
+  std::optional<run_config> cfg;
+  if (opts.config_path.empty())
+    cfg = default_config();
+  else
+    cfg = load_config(opts.config_path, error);
+  if (cfg && !opts.judge.empty() && !override_judge(*cfg, opts.judge, error))
+    cfg.reset();
+  if (!cfg)
+    say(error);
+  return cfg;
+}
+
+// --strict: every line must be good before anything is judged.
+int check_strict(pair_source& source) {
+  std::uint64_t bad = 0, pairs = 0;
+  std::string error;
+  if (source.check_all(bad, pairs, error))
+    return exit_code::ok;
+  if (interrupt_requested()) {
+    say("interrupted while validating; nothing was judged");
+    return exit_code::incomplete;
+  }
+  if (!error.empty())
+    say(error);
+  else
+    say(source.name() + ": " + std::to_string(bad)
+        + " bad line(s); nothing was judged (--strict), no audit was written");
+  return exit_code::bad_input;
 }
 
 struct file_closer {
@@ -52,127 +85,139 @@ struct file_closer {
       std::fclose(f);
   }
 };
-using file_ptr = std::unique_ptr<std::FILE, file_closer>;
 
-/// Opens the pairs input ("-" is standard input); nullptr with `error`.
-file_ptr open_pairs(const std::string& path, std::FILE*& in,
-                    std::string& error) {
-  if (path == "-") {
-    in = stdin;
-    return nullptr;
-  }
-  struct stat st;
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-    error = path + ": is a directory";
-    in = nullptr;
-    return nullptr;
-  }
-  file_ptr f{std::fopen(path.c_str(), "rb")};
-  if (!f)
-    error = path + ": cannot open: " + std::strerror(errno);
-  in = f.get();
-  return f;
-}
+/// What the driver shows while a run goes: verdict lines, the progress line,
+/// warnings, and the counts for the summary.
+struct run_view {
+  output_sink sink;
+  run_report report;
+  std::optional<progress_bar> bar;
+  std::string caps; // the workers' current capacities, for the progress line
 
-/// Counts non-blank lines of a small regular file (for the progress total).
-std::optional<std::uint64_t> count_pairs(const std::string& path) {
-  struct stat st;
-  if (path == "-" || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)
-      || static_cast<std::uint64_t>(st.st_size) > max_counted_bytes)
-    return std::nullopt;
-  file_ptr f{std::fopen(path.c_str(), "rb")};
-  if (!f)
-    return std::nullopt;
-  std::uint64_t lines = 0;
-  bool content = false;
-  char buf[1 << 16];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f.get())) > 0) {
-    for (std::size_t i = 0; i < n; ++i) {
-      char c = buf[i];
-      if (c == '\n') {
-        lines += content;
-        content = false;
-      } else if (c != ' ' && c != '\t' && c != '\r') {
-        content = true;
+  explicit run_view(std::FILE* out) : sink(out) {
+  }
+
+  run_event_handlers handlers() {
+    run_event_handlers on;
+    on.verdicts = [this](std::vector<single_verdict>& vs) {
+      for (auto& v : vs) {
+        report.add(v);
+        sink.write(pair_verdict_line(v));
       }
-    }
+    };
+    on.items = [this](std::vector<statistical_verdict>& vs) {
+      for (auto& v : vs) {
+        report.add(v);
+        sink.write(item_verdict_line(v));
+      }
+    };
+    on.progress = [this](const run_progress& p) {
+      caps.clear();
+      for (auto& w : p.workers)
+        if (w.capacity < w.configured)
+          caps += "  " + w.name + " cap " + std::to_string(w.capacity) + "/"
+                  + std::to_string(w.configured);
+    };
+    on.warning = [this](const std::string& w) {
+      if (bar)
+        bar->clear();
+      say("warning: " + w);
+    };
+    on.tick = [this] {
+      sink.maybe_flush();
+      if (bar)
+        bar->update(report.pairs(), report.faults());
+    };
+    on.stop_reason = [this]() -> std::string {
+      if (interrupt_requested())
+        return "interrupted (SIGINT or SIGTERM)";
+      if (sink.failed())
+        return "the verdict output could not be written (closed)";
+      return {};
+    };
+    return on;
   }
-  return lines + content;
-}
-
-/// Reads the whole file and reports every bad line; true when none.
-bool validate_whole_file(std::FILE* in, const std::string& name,
-                         std::uint64_t& bad, std::uint64_t& pairs) {
-  pair_reader reader{in, name};
-  pair_line line;
-  bad = 0;
-  pairs = 0;
-  while (reader.next(line)) {
-    if (interrupt_requested())
-      return false;
-    if (line.what == pair_line::kind::pair) {
-      ++pairs;
-      continue;
-    }
-    if (++bad <= max_rejections_shown)
-      std::fprintf(stderr, "%s:%llu: %s\n", name.c_str(),
-                   static_cast<unsigned long long>(line.line),
-                   line.reason.c_str());
-  }
-  if (reader.failed()) {
-    std::fprintf(stderr, "invjudge: %s: read error\n", name.c_str());
-    ++bad;
-  }
-  return bad == 0;
-}
-
-std::uint32_t automatic_window(const run_config& cfg) {
-  std::uint64_t cap = 0;
-  for (auto& j : cfg.judges)
-    cap += j.max_in_flight;
-  // Enough pairs to keep every judge slot busy while replies are written,
-  // few enough to keep memory small.
-  auto w = std::max<std::uint64_t>(64, 2 * cap);
-  return static_cast<std::uint32_t>(std::min<std::uint64_t>(w, 4096));
-}
-
-/// The output of verdict lines: standard output or a file, flushed at most
-/// every 200 ms (and at the end), so that a follower sees progress.
-class line_sink {
-public:
-  explicit line_sink(std::FILE* out) : out_(out) {
-  }
-
-  void write(const std::string& line) {
-    if (failed_)
-      return;
-    if (std::fwrite(line.data(), 1, line.size(), out_) != line.size()
-        || std::fputc('\n', out_) == EOF)
-      failed_ = true;
-  }
-
-  void maybe_flush(clock_type::time_point now) {
-    if (now - last_flush_ >= std::chrono::milliseconds(200)) {
-      flush();
-      last_flush_ = now;
-    }
-  }
-
-  void flush() {
-    if (!failed_ && std::fflush(out_) != 0)
-      failed_ = true;
-  }
-
-  bool failed() const {
-    return failed_;
-  }
-
-private:
-  std::FILE* out_;
-  bool failed_ = false;
-  clock_type::time_point last_flush_ = clock_type::now();
 };
+
+// The end of a run in words and an exit code.
+int conclude(const run_outcome& out, run_view& view,
+             const run_options& opts, const std::string& audit_path) {
+  view.sink.flush();
+  if (view.bar)
+    view.bar->clear();
+  for (auto& f : out.failures)
+    say(f);
+  if (!out.ended) {
+    say("the run stopped before it ended; the audit " + audit_path
+        + " has no run-end record");
+    return exit_code::incomplete;
+  }
+  const auto& s = out.summary;
+  if (!s.error.empty()) {
+    say("the run failed: " + s.error);
+    return exit_code::incomplete;
+  }
+  std::fputs(view.report.render(s, audit_path, s.interrupted).c_str(), stderr);
+  if (view.sink.failed())
+    say("writing the verdicts failed: "
+        + (opts.out_path.empty() ? std::string{"standard output"}
+                                 : opts.out_path));
+  if (!out.input_error.empty()) {
+    say(out.input_error + "; the run was ended there (its audit says so)");
+    return exit_code::bad_input;
+  }
+  if (s.interrupted || view.sink.failed() || !out.failures.empty())
+    return exit_code::incomplete;
+  return exit_code::ok;
+}
+
+// The actors: a directory, a worker per judge, the run session; then the
+// input is fed until the run ends.
+int judge_pairs(const run_options& opts, run_config cfg,
+                std::vector<judge_binding> judges, pair_source& source,
+                std::FILE* out, const std::string& audit_path,
+                std::optional<std::uint64_t> total) {
+  caf::actor_system_config sys_cfg;
+  add_message_types(sys_cfg);
+  caf::actor_system sys{sys_cfg};
+  auto directory = sys.spawn(judge_directory);
+  auto workers = start_local_workers(sys, directory, std::move(judges));
+  if (!workers) {
+    say("cannot start the judges: " + render_error(workers.error()));
+    return exit_code::bad_config;
+  }
+  caf::scoped_actor self{sys};
+  run_view view{out};
+  run_setup setup;
+  setup.config = std::move(cfg);
+  setup.audit_path = audit_path;
+  setup.directory = directory;
+  setup.listener = caf::actor_cast<run_listener_actor>(self);
+  setup.window = opts.window;
+  bool show_progress = opts.progress && ::isatty(STDERR_FILENO) == 1;
+  if (show_progress)
+    setup.progress_interval = std::chrono::milliseconds(250);
+  auto session = spawn_run(sys, std::move(setup));
+  if (!session) {
+    say("cannot start the run (audit " + audit_path
+        + "): " + render_error(session.error()));
+    return exit_code::bad_config;
+  }
+  say("audit: " + audit_path);
+  if (show_progress) {
+    view.bar.emplace(stderr, total);
+    view.bar->set_status([&view] { return view.caps; });
+    source.on_echo([&view] { view.bar->clear(); });
+  }
+  auto on = view.handlers();
+  auto outcome = drive_run(
+    self, *session,
+    [&source](input_batch& b, std::string& why) { return source.next(b, why); },
+    on);
+  auto code = conclude(outcome, view, opts, audit_path);
+  self->send_exit(directory, caf::exit_reason::user_shutdown);
+  return code;
+}
 
 } // namespace
 
@@ -192,66 +237,38 @@ std::string fresh_audit_name() {
 
 int run_command(const run_options& opts) {
   // 1. Configuration: everything is checked before any file is written.
-  std::string error;
-  std::optional<run_config> cfg;
-  if (opts.config_path.empty())
-    cfg = default_config();
-  else
-    cfg = load_config(opts.config_path, error);
-  if (cfg && !opts.judge.empty() && !override_judge(*cfg, opts.judge, error))
-    cfg.reset();
-  if (!cfg) {
-    std::fprintf(stderr, "invjudge: %s\n", error.c_str());
+  auto cfg = resolve_config(opts);
+  if (!cfg)
     return exit_code::bad_config;
-  }
+  std::string error;
   auto judges = bind_judges(*cfg, error);
   if (!judges) {
-    std::fprintf(stderr, "invjudge: %s\n", error.c_str());
+    say(error);
     return exit_code::bad_config;
   }
-  // Wasteful but valid settings (votes at temperature 0 without seed
-  // support) are warned about by spawn_pipeline, which also records them.
-
   // 2. Input: must be readable; under --strict every line must be good.
-  std::FILE* in = nullptr;
-  auto in_owner = open_pairs(opts.pairs_path, in, error);
-  if (!in) {
-    std::fprintf(stderr, "invjudge: %s\n", error.c_str());
+  auto source = pair_source::open(opts.pairs_path, error);
+  if (!source) {
+    say(error);
     return exit_code::bad_input;
   }
-  std::string input_name = opts.pairs_path == "-" ? "<stdin>" : opts.pairs_path;
   std::optional<std::uint64_t> total;
   if (opts.strict) {
     if (opts.pairs_path == "-") {
-      std::fprintf(stderr, "invjudge: --strict needs a file (it reads the "
-                           "input twice), not standard input\n");
+      say("--strict needs a file (it reads the input twice), not standard "
+          "input");
       return exit_code::bad_input;
     }
-    std::uint64_t bad = 0, pairs = 0;
-    if (!validate_whole_file(in, input_name, bad, pairs)) {
-      if (interrupt_requested()) {
-        std::fprintf(stderr, "invjudge: interrupted while validating; "
-                             "nothing was judged\n");
-        return exit_code::incomplete;
-      }
-      std::fprintf(stderr,
-                   "invjudge: %s: %llu bad line(s); nothing was judged "
-                   "(--strict), no audit was written\n",
-                   input_name.c_str(), static_cast<unsigned long long>(bad));
-      return exit_code::bad_input;
-    }
-    total = pairs;
-    std::rewind(in);
+    if (auto code = check_strict(*source); code != exit_code::ok)
+      return code;
   }
-
   // 3. Output and audit destinations.
-  file_ptr out_owner;
+  std::unique_ptr<std::FILE, file_closer> out_owner;
   std::FILE* out = stdout;
   if (!opts.out_path.empty()) {
     out_owner.reset(std::fopen(opts.out_path.c_str(), "wb"));
     if (!out_owner) {
-      std::fprintf(stderr, "invjudge: %s: cannot write: %s\n",
-                   opts.out_path.c_str(), std::strerror(errno));
+      say(opts.out_path + ": cannot write: " + std::strerror(errno));
       return exit_code::bad_input;
     }
     out = out_owner.get();
@@ -259,234 +276,10 @@ int run_command(const run_options& opts) {
   std::string audit_path = !opts.audit_path.empty() ? opts.audit_path
                            : !cfg->audit_path.empty() ? cfg->audit_path
                                                       : fresh_audit_name();
-  bool show_progress = opts.progress && ::isatty(STDERR_FILENO) == 1;
-  if (show_progress && !total)
-    total = count_pairs(opts.pairs_path);
-
-  // 4. The pipeline, with this thread's scoped actor as the listener of
-  // statistical verdicts.
-  caf::actor_system_config sys_cfg;
-  add_message_types(sys_cfg);
-  caf::actor_system sys{sys_cfg};
-  caf::scoped_actor self{sys};
-  pipeline_settings settings;
-  // The adaptive in-flight caps, shown on the progress line (HTTP judges
-  // lower theirs under 429/529); the adapters outlive the bar.
-  struct capped_judge {
-    std::string name;
-    judge_adapter_ptr adapter;
-    std::uint32_t configured;
-  };
-  std::vector<capped_judge> capped;
-  for (auto& j : *judges)
-    capped.push_back({j.spec.name.empty() ? j.spec.model : j.spec.name,
-                      j.adapter, j.spec.max_in_flight});
-  settings.judges = std::move(*judges);
-  settings.votes = cfg->votes;
-  settings.order_balancing = cfg->order_balancing;
-  settings.abstain_as_neither = cfg->abstain_as_neither;
-  settings.vote_deadline = cfg->vote_deadline;
-  settings.stats = cfg->stats;
-  settings.audit_path = audit_path;
-  settings.flush = cfg->flush;
-  settings.config_source = cfg->source;
-  settings.config_json = to_json(*cfg);
-  settings.listener = caf::actor_cast<caf::actor>(self);
-  auto spawned = spawn_pipeline(sys, std::move(settings));
-  if (!spawned) {
-    std::fprintf(stderr, "invjudge: cannot start the pipeline (audit %s): %s\n",
-                 audit_path.c_str(), sys.render(spawned.error()).c_str());
-    return exit_code::bad_config;
-  }
-  auto pipeline = *spawned;
-  self->monitor(pipeline);
-  std::fprintf(stderr, "invjudge: audit: %s\n", audit_path.c_str());
-  bool started = false;
-  self->request(pipeline, caf::infinite, start_atom::value)
-    .receive([&](std::uint64_t) { started = true; },
-             [&](caf::error& e) { error = sys.render(e); });
-  if (!started) {
-    std::fprintf(stderr, "invjudge: the run manifest could not be written: %s\n",
-                 error.c_str());
-    self->send_exit(pipeline, caf::exit_reason::user_shutdown);
-    return exit_code::incomplete;
-  }
-
-  // 5. The streaming loop: keep up to `window` requests in flight, write each
-  // verdict line as it arrives. Replies to plain sends come back as plain
-  // messages, so one receive serves pairs, rejections and item verdicts.
-  pair_reader reader{in, input_name};
-  line_sink sink{out};
-  run_report report;
-  std::optional<progress_bar> bar;
-  if (show_progress) {
-    bar.emplace(stderr, total);
-    bar->set_status([&capped] {
-      std::string text;
-      for (auto& j : capped)
-        if (auto cap = j.adapter->current_concurrency(); cap > 0)
-          text += "  " + j.name + " cap " + std::to_string(cap) + "/"
-                  + std::to_string(j.configured);
-      return text;
-    });
-  }
-  const std::uint32_t window = opts.window ? opts.window : automatic_window(*cfg);
-  std::unordered_map<std::string, std::optional<bool>> labels; // in flight
-  std::unordered_map<std::string, std::uint32_t> item_pairs;
-  std::uint64_t in_flight = 0;  // pairs and rejections awaiting a reply
-  std::uint64_t rejected = 0;
-  std::uint64_t reply_errors = 0;
-  bool eof = false;
-  bool pipeline_down = false;
-  std::string down_reason;
-  bool interrupted = false;
-
-  auto on_verdict = [&](single_verdict& v) {
-    --in_flight;
-    std::optional<bool> label;
-    if (auto it = labels.find(v.pair_id); it != labels.end()) {
-      label = it->second;
-      labels.erase(it);
-    }
-    report.add(v, label);
-    sink.write(pair_verdict_line(v, label));
-  };
-  auto on_item = [&](statistical_verdict& v) {
-    report.add(v);
-    sink.write(item_verdict_line(v));
-  };
-  auto on_down = [&](caf::down_msg& dm) {
-    if (dm.source == pipeline.address()) {
-      pipeline_down = true;
-      down_reason = sys.render(dm.reason);
-    }
-  };
-  auto tick = [&] {
-    auto now = clock_type::now();
-    sink.maybe_flush(now);
-    if (bar)
-      bar->update(report.pairs(), report.faults());
-    if (sink.failed())
-      request_interrupt(); // e.g. `invjudge run ... | head`: stop cleanly
-  };
-
-  while (!pipeline_down) {
-    if (interrupt_requested()) {
-      interrupted = true;
-      break;
-    }
-    while (!eof && in_flight < window && !interrupt_requested()) {
-      pair_line line;
-      if (!reader.next(line)) {
-        eof = true;
-        break;
-      }
-      ++in_flight;
-      if (line.what == pair_line::kind::rejected) {
-        if (++rejected <= max_rejections_shown) {
-          if (bar)
-            bar->clear();
-          std::fprintf(stderr, "%s:%llu: rejected: %s\n", input_name.c_str(),
-                       static_cast<unsigned long long>(line.line),
-                       line.reason.c_str());
-          if (rejected == max_rejections_shown)
-            std::fprintf(stderr, "invjudge: further rejections are only "
-                                 "recorded in the audit\n");
-        }
-        self->send(pipeline, rejected_atom::value, input_name, line.line,
-                   std::move(line.reason));
-        continue;
-      }
-      ++item_pairs[line.pair.item];
-      labels.emplace(line.pair.id, line.pair.label);
-      self->send(pipeline, std::move(line.pair));
-    }
-    if (eof && in_flight == 0)
-      break;
-    if (in_flight == 0)
-      continue;
-    self->receive(
-      on_verdict, on_item, [&](std::uint64_t) { --in_flight; },
-      [&](caf::error& e) {
-        // A pair or rejection the pipeline could not take: the run goes on
-        // but does not count as complete.
-        --in_flight;
-        if (++reply_errors <= max_rejections_shown)
-          std::fprintf(stderr, "invjudge: the pipeline refused a request: %s\n",
-                       sys.render(e).c_str());
-      },
-      on_down, caf::after(std::chrono::milliseconds(100)) >> [] {});
-    tick();
-  }
-  if (reader.failed()) {
-    std::fprintf(stderr, "invjudge: %s: read error after line %llu\n",
-                 input_name.c_str(),
-                 static_cast<unsigned long long>(reader.lines()));
-    interrupted = true;
-  }
-
-  // 6. End of input (or interruption): item totals, then finish. The reply
-  // comes after every record is written; item verdicts may still be on
-  // their way, so wait for as many as the summary announces.
-  run_summary summary;
-  bool finished = false;
-  if (!pipeline_down) {
-    if (!interrupted)
-      for (auto& [item, count] : item_pairs)
-        self->send(pipeline, item_total_atom::value, item, count);
-    item_pairs.clear();
-    self->send(pipeline, finish_atom::value, interrupted);
-    auto deadline = clock_type::now() + std::chrono::seconds(5);
-    while (!pipeline_down) {
-      if (finished
-          && ((report.pairs() >= summary.pairs && report.items() >= summary.items)
-              || clock_type::now() > deadline))
-        break;
-      self->receive(
-        on_verdict, on_item, [&](std::uint64_t) { --in_flight; },
-        [&](run_summary& s) {
-          summary = std::move(s);
-          finished = true;
-          deadline = clock_type::now() + std::chrono::seconds(5);
-        },
-        [&](caf::error& e) {
-          // After finish(true) the pairs still being judged are answered
-          // with an error: the run-end record lists them as unfinished.
-          --in_flight;
-          if (!interrupted) {
-            ++reply_errors;
-            std::fprintf(stderr, "invjudge: %s\n", sys.render(e).c_str());
-          }
-        },
-        on_down, caf::after(std::chrono::milliseconds(100)) >> [] {});
-      tick();
-    }
-  }
-  sink.flush();
-  if (bar)
-    bar->clear();
-  self->demonitor(pipeline.address());
-  self->send_exit(pipeline, caf::exit_reason::user_shutdown);
-
-  if (!finished) {
-    std::fprintf(stderr,
-                 "invjudge: the pipeline stopped before the run ended (%s); "
-                 "the audit %s has no run-end record\n",
-                 pipeline_down ? down_reason.c_str() : "no reply to finish",
-                 audit_path.c_str());
-    return exit_code::incomplete;
-  }
-  interrupted = interrupted || summary.interrupted;
-  std::fputs(report.render(summary, audit_path, interrupted).c_str(), stderr);
-  if (sink.failed())
-    std::fprintf(stderr, "invjudge: writing the verdicts failed: %s\n",
-                 opts.out_path.empty() ? "standard output" : opts.out_path.c_str());
-  if (reply_errors > 0)
-    std::fprintf(stderr, "invjudge: %llu request(s) failed in the pipeline\n",
-                 static_cast<unsigned long long>(reply_errors));
-  if (interrupted || sink.failed() || reply_errors > 0)
-    return exit_code::incomplete;
-  return exit_code::ok;
+  if (opts.progress && ::isatty(STDERR_FILENO) == 1)
+    total = source->count_lines();
+  return judge_pairs(opts, std::move(*cfg), std::move(*judges), *source, out,
+                     audit_path, total);
 }
 
 } // namespace ij

@@ -19,8 +19,8 @@ unsigned long long ull(std::uint64_t x) {
 
 } // namespace
 
-void run_report::add(const single_verdict& v,
-                     const std::optional<bool>& label) {
+void run_report::add(const single_verdict& v) {
+  const auto& label = v.label;
   ++pairs_;
   auto r = static_cast<std::size_t>(v.rule) - 1;
   if (r < by_rule_.size())
@@ -77,6 +77,9 @@ std::string run_report::render(const run_summary& s,
                  ull(decided), ull(labelled_), 100.0 * double(right) / double(decided));
   }
   out += "  audit: " + audit_path + fmt(" (%llu lines)\n", ull(s.audit_lines));
+  if (!s.final_hash.empty())
+    out += "  audit final hash: " + s.final_hash
+           + " (keep it elsewhere: `invjudge audit verify --expect-hash`)\n";
   return out;
 }
 

@@ -16,7 +16,7 @@ namespace ij {
 class run_report {
 public:
   /// Counts one pair's verdict and its label, if any.
-  void add(const single_verdict& v, const std::optional<bool>& label);
+  void add(const single_verdict& v);
 
   /// Counts one item's statistical verdict.
   void add(const statistical_verdict& v);

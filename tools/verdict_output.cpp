@@ -28,8 +28,8 @@ void tri(writer& w, const std::optional<bool>& x) {
 
 } // namespace
 
-std::string pair_verdict_line(const single_verdict& v,
-                              const std::optional<bool>& label) {
+std::string pair_verdict_line(const single_verdict& v) {
+  const auto& label = v.label;
   rapidjson::StringBuffer sb;
   writer w(sb);
   w.StartObject();

@@ -9,10 +9,9 @@
 
 namespace ij {
 
-/// The line of one pair's verdict (no trailing newline). `label` is the
-/// pair's known truth, written only when the input had one.
-std::string pair_verdict_line(const single_verdict& v,
-                              const std::optional<bool>& label);
+/// The line of one pair's verdict (no trailing newline). The pair's label
+/// (its known truth) is written only when the input had one.
+std::string pair_verdict_line(const single_verdict& v);
 
 /// The line of one item's statistical verdict (no trailing newline).
 std::string item_verdict_line(const statistical_verdict& v);

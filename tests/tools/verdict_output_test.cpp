@@ -18,7 +18,8 @@ TEST_CASE("a pair verdict line carries verdict, rule, outcome, votes and label")
   v.outcome.confidence = 0.6;
   v.outcome.detail = "DIFFERENT";
   v.counts = vote_counts{5, 3, 1, 3, 0, 0, 0, 1};
-  auto line = pair_verdict_line(v, true);
+  v.label = true;
+  auto line = pair_verdict_line(v);
   rapidjson::Document d;
   d.Parse(line.c_str());
   REQUIRE_FALSE(d.HasParseError());
@@ -41,7 +42,8 @@ TEST_CASE("a pair verdict line carries verdict, rule, outcome, votes and label")
   CHECK(line.find('\n') == std::string::npos);
 
   v.outcome.equivalent.reset();
-  auto unlabelled = pair_verdict_line(v, std::nullopt);
+  v.label.reset();
+  auto unlabelled = pair_verdict_line(v);
   d.Parse(unlabelled.c_str());
   CHECK(d["equivalent"].IsNull());
   CHECK_FALSE(d.HasMember("label"));
@@ -86,10 +88,14 @@ TEST_CASE("the summary counts rules, calls, tokens and the confusion matrix") {
   eq.outcome.equivalent = true;
   single_verdict neither;
   neither.rule = verdict_rule::i3;
-  r.add(eq, true);
-  r.add(eq, false);
-  r.add(neither, true);
-  r.add(neither, std::nullopt);
+  auto with = [](single_verdict v, std::optional<bool> label) {
+    v.label = label;
+    return v;
+  };
+  r.add(with(eq, true));
+  r.add(with(eq, false));
+  r.add(with(neither, true));
+  r.add(with(neither, std::nullopt));
   run_summary s;
   s.judge_calls = 7;
   s.calls_skipped = 2;
@@ -100,5 +106,8 @@ TEST_CASE("the summary counts rules, calls, tokens and the confusion matrix") {
   CHECK(text.find("stub:numeric") != std::string::npos);
   CHECK(text.find("comparator outcome x label (3 labelled pairs)") != std::string::npos);
   CHECK(text.find("audit: a.jsonl") != std::string::npos);
+  s.final_hash = std::string(64, 'f');
+  CHECK(r.render(s, "a.jsonl", false).find("final hash: " + s.final_hash)
+        != std::string::npos);
   CHECK(r.render(s, "a.jsonl", true).find("run INTERRUPTED") != std::string::npos);
 }

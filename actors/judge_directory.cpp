@@ -1,0 +1,104 @@
+#include "actors/judge_directory.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include <caf/typed_event_based_actor.hpp>
+
+#include "messages/error.hpp"
+
+namespace ij {
+
+namespace {
+
+using self_ptr =
+  judge_directory_actor::stateful_pointer<judge_directory_state>;
+
+std::vector<worker_entry> listing(const judge_directory_state& st) {
+  std::vector<worker_entry> out;
+  out.reserve(st.workers.size());
+  for (auto& kv : st.workers)
+    out.push_back(kv.second);
+  // In worker id order: the same workers always list the same way.
+  std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) {
+    return x.info.worker_id < y.info.worker_id;
+  });
+  return out;
+}
+
+void on_down(self_ptr self, const caf::down_msg& dm) {
+  auto& st = self->state;
+  auto i = st.ids.find(dm.source);
+  if (i == st.ids.end()) {
+    // A subscriber ended.
+    st.subscribers.erase(
+      std::remove_if(st.subscribers.begin(), st.subscribers.end(),
+                     [&](const directory_listener_actor& s) {
+                       return s.address() == dm.source;
+                     }),
+      st.subscribers.end());
+    return;
+  }
+  auto id = i->second;
+  st.ids.erase(i);
+  st.workers.erase(id);
+  auto why = "the worker ended: " + render_error(dm.reason);
+  for (auto& s : st.subscribers)
+    self->send(s, left_atom::value, id, why);
+}
+
+caf::result<judge_info> join(self_ptr self, judge_worker_actor worker) {
+  auto promise = self->make_response_promise<judge_info>();
+  self->request(worker, std::chrono::seconds(30), info_atom::value)
+    .then(
+      [=](judge_info& info) mutable {
+        auto& st = self->state;
+        auto known = st.workers.find(info.worker_id);
+        if (known != st.workers.end() && known->second.worker != worker) {
+          promise.deliver(make_error(errc::bad_config,
+                                     "worker id " + info.worker_id
+                                       + " is taken by another worker"));
+          return;
+        }
+        if (known == st.workers.end()) {
+          self->monitor(worker);
+          st.ids[worker.address()] = info.worker_id;
+        }
+        worker_entry entry{worker, info};
+        st.workers[info.worker_id] = entry;
+        for (auto& s : st.subscribers)
+          self->send(s, joined_atom::value, entry);
+        promise.deliver(std::move(info));
+      },
+      [=](caf::error& err) mutable {
+        promise.deliver(make_error(errc::unreachable,
+                                   "the worker did not describe itself: "
+                                     + render_error(err)));
+      });
+  return promise;
+}
+
+} // namespace
+
+judge_directory_actor::behavior_type
+judge_directory(judge_directory_actor::stateful_pointer<judge_directory_state>
+                  self) {
+  self->set_down_handler([=](caf::down_msg& dm) { on_down(self, dm); });
+  return {
+    [=](join_atom, judge_worker_actor& worker) -> caf::result<judge_info> {
+      return join(self, std::move(worker));
+    },
+    [=](list_atom) { return listing(self->state); },
+    [=](subscribe_atom, directory_listener_actor& s) {
+      auto& st = self->state;
+      if (std::find(st.subscribers.begin(), st.subscribers.end(), s)
+          == st.subscribers.end()) {
+        self->monitor(s);
+        st.subscribers.push_back(s);
+      }
+      return listing(st);
+    },
+  };
+}
+
+} // namespace ij

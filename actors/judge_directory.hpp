@@ -1,0 +1,33 @@
+#pragma once
+// The judge directory: knows which judge workers exist in this actor system
+// (local workers now; workers on judge hosts register the same way) and
+// tells its subscribers when one joins or leaves, so that a run's vote
+// coordinator can use a worker that appears and stop using one that goes.
+// It monitors every worker and every subscriber: a worker that ends leaves
+// with the reason; a subscriber that ends is forgotten.
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <caf/actor_addr.hpp>
+#include <caf/typed_event_based_actor.hpp>
+
+#include "messages/interfaces.hpp"
+
+namespace ij {
+
+struct judge_directory_state {
+  static inline const char* name = "judge-directory";
+
+  /// Workers by worker id.
+  std::unordered_map<std::string, worker_entry> workers;
+  /// Worker id by actor address, to name a worker that ended.
+  std::unordered_map<caf::actor_addr, std::string> ids;
+  std::vector<directory_listener_actor> subscribers;
+};
+
+judge_directory_actor::behavior_type
+judge_directory(judge_directory_actor::stateful_pointer<judge_directory_state>
+                  self);
+
+} // namespace ij

@@ -1,0 +1,292 @@
+#include "actors/judge_worker.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <thread>
+#include <utility>
+
+#include <caf/send.hpp>
+#include <caf/typed_event_based_actor.hpp>
+
+#include "adapters/llm_judge_comparator.hpp"
+#include "core/prompt.hpp"
+#include "core/run_manifest.hpp"
+
+namespace ij {
+
+std::uint32_t judge_worker_state::capacity() const {
+  auto c = std::max<std::uint32_t>(spec.max_in_flight, 1);
+  if (adapter) {
+    auto adaptive = adapter->current_concurrency();
+    if (adaptive != 0 && adaptive < c)
+      c = adaptive;
+  }
+  return c;
+}
+
+judge_info describe_worker(const judge_binding& b, const std::string& worker_id,
+                           const std::string& host) {
+  const auto& s = b.spec;
+  judge_info i;
+  i.judge_id = judge_id_of(s);
+  i.worker_id = worker_id;
+  i.host = host;
+  i.name = s.name.empty() ? s.type + ":" + s.model : s.name;
+  i.adapter_type = s.type;
+  i.adapter_id = b.adapter ? b.adapter->id() : std::string{};
+  i.model = s.model;
+  i.base_url = s.base_url;
+  i.temperature = s.temperature;
+  i.supports_seed = b.adapter && b.adapter->supports_seed();
+  i.has_seed = s.seed.has_value();
+  i.seed = s.seed.value_or(0);
+  i.capacity = std::max<std::uint32_t>(s.max_in_flight, 1);
+  i.max_tokens = s.max_tokens;
+  i.timeout_ms = static_cast<std::int64_t>(s.timeout.count());
+  i.max_attempts = s.max_attempts;
+  i.max_response_bytes = s.max_response_bytes;
+  i.api_key_env = s.api_key_env;
+  i.ca_file = s.ca_file;
+  i.prompt_id = std::string{judge_prompt_id};
+  i.prompt_sha256 = judge_prompt_template_sha256();
+  i.version = software_version();
+  return i;
+}
+
+judge_worker_actor spawn_judge_worker(caf::actor_system& sys,
+                                      judge_binding binding,
+                                      std::string worker_id,
+                                      std::string host) {
+  auto info = describe_worker(binding, worker_id, host);
+  return sys.spawn(judge_worker, std::move(binding), std::move(info));
+}
+
+namespace {
+
+using self_ptr =
+  judge_worker_impl_actor::stateful_pointer<judge_worker_state>;
+using client = judge_worker_state::client;
+
+std::uint32_t outstanding(const judge_worker_state& st) {
+  std::uint32_t held = 0;
+  for (auto& kv : st.clients)
+    held += kv.second.held;
+  return held + static_cast<std::uint32_t>(st.in_flight.size());
+}
+
+worker_update& outbox_for(judge_worker_state& st, const caf::actor_addr& c) {
+  auto& u = st.outbox[c];
+  if (u.worker_id.empty())
+    u.worker_id = st.info.worker_id;
+  return u;
+}
+
+// The client sending the current message, registered (and monitored) on
+// first contact.
+client* current_client(self_ptr self) {
+  auto sender = self->current_sender();
+  if (!sender)
+    return nullptr;
+  auto addr = caf::actor_cast<caf::actor_addr>(sender);
+  auto& st = self->state;
+  auto i = st.clients.find(addr);
+  if (i != st.clients.end())
+    return &i->second;
+  self->monitor(sender);
+  st.rotation.push_back(addr);
+  auto& c = st.clients[addr];
+  c.handle = caf::actor_cast<judge_client_actor>(sender);
+  return &c;
+}
+
+// Grants free capacity one credit at a time, round-robin over the clients
+// with calls waiting.
+void grant(self_ptr self) {
+  auto& st = self->state;
+  auto used = outstanding(st);
+  auto cap = st.capacity();
+  std::size_t idle_turns = 0;
+  while (used < cap && !st.rotation.empty()
+         && idle_turns < st.rotation.size()) {
+    st.turn %= st.rotation.size();
+    auto addr = st.rotation[st.turn++];
+    auto& c = st.clients[addr];
+    if (c.wanted == 0) {
+      ++idle_turns;
+      continue;
+    }
+    idle_turns = 0;
+    --c.wanted;
+    ++c.held;
+    ++used;
+    ++outbox_for(st, addr).credits;
+  }
+}
+
+// Sends every client what the current message gave it.
+void flush(self_ptr self) {
+  auto& st = self->state;
+  for (auto& [addr, update] : st.outbox) {
+    auto c = st.clients.find(addr);
+    if (c == st.clients.end())
+      continue;
+    update.capacity = st.capacity();
+    self->send(c->second.handle, std::move(update));
+  }
+  st.outbox.clear();
+}
+
+void finish_call(self_ptr self, std::uint64_t id, judge_record rec) {
+  auto& st = self->state;
+  auto i = st.in_flight.find(id);
+  if (i == st.in_flight.end())
+    return;
+  auto call = i->second;
+  st.in_flight.erase(i);
+  auto c = st.clients.find(call.client);
+  if (c == st.clients.end())
+    return; // the client ended: nobody to tell
+  --c->second.in_flight;
+  rec.worker_id = st.info.worker_id;
+  outbox_for(st, call.client).replies.push_back({call.token, std::move(rec)});
+}
+
+// A reply that the adapter gives before `call` returns is taken here, on the
+// worker's thread, instead of going through the mailbox.
+struct inline_reply {
+  std::thread::id thread = std::this_thread::get_id();
+  std::atomic<bool> inside{true};
+  std::optional<judge_record> record;
+};
+
+void start_call(self_ptr self, const caf::actor_addr& from, judge_call call) {
+  auto& st = self->state;
+  auto id = st.next_call++;
+  st.in_flight.emplace(id, judge_worker_state::open_call{from, call.token});
+  ++st.clients[from].in_flight;
+  ++st.calls;
+  st.peak_in_flight = std::max(st.peak_in_flight,
+                               static_cast<std::uint32_t>(st.in_flight.size()));
+  judge_options opts;
+  opts.call = call_options_for(st.spec, call.request.vote_index);
+  // The coordinator chose the seed (base seed + vote index); a request
+  // without one means the judge has none.
+  opts.call.seed.reset();
+  auto ctx = std::make_shared<inline_reply>();
+  caf::weak_actor_ptr weak{self->ctrl()};
+  judge_once(st.adapter, opts, call.request,
+             [weak, id, ctx](judge_record rec, equivalence_outcome) {
+               if (ctx->inside.load()
+                   && std::this_thread::get_id() == ctx->thread) {
+                 ctx->record = std::move(rec);
+                 return;
+               }
+               if (auto strong = caf::actor_cast<caf::strong_actor_ptr>(weak))
+                 caf::anon_send(caf::actor_cast<judge_worker_impl_actor>(strong),
+                                call_done_atom::value, id, std::move(rec));
+             });
+  ctx->inside = false;
+  if (ctx->record)
+    finish_call(self, id, std::move(*ctx->record));
+}
+
+// Starts calls that waited without a credit, while there is room.
+void drain_overflow(self_ptr self) {
+  auto& st = self->state;
+  while (!st.overflow.empty() && outstanding(st) < st.capacity()) {
+    auto [from, call] = std::move(st.overflow.front());
+    st.overflow.pop_front();
+    if (st.clients.count(from) != 0)
+      start_call(self, from, std::move(call));
+  }
+}
+
+void on_calls(self_ptr self, std::vector<judge_call>& calls) {
+  auto c = current_client(self);
+  if (!c)
+    return;
+  auto from = caf::actor_cast<caf::actor_addr>(self->current_sender());
+  for (auto& call : calls) {
+    auto& st = self->state;
+    auto& me = st.clients[from];
+    if (me.held > 0) {
+      --me.held;
+      start_call(self, from, std::move(call));
+    } else if (st.overflow.empty() && outstanding(st) < st.capacity()) {
+      start_call(self, from, std::move(call));
+    } else {
+      st.overflow.emplace_back(from, std::move(call));
+    }
+  }
+}
+
+// Forgets a client that ended: its credits return to the pool.
+void drop_client(self_ptr self, const caf::actor_addr& addr) {
+  auto& st = self->state;
+  st.clients.erase(addr);
+  st.outbox.erase(addr);
+  st.rotation.erase(std::remove(st.rotation.begin(), st.rotation.end(), addr),
+                    st.rotation.end());
+  st.overflow.erase(std::remove_if(st.overflow.begin(), st.overflow.end(),
+                                   [&](const auto& x) {
+                                     return x.first == addr;
+                                   }),
+                    st.overflow.end());
+}
+
+// After any message: room freed goes to waiting calls, then to credits.
+void settle(self_ptr self) {
+  drain_overflow(self);
+  grant(self);
+  flush(self);
+}
+
+} // namespace
+
+judge_worker_impl_actor::behavior_type
+judge_worker(judge_worker_impl_actor::stateful_pointer<judge_worker_state> self,
+             judge_binding binding, judge_info info) {
+  self->state.spec = std::move(binding.spec);
+  self->state.adapter = std::move(binding.adapter);
+  self->state.info = std::move(info);
+  self->set_down_handler([=](caf::down_msg& dm) {
+    drop_client(self, dm.source);
+    settle(self);
+  });
+  return {
+    [=](info_atom) { return self->state.info; },
+    [=](demand_atom, std::uint32_t wanted) {
+      if (auto c = current_client(self))
+        c->wanted = wanted;
+      settle(self);
+    },
+    [=](std::vector<judge_call>& calls) {
+      on_calls(self, calls);
+      settle(self);
+    },
+    [=](release_atom, std::uint32_t n) {
+      if (auto c = current_client(self))
+        c->held -= std::min(n, c->held);
+      settle(self);
+    },
+    [=](status_atom) {
+      auto& st = self->state;
+      worker_status s;
+      s.worker_id = st.info.worker_id;
+      s.capacity = st.capacity();
+      s.in_flight = static_cast<std::uint32_t>(st.in_flight.size());
+      s.peak_in_flight = st.peak_in_flight;
+      s.calls = st.calls;
+      s.clients = static_cast<std::uint32_t>(st.clients.size());
+      return s;
+    },
+    [=](call_done_atom, std::uint64_t id, judge_record& rec) {
+      finish_call(self, id, std::move(rec));
+      settle(self);
+    },
+  };
+}
+
+} // namespace ij

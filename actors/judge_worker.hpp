@@ -1,0 +1,97 @@
+#pragma once
+// A judge worker (the "judge actor" of SPEC §10): one adapter instance
+// serving one judge, a long-lived service shared by every run of the actor
+// system. It keeps at most `capacity` calls in flight and hands that capacity
+// out as credits, one per call, round-robin over the clients that have calls
+// waiting: several runs share it fairly, and a client only sends a call when
+// the worker can start it at once, so no vote's deadline runs while it waits
+// behind another client's calls.
+//
+// Credit protocol (messages/interfaces.hpp): a client announces its waiting
+// calls (demand), the worker grants credits in worker_update messages, the
+// client sends calls under them (a batch per message), and finished calls
+// come back as judge_reply records in worker_update messages, which may also
+// carry new credits. Credits a client does not use it releases. A client that
+// ends loses its credits; its calls still in flight finish unanswered.
+//
+// The adapter's `done` may run inside `call` (stubs) or later on an HTTP
+// thread. A synchronous reply is taken at once, so a batch of stub calls
+// costs one message back; an asynchronous one is sent to the worker as
+// call_done and delivered from the worker's own thread. The callback holds a
+// weak reference: a call that returns after the worker is gone is dropped.
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <caf/actor_addr.hpp>
+#include <caf/actor_system.hpp>
+#include <caf/typed_event_based_actor.hpp>
+
+#include "adapters/adapter_factory.hpp"
+#include "messages/interfaces.hpp"
+
+namespace ij {
+
+/// The worker interface plus the note its adapter callbacks send (local).
+using judge_worker_impl_actor = judge_worker_actor::extend<
+  caf::reacts_to<call_done_atom, std::uint64_t, judge_record>>;
+
+struct judge_worker_state {
+  static inline const char* name = "judge-worker";
+
+  /// One client of the worker (a vote coordinator).
+  struct client {
+    judge_client_actor handle;
+    /// Calls it has waiting beyond the credits it holds.
+    std::uint32_t wanted = 0;
+    /// Credits granted and neither used nor released yet.
+    std::uint32_t held = 0;
+    /// Its calls at the adapter now.
+    std::uint32_t in_flight = 0;
+  };
+
+  struct open_call {
+    caf::actor_addr client;
+    std::uint64_t token = 0;
+  };
+
+  judge_info info;
+  judge_spec spec;
+  judge_adapter_ptr adapter;
+  std::unordered_map<caf::actor_addr, client> clients;
+  /// Clients in round-robin order; `turn` is whose grant comes next.
+  std::vector<caf::actor_addr> rotation;
+  std::size_t turn = 0;
+  /// Calls that came without a credit while the worker was full: they wait
+  /// here rather than exceed the capacity (a client that ignores credits).
+  std::deque<std::pair<caf::actor_addr, judge_call>> overflow;
+  std::unordered_map<std::uint64_t, open_call> in_flight;
+  std::uint64_t next_call = 1;
+  std::uint32_t peak_in_flight = 0;
+  std::uint64_t calls = 0;
+  /// What each client will be told at the end of the current message.
+  std::unordered_map<caf::actor_addr, worker_update> outbox;
+
+  /// The configured capacity, lowered to the adapter's current concurrency
+  /// when the adapter rations calls (HTTP 429/529).
+  std::uint32_t capacity() const;
+};
+
+/// Spawns a worker for `binding`, described as `worker_id` on `host`.
+judge_worker_actor spawn_judge_worker(caf::actor_system& sys,
+                                      judge_binding binding,
+                                      std::string worker_id,
+                                      std::string host = "local");
+
+/// The description of the worker a binding makes (exposed for tests).
+judge_info describe_worker(const judge_binding& binding,
+                           const std::string& worker_id,
+                           const std::string& host);
+
+judge_worker_impl_actor::behavior_type
+judge_worker(judge_worker_impl_actor::stateful_pointer<judge_worker_state> self,
+             judge_binding binding, judge_info info);
+
+} // namespace ij

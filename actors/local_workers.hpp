@@ -1,0 +1,25 @@
+#pragma once
+// Starts the judge workers of this process: one worker per configured judge,
+// registered with the judge directory, so that runs find them there like
+// any other worker.
+#include <string>
+#include <vector>
+
+#include <caf/actor_system.hpp>
+#include <caf/expected.hpp>
+
+#include "adapters/adapter_factory.hpp"
+#include "messages/interfaces.hpp"
+
+namespace ij {
+
+/// Spawns a worker per binding (worker ids "<name>#<n>@local", n counting
+/// per process) and joins each to `directory`. Waits for the directory's
+/// answers, so call it from a thread that is not a scheduler thread (a
+/// tool's main thread). Returns the workers' descriptions.
+caf::expected<std::vector<judge_info>>
+start_local_workers(caf::actor_system& sys,
+                    const judge_directory_actor& directory,
+                    std::vector<judge_binding> bindings);
+
+} // namespace ij

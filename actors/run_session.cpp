@@ -1,0 +1,571 @@
+#include "actors/run_session.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <iterator>
+#include <random>
+#include <utility>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <caf/send.hpp>
+#include <caf/typed_event_based_actor.hpp>
+
+#include "actors/audit_logger.hpp"
+#include "adapters/llm_judge_comparator.hpp"
+#include "core/audit_record.hpp"
+#include "core/run_manifest.hpp"
+#include "core/verdict_table.hpp"
+#include "messages/error.hpp"
+
+namespace ij {
+
+namespace {
+
+using self_ptr = run_session_actor::stateful_pointer<run_session_state>;
+using phase = run_session_state::phase;
+using pending_write = run_session_state::pending_write;
+
+void fail_run(self_ptr self, const caf::error& err);
+void maybe_end(self_ptr self);
+
+audit_entry entry(std::string_view type, std::string body) {
+  return {std::string{type}, std::move(body)};
+}
+
+// --- Audit writes: every record goes through here, in order ---------------
+
+// Releases what a written batch rests on; the logger answers in write order.
+void on_written(self_ptr self, std::uint64_t seq, std::string& hash) {
+  auto& st = self->state;
+  if (st.state == phase::ended || st.writes.empty())
+    return;
+  auto w = std::move(st.writes.front());
+  st.writes.pop_front();
+  st.summary.audit_lines = seq;
+  st.summary.final_hash = std::move(hash);
+  st.released += w.verdicts.size();
+  if (st.setup.listener) {
+    if (!w.verdicts.empty())
+      self->send(st.setup.listener, std::move(w.verdicts));
+    if (!w.items.empty())
+      self->send(st.setup.listener, std::move(w.items));
+  }
+  if (w.last) {
+    st.state = phase::ended;
+    if (st.setup.listener)
+      self->send(st.setup.listener, st.summary);
+    self->quit();
+    return;
+  }
+  if (st.admitted - st.released < st.setup.window) {
+    for (auto& p : st.held)
+      p.deliver(st.admitted);
+    st.held.clear();
+  }
+  maybe_end(self);
+}
+
+void write(self_ptr self, audit_batch batch, pending_write what) {
+  auto& st = self->state;
+  st.writes.push_back(std::move(what));
+  self->request(st.logger, caf::infinite, std::move(batch))
+    .then([=](std::uint64_t seq,
+              std::string& hash) { on_written(self, seq, hash); },
+          [=](caf::error& err) { fail_run(self, err); });
+}
+
+// --- The run's end ---------------------------------------------------------
+
+void write_run_end(self_ptr self) {
+  auto& st = self->state;
+  st.end_written = true;
+  std::vector<std::string> unfinished;
+  unfinished.reserve(st.open_pairs.size());
+  for (auto& kv : st.open_pairs)
+    unfinished.push_back(kv.second);
+  std::sort(unfinished.begin(), unfinished.end());
+  st.summary.unfinished = unfinished.size();
+  st.summary.open_items = st.items.open_items();
+  audit_batch batch;
+  batch.durable = true;
+  batch.last = true;
+  batch.entries.push_back(
+    entry(audit_type::run_end,
+          run_end_body(st.summary, unfinished,
+                       static_cast<std::uint32_t>(st.summary.open_items))));
+  pending_write w;
+  w.last = true;
+  write(self, std::move(batch), std::move(w));
+}
+
+void maybe_end(self_ptr self) {
+  auto& st = self->state;
+  if (st.state == phase::running && st.input_ended && st.open_pairs.empty()
+      && !st.end_written)
+    write_run_end(self);
+}
+
+void fail_run(self_ptr self, const caf::error& err) {
+  auto& st = self->state;
+  if (st.state == phase::ended)
+    return;
+  st.state = phase::ended;
+  st.summary.error = render_error(err);
+  for (auto& w : st.waiting)
+    w.promise.deliver(err);
+  st.waiting.clear();
+  for (auto& p : st.held)
+    p.deliver(err);
+  st.held.clear();
+  if (st.coordinator)
+    self->send(st.coordinator, cancel_atom::value);
+  if (st.setup.listener)
+    self->send(st.setup.listener, st.summary);
+  self->quit();
+}
+
+void cancel_run(self_ptr self, std::string reason) {
+  auto& st = self->state;
+  if (st.end_written || st.state == phase::ended)
+    return;
+  st.summary.interrupted = true;
+  st.summary.stop_reason = std::move(reason);
+  if (st.state == phase::starting)
+    return; // the run-end record follows the manifest (on_manifest_written)
+  self->send(st.coordinator, cancel_atom::value);
+  for (auto& p : st.held)
+    p.deliver(make_error(errc::run_ended, "the run was cancelled: "
+                                            + st.summary.stop_reason));
+  st.held.clear();
+  write_run_end(self);
+}
+
+// --- Input -----------------------------------------------------------------
+
+void record_rejected(self_ptr self, std::vector<rejected_line>& lines) {
+  if (lines.empty())
+    return;
+  auto& st = self->state;
+  audit_batch batch;
+  for (auto& r : lines)
+    batch.entries.push_back(
+      entry(audit_type::rejected, rejected_body(r.file, r.line, r.reason)));
+  st.summary.rejected += lines.size();
+  write(self, std::move(batch), {});
+}
+
+void admit(self_ptr self, input_batch& in) {
+  auto& st = self->state;
+  record_rejected(self, in.rejected);
+  std::vector<vote_job> jobs;
+  jobs.reserve(in.pairs.size());
+  for (auto& pair : in.pairs) {
+    if (pair.item.empty())
+      pair.item = pair.id;
+    auto seq = st.next_seq++;
+    st.open_pairs.emplace(seq, pair.id);
+    st.items.admit(pair.item);
+    ++st.admitted;
+    jobs.push_back(vote_job{seq, std::move(pair)});
+  }
+  if (!jobs.empty())
+    self->send(st.coordinator, std::move(jobs));
+}
+
+// The reply to an input batch: at once while the window has room.
+caf::result<std::uint64_t> answer_input(self_ptr self) {
+  auto& st = self->state;
+  if (st.admitted - st.released < st.setup.window)
+    return st.admitted;
+  auto promise = self->make_response_promise<std::uint64_t>();
+  st.held.push_back(promise);
+  return promise;
+}
+
+// The input is complete: every item whose pairs are all decided is due.
+void end_input(self_ptr self) {
+  auto& st = self->state;
+  auto due = st.items.end_input();
+  if (!due.empty()) {
+    audit_batch batch;
+    batch.durable = true;
+    for (auto& v : due)
+      batch.entries.push_back(
+        entry(audit_type::item_verdict, item_verdict_body(v)));
+    st.summary.items += due.size();
+    pending_write w;
+    w.items = std::move(due);
+    write(self, std::move(batch), std::move(w));
+  }
+  maybe_end(self);
+}
+
+caf::result<std::uint64_t> on_input(self_ptr self, input_batch& in) {
+  auto& st = self->state;
+  if (st.state == phase::ended || st.end_written)
+    return make_error(errc::run_ended,
+                      st.summary.interrupted
+                        ? "the run was cancelled: " + st.summary.stop_reason
+                        : std::string{"no more pairs are taken"});
+  if (st.input_ended)
+    return make_error(errc::run_state, "the input was already closed");
+  if (st.state == phase::starting) {
+    auto promise = self->make_response_promise<std::uint64_t>();
+    st.waiting.push_back({std::move(in), promise});
+    return promise;
+  }
+  admit(self, in);
+  return answer_input(self);
+}
+
+// --- Votes in: verdicts and their records ----------------------------------
+
+void account(run_session_state& st, const vote_result& vr) {
+  auto& s = st.summary;
+  s.judge_calls += vr.records.size();
+  s.calls_skipped += vr.counts.not_cast;
+  for (auto& rec : vr.records) {
+    auto i = st.usage_index.find(rec.worker_id);
+    if (i == st.usage_index.end()) {
+      i = st.usage_index.emplace(rec.worker_id, s.usage.size()).first;
+      s.usage.push_back(judge_usage{rec.worker_id.empty() ? "(no worker)"
+                                                          : rec.worker_id,
+                                    0, 0, 0, 0});
+    }
+    auto& u = s.usage[i->second];
+    ++u.calls;
+    u.input_tokens += rec.input_tokens;
+    u.output_tokens += rec.output_tokens;
+    if (rec.transport_failed) {
+      ++u.faults;
+      ++s.faults;
+      ++s.faults_by_kind[static_cast<std::size_t>(rec.fault)];
+    }
+  }
+}
+
+// One pair's records (judge calls, vote, verdict) and its verdict.
+single_verdict judge_pair(run_session_state& st, voted_pair& vp,
+                          audit_batch& batch) {
+  auto& vr = vp.result;
+  auto d = single_invariance_verdict(vr.absent, vr.outcome);
+  single_verdict v{vp.pair.id, vp.pair.item, d.verdict, d.rule, vr.outcome,
+                   vr.counts, vp.pair.label};
+  account(st, vr);
+  for (auto& rec : vr.records)
+    batch.entries.push_back(entry(audit_type::judge_call, judge_call_body(rec)));
+  batch.entries.push_back(entry(audit_type::vote, vote_body(vp.pair, vr)));
+  batch.entries.push_back(entry(audit_type::verdict, verdict_body(vp.pair, v)));
+  ++st.summary.pairs;
+  ++st.summary.by_rule[static_cast<int>(d.rule) - 1];
+  st.open_pairs.erase(vp.seq);
+  return v;
+}
+
+void on_voted(self_ptr self, std::vector<voted_pair>& done) {
+  auto& st = self->state;
+  if (st.state != phase::running || st.end_written)
+    return; // cancelled: these pairs are listed unfinished
+  audit_batch batch;
+  batch.durable = true;
+  pending_write w;
+  w.verdicts.reserve(done.size());
+  for (auto& vp : done) {
+    if (st.open_pairs.count(vp.seq) == 0)
+      continue; // not ours, or already decided
+    auto v = judge_pair(st, vp, batch);
+    if (auto item = st.items.decide(v.item, v.rule)) {
+      batch.entries.push_back(
+        entry(audit_type::item_verdict, item_verdict_body(*item)));
+      ++st.summary.items;
+      w.items.push_back(std::move(*item));
+    }
+    w.verdicts.push_back(std::move(v));
+  }
+  if (!batch.entries.empty())
+    write(self, std::move(batch), std::move(w));
+}
+
+// --- Start -----------------------------------------------------------------
+
+std::uint32_t automatic_window(const std::vector<judge_info>& judges) {
+  std::uint64_t cap = 0;
+  for (auto& j : judges)
+    cap += j.capacity;
+  // Enough pairs to keep every worker slot busy while records are written,
+  // few enough to keep memory small.
+  auto w = std::max<std::uint64_t>(256, 4 * cap);
+  return static_cast<std::uint32_t>(std::min<std::uint64_t>(w, 8192));
+}
+
+void progress_tick(self_ptr self);
+
+void on_manifest_written(self_ptr self, std::uint64_t seq, std::string& hash) {
+  auto& st = self->state;
+  st.summary.audit_lines = seq;
+  st.summary.final_hash = std::move(hash);
+  st.state = phase::running;
+  if (st.setup.listener) {
+    self->send(st.setup.listener,
+               run_started{st.setup.run_id, st.setup.audit_path, st.judges,
+                           st.warnings});
+    for (auto& w : st.warnings)
+      self->send(st.setup.listener, warning_atom::value, w);
+  }
+  if (st.setup.progress_interval.count() > 0)
+    self->delayed_send(self, st.setup.progress_interval, progress_atom::value);
+  auto waiting = std::move(st.waiting);
+  st.waiting.clear();
+  for (auto& w : waiting) {
+    admit(self, w.batch);
+    if (st.admitted - st.released < st.setup.window)
+      w.promise.deliver(st.admitted);
+    else
+      st.held.push_back(w.promise);
+  }
+  if (st.summary.interrupted) {
+    auto reason = st.summary.stop_reason;
+    st.summary.interrupted = false;
+    cancel_run(self, std::move(reason));
+    return;
+  }
+  if (st.input_ended)
+    end_input(self);
+}
+
+void write_manifest(self_ptr self) {
+  auto& st = self->state;
+  audit_batch batch;
+  batch.durable = true;
+  batch.entries.push_back(
+    entry(audit_type::manifest,
+          manifest_body(st.setup.run_id, st.setup.config, st.judges,
+                        st.warnings, wall_clock_ms())));
+  self->request(st.logger, caf::infinite, std::move(batch))
+    .then([=](std::uint64_t seq,
+              std::string& hash) { on_manifest_written(self, seq, hash); },
+          [=](caf::error& err) { fail_run(self, err); });
+}
+
+// The workers serving the run's judges; an error names a judge nobody
+// serves.
+caf::expected<std::vector<worker_entry>>
+select_workers(const run_config& cfg, const std::vector<worker_entry>& all) {
+  std::vector<worker_entry> ours;
+  for (auto& spec : cfg.judges) {
+    auto id = judge_id_of(spec);
+    auto before = ours.size();
+    for (auto& e : all)
+      if (e.info.judge_id == id
+          && std::none_of(ours.begin(), ours.end(), [&](auto& x) {
+               return x.info.worker_id == e.info.worker_id;
+             }))
+        ours.push_back(e);
+    if (ours.size() == before)
+      return make_error(errc::no_worker, "no worker serves judge " + spec.name
+                                           + " (" + id + ")");
+  }
+  return ours;
+}
+
+// Usage is reported per judge name; every worker of a judge adds to it.
+void index_usage(run_session_state& st) {
+  for (auto& j : st.judges) {
+    auto& usage = st.summary.usage;
+    auto named = std::find_if(usage.begin(), usage.end(),
+                              [&](auto& u) { return u.judge == j.name; });
+    if (named == usage.end()) {
+      usage.push_back(judge_usage{j.name, 0, 0, 0, 0});
+      named = std::prev(usage.end());
+    }
+    st.usage_index[j.worker_id] =
+      static_cast<std::size_t>(named - usage.begin());
+  }
+}
+
+void on_workers(self_ptr self, std::vector<worker_entry>& all) {
+  auto& st = self->state;
+  auto ours = select_workers(st.setup.config, all);
+  if (!ours) {
+    fail_run(self, ours.error());
+    return;
+  }
+  std::vector<std::string> ids;
+  for (auto& spec : st.setup.config.judges)
+    ids.push_back(judge_id_of(spec));
+  for (auto& e : *ours)
+    st.judges.push_back(e.info);
+  index_usage(st);
+  if (st.setup.window == 0)
+    st.setup.window = automatic_window(st.judges);
+  st.warnings = run_warnings(st.setup.config, st.judges);
+  const auto& cfg = st.setup.config;
+  vote_settings vs{cfg.votes, cfg.order_balancing, cfg.abstain_as_neither,
+                   cfg.vote_deadline};
+  st.coordinator = self->spawn(vote_coordinator,
+                               caf::actor_cast<vote_sink_actor>(self),
+                               st.setup.directory, std::move(ids),
+                               std::move(*ours), vs);
+  st.children->push_back(caf::actor_cast<caf::actor>(st.coordinator));
+  write_manifest(self);
+}
+
+// --- Progress --------------------------------------------------------------
+
+run_progress snapshot(const run_session_state& st) {
+  run_progress p;
+  p.run_id = st.setup.run_id;
+  p.state = st.state == phase::starting ? "starting"
+            : st.state == phase::ended  ? "ended"
+            : st.end_written            ? "finishing"
+                                        : "running";
+  p.admitted = st.admitted;
+  p.released = st.released;
+  p.faults = st.summary.by_rule[1];
+  p.judge_calls = st.summary.judge_calls;
+  return p;
+}
+
+void progress_tick(self_ptr self) {
+  auto& st = self->state;
+  if (st.state != phase::running)
+    return;
+  self->request(st.coordinator, caf::infinite, status_atom::value)
+    .then(
+      [=](std::vector<worker_load>& loads) {
+        auto& st = self->state;
+        auto p = snapshot(st);
+        p.workers = std::move(loads);
+        if (st.setup.listener)
+          self->send(st.setup.listener, std::move(p));
+        self->delayed_send(self, st.setup.progress_interval,
+                           progress_atom::value);
+      },
+      [](caf::error&) {});
+}
+
+} // namespace
+
+std::string make_run_id() {
+  auto t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+  std::random_device rd;
+  char suffix[8];
+  std::snprintf(suffix, sizeof suffix, "%04x", static_cast<unsigned>(rd() & 0xffff));
+  return std::string{"run-"} + stamp + "-" + suffix;
+}
+
+std::vector<std::string> run_warnings(const run_config& config,
+                                      const std::vector<judge_info>& judges) {
+  std::vector<std::string> out;
+  if (config.votes.votes <= 1)
+    return out;
+  for (auto& j : judges)
+    if (j.temperature == 0.0 && !j.supports_seed)
+      out.push_back("judge " + j.name + ": "
+                    + std::to_string(config.votes.votes)
+                    + " votes at temperature 0 on a backend without seed "
+                      "support will likely all repeat the first answer "
+                      "(wasted calls)");
+  return out;
+}
+
+run_session_actor::behavior_type
+run_session(run_session_actor::stateful_pointer<run_session_state> self,
+            run_setup setup, int audit_fd) {
+  auto& st = self->state;
+  st.setup = std::move(setup);
+  st.items = item_ledger{st.setup.config.stats};
+  st.summary.run_id = st.setup.run_id;
+  st.summary.faults_by_kind.assign(std::size(all_fault_kinds), 0);
+  const auto& path = st.setup.audit_path;
+  auto policy = st.setup.config.flush;
+  if (st.setup.detached_logger)
+    st.logger = self->spawn<caf::detached>(audit_logger, audit_fd, path, policy);
+  else
+    st.logger = self->spawn(audit_logger, audit_fd, path, policy);
+  // Whatever ends the session ends the actors it spawned; the logger's exit
+  // closes the file.
+  st.children->push_back(caf::actor_cast<caf::actor>(st.logger));
+  self->attach_functor([children = st.children](const caf::error&) {
+    for (auto& child : *children)
+      caf::anon_send_exit(child, caf::exit_reason::user_shutdown);
+  });
+  self->request(st.setup.directory, caf::infinite, list_atom::value)
+    .then([=](std::vector<worker_entry>& all) { on_workers(self, all); },
+          [=](caf::error& err) { fail_run(self, err); });
+  return {
+    [=](input_batch& in) { return on_input(self, in); },
+    [=](end_of_input_atom) {
+      auto& st = self->state;
+      if (st.input_ended)
+        return;
+      st.input_ended = true;
+      if (st.state == phase::running)
+        end_input(self);
+    },
+    [=](cancel_atom, std::string& reason) { cancel_run(self, reason); },
+    [=](status_atom) -> caf::result<run_progress> {
+      auto& st = self->state;
+      if (st.state != phase::running)
+        return snapshot(st);
+      auto promise = self->make_response_promise<run_progress>();
+      self->request(st.coordinator, caf::infinite, status_atom::value)
+        .then(
+          [=](std::vector<worker_load>& loads) mutable {
+            auto p = snapshot(self->state);
+            p.workers = std::move(loads);
+            promise.deliver(std::move(p));
+          },
+          [=](caf::error&) mutable { promise.deliver(snapshot(self->state)); });
+      return promise;
+    },
+    [=](std::vector<voted_pair>& done) { on_voted(self, done); },
+    [=](progress_atom) { progress_tick(self); },
+  };
+}
+
+caf::expected<run_actor> spawn_run(caf::actor_system& sys, run_setup setup) {
+  const auto& cfg = setup.config;
+  if (cfg.judges.empty())
+    return make_error(errc::bad_config, "no judge configured");
+  if (auto err = validate(cfg.votes))
+    return make_error(errc::bad_config, *err);
+  if (auto err = validate(cfg.stats))
+    return make_error(errc::bad_config, *err);
+  if (cfg.vote_deadline.count() <= 0)
+    return make_error(errc::bad_config, "the vote deadline must be positive");
+  if (!setup.directory)
+    return make_error(errc::bad_config, "no judge directory");
+  if (setup.audit_path.empty())
+    return make_error(errc::bad_config, "no audit file given");
+  int fd = ::open(setup.audit_path.c_str(),
+                  O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return make_error(errc::audit_failed, "cannot open the audit file "
+                                            + setup.audit_path + ": "
+                                            + std::strerror(errno));
+  struct stat info {};
+  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode) || info.st_size > 0) {
+    ::close(fd);
+    return make_error(errc::audit_failed,
+                      "the audit file " + setup.audit_path
+                        + " already holds records (or is not a regular "
+                          "file): an audit trail is never appended to by "
+                          "another run; choose a new path");
+  }
+  if (setup.run_id.empty())
+    setup.run_id = make_run_id();
+  run_session_actor session = sys.spawn(run_session, std::move(setup), fd);
+  return caf::actor_cast<run_actor>(session);
+}
+
+} // namespace ij

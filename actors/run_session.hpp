@@ -1,0 +1,134 @@
+#pragma once
+// A run session (SPEC §10, §11): owns one run — its id, manifest, audit trail
+// (through its own audit logger), input window, per-item bookkeeping and end
+// — and uses judge workers it does not own: several sessions can live in one
+// actor system, sharing the workers through the judge directory.
+//
+// One pair's path: client --input_batch--> session (admits it: seq, item
+// count) --vote_job--> its vote coordinator --calls--> workers --replies-->
+// coordinator --voted_pair--> session (verdict by the I1-I5 table, audit
+// lines rendered: judge calls, vote, verdict, and any item verdict now due)
+// --audit_batch--> logger (chains, writes, fsyncs per policy) --reply-->
+// session --verdicts--> listener. Batches all the way: a message carries many
+// pairs, so crossing actors costs little per pair.
+//
+// Start: the session lists the directory's workers, keeps those serving its
+// judges (a judge with no worker fails the run before anything is written),
+// spawns its coordinator and writes the manifest; input that arrives before
+// waits. End: after end_of_input and once every pair is decided and written,
+// the run-end record is written (fsynced), the listener gets the summary and
+// the session exits with its coordinator and logger. A cancel ends the run at
+// once: pairs not yet decided are listed unfinished; every record written
+// before the run-end record is counted in it, so its totals always agree with
+// the records before it.
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <caf/actor_system.hpp>
+#include <caf/expected.hpp>
+#include <caf/typed_event_based_actor.hpp>
+#include <caf/typed_response_promise.hpp>
+
+#include "actors/vote_coordinator.hpp"
+#include "core/item_ledger.hpp"
+#include "core/run_config.hpp"
+#include "messages/interfaces.hpp"
+
+namespace ij {
+
+/// Everything a run needs, checked by spawn_run before anything is spawned.
+struct run_setup {
+  /// Empty: one is made from the start time.
+  std::string run_id;
+  /// Validated configuration (core/run_config.hpp); its judges name the
+  /// workers to vote with (by judge id).
+  run_config config;
+  /// Where the audit trail goes: a new file (an existing non-empty one is
+  /// refused: a run never appends to another run's audit).
+  std::string audit_path;
+  judge_directory_actor directory;
+  /// Receives the run's events; may be invalid (nobody is told).
+  run_listener_actor listener;
+  /// Pairs taken in and not yet released at most (0: from the judges'
+  /// capacity).
+  std::uint32_t window = 0;
+  /// How often the listener gets a run_progress (0: never).
+  std::chrono::milliseconds progress_interval{0};
+  /// Runs the audit logger on its own thread (production). Tests driving
+  /// CAF's deterministic scheduler set false.
+  bool detached_logger = true;
+};
+
+struct run_session_state {
+  static inline const char* name = "run-session";
+
+  enum class phase { starting, running, ended };
+
+  /// Input that arrived while the run was starting.
+  struct waiting_input {
+    input_batch batch;
+    caf::typed_response_promise<std::uint64_t> promise;
+  };
+
+  /// A batch of records on its way to the logger, and what it releases.
+  struct pending_write {
+    std::vector<single_verdict> verdicts;
+    std::vector<statistical_verdict> items;
+    bool last = false;
+  };
+
+  run_setup setup;
+  phase state = phase::starting;
+  logger_actor logger;
+  vote_coordinator_actor coordinator;
+  /// The actors the session spawned, ended with it (shared with the exit
+  /// hook, which outlives the state).
+  std::shared_ptr<std::vector<caf::actor>> children
+    = std::make_shared<std::vector<caf::actor>>();
+  std::vector<judge_info> judges;
+  std::vector<std::string> warnings;
+
+  std::deque<waiting_input> waiting;
+  /// Input replies held until the window has room.
+  std::vector<caf::typed_response_promise<std::uint64_t>> held;
+  std::uint64_t next_seq = 1;
+  std::uint64_t admitted = 0;
+  std::uint64_t released = 0;
+  /// Pairs taken in whose records are not written yet, by seq (their ids
+  /// are listed unfinished if the run is cancelled).
+  std::unordered_map<std::uint64_t, std::string> open_pairs;
+  item_ledger items{statistical_params{}};
+  /// Batches sent to the logger and not answered yet, in order.
+  std::deque<pending_write> writes;
+  bool input_ended = false;
+  bool end_written = false;
+
+  /// Totals of every record sent to the logger (the run-end record's).
+  run_summary summary;
+  /// worker id -> index in summary.usage (usage is per judge name).
+  std::unordered_map<std::string, std::size_t> usage_index;
+};
+
+/// Validates `setup` (configuration, audit path), creates the audit file,
+/// and spawns the session. Fails without spawning anything that outlives
+/// the call.
+caf::expected<run_actor> spawn_run(caf::actor_system& sys, run_setup setup);
+
+/// A run id from the time and a random suffix: "run-20261203T071500Z-3f9a".
+std::string make_run_id();
+
+/// Warnings about a valid but wasteful setup, e.g. votes > 1 at temperature
+/// 0 on a backend without seed support (SPEC §7).
+std::vector<std::string> run_warnings(const run_config& config,
+                                      const std::vector<judge_info>& judges);
+
+run_session_actor::behavior_type
+run_session(run_session_actor::stateful_pointer<run_session_state> self,
+            run_setup setup, int audit_fd);
+
+} // namespace ij

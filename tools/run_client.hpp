@@ -1,0 +1,62 @@
+#pragma once
+// Drives one run session from the calling thread: feeds it input batches
+// under its backpressure (at most a few batches unanswered), receives its
+// events as the run listener, cancels it when asked, and returns once the
+// run has ended. The calling thread is a tool's own (a scoped actor), never a
+// scheduler thread, so the event handlers may write files and the terminal.
+// The driver and the benchmarks share it; it holds no run logic of its own.
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <caf/scoped_actor.hpp>
+
+#include "messages/interfaces.hpp"
+
+namespace ij {
+
+/// What an input source reports after filling a batch.
+enum class input_state {
+  more,   // call again
+  end,    // the input is complete (the batch may hold its last lines)
+  failed, // reading failed: the run is cancelled with the source's reason
+};
+
+/// Fills `batch` with the next lines; `why` says what failed.
+using input_source =
+  std::function<input_state(input_batch& batch, std::string& why)>;
+
+/// What to do with the run's events (each may be left empty).
+struct run_event_handlers {
+  std::function<void(const run_started&)> started;
+  std::function<void(std::vector<single_verdict>&)> verdicts;
+  std::function<void(std::vector<statistical_verdict>&)> items;
+  std::function<void(const run_progress&)> progress;
+  std::function<void(const std::string&)> warning;
+  /// Called after every event and at least every 100 ms.
+  std::function<void()> tick;
+  /// Polled: a non-empty reason cancels the run (Ctrl-C, a closed output).
+  std::function<std::string()> stop_reason;
+};
+
+struct run_outcome {
+  /// True once the run's summary arrived (the run-end record is written,
+  /// unless the summary carries an error).
+  bool ended = false;
+  run_summary summary;
+  /// Set when the session refused input or ended without a summary.
+  std::vector<std::string> failures;
+  /// Set when the input source failed (its words).
+  std::string input_error;
+};
+
+/// Runs `session` to its end with `self` as its listener (spawn the session
+/// with caf::actor_cast<run_listener_actor>(self)).
+run_outcome drive_run(caf::scoped_actor& self, const run_actor& session,
+                      const input_source& next,
+                      const run_event_handlers& on,
+                      std::uint32_t batches_in_flight = 2);
+
+} // namespace ij
