@@ -6,6 +6,7 @@
 #include <ctime>
 #include <iterator>
 #include <random>
+#include <set>
 #include <utility>
 
 #include <fcntl.h>
@@ -353,23 +354,25 @@ void write_manifest(self_ptr self) {
 }
 
 // The workers serving the run's judges; an error names a judge nobody
-// serves.
+// serves. Several configured judges may share a judge id (the same model on
+// two endpoints): every worker of any of them is used once.
 caf::expected<std::vector<worker_entry>>
 select_workers(const run_config& cfg, const std::vector<worker_entry>& all) {
-  std::vector<worker_entry> ours;
+  std::set<std::string> ids;
   for (auto& spec : cfg.judges) {
     auto id = judge_id_of(spec);
-    auto before = ours.size();
-    for (auto& e : all)
-      if (e.info.judge_id == id
-          && std::none_of(ours.begin(), ours.end(), [&](auto& x) {
-               return x.info.worker_id == e.info.worker_id;
-             }))
-        ours.push_back(e);
-    if (ours.size() == before)
+    auto served = std::any_of(all.begin(), all.end(), [&](auto& e) {
+      return e.info.judge_id == id;
+    });
+    if (!served)
       return make_error(errc::no_worker, "no worker serves judge " + spec.name
                                            + " (" + id + ")");
+    ids.insert(id);
   }
+  std::vector<worker_entry> ours;
+  for (auto& e : all)
+    if (ids.count(e.info.judge_id) != 0)
+      ours.push_back(e);
   return ours;
 }
 

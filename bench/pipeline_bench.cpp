@@ -45,7 +45,7 @@
 #include "messages/registration.hpp"
 #include "tools/gen_pairs.hpp"
 #include "tools/pair_reader.hpp"
-#include "tools/run_client.hpp"
+#include "actors/run_client.hpp"
 
 extern char** environ;
 

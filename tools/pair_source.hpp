@@ -10,7 +10,7 @@
 #include <string>
 
 #include "tools/pair_reader.hpp"
-#include "tools/run_client.hpp"
+#include "actors/run_client.hpp"
 
 namespace ij {
 

@@ -29,7 +29,7 @@
 #include "tools/output_sink.hpp"
 #include "tools/pair_source.hpp"
 #include "tools/progress_bar.hpp"
-#include "tools/run_client.hpp"
+#include "actors/run_client.hpp"
 #include "tools/run_report.hpp"
 #include "tools/verdict_output.hpp"
 
@@ -181,6 +181,14 @@ int judge_pairs(const run_options& opts, run_config cfg,
   add_message_types(sys_cfg);
   caf::actor_system sys{sys_cfg};
   auto directory = sys.spawn(judge_directory);
+  // The directory holds the workers: ending it on every way out ends them,
+  // so the actor system shuts down at once.
+  struct end_on_return {
+    caf::actor actor;
+    ~end_on_return() {
+      caf::anon_send_exit(actor, caf::exit_reason::user_shutdown);
+    }
+  } directory_guard{caf::actor_cast<caf::actor>(directory)};
   auto workers = start_local_workers(sys, directory, std::move(judges));
   if (!workers) {
     say("cannot start the judges: " + render_error(workers.error()));
@@ -214,9 +222,7 @@ int judge_pairs(const run_options& opts, run_config cfg,
     self, *session,
     [&source](input_batch& b, std::string& why) { return source.next(b, why); },
     on);
-  auto code = conclude(outcome, view, opts, audit_path);
-  self->send_exit(directory, caf::exit_reason::user_shutdown);
-  return code;
+  return conclude(outcome, view, opts, audit_path);
 }
 
 } // namespace

@@ -41,11 +41,68 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
-verdict_sink::verdict_sink(caf::actor_system& sys) {
+judge_binding test_binding(judge_adapter_ptr adapter, std::uint32_t cap,
+                           std::optional<std::int64_t> seed, std::string name) {
+  judge_binding b;
+  b.spec.name = std::move(name);
+  b.spec.type = "test";
+  b.spec.model = "m";
+  b.spec.seed = seed;
+  b.spec.max_in_flight = cap;
+  b.adapter = std::move(adapter);
+  return b;
+}
+
+vote_collector::vote_collector(caf::actor_system& sys) {
+  auto out = got;
+  auto count = messages;
+  // The unused int: CAF 0.17 dereferences a null tuple for argument-less
+  // function spawns (UBSan).
+  actor = sys.spawn(
+    [out, count](vote_sink_actor::pointer, int) -> vote_sink_actor::behavior_type {
+      return {[out, count](std::vector<voted_pair>& v) {
+        ++*count;
+        for (auto& x : v)
+          (*out)[x.seq] = std::move(x);
+      }};
+    },
+    0);
+}
+
+event_collector::event_collector(caf::actor_system& sys) {
   auto out = got;
   actor = sys.spawn(
-    [out](caf::event_based_actor*, int) -> caf::behavior {
-      return {[out](statistical_verdict& v) { out->push_back(std::move(v)); }};
+    [out](run_listener_actor::pointer, int) -> run_listener_actor::behavior_type {
+      return {
+        [out](run_started& s) {
+          out->started.push_back(std::move(s));
+          out->order += 's';
+        },
+        [out](std::vector<single_verdict>& v) {
+          if (!out->snapshot_path.empty())
+            out->snapshots.push_back(read_file(out->snapshot_path));
+          for (auto& x : v)
+            out->verdicts.push_back(std::move(x));
+          out->order += 'v';
+        },
+        [out](std::vector<statistical_verdict>& v) {
+          for (auto& x : v)
+            out->items.push_back(std::move(x));
+          out->order += 'i';
+        },
+        [out](run_progress& p) {
+          out->progress.push_back(std::move(p));
+          out->order += 'p';
+        },
+        [out](warning_atom, std::string& w) {
+          out->warnings.push_back(std::move(w));
+          out->order += 'w';
+        },
+        [out](run_summary& s) {
+          out->summary = std::move(s);
+          out->order += 'e';
+        },
+      };
     },
     0);
 }

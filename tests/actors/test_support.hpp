@@ -17,7 +17,11 @@
 #include <caf/send.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
+#include <map>
+
+#include "adapters/adapter_factory.hpp"
 #include "adapters/judge_adapter.hpp"
+#include "messages/interfaces.hpp"
 #include "messages/verdict.hpp"
 
 namespace ij::test {
@@ -104,12 +108,43 @@ std::shared_ptr<reply<R>> ask_and_snapshot(caf::actor_system& sys,
   return out;
 }
 
-/// Collects every statistical verdict it receives.
-struct verdict_sink {
-  std::shared_ptr<std::vector<statistical_verdict>> got
-    = std::make_shared<std::vector<statistical_verdict>>();
-  caf::actor actor;
-  explicit verdict_sink(caf::actor_system& sys);
+/// A judge for tests: spec type "test", model "m" (so every binding made
+/// here serves the same judge), the given capacity and base seed.
+judge_binding test_binding(judge_adapter_ptr adapter, std::uint32_t cap = 16,
+                           std::optional<std::int64_t> seed = 1000,
+                           std::string name = "test-judge");
+
+/// Collects every voted pair a vote coordinator delivers, by seq.
+struct vote_collector {
+  std::shared_ptr<std::map<std::uint64_t, voted_pair>> got
+    = std::make_shared<std::map<std::uint64_t, voted_pair>>();
+  /// How many messages delivered them (batching).
+  std::shared_ptr<std::size_t> messages = std::make_shared<std::size_t>(0);
+  vote_sink_actor actor;
+  explicit vote_collector(caf::actor_system& sys);
+};
+
+/// Everything a run session told its listener, in order of arrival.
+struct run_events {
+  std::vector<run_started> started;
+  std::vector<single_verdict> verdicts;
+  std::vector<statistical_verdict> items;
+  std::vector<run_progress> progress;
+  std::vector<std::string> warnings;
+  std::optional<run_summary> summary;
+  /// Event kinds in arrival order: 's'tarted, 'v'erdicts, 'i'tems,
+  /// 'p'rogress, 'w'arning, 'e'nd.
+  std::string order;
+  /// When set, the file's contents are kept at each verdict event.
+  std::string snapshot_path;
+  std::vector<std::string> snapshots;
+};
+
+/// A run listener recording every event.
+struct event_collector {
+  std::shared_ptr<run_events> got = std::make_shared<run_events>();
+  run_listener_actor actor;
+  explicit event_collector(caf::actor_system& sys);
 };
 
 /// An adapter whose calls stay open until the test completes them; counts

@@ -5,7 +5,7 @@
 #include <chrono>
 #include <memory>
 
-#include "actors/judge.hpp"
+#include "actors/judge_worker.hpp"
 #include "actors/vote_coordinator.hpp"
 #include "adapters/stub_judges.hpp"
 #include "core/prompt.hpp"
@@ -16,41 +16,76 @@ using namespace ij::test;
 
 namespace {
 
+/// A coordinator over one worker per adapter (all serving one judge), with
+/// results collected by seq; vote() returns the pair's result once there.
 struct rig {
   test_system t;
   std::vector<judge_adapter_ptr> adapters;
+  std::vector<judge_worker_actor> workers;
+  vote_collector sink{t.sys};
   vote_coordinator_actor coordinator;
+  std::uint64_t next_seq = 1;
 
   rig(std::vector<judge_adapter_ptr> as, vote_settings vs,
       std::optional<std::int64_t> seed = 1000, std::uint32_t cap = 16)
     : adapters(std::move(as)) {
-    std::vector<vote_judge> vjs;
+    std::vector<worker_entry> entries;
+    std::vector<std::string> ids;
+    int n = 0;
     for (auto& a : adapters) {
-      judge_spec spec;
-      spec.type = "test";
-      spec.model = "m";
-      spec.seed = seed;
-      spec.max_in_flight = cap;
-      judge_actor j = t.sys.spawn(judge, spec, a);
-      this->judges.push_back(j);
-      vjs.push_back({j, a->id(), spec.model, spec.temperature, seed, cap});
+      auto b = test_binding(a, cap, seed);
+      auto id = "w" + std::to_string(n++) + "@local";
+      auto info = describe_worker(b, id, "local");
+      auto w = spawn_judge_worker(t.sys, b, id);
+      workers.push_back(w);
+      entries.push_back({w, info});
+      ids.push_back(info.judge_id);
     }
-    coordinator = t.sys.spawn(vote_coordinator, vjs, vs);
+    coordinator = t.sys.spawn(vote_coordinator, sink.actor,
+                              judge_directory_actor{}, ids, entries, vs);
   }
 
   // Pending deadline timers keep the coordinator referenced: end it (and
-  // its judges) explicitly, as the pipeline does.
+  // its workers) explicitly, as a run session does.
   ~rig() {
     caf::anon_send_exit(coordinator, caf::exit_reason::user_shutdown);
-    for (auto& j : judges)
-      caf::anon_send_exit(j, caf::exit_reason::user_shutdown);
+    caf::anon_send_exit(sink.actor, caf::exit_reason::user_shutdown);
+    for (auto& w : workers)
+      caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
   }
 
-  std::vector<judge_actor> judges;
-
+  /// Sends the pair; the reply is filled in once the sink has its result.
   std::shared_ptr<reply<vote_result>> vote(answer_pair p) {
-    return ask<vote_result>(t.sys, coordinator, std::move(p));
+    auto seq = next_seq++;
+    caf::anon_send(coordinator, std::vector<vote_job>{vote_job{seq, std::move(p)}});
+    auto out = std::make_shared<reply<vote_result>>();
+    watching.emplace_back(seq, out);
+    return out;
   }
+
+  /// Runs, then fills every reply whose result has arrived.
+  void run() {
+    t.run();
+    collect();
+  }
+
+  void advance(caf::timespan d) {
+    t.advance(d);
+    collect();
+  }
+
+  void collect() {
+    for (auto& [seq, r] : watching) {
+      auto i = sink.got->find(seq);
+      if (i != sink.got->end() && !r->done) {
+        r->value = i->second.result;
+        r->done = true;
+      }
+    }
+  }
+
+  std::vector<std::pair<std::uint64_t, std::shared_ptr<reply<vote_result>>>>
+    watching;
 };
 
 vote_settings votes(std::uint32_t n, std::uint32_t k) {
@@ -75,7 +110,7 @@ TEST_CASE("an absent answer replies at once without any judge call") {
   auto judge_stub = scripted_judge({canonical("EQUIVALENT")}, script_end::cycle);
   rig r({judge_stub}, votes(3, 2));
   auto res = r.vote(pair_of("  ", "5"));
-  r.t.run();
+  r.run();
   REQUIRE(res->value);
   CHECK(res->value->absent);
   CHECK(res->value->outcome.detail == "absent");
@@ -88,7 +123,7 @@ TEST_CASE("votes=5 k=3 all EQUIVALENT: exactly 3 calls and 2 not cast") {
   auto judge_stub = scripted_judge({canonical("EQUIVALENT")}, script_end::cycle);
   rig r({judge_stub}, votes(5, 3));
   auto res = r.vote(pair_of("200", "two hundred"));
-  r.t.run();
+  r.run();
   REQUIRE(res->value);
   CHECK(judge_stub->calls() == 3);
   CHECK(res->value->records.size() == 3);
@@ -113,7 +148,7 @@ TEST_CASE("a split first wave asks for just the votes still needed") {
                                     canonical("EQUIVALENT")});
   rig r({judge_stub}, votes(5, 3));
   auto res = r.vote(pair_of("1", "1"));
-  r.t.run();
+  r.run();
   REQUIRE(res->value);
   CHECK(judge_stub->calls() == 4);
   CHECK(res->value->counts.equivalent == 3);
@@ -128,7 +163,7 @@ TEST_CASE("votes=3 k=3 with a 2-1 split yields null and never true or false") {
                                     canonical("DIFFERENT")});
   rig r({judge_stub}, votes(3, 3));
   auto res = r.vote(pair_of("1", "1"));
-  r.t.run();
+  r.run();
   REQUIRE(res->value);
   CHECK_FALSE(res->value->outcome.equivalent.has_value());
   CHECK_FALSE(res->value->outcome.fault);
@@ -141,12 +176,12 @@ TEST_CASE("a judge that does not answer by the deadline is a fault") {
   vs.deadline = std::chrono::seconds(5);
   rig r({silent}, vs);
   auto res = r.vote(pair_of("1", "2"));
-  r.t.run();
+  r.run();
   CHECK(silent->calls() == 1);
   CHECK_FALSE(res->done);
-  r.t.advance(std::chrono::seconds(4));
+  r.advance(std::chrono::seconds(4));
   CHECK_FALSE(res->done);
-  r.t.advance(std::chrono::seconds(2));
+  r.advance(std::chrono::seconds(2));
   REQUIRE(res->done);
   REQUIRE(res->value);
   CHECK(res->value->outcome.fault);
@@ -161,14 +196,14 @@ TEST_CASE("a judge that does not answer by the deadline is a fault") {
   CHECK(rec.prompt_id == std::string{judge_prompt_id});
   // Close the call the judge never answered (it holds the judge's memory).
   while (silent->complete_next(canonical("EQUIVALENT")))
-    r.t.run();
+    r.run();
 }
 
 TEST_CASE("a judge failing every call gives a fault outcome and never true "
           "or false") {
   rig r({failing_judge()}, votes(3, 2));
   auto res = r.vote(pair_of("1", "1"));
-  r.t.run();
+  r.run();
   REQUIRE(res->value);
   CHECK(res->value->outcome.fault);
   CHECK_FALSE(res->value->outcome.equivalent.has_value());
@@ -184,12 +219,12 @@ TEST_CASE("order balancing swaps odd votes and swaps numerics back") {
   rig r({silent}, vs);
   auto p = pair_of("A says 1", "B says 2");
   auto res = r.vote(p);
-  r.t.run();
+  r.run();
   REQUIRE(silent->calls() == 2);
   // The judge reads its own "A" as 1 and its own "B" as 2 every time.
   silent->complete_next(canonical("DIFFERENT", "1", "2"));
   silent->complete_next(canonical("DIFFERENT", "1", "2"));
-  r.t.run();
+  r.run();
   REQUIRE(res->value);
   auto prompts = silent->prompts();
   CHECK(prompts[0] == build_judge_prompt(p.a, p.b));
@@ -204,21 +239,119 @@ TEST_CASE("order balancing swaps odd votes and swaps numerics back") {
   CHECK(recs[1].numeric_b == "1");
 }
 
-TEST_CASE("votes spread over several judges with the least loaded first") {
+TEST_CASE("votes go to the workers with free capacity: a full worker's share "
+          "goes to another worker of the judge") {
   auto j1 = std::make_shared<manual_adapter>();
   auto j2 = std::make_shared<manual_adapter>();
-  rig r({j1, j2}, votes(4, 3));
+  rig r({j1, j2}, votes(4, 3), 1000, 1);
+  // Capacity 1 each: the three votes of the first wave need both workers.
   auto res = r.vote(pair_of("1", "1"));
-  r.t.run();
-  CHECK(j1->calls() + j2->calls() == 3);
-  CHECK(j1->calls() >= 1);
-  CHECK(j2->calls() >= 1);
+  r.run();
+  CHECK(j1->calls() == 1);
+  CHECK(j2->calls() == 1);
   while (j1->complete_next(canonical("EQUIVALENT"))
          || j2->complete_next(canonical("EQUIVALENT")))
-    r.t.run();
+    r.run();
+  CHECK(j1->calls() + j2->calls() == 3);
+  CHECK(j1->peak_open() == 1);
+  CHECK(j2->peak_open() == 1);
   REQUIRE(res->value);
   CHECK(res->value->outcome.equivalent == std::optional<bool>{true});
   CHECK(res->value->counts.not_cast == 1);
+}
+
+TEST_CASE("results of many pairs come back in few messages") {
+  rig r({numeric_judge()}, votes(1, 1), 1000, 64);
+  std::vector<vote_job> jobs;
+  for (int i = 0; i < 50; ++i) {
+    answer_pair p = pair_of(std::to_string(i), std::to_string(i),
+                            "p" + std::to_string(i));
+    jobs.push_back({static_cast<std::uint64_t>(100 + i), p});
+  }
+  caf::anon_send(r.coordinator, std::move(jobs));
+  r.run();
+  CHECK(r.sink.got->size() == 50);
+  CHECK(*r.sink.messages <= 2);
+}
+
+TEST_CASE("a worker that leaves turns its outstanding votes into faults, "
+          "and votes with no worker left are faults at once") {
+  auto manual = std::make_shared<manual_adapter>();
+  rig r({manual}, votes(1, 1));
+  auto first = r.vote(pair_of("1", "1", "p1"));
+  r.run();
+  REQUIRE(manual->calls() == 1);
+  caf::anon_send(r.coordinator, left_atom::value, std::string{"w0@local"},
+                 std::string{"the host was lost"});
+  r.run();
+  REQUIRE(first->value);
+  CHECK(first->value->outcome.fault);
+  REQUIRE(first->value->records.size() == 1);
+  CHECK(first->value->records[0].fault == fault_kind::unavailable);
+  CHECK(first->value->records[0].transport_error
+        == "worker lost: the host was lost");
+  CHECK(first->value->records[0].worker_id == "w0@local");
+  // The late reply of the lost worker is not counted twice.
+  manual->complete_next(canonical("EQUIVALENT"));
+  r.run();
+  CHECK(first->value->records.size() == 1);
+  auto second = r.vote(pair_of("2", "2", "p2"));
+  r.run();
+  REQUIRE(second->value);
+  CHECK(second->value->outcome.fault);
+  CHECK(second->value->records[0].transport_error
+        == "no worker serves the run's judges");
+  CHECK(manual->calls() == 1);
+}
+
+TEST_CASE("a worker of the run's judge that joins is used; one of another "
+          "judge is not") {
+  auto manual = std::make_shared<manual_adapter>();
+  rig r({manual}, votes(1, 1), 1000, 1);
+  auto busy = r.vote(pair_of("1", "1", "p1"));
+  auto waiting = r.vote(pair_of("2", "2", "p2"));
+  r.run();
+  CHECK(manual->calls() == 1); // capacity 1: p2 waits
+  // Another judge's worker joins: not used.
+  auto stranger = std::make_shared<manual_adapter>();
+  auto other = test_binding(stranger, 4, 1000, "other");
+  other.spec.model = "another-model";
+  auto other_info = describe_worker(other, "other@local", "local");
+  auto ow = spawn_judge_worker(r.t.sys, other, "other@local");
+  caf::anon_send(r.coordinator, joined_atom::value, worker_entry{ow, other_info});
+  r.run();
+  CHECK(stranger->calls() == 0);
+  // A second worker of the same judge joins: p2 goes there.
+  auto helper = std::make_shared<manual_adapter>();
+  auto same = test_binding(helper, 4);
+  auto same_info = describe_worker(same, "w9@local", "local");
+  auto sw = spawn_judge_worker(r.t.sys, same, "w9@local");
+  caf::anon_send(r.coordinator, joined_atom::value, worker_entry{sw, same_info});
+  r.run();
+  CHECK(helper->calls() == 1);
+  while (manual->complete_next(canonical("EQUIVALENT"))
+         || helper->complete_next(canonical("DIFFERENT")))
+    r.run();
+  REQUIRE(busy->value);
+  REQUIRE(waiting->value);
+  CHECK(waiting->value->records[0].worker_id == "w9@local");
+  CHECK(waiting->value->outcome.equivalent == std::optional<bool>{false});
+  caf::anon_send_exit(ow, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(sw, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("a cancelled coordinator makes no further call") {
+  auto manual = std::make_shared<manual_adapter>();
+  rig r({manual}, votes(3, 3), 1000, 1);
+  auto res = r.vote(pair_of("1", "1"));
+  r.run();
+  CHECK(manual->calls() == 1);
+  caf::anon_send(r.coordinator, cancel_atom::value);
+  r.run();
+  while (manual->complete_next(canonical("EQUIVALENT")))
+    r.run();
+  CHECK(manual->calls() == 1);
+  CHECK_FALSE(res->done);
 }
 
 TEST_CASE("votes=1 maps ABSTAIN as SPEC §3 says with abstain_as_neither either way") {
@@ -227,7 +360,7 @@ TEST_CASE("votes=1 maps ABSTAIN as SPEC §3 says with abstain_as_neither either 
     vs.abstain_as_neither = aan;
     rig r({always_abstain_judge()}, vs);
     auto res = r.vote(pair_of("1", "x"));
-    r.t.run();
+    r.run();
     REQUIRE(res->value);
     if (aan) {
       CHECK_FALSE(res->value->outcome.equivalent.has_value());
@@ -245,7 +378,7 @@ TEST_CASE("votes>1: ABSTAIN never counts toward a side even with "
   vs.abstain_as_neither = false;
   rig r({always_abstain_judge()}, vs);
   auto res = r.vote(pair_of("1", "x"));
-  r.t.run();
+  r.run();
   REQUIRE(res->value);
   CHECK_FALSE(res->value->outcome.equivalent.has_value());
   CHECK(res->value->counts.abstain >= 2);
@@ -255,12 +388,12 @@ TEST_CASE("the always-EQUIVALENT and always-DIFFERENT stubs decide as they "
           "say") {
   rig eq({always_equivalent_judge()}, votes(1, 1));
   auto a = eq.vote(pair_of("1", "2"));
-  eq.t.run();
+  eq.run();
   REQUIRE(a->value);
   CHECK(a->value->outcome.equivalent == std::optional<bool>{true});
   rig diff({always_different_judge()}, votes(1, 1));
   auto b = diff.vote(pair_of("1", "1"));
-  diff.t.run();
+  diff.run();
   REQUIRE(b->value);
   CHECK(b->value->outcome.equivalent == std::optional<bool>{false});
 }
@@ -272,15 +405,15 @@ TEST_CASE("votes beyond a judge's capacity wait in the coordinator and their "
   vs.deadline = std::chrono::seconds(5);
   rig r({manual}, vs, 1000, 1);
   auto res = r.vote(pair_of("1", "1"));
-  r.t.run();
+  r.run();
   // Capacity 1: one vote at the judge, two waiting here.
   CHECK(manual->calls() == 1);
   for (int i = 0; i < 3; ++i) {
     // Each vote takes 4 s of the 5 s deadline: no vote times out, although
     // the last one waited 8 s before its judge had room.
-    r.t.advance(std::chrono::seconds(4));
+    r.advance(std::chrono::seconds(4));
     REQUIRE(manual->complete_next(canonical("EQUIVALENT")));
-    r.t.run();
+    r.run();
   }
   CHECK(manual->calls() == 3);
   CHECK(manual->peak_open() == 1);
@@ -298,7 +431,7 @@ TEST_CASE("several pairs share the judges fairly and each gets its own "
   for (int i = 0; i < 20; ++i)
     results.push_back(r.vote(pair_of(std::to_string(i % 4), std::to_string(i % 4),
                                      "p" + std::to_string(i))));
-  r.t.run();
+  r.run();
   for (int i = 0; i < 20; ++i) {
     REQUIRE(results[i]->value);
     CHECK(results[i]->value->pair_id == "p" + std::to_string(i));

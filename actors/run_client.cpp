@@ -1,4 +1,4 @@
-#include "tools/run_client.hpp"
+#include "actors/run_client.hpp"
 
 #include <utility>
 

@@ -1,0 +1,395 @@
+// Judge workers: capacity granted as credits, round-robin over clients,
+// records of every call (SPEC §10).
+#include <catch2/catch.hpp>
+
+#include <deque>
+#include <memory>
+
+#include "actors/judge_worker.hpp"
+#include "adapters/stub_judges.hpp"
+#include "core/prompt.hpp"
+#include "test_support.hpp"
+
+using namespace ij;
+using namespace ij::test;
+
+namespace {
+
+judge_binding binding_with_cap(judge_adapter_ptr adapter, std::uint32_t cap) {
+  judge_binding b;
+  b.spec.name = "test";
+  b.spec.type = "test";
+  b.spec.model = "manual-model";
+  b.spec.temperature = 0.7;
+  b.spec.seed = 100;
+  b.spec.max_in_flight = cap;
+  b.adapter = std::move(adapter);
+  return b;
+}
+
+judge_request request_for(std::string id, std::uint32_t vote = 0) {
+  judge_request r;
+  r.pair_id = std::move(id);
+  r.a = "The answer is 200.";
+  r.b = "two hundred";
+  r.vote_index = vote;
+  r.has_seed = true;
+  r.seed = 100 + vote;
+  return r;
+}
+
+/// A client like a vote coordinator: announces its queued requests as
+/// demand and sends one call per credit as credits arrive.
+struct test_client {
+  struct state {
+    judge_worker_actor worker;
+    std::deque<judge_request> queue;
+    std::uint32_t credits = 0;
+    std::uint32_t credits_received = 0;
+    std::vector<judge_reply> replies;
+    std::size_t updates = 0;
+    std::uint32_t capacity = 0;
+    std::uint64_t next_token = 1;
+    /// Whether to use credits as they come (false: hold them).
+    bool send_on_credit = true;
+  };
+  std::shared_ptr<state> st = std::make_shared<state>();
+  judge_client_actor actor;
+
+  test_client(caf::actor_system& sys, judge_worker_actor worker) {
+    st->worker = worker;
+    auto s = st;
+    actor = sys.spawn(
+      [s](judge_client_actor::pointer self,
+          int) -> judge_client_actor::behavior_type {
+        return {[s, self](worker_update& u) {
+          ++s->updates;
+          s->capacity = u.capacity;
+          s->credits += u.credits;
+          s->credits_received += u.credits;
+          for (auto& r : u.replies)
+            s->replies.push_back(std::move(r));
+          if (s->send_on_credit)
+            send_calls(self, *s);
+        }};
+      },
+      0);
+  }
+
+  static void send_calls(judge_client_actor::pointer self, state& s) {
+    std::vector<judge_call> calls;
+    while (s.credits > 0 && !s.queue.empty()) {
+      --s.credits;
+      calls.push_back({s.next_token++, std::move(s.queue.front())});
+      s.queue.pop_front();
+    }
+    if (!calls.empty())
+      self->send(s.worker, std::move(calls));
+  }
+
+  /// Queues requests and tells the worker how many wait.
+  void submit(std::vector<judge_request> reqs) {
+    for (auto& r : reqs)
+      st->queue.push_back(std::move(r));
+    caf::send_as(actor, st->worker, demand_atom::value,
+                 static_cast<std::uint32_t>(st->queue.size()));
+  }
+
+  /// The record of the call with this token (1 for the first call).
+  const judge_record* record(std::uint64_t token) const {
+    for (auto& r : st->replies)
+      if (r.token == token)
+        return &r.record;
+    return nullptr;
+  }
+};
+
+} // namespace
+
+TEST_CASE("a worker keeps at most its capacity in flight and grants a credit "
+          "per finished call") {
+  test_system t;
+  auto adapter = std::make_shared<manual_adapter>();
+  auto w = spawn_judge_worker(t.sys, binding_with_cap(adapter, 2), "w@local");
+  test_client c{t.sys, w};
+  std::vector<judge_request> reqs;
+  for (int i = 0; i < 5; ++i)
+    reqs.push_back(request_for("p" + std::to_string(i)));
+  c.submit(reqs);
+  t.run();
+  CHECK(c.st->credits_received == 2);
+  CHECK(adapter->calls() == 2);
+  CHECK(adapter->open() == 2);
+  CHECK(c.st->replies.empty());
+  // Each completion frees a slot for exactly one more call.
+  REQUIRE(adapter->complete_next(canonical("EQUIVALENT")));
+  t.run();
+  CHECK(adapter->calls() == 3);
+  CHECK(c.st->replies.size() == 1);
+  while (adapter->complete_next(canonical("EQUIVALENT")))
+    t.run();
+  CHECK(adapter->calls() == 5);
+  CHECK(adapter->peak_open() == 2);
+  REQUIRE(c.st->replies.size() == 5);
+  for (auto& r : c.st->replies)
+    CHECK(r.record.decision == judge_decision::equivalent);
+  CHECK(c.record(5)->pair_id == "p4");
+  caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("the adapter's own lower concurrency caps the worker") {
+  test_system t;
+  auto adapter = std::make_shared<manual_adapter>(true, 1);
+  auto w = spawn_judge_worker(t.sys, binding_with_cap(adapter, 8), "w@local");
+  test_client c{t.sys, w};
+  c.submit({request_for("a"), request_for("b")});
+  t.run();
+  CHECK(adapter->calls() == 1);
+  CHECK(c.st->capacity == 1);
+  adapter->complete_next(canonical("DIFFERENT"));
+  t.run();
+  CHECK(adapter->calls() == 2);
+  adapter->complete_next(canonical("DIFFERENT"));
+  t.run();
+  CHECK(adapter->peak_open() == 1);
+  REQUIRE(c.record(2));
+  CHECK(c.record(2)->decision == judge_decision::different);
+  caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("a judge record carries every field of the call") {
+  test_system t;
+  auto adapter = std::make_shared<manual_adapter>();
+  auto w = spawn_judge_worker(t.sys, binding_with_cap(adapter, 1), "w7@local");
+  test_client c{t.sys, w};
+  auto req = request_for("p7", 3);
+  c.submit({req});
+  t.run();
+  auto reply = canonical("EQUIVALENT", "200", "200");
+  reply.text = "Sure!\n" + reply.text;
+  reply.attempts = 2;
+  adapter->complete_next(reply);
+  t.run();
+  REQUIRE(c.record(1));
+  auto& rec = *c.record(1);
+  CHECK(rec.pair_id == "p7");
+  CHECK(rec.prompt_id == std::string{judge_prompt_id});
+  CHECK(rec.adapter_id == "test:manual");
+  CHECK(rec.worker_id == "w7@local");
+  CHECK(rec.model == "manual-model");
+  CHECK(rec.temperature == 0.7);
+  CHECK(rec.has_seed);
+  CHECK(rec.seed == 103);
+  CHECK(rec.vote_index == 3);
+  CHECK_FALSE(rec.swapped);
+  CHECK(rec.raw_text == reply.text);
+  CHECK(rec.decision == judge_decision::equivalent);
+  CHECK(rec.reason == "scripted");
+  CHECK(rec.numeric_a == "200");
+  CHECK(rec.numeric_b == "200");
+  CHECK(rec.extra_text);
+  CHECK_FALSE(rec.inconsistent);
+  CHECK(rec.fault == fault_kind::none);
+  CHECK(rec.attempts == 2);
+  CHECK(rec.input_tokens == 10);
+  CHECK(rec.output_tokens == 3);
+  CHECK(rec.started_at_ms > 0);
+  CHECK(rec.finished_at_ms >= rec.started_at_ms);
+  CHECK(rec.latency_ms >= 0.0);
+  // The adapter got the canonical prompt and the request's seed.
+  REQUIRE(adapter->prompts().size() == 1);
+  CHECK(adapter->prompts()[0] == build_judge_prompt(req.a, req.b));
+  CHECK(adapter->options()[0].seed == std::optional<std::int64_t>{103});
+  CHECK(adapter->options()[0].model == "manual-model");
+  caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("a request without seed reaches the adapter without seed") {
+  test_system t;
+  auto adapter = std::make_shared<manual_adapter>();
+  auto w = spawn_judge_worker(t.sys, binding_with_cap(adapter, 1), "w@local");
+  test_client c{t.sys, w};
+  auto req = request_for("p", 1);
+  req.has_seed = false;
+  c.submit({req});
+  t.run();
+  adapter->complete_next(canonical("ABSTAIN"));
+  t.run();
+  REQUIRE(c.record(1));
+  CHECK_FALSE(c.record(1)->has_seed);
+  CHECK_FALSE(adapter->options()[0].seed.has_value());
+  caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("a transport failure is a record with its fault kind, never an "
+          "error") {
+  test_system t;
+  auto w = spawn_judge_worker(
+    t.sys, binding_with_cap(failing_judge("connection refused"), 1), "w@local");
+  test_client c{t.sys, w};
+  c.submit({request_for("p")});
+  t.run();
+  REQUIRE(c.record(1));
+  CHECK(c.record(1)->transport_failed);
+  CHECK(c.record(1)->transport_error == "connection refused");
+  CHECK(c.record(1)->fault == fault_kind::connection);
+  CHECK(c.record(1)->decision == judge_decision::parse_error);
+  caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("synchronous stubs answer a batch of calls in one message") {
+  test_system t;
+  auto w = spawn_judge_worker(t.sys, binding_with_cap(numeric_judge(), 8),
+                              "w@local");
+  test_client c{t.sys, w};
+  std::vector<judge_request> reqs;
+  for (int i = 0; i < 8; ++i)
+    reqs.push_back(request_for("p" + std::to_string(i)));
+  c.submit(reqs);
+  t.run();
+  REQUIRE(c.st->replies.size() == 8);
+  for (auto& r : c.st->replies)
+    CHECK(r.record.decision == judge_decision::equivalent);
+  // One update with the 8 credits, one with the 8 records.
+  CHECK(c.st->updates == 2);
+  caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("a swapped request swaps NUMERIC_A/B back into the pair's order") {
+  test_system t;
+  auto adapter = std::make_shared<manual_adapter>();
+  auto w = spawn_judge_worker(t.sys, binding_with_cap(adapter, 1), "w@local");
+  test_client c{t.sys, w};
+  auto req = request_for("p", 1);
+  req.swapped = true;
+  c.submit({req});
+  t.run();
+  adapter->complete_next(canonical("DIFFERENT", "1", "2"));
+  t.run();
+  REQUIRE(c.record(1));
+  CHECK(c.record(1)->swapped);
+  CHECK(c.record(1)->numeric_a == "2");
+  CHECK(c.record(1)->numeric_b == "1");
+  caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("two clients share a worker of capacity 2 in turn: never more "
+          "than 2 calls in flight, and neither starves") {
+  test_system t;
+  auto adapter = std::make_shared<manual_adapter>();
+  auto w = spawn_judge_worker(t.sys, binding_with_cap(adapter, 2), "w@local");
+  test_client big{t.sys, w};
+  test_client small{t.sys, w};
+  std::vector<judge_request> many, few;
+  for (int i = 0; i < 40; ++i)
+    many.push_back(request_for("big" + std::to_string(i)));
+  for (int i = 0; i < 4; ++i)
+    few.push_back(request_for("small" + std::to_string(i)));
+  big.submit(many);
+  t.run();
+  small.submit(few);
+  t.run();
+  // The big client's queue does not keep the small one waiting: within a
+  // bounded number of calls (one turn each), the small one is served.
+  std::size_t completed = 0;
+  while (adapter->complete_next(canonical("EQUIVALENT"))) {
+    ++completed;
+    t.run();
+    CHECK(adapter->open() <= 2);
+    if (small.st->replies.size() < few.size()) {
+      // Calls completed so far: at most two of big's per call of small's,
+      // plus the two big ones already in flight when small arrived.
+      CHECK(completed <= 2 * small.st->replies.size() + 4);
+    }
+  }
+  CHECK(adapter->peak_open() == 2);
+  CHECK(big.st->replies.size() == many.size());
+  CHECK(small.st->replies.size() == few.size());
+  caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("credits a client holds return to the others when it ends or "
+          "releases them") {
+  test_system t;
+  auto adapter = std::make_shared<manual_adapter>();
+  auto w = spawn_judge_worker(t.sys, binding_with_cap(adapter, 2), "w@local");
+  test_client hoarder{t.sys, w};
+  hoarder.st->send_on_credit = false;
+  test_client other{t.sys, w};
+  hoarder.submit({request_for("h1"), request_for("h2")});
+  t.run();
+  CHECK(hoarder.st->credits == 2);
+  other.submit({request_for("o1")});
+  t.run();
+  CHECK(other.st->credits_received == 0); // the worker is full of credits
+  caf::send_as(hoarder.actor, w, release_atom::value, std::uint32_t{1});
+  t.run();
+  CHECK(other.st->replies.empty());
+  CHECK(adapter->calls() == 1); // the released credit went to `other`
+  caf::anon_send_exit(hoarder.actor, caf::exit_reason::user_shutdown);
+  t.run();
+  other.submit({request_for("o2")});
+  t.run();
+  CHECK(adapter->calls() == 2); // the hoarder's last credit came back
+  while (adapter->complete_next(canonical("EQUIVALENT")))
+    t.run();
+  CHECK(other.st->replies.size() == 2);
+  caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("calls sent without a credit wait instead of exceeding the "
+          "capacity") {
+  test_system t;
+  auto adapter = std::make_shared<manual_adapter>();
+  auto w = spawn_judge_worker(t.sys, binding_with_cap(adapter, 1), "w@local");
+  test_client c{t.sys, w};
+  std::vector<judge_call> calls{{1, request_for("a")}, {2, request_for("b")}};
+  caf::send_as(c.actor, w, calls);
+  t.run();
+  CHECK(adapter->calls() == 1);
+  adapter->complete_next(canonical("EQUIVALENT"));
+  t.run();
+  CHECK(adapter->calls() == 2);
+  adapter->complete_next(canonical("EQUIVALENT"));
+  t.run();
+  CHECK(adapter->peak_open() == 1);
+  CHECK(c.st->replies.size() == 2);
+  caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("a worker describes itself and the judge it serves") {
+  test_system t;
+  auto b = binding_with_cap(numeric_judge(), 3);
+  b.spec.name = "rules";
+  b.spec.type = "stub";
+  b.spec.model = "numeric";
+  b.spec.api_key_env = "SOME_KEY_VAR";
+  auto w = spawn_judge_worker(t.sys, b, "rules#1@local");
+  auto info = ask<judge_info>(t.sys, w, info_atom::value);
+  t.run();
+  REQUIRE(info->value);
+  auto& i = *info->value;
+  CHECK(i.judge_id == judge_id_of(b.spec));
+  CHECK(i.worker_id == "rules#1@local");
+  CHECK(i.host == "local");
+  CHECK(i.name == "rules");
+  CHECK(i.adapter_type == "stub");
+  CHECK(i.adapter_id == "stub:numeric");
+  CHECK(i.model == "numeric");
+  CHECK(i.temperature == 0.7);
+  CHECK(i.supports_seed);
+  CHECK(i.has_seed);
+  CHECK(i.seed == 100);
+  CHECK(i.capacity == 3);
+  CHECK(i.api_key_env == "SOME_KEY_VAR");
+  CHECK(i.prompt_id == std::string{judge_prompt_id});
+  CHECK(i.prompt_sha256 == judge_prompt_template_sha256());
+  CHECK_FALSE(i.version.empty());
+  // Same judge, another worker: same judge id; another model: another id.
+  auto other = b.spec;
+  other.base_url = "http://elsewhere:1";
+  CHECK(judge_id_of(other) == i.judge_id);
+  other.model = "equivalent";
+  CHECK(judge_id_of(other) != i.judge_id);
+  caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
+}
