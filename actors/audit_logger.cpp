@@ -69,13 +69,45 @@ bool sync(self_ptr self) {
 }
 
 // Renders one record into st.buf and advances the chain.
-void render(audit_logger_state& st, const audit_entry& e,
-            const std::string& ts) {
+void render(audit_logger_state& st, std::string_view type,
+            std::string_view body, const std::string& ts) {
   auto start = st.buf.size();
-  append_audit_line(st.buf, ++st.seq, e.type, ts, st.prev_hash, e.body);
-  st.prev_hash =
-    sha256_hex(std::string_view{st.buf.data() + start, st.buf.size() - start});
+  append_audit_line(st.buf, ++st.seq, type, ts, st.prev_hash, body);
+  sha256_hex_into(std::string_view{st.buf.data() + start, st.buf.size() - start},
+                  st.prev_hash);
   st.buf += '\n';
+}
+
+std::string_view text_of(const rapidjson::StringBuffer& sb) {
+  return {sb.GetString(), sb.GetSize()};
+}
+
+// Every record of a batch, in order: each decided pair's judge calls, vote
+// and verdict, then the entries. `each` is called after every record.
+template <class F>
+void render_batch(audit_logger_state& st, const audit_batch& batch,
+                  const std::string& ts, F&& each) {
+  auto& sb = st.scratch;
+  for (auto& d : batch.pairs) {
+    for (auto& rec : d.result.records) {
+      sb.Clear();
+      judge_call_body(sb, rec);
+      render(st, audit_type::judge_call, text_of(sb), ts);
+      each();
+    }
+    sb.Clear();
+    vote_body(sb, d.pair, d.result);
+    render(st, audit_type::vote, text_of(sb), ts);
+    each();
+    sb.Clear();
+    verdict_body(sb, d.pair, d.verdict);
+    render(st, audit_type::verdict, text_of(sb), ts);
+    each();
+  }
+  for (auto& e : batch.entries) {
+    render(st, e.type, e.body, ts);
+    each();
+  }
 }
 
 } // namespace
@@ -97,21 +129,24 @@ audit_logger(logger_actor::stateful_pointer<audit_logger_state> self, int fd,
         return failure("the audit file " + st.path
                        + " is closed: the run has ended");
       auto ts = iso8601_utc(wall_clock_ms());
-      auto each = st.policy == flush_policy::fsync_each;
       st.buf.clear();
-      for (auto& e : batch.entries) {
-        render(st, e, ts);
-        if (each) {
-          if (!write_all(st.fd, st.buf.data(), st.buf.size())) {
-            break_file(self, "audit write failed on " + st.path + ": "
-                               + std::strerror(errno));
-            return failure(st.broken);
-          }
-          st.buf.clear();
-          if (!sync(self))
-            return failure(st.broken);
+      // fsync-each: every record is written and synced on its own.
+      bool failed = false;
+      auto each = [&] {
+        if (failed || st.policy != flush_policy::fsync_each)
+          return;
+        if (!write_all(st.fd, st.buf.data(), st.buf.size())) {
+          break_file(self, "audit write failed on " + st.path + ": "
+                             + std::strerror(errno));
+          failed = true;
+          return;
         }
-      }
+        st.buf.clear();
+        failed = !sync(self);
+      };
+      render_batch(st, batch, ts, each);
+      if (failed)
+        return failure(st.broken);
       if (!st.buf.empty()
           && !write_all(st.fd, st.buf.data(), st.buf.size())) {
         break_file(self, "audit write failed on " + st.path + ": "

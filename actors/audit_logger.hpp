@@ -24,6 +24,8 @@
 #include <caf/typed_event_based_actor.hpp>
 #include <caf/typed_response_promise.hpp>
 
+#include <rapidjson/stringbuffer.h>
+
 #include "core/run_config.hpp"
 #include "messages/interfaces.hpp"
 
@@ -47,8 +49,10 @@ struct audit_logger_state {
   bool sync_scheduled = false;
   /// The file failed or was closed: every later batch is refused with this.
   std::string broken;
-  /// Reused for each batch, so steady state allocates nothing here.
+  /// Reused for each batch and each record body, so steady state allocates
+  /// nothing here.
   std::string buf;
+  rapidjson::StringBuffer scratch;
 
   ~audit_logger_state();
 };

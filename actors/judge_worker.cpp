@@ -26,6 +26,14 @@ std::uint32_t judge_worker_state::capacity() const {
   return c;
 }
 
+std::uint32_t judge_worker_state::credit_limit() const {
+  constexpr std::uint32_t inline_batch = 1024;
+  auto cap = capacity();
+  if (adapter && adapter->answers_inline())
+    return std::max(cap, inline_batch);
+  return cap;
+}
+
 judge_info describe_worker(const judge_binding& b, const std::string& worker_id,
                            const std::string& host) {
   const auto& s = b.spec;
@@ -106,7 +114,7 @@ client* current_client(self_ptr self) {
 void grant(self_ptr self) {
   auto& st = self->state;
   auto used = outstanding(st);
-  auto cap = st.capacity();
+  auto cap = st.credit_limit();
   std::size_t idle_turns = 0;
   while (used < cap && !st.rotation.empty()
          && idle_turns < st.rotation.size()) {
@@ -195,7 +203,7 @@ void start_call(self_ptr self, const caf::actor_addr& from, judge_call call) {
 // Starts calls that waited without a credit, while there is room.
 void drain_overflow(self_ptr self) {
   auto& st = self->state;
-  while (!st.overflow.empty() && outstanding(st) < st.capacity()) {
+  while (!st.overflow.empty() && outstanding(st) < st.credit_limit()) {
     auto [from, call] = std::move(st.overflow.front());
     st.overflow.pop_front();
     if (st.clients.count(from) != 0)
@@ -214,7 +222,7 @@ void on_calls(self_ptr self, std::vector<judge_call>& calls) {
     if (me.held > 0) {
       --me.held;
       start_call(self, from, std::move(call));
-    } else if (st.overflow.empty() && outstanding(st) < st.capacity()) {
+    } else if (st.overflow.empty() && outstanding(st) < st.credit_limit()) {
       start_call(self, from, std::move(call));
     } else {
       st.overflow.emplace_back(from, std::move(call));

@@ -77,6 +77,11 @@ struct judge_worker_state {
   /// The configured capacity, lowered to the adapter's current concurrency
   /// when the adapter rations calls (HTTP 429/529).
   std::uint32_t capacity() const;
+
+  /// The credits the worker may have out at once: its capacity, or, for an
+  /// adapter that answers inline (no call is ever in flight), a batch large
+  /// enough that a client's calls cost a message per batch, not per call.
+  std::uint32_t credit_limit() const;
 };
 
 /// Spawns a worker for `binding`, described as `worker_id` on `host`.

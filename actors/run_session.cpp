@@ -250,7 +250,8 @@ void account(run_session_state& st, const vote_result& vr) {
   }
 }
 
-// One pair's records (judge calls, vote, verdict) and its verdict.
+// One pair's verdict; the pair and its votes go on to the logger, which
+// renders their records (judge calls, vote, verdict).
 single_verdict judge_pair(run_session_state& st, voted_pair& vp,
                           audit_batch& batch) {
   auto& vr = vp.result;
@@ -258,13 +259,10 @@ single_verdict judge_pair(run_session_state& st, voted_pair& vp,
   single_verdict v{vp.pair.id, vp.pair.item, d.verdict, d.rule, vr.outcome,
                    vr.counts, vp.pair.label};
   account(st, vr);
-  for (auto& rec : vr.records)
-    batch.entries.push_back(entry(audit_type::judge_call, judge_call_body(rec)));
-  batch.entries.push_back(entry(audit_type::vote, vote_body(vp.pair, vr)));
-  batch.entries.push_back(entry(audit_type::verdict, verdict_body(vp.pair, v)));
   ++st.summary.pairs;
   ++st.summary.by_rule[static_cast<int>(d.rule) - 1];
   st.open_pairs.erase(vp.seq);
+  batch.pairs.push_back(decided_pair{std::move(vp.pair), std::move(vr), v});
   return v;
 }
 
@@ -274,6 +272,7 @@ void on_voted(self_ptr self, std::vector<voted_pair>& done) {
     return; // cancelled: these pairs are listed unfinished
   audit_batch batch;
   batch.durable = true;
+  batch.pairs.reserve(done.size());
   pending_write w;
   w.verdicts.reserve(done.size());
   for (auto& vp : done) {
@@ -288,7 +287,7 @@ void on_voted(self_ptr self, std::vector<voted_pair>& done) {
     }
     w.verdicts.push_back(std::move(v));
   }
-  if (!batch.entries.empty())
+  if (!batch.pairs.empty())
     write(self, std::move(batch), std::move(w));
 }
 

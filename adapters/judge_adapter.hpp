@@ -61,6 +61,13 @@ public:
     return true;
   }
 
+  /// True when `done` always runs before `call` returns (the stubs): such an
+  /// adapter never has a call in flight, so a worker may take calls for it
+  /// in large batches without exceeding any in-flight cap.
+  virtual bool answers_inline() const {
+    return false;
+  }
+
   /// The in-flight cap the adapter currently allows (adaptive backends lower
   /// it under 429/529); 0 means "no opinion, use the configured cap".
   virtual std::uint32_t current_concurrency() const {

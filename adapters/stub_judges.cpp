@@ -39,6 +39,10 @@ public:
     done(reply_);
   }
 
+  bool answers_inline() const override {
+    return true;
+  }
+
 private:
   std::string id_;
   adapter_reply reply_;
@@ -48,6 +52,10 @@ class numeric_stub : public judge_adapter {
 public:
   std::string id() const override {
     return "stub:numeric";
+  }
+
+  bool answers_inline() const override {
+    return true;
   }
 
   void call(const std::string& prompt, const call_options&,

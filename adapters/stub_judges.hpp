@@ -93,6 +93,9 @@ public:
   std::string id() const override;
   void call(const std::string& prompt, const call_options& opts,
             reply_handler done) override;
+  bool answers_inline() const override {
+    return true;
+  }
 
   /// Calls made so far (exhausted ones included).
   std::size_t calls() const;

@@ -33,6 +33,7 @@
 #include "actors/judge_directory.hpp"
 #include "actors/local_workers.hpp"
 #include "actors/run_session.hpp"
+#include "actors/system_config.hpp"
 #include "adapters/adapter_factory.hpp"
 #include "adapters/llm_judge_comparator.hpp"
 #include "core/answer.hpp"
@@ -88,8 +89,19 @@ std::string temp_audit(const char* tag) {
   return buf;
 }
 
+/// CPU time of the whole process (every thread), user + system.
+double process_cpu_seconds() {
+  rusage ru{};
+  ::getrusage(RUSAGE_SELF, &ru);
+  auto secs = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) / 1e6; };
+  return secs(ru.ru_utime) + secs(ru.ru_stime);
+}
+
 struct result {
   double seconds = 0;
+  /// CPU time of all threads over the run: what the work costs, whatever
+  /// the machine's load.
+  double cpu_seconds = 0;
   std::uint64_t pairs = 0;
   std::uint64_t judge_calls = 0;
   std::uint64_t calls_skipped = 0;
@@ -149,6 +161,7 @@ result baseline(const std::vector<answer_pair>& pairs, vote_config votes,
   auto path = temp_audit("baseline");
   result r;
   auto t0 = clock_type::now();
+  auto cpu0 = process_cpu_seconds();
   {
     chained_file audit{path};
     audit.add(audit_type::manifest, R"({"tool":"pipeline_bench baseline"})",
@@ -206,6 +219,7 @@ result baseline(const std::vector<answer_pair>& pairs, vote_config votes,
     audit.write(true);
   }
   r.seconds = std::chrono::duration<double>(clock_type::now() - t0).count();
+  r.cpu_seconds = process_cpu_seconds() - cpu0;
   std::remove(path.c_str());
   return r;
 }
@@ -218,7 +232,7 @@ result baseline(const std::vector<answer_pair>& pairs, vote_config votes,
 result pipeline(const std::vector<answer_pair>& pairs, vote_config votes,
                 flush_policy flush, std::uint32_t window) {
   caf::actor_system_config cfg;
-  add_message_types(cfg);
+  configure_actor_system(cfg);
   caf::actor_system sys{cfg};
   auto directory = sys.spawn(judge_directory);
   auto judge = numeric_stub();
@@ -240,6 +254,7 @@ result pipeline(const std::vector<answer_pair>& pairs, vote_config votes,
   setup.window = window;
   auto path = setup.audit_path;
   auto t0 = clock_type::now();
+  auto cpu0 = process_cpu_seconds();
   auto session = spawn_run(sys, std::move(setup));
   if (!session) {
     std::fprintf(stderr, "spawn_run: %s\n", render_error(session.error()).c_str());
@@ -264,6 +279,7 @@ result pipeline(const std::vector<answer_pair>& pairs, vote_config votes,
   r.judge_calls = out.summary.judge_calls;
   r.calls_skipped = out.summary.calls_skipped;
   r.seconds = std::chrono::duration<double>(clock_type::now() - t0).count();
+  r.cpu_seconds = process_cpu_seconds() - cpu0;
   self->send_exit(directory, caf::exit_reason::user_shutdown);
   std::remove(path.c_str());
   return r;
@@ -320,6 +336,8 @@ int main(int argc, char** argv) {
   std::uint64_t n = 100000;
   std::uint32_t window = 0;
   bool run_million = false;
+  // --only b1,p1,b5,p5,fsync: run just those rows (for profiling one).
+  std::string only;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--pairs" && i + 1 < argc)
@@ -328,8 +346,11 @@ int main(int argc, char** argv) {
       window = static_cast<std::uint32_t>(std::strtoul(argv[++i], nullptr, 10));
     else if (a == "--million")
       run_million = true;
+    else if (a == "--only" && i + 1 < argc)
+      only = argv[++i];
     else {
-      std::fprintf(stderr, "usage: pipeline_bench [--pairs N] [--window W] [--million]\n");
+      std::fprintf(stderr, "usage: pipeline_bench [--pairs N] [--window W] "
+                           "[--only b1,p1,b5,p5,fsync] [--million]\n");
       return 2;
     }
   }
@@ -339,33 +360,51 @@ int main(int argc, char** argv) {
               "threads, window %u\n\n",
               static_cast<unsigned long long>(n), std::thread::hardware_concurrency(),
               window);
-  std::printf("%-44s %10s %12s %12s %12s %9s\n", "configuration", "pairs/s",
-              "judge calls", "skipped", "seconds", "ratio");
+  std::printf("%-44s %10s %12s %12s %9s %12s %9s\n", "configuration", "pairs/s",
+              "judge calls", "skipped", "seconds", "CPU us/pair", "ratio");
   auto row = [](const char* name, const result& r, const result* base) {
-    std::printf("%-44s %10.0f %12llu %12llu %12.2f", name, r.rate(),
+    std::printf("%-44s %10.0f %12llu %12llu %9.2f %12.2f", name, r.rate(),
                 static_cast<unsigned long long>(r.judge_calls),
-                static_cast<unsigned long long>(r.calls_skipped), r.seconds);
+                static_cast<unsigned long long>(r.calls_skipped), r.seconds,
+                r.pairs ? 1e6 * r.cpu_seconds / double(r.pairs) : 0.0);
     if (base)
       std::printf(" %8.2fx\n", r.rate() / base->rate());
     else
       std::printf(" %9s\n", "1.00x");
   };
+  auto wanted = [&](const char* name) {
+    return only.empty() || ("," + only + ",").find(std::string{","} + name + ",")
+                             != std::string::npos;
+  };
   vote_config one{1, 1}, five{5, 3};
-  auto b1 = baseline(pairs, one, false);
-  row("baseline, 1 thread, votes=1", b1, nullptr);
-  auto p1 = pipeline(pairs, one, flush_policy::flush_each, window);
-  row("pipeline, votes=1, flush-each", p1, &b1);
-  auto b5 = baseline(pairs, five, false);
-  row("baseline, 1 thread, votes=5 k=3", b5, nullptr);
-  auto p5 = pipeline(pairs, five, flush_policy::flush_each, window);
-  row("pipeline, votes=5 k=3, flush-each", p5, &b5);
-  // Durability: fsync before each verdict. The baseline must fsync per pair;
-  // the pipeline's logger commits verdicts in groups.
-  std::vector<answer_pair> few(pairs.begin(), pairs.begin() + std::min<std::size_t>(pairs.size(), 5000));
-  auto bf = baseline(few, one, true);
-  row("baseline, fsync per pair, votes=1 (5000)", bf, nullptr);
-  auto pf = pipeline(pairs, one, flush_policy::fsync_verdicts, window);
-  row("pipeline, votes=1, fsync-verdicts", pf, &bf);
+  result b1, p1, b5, p5, bf, pf;
+  if (wanted("b1")) {
+    b1 = baseline(pairs, one, false);
+    row("baseline, 1 thread, votes=1", b1, nullptr);
+  }
+  if (wanted("p1")) {
+    p1 = pipeline(pairs, one, flush_policy::flush_each, window);
+    row("pipeline, votes=1, flush-each", p1, wanted("b1") ? &b1 : nullptr);
+  }
+  if (wanted("b5")) {
+    b5 = baseline(pairs, five, false);
+    row("baseline, 1 thread, votes=5 k=3", b5, nullptr);
+  }
+  if (wanted("p5")) {
+    p5 = pipeline(pairs, five, flush_policy::flush_each, window);
+    row("pipeline, votes=5 k=3, flush-each", p5, wanted("b5") ? &b5 : nullptr);
+  }
+  if (wanted("fsync")) {
+    // Durability: fsync before each verdict. The baseline must fsync per
+    // pair; the pipeline's logger commits verdicts in groups.
+    std::vector<answer_pair> few(pairs.begin(),
+                                 pairs.begin()
+                                   + std::min<std::size_t>(pairs.size(), 5000));
+    bf = baseline(few, one, true);
+    row("baseline, fsync per pair, votes=1 (5000)", bf, nullptr);
+    pf = pipeline(pairs, one, flush_policy::fsync_verdicts, window);
+    row("pipeline, votes=1, fsync-verdicts", pf, &bf);
+  }
   auto asked = p5.judge_calls + p5.calls_skipped;
   std::printf("\nearly stopping at votes=5, k=3: %llu of %llu judge calls not made "
               "(%.1f%%)\n",

@@ -85,6 +85,14 @@ void counts(json_writer& w, const vote_counts& c) {
   w.EndObject();
 }
 
+// A buffer reused by every body rendered on this thread: bodies are written
+// for every pair, and a fresh buffer would be allocated and grown each time.
+rapidjson::StringBuffer& scratch() {
+  thread_local rapidjson::StringBuffer sb;
+  sb.Clear();
+  return sb;
+}
+
 std::string item_of(const answer_pair& pair) {
   return pair.item.empty() ? pair.id : pair.item;
 }
@@ -109,19 +117,51 @@ std::string iso8601_utc(std::int64_t unix_ms) {
   return out;
 }
 
+namespace {
+
+// True when `s` can stand in a JSON string as it is (no quote, backslash or
+// control character): the header's type, time and hash always can.
+bool json_plain(std::string_view s) {
+  for (unsigned char c : s)
+    if (c < 0x20 || c == '"' || c == '\\')
+      return false;
+  return true;
+}
+
+} // namespace
+
 void append_audit_line(std::string& out, std::uint64_t seq,
                        std::string_view type, std::string_view ts,
                        std::string_view prev, std::string_view body) {
-  rapidjson::StringBuffer sb;
-  json_writer w(sb);
-  w.StartObject();
-  u64(w, "seq", seq);
-  str(w, "type", type);
-  str(w, "ts", ts);
-  str(w, "prev", prev);
   // The header is left open and the body's members follow it: a body "{}"
-  // adds nothing, any other "{...}" adds its members after a comma.
-  out.append(sb.GetString(), sb.GetSize());
+  // adds nothing, any other "{...}" adds its members after a comma. Written
+  // by hand: it runs for every line, and its fields need no escaping (the
+  // bytes are the same as RapidJSON's; the fallback keeps them so if not).
+  if (json_plain(type) && json_plain(ts) && json_plain(prev)) {
+    char num[24];
+    auto n = std::snprintf(num, sizeof num, "%llu",
+                           static_cast<unsigned long long>(seq));
+    out.reserve(out.size() + 48 + type.size() + ts.size() + prev.size()
+                + body.size());
+    out += "{\"seq\":";
+    out.append(num, static_cast<std::size_t>(n));
+    out += ",\"type\":\"";
+    out.append(type.data(), type.size());
+    out += "\",\"ts\":\"";
+    out.append(ts.data(), ts.size());
+    out += "\",\"prev\":\"";
+    out.append(prev.data(), prev.size());
+    out += '"';
+  } else {
+    rapidjson::StringBuffer sb;
+    json_writer w(sb);
+    w.StartObject();
+    u64(w, "seq", seq);
+    str(w, "type", type);
+    str(w, "ts", ts);
+    str(w, "prev", prev);
+    out.append(sb.GetString(), sb.GetSize());
+  }
   auto inner = body.size() >= 2 ? body.substr(1, body.size() - 2)
                                  : std::string_view{};
   if (!inner.empty()) {
@@ -131,8 +171,7 @@ void append_audit_line(std::string& out, std::uint64_t seq,
   out += '}';
 }
 
-std::string judge_call_body(const judge_record& rec) {
-  rapidjson::StringBuffer sb;
+void judge_call_body(rapidjson::StringBuffer& sb, const judge_record& rec) {
   json_writer w(sb);
   w.StartObject();
   str(w, "pair_id", rec.pair_id);
@@ -167,11 +206,15 @@ std::string judge_call_body(const judge_record& rec) {
   u64(w, "output_tokens", rec.output_tokens);
   str(w, "raw_text", rec.raw_text);
   w.EndObject();
+}
+
+std::string judge_call_body(const judge_record& rec) {
+  auto& sb = scratch();
+  judge_call_body(sb, rec);
   return {sb.GetString(), sb.GetSize()};
 }
 
-std::string vote_body(const answer_pair& pair, const vote_result& vr) {
-  rapidjson::StringBuffer sb;
+void vote_body(rapidjson::StringBuffer& sb, const answer_pair& pair, const vote_result& vr) {
   json_writer w(sb);
   w.StartObject();
   str(w, "pair_id", pair.id);
@@ -183,11 +226,15 @@ std::string vote_body(const answer_pair& pair, const vote_result& vr) {
   counts(w, vr.counts);
   u64(w, "judge_calls", vr.records.size());
   w.EndObject();
+}
+
+std::string vote_body(const answer_pair& pair, const vote_result& vr) {
+  auto& sb = scratch();
+  vote_body(sb, pair, vr);
   return {sb.GetString(), sb.GetSize()};
 }
 
-std::string verdict_body(const answer_pair& pair, const single_verdict& v) {
-  rapidjson::StringBuffer sb;
+void verdict_body(rapidjson::StringBuffer& sb, const answer_pair& pair, const single_verdict& v) {
   json_writer w(sb);
   w.StartObject();
   str(w, "pair_id", v.pair_id);
@@ -198,11 +245,16 @@ std::string verdict_body(const answer_pair& pair, const single_verdict& v) {
   tri(w, "label", pair.label);
   str_or_null(w, "transform", pair.transform);
   w.EndObject();
+}
+
+std::string verdict_body(const answer_pair& pair, const single_verdict& v) {
+  auto& sb = scratch();
+  verdict_body(sb, pair, v);
   return {sb.GetString(), sb.GetSize()};
 }
 
 std::string item_verdict_body(const statistical_verdict& v) {
-  rapidjson::StringBuffer sb;
+  auto& sb = scratch();
   json_writer w(sb);
   w.StartObject();
   str(w, "item", v.item);
@@ -226,7 +278,7 @@ std::string item_verdict_body(const statistical_verdict& v) {
 
 std::string rejected_body(std::string_view file, std::uint64_t line,
                           std::string_view reason) {
-  rapidjson::StringBuffer sb;
+  auto& sb = scratch();
   json_writer w(sb);
   w.StartObject();
   str(w, "file", file);
@@ -239,7 +291,7 @@ std::string rejected_body(std::string_view file, std::uint64_t line,
 std::string run_end_body(const run_summary& s,
                          const std::vector<std::string>& unfinished_pairs,
                          std::uint32_t open_items) {
-  rapidjson::StringBuffer sb;
+  auto& sb = scratch();
   json_writer w(sb);
   w.StartObject();
   boolean(w, "interrupted", s.interrupted);

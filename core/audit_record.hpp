@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include <rapidjson/stringbuffer.h>
+
 #include "messages/answer_pair.hpp"
 #include "messages/judge_record.hpp"
 #include "messages/run_summary.hpp"
@@ -53,6 +55,14 @@ std::string vote_body(const answer_pair& pair, const vote_result& vr);
 
 /// The single verdict of one pair, with its label and transform when given.
 std::string verdict_body(const answer_pair& pair, const single_verdict& v);
+
+/// The same three, appended to `out` (the audit logger renders every
+/// pair's records into one reused buffer: no allocation per record).
+void judge_call_body(rapidjson::StringBuffer& out, const judge_record& rec);
+void vote_body(rapidjson::StringBuffer& out, const answer_pair& pair,
+               const vote_result& vr);
+void verdict_body(rapidjson::StringBuffer& out, const answer_pair& pair,
+                  const single_verdict& v);
 
 /// The statistical verdict of one item with counts, p, interval and params.
 std::string item_verdict_body(const statistical_verdict& v);

@@ -1,17 +1,23 @@
 #pragma once
-// What the pipeline hands the audit logger (SPEC §11): records already
-// rendered as JSON objects; the logger adds seq, type, ts and the hash chain,
-// and is the only writer of the file.
+// What a run session hands its audit logger (SPEC §11): records as JSON
+// object texts, and decided pairs whose records (judge calls, vote, verdict)
+// the logger renders itself — rendering is a good part of the cost of a
+// pair, and the logger's own thread is where it costs nothing to the
+// judging. The logger adds seq, type, ts and the hash chain, and is the only
+// writer of the file.
 #include <string>
 #include <vector>
 
 #include <caf/meta/type_name.hpp>
 
+#include "messages/answer_pair.hpp"
+#include "messages/verdict.hpp"
+#include "messages/vote_result.hpp"
+
 namespace ij {
 
 struct audit_entry {
-  /// "manifest", "judge_call", "vote", "verdict", "item_verdict",
-  /// "rejected" or "run_end".
+  /// "manifest", "item_verdict", "rejected", "run_end", ...
   std::string type;
   /// The record's own fields as one JSON object text ("{...}").
   std::string body;
@@ -26,8 +32,28 @@ typename Inspector::result_type inspect(Inspector& f, audit_entry& x) {
   return f(caf::meta::type_name("ij.audit_entry"), x.type, x.body);
 }
 
-/// Records written together, in order, with one write.
+/// One decided pair: written as one judge_call record per vote result
+/// record, then its vote and its verdict.
+struct decided_pair {
+  answer_pair pair;
+  vote_result result;
+  single_verdict verdict;
+};
+
+inline bool operator==(const decided_pair& x, const decided_pair& y) {
+  return x.pair == y.pair && x.result == y.result && x.verdict == y.verdict;
+}
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, decided_pair& x) {
+  return f(caf::meta::type_name("ij.decided_pair"), x.pair, x.result,
+           x.verdict);
+}
+
+/// Records written together, in order — the decided pairs' records first,
+/// then the entries — with one write.
 struct audit_batch {
+  std::vector<decided_pair> pairs;
   std::vector<audit_entry> entries;
   /// The batch releases a verdict: under the default flush policy the
   /// logger replies only once it is fsynced.
@@ -37,13 +63,14 @@ struct audit_batch {
 };
 
 inline bool operator==(const audit_batch& x, const audit_batch& y) {
-  return x.entries == y.entries && x.durable == y.durable && x.last == y.last;
+  return x.pairs == y.pairs && x.entries == y.entries
+         && x.durable == y.durable && x.last == y.last;
 }
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, audit_batch& x) {
-  return f(caf::meta::type_name("ij.audit_batch"), x.entries, x.durable,
-           x.last);
+  return f(caf::meta::type_name("ij.audit_batch"), x.pairs, x.entries,
+           x.durable, x.last);
 }
 
 } // namespace ij

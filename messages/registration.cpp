@@ -43,6 +43,7 @@ void add_message_types(caf::actor_system_config& cfg) {
   cfg.add_message_type<judge_usage>("ij.judge_usage");
   cfg.add_message_type<run_summary>("ij.run_summary");
   cfg.add_message_type<audit_entry>("ij.audit_entry");
+  cfg.add_message_type<decided_pair>("ij.decided_pair");
   cfg.add_message_type<audit_batch>("ij.audit_batch");
   // Judges as services: what crosses to and from a worker, local or remote.
   cfg.add_message_type<judge_info>("ij.judge_info");

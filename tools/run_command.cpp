@@ -20,9 +20,9 @@
 #include "actors/judge_directory.hpp"
 #include "actors/local_workers.hpp"
 #include "actors/run_session.hpp"
+#include "actors/system_config.hpp"
 #include "adapters/adapter_factory.hpp"
 #include "messages/error.hpp"
-#include "messages/registration.hpp"
 #include "tools/config_file.hpp"
 #include "tools/exit_codes.hpp"
 #include "tools/interrupt.hpp"
@@ -178,7 +178,7 @@ int judge_pairs(const run_options& opts, run_config cfg,
                 std::FILE* out, const std::string& audit_path,
                 std::optional<std::uint64_t> total) {
   caf::actor_system_config sys_cfg;
-  add_message_types(sys_cfg);
+  configure_actor_system(sys_cfg);
   caf::actor_system sys{sys_cfg};
   auto directory = sys.spawn(judge_directory);
   // The directory holds the workers: ending it on every way out ends them,

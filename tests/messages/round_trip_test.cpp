@@ -19,7 +19,12 @@
 #include "messages/fault_kind.hpp"
 #include "messages/judge_decision.hpp"
 #include "messages/judge_record.hpp"
+#include "messages/judge_call.hpp"
+#include "messages/judge_info.hpp"
 #include "messages/judge_request.hpp"
+#include "messages/run_events.hpp"
+#include "messages/run_input.hpp"
+#include "messages/vote_job.hpp"
 #include "messages/registration.hpp"
 #include "messages/run_summary.hpp"
 #include "messages/verdict.hpp"
@@ -126,6 +131,7 @@ judge_record full_record(std::uint32_t vote) {
   r.pair_id = "pair-1";
   r.prompt_id = "invariance-checker/judge/v1";
   r.adapter_id = "ollama@http://127.0.0.1:11434";
+  r.worker_id = "ollama:qwen2.5:7b#2@10.0.0.7:4242";
   r.model = "qwen2.5:7b";
   r.temperature = 0.7;
   r.has_seed = true;
@@ -309,8 +315,15 @@ TEST_CASE_METHOD(registered_system, "messages: run_summary round-trips with usag
   s.faults = 4;
   s.usage = {judge_usage{"stub:numeric", 200, 0, 0, 0},
              judge_usage{"ollama:qwen2.5:7b", 60, 4, 9000, 700}};
+  s.faults_by_kind = {0, 1, 0, 3};
   s.interrupted = true;
+  s.stop_reason = "interrupted (SIGINT)";
+  s.unfinished = 7;
+  s.open_items = 2;
   s.audit_lines = 512;
+  s.run_id = "run-20261203T071500Z-3f9a";
+  s.final_hash = std::string(64, 'a');
+  s.error = "the audit trail cannot be written: disk full";
   check_round_trips(s, "ij.run_summary");
 }
 
@@ -318,10 +331,73 @@ TEST_CASE_METHOD(registered_system, "messages: run_summary round-trips with usag
 TEST_CASE_METHOD(registered_system, "messages: audit_entry and audit_batch round-trip", "[messages]") {
   audit_entry e{"verdict", R"({"pair":"p1","rule":"I4"})"};
   check_round_trips(e, "ij.audit_entry");
-  audit_batch b{{e, audit_entry{"vote", "{}"}}, true, true};
+  decided_pair d;
+  d.pair.id = "p1";
+  d.pair.a = "1";
+  d.pair.b = "one";
+  d.result.records = {full_record(0)};
+  d.verdict.pair_id = "p1";
+  d.verdict.label = true;
+  check_round_trips(d, "ij.decided_pair");
+  audit_batch b{{d}, {e, audit_entry{"vote", "{}"}}, true, true};
   check_round_trips(b, "ij.audit_batch");
 }
 #endif
+
+judge_info full_info() {
+  judge_info i;
+  i.judge_id = "openai:qwen t=0.3 prompt=invariance-checker/judge/v1#b7c260f6";
+  i.worker_id = "llm#1@10.0.0.7:4242";
+  i.host = "10.0.0.7:4242";
+  i.name = "llm";
+  i.adapter_type = "openai";
+  i.adapter_id = "openai@http://127.0.0.1:8000/v1";
+  i.model = "qwen";
+  i.base_url = "http://127.0.0.1:8000/v1";
+  i.temperature = 0.3;
+  i.supports_seed = false;
+  i.has_seed = true;
+  i.seed = -9;
+  i.capacity = 16;
+  i.max_tokens = 512;
+  i.timeout_ms = 30000;
+  i.max_attempts = 4;
+  i.max_response_bytes = 1 << 20;
+  i.api_key_env = "OPENAI_API_KEY";
+  i.ca_file = "/etc/ssl/ca.pem";
+  i.prompt_id = "invariance-checker/judge/v1";
+  i.prompt_sha256 = std::string(64, 'b');
+  i.version = "0.2.0";
+  return i;
+}
+
+TEST_CASE_METHOD(registered_system, "messages: what judge workers and their clients exchange "
+                                    "round-trips", "[messages]") {
+  check_round_trips(full_info(), "ij.judge_info");
+  judge_request req{"p1", "A text", "B text", 2, true, true, 1002};
+  check_round_trips(judge_call{77, req}, "ij.judge_call");
+  check_round_trips(judge_reply{77, full_record(2)}, "ij.judge_reply");
+  check_round_trips(worker_update{"w#1@local", {judge_reply{1, full_record(0)}}, 3, 8},
+                    "ij.worker_update");
+  check_round_trips(worker_status{"w#1@local", 8, 2, 8, 1000, 3}, "ij.worker_status");
+}
+
+TEST_CASE_METHOD(registered_system, "messages: what a run and its client exchange round-trips",
+                 "[messages]") {
+  answer_pair p{"p1", "item", "5", "five", true, "paraphrase"};
+  check_round_trips(rejected_line{"in.jsonl", 12, "not JSON"}, "ij.rejected_line");
+  check_round_trips(input_batch{{p, p}, {rejected_line{"f", 1, "bad"}}}, "ij.input_batch");
+  check_round_trips(vote_job{9, p}, "ij.vote_job");
+  vote_result vr;
+  vr.pair_id = "p1";
+  vr.records = {full_record(0)};
+  check_round_trips(voted_pair{9, p, vr}, "ij.voted_pair");
+  check_round_trips(run_started{"run-1", "a.jsonl", {full_info()}, {"a warning"}},
+                    "ij.run_started");
+  worker_load w{"w#1@local", "llm", 4, 8, 3, false};
+  check_round_trips(w, "ij.worker_load");
+  check_round_trips(run_progress{"run-1", "running", 10, 8, 1, 30, {w}}, "ij.run_progress");
+}
 
 TEST_CASE_METHOD(registered_system, "messages: a truncated buffer is an error, not a crash",
           "[messages]") {
