@@ -63,7 +63,7 @@ int main(int argc, char** argv) {
                     "No progress line (it is only ever shown on a terminal)");
   run_cmd->add_option("--window", run.window,
                       "Pairs in flight at most (default: from the judges' "
-                      "in-flight caps, 64..4096)")
+                      "in-flight caps, 256..8192)")
     ->check(CLI::Range(1u, 1u << 20));
   run_cmd->footer(exit_codes_text);
 
