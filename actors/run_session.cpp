@@ -252,7 +252,7 @@ void account(run_session_state& st, const vote_result& vr) {
 
 // One pair's verdict; the pair and its votes go on to the logger, which
 // renders their records (judge calls, vote, verdict).
-single_verdict judge_pair(run_session_state& st, voted_pair& vp,
+single_verdict decide_pair(run_session_state& st, voted_pair& vp,
                           audit_batch& batch) {
   auto& vr = vp.result;
   auto d = single_invariance_verdict(vr.absent, vr.outcome);
@@ -278,7 +278,7 @@ void on_voted(self_ptr self, std::vector<voted_pair>& done) {
   for (auto& vp : done) {
     if (st.open_pairs.count(vp.seq) == 0)
       continue; // not ours, or already decided
-    auto v = judge_pair(st, vp, batch);
+    auto v = decide_pair(st, vp, batch);
     if (auto item = st.items.decide(v.item, v.rule)) {
       batch.entries.push_back(
         entry(audit_type::item_verdict, item_verdict_body(*item)));

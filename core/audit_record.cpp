@@ -1,4 +1,5 @@
 #include "core/audit_record.hpp"
+#include "core/json_fields.hpp"
 #include "core/statistical_params_json.hpp"
 
 #include <cmath>
@@ -15,73 +16,27 @@ namespace {
 
 using json_writer = rapidjson::Writer<rapidjson::StringBuffer>;
 
-void str(json_writer& w, std::string_view key, std::string_view value) {
-  w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
-  w.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
-}
-
-// Empty means NULL / not given.
-void str_or_null(json_writer& w, std::string_view key, std::string_view value) {
-  w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
-  if (value.empty())
-    w.Null();
-  else
-    w.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
-}
-
-void boolean(json_writer& w, std::string_view key, bool value) {
-  w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
-  w.Bool(value);
-}
-
-void u64(json_writer& w, std::string_view key, std::uint64_t value) {
-  w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
-  w.Uint64(value);
-}
-
-void i64(json_writer& w, std::string_view key, std::int64_t value) {
-  w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
-  w.Int64(value);
-}
-
-// JSON has no NaN or infinity; RapidJSON refuses them, so they become null.
-void num(json_writer& w, std::string_view key, double value) {
-  w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
-  if (std::isfinite(value))
-    w.Double(value);
-  else
-    w.Null();
-}
-
-void tri(json_writer& w, std::string_view key, const std::optional<bool>& v) {
-  w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
-  if (v)
-    w.Bool(*v);
-  else
-    w.Null();
-}
-
 void outcome(json_writer& w, const equivalence_outcome& o) {
   w.Key("outcome");
   w.StartObject();
-  tri(w, "equivalent", o.equivalent);
-  num(w, "confidence", o.confidence);
-  str(w, "detail", o.detail);
-  boolean(w, "fault", o.fault);
+  json::tri(w, "equivalent", o.equivalent);
+  json::number(w, "confidence", o.confidence);
+  json::string(w, "detail", o.detail);
+  json::boolean(w, "fault", o.fault);
   w.EndObject();
 }
 
 void counts(json_writer& w, const vote_counts& c) {
   w.Key("counts");
   w.StartObject();
-  u64(w, "votes", c.votes);
-  u64(w, "min_agreement", c.min_agreement);
-  u64(w, "equivalent", c.equivalent);
-  u64(w, "different", c.different);
-  u64(w, "abstain", c.abstain);
-  u64(w, "parse_error", c.parse_error);
-  u64(w, "faults", c.faults);
-  u64(w, "not_cast", c.not_cast);
+  json::uint(w, "votes", c.votes);
+  json::uint(w, "min_agreement", c.min_agreement);
+  json::uint(w, "equivalent", c.equivalent);
+  json::uint(w, "different", c.different);
+  json::uint(w, "abstain", c.abstain);
+  json::uint(w, "parse_error", c.parse_error);
+  json::uint(w, "faults", c.faults);
+  json::uint(w, "not_cast", c.not_cast);
   w.EndObject();
 }
 
@@ -156,10 +111,10 @@ void append_audit_line(std::string& out, std::uint64_t seq,
     rapidjson::StringBuffer sb;
     json_writer w(sb);
     w.StartObject();
-    u64(w, "seq", seq);
-    str(w, "type", type);
-    str(w, "ts", ts);
-    str(w, "prev", prev);
+    json::uint(w, "seq", seq);
+    json::string(w, "type", type);
+    json::string(w, "ts", ts);
+    json::string(w, "prev", prev);
     out.append(sb.GetString(), sb.GetSize());
   }
   auto inner = body.size() >= 2 ? body.substr(1, body.size() - 2)
@@ -174,37 +129,37 @@ void append_audit_line(std::string& out, std::uint64_t seq,
 void judge_call_body(rapidjson::StringBuffer& sb, const judge_record& rec) {
   json_writer w(sb);
   w.StartObject();
-  str(w, "pair_id", rec.pair_id);
-  u64(w, "vote_index", rec.vote_index);
-  str(w, "prompt_id", rec.prompt_id);
-  str(w, "adapter_id", rec.adapter_id);
-  str_or_null(w, "worker", rec.worker_id);
-  str(w, "model", rec.model);
-  num(w, "temperature", rec.temperature);
+  json::string(w, "pair_id", rec.pair_id);
+  json::uint(w, "vote_index", rec.vote_index);
+  json::string(w, "prompt_id", rec.prompt_id);
+  json::string(w, "adapter_id", rec.adapter_id);
+  json::string_or_null(w, "worker", rec.worker_id);
+  json::string(w, "model", rec.model);
+  json::number(w, "temperature", rec.temperature);
   w.Key("seed");
   if (rec.has_seed)
     w.Int64(rec.seed);
   else
     w.Null();
-  boolean(w, "swapped", rec.swapped);
-  str(w, "decision", to_string(rec.decision));
-  str(w, "reason", rec.reason);
-  str_or_null(w, "numeric_a", rec.numeric_a);
-  str_or_null(w, "numeric_b", rec.numeric_b);
-  boolean(w, "extra_text", rec.extra_text);
-  boolean(w, "inconsistent", rec.inconsistent);
-  boolean(w, "transport_failed", rec.transport_failed);
-  str_or_null(w, "transport_error", rec.transport_error);
-  str_or_null(w, "fault_kind",
+  json::boolean(w, "swapped", rec.swapped);
+  json::string(w, "decision", to_string(rec.decision));
+  json::string(w, "reason", rec.reason);
+  json::string_or_null(w, "numeric_a", rec.numeric_a);
+  json::string_or_null(w, "numeric_b", rec.numeric_b);
+  json::boolean(w, "extra_text", rec.extra_text);
+  json::boolean(w, "inconsistent", rec.inconsistent);
+  json::boolean(w, "transport_failed", rec.transport_failed);
+  json::string_or_null(w, "transport_error", rec.transport_error);
+  json::string_or_null(w, "fault_kind",
               rec.fault == fault_kind::none ? std::string_view{}
                                             : to_string(rec.fault));
-  u64(w, "attempts", rec.attempts);
-  num(w, "latency_ms", rec.latency_ms);
-  i64(w, "started_at_ms", rec.started_at_ms);
-  i64(w, "finished_at_ms", rec.finished_at_ms);
-  u64(w, "input_tokens", rec.input_tokens);
-  u64(w, "output_tokens", rec.output_tokens);
-  str(w, "raw_text", rec.raw_text);
+  json::uint(w, "attempts", rec.attempts);
+  json::number(w, "latency_ms", rec.latency_ms);
+  json::sint(w, "started_at_ms", rec.started_at_ms);
+  json::sint(w, "finished_at_ms", rec.finished_at_ms);
+  json::uint(w, "input_tokens", rec.input_tokens);
+  json::uint(w, "output_tokens", rec.output_tokens);
+  json::string(w, "raw_text", rec.raw_text);
   w.EndObject();
 }
 
@@ -217,14 +172,14 @@ std::string judge_call_body(const judge_record& rec) {
 void vote_body(rapidjson::StringBuffer& sb, const answer_pair& pair, const vote_result& vr) {
   json_writer w(sb);
   w.StartObject();
-  str(w, "pair_id", pair.id);
-  str(w, "item", item_of(pair));
-  str(w, "a", pair.a);
-  str(w, "b", pair.b);
-  boolean(w, "absent", vr.absent);
+  json::string(w, "pair_id", pair.id);
+  json::string(w, "item", item_of(pair));
+  json::string(w, "a", pair.a);
+  json::string(w, "b", pair.b);
+  json::boolean(w, "absent", vr.absent);
   outcome(w, vr.outcome);
   counts(w, vr.counts);
-  u64(w, "judge_calls", vr.records.size());
+  json::uint(w, "judge_calls", vr.records.size());
   w.EndObject();
 }
 
@@ -237,13 +192,13 @@ std::string vote_body(const answer_pair& pair, const vote_result& vr) {
 void verdict_body(rapidjson::StringBuffer& sb, const answer_pair& pair, const single_verdict& v) {
   json_writer w(sb);
   w.StartObject();
-  str(w, "pair_id", v.pair_id);
-  str(w, "item", v.item);
-  str(w, "verdict", to_string(v.verdict));
-  str(w, "rule", to_string(v.rule));
+  json::string(w, "pair_id", v.pair_id);
+  json::string(w, "item", v.item);
+  json::string(w, "verdict", to_string(v.verdict));
+  json::string(w, "rule", to_string(v.rule));
   outcome(w, v.outcome);
-  tri(w, "label", pair.label);
-  str_or_null(w, "transform", pair.transform);
+  json::tri(w, "label", pair.label);
+  json::string_or_null(w, "transform", pair.transform);
   w.EndObject();
 }
 
@@ -257,19 +212,19 @@ std::string item_verdict_body(const statistical_verdict& v) {
   auto& sb = scratch();
   json_writer w(sb);
   w.StartObject();
-  str(w, "item", v.item);
-  str(w, "verdict", to_string(v.verdict));
-  str(w, "rule", to_string(v.rule));
-  u64(w, "c1", v.c1);
-  u64(w, "c2", v.c2);
-  u64(w, "c3", v.c3);
-  u64(w, "c4", v.c4);
-  u64(w, "c5", v.c5);
-  u64(w, "n", v.n);
-  u64(w, "decided", v.decided);
-  num(w, "p", v.p);
-  num(w, "lo", v.lo);
-  num(w, "hi", v.hi);
+  json::string(w, "item", v.item);
+  json::string(w, "verdict", to_string(v.verdict));
+  json::string(w, "rule", to_string(v.rule));
+  json::uint(w, "c1", v.c1);
+  json::uint(w, "c2", v.c2);
+  json::uint(w, "c3", v.c3);
+  json::uint(w, "c4", v.c4);
+  json::uint(w, "c5", v.c5);
+  json::uint(w, "n", v.n);
+  json::uint(w, "decided", v.decided);
+  json::number(w, "p", v.p);
+  json::number(w, "lo", v.lo);
+  json::number(w, "hi", v.hi);
   w.Key("params");
   write_statistical_params(w, v.params);
   w.EndObject();
@@ -281,9 +236,9 @@ std::string rejected_body(std::string_view file, std::uint64_t line,
   auto& sb = scratch();
   json_writer w(sb);
   w.StartObject();
-  str(w, "file", file);
-  u64(w, "line", line);
-  str(w, "reason", reason);
+  json::string(w, "file", file);
+  json::uint(w, "line", line);
+  json::string(w, "reason", reason);
   w.EndObject();
   return {sb.GetString(), sb.GetSize()};
 }
@@ -294,28 +249,28 @@ std::string run_end_body(const run_summary& s,
   auto& sb = scratch();
   json_writer w(sb);
   w.StartObject();
-  boolean(w, "interrupted", s.interrupted);
-  u64(w, "pairs", s.pairs);
-  u64(w, "rejected", s.rejected);
-  u64(w, "items", s.items);
-  u64(w, "open_items", open_items);
+  json::boolean(w, "interrupted", s.interrupted);
+  json::uint(w, "pairs", s.pairs);
+  json::uint(w, "rejected", s.rejected);
+  json::uint(w, "items", s.items);
+  json::uint(w, "open_items", open_items);
   w.Key("by_rule");
   w.StartObject();
   for (int i = 0; i < 5; ++i)
-    u64(w, to_string(static_cast<verdict_rule>(i + 1)), s.by_rule[i]);
+    json::uint(w, to_string(static_cast<verdict_rule>(i + 1)), s.by_rule[i]);
   w.EndObject();
-  u64(w, "judge_calls", s.judge_calls);
-  u64(w, "calls_skipped", s.calls_skipped);
-  u64(w, "faults", s.faults);
+  json::uint(w, "judge_calls", s.judge_calls);
+  json::uint(w, "calls_skipped", s.calls_skipped);
+  json::uint(w, "faults", s.faults);
   w.Key("usage");
   w.StartArray();
   for (auto& u : s.usage) {
     w.StartObject();
-    str(w, "judge", u.judge);
-    u64(w, "calls", u.calls);
-    u64(w, "faults", u.faults);
-    u64(w, "input_tokens", u.input_tokens);
-    u64(w, "output_tokens", u.output_tokens);
+    json::string(w, "judge", u.judge);
+    json::uint(w, "calls", u.calls);
+    json::uint(w, "faults", u.faults);
+    json::uint(w, "input_tokens", u.input_tokens);
+    json::uint(w, "output_tokens", u.output_tokens);
     w.EndObject();
   }
   w.EndArray();

@@ -5,6 +5,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "core/json_fields.hpp"
 #include "messages/verdict.hpp"
 
 namespace ij {
@@ -15,18 +16,12 @@ inline void
 write_statistical_params(rapidjson::Writer<rapidjson::StringBuffer>& w,
                          const statistical_params& p) {
   w.StartObject();
-  w.Key("tau");
-  w.Double(p.tau);
-  w.Key("alpha");
-  w.Double(p.alpha);
-  w.Key("max_absent_rate");
-  w.Double(p.max_absent_rate);
-  w.Key("max_fault_rate");
-  w.Double(p.max_fault_rate);
-  w.Key("max_undecided_rate");
-  w.Double(p.max_undecided_rate);
-  w.Key("min_decided");
-  w.Uint(p.min_decided);
+  json::number(w, "tau", p.tau);
+  json::number(w, "alpha", p.alpha);
+  json::number(w, "max_absent_rate", p.max_absent_rate);
+  json::number(w, "max_fault_rate", p.max_fault_rate);
+  json::number(w, "max_undecided_rate", p.max_undecided_rate);
+  json::uint(w, "min_decided", p.min_decided);
   w.EndObject();
 }
 

@@ -173,7 +173,7 @@ int conclude(const run_outcome& out, run_view& view,
 
 // The actors: a directory, a worker per judge, the run session; then the
 // input is fed until the run ends.
-int judge_pairs(const run_options& opts, run_config cfg,
+int run_pairs(const run_options& opts, run_config cfg,
                 std::vector<judge_binding> judges, pair_source& source,
                 std::FILE* out, const std::string& audit_path,
                 std::optional<std::uint64_t> total) {
@@ -284,7 +284,7 @@ int run_command(const run_options& opts) {
                                                       : fresh_audit_name();
   if (opts.progress && ::isatty(STDERR_FILENO) == 1)
     total = source->count_lines();
-  return judge_pairs(opts, std::move(*cfg), std::move(*judges), *source, out,
+  return run_pairs(opts, std::move(*cfg), std::move(*judges), *source, out,
                      audit_path, total);
 }
 

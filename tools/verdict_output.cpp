@@ -3,28 +3,13 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "core/json_fields.hpp"
+
 namespace ij {
 
 namespace {
 
 using writer = rapidjson::Writer<rapidjson::StringBuffer>;
-
-void key_string(writer& w, const char* key, std::string_view value) {
-  w.Key(key);
-  w.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
-}
-
-void key_uint(writer& w, const char* key, std::uint64_t value) {
-  w.Key(key);
-  w.Uint64(value);
-}
-
-void tri(writer& w, const std::optional<bool>& x) {
-  if (x)
-    w.Bool(*x);
-  else
-    w.Null();
-}
 
 } // namespace
 
@@ -33,31 +18,27 @@ std::string pair_verdict_line(const single_verdict& v) {
   rapidjson::StringBuffer sb;
   writer w(sb);
   w.StartObject();
-  key_string(w, "kind", "pair");
-  key_string(w, "id", v.pair_id);
-  key_string(w, "item", v.item);
-  key_string(w, "verdict", to_string(v.verdict));
-  key_string(w, "rule", to_string(v.rule));
-  w.Key("equivalent");
-  tri(w, v.outcome.equivalent);
-  w.Key("confidence");
-  w.Double(v.outcome.confidence);
-  key_string(w, "detail", v.outcome.detail);
+  json::string(w, "kind", "pair");
+  json::string(w, "id", v.pair_id);
+  json::string(w, "item", v.item);
+  json::string(w, "verdict", to_string(v.verdict));
+  json::string(w, "rule", to_string(v.rule));
+  json::tri(w, "equivalent", v.outcome.equivalent);
+  json::number(w, "confidence", v.outcome.confidence);
+  json::string(w, "detail", v.outcome.detail);
   w.Key("votes");
   w.StartObject();
-  key_uint(w, "n", v.counts.votes);
-  key_uint(w, "k", v.counts.min_agreement);
-  key_uint(w, "equivalent", v.counts.equivalent);
-  key_uint(w, "different", v.counts.different);
-  key_uint(w, "abstain", v.counts.abstain);
-  key_uint(w, "parse_error", v.counts.parse_error);
-  key_uint(w, "faults", v.counts.faults);
-  key_uint(w, "not_cast", v.counts.not_cast);
+  json::uint(w, "n", v.counts.votes);
+  json::uint(w, "k", v.counts.min_agreement);
+  json::uint(w, "equivalent", v.counts.equivalent);
+  json::uint(w, "different", v.counts.different);
+  json::uint(w, "abstain", v.counts.abstain);
+  json::uint(w, "parse_error", v.counts.parse_error);
+  json::uint(w, "faults", v.counts.faults);
+  json::uint(w, "not_cast", v.counts.not_cast);
   w.EndObject();
-  if (label) {
-    w.Key("label");
-    w.Bool(*label);
-  }
+  if (label)
+    json::boolean(w, "label", *label);
   w.EndObject();
   return sb.GetString();
 }
@@ -66,26 +47,23 @@ std::string item_verdict_line(const statistical_verdict& v) {
   rapidjson::StringBuffer sb;
   writer w(sb);
   w.StartObject();
-  key_string(w, "kind", "item");
-  key_string(w, "item", v.item);
-  key_string(w, "verdict", to_string(v.verdict));
-  key_string(w, "rule", to_string(v.rule));
+  json::string(w, "kind", "item");
+  json::string(w, "item", v.item);
+  json::string(w, "verdict", to_string(v.verdict));
+  json::string(w, "rule", to_string(v.rule));
   w.Key("counts");
   w.StartObject();
-  key_uint(w, "I1", v.c1);
-  key_uint(w, "I2", v.c2);
-  key_uint(w, "I3", v.c3);
-  key_uint(w, "I4", v.c4);
-  key_uint(w, "I5", v.c5);
+  json::uint(w, "I1", v.c1);
+  json::uint(w, "I2", v.c2);
+  json::uint(w, "I3", v.c3);
+  json::uint(w, "I4", v.c4);
+  json::uint(w, "I5", v.c5);
   w.EndObject();
-  key_uint(w, "n", v.n);
-  key_uint(w, "decided", v.decided);
-  w.Key("p");
-  w.Double(v.p);
-  w.Key("lo");
-  w.Double(v.lo);
-  w.Key("hi");
-  w.Double(v.hi);
+  json::uint(w, "n", v.n);
+  json::uint(w, "decided", v.decided);
+  json::number(w, "p", v.p);
+  json::number(w, "lo", v.lo);
+  json::number(w, "hi", v.hi);
   w.EndObject();
   return sb.GetString();
 }
