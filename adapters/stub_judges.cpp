@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "core/numeric_rule_judge.hpp"
+#include "answers/numeric_rule_judge.hpp"
 #include "core/prompt.hpp"
 
 namespace ij {

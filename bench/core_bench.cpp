@@ -18,9 +18,9 @@
 
 #include <rapidjson/document.h>
 
+#include "answers/numeric_rule_judge.hpp"
 #include "core/comparators.hpp"
 #include "core/judge_response.hpp"
-#include "core/numeric_rule_judge.hpp"
 
 namespace {
 

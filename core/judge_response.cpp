@@ -1,6 +1,7 @@
 #include "core/judge_response.hpp"
 
 #include "core/decimal_value.hpp"
+#include "core/text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,36 +13,10 @@ namespace {
 // Plain string_view scanning: a reply is parsed for every judge call, so no
 // regex and as few allocations as the result itself needs.
 
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f'
-         || c == '\v';
-}
-
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-
-char upper(char c) {
-  return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
-}
-
-/// ASCII case-insensitive equality against an upper-case word.
-bool iequals(std::string_view s, std::string_view upper_word) {
-  if (s.size() != upper_word.size())
-    return false;
-  for (std::size_t i = 0; i < s.size(); ++i)
-    if (upper(s[i]) != upper_word[i])
-      return false;
-  return true;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_space(s.front()))
-    s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back()))
-    s.remove_suffix(1);
-  return s;
-}
+using text::iequals;
+using text::is_digit;
+using text::trim;
+using text::upper;
 
 bool is_emphasis(char c) {
   return c == '*' || c == '`' || c == '_';
@@ -89,13 +64,13 @@ std::optional<field_line> read_field(std::string_view line) {
   while (!key.empty() && key.back() == '_')
     key.remove_suffix(1); // closing "__" emphasis read as part of the key
   field_key k;
-  if (iequals(key, "DECISION"))
+  if (iequals(key, "decision"))
     k = field_key::decision;
-  else if (iequals(key, "REASON"))
+  else if (iequals(key, "reason"))
     k = field_key::reason;
-  else if (iequals(key, "NUMERIC_A"))
+  else if (iequals(key, "numeric_a"))
     k = field_key::numeric_a;
-  else if (iequals(key, "NUMERIC_B"))
+  else if (iequals(key, "numeric_b"))
     k = field_key::numeric_b;
   else
     return std::nullopt;
@@ -107,11 +82,11 @@ std::optional<field_line> read_field(std::string_view line) {
 }
 
 std::optional<judge_decision> decision_word(std::string_view v) {
-  if (iequals(v, "EQUIVALENT"))
+  if (iequals(v, "equivalent"))
     return judge_decision::equivalent;
-  if (iequals(v, "DIFFERENT"))
+  if (iequals(v, "different"))
     return judge_decision::different;
-  if (iequals(v, "ABSTAIN"))
+  if (iequals(v, "abstain"))
     return judge_decision::abstain;
   return std::nullopt;
 }
@@ -197,7 +172,7 @@ bool same_number(double x, double y) {
 
 parsed_numeric numeric_of(std::string_view v) {
   parsed_numeric out;
-  if (v.empty() || iequals(v, "NULL"))
+  if (v.empty() || iequals(v, "null"))
     return out;
   out.text = std::string{v};
   out.value = read_number(v);

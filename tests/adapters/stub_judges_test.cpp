@@ -8,7 +8,7 @@
 #include "adapter_test_support.hpp"
 #include "adapters/stub_judges.hpp"
 #include "core/judge_response.hpp"
-#include "core/numeric_rule_judge.hpp"
+#include "answers/numeric_rule_judge.hpp"
 #include "core/prompt.hpp"
 
 using namespace ij;

@@ -15,9 +15,9 @@
 
 #include <rapidjson/document.h>
 
+#include "answers/numeric_rule_judge.hpp"
 #include "core/comparators.hpp"
 #include "core/judge_response.hpp"
-#include "core/numeric_rule_judge.hpp"
 
 using namespace ij;
 

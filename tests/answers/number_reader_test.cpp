@@ -2,8 +2,9 @@
 
 #include <string>
 
-#include "core/number_reader.hpp"
-#include "core/number_words.hpp"
+#include "answers/number_comparison.hpp"
+#include "answers/number_reader.hpp"
+#include "answers/number_words.hpp"
 
 using namespace ij;
 

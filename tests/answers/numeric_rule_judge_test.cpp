@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "answers/numeric_rule_judge.hpp"
 #include "core/judge_response.hpp"
-#include "core/numeric_rule_judge.hpp"
 
 using namespace ij;
 

@@ -1,8 +1,8 @@
-#include "core/numeric_rule_judge.hpp"
+#include "answers/numeric_rule_judge.hpp"
 
+#include "answers/final_answer.hpp"
+#include "answers/number_comparison.hpp"
 #include "core/answer.hpp"
-#include "core/final_answer.hpp"
-#include "core/number_reader.hpp"
 
 namespace ij {
 
