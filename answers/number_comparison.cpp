@@ -18,27 +18,12 @@ number_reading percent_as_written(number_reading r) {
   return r;
 }
 
-bool same_rational(const exact_rational& x, const exact_rational& y) {
-  return x.num == y.num && x.den == y.den;
-}
-
 number_relation compare_values(const number_reading& x,
                                const number_reading& y) {
-  const bool either_approx = x.approximate || y.approximate;
-  if (!either_approx) {
-    if (!x.decimal_key.empty() && !y.decimal_key.empty())
-      return x.decimal_key == y.decimal_key ? number_relation::equal
-                                            : number_relation::different;
-    if (x.exact && y.exact) {
-      if (same_rational(*x.exact, *y.exact))
-        return number_relation::equal;
-      if (x.decimal_key.empty() && y.decimal_key.empty())
-        return number_relation::different;
-    }
-  }
-  const double ax = std::fabs(x.value), ay = std::fabs(y.value);
-  if (x.value == y.value
-      || std::fabs(x.value - y.value) <= 1e-9 * std::max(ax, ay))
+  // The rule the reply parser checks NUMERIC_A/B by (core/exact_number).
+  if (auto same = exactly_same(x, y))
+    return *same ? number_relation::equal : number_relation::different;
+  if (within_tolerance(x.value, y.value))
     return number_relation::equal;
   // A decimal that agrees with the other side only to its written places:
   // 0.3333 vs 1/3, 7.78 vs 70/9, ≈0.58 vs 0.577.

@@ -12,103 +12,14 @@ namespace {
 
 using i128 = __int128;
 
-i128 gcd128(i128 a, i128 b) {
-  if (a < 0)
-    a = -a;
-  if (b < 0)
-    b = -b;
-  while (b != 0) {
-    i128 t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
-
-std::uint64_t gcd64(std::uint64_t a, std::uint64_t b) {
-  while (b != 0) {
-    std::uint64_t t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
-
-std::optional<exact_rational> make_rational(i128 num, i128 den) {
-  if (den == 0)
-    return std::nullopt;
-  if (den < 0) {
-    num = -num;
-    den = -den;
-  }
-  constexpr i128 small = i128{1} << 62; // 64-bit division is much cheaper
-  i128 g = (num < small && num > -small && den < small)
-             ? i128(gcd64(static_cast<std::uint64_t>(num < 0 ? -num : num),
-                          static_cast<std::uint64_t>(den)))
-             : gcd128(num, den);
-  if (g > 1) {
-    num /= g;
-    den /= g;
-  }
-  return exact_rational{num, den};
-}
-
 bool mul_overflows(i128 a, i128 b, i128& r) {
   return __builtin_mul_overflow(a, b, &r);
 }
 
-/// Canonical key of sign * digits * 10^exp: no leading or trailing zeros.
-std::string decimal_key_of(bool negative, std::string digits, long exp) {
-  std::size_t lead = 0;
-  while (lead < digits.size() && digits[lead] == '0')
-    ++lead;
-  digits.erase(0, lead);
-  if (digits.empty())
-    return "0";
-  while (digits.back() == '0') {
-    digits.pop_back();
-    ++exp;
-  }
-  return (negative ? "-" : "") + digits + "e" + std::to_string(exp);
-}
-
-/// Fills decimal_key for an exact rational that terminates (den = 2^a 5^b).
+/// Fills decimal_key for an exact rational that terminates.
 void set_key_from_rational(number_reading& r) {
-  if (!r.exact)
-    return;
-  i128 den = r.exact->den;
-  int twos = 0, fives = 0;
-  while (den % 2 == 0) {
-    den /= 2;
-    ++twos;
-  }
-  while (den % 5 == 0) {
-    den /= 5;
-    ++fives;
-  }
-  if (den != 1) {
-    r.decimal_key.clear();
-    return;
-  }
-  int k = std::max(twos, fives);
-  i128 scale = 1;
-  for (int i = 0; i < k; ++i)
-    if (mul_overflows(scale, 10, scale))
-      return;
-  i128 m;
-  if (mul_overflows(r.exact->num, scale / r.exact->den, m))
-    return;
-  bool negative = m < 0;
-  if (negative)
-    m = -m;
-  std::string digits;
-  if (m == 0)
-    digits = "0";
-  while (m > 0) {
-    digits.insert(digits.begin(), static_cast<char>('0' + int(m % 10)));
-    m /= 10;
-  }
-  r.decimal_key = decimal_key_of(negative, digits, -k);
+  if (r.exact)
+    r.decimal_key = terminating_key(*r.exact);
 }
 
 double rational_value(const exact_rational& q) {
@@ -267,6 +178,16 @@ key_parts split_key(const std::string& key) {
 }
 
 std::string number_text(const number_reading& r) {
+  if (r.approximate) {
+    auto exact = r;
+    exact.approximate = false;
+    return "~" + number_text(exact);
+  }
+  constexpr __int128 limit = INT64_MAX;
+  if (r.decimal_key.empty() && r.exact && r.exact->num <= limit
+      && r.exact->num >= -limit && r.exact->den <= limit)
+    return std::to_string(static_cast<long long>(r.exact->num)) + "/"
+           + std::to_string(static_cast<long long>(r.exact->den));
   if (!r.decimal_key.empty()) {
     if (r.decimal_key == "0")
       return "0";

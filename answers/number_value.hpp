@@ -7,31 +7,19 @@
 #include <string>
 #include <string_view>
 
+#include "core/exact_number.hpp"
+
 namespace ij {
 
-/// An exact rational num/den (den > 0, reduced), when it fits 128 bits.
-struct exact_rational {
-  __int128 num = 0;
-  __int128 den = 1;
-};
-
-struct number_reading {
-  /// The nearest double.
-  double value = 0.0;
-  /// Canonical exact form of a terminating decimal of any length:
-  /// "-15e2" for -1500, "0" for zero; empty when the value is not one
-  /// (a non-terminating fraction, or too large to hold exactly).
-  std::string decimal_key;
-  /// The exact value as a fraction, when it fits 128 bits.
-  std::optional<exact_rational> exact;
+/// One number read from an answer: its exact value (core/exact_number.hpp,
+/// the comparison the reply parser shares) and how it was written.
+struct number_reading : exact_number {
   /// Decimal places written (for rounding checks): 2 for "7.78", -2 for
   /// "1.5e3"; nullopt for fractions and words that are not decimals.
   std::optional<int> places;
   /// Written with %, \%, "percent", "pct": value is the written number p,
   /// not p/100 (the comparison decides which reading applies).
   bool percent = false;
-  /// Stated with ≈, \approx, "about", "approximately".
-  bool approximate = false;
   /// Normalised unit ("cm", "deg", "usd", "apple"); empty when none.
   std::string unit;
 };
@@ -70,9 +58,11 @@ struct key_parts {
 
 key_parts split_key(const std::string& key);
 
-/// Compact text of a reading's value: exact digits for terminating
-/// decimals ("1500", "0.25", "100000000001000000000"), else the shortest
-/// text that reads back as the same double.
+/// Compact text of a reading's value, exact where the value is, so that
+/// parse_exact_number reads back what was compared: digits for terminating
+/// decimals ("1500", "0.25", "100000000001000000000"), "p/q" for exact
+/// fractions that do not terminate ("2/3"), else the shortest text that
+/// reads back as the same double; a leading '~' for an approximation.
 std::string number_text(const number_reading& r);
 
 } // namespace ij
