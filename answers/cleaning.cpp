@@ -177,7 +177,15 @@ private:
   }
 
   void command() {
-    const auto name = command_name();
+    auto name = command_name();
+    // "\quadx": a space lost after a spacing command, a stray artefact.
+    for (std::string_view spacing : {"qquad", "quad"}) {
+      if (name.size() > spacing.size() && starts_with(name, spacing)) {
+        i_ -= name.size() - spacing.size();
+        name = spacing;
+        break;
+      }
+    }
     if (name == ",")
       out_.push_back(thin_sep);
     else if (name == "%")

@@ -163,7 +163,8 @@ bool command_argument(std::string_view s, std::size_t begin) {
                || name == "textnormal"));
 }
 
-/// A variable or an exponent glued to the number ("2x", "2^n"); one-letter
+/// A variable, an operator or an exponent glued to the number ("2x",
+/// "2^n", "1/x"); one-letter
 /// units ("5m", "3h") and degrees ("90^\circ") are not.
 bool glued_after(std::string_view s, std::size_t e) {
   if (e < s.size() && is_alpha(s[e])) {
@@ -175,6 +176,10 @@ bool glued_after(std::string_view s, std::size_t e) {
         && std::find(units.begin(), units.end(), s[e]) == units.end())
       return true;
   }
+  // An operand: "1/sqrt(x)", "2*pi", "2(x+1)".
+  const bool bold = s.substr(e, 2) == "**"; // markdown, not a product
+  if (e < s.size() && (s[e] == '/' || (s[e] == '*' && !bold) || s[e] == '('))
+    return true;
   return e < s.size() && s[e] == '^'
          && !(s.substr(e, 6) == "^\\circ" || s.substr(e, 7) == "^{\\circ");
 }

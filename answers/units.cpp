@@ -66,10 +66,16 @@ std::string unit_of(const std::string& w) {
   if (listed(non_unit_words, w) || (is_number_word(w) && w != "point")
       || has_cjk_numeral(w))
     return {};
+  // The letters before a power or a per ("x^2", "m/s"): "2x", "4i",
+  // "3 n", "8x^3" are a variable, not a unit.
+  const std::string_view letters{w.data(), w.find_first_of("^/") == std::string::npos
+                                             ? w.size()
+                                             : w.find_first_of("^/")};
   const bool ascii_letters_only =
-    std::all_of(w.begin(), w.end(), text::is_alpha);
-  if (ascii_letters_only && w.size() == 1 && !listed(one_letter_units, w))
-    return {}; // "2x", "4i", "3 n": a variable, not a unit
+    std::all_of(letters.begin(), letters.end(), text::is_alpha);
+  if (ascii_letters_only && letters.size() == 1
+      && !listed(one_letter_units, letters))
+    return {};
   std::string_view mapped = w;
   for (const auto& u : unit_synonyms)
     if (u.word == w)
