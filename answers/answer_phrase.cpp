@@ -19,6 +19,24 @@ using text::is_space;
 using text::lower;
 using text::trim;
 
+/// "is", "would be", "est", "是", "：" ... between an answer word and its
+/// value; the length matched, 0 if none.
+std::size_t intro_word_at(std::string_view s, std::size_t i) {
+  static constexpr std::array<std::string_view, 10> ascii{
+    "would be", "will be", "is", "est", "es", "ist", "sera", "serait",
+    "equals", "was"};
+  for (auto w : ascii)
+    if (iequal_at(s, i, w) && !(i + w.size() < s.size() && is_alpha(s[i + w.size()])))
+      return w.size();
+  static constexpr std::array<std::string_view, 6> other{
+    "\xEF\xBC\x9A", "\xE6\x98\xAF", "\xE4\xB8\xBA", "\xE7\x82\xBA",
+    "\xD9\x87\xD9\x8A", "\xD9\x87\xD9\x88"}; // ： 是 为 為 هي هو
+  for (auto w : other)
+    if (s.substr(i, w.size()) == w)
+      return w.size();
+  return 0;
+}
+
 /// Where the value after an "answer" phrase ending at `after` starts
 /// (past ":", "is", "would be" and markup); npos when no value follows.
 std::size_t value_start(std::string_view s, std::size_t after) {
@@ -33,15 +51,14 @@ std::size_t value_start(std::string_view s, std::size_t after) {
   if (i < n && (s[i] == ':' || s[i] == '=')) {
     ++i;
     introduced = true;
-  } else if (iequal_at(s, i, "is") && !(i + 2 < n && is_alpha(s[i + 2]))) {
-    i += 2;
+  } else if (auto len = intro_word_at(s, i)) {
+    i += len;
     introduced = true;
     skip_markup();
     if (i < n && s[i] == ':')
       ++i;
-  } else if (iequal_at(s, i, "would be") || iequal_at(s, i, "will be")) {
-    i += 8;
-    introduced = true;
+    else if (s.substr(i, 3) == "\xEF\xBC\x9A") // "："
+      i += 3;
   }
   // Skip markup and line breaks before the value.
   while (i < n && (is_space(s[i]) || s[i] == '*' || s[i] == '#'))
@@ -58,7 +75,7 @@ std::size_t value_start(std::string_view s, std::size_t after) {
   return i;
 }
 
-/// A sentence ends here: a line break, ". " "! " "? ", ", <word>", "。".
+/// A sentence ends here: a line break, ". " "! " "? ", ", <word>", "。", "।".
 bool ends_sentence(std::string_view s, std::size_t k) {
   const std::size_t n = s.size();
   const char c = s[k];
@@ -69,7 +86,8 @@ bool ends_sentence(std::string_view s, std::size_t k) {
     return true;
   if (c == ',' && k + 2 < n && s[k + 1] == ' ' && is_alpha(s[k + 2]))
     return true; // "12, because ..."
-  return s.substr(k, 3) == "\xE3\x80\x82"; // "。"
+  return s.substr(k, 3) == "\xE3\x80\x82"  // "。"
+         || s.substr(k, 3) == "\xE0\xA5\xA4"; // "।" (danda)
 }
 
 /// The end of the sentence starting at `start`, outside math and braces,
@@ -130,28 +148,50 @@ std::string_view phrase_span(std::string_view s, std::size_t after) {
 
 } // namespace
 
+namespace {
+
+// "answer" in the languages models answer in: a final number after one of
+// these is stated as the answer (Chinese, French, Spanish, German, Arabic,
+// Hindi, Russian solution texts).
+constexpr std::array<std::string_view, 11> answer_words{
+  "answer", "r\xC3\xA9ponse", "reponse", "respuesta", "antwort",
+  "\xE7\xAD\x94\xE6\xA1\x88",                          // 答案
+  "\xD8\xA7\xD9\x84\xD8\xA5\xD8\xAC\xD8\xA7\xD8\xA8\xD8\xA9", // الإجابة
+  "\xD8\xA7\xD9\x84\xD8\xAC\xD9\x88\xD8\xA7\xD8\xA8",         // الجواب
+  "\xE0\xA4\x89\xE0\xA4\xA4\xE0\xA5\x8D\xE0\xA4\xA4\xE0\xA4\xB0", // उत्तर
+  "\xD0\xBE\xD1\x82\xD0\xB2\xD0\xB5\xD1\x82",                   // ответ
+  "\xD0\x9E\xD1\x82\xD0\xB2\xD0\xB5\xD1\x82",                   // Ответ
+};
+
+/// The length of an answer word at `k`: ASCII words case-insensitively
+/// and as whole words; 0 if none.
+std::size_t answer_word_at(std::string_view s, std::size_t k) {
+  for (auto w : answer_words) {
+    const bool ascii = !text::is_non_ascii(w.front());
+    if (ascii ? !iequal_at(s, k, w) : s.substr(k, w.size()) != w)
+      continue;
+    if (ascii) {
+      const bool starts = k == 0 || !is_alpha(s[k - 1]);
+      const bool ends = k + w.size() >= s.size() || !is_alpha(s[k + w.size()]);
+      if (!starts || !ends)
+        continue;
+    }
+    return w.size();
+  }
+  return 0;
+}
+
+} // namespace
+
 phrase_hit last_answer_phrase(std::string_view s) {
   phrase_hit hit;
-  std::size_t pos = s.size();
-  while (pos > 0) {
-    // Search backwards for "answer" case-insensitively.
-    std::size_t found = std::string_view::npos;
-    for (std::size_t k = pos; k-- > 0;) {
-      if ((s[k] == 'a' || s[k] == 'A') && iequal_at(s, k, "answer")) {
-        found = k;
-        break;
-      }
-    }
-    if (found == std::string_view::npos)
-      break;
-    pos = found;
-    bool word_start = found == 0 || !is_alpha(s[found - 1]);
-    bool word_end = found + 6 >= s.size() || !is_alpha(s[found + 6]);
-    if (!word_start || !word_end)
+  for (std::size_t k = s.size(); k-- > 0;) {
+    const std::size_t len = answer_word_at(s, k);
+    if (len == 0)
       continue;
-    auto span = phrase_span(s, found + 6);
+    auto span = phrase_span(s, k + len);
     if (!span.empty()) {
-      hit.at = found;
+      hit.at = k;
       hit.span = span;
       return hit;
     }

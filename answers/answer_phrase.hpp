@@ -14,9 +14,11 @@ struct phrase_hit {
   std::string_view span;
 };
 
-/// The last `answer` (a whole word, case-insensitive) followed by `:`, `=`,
-/// `is`, `is:`, `would be`, `will be`, or directly by a value; its span runs
-/// to the end of the sentence, never inside math or braces.
+/// The last answer word — `answer` (a whole word, case-insensitive) or its
+/// French, Spanish, German, Chinese, Arabic, Hindi, Russian counterparts —
+/// followed by `:`, `=`, `is`, `is:`, `would be`, `will be`, `est`, `是`,
+/// `：` ..., or directly by a value; its span runs to the end of the
+/// sentence, never inside math or braces.
 phrase_hit last_answer_phrase(std::string_view s);
 
 /// "12 since ...": a phrase span that opens with a number followed by

@@ -84,7 +84,8 @@ bool is_dropped_command(std::string_view name) {
 /// One pass over the answer; each kind of character has its handler.
 class cleaner {
 public:
-  explicit cleaner(std::string_view in) : in_(in) {
+  cleaner(std::string_view in, bool keep_line_breaks)
+    : in_(in), keep_line_breaks_(keep_line_breaks) {
     out_.reserve(in.size() + 8);
   }
 
@@ -109,6 +110,7 @@ public:
 
 private:
   std::string_view in_;
+  bool keep_line_breaks_;
   std::size_t i_ = 0;
   std::string out_;
   std::vector<bool> brace_dropped_; // per open '{': is its '}' dropped?
@@ -188,11 +190,13 @@ private:
     }
     if (name == ",")
       out_.push_back(thin_sep);
+    else if (name.empty() || (name == "\\" && !keep_line_breaks_))
+      out_.push_back(' '); // a stray "\" at the end, a line break
     else if (name == "%")
       out_.push_back('%');
     else if (name == "$")
       out_.append(" usd ");
-    else if (name == " " || name == "[" || name == "]" || name == "("
+    else if (name == " " || name == "\n" || name == "[" || name == "]" || name == "("
              || name == ")")
       out_.push_back(' '); // \[ ... \] and \( ... \) delimiters
     else if (is_dropped_command(name))
@@ -235,8 +239,39 @@ bool needs_cleaning(std::string_view s) {
   return false;
 }
 
-std::string clean_answer(std::string_view answer) {
-  return cleaner{answer}.run();
+std::string clean_answer(std::string_view answer, bool keep_line_breaks) {
+  return cleaner{answer, keep_line_breaks}.run();
+}
+
+std::optional<std::string> halfwidth(std::string_view text) {
+  // U+FF01..U+FF5E are EF BC 81..EF BD 9E; U+3000 is E3 80 80.
+  if (text.find("\xEF\xBC") == std::string_view::npos
+      && text.find("\xEF\xBD") == std::string_view::npos
+      && text.find("\xE3\x80\x80") == std::string_view::npos)
+    return std::nullopt;
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto b = [&](std::size_t k) {
+      return i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0u;
+    };
+    if (b(0) == 0xEF && (b(1) == 0xBC || b(1) == 0xBD) && b(2) >= 0x80
+        && b(2) <= 0xBF) {
+      const unsigned code = 0xFF00u + ((b(1) - 0xBCu) << 6) + (b(2) - 0x80u);
+      if (code >= 0xFF01 && code <= 0xFF5E) {
+        out.push_back(static_cast<char>(code - 0xFF01 + 0x21));
+        i += 2;
+        continue;
+      }
+    }
+    if (b(0) == 0xE3 && b(1) == 0x80 && b(2) == 0x80) {
+      out.push_back(' ');
+      i += 2;
+      continue;
+    }
+    out.push_back(text[i]);
+  }
+  return out;
 }
 
 std::string_view strip_punctuation(std::string_view s) {

@@ -4,6 +4,7 @@
 // scanner reads, trailing sentence punctuation and markdown removed. Content
 // is never reordered, so a cleaned answer means what the written one means.
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -29,8 +30,15 @@ constexpr std::string_view trim_gaps(std::string_view s) {
 bool needs_cleaning(std::string_view answer);
 
 /// The answer with delimiters, spacing and wrappers removed and Unicode forms
-/// mapped to what the scanner reads.
-std::string clean_answer(std::string_view answer);
+/// mapped to what the scanner reads. A LaTeX line break "\\" becomes a
+/// space unless `keep_line_breaks` (a matrix's rows need them); a stray
+/// backslash before a space or at the end is dropped.
+std::string clean_answer(std::string_view answer,
+                         bool keep_line_breaks = false);
+
+/// `text` with full-width forms (０-９, ＋, ．, （ ...) and the ideographic
+/// space mapped to ASCII; nullopt when it has none (the common case).
+std::optional<std::string> halfwidth(std::string_view text);
 
 /// Drops trailing sentence punctuation and markdown, and leading markdown
 /// ("**42**." -> "42"); a factorial's "!" stays.

@@ -2,6 +2,7 @@
 
 #include "answers/answer_phrase.hpp"
 #include "answers/boxed.hpp"
+#include "answers/cleaning.hpp"
 #include "answers/prose.hpp"
 #include "answers/prose_number.hpp"
 #include "core/text.hpp"
@@ -73,6 +74,8 @@ std::optional<final_answer> find_final_answer(std::string_view text) {
 }
 
 std::optional<number_reading> read_final_number(std::string_view text) {
+  if (auto ascii = halfwidth(text)) // "答案是４２"
+    return read_final_number(*ascii);
   std::optional<number_reading> r;
   auto found = locate(text, r);
   if (!found)

@@ -2,6 +2,7 @@
 
 #include "answers/answer_phrase.hpp"
 #include "answers/boxed.hpp"
+#include "answers/cleaning.hpp"
 #include "answers/prose.hpp"
 #include "core/text.hpp"
 
@@ -74,6 +75,8 @@ std::string_view last_math_segment(std::string_view s) {
 } // namespace
 
 std::vector<std::string> final_expressions(std::string_view text) {
+  if (auto ascii = halfwidth(text))
+    return final_expressions(*ascii);
   auto boxes = boxed_answers(text);
   auto phrase = last_answer_phrase(text);
   const bool phrase_later =

@@ -582,6 +582,8 @@ private:
       digits += frac;
       places = static_cast<int>(frac.size());
     }
+    if (text.size() > 1 && text[0] == '0' && text::is_digit(text[1]))
+      refuse(); // "01", "2023-01-05": a date or a code, not arithmetic
     digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size()));
     if (digits.empty())
       digits = "0";
@@ -979,17 +981,31 @@ std::optional<math_answer> text_answer(std::string_view cleaned) {
   return a;
 }
 
-/// "1,22", "1,2345": digits, one comma, digits, no space: a decimal comma,
-/// a broken thousands group or a list of two; the number reader refused
-/// it, and the symbolic reader does not guess either.
+/// "1,22", "1,2345", "1,23,456", "10,42": digit groups joined by commas
+/// without spaces, that a number could be written as (a decimal comma,
+/// Indian or broken thousands groups); the number reader refused them,
+/// and the symbolic reader does not read them as a list either.
 bool ambiguous_comma(std::string_view s) {
-  const auto comma = s.find(',');
-  if (comma == std::string_view::npos || comma == 0 || comma + 1 >= s.size())
+  std::vector<std::size_t> groups;
+  std::size_t run = 0;
+  for (char c : s) {
+    if (text::is_digit(c)) {
+      ++run;
+    } else if (c == ',' && run > 0) {
+      groups.push_back(run);
+      run = 0;
+    } else {
+      return false;
+    }
+  }
+  if (run == 0 || groups.empty())
     return false;
-  auto digits = [](std::string_view t) {
-    return std::all_of(t.begin(), t.end(), text::is_digit);
-  };
-  return digits(s.substr(0, comma)) && digits(s.substr(comma + 1));
+  groups.push_back(run);
+  if (groups.size() == 2)
+    return true;
+  return groups.front() <= 3
+         && std::all_of(groups.begin() + 1, groups.end(),
+                        [](std::size_t g) { return g == 2 || g == 3; });
 }
 
 /// An infinity anywhere but at an interval's end is not read.
@@ -1011,7 +1027,8 @@ std::optional<math_answer> read_math(std::string_view final_answer,
                                      symbol_table& symbols) {
   if (final_answer.size() > max_answer_bytes)
     return std::nullopt;
-  const std::string cleaned{strip_punctuation(clean_answer(final_answer))};
+  const std::string cleaned{
+    strip_punctuation(clean_answer(final_answer, /*keep_line_breaks=*/true))};
   if (ambiguous_comma(cleaned))
     return std::nullopt;
   if (auto t = text_answer(cleaned))

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "answers/cjk_numerals.hpp"
 #include "answers/cleaning.hpp"
 #include "answers/number_scanner.hpp"
 #include "answers/number_words.hpp"
@@ -210,6 +211,9 @@ std::optional<number_reading> read_single(std::string_view s) {
     if (has_letter && s.find('\\') == std::string_view::npos)
       r = read_words(s);
   }
+  if (!r)
+    if (auto digits = cjk_numeral_digits(s)) // 三百二十
+      r = scan_number(*digits);
   if (r && approx)
     r->approximate = true;
   if (r && !std::isfinite(r->value))
@@ -250,12 +254,19 @@ std::optional<number_reading> read_number(std::string_view answer) {
   // value counts when what comes before is a name or plain arithmetic.
   const auto& parts = chain.parts;
   auto first = trim_gaps(parts.front());
+  const bool reversed = parts.size() == 2 && is_simple_name(parts.back());
   if (!first.empty() && !is_simple_name(first)
-      && !is_numeric_arithmetic(first))
+      && !is_numeric_arithmetic(first) && !reversed)
     return std::nullopt;
   for (std::size_t k = 1; k + 1 < parts.size(); ++k)
     if (!is_numeric_arithmetic(parts[k]))
       return std::nullopt;
+  const auto before_last = trim_gaps(parts[parts.size() - 2]);
+  if (chain.last_is_approx && !is_simple_name(before_last))
+    if (auto exact = read_single(before_last))
+      return exact; // "\frac{1}{3} \approx 0.33": the exact value is the answer
+  if (parts.size() == 2 && is_simple_name(parts.back()))
+    return read_single(first); // "5 = x": an assignment written the other way
   auto r = read_single(parts.back());
   if (r && chain.last_is_approx)
     r->approximate = true;

@@ -85,7 +85,7 @@ private:
   std::optional<std::vector<std::string>> unit_words();
 };
 
-/// Digits with valid `,` (or thin-space) thousands groups, decimals, "0,5"
+/// Digits with valid `,` (or thin-space, or space) thousands groups, decimals, "0,5"
 /// decimal comma, "1e5". The cursor is at a digit or '.'.
 std::optional<number_reading> scanner::literal() {
   std::string int_digits, frac_digits;
@@ -97,14 +97,21 @@ std::optional<number_reading> scanner::literal() {
     return peek() == sp && is_digit(peek(1)) && is_digit(peek(2))
            && is_digit(peek(3)) && !is_digit(peek(4));
   };
-  if ((sep == ',' || sep == thin_sep) && !int_digits.empty()
+  const std::size_t before_groups = i_;
+  if ((sep == ',' || sep == thin_sep || sep == ' ') && !int_digits.empty()
       && int_digits.size() <= 3 && int_digits != "0" && group_follows(sep)) {
+    const std::size_t lead = int_digits.size();
     while (group_follows(sep)) {
       int_digits.append(s_.substr(i_ + 1, 3));
       i_ += 4;
     }
-    if (peek() == sep && is_digit(peek(1)))
+    if (sep == ' ' && (peek() == '/' || peek() == '.')) {
+      // "1 100/200", "2 345.5": a mixed number or a list, not "1 000".
+      i_ = before_groups;
+      int_digits.resize(lead);
+    } else if (peek() == sep && is_digit(peek(1))) {
       return std::nullopt; // "1,234,56": a broken group
+    }
   } else if (int_digits == "0" && peek() == ',' && is_digit(peek(1))) {
     // "0,111": a lone 0 never leads a thousands group, so the comma is a
     // decimal mark.

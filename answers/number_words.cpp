@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstddef>
 #include <utility>
 
 namespace ij {
@@ -74,6 +75,22 @@ bool is_decimal_token(std::string_view s) {
 enum class word_class {
   start, unit, teen, tens, hundred, scale, zero, digits, conj
 };
+
+// Common misspellings, read as the word meant ("fourty", "ninty").
+constexpr std::array<std::pair<std::string_view, std::string_view>, 12>
+  misspellings{{
+    {"fourty", "forty"},     {"ninty", "ninety"},     {"nintey", "ninety"},
+    {"fiveteen", "fifteen"}, {"eightteen", "eighteen"}, {"ninteen", "nineteen"},
+    {"hundered", "hundred"}, {"hunderd", "hundred"},  {"hundrid", "hundred"},
+    {"thousend", "thousand"}, {"thousnad", "thousand"}, {"milion", "million"},
+  }};
+
+std::string_view spelled(std::string_view w) {
+  for (const auto& [wrong, right] : misspellings)
+    if (w == wrong)
+      return right;
+  return w;
+}
 
 /// "twentyone" -> "twenty", "one": written-together tens and units.
 void split_joined(std::string_view t, std::vector<std::string_view>& out) {
@@ -189,10 +206,26 @@ public:
     origin_.reserve(raw_tokens.size() + 2);
     for (std::size_t i = 0; i < raw_tokens.size(); ++i) {
       auto before = toks_.size();
-      split_joined(raw_tokens[i], toks_);
+      split_joined(spelled(raw_tokens[i]), toks_);
       for (auto j = before; j < toks_.size(); ++j)
         origin_.push_back(i);
     }
+  }
+
+  /// "one fifty", "two twenty-five", "nineteen ninety": a count of hundreds
+  /// said without "hundred" (informal prices, years): reads X hundred Y.
+  void informal_hundreds(std::size_t i) {
+    if (i + 1 >= toks_.size())
+      return;
+    const auto count = lookup(small_words, toks_[i]);
+    const auto next = toks_[i + 1];
+    const auto tens = lookup(tens_words, next);
+    const auto teen = lookup(small_words, next);
+    if (!count || *count == 0 || !(tens || (teen && *teen >= 10)))
+      return;
+    toks_.insert(toks_.begin() + static_cast<std::ptrdiff_t>(i) + 1, "hundred");
+    origin_.insert(origin_.begin() + static_cast<std::ptrdiff_t>(i) + 1,
+                   origin_[i]);
   }
 
   std::optional<number_words_reading> read() {
@@ -208,6 +241,7 @@ public:
         return reading(shift_decimal(toks_[i], log10_of(*s)), i + 2);
       return std::nullopt;
     }
+    informal_hundreds(i);
     // A lone "half" / "quarter" (or "a half", "a quarter").
     std::size_t k = is_a(i) ? i + 1 : i;
     if (k < toks_.size() && (toks_[k] == "half" || toks_[k] == "quarter"))
@@ -351,6 +385,7 @@ private:
 } // namespace
 
 bool is_number_word(std::string_view w) {
+  w = spelled(w);
   return lookup(small_words, w) || lookup(tens_words, w)
          || lookup(scale_words, w) || lookup(fraction_words, w)
          || w == "hundred" || w == "point" || w == "minus"

@@ -1,5 +1,6 @@
 #include "answers/prose.hpp"
 
+#include "answers/cjk_numerals.hpp"
 #include "answers/cleaning.hpp"
 #include "core/text.hpp"
 
@@ -108,7 +109,10 @@ bool is_prose(std::string_view s, bool strict) {
       while (i < n && static_cast<unsigned char>(s[i]) >= 0x80
              && vulgar_fraction_length(s, i) == 0)
         ++i;
-      // Two CJK characters make a word; a lone symbol (°, −, ×) does not.
+      // Two CJK characters make a word; a lone symbol (°, −, ×) does not,
+      // nor does a CJK numeral (三百二十).
+      if (is_cjk_numeral_run(s.substr(st, i - st)))
+        continue;
       if (i - st >= 6)
         words += 2;
       else if (i - st >= 4)

@@ -36,14 +36,25 @@ std::optional<number_token> last_number_token(std::string_view s) {
       continue;
     }
     std::size_t b = i;
+    std::size_t digits_run = 0; // digits since the token or its last gap
+    bool plain = true;          // digits and thousands gaps only so far
     while (i < n) {
       if (is_digit(s[i])) {
         ++i;
+        ++digits_run;
+      } else if (s[i] == ' ' && plain && digits_run >= 1 && digits_run <= 3
+                 && i + 3 < n && is_digit(s[i + 1]) && is_digit(s[i + 2])
+                 && is_digit(s[i + 3])
+                 && (i + 4 >= n || !(is_digit(s[i + 4]) || s[i + 4] == '/'
+                                     || s[i + 4] == '.'))) {
+        i += 4; // "1 000 000": thousands grouped by spaces
+        digits_run = 3;
       } else if (auto v = vulgar_fraction_length(s, i)) {
         i += v;
       } else if ((s[i] == ',' || s[i] == '.' || s[i] == '/') && i + 1 < n
                  && is_digit(s[i + 1])) {
         ++i;
+        plain = false;
       } else {
         break;
       }

@@ -64,7 +64,14 @@ TEST_CASE("number reader: thousands groups only of three digits",
   CHECK(refused("1,2345"));
   CHECK(refused("1234,567"));
   CHECK(refused("1,234,56"));
-  CHECK(refused("1 234")); // a plain space does not group
+  // Spaces group thousands too (French, SI style), under the same rule:
+  // every group three digits, the lead one to three.
+  CHECK(val("1 234") == 1234.0);
+  CHECK(val("1 000 000") == 1000000.0);
+  CHECK(val("12 345,5") == std::nullopt);
+  CHECK(refused("1 23"));
+  CHECK(refused("1234 567"));
+  CHECK(val("1 1/2") == 1.5); // still a mixed number
 }
 
 TEST_CASE("number reader: a decimal comma only after a lone zero",
