@@ -63,6 +63,21 @@ TEST_CASE("self-test passes with the numeric stub", "[self_test]") {
   CHECK(printed(report).find("PASSED") != std::string::npos);
 }
 
+TEST_CASE("self-test passes with rules:math, the embedded default",
+          "[self_test]") {
+  auto judge = math_judge();
+  auto report = run_self_test(*judge, call_options{});
+  CHECK(report.adapter_id == "rules:math");
+  check_counts(report.counts(identity), pairs_of(identity), pairs_of(identity),
+               0, 0);
+  check_counts(report.counts(mismatch), pairs_of(mismatch), pairs_of(mismatch),
+               0, 0);
+  check_counts(report.counts(abstain), pairs_of(abstain), pairs_of(abstain), 0,
+               0);
+  CHECK(report.examples.empty());
+  CHECK(report.passed());
+}
+
 TEST_CASE("self-test fails with always-EQUIVALENT: misses on mismatch and "
           "abstain",
           "[self_test]") {

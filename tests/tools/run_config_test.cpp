@@ -24,13 +24,13 @@ const char* judge_ok = R"({"type":"stub","model":"numeric","temperature":0,
 
 } // namespace
 
-TEST_CASE("the embedded default is the numeric stub with one vote") {
+TEST_CASE("the embedded default is the rule judge rules:math with one vote") {
   auto cfg = default_config();
   CHECK(cfg.source == embedded_source);
   REQUIRE(cfg.judges.size() == 1);
-  CHECK(cfg.judges[0].type == "stub");
-  CHECK(cfg.judges[0].model == "numeric");
-  CHECK(cfg.judges[0].name == "stub:numeric");
+  CHECK(cfg.judges[0].type == "rules");
+  CHECK(cfg.judges[0].model == "math");
+  CHECK(cfg.judges[0].name == "rules:math");
   CHECK(cfg.votes.votes == 1);
   CHECK(cfg.votes.min_agreement == 1);
   CHECK(cfg.abstain_as_neither);
