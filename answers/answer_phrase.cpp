@@ -166,6 +166,17 @@ constexpr std::array<std::string_view, 11> answer_words{
 /// The length of an answer word at `k`: ASCII words case-insensitively
 /// and as whole words; 0 if none.
 std::size_t answer_word_at(std::string_view s, std::size_t k) {
+  // Most bytes start no answer word: one table look-up rules them out.
+  static const auto first_bytes = [] {
+    std::array<bool, 256> t{};
+    for (auto w : answer_words) {
+      t[static_cast<unsigned char>(w.front())] = true;
+      t[static_cast<unsigned char>(text::upper(w.front()))] = true;
+    }
+    return t;
+  }();
+  if (!first_bytes[static_cast<unsigned char>(s[k])])
+    return 0;
   for (auto w : answer_words) {
     const bool ascii = !text::is_non_ascii(w.front());
     if (ascii ? !iequal_at(s, k, w) : s.substr(k, w.size()) != w)

@@ -13,9 +13,19 @@ using text::is_space;
 std::vector<boxed_span> boxed_answers(std::string_view s) {
   std::vector<boxed_span> out;
   std::size_t from = 0;
+  // The next of each command, searched again only once passed: a text
+  // of many boxes and no \fbox is scanned once, not once per box.
+  std::size_t a = 0, b = 0;
+  bool a_known = false, b_known = false;
   for (;;) {
-    std::size_t a = s.find("\\boxed", from);
-    std::size_t b = s.find("\\fbox", from);
+    if (!a_known || (a != std::string_view::npos && a < from)) {
+      a = s.find("\\boxed", from);
+      a_known = true;
+    }
+    if (!b_known || (b != std::string_view::npos && b < from)) {
+      b = s.find("\\fbox", from);
+      b_known = true;
+    }
     std::size_t at = std::min(a, b);
     if (at == std::string_view::npos)
       break;
