@@ -251,6 +251,7 @@ std::optional<std::string> halfwidth(std::string_view text) {
     return std::nullopt;
   std::string out;
   out.reserve(text.size());
+  bool mapped = false; // "\xEF\xBC" alone is no full-width form
   for (std::size_t i = 0; i < text.size(); ++i) {
     const auto b = [&](std::size_t k) {
       return i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0u;
@@ -261,16 +262,20 @@ std::optional<std::string> halfwidth(std::string_view text) {
       if (code >= 0xFF01 && code <= 0xFF5E) {
         out.push_back(static_cast<char>(code - 0xFF01 + 0x21));
         i += 2;
+        mapped = true;
         continue;
       }
     }
     if (b(0) == 0xE3 && b(1) == 0x80 && b(2) == 0x80) {
       out.push_back(' ');
       i += 2;
+      mapped = true;
       continue;
     }
     out.push_back(text[i]);
   }
+  if (!mapped)
+    return std::nullopt; // the callers read the text again: never unchanged
   return out;
 }
 

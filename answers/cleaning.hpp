@@ -37,7 +37,8 @@ std::string clean_answer(std::string_view answer,
                          bool keep_line_breaks = false);
 
 /// `text` with full-width forms (０-９, ＋, ．, （ ...) and the ideographic
-/// space mapped to ASCII; nullopt when it has none (the common case).
+/// space mapped to ASCII; nullopt when it has none (the common case), so
+/// that a caller reading the result again never loops.
 std::optional<std::string> halfwidth(std::string_view text);
 
 /// Drops trailing sentence punctuation and markdown, and leading markdown

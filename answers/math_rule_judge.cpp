@@ -4,7 +4,6 @@
 #include <optional>
 #include <vector>
 
-#include "answers/final_answer.hpp"
 #include "answers/final_expression.hpp"
 #include "answers/math_equivalence.hpp"
 #include "answers/math_reader.hpp"
@@ -178,14 +177,11 @@ std::string symbolic_reply(std::string_view a, std::string_view b,
 
 std::string math_rule_reply(std::string_view a, std::string_view b,
                             std::chrono::microseconds budget) {
-  if (auto missing = absent_reply(a, b))
-    return *missing;
-  auto x = read_final_number(a);
-  auto y = read_final_number(b);
-  if (x && y)
-    return numbers_reply(*x, *y);
+  final_numbers read;
+  if (auto decided = numeric_step(a, b, read))
+    return *decided;
   try {
-    return symbolic_reply(a, b, x, y, budget);
+    return symbolic_reply(a, b, read.a, read.b, budget);
   } catch (const std::exception&) {
     return rule_reply("ABSTAIN",
                       "Undecided: the algebra engine refused the answers.", {},

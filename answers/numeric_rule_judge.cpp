@@ -1,17 +1,15 @@
 #include "answers/numeric_rule_judge.hpp"
 
-#include "answers/final_answer.hpp"
 #include "answers/rule_reply.hpp"
 
 namespace ij {
 
 std::string numeric_rule_reply(std::string_view a, std::string_view b) {
-  if (auto missing = absent_reply(a, b))
-    return *missing;
-  auto x = read_final_number(a);
-  auto y = read_final_number(b);
-  if (x && y)
-    return numbers_reply(*x, *y);
+  final_numbers read;
+  if (auto decided = numeric_step(a, b, read))
+    return *decided;
+  const auto& x = read.a;
+  const auto& y = read.b;
   return rule_reply(
     "ABSTAIN",
     !x && !y ? "Neither final answer reads as one number."

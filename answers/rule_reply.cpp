@@ -1,5 +1,6 @@
 #include "answers/rule_reply.hpp"
 
+#include "answers/final_answer.hpp"
 #include "answers/number_comparison.hpp"
 #include "core/answer.hpp"
 
@@ -46,6 +47,17 @@ std::string numbers_reply(const number_reading& a, const number_reading& b) {
       break;
   }
   return rule_reply("ABSTAIN", "Undecided: " + c.why + ".", ta, tb);
+}
+
+std::optional<std::string> numeric_step(std::string_view a, std::string_view b,
+                                        final_numbers& read) {
+  if (auto missing = absent_reply(a, b))
+    return missing;
+  read.a = read_final_number(a);
+  read.b = read_final_number(b);
+  if (read.a && read.b)
+    return numbers_reply(*read.a, *read.b);
+  return std::nullopt;
 }
 
 } // namespace ij

@@ -21,4 +21,15 @@ std::optional<std::string> absent_reply(std::string_view a,
 /// The decision on two numbers read from the final answers.
 std::string numbers_reply(const number_reading& a, const number_reading& b);
 
+/// The final numbers of A and B (read_final_number), as far as they read.
+struct final_numbers {
+  std::optional<number_reading> a, b;
+};
+
+/// The numeric step both rule judges start with: the reply when an answer
+/// is missing or both read as one number; else nullopt, with `read` holding
+/// what did read.
+std::optional<std::string> numeric_step(std::string_view a, std::string_view b,
+                                        final_numbers& read);
+
 } // namespace ij

@@ -158,6 +158,33 @@ bool policy_label(const labelled_pair& p) {
          || p.note.find("source default") != std::string::npos;
 }
 
+/// rules:math over `pairs` (with `labelled_only`, the pairs labelled true
+/// or false), tallied per form; the pairs it got wrong or abstained on are
+/// printed after the `title` line.
+tally measure_math(const std::vector<labelled_pair>& pairs,
+                   bool labelled_only, const std::string& title,
+                   std::map<std::string, tally>& by_form) {
+  tally all;
+  std::vector<std::string> misses;
+  for (const auto& p : pairs) {
+    if (labelled_only && !p.equivalent)
+      continue;
+    auto s = math_says(p);
+    all.add(s, p.equivalent);
+    by_form[p.kind].add(s, p.equivalent);
+    if (s != p.equivalent && (s || p.equivalent))
+      misses.push_back(std::string{s ? "  wrong [" : "  abstained ["} + p.kind
+                       + "] " + p.a + " | " + p.b);
+  }
+  std::cout << "\n[answers] rules:math on " << title << " (" << all.n
+            << " pairs): coverage " << pct(all.coverage()) << ", precision "
+            << pct(all.precision()) << " (" << all.right << "/" << all.decided
+            << ")\n";
+  for (const auto& m : misses)
+    std::cout << m << "\n";
+  return all;
+}
+
 } // namespace
 
 TEST_CASE("answer pairs: our labelled set is well formed and covers every "
@@ -285,24 +312,9 @@ TEST_CASE("rules:math on our numeric set: precision >= 99% and coverage "
   // The set's null labels say "not one number: a numeric judge abstains";
   // rules:math reads those symbolically, and our symbolic set measures
   // that. Here: the pairs labelled true or false.
-  auto pairs = load_pairs(IJ_ANSWER_PAIRS, "form");
-  tally all;
-  std::vector<std::string> misses;
-  for (const auto& p : pairs) {
-    if (!p.equivalent)
-      continue;
-    auto s = math_says(p);
-    all.add(s, p.equivalent);
-    if (s != p.equivalent)
-      misses.push_back(std::string{s ? "  wrong [" : "  abstained ["} + p.kind
-                       + "] " + p.a + " | " + p.b);
-  }
-  std::cout << "\n[answers] rules:math on our numeric set (" << all.n
-            << " pairs labelled true or false): coverage " << pct(all.coverage()) << ", precision "
-            << pct(all.precision()) << " (" << all.right << "/" << all.decided
-            << ")\n";
-  for (const auto& m : misses)
-    std::cout << m << "\n";
+  std::map<std::string, tally> by_form;
+  auto all = measure_math(load_pairs(IJ_ANSWER_PAIRS, "form"), true,
+                          "our numeric set, labelled true or false", by_form);
   std::cout << std::flush;
   CHECK(all.precision() >= 0.99);
   CHECK(all.coverage() >= 0.90);
@@ -313,28 +325,12 @@ TEST_CASE("rules:math on our symbolic set: precision >= 99% and coverage "
           "[accuracy]") {
   auto pairs = load_pairs(IJ_SYMBOLIC_PAIRS, "form");
   REQUIRE(pairs.size() >= 250);
-  tally all, with_truth;
   std::map<std::string, tally> by_form;
-  std::vector<std::string> misses;
-  for (const auto& p : pairs) {
-    auto s = math_says(p);
-    all.add(s, p.equivalent);
-    by_form[p.kind].add(s, p.equivalent);
-    if (s && s != p.equivalent)
-      misses.push_back("  wrong [" + p.kind + "] " + p.a + " | " + p.b);
-    else if (!s && p.equivalent)
-      misses.push_back("  abstained [" + p.kind + "] " + p.a + " | " + p.b);
-  }
-  std::cout << "\n[answers] rules:math on our symbolic set (" << pairs.size()
-            << " pairs): coverage " << pct(all.coverage()) << ", precision "
-            << pct(all.precision()) << " (" << all.right << "/" << all.decided
-            << ")\n";
+  auto all = measure_math(pairs, false, "our symbolic set", by_form);
   for (const auto& [form, t] : by_form)
     std::cout << "  " << std::left << std::setw(16) << form << std::right
               << std::setw(4) << t.n << std::setw(9) << pct(t.coverage())
               << std::setw(9) << pct(t.precision()) << "\n";
-  for (const auto& m : misses)
-    std::cout << m << "\n";
   std::cout << std::flush;
   CHECK(all.precision() >= 0.99);
   CHECK(all.coverage() >= 0.90);

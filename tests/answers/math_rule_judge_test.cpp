@@ -282,3 +282,13 @@ TEST_CASE("rules:math: any text at all gives a reply that parses",
     REQUIRE_FALSE(r.extra_text);
   }
 }
+
+TEST_CASE("rules:math: a broken full-width byte sequence is read once, not "
+          "forever",
+          "[math_rule_judge]") {
+  // Found by the fuzzer: the full-width mapping returned such a text
+  // unchanged and the reader read it again without end.
+  const std::string broken{"\xEF\xBC\xD7\x90 h"};
+  CHECK(decide(broken, "2") == abstain);
+  CHECK(decide("\xEF\xBC\x92", "2") == eq); // a real full-width ２
+}
