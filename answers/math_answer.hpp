@@ -52,6 +52,10 @@ struct math_answer {
   std::string name;
   /// a ± b: the pair of values (a set that arithmetic distributes over).
   bool plus_minus = false;
+  /// A list written as digit groups joined by commas without spaces
+  /// ("6,8", "1,23,456"): against one number it may be that number's
+  /// decimal comma or thousands marks, so it decides only against lists.
+  bool number_like = false;
   /// "(a, b)" with round brackets: a point or an open interval.
   bool round_pair = false;
   /// "[a, b]": a closed interval or a list.

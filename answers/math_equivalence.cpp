@@ -386,6 +386,8 @@ bool is_collection(const math_answer& a) {
 /// solution); several are a different answer.
 math_outcome value_against(const math_answer& v, const math_answer& c,
                            const pair_budget& budget) {
+  if (c.number_like)
+    return undecided(); // "1,22" against 1.22: a decimal comma, or a list?
   if (c.items.size() != 1)
     return outcome(math_verdict::different, math_method::kind);
   auto r = compare_math(v, c.items.front(), budget);

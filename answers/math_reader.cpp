@@ -981,10 +981,9 @@ std::optional<math_answer> text_answer(std::string_view cleaned) {
   return a;
 }
 
-/// "1,22", "1,2345", "1,23,456", "10,42": digit groups joined by commas
+/// "1,22", "1,2345", "1,23,456", "6,8": digit groups joined by commas
 /// without spaces, that a number could be written as (a decimal comma,
-/// Indian or broken thousands groups); the number reader refused them,
-/// and the symbolic reader does not read them as a list either.
+/// Indian or broken thousands groups); the number reader refused them.
 bool ambiguous_comma(std::string_view s) {
   std::vector<std::size_t> groups;
   std::size_t run = 0;
@@ -1029,8 +1028,6 @@ std::optional<math_answer> read_math(std::string_view final_answer,
     return std::nullopt;
   const std::string cleaned{
     strip_punctuation(clean_answer(final_answer, /*keep_line_breaks=*/true))};
-  if (ambiguous_comma(cleaned))
-    return std::nullopt;
   if (auto t = text_answer(cleaned))
     return t;
   auto tokens = lex_math(cleaned, max_tokens);
@@ -1040,6 +1037,7 @@ std::optional<math_answer> read_math(std::string_view final_answer,
     auto a = reader{std::move(*tokens), symbols}.answer();
     if (stray_infinity(a, symbols.infinity()))
       return std::nullopt;
+    a.number_like = ambiguous_comma(cleaned);
     return a;
   } catch (const not_read&) {
     return std::nullopt;

@@ -1,6 +1,8 @@
-// Accuracy of the numeric stub (numeric_rule_reply, read back through
-// parse_judge_response) beside the brittle numeric_match baseline: on our
-// own labelled set, and on the public dev set read in place.
+// Accuracy of the rule judges, rules:math (math_rule_reply) and the numeric
+// stub (numeric_rule_reply), read back through parse_judge_response, beside
+// the brittle numeric_match baseline: on our own labelled sets (numeric and
+// symbolic), and on the public dev set read in place (measured, never tuned
+// to; IJ_SHOW_MISSES=1 prints the rows rules:math gets wrong or abstains on).
 #include <catch2/catch.hpp>
 
 #include <cstdio>

@@ -80,7 +80,7 @@ TEST_CASE("rules:math: the reader reads LaTeX and plain text into one model",
   CHECK(read_as("2^{100000}") == "<not read>");
   CHECK(read_as("10000!") == "<not read>");
   CHECK(read_as("x^{x^{x^{99999}}}") == "<not read>");
-  CHECK(read_as("1,22") == "<not read>"); // a decimal comma or a list
+  CHECK(read_as("1,22") == "1, 22"); // a list only against lists: below
   CHECK(read_as("\\infty + 1") == "<not read>");
 }
 
@@ -135,6 +135,11 @@ TEST_CASE("rules:math: tuples keep order, sets do not, bare lists abstain "
   CHECK(decide("(1,2), (3,4)", "(3,4), (1,2)") == eq); // points: a set
   CHECK(decide("12", "(1, 2)") == diff);
   CHECK(decide("\\{5\\}", "5") == eq);
+  // Digit groups joined by commas without spaces: a list against a list,
+  // undecided against one number (a decimal comma, thousands marks).
+  CHECK(decide("6,8", "6 \\text{ and } 8") == eq);
+  CHECK(decide("1,22", "1.22") == abstain);
+  CHECK(decide("1,23,456", "123456") == abstain);
   CHECK(decide("x = 2 \\text{ or } x = 3", "\\{3, 2\\}") == eq);
   CHECK(decide("\\boxed{2}, \\boxed{3}", "\\{2, 3\\}") == eq);
 }
