@@ -612,19 +612,3 @@ std::mutex& math_lock() {
 }
 
 } // namespace ij
-
-// LeakSanitizer: CLN, GiNaC's number library, keeps a few one-time
-// allocations (caches) for the life of the process; they are not ours to
-// free, and every binary that reads mathematics links this file.
-#if defined(__SANITIZE_ADDRESS__)
-#define IJ_LSAN_SUPPRESSIONS 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define IJ_LSAN_SUPPRESSIONS 1
-#endif
-#endif
-#ifdef IJ_LSAN_SUPPRESSIONS
-extern "C" const char* __lsan_default_suppressions() {
-  return "leak:libcln.so\n";
-}
-#endif
