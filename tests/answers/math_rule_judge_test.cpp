@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "text_soup.hpp"
 #include "answers/final_expression.hpp"
 #include "answers/math_equivalence.hpp"
 #include "answers/math_reader.hpp"
@@ -276,11 +277,8 @@ TEST_CASE("rules:math: any text at all gives a reply that parses",
     "\xE2\x88\x9A", "\xEF\xBC\x91", "\xE4\xB8\x89", "answer is "};
   std::mt19937 rng(2505);
   for (int it = 0; it < 1500; ++it) {
-    std::string a, b;
-    for (int k = static_cast<int>(rng() % 12); k > 0; --k)
-      a += pieces[rng() % pieces.size()];
-    for (int k = static_cast<int>(rng() % 12); k > 0; --k)
-      b += pieces[rng() % pieces.size()];
+    const auto a = test::text_soup(rng, pieces, 12);
+    const auto b = test::text_soup(rng, pieces, 12);
     auto r = parse_judge_response(math_rule_reply(a, b));
     INFO(a << " | " << b);
     REQUIRE(r.parse_error.empty());
