@@ -21,6 +21,12 @@ judge_adapter_ptr make_adapter(const judge_spec& spec, std::string& error) {
             + stub_kinds_text() + ")";
     return nullptr;
   }
+  if (spec.type == "rules") {
+    if (auto adapter = make_rule_judge(spec.model))
+      return adapter;
+    error = "unknown rule judge '" + spec.model + "' (expected math)";
+    return nullptr;
+  }
   if (is_backend_type(spec.type)) {
     if (spec.model.empty()) {
       error = "judge '" + spec.name + "' of type '" + spec.type
@@ -35,7 +41,7 @@ judge_adapter_ptr make_adapter(const judge_spec& spec, std::string& error) {
 #endif
   }
   error = "unknown judge type '" + spec.type
-          + "' (expected stub, ollama, anthropic or openai)";
+          + "' (expected stub, rules, ollama, anthropic or openai)";
   return nullptr;
 }
 

@@ -2,7 +2,8 @@
 
 #include <utility>
 
-#include "core/numeric_rule_judge.hpp"
+#include "answers/math_rule_judge.hpp"
+#include "answers/numeric_rule_judge.hpp"
 #include "core/prompt.hpp"
 
 namespace ij {
@@ -48,10 +49,16 @@ private:
   adapter_reply reply_;
 };
 
-class numeric_stub : public judge_adapter {
+/// A rule judge: reads A and B back from the canonical prompt and replies
+/// with `rules(A, B)`.
+class rule_judge : public judge_adapter {
 public:
+  using rules = std::string (*)(std::string_view, std::string_view);
+
+  rule_judge(std::string id, rules r) : id_(std::move(id)), rules_(r) {}
+
   std::string id() const override {
-    return "stub:numeric";
+    return id_;
   }
 
   bool answers_inline() const override {
@@ -61,12 +68,20 @@ public:
   void call(const std::string& prompt, const call_options&,
             reply_handler done) override {
     if (auto answers = extract_answers(prompt))
-      done(text_reply(numeric_rule_reply(answers->a, answers->b)));
+      done(text_reply(rules_(answers->a, answers->b)));
     else
       done(text_reply(canonical_reply(judge_decision::abstain,
                                       numeric_stub_unreadable_reason)));
   }
+
+private:
+  std::string id_;
+  rules rules_;
 };
+
+std::string math_rules(std::string_view a, std::string_view b) {
+  return math_rule_reply(a, b);
+}
 
 // The template's fixed text around the placeholders.
 struct template_parts {
@@ -144,7 +159,15 @@ judge_adapter_ptr failing_judge(std::string error) {
 }
 
 judge_adapter_ptr numeric_judge() {
-  return std::make_shared<numeric_stub>();
+  return std::make_shared<rule_judge>("stub:numeric", &numeric_rule_reply);
+}
+
+judge_adapter_ptr math_judge() {
+  return std::make_shared<rule_judge>("rules:math", &math_rules);
+}
+
+judge_adapter_ptr make_rule_judge(std::string_view kind) {
+  return kind == "math" ? math_judge() : nullptr;
 }
 
 scripted_judge_adapter::scripted_judge_adapter(

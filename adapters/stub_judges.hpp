@@ -68,7 +68,15 @@ std::optional<prompt_answers> extract_answers(std::string_view prompt);
 /// prompt was not canonical (never EQUIVALENT or DIFFERENT on a guess).
 judge_adapter_ptr numeric_judge();
 
-/// The reason the numeric stub gives when extract_answers fails.
+/// "rules:math": the embedded rule judge, numeric reading first and
+/// symbolic where an answer is not one number (math_rule_reply). Like the
+/// numeric stub it abstains when the prompt is not canonical.
+judge_adapter_ptr math_judge();
+
+/// The rule judge of a given kind ("math"); nullptr for any other kind.
+judge_adapter_ptr make_rule_judge(std::string_view kind);
+
+/// The reason the rule judges give when extract_answers fails.
 inline constexpr std::string_view numeric_stub_unreadable_reason =
   "The prompt is not the canonical judge prompt, or its answers cannot be "
   "told apart.";

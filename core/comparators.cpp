@@ -8,27 +8,14 @@
 
 #include "core/answer.hpp"
 #include "core/decimal_value.hpp"
+#include "core/text.hpp"
 
 namespace ij {
 
 namespace {
 
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'
-         || c == '\v';
-}
-
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_space(s.front()))
-    s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back()))
-    s.remove_suffix(1);
-  return s;
-}
+using text::is_digit;
+using text::trim;
 
 /// The last match of /[+-]?\d+(,\d{3})*(\.\d+)?/ scanned left to right, as
 /// the brittle baseline does: no words, no fractions, no smartness.

@@ -1,6 +1,7 @@
 #include "core/judge_response.hpp"
 
-#include "core/decimal_value.hpp"
+#include "core/exact_number.hpp"
+#include "core/text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,36 +13,10 @@ namespace {
 // Plain string_view scanning: a reply is parsed for every judge call, so no
 // regex and as few allocations as the result itself needs.
 
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f'
-         || c == '\v';
-}
-
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-
-char upper(char c) {
-  return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
-}
-
-/// ASCII case-insensitive equality against an upper-case word.
-bool iequals(std::string_view s, std::string_view upper_word) {
-  if (s.size() != upper_word.size())
-    return false;
-  for (std::size_t i = 0; i < s.size(); ++i)
-    if (upper(s[i]) != upper_word[i])
-      return false;
-  return true;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_space(s.front()))
-    s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back()))
-    s.remove_suffix(1);
-  return s;
-}
+using text::iequals;
+using text::is_digit;
+using text::trim;
+using text::upper;
 
 bool is_emphasis(char c) {
   return c == '*' || c == '`' || c == '_';
@@ -89,13 +64,13 @@ std::optional<field_line> read_field(std::string_view line) {
   while (!key.empty() && key.back() == '_')
     key.remove_suffix(1); // closing "__" emphasis read as part of the key
   field_key k;
-  if (iequals(key, "DECISION"))
+  if (iequals(key, "decision"))
     k = field_key::decision;
-  else if (iequals(key, "REASON"))
+  else if (iequals(key, "reason"))
     k = field_key::reason;
-  else if (iequals(key, "NUMERIC_A"))
+  else if (iequals(key, "numeric_a"))
     k = field_key::numeric_a;
-  else if (iequals(key, "NUMERIC_B"))
+  else if (iequals(key, "numeric_b"))
     k = field_key::numeric_b;
   else
     return std::nullopt;
@@ -107,100 +82,24 @@ std::optional<field_line> read_field(std::string_view line) {
 }
 
 std::optional<judge_decision> decision_word(std::string_view v) {
-  if (iequals(v, "EQUIVALENT"))
+  if (iequals(v, "equivalent"))
     return judge_decision::equivalent;
-  if (iequals(v, "DIFFERENT"))
+  if (iequals(v, "different"))
     return judge_decision::different;
-  if (iequals(v, "ABSTAIN"))
+  if (iequals(v, "abstain"))
     return judge_decision::abstain;
   return std::nullopt;
 }
 
-/// Length of the unsigned decimal at the start of s: digits with optional
-/// `,` thousands groups, optional decimals, optional exponent; 0 if none.
-std::size_t decimal_length(std::string_view s, bool allow_fraction_part) {
-  const std::size_t n = s.size();
-  std::size_t i = 0;
-  while (i < n && is_digit(s[i]))
-    ++i;
-  std::size_t int_digits = i;
-  if (int_digits > 0 && int_digits <= 3 && i < n && s[i] == ',') {
-    // Thousands groups: every group exactly three digits.
-    while (i + 3 < n && s[i] == ',' && is_digit(s[i + 1])
-           && is_digit(s[i + 2]) && is_digit(s[i + 3])
-           && (i + 4 == n || !is_digit(s[i + 4])))
-      i += 4;
-    if (i < n && s[i] == ',')
-      return 0;
-  }
-  if (!allow_fraction_part)
-    return i;
-  std::size_t frac_digits = 0;
-  if (i < n && s[i] == '.') {
-    ++i;
-    while (i < n && is_digit(s[i])) {
-      ++i;
-      ++frac_digits;
-    }
-  }
-  if (int_digits == 0 && frac_digits == 0)
-    return 0;
-  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-    std::size_t j = i + 1;
-    if (j < n && (s[j] == '+' || s[j] == '-'))
-      ++j;
-    std::size_t exp_start = j;
-    while (j < n && is_digit(s[j]))
-      ++j;
-    if (j == exp_start)
-      return 0;
-    i = j;
-  }
-  return i;
-}
-
-/// A plain number (sign, thousands groups, decimals, exponent) or a simple
-/// fraction a/b; nullopt for anything else ("$5", "200%", "two").
-std::optional<double> read_number(std::string_view s) {
-  s = trim(s);
-  bool negative = false;
-  if (!s.empty() && (s.front() == '+' || s.front() == '-')) {
-    negative = s.front() == '-';
-    s.remove_prefix(1);
-  }
-  if (s.empty())
-    return std::nullopt;
-  if (auto slash = s.find('/'); slash != std::string_view::npos) {
-    auto num = s.substr(0, slash);
-    auto den = trim(s.substr(slash + 1));
-    num = trim(num);
-    if (num.empty() || den.empty())
-      return std::nullopt;
-    if (decimal_length(num, false) != num.size()
-        || decimal_length(den, false) != den.size())
-      return std::nullopt;
-    double y = decimal_value(den, false);
-    if (y == 0.0)
-      return std::nullopt;
-    return decimal_value(num, negative) / y;
-  }
-  if (decimal_length(s, true) != s.size())
-    return std::nullopt;
-  return decimal_value(s, negative);
-}
-
-bool same_number(double x, double y) {
-  if (x == y)
-    return true;
-  return std::fabs(x - y) <= 1e-9 * std::max(std::fabs(x), std::fabs(y));
-}
-
 parsed_numeric numeric_of(std::string_view v) {
   parsed_numeric out;
-  if (v.empty() || iequals(v, "NULL"))
+  if (v.empty() || iequals(v, "null"))
     return out;
   out.text = std::string{v};
-  out.value = read_number(v);
+  if (auto n = parse_exact_number(v)) {
+    out.value = n->value;
+    out.number = std::move(*n);
+  }
   return out;
 }
 
@@ -276,10 +175,11 @@ judge_response parse_judge_response(std::string_view raw) {
     return r;
   }
   r.decision = *decision;
-  const auto& x = r.numeric_a.value;
-  const auto& y = r.numeric_b.value;
+  // The rule judges' own comparison: exact where both numbers are.
+  const auto& x = r.numeric_a.number;
+  const auto& y = r.numeric_b.number;
   if (x && y) {
-    bool same = same_number(*x, *y);
+    bool same = same_value(*x, *y);
     r.inconsistent = (r.decision == judge_decision::equivalent && !same)
                      || (r.decision == judge_decision::different && same);
   }

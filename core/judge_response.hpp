@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/exact_number.hpp"
 #include "messages/judge_decision.hpp"
 
 namespace ij {
@@ -13,6 +14,8 @@ struct parsed_numeric {
   std::optional<std::string> text;
   /// Its value where the text reads as a number.
   std::optional<double> value;
+  /// The same number kept exact, for the consistency check.
+  std::optional<exact_number> number;
 };
 
 struct judge_response {

@@ -75,9 +75,9 @@ std::optional<judge_spec> parse_judge_name(const std::string& name,
     return std::nullopt;
   }
   auto type = name.substr(0, colon);
-  if (type != "stub" && !is_backend_type(type)) {
+  if (type != "stub" && type != "rules" && !is_backend_type(type)) {
     error = "unknown judge type '" + type + "' in '" + name
-            + "' (expected stub, ollama, anthropic or openai)";
+            + "' (expected stub, rules, ollama, anthropic or openai)";
     return std::nullopt;
   }
   std::string_view rest{name};
@@ -98,6 +98,15 @@ std::optional<judge_spec> parse_judge_name(const std::string& name,
             + (type == "stub" ? std::string{"stub kind"}
                               : std::string{"model"})
             + " (" + std::string{name_help} + ")";
+    return std::nullopt;
+  }
+  if (type == "rules" && spec.model != "math") {
+    error = "unknown rule judge '" + spec.model + "' in '" + name
+            + "' (expected rules:math)";
+    return std::nullopt;
+  }
+  if (type == "rules" && !spec.base_url.empty()) {
+    error = "rule judge '" + name + "' takes no URL";
     return std::nullopt;
   }
   if (type == "stub") {

@@ -1,6 +1,6 @@
 #pragma once
 // What configuration says about one judge, and the short judge names of the
-// command line ("stub:numeric", "ollama:qwen2.5:7b",
+// command line ("rules:math", "stub:numeric", "ollama:qwen2.5:7b",
 // "anthropic:claude-haiku-4-5", "openai:MODEL@http://127.0.0.1:8000").
 // Pure data and parsing: adapters/adapter_factory.hpp builds the adapter.
 #include <chrono>
@@ -15,7 +15,8 @@ namespace ij {
 struct judge_spec {
   /// Display name used in records and summaries (defaults to type:model).
   std::string name;
-  /// "stub", "ollama", "anthropic" or "openai".
+  /// "stub", "rules" (rules:math, the embedded rule judge), "ollama",
+  /// "anthropic" or "openai".
   std::string type;
   /// For stubs, the stub kind (stub_kinds()). For backends, the model.
   std::string model;

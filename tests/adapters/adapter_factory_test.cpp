@@ -92,14 +92,14 @@ TEST_CASE("judge names: only the last '@' before http(s):// splits",
 TEST_CASE("judge names: unknown type is an error naming the valid types",
           "[judge_spec]") {
   CHECK(parse_error("x:y")
-        == "unknown judge type 'x' in 'x:y' (expected stub, ollama, "
-           "anthropic or openai)");
+        == "unknown judge type 'x' in 'x:y' (expected stub, rules, "
+           "ollama, anthropic or openai)");
   CHECK(parse_error("Ollama:qwen")
         == "unknown judge type 'Ollama' in 'Ollama:qwen' (expected stub, "
-           "ollama, anthropic or openai)");
+           "rules, ollama, anthropic or openai)");
   CHECK(parse_error(":model")
-        == "unknown judge type '' in ':model' (expected stub, ollama, "
-           "anthropic or openai)");
+        == "unknown judge type '' in ':model' (expected stub, rules, "
+           "ollama, anthropic or openai)");
 }
 
 TEST_CASE("judge names: empty name and missing type are errors",
@@ -165,8 +165,8 @@ TEST_CASE("make_adapter rejects an unknown type or stub kind",
   spec.model = "m";
   CHECK_FALSE(make_adapter(spec, error));
   CHECK(error
-        == "unknown judge type 'grpc' (expected stub, ollama, anthropic or "
-           "openai)");
+        == "unknown judge type 'grpc' (expected stub, rules, ollama, "
+           "anthropic or openai)");
   spec.type = "stub";
   spec.model = "oracle";
   error.clear();
@@ -225,4 +225,26 @@ TEST_CASE("call_options_for derives the vote's seed from the base seed",
   CHECK(opts.seed == std::optional<std::int64_t>{42});
   CHECK(opts.max_tokens == 99);
   CHECK(opts.timeout == std::chrono::milliseconds{1234});
+}
+
+TEST_CASE("judge names: rules:math is the embedded rule judge",
+          "[judge_spec]") {
+  std::string error;
+  auto spec = parse_judge_name("rules:math", error);
+  REQUIRE(spec);
+  CHECK(spec->type == "rules");
+  CHECK(spec->model == "math");
+  auto adapter = make_adapter(*spec, error);
+  REQUIRE(adapter);
+  CHECK(adapter->id() == "rules:math");
+  CHECK(parse_error("rules:algebra")
+        == "unknown rule judge 'algebra' in 'rules:algebra' (expected "
+           "rules:math)");
+  CHECK(parse_error("rules:math@http://127.0.0.1:1")
+        == "rule judge 'rules:math@http://127.0.0.1:1' takes no URL");
+  judge_spec bad;
+  bad.type = "rules";
+  bad.model = "numeric";
+  CHECK_FALSE(make_adapter(bad, error));
+  CHECK(error == "unknown rule judge 'numeric' (expected math)");
 }

@@ -48,10 +48,12 @@ TEST_CASE("self-test: the control set has pairs of every kind",
   CHECK(pairs_of(abstain) > 0);
 }
 
-TEST_CASE("self-test passes with the numeric stub", "[self_test]") {
-  auto judge = numeric_judge();
-  auto report = run_self_test(*judge, call_options{});
-  CHECK(report.adapter_id == "stub:numeric");
+namespace {
+
+/// Every control comes back as predicted: the rule judges pass.
+void check_passes(judge_adapter& judge, const std::string& id) {
+  auto report = run_self_test(judge, call_options{});
+  CHECK(report.adapter_id == id);
   check_counts(report.counts(identity), pairs_of(identity), pairs_of(identity),
                0, 0);
   check_counts(report.counts(mismatch), pairs_of(mismatch), pairs_of(mismatch),
@@ -61,6 +63,17 @@ TEST_CASE("self-test passes with the numeric stub", "[self_test]") {
   CHECK(report.examples.empty());
   CHECK(report.passed());
   CHECK(printed(report).find("PASSED") != std::string::npos);
+}
+
+} // namespace
+
+TEST_CASE("self-test passes with the numeric stub", "[self_test]") {
+  check_passes(*numeric_judge(), "stub:numeric");
+}
+
+TEST_CASE("self-test passes with rules:math, the embedded default",
+          "[self_test]") {
+  check_passes(*math_judge(), "rules:math");
 }
 
 TEST_CASE("self-test fails with always-EQUIVALENT: misses on mismatch and "

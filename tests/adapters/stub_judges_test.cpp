@@ -7,8 +7,9 @@
 
 #include "adapter_test_support.hpp"
 #include "adapters/stub_judges.hpp"
+#include "answers/math_rule_judge.hpp"
+#include "answers/numeric_rule_judge.hpp"
 #include "core/judge_response.hpp"
-#include "core/numeric_rule_judge.hpp"
 #include "core/prompt.hpp"
 
 using namespace ij;
@@ -309,4 +310,29 @@ TEST_CASE("make_stub_judge knows every stub kind and nothing else",
   CHECK_FALSE(make_stub_judge("scripted"));
   CHECK_FALSE(make_stub_judge("Numeric"));
   CHECK_FALSE(make_stub_judge(""));
+}
+
+TEST_CASE("rules:math judges the answers inside the prompt, symbolic ones too",
+          "[stubs][rules]") {
+  auto judge = math_judge();
+  CHECK(judge->id() == "rules:math");
+  CHECK(ask(*judge, "The answer is 200.", "two hundred").decision
+        == judge_decision::equivalent);
+  CHECK(ask(*judge, "\\boxed{(1, 2)}", "(2, 1)").decision
+        == judge_decision::different);
+  CHECK(ask(*judge, "x^2+2x+1", "(x+1)^2").decision
+        == judge_decision::equivalent);
+  CHECK(ask(*judge, "I don't know", "42").decision == judge_decision::abstain);
+  for (auto [a, b] : std::initializer_list<std::pair<const char*, const char*>>{
+         {"[0, 1)", "[0,1)"}, {"\\{1, 2\\}", "2, 1"}, {"x = 5", "5"}}) {
+    auto reply = call_now(*judge, build_judge_prompt(a, b));
+    CHECK(reply.ok);
+    CHECK(reply.text == math_rule_reply(a, b));
+  }
+  auto unreadable = call_now(*judge, "Are 7 and 7 the same?");
+  CHECK(unreadable.text
+        == canonical_reply(judge_decision::abstain,
+                           numeric_stub_unreadable_reason));
+  CHECK(make_rule_judge("math"));
+  CHECK_FALSE(make_rule_judge("numeric"));
 }

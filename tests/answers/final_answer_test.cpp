@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "core/final_answer.hpp"
+#include "answers/final_answer.hpp"
 
 using namespace ij;
 

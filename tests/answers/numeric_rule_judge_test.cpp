@@ -4,8 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "text_soup.hpp"
+#include "answers/numeric_rule_judge.hpp"
 #include "core/judge_response.hpp"
-#include "core/numeric_rule_judge.hpp"
 
 using namespace ij;
 
@@ -114,11 +115,8 @@ TEST_CASE("numeric rule judge: any text at all gives a reply that parses",
   std::mt19937 rng(1647);
   int decided = 0;
   for (int it = 0; it < 3000; ++it) {
-    std::string a, b;
-    for (int k = static_cast<int>(rng() % 10); k > 0; --k)
-      a += pieces[rng() % pieces.size()];
-    for (int k = static_cast<int>(rng() % 10); k > 0; --k)
-      b += pieces[rng() % pieces.size()];
+    const auto a = test::text_soup(rng, pieces, 10);
+    const auto b = test::text_soup(rng, pieces, 10);
     auto r = judged(a, b);
     INFO(a << " | " << b);
     REQUIRE(r.parse_error.empty());

@@ -248,9 +248,39 @@ TEST_CASE("parser: inconsistent both ways") {
   CHECK_FALSE(parse_judge_response(reply("DIFFERENT", "NULL", "7"))
                 .inconsistent);
   CHECK_FALSE(parse_judge_response(reply("ABSTAIN", "1", "2")).inconsistent);
-  // A tiny relative difference is the same number.
-  CHECK_FALSE(parse_judge_response(reply("EQUIVALENT", "0.3", "0.30000000000001"))
+  // Two written decimals are the same number only when they are equal
+  // exactly (the rule judges' comparison): a tiny relative difference is a
+  // different number unless one side is an approximation ('~') or a
+  // fraction that does not terminate.
+  CHECK(parse_judge_response(reply("EQUIVALENT", "0.3", "0.30000000000001"))
+          .inconsistent);
+  CHECK_FALSE(parse_judge_response(reply("EQUIVALENT", "~0.3", "0.30000000000001"))
                 .inconsistent);
+  CHECK_FALSE(parse_judge_response(reply("EQUIVALENT", "1/3", "0.333333333333"))
+                .inconsistent);
+  CHECK(parse_judge_response(reply("EQUIVALENT", "1/3", "2/6")).inconsistent
+        == false);
+  CHECK(parse_judge_response(reply("DIFFERENT", "1/3", "0.333333333333"))
+          .inconsistent);
+}
+
+TEST_CASE("parser: the consistency check compares exact decimals exactly") {
+  // A rule judge says DIFFERENT for numbers a double cannot tell apart;
+  // parsed back, its reply must not be flagged inconsistent.
+  CHECK_FALSE(parse_judge_response(reply("DIFFERENT", "1000000001", "1000000000"))
+                .inconsistent);
+  CHECK_FALSE(parse_judge_response(reply("DIFFERENT", "4E-385", "0"))
+                .inconsistent);
+  CHECK_FALSE(parse_judge_response(reply("DIFFERENT", "100000000001000000000",
+                                         "100000000000000000000"))
+                .inconsistent);
+  CHECK(parse_judge_response(reply("EQUIVALENT", "1000000001", "1000000000"))
+          .inconsistent);
+  CHECK_FALSE(parse_judge_response(reply("EQUIVALENT", "1,000,000", "1e6"))
+                .inconsistent);
+  auto r = parse_judge_response(reply("DIFFERENT", "4E-385", "0"));
+  REQUIRE(r.numeric_a.value);
+  CHECK(*r.numeric_a.value == 0.0); // the double underflows; the text does not
 }
 
 TEST_CASE("parser: raw text is always kept") {

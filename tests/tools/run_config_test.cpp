@@ -24,13 +24,13 @@ const char* judge_ok = R"({"type":"stub","model":"numeric","temperature":0,
 
 } // namespace
 
-TEST_CASE("the embedded default is the numeric stub with one vote") {
+TEST_CASE("the embedded default is the rule judge rules:math with one vote") {
   auto cfg = default_config();
   CHECK(cfg.source == embedded_source);
   REQUIRE(cfg.judges.size() == 1);
-  CHECK(cfg.judges[0].type == "stub");
-  CHECK(cfg.judges[0].model == "numeric");
-  CHECK(cfg.judges[0].name == "stub:numeric");
+  CHECK(cfg.judges[0].type == "rules");
+  CHECK(cfg.judges[0].model == "math");
+  CHECK(cfg.judges[0].name == "rules:math");
   CHECK(cfg.votes.votes == 1);
   CHECK(cfg.votes.min_agreement == 1);
   CHECK(cfg.abstain_as_neither);
@@ -69,7 +69,7 @@ TEST_CASE("a configuration is laid over the embedded default") {
   CHECK(cfg->stats.tau == 0.9);
   CHECK(cfg->stats.alpha == 0.05);
   REQUIRE(cfg->judges.size() == 1);
-  CHECK(cfg->judges[0].model == "numeric");
+  CHECK(cfg->judges[0].model == "math"); // rules:math, the default
 }
 
 TEST_CASE("judge objects are read field by field") {
@@ -204,7 +204,7 @@ TEST_CASE("the effective configuration is canonical JSON without secrets") {
   doc.Parse(text.c_str());
   REQUIRE_FALSE(doc.HasParseError());
   CHECK(doc["votes"].GetUint() == 1);
-  CHECK(doc["judges"][0]["model"].GetString() == std::string{"numeric"});
+  CHECK(doc["judges"][0]["model"].GetString() == std::string{"math"});
   CHECK(doc["statistics"]["tau"].GetDouble() == 0.8);
   CHECK(doc["audit"]["flush"].GetString() == std::string{"fsync-verdicts"});
   CHECK(doc["judges"][0]["seed"].IsNull());

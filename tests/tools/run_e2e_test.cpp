@@ -145,7 +145,7 @@ TEST_CASE("without a configuration the embedded default judges from any director
   REQUIRE(audits.size() == 1);
   CHECK(r.err.find("invjudge: audit: " + audits[0]) != std::string::npos);
   auto audit = read_file(dir.file(audits[0]));
-  CHECK(audit.find("stub:numeric") != std::string::npos);
+  CHECK(audit.find("rules:math") != std::string::npos);
   CHECK(audit.find("(embedded default)") != std::string::npos);
   // A second run gets a fresh audit file, never the first one's.
   REQUIRE(invjudge(dir, "run --pairs p.jsonl").exit_code == 0);

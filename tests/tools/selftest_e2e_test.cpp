@@ -5,12 +5,12 @@
 
 using namespace ij::test;
 
-TEST_CASE("selftest passes with the numeric stub (the default judge)") {
+TEST_CASE("selftest passes with rules:math (the default judge) and the numeric stub") {
   temp_dir dir;
   auto r = invjudge(dir, "selftest");
   INFO(r.out << r.err);
   CHECK(r.exit_code == 0);
-  CHECK(r.out.find("stub:numeric") != std::string::npos);
+  CHECK(r.out.find("rules:math") != std::string::npos);
   CHECK(r.out.find("identity") != std::string::npos);
   CHECK(r.out.find("mismatch") != std::string::npos);
   CHECK(r.out.find("abstain") != std::string::npos);

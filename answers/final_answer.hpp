@@ -7,7 +7,7 @@
 #include <optional>
 #include <string_view>
 
-#include "core/number_reader.hpp"
+#include "answers/number_reader.hpp"
 
 namespace ij {
 

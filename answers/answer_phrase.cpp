@@ -1,0 +1,267 @@
+#include "answers/answer_phrase.hpp"
+
+#include <algorithm>
+#include <array>
+#include <string>
+
+#include "answers/cleaning.hpp"
+#include "answers/prose.hpp"
+#include "core/text.hpp"
+
+namespace ij {
+
+namespace {
+
+using text::iequal_at;
+using text::is_alpha;
+using text::is_digit;
+using text::is_space;
+using text::lower;
+using text::trim;
+
+/// "is", "would be", "est", "是", "：" ... between an answer word and its
+/// value; the length matched, 0 if none.
+std::size_t intro_word_at(std::string_view s, std::size_t i) {
+  static constexpr std::array<std::string_view, 10> ascii{
+    "would be", "will be", "is", "est", "es", "ist", "sera", "serait",
+    "equals", "was"};
+  for (auto w : ascii)
+    if (iequal_at(s, i, w) && !(i + w.size() < s.size() && is_alpha(s[i + w.size()])))
+      return w.size();
+  static constexpr std::array<std::string_view, 6> other{
+    "\xEF\xBC\x9A", "\xE6\x98\xAF", "\xE4\xB8\xBA", "\xE7\x82\xBA",
+    "\xD9\x87\xD9\x8A", "\xD9\x87\xD9\x88"}; // ： 是 为 為 هي هو
+  for (auto w : other)
+    if (s.substr(i, w.size()) == w)
+      return w.size();
+  return 0;
+}
+
+/// Where the value after an "answer" phrase ending at `after` starts
+/// (past ":", "is", "would be" and markup); npos when no value follows.
+std::size_t value_start(std::string_view s, std::size_t after) {
+  std::size_t i = after;
+  const std::size_t n = s.size();
+  auto skip_markup = [&] {
+    while (i < n && (s[i] == ' ' || s[i] == '*' || s[i] == '\t'))
+      ++i;
+  };
+  skip_markup();
+  bool introduced = false;
+  if (i < n && (s[i] == ':' || s[i] == '=')) {
+    ++i;
+    introduced = true;
+  } else if (auto len = intro_word_at(s, i)) {
+    i += len;
+    introduced = true;
+    skip_markup();
+    if (i < n && s[i] == ':')
+      ++i;
+    else if (s.substr(i, 3) == "\xEF\xBC\x9A") // "："
+      i += 3;
+  }
+  // Skip markup and line breaks before the value.
+  while (i < n && (is_space(s[i]) || s[i] == '*' || s[i] == '#'))
+    ++i;
+  if (i >= n)
+    return std::string_view::npos;
+  // "Answer \[ 9 \]", "answer 2½": only a value may follow directly.
+  const char c = s[i];
+  if (!introduced
+      && !(c == '$' || c == '\\' || is_digit(c) || c == '-' || c == '+'
+           || vulgar_fraction_length(s, i)
+           || static_cast<unsigned char>(c) == 0xE2))
+    return std::string_view::npos;
+  return i;
+}
+
+/// A sentence ends here: a line break, ". " "! " "? ", ", <word>", "。", "।".
+bool ends_sentence(std::string_view s, std::size_t k) {
+  const std::size_t n = s.size();
+  const char c = s[k];
+  if (c == '\n')
+    return true;
+  if ((c == '.' || c == '!' || c == '?')
+      && (k + 1 >= n || is_space(s[k + 1]) || s[k + 1] == '*'))
+    return true;
+  if (c == ',' && k + 2 < n && s[k + 1] == ' ' && is_alpha(s[k + 2]))
+    return true; // "12, because ..."
+  return s.substr(k, 3) == "\xE3\x80\x82"  // "。"
+         || s.substr(k, 3) == "\xE0\xA5\xA4"; // "।" (danda)
+}
+
+/// The end of the sentence starting at `start`, outside math and braces,
+/// looking at most 600 bytes ahead.
+std::size_t sentence_end(std::string_view s, std::size_t start) {
+  const std::size_t n = s.size();
+  int depth = 0;
+  bool in_math = false;
+  std::string_view close;
+  std::size_t k = start;
+  const std::size_t limit = std::min(n, start + 600);
+  for (; k < limit; ++k) {
+    const char c = s[k];
+    if (c == '\\' && k + 1 < n && s[k + 1] == '$') {
+      ++k; // "\$" is a dollar sign, in math or out
+      continue;
+    }
+    if (in_math) {
+      if (s.substr(k, close.size()) == close) {
+        k += close.size() - 1;
+        in_math = false;
+      }
+      continue;
+    }
+    if (c == '\\' && k + 1 < n && (s[k + 1] == '[' || s[k + 1] == '(')) {
+      close = s[k + 1] == '[' ? "\\]" : "\\)";
+      in_math = true;
+      ++k;
+      continue;
+    }
+    if (c == '$') {
+      close = (k + 1 < n && s[k + 1] == '$') ? "$$" : "$";
+      k += close.size() - 1;
+      in_math = true;
+      continue;
+    }
+    if (c == '{' || c == '(')
+      ++depth;
+    else if ((c == '}' || c == ')') && depth > 0)
+      --depth;
+    if (depth == 0 && ends_sentence(s, k))
+      break;
+  }
+  return k;
+}
+
+/// The answer span after an "answer" phrase ending at `after`; empty when
+/// the phrase is not followed by an answer.
+std::string_view phrase_span(std::string_view s, std::size_t after) {
+  const std::size_t start = value_start(s, after);
+  if (start == std::string_view::npos)
+    return {};
+  auto span = trim(s.substr(start, sentence_end(s, start) - start));
+  while (!span.empty() && (span.back() == '*' || span.back() == '.'))
+    span.remove_suffix(1);
+  return trim(span);
+}
+
+} // namespace
+
+namespace {
+
+// "answer" in the languages models answer in: a final number after one of
+// these is stated as the answer (Chinese, French, Spanish, German, Arabic,
+// Hindi, Russian solution texts).
+constexpr std::array<std::string_view, 11> answer_words{
+  "answer", "r\xC3\xA9ponse", "reponse", "respuesta", "antwort",
+  "\xE7\xAD\x94\xE6\xA1\x88",                          // 答案
+  "\xD8\xA7\xD9\x84\xD8\xA5\xD8\xAC\xD8\xA7\xD8\xA8\xD8\xA9", // الإجابة
+  "\xD8\xA7\xD9\x84\xD8\xAC\xD9\x88\xD8\xA7\xD8\xA8",         // الجواب
+  "\xE0\xA4\x89\xE0\xA4\xA4\xE0\xA5\x8D\xE0\xA4\xA4\xE0\xA4\xB0", // उत्तर
+  "\xD0\xBE\xD1\x82\xD0\xB2\xD0\xB5\xD1\x82",                   // ответ
+  "\xD0\x9E\xD1\x82\xD0\xB2\xD0\xB5\xD1\x82",                   // Ответ
+};
+
+/// The length of an answer word at `k`: ASCII words case-insensitively
+/// and as whole words; 0 if none.
+std::size_t answer_word_at(std::string_view s, std::size_t k) {
+  // Most bytes start no answer word: one table look-up rules them out.
+  static const auto first_bytes = [] {
+    std::array<bool, 256> t{};
+    for (auto w : answer_words) {
+      t[static_cast<unsigned char>(w.front())] = true;
+      t[static_cast<unsigned char>(text::upper(w.front()))] = true;
+    }
+    return t;
+  }();
+  if (!first_bytes[static_cast<unsigned char>(s[k])])
+    return 0;
+  for (auto w : answer_words) {
+    const bool ascii = !text::is_non_ascii(w.front());
+    if (ascii ? !iequal_at(s, k, w) : s.substr(k, w.size()) != w)
+      continue;
+    if (ascii) {
+      const bool starts = k == 0 || !is_alpha(s[k - 1]);
+      const bool ends = k + w.size() >= s.size() || !is_alpha(s[k + w.size()]);
+      if (!starts || !ends)
+        continue;
+    }
+    return w.size();
+  }
+  return 0;
+}
+
+} // namespace
+
+phrase_hit last_answer_phrase(std::string_view s) {
+  phrase_hit hit;
+  for (std::size_t k = s.size(); k-- > 0;) {
+    const std::size_t len = answer_word_at(s, k);
+    if (len == 0)
+      continue;
+    auto span = phrase_span(s, k + len);
+    if (!span.empty()) {
+      hit.at = k;
+      hit.span = span;
+      return hit;
+    }
+  }
+  return hit;
+}
+
+/// "12 since ...": a phrase span that opens with the number, followed by
+/// words rather than operators.
+std::optional<std::string_view> leading_number(std::string_view span) {
+  std::size_t i = 0;
+  while (i < span.size() && (is_space(span[i]) || span[i] == '$'
+                             || span[i] == '*'))
+    ++i;
+  auto rest = span.substr(i);
+  std::size_t k = 0;
+  if (k < rest.size() && rest[k] == '-')
+    ++k;
+  if (!(k < rest.size() && (is_digit(rest[k]) || vulgar_fraction_length(rest, k))))
+    return std::nullopt;
+  while (k < rest.size()
+         && (is_digit(rest[k])
+             || ((rest[k] == ',' || rest[k] == '.' || rest[k] == '/')
+                 && k + 1 < rest.size() && is_digit(rest[k + 1]))))
+    ++k;
+  if (k < rest.size() && rest[k] == '%')
+    ++k;
+  auto number = rest.substr(0, k);
+  // What follows must be a word that is not an operator or a list joint.
+  std::size_t j = k;
+  if (j < rest.size() && !is_space(rest[j]) && rest[j] != '$')
+    return std::nullopt;
+  while (j < rest.size() && (is_space(rest[j]) || rest[j] == '$'))
+    ++j;
+  if (j >= rest.size() || !is_alpha(rest[j]))
+    return std::nullopt;
+  std::size_t we = j;
+  while (we < rest.size() && is_alpha(rest[we]))
+    ++we;
+  std::string w;
+  for (std::size_t q = j; q < we; ++q)
+    w.push_back(lower(rest[q]));
+  static constexpr std::array<std::string_view, 12> joints{
+    "and", "or", "to", "through", "plus", "minus", "times", "over",
+    "divided", "x", "i", "pi"};
+  if (std::find(joints.begin(), joints.end(), w) != joints.end())
+    return std::nullopt;
+  // "5 apples and 3 oranges": another number joined on is a multi-part
+  // answer, not a number with an explanation.
+  for (std::size_t q = we; q < rest.size(); ++q) {
+    if (!is_digit(rest[q]))
+      continue;
+    if (preceded_by(rest, q, "and") || preceded_by(rest, q, "or")
+        || preceded_by(rest, q, ",") || preceded_by(rest, q, "plus"))
+      return std::nullopt;
+    while (q < rest.size() && is_digit(rest[q]))
+      ++q;
+  }
+  return number;
+}
+
+} // namespace ij

@@ -1,0 +1,23 @@
+#pragma once
+// The symbolic reader: a final answer's expression — LaTeX (\frac, \dfrac,
+// \sqrt[n]{}, ^{}, \cdot, \times, \pi, e, \infty, \left( \right), \text{},
+// trig, log, ln, exp, factorial, binomial), plain text (sqrt(2)/2, 2x+1,
+// x^2), implicit multiplication — read into GiNaC expressions and the
+// structure around them (math_answer.hpp). A hand-written recursive-descent
+// parser: bounded nesting, bounded exponents, factorials and sizes, so that
+// nothing a hostile answer says makes GiNaC compute for long; nothing is
+// ever evaluated as code.
+#include <optional>
+#include <string_view>
+
+#include "answers/math_answer.hpp"
+
+namespace ij {
+
+/// Reads `final_answer` (already located: a box's content, the span after
+/// "the answer is", a whole short answer); nullopt when it is not read.
+/// GiNaC is not thread-safe: callers hold math_lock() (math_equivalence.hpp).
+std::optional<math_answer> read_math(std::string_view final_answer,
+                                     symbol_table& symbols);
+
+} // namespace ij

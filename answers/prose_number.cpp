@@ -1,0 +1,219 @@
+#include "answers/prose_number.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "answers/cleaning.hpp"
+#include "answers/number_reader.hpp"
+#include "answers/prose.hpp"
+#include "core/text.hpp"
+
+namespace ij {
+
+namespace {
+
+using text::is_alpha;
+using text::is_digit;
+using text::is_space;
+using text::trim;
+
+struct number_token {
+  std::size_t begin, end;
+};
+
+/// Every number token: digits with , . / inside, vulgar fractions, a
+/// leading unary minus, a trailing % or \%.
+std::optional<number_token> last_number_token(std::string_view s) {
+  std::optional<number_token> last;
+  std::size_t i = 0;
+  const std::size_t n = s.size();
+  while (i < n) {
+    bool starts = is_digit(s[i]) || vulgar_fraction_length(s, i)
+                  || (s[i] == '.' && i + 1 < n && is_digit(s[i + 1])
+                      && !(i > 0 && is_digit(s[i - 1])));
+    if (!starts) {
+      ++i;
+      continue;
+    }
+    std::size_t b = i;
+    std::size_t digits_run = 0; // digits since the token or its last gap
+    bool plain = true;          // digits and thousands gaps only so far
+    while (i < n) {
+      if (is_digit(s[i])) {
+        ++i;
+        ++digits_run;
+      } else if (s[i] == ' ' && plain && digits_run >= 1 && digits_run <= 3
+                 && i + 3 < n && is_digit(s[i + 1]) && is_digit(s[i + 2])
+                 && is_digit(s[i + 3])
+                 && (i + 4 >= n || !(is_digit(s[i + 4]) || s[i + 4] == '/'
+                                     || s[i + 4] == '.'))) {
+        i += 4; // "1 000 000": thousands grouped by spaces
+        digits_run = 3;
+      } else if (auto v = vulgar_fraction_length(s, i)) {
+        i += v;
+      } else if ((s[i] == ',' || s[i] == '.' || s[i] == '/') && i + 1 < n
+                 && is_digit(s[i + 1])) {
+        ++i;
+        plain = false;
+      } else {
+        break;
+      }
+    }
+    std::size_t e = i;
+    if (e < n && s[e] == '%')
+      ++e;
+    else if (e + 1 < n && s[e] == '\\' && s[e + 1] == '%')
+      e += 2;
+    // A unary minus: "-½", "−5" at a word start.
+    if (b > 0 && s[b - 1] == '-' && (b == 1 || is_space(s[b - 2])
+                                     || s[b - 2] == '$' || s[b - 2] == '('))
+      --b;
+    else if (b >= 3 && s.substr(b - 3, 3) == "\xE2\x88\x92")
+      b -= 3;
+    last = number_token{b, e};
+    i = e;
+  }
+  return last;
+}
+
+/// Code is not prose: a payload such as "f() or 0" is never read.
+bool looks_like_code(std::string_view s) {
+  static constexpr std::array<std::string_view, 8> code_marks{
+    "()", "__", "lambda", "import ", "');", "')", "=>", "def "};
+  for (std::string_view code : code_marks)
+    if (s.find(code) != std::string_view::npos)
+      return true;
+  return false;
+}
+
+/// A list or an alternative around the number (or its $...$ segment) at
+/// `anchor`: "3 or 4", "$21,16$ or $11$", "2, 3", "3 to 5"; or a number
+/// being set aside: "it is 6, not 5", "more than 5".
+bool listed_or_set_aside(std::string_view s, std::size_t anchor) {
+  for (std::string_view w : {"or", "and", "not", "than"})
+    if (preceded_by(s, anchor, w))
+      return true;
+  static constexpr std::array<std::string_view, 3> list_joints{",", ";", "to"};
+  for (std::string_view sep : list_joints) {
+    if (preceded_by(s, anchor, sep)) {
+      std::size_t p = back_skip(s, anchor);
+      p = back_skip(s, p - sep.size());
+      if (p > 0 && (is_digit(s[p - 1]) || s[p - 1] == '%'))
+        return true;
+    }
+  }
+  return false;
+}
+
+/// The number is inside $...$: the segment is the candidate, or the value
+/// after its last top-level '=' ("... = \frac{10}{9}").
+std::optional<std::string_view> segment_value(std::string_view seg) {
+  if (read_number(seg))
+    return seg;
+  int depth = 0;
+  std::size_t eq = std::string_view::npos;
+  for (std::size_t k = 0; k < seg.size(); ++k) {
+    if (seg[k] == '{' || seg[k] == '(')
+      ++depth;
+    else if (seg[k] == '}' || seg[k] == ')')
+      --depth;
+    else if (seg[k] == '=' && depth == 0)
+      eq = k;
+  }
+  if (eq != std::string_view::npos) {
+    auto tail = trim(seg.substr(eq + 1));
+    if (read_number(tail))
+      return tail;
+  }
+  return std::nullopt;
+}
+
+/// Inside parentheses: an argument ("sqrt(2)", "f(x, 2)") or an aside
+/// ("(since 5^2 = 25)"); or after a choice label ("(B) 4"), one of a list
+/// of options.
+bool in_parentheses_or_choice(std::string_view s, std::size_t begin) {
+  int parens = 0;
+  for (std::size_t k = 0; k < begin; ++k) {
+    if (s[k] == '(')
+      ++parens;
+    else if (s[k] == ')' && parens > 0)
+      --parens;
+  }
+  if (parens > 0)
+    return true;
+  std::size_t p = back_skip(s, begin);
+  return p >= 3 && s[p - 1] == ')' && is_alpha(s[p - 2])
+         && (s[p - 3] == '(' || is_space(s[p - 3]));
+}
+
+/// An operand: after a relation or an operator, or a binary minus ("5 - 3")
+/// unless the minus is the token's own sign.
+bool after_operator(std::string_view s, std::size_t begin) {
+  static constexpr std::array<std::string_view, 21> refusing_before{
+    "<", ">", "\\le", "\\ge", "\\leq", "\\geq", "\\lt", "\\gt", "\\ne",
+    "\\neq", "\xE2\x89\xA4", "\xE2\x89\xA5", "\\pm", "\xC2\xB1", "+", "*",
+    "^", "/", "\\times", "\\cdot", "\xC3\x97"};
+  for (auto w : refusing_before)
+    if (preceded_by(s, begin, w))
+      return true;
+  return s[begin] != '-' && preceded_by(s, begin, "-");
+}
+
+/// A command argument ("\sqrt{2}", "x_{3}"), but not a box or text.
+bool command_argument(std::string_view s, std::size_t begin) {
+  if (!preceded_by(s, begin, "{"))
+    return false;
+  std::size_t p = back_skip(s, begin) - 1;
+  std::size_t k = p;
+  while (k > 0 && is_alpha(s[k - 1]))
+    --k;
+  auto name = s.substr(k, p - k);
+  return !(k > 0 && s[k - 1] == '\\'
+           && (name == "boxed" || name == "text" || name == "textbf"
+               || name == "mathbf" || name == "mathrm"
+               || name == "textnormal"));
+}
+
+/// A variable, an operator or an exponent glued to the number ("2x",
+/// "2^n", "1/x"); one-letter
+/// units ("5m", "3h") and degrees ("90^\circ") are not.
+bool glued_after(std::string_view s, std::size_t e) {
+  if (e < s.size() && is_alpha(s[e])) {
+    std::size_t k = e;
+    while (k < s.size() && is_alpha(s[k]))
+      ++k;
+    static constexpr std::array<char, 7> units{'m', 'g', 's', 'l', 'h', 'k', 'L'};
+    if (k - e == 1
+        && std::find(units.begin(), units.end(), s[e]) == units.end())
+      return true;
+  }
+  // An operand: "1/sqrt(x)", "2*pi", "2(x+1)".
+  const bool bold = s.substr(e, 2) == "**"; // markdown, not a product
+  if (e < s.size() && (s[e] == '/' || (s[e] == '*' && !bold) || s[e] == '('))
+    return true;
+  return e < s.size() && s[e] == '^'
+         && !(s.substr(e, 6) == "^\\circ" || s.substr(e, 7) == "^{\\circ");
+}
+
+} // namespace
+
+std::optional<std::string_view> last_number_in_prose(std::string_view s) {
+  if (looks_like_code(s))
+    return std::nullopt;
+  auto tok = last_number_token(s);
+  if (!tok)
+    return std::nullopt;
+  auto segs = math_segments(s);
+  const segment* g = segment_holding(segs, tok->begin);
+  const std::size_t anchor = g ? g->begin - 1 : tok->begin;
+  if (listed_or_set_aside(s, anchor))
+    return std::nullopt;
+  if (g)
+    return segment_value(s.substr(g->begin, g->end - g->begin));
+  if (in_parentheses_or_choice(s, tok->begin) || after_operator(s, tok->begin)
+      || command_argument(s, tok->begin) || glued_after(s, tok->end))
+    return std::nullopt;
+  return s.substr(tok->begin, tok->end - tok->begin);
+}
+
+} // namespace ij

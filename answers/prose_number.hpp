@@ -1,0 +1,16 @@
+#pragma once
+// The last number of prose, for texts that state no boxed answer and no
+// answer phrase ("... so there are 12 apples in total.").
+#include <optional>
+#include <string_view>
+
+namespace ij {
+
+/// The last number token of `s` (or the $...$ segment holding it, or the
+/// value after that segment's last top-level '='), refused when it sits in
+/// a list ("3 and 5", "2, 3"), a relation ("x < 2"), an unevaluated
+/// expression ("3 + 4", "2x", "2^n"), parentheses, a command argument, or a
+/// text that looks like code.
+std::optional<std::string_view> last_number_in_prose(std::string_view s);
+
+} // namespace ij

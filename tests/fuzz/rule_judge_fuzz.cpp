@@ -1,0 +1,31 @@
+// libFuzzer harness for the rule judges: any bytes, split at the first NUL
+// into answers A and B, must give a reply that parses back cleanly (never a
+// crash, a hang, a sanitizer report or a PARSE_ERROR). Run by scripts/fuzz.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "answers/math_rule_judge.hpp"
+#include "answers/numeric_rule_judge.hpp"
+#include "core/judge_response.hpp"
+
+namespace {
+
+void check(const std::string& reply) {
+  auto r = ij::parse_judge_response(reply);
+  if (r.decision == ij::judge_decision::parse_error || r.extra_text)
+    __builtin_trap();
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
+                                      std::size_t size) {
+  const std::string_view in{reinterpret_cast<const char*>(data), size};
+  const auto cut = in.find('\0');
+  const auto a = in.substr(0, cut);
+  const auto b = cut == std::string_view::npos ? in : in.substr(cut + 1);
+  check(ij::math_rule_reply(a, b));
+  check(ij::numeric_rule_reply(a, b));
+  return 0;
+}
