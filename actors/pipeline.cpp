@@ -37,11 +37,12 @@ caf::error failure(std::string why) {
 void try_finish(self_ptr self);
 
 // Calls, faults and tokens of one pair's judge calls.
-void account_calls(pipeline_state& st, const vote_result& vr) {
+void account_calls(pipeline_state& st, const std::vector<judge_record>& records,
+                   std::uint64_t not_cast) {
   auto& s = st.summary;
-  s.judge_calls += vr.records.size();
-  s.calls_skipped += vr.counts.not_cast;
-  for (auto& rec : vr.records) {
+  s.judge_calls += records.size();
+  s.calls_skipped += not_cast;
+  for (auto& rec : records) {
     auto i = st.usage_index.find(rec.adapter_id);
     if (i == st.usage_index.end()) {
       i = st.usage_index.emplace(rec.adapter_id, s.usage.size()).first;
@@ -64,8 +65,10 @@ template <class T>
 void answer_pair_request(self_ptr self, std::uint64_t id, T&& x) {
   auto& st = self->state;
   auto i = st.in_flight.find(id);
-  if (i == st.in_flight.end())
+  if (i == st.in_flight.end()) {
+    try_finish(self); // a write it held back may have been the last
     return;
+  }
   auto promise = std::move(i->second.promise);
   st.in_flight.erase(i);
   promise.deliver(std::forward<T>(x));
@@ -87,8 +90,9 @@ void judge_pair(self_ptr self, answer_pair pair,
         auto& st = self->state;
         if (st.in_flight.count(id) == 0)
           return; // the run ended (interrupted) meanwhile
-        account_calls(st, vr);
-        // Render the records now; the verdict actor needs no records.
+        // Render the records now; the verdict actor needs no records. The
+        // calls are counted only once their records are written (below), so
+        // that run_end counts exactly the records before it.
         audit_batch batch;
         batch.durable = true;
         batch.entries.reserve(vr.records.size() + 2);
@@ -97,26 +101,40 @@ void judge_pair(self_ptr self, answer_pair pair,
             {std::string{audit_type::judge_call}, judge_call_body(rec)});
         batch.entries.push_back(
           {std::string{audit_type::vote}, vote_body(pair, vr)});
+        auto records = std::move(vr.records);
         vr.records.clear();
+        std::uint64_t not_cast = vr.counts.not_cast;
         self->request(st.verdicts, caf::infinite, pair, std::move(vr))
           .then(
-            [=, batch = std::move(batch)](single_verdict& v) mutable {
+            [=, batch = std::move(batch),
+             records = std::move(records)](single_verdict& v) mutable {
               auto& st = self->state;
               if (st.in_flight.count(id) == 0)
                 return;
+              // After an interrupted finish no pair starts being written:
+              // it stays unfinished, with no record in the audit.
+              if (st.finish_requested && st.summary.interrupted)
+                return;
               batch.entries.push_back(
                 {std::string{audit_type::verdict}, verdict_body(pair, v)});
+              // A batch at the logger holds back run_end (try_finish), so
+              // its records are counted and its verdict released even when
+              // the run is interrupted meanwhile.
+              ++st.pending_writes;
               self->request(st.logger, caf::infinite, std::move(batch))
                 .then(
-                  [=](std::uint64_t) mutable {
+                  [=, records = std::move(records)](std::uint64_t) mutable {
                     auto& st = self->state;
-                    if (st.in_flight.count(id) == 0)
-                      return;
+                    --st.pending_writes;
+                    account_calls(st, records, not_cast);
                     ++st.summary.pairs;
                     ++st.summary.by_rule[static_cast<int>(v.rule) - 1];
                     answer_pair_request(self, id, std::move(v));
                   },
-                  fail);
+                  [=](caf::error& err) {
+                    --self->state.pending_writes;
+                    answer_pair_request(self, id, std::move(err));
+                  });
             },
             fail);
       },

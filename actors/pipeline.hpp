@@ -69,7 +69,8 @@ struct pipeline_state {
   /// still here with an error before the pipeline exits.
   std::unordered_map<std::uint64_t, judged_pair> in_flight;
   std::uint64_t next_pair = 1;
-  /// Item verdicts and rejected lines sent to the logger, not yet answered.
+  /// Pair batches, item verdicts and rejected lines sent to the logger, not
+  /// yet answered: run_end waits for them, so that it counts them.
   std::uint64_t pending_writes = 0;
 
   run_summary summary;

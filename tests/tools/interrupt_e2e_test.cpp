@@ -1,14 +1,80 @@
 // Ctrl-C ends a run cleanly: exit 4, the audit ends with a run_end record
-// marked interrupted, and it verifies as interrupted (intact, not edited).
+// marked interrupted that agrees with the records before it, and it verifies
+// as interrupted (intact, not edited).
 #include <catch2/catch.hpp>
 
 #include <csignal>
+#include <set>
+#include <thread>
+
+#include <unistd.h>
 
 #include <rapidjson/document.h>
 
 #include "cli_support.hpp"
 
 using namespace ij::test;
+
+namespace {
+
+/// What an audit's records say, recounted here independently of
+/// `audit verify`.
+struct recount {
+  std::set<std::string> verdict_ids;
+  std::set<std::string> recorded_ids; // any judge_call, vote or verdict
+  std::uint64_t judge_calls = 0;
+  std::uint64_t by_rule[5] = {0, 0, 0, 0, 0};
+  rapidjson::Document run_end;
+};
+
+recount recount_audit(const std::string& path) {
+  recount r;
+  auto lines = lines_of(read_file(path));
+  REQUIRE_FALSE(lines.empty());
+  for (auto& line : lines) {
+    rapidjson::Document d;
+    d.Parse(line.c_str());
+    REQUIRE_FALSE(d.HasParseError());
+    std::string type = d["type"].GetString();
+    if (type == "judge_call" || type == "vote" || type == "verdict")
+      r.recorded_ids.insert(d["pair_id"].GetString());
+    if (type == "judge_call")
+      ++r.judge_calls;
+    if (type == "verdict") {
+      r.verdict_ids.insert(d["pair_id"].GetString());
+      ++r.by_rule[d["rule"].GetString()[1] - '1'];
+    }
+  }
+  r.run_end.Parse(lines.back().c_str());
+  REQUIRE(r.run_end["type"].GetString() == std::string{"run_end"});
+  return r;
+}
+
+/// Pair ids of the pair lines of an output file.
+std::set<std::string> output_ids(const std::string& path) {
+  std::set<std::string> ids;
+  for (auto& line : lines_of(read_file(path))) {
+    rapidjson::Document d;
+    d.Parse(line.c_str());
+    REQUIRE_FALSE(d.HasParseError());
+    if (d["kind"].GetString() == std::string{"pair"})
+      ids.insert(d["id"].GetString());
+  }
+  return ids;
+}
+
+/// Joins the thread when the test ends, also when it fails early (declared
+/// before the process, so that the process is killed first and the writer
+/// sees a closed pipe).
+struct joining_thread {
+  std::thread t;
+  ~joining_thread() {
+    if (t.joinable())
+      t.join();
+  }
+};
+
+} // namespace
 
 TEST_CASE("SIGINT mid-run ends it cleanly: exit 4, run_end interrupted, audit intact") {
   temp_dir dir;
@@ -55,4 +121,60 @@ TEST_CASE("SIGINT mid-run ends it cleanly: exit 4, run_end interrupted, audit in
   auto v = invjudge(dir, "audit verify a.jsonl");
   CHECK(v.exit_code == 4);
   CHECK(v.out.rfind("interrupted: " + std::to_string(lines.size()) + " records, chain intact", 0) == 0);
+}
+
+TEST_CASE("SIGINT during a busy run: the run_end record agrees with the records before it") {
+  temp_dir dir;
+  // Pairs come through a pipe without end, so that the run is busy (verdicts
+  // being written and fsynced) whenever the signal lands.
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  auto old_pipe = std::signal(SIGPIPE, SIG_IGN); // the writer ends on EPIPE
+  joining_thread writer;
+  auto audit = dir.file("a.jsonl");
+  auto verdicts = dir.file("v.jsonl");
+  {
+    invjudge_process p({"run", "--pairs", "-", "--audit", audit, "--out", verdicts,
+                        "--no-progress"},
+                       dir.file("out.txt"), dir.file("err.txt"), fds[0]);
+    ::close(fds[0]);
+    int wfd = fds[1];
+    writer.t = std::thread([wfd] {
+      for (int i = 0;; ++i) {
+        auto line = R"({"id":"p)" + std::to_string(i) + R"(","item":"q)"
+                    + std::to_string(i / 10) + R"(","a":")" + std::to_string(i)
+                    + R"(","b":")" + std::to_string(i % 7 ? i : i + 1) + "\"}\n";
+        if (::write(wfd, line.data(), line.size()) != static_cast<ssize_t>(line.size()))
+          break;
+      }
+      ::close(wfd);
+    });
+    REQUIRE(wait_for_lines(verdicts, 3000));
+    p.signal(SIGINT);
+    CHECK(p.wait() == 4);
+  }
+  writer.t.join();
+  std::signal(SIGPIPE, old_pipe);
+  INFO(read_file(dir.file("err.txt")));
+
+  auto r = recount_audit(audit);
+  CHECK(r.run_end["interrupted"].IsTrue());
+  // The totals count exactly the records written before the run end...
+  CHECK(r.run_end["pairs"].GetUint64() == r.verdict_ids.size());
+  CHECK(r.run_end["judge_calls"].GetUint64() == r.judge_calls);
+  for (int i = 0; i < 5; ++i)
+    CHECK(r.run_end["by_rule"][("I" + std::to_string(i + 1)).c_str()].GetUint64()
+          == r.by_rule[i]);
+  // ...and no pair listed as unfinished has a record.
+  for (auto& id : r.run_end["unfinished_pairs"].GetArray()) {
+    INFO(id.GetString());
+    CHECK(r.recorded_ids.count(id.GetString()) == 0);
+  }
+  // Every verdict in the audit reached the output, and only those.
+  CHECK(output_ids(verdicts) == r.verdict_ids);
+
+  auto v = invjudge(dir, "audit verify a.jsonl");
+  INFO(v.out);
+  CHECK(v.exit_code == 4);
+  CHECK(v.out.rfind("interrupted: ", 0) == 0);
 }
