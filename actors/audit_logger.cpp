@@ -144,6 +144,7 @@ audit_logger(logger_actor::stateful_pointer<audit_logger_state> self, int fd,
         w.first.deliver(w.second);
       st.awaiting_sync.clear();
     },
+    [=](final_hash_atom) -> std::string { return self->state.prev_hash; },
   };
 }
 

@@ -170,8 +170,18 @@ void write_run_end(self_ptr self) {
       [=](std::uint64_t seq) {
         auto& st = self->state;
         st.summary.audit_lines = seq;
-        st.finish_promise.deliver(st.summary);
-        self->quit();
+        self->request(st.logger, caf::infinite, final_hash_atom::value)
+          .then(
+            [=](std::string& hash) {
+              auto& st = self->state;
+              st.summary.final_hash = std::move(hash);
+              st.finish_promise.deliver(st.summary);
+              self->quit();
+            },
+            [=](caf::error& err) {
+              self->state.finish_promise.deliver(std::move(err));
+              self->quit();
+            });
       },
       [=](caf::error& err) {
         self->state.finish_promise.deliver(std::move(err));

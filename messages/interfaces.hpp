@@ -54,7 +54,11 @@ using logger_actor = caf::typed_actor<
   // policy requires; an error when the file cannot be written or is closed.
   caf::replies_to<audit_batch>::with<std::uint64_t>,
   // Group commit: one fsync for every durable batch written so far.
-  caf::reacts_to<flush_atom>>;
+  caf::reacts_to<flush_atom>,
+  // The chain's final hash: the SHA-256 (hex) of the last line written (64
+  // zeros before the first). After run_end, the hash a user keeps to check
+  // later that the file still ends there (audit verify --expect-hash).
+  caf::replies_to<final_hash_atom>::with<std::string>>;
 
 /// The whole run: coordinator, verdicts and audit, in order.
 using pipeline_actor = caf::typed_actor<

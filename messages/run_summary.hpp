@@ -42,6 +42,8 @@ struct run_summary {
   bool interrupted = false;
   /// Audit lines written, run-end record included.
   std::uint64_t audit_lines = 0;
+  /// The audit chain's final hash: SHA-256 (hex) of the run-end line.
+  std::string final_hash;
 };
 
 inline bool operator==(const run_summary& x, const run_summary& y) {
@@ -52,7 +54,7 @@ inline bool operator==(const run_summary& x, const run_summary& y) {
          && x.judge_calls == y.judge_calls
          && x.calls_skipped == y.calls_skipped && x.faults == y.faults
          && x.usage == y.usage && x.interrupted == y.interrupted
-         && x.audit_lines == y.audit_lines;
+         && x.audit_lines == y.audit_lines && x.final_hash == y.final_hash;
 }
 
 template <class Inspector>
@@ -60,7 +62,7 @@ typename Inspector::result_type inspect(Inspector& f, run_summary& x) {
   return f(caf::meta::type_name("ij.run_summary"), x.pairs, x.rejected,
            x.items, x.by_rule[0], x.by_rule[1], x.by_rule[2], x.by_rule[3],
            x.by_rule[4], x.judge_calls, x.calls_skipped, x.faults, x.usage,
-           x.interrupted, x.audit_lines);
+           x.interrupted, x.audit_lines, x.final_hash);
 }
 
 } // namespace ij

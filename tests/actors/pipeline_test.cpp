@@ -14,6 +14,7 @@
 #include "adapters/stub_judges.hpp"
 #include "core/audit_chain.hpp"
 #include "core/prompt.hpp"
+#include "core/sha256.hpp"
 #include "test_support.hpp"
 
 using namespace ij;
@@ -129,6 +130,7 @@ TEST_CASE("the manifest is line 1 before any judge call and the chain "
   CHECK(recs[3].doc["counts"]["not_cast"].GetUint() == 1);
   CHECK(std::string{recs[4].doc["rule"].GetString()} == "I4");
   CHECK(done->value->audit_lines == 6);
+  CHECK(done->value->final_hash == sha256_hex(lines_of(read_file(path)).back()));
   CHECK(done->value->pairs == 1);
   CHECK(done->value->by_rule[3] == 1);
   CHECK(done->value->judge_calls == 2);

@@ -311,6 +311,7 @@ TEST_CASE_METHOD(registered_system, "messages: run_summary round-trips with usag
              judge_usage{"ollama:qwen2.5:7b", 60, 4, 9000, 700}};
   s.interrupted = true;
   s.audit_lines = 512;
+  s.final_hash = std::string(64, 'a');
   check_round_trips(s, "ij.run_summary");
 }
 
