@@ -82,6 +82,10 @@ int main(int argc, char** argv) {
     "verify", "Check the hash chain and the run-end record: ok (0), edited "
               "line named (1), did not finish or interrupted (4)");
   verify_cmd->add_option("AUDIT", audit_path, "The audit file (JSON Lines)")->required();
+  std::string expect_hash;
+  verify_cmd->add_option("--expect-hash", expect_hash,
+                         "The final hash printed when the run ended (kept "
+                         "elsewhere): exit 1 unless the file still ends there");
 
   // Hidden: synthetic pairs for load and memory tests.
   std::uint64_t gen_n = 0;
@@ -107,7 +111,7 @@ int main(int argc, char** argv) {
   if (*st_cmd)
     return ij::selftest_command(st_config, st_judge);
   if (*verify_cmd)
-    return ij::audit_verify_command(audit_path);
+    return ij::audit_verify_command(audit_path, expect_hash);
   if (*gen_cmd)
     return ij::write_synthetic_pairs(stdout, gen_n, gen_per_item)
              ? ij::exit_code::ok

@@ -98,17 +98,20 @@ TEST_CASE("the manifest is line 1 before any judge call and the chain "
   REQUIRE(v->value);
   CHECK(v->value->rule == verdict_rule::i4);
   CHECK(v->value->counts.equivalent == 2);
+  // A complete run closes its items (audit verify holds it to that).
+  caf::anon_send(p, item_total_atom::value, std::string{"i1"}, std::uint32_t{1});
   auto done = ask<run_summary>(t.sys, p, finish_atom::value, false);
   t.run();
   REQUIRE(done->value);
   auto recs = records_of(read_file(path));
-  REQUIRE(recs.size() == 6);
+  REQUIRE(recs.size() == 7);
   CHECK(recs[0].type == "manifest");
   CHECK(recs[1].type == "judge_call");
   CHECK(recs[2].type == "judge_call");
   CHECK(recs[3].type == "vote");
   CHECK(recs[4].type == "verdict");
-  CHECK(recs[5].type == "run_end");
+  CHECK(recs[5].type == "item_verdict");
+  CHECK(recs[6].type == "run_end");
   auto& m = recs[0].doc;
   CHECK(std::string{m["prompt_id"].GetString()} == std::string{judge_prompt_id});
   CHECK(std::string{m["prompt_sha256"].GetString()}
@@ -129,7 +132,7 @@ TEST_CASE("the manifest is line 1 before any judge call and the chain "
   CHECK(recs[2].doc["seed"].GetInt64() == 8);
   CHECK(recs[3].doc["counts"]["not_cast"].GetUint() == 1);
   CHECK(std::string{recs[4].doc["rule"].GetString()} == "I4");
-  CHECK(done->value->audit_lines == 6);
+  CHECK(done->value->audit_lines == 7);
   CHECK(done->value->final_hash == sha256_hex(lines_of(read_file(path)).back()));
   CHECK(done->value->pairs == 1);
   CHECK(done->value->by_rule[3] == 1);
@@ -141,7 +144,7 @@ TEST_CASE("the manifest is line 1 before any judge call and the chain "
   CHECK(done->value->usage[0].input_tokens == 20);
   auto check = verify_audit_file(path);
   CHECK(check.status == audit_status::ok);
-  CHECK(check.lines == 6);
+  CHECK(check.lines == 7);
   ::unsetenv("IJ_TEST_FAKE_KEY");
 }
 
@@ -184,6 +187,7 @@ TEST_CASE("a judge that fails every call gives I2 for every pair and no "
     CHECK(v->value->rule == verdict_rule::i2);
     CHECK(v->value->verdict == verdict_kind::neither);
   }
+  caf::anon_send(p, item_total_atom::value, std::string{"i"}, std::uint32_t{5});
   auto done = ask<run_summary>(t.sys, p, finish_atom::value, false);
   t.run();
   REQUIRE(done->value);
@@ -277,6 +281,7 @@ TEST_CASE("finish(false) answers only once outstanding pairs are written") {
   ask<std::uint64_t>(t.sys, p, start_atom::value);
   auto v = ask<single_verdict>(t.sys, p, pair_of("p", "i", "1", "1"));
   t.run();
+  caf::anon_send(p, item_total_atom::value, std::string{"i"}, std::uint32_t{1});
   auto done = ask<run_summary>(t.sys, p, finish_atom::value, false);
   t.run();
   CHECK_FALSE(done->done);
@@ -448,6 +453,7 @@ TEST_CASE("every flush policy writes a chain that verifies") {
       ask<single_verdict>(t.sys, p,
                           pair_of("p" + std::to_string(i), "i", "4", "4"));
     t.run();
+    caf::anon_send(p, item_total_atom::value, std::string{"i"}, std::uint32_t{10});
     auto done = ask<run_summary>(t.sys, p, finish_atom::value, false);
     t.run();
     REQUIRE(done->value);

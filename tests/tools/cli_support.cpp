@@ -52,6 +52,10 @@ std::string shell_quote(const std::string& s) {
 }
 
 std::string invjudge_path() {
+  // IJ_INVJUDGE in the environment runs the end-to-end specification
+  // against another build (e.g. an older one, to see a test fail there).
+  if (const char* other = std::getenv("IJ_INVJUDGE"); other && *other)
+    return other;
   return IJ_INVJUDGE;
 }
 

@@ -97,7 +97,8 @@ private:
   int port_ = 0;
 };
 
-/// The path of the binary under test.
+/// The path of the binary under test: $IJ_INVJUDGE when set, else the one
+/// this build made.
 std::string invjudge_path();
 
 /// The source tree (examples/, configs/).
