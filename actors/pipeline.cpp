@@ -1,20 +1,15 @@
 #include "actors/pipeline.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <iostream>
 #include <utility>
-
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <caf/actor_system.hpp>
 #include <caf/sec.hpp>
 #include <caf/send.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
+#include "actors/audit_file.hpp"
 #include "actors/audit_logger.hpp"
 #include "actors/judge.hpp"
 #include "actors/run_manifest.hpp"
@@ -432,19 +427,10 @@ caf::expected<pipeline_actor> spawn_pipeline(caf::actor_system& sys,
     return failure("the vote deadline must be positive");
   if (settings.audit_path.empty())
     return failure("no audit file given");
-  int fd = ::open(settings.audit_path.c_str(),
-                  O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  std::string why;
+  int fd = open_audit_file(settings.audit_path, why);
   if (fd < 0)
-    return failure("cannot open the audit file " + settings.audit_path + ": "
-                   + std::strerror(errno));
-  struct stat info {};
-  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode) || info.st_size > 0) {
-    ::close(fd);
-    return failure("the audit file " + settings.audit_path
-                   + " already holds records (or is not a regular file): an "
-                     "audit trail is never appended to by another run; "
-                     "choose a new path");
-  }
+    return failure(why);
   auto warnings = pipeline_warnings(settings);
   for (auto& w : warnings)
     std::cerr << "invjudge: warning: " << w << '\n';

@@ -18,6 +18,7 @@
 #include <caf/actor_system_config.hpp>
 #include <caf/scoped_actor.hpp>
 
+#include "actors/audit_file.hpp"
 #include "actors/pipeline_settings.hpp"
 #include "messages/registration.hpp"
 #include "tools/config_file.hpp"
@@ -40,11 +41,6 @@ constexpr std::uint64_t max_rejections_shown = 100;
 
 /// Files up to this size are counted first, so that progress shows a total.
 constexpr std::uint64_t max_counted_bytes = 256ull << 20;
-
-bool file_exists(const std::string& path) {
-  struct stat st;
-  return ::stat(path.c_str(), &st) == 0;
-}
 
 struct file_closer {
   void operator()(std::FILE* f) const {
@@ -176,20 +172,6 @@ private:
 
 } // namespace
 
-std::string fresh_audit_name() {
-  auto now = std::chrono::system_clock::now();
-  auto t = std::chrono::system_clock::to_time_t(now);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char stamp[32];
-  std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
-  std::string base = std::string{"invjudge-audit-"} + stamp;
-  std::string name = base + ".jsonl";
-  for (int i = 2; file_exists(name); ++i)
-    name = base + "-" + std::to_string(i) + ".jsonl";
-  return name;
-}
-
 int run_command(const run_options& opts) {
   // 1. Configuration: everything is checked before any file is written.
   std::string error;
@@ -257,8 +239,18 @@ int run_command(const run_options& opts) {
     out = out_owner.get();
   }
   std::string audit_path = !opts.audit_path.empty() ? opts.audit_path
-                           : !cfg->audit_path.empty() ? cfg->audit_path
-                                                      : fresh_audit_name();
+                                                    : cfg->audit_path;
+  // The default name is created here, exclusively: runs started in the same
+  // second get their own files. spawn_pipeline takes and locks it.
+  if (audit_path.empty()) {
+    auto name = create_fresh_audit_file(default_audit_stem(std::time(nullptr)),
+                                        error);
+    if (!name) {
+      std::fprintf(stderr, "invjudge: %s\n", error.c_str());
+      return exit_code::bad_config;
+    }
+    audit_path = *name;
+  }
   bool show_progress = opts.progress && ::isatty(STDERR_FILENO) == 1;
   if (show_progress && !total)
     total = count_pairs(opts.pairs_path);

@@ -31,9 +31,4 @@ struct run_options {
 /// Runs and returns the exit code (tools/exit_codes.hpp).
 int run_command(const run_options& opts);
 
-/// A name for a new audit file in the current directory that does not
-/// exist yet: invjudge-audit-<UTC timestamp>.jsonl (with a counter when
-/// needed).
-std::string fresh_audit_name();
-
 } // namespace ij

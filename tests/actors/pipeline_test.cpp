@@ -395,7 +395,7 @@ TEST_CASE("spawn_pipeline refuses bad settings and used audit files") {
   auto no_dir = settings_for({numeric_judge()}, "/nonexistent-dir/x.jsonl");
   auto r2 = spawn_pipeline(t.sys, no_dir);
   REQUIRE_FALSE(r2);
-  CHECK(t.sys.render(r2.error()).find("cannot open") != std::string::npos);
+  CHECK(t.sys.render(r2.error()).find("cannot create the audit file") != std::string::npos);
 
   {
     std::ofstream out(path);
