@@ -51,7 +51,12 @@ int main(int argc, char** argv) {
                       "Judge by short name, replacing the configured ones: "
                       "stub:numeric, ollama:MODEL, anthropic:MODEL, "
                       "openai:MODEL@URL");
-  run_cmd->add_option("--out", run.out_path, "Write verdict lines here instead of stdout");
+  run_cmd->add_option("--out", run.out_path,
+                      "Write verdict lines here instead of stdout; never the "
+                      "pairs or audit file, and an existing file with content "
+                      "only with --force");
+  run_cmd->add_flag("--force", run.force,
+                    "Replace an existing --out file that has content");
   run_cmd->add_option("--audit", run.audit_path,
                       "Audit trail file; default: audit.path of the "
                       "configuration, else invjudge-audit-<UTC time>.jsonl here");

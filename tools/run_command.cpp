@@ -25,6 +25,7 @@
 #include "adapters/adapter_factory.hpp"
 #include "tools/exit_codes.hpp"
 #include "tools/interrupt.hpp"
+#include "tools/output_file.hpp"
 #include "tools/pair_reader.hpp"
 #include "tools/progress_bar.hpp"
 #include "tools/run_report.hpp"
@@ -227,19 +228,21 @@ int run_command(const run_options& opts) {
   }
 
   // 3. Output and audit destinations.
+  std::string audit_path = !opts.audit_path.empty() ? opts.audit_path
+                                                    : cfg->audit_path;
   file_ptr out_owner;
   std::FILE* out = stdout;
   if (!opts.out_path.empty()) {
-    out_owner.reset(std::fopen(opts.out_path.c_str(), "wb"));
+    out_owner.reset(open_output_file(
+      opts.out_path, opts.force,
+      {{"the pairs file", {}, ::fileno(in)}, {"the audit file", audit_path, -1}},
+      error));
     if (!out_owner) {
-      std::fprintf(stderr, "invjudge: %s: cannot write: %s\n",
-                   opts.out_path.c_str(), std::strerror(errno));
+      std::fprintf(stderr, "invjudge: %s\n", error.c_str());
       return exit_code::bad_input;
     }
     out = out_owner.get();
   }
-  std::string audit_path = !opts.audit_path.empty() ? opts.audit_path
-                                                    : cfg->audit_path;
   // The default name is created here, exclusively: runs started in the same
   // second get their own files. spawn_pipeline takes and locks it.
   if (audit_path.empty()) {

@@ -16,6 +16,8 @@ struct run_options {
   std::string judge;
   /// Empty: standard output.
   std::string out_path;
+  /// Replace an existing --out file that has content (otherwise refused).
+  bool force = false;
   /// Empty: the configuration's audit.path, else a fresh
   /// invjudge-audit-<UTC timestamp>.jsonl in the current directory.
   std::string audit_path;
