@@ -24,6 +24,7 @@
 #include "tools/config_file.hpp"
 #include "adapters/adapter_factory.hpp"
 #include "tools/exit_codes.hpp"
+#include "tools/input_source.hpp"
 #include "tools/interrupt.hpp"
 #include "tools/output_file.hpp"
 #include "tools/pair_reader.hpp"
@@ -40,9 +41,6 @@ using clock_type = std::chrono::steady_clock;
 /// Rejections echoed on stderr; beyond this they are only in the audit.
 constexpr std::uint64_t max_rejections_shown = 100;
 
-/// Files up to this size are counted first, so that progress shows a total.
-constexpr std::uint64_t max_counted_bytes = 256ull << 20;
-
 struct file_closer {
   void operator()(std::FILE* f) const {
     if (f)
@@ -50,53 +48,6 @@ struct file_closer {
   }
 };
 using file_ptr = std::unique_ptr<std::FILE, file_closer>;
-
-/// Opens the pairs input ("-" is standard input); nullptr with `error`.
-file_ptr open_pairs(const std::string& path, std::FILE*& in,
-                    std::string& error) {
-  if (path == "-") {
-    in = stdin;
-    return nullptr;
-  }
-  struct stat st;
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-    error = path + ": is a directory";
-    in = nullptr;
-    return nullptr;
-  }
-  file_ptr f{std::fopen(path.c_str(), "rb")};
-  if (!f)
-    error = path + ": cannot open: " + std::strerror(errno);
-  in = f.get();
-  return f;
-}
-
-/// Counts non-blank lines of a small regular file (for the progress total).
-std::optional<std::uint64_t> count_pairs(const std::string& path) {
-  struct stat st;
-  if (path == "-" || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)
-      || static_cast<std::uint64_t>(st.st_size) > max_counted_bytes)
-    return std::nullopt;
-  file_ptr f{std::fopen(path.c_str(), "rb")};
-  if (!f)
-    return std::nullopt;
-  std::uint64_t lines = 0;
-  bool content = false;
-  char buf[1 << 16];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f.get())) > 0) {
-    for (std::size_t i = 0; i < n; ++i) {
-      char c = buf[i];
-      if (c == '\n') {
-        lines += content;
-        content = false;
-      } else if (c != ' ' && c != '\t' && c != '\r') {
-        content = true;
-      }
-    }
-  }
-  return lines + content;
-}
 
 /// Reads the whole file and reports every bad line; true when none.
 bool validate_whole_file(std::FILE* in, const std::string& name,
@@ -196,18 +147,25 @@ int run_command(const run_options& opts) {
   // support) are warned about by spawn_pipeline, which also records them.
 
   // 2. Input: must be readable; under --strict every line must be good.
-  std::FILE* in = nullptr;
-  auto in_owner = open_pairs(opts.pairs_path, in, error);
-  if (!in) {
+  input_source source;
+  if (!source.open(opts.pairs_path, error)) {
     std::fprintf(stderr, "invjudge: %s\n", error.c_str());
     return exit_code::bad_input;
   }
-  std::string input_name = opts.pairs_path == "-" ? "<stdin>" : opts.pairs_path;
+  std::FILE* in = source.stream();
+  const std::string& input_name = source.name();
   std::optional<std::uint64_t> total;
   if (opts.strict) {
     if (opts.pairs_path == "-") {
       std::fprintf(stderr, "invjudge: --strict needs a file (it reads the "
                            "input twice), not standard input\n");
+      return exit_code::bad_input;
+    }
+    if (!source.rereadable()) {
+      std::fprintf(stderr, "invjudge: --strict needs a regular file (it reads "
+                           "the input twice): %s is a pipe, FIFO, terminal "
+                           "or device, which cannot be read twice\n",
+                   input_name.c_str());
       return exit_code::bad_input;
     }
     std::uint64_t bad = 0, pairs = 0;
@@ -224,7 +182,10 @@ int run_command(const run_options& opts) {
       return exit_code::bad_input;
     }
     total = pairs;
-    std::rewind(in);
+    if (!source.rewind(error)) {
+      std::fprintf(stderr, "invjudge: %s\n", error.c_str());
+      return exit_code::bad_input;
+    }
   }
 
   // 3. Output and audit destinations.
@@ -256,7 +217,7 @@ int run_command(const run_options& opts) {
   }
   bool show_progress = opts.progress && ::isatty(STDERR_FILENO) == 1;
   if (show_progress && !total)
-    total = count_pairs(opts.pairs_path);
+    total = source.count_pairs();
 
   // 4. The pipeline, with this thread's scoped actor as the listener of
   // statistical verdicts.

@@ -3,6 +3,7 @@
 // cannot be read twice.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli_support.hpp"
@@ -67,4 +68,28 @@ TEST_CASE("an existing --out with content is replaced only with --force") {
   // /dev/null is no file to protect.
   auto null = invjudge(dir, "run --pairs p.jsonl --audit b.jsonl --out /dev/null");
   CHECK(null.exit_code == 0);
+}
+
+TEST_CASE("run with --strict refuses an input that cannot be read twice (exit 2)") {
+  temp_dir dir;
+  write_file(dir.file("p.jsonl"), two_pairs);
+  SECTION("a pipe named /dev/stdin") {
+    auto r = invjudge_piped(dir, "cat p.jsonl", "run --pairs /dev/stdin --strict --audit a.jsonl");
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("--strict needs a regular file (it reads the input twice): /dev/stdin is "
+                     "a pipe, FIFO, terminal or device, which cannot be read twice")
+          != std::string::npos);
+  }
+  SECTION("a FIFO") {
+    REQUIRE(::mkfifo(dir.file("fifo").c_str(), 0600) == 0);
+    // The writer runs in the background; the run opens the FIFO, then refuses it.
+    auto r = invjudge_piped(dir, "(cat p.jsonl > fifo &)", "run --pairs fifo --strict --audit a.jsonl");
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("fifo is a pipe, FIFO, terminal or device") != std::string::npos);
+  }
+  CHECK(files_starting_with(dir, "a.jsonl").empty());
+  // Without --strict a pipe is read once, as it should be.
+  auto once = invjudge_piped(dir, "cat p.jsonl", "run --pairs /dev/stdin --audit b.jsonl");
+  CHECK(once.exit_code == 0);
+  CHECK(lines_of(once.out).size() == 4);
 }
