@@ -1,5 +1,6 @@
 #include "tools/pair_reader.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include <rapidjson/document.h>
@@ -55,10 +56,30 @@ std::string abbreviated(const std::string& s) {
   return s.substr(0, cut) + "...";
 }
 
+/// The first field name (in sorted order) that occurs twice in `obj`, or
+/// empty. RapidJSON keeps both and FindMember returns the first, so a
+/// duplicate would otherwise pass with one of its values silently dropped.
+std::string duplicate_field(const rapidjson::Value& obj) {
+  std::vector<std::string_view> names;
+  names.reserve(obj.MemberCount());
+  for (auto& m : obj.GetObject())
+    names.emplace_back(m.name.GetString(), m.name.GetStringLength());
+  std::sort(names.begin(), names.end());
+  auto dup = std::adjacent_find(names.begin(), names.end());
+  return dup == names.end() ? std::string{} : std::string{*dup};
+}
+
 } // namespace
 
 bool parse_pair_line(std::string_view text, answer_pair& out,
                      std::string& reason) {
+  // RapidJSON stops at a NUL as at the end of the text, so "{...}\0{...}"
+  // would read as its first object alone.
+  if (auto nul = text.find('\0'); nul != std::string_view::npos) {
+    reason = "NUL byte at byte " + std::to_string(nul + 1)
+             + ": a line holds one JSON object and nothing else";
+    return false;
+  }
   rapidjson::Document doc;
   doc.Parse<rapidjson::kParseValidateEncodingFlag>(text.data(), text.size());
   if (doc.HasParseError()) {
@@ -74,6 +95,11 @@ bool parse_pair_line(std::string_view text, answer_pair& out,
   }
   if (!doc.IsObject()) {
     reason = "a line must be a JSON object";
+    return false;
+  }
+  if (auto dup = duplicate_field(doc); !dup.empty()) {
+    reason = "duplicate field \"" + abbreviated(dup)
+             + "\" (each field at most once)";
     return false;
   }
   out = answer_pair{};

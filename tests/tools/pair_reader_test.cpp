@@ -125,3 +125,26 @@ TEST_CASE("a line of exactly the limit is accepted") {
   REQUIRE(lines.size() == 1);
   CHECK(lines[0].what == pair_line::kind::pair);
 }
+
+TEST_CASE("a NUL byte, anything after the object, or a duplicate field rejects the line") {
+  using namespace std::string_literals;
+  CHECK(reason_of("{\"id\":\"a\",\"a\":\"1\",\"b\":\"1\"}\0{\"id\":\"b\",\"a\":\"2\",\"b\":\"2\"}"s)
+        == "NUL byte at byte 27: a line holds one JSON object and nothing else");
+  CHECK(reason_of("{\"id\":\"a\",\"a\":\"1\",\"b\":\"1\"}\0"s).rfind("NUL byte at byte 27", 0) == 0);
+  CHECK(reason_of(R"({"id":"a","a":"1","b":"1"} {"id":"b"})")
+        .find("The document root must not be followed by other values")
+        != std::string::npos);
+  CHECK(reason_of(R"({"id":"a","a":"1","b":"1"} x)").rfind("malformed JSON at byte 28", 0) == 0);
+  CHECK(reason_of(R"({"id":"a","a":"1","b":"1","a":"2"})")
+        == "duplicate field \"a\" (each field at most once)");
+  CHECK(reason_of(R"({"id":"a","a":"1","b":"1","x":1,"x":2})")
+        == "duplicate field \"x\" (each field at most once)");
+  // The reader reports the line and goes on with the next.
+  auto lines = read_all("{\"id\":\"a\",\"a\":\"1\",\"b\":\"1\"}\0{\"id\":\"b\",\"a\":\"2\",\"b\":\"2\"}\n"
+                        "{\"id\":\"c\",\"a\":\"3\",\"b\":\"3\"}\n"s);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0].what == pair_line::kind::rejected);
+  CHECK(lines[0].line == 1);
+  CHECK(lines[1].what == pair_line::kind::pair);
+  CHECK(lines[1].pair.id == "c");
+}
