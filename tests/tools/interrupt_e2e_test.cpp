@@ -7,6 +7,7 @@
 #include <set>
 #include <thread>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <rapidjson/document.h>
@@ -128,7 +129,7 @@ TEST_CASE("SIGINT during a busy run: the run_end record agrees with the records 
   // Pairs come through a pipe without end, so that the run is busy (verdicts
   // being written and fsynced) whenever the signal lands.
   int fds[2];
-  REQUIRE(::pipe(fds) == 0);
+  REQUIRE(::pipe2(fds, O_CLOEXEC) == 0); // the run gets only its stdin
   auto old_pipe = std::signal(SIGPIPE, SIG_IGN); // the writer ends on EPIPE
   joining_thread writer;
   auto audit = dir.file("a.jsonl");
