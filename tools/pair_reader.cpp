@@ -1,6 +1,7 @@
 #include "tools/pair_reader.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 
 #include <rapidjson/document.h>
@@ -140,6 +141,10 @@ bool pair_reader::fill() {
     return false;
   pos_ = 0;
   end_ = std::fread(buf_.data(), 1, buf_.size(), in_);
+  // errno is only meaningful right after the read that failed (fread may
+  // return what it got before the error, and fail for good on the next call).
+  if (std::ferror(in_) && error_.empty())
+    error_ = std::strerror(errno);
   if (end_ == 0) {
     eof_ = true;
     failed_ = std::ferror(in_) != 0;
@@ -154,7 +159,7 @@ bool pair_reader::read_line(bool& oversized) {
   bool any = false;
   for (;;) {
     if (pos_ == end_ && !fill())
-      return any;
+      return any && !failed_; // a line cut by a read error is not a line
     any = true;
     auto start = buf_.data() + pos_;
     auto nl = static_cast<const char*>(std::memchr(start, '\n', end_ - pos_));
@@ -182,8 +187,16 @@ bool pair_reader::read_line(bool& oversized) {
 bool pair_reader::next(pair_line& out) {
   for (;;) {
     bool oversized = false;
-    if (!read_line(oversized))
-      return false;
+    if (!read_line(oversized)) {
+      if (!failed_ || failure_reported_)
+        return false;
+      failure_reported_ = true;
+      out.what = pair_line::kind::rejected;
+      out.line = line_ + 1;
+      out.reason = "read error after line " + std::to_string(line_) + ": "
+                   + error_ + "; the rest of the input was not read";
+      return true;
+    }
     ++line_;
     out.line = line_;
     if (oversized) {

@@ -68,10 +68,7 @@ bool validate_whole_file(std::FILE* in, const std::string& name,
                    static_cast<unsigned long long>(line.line),
                    line.reason.c_str());
   }
-  if (reader.failed()) {
-    std::fprintf(stderr, "invjudge: %s: read error\n", name.c_str());
-    ++bad;
-  }
+  // A read error came as a bad line (pair_reader reports it so).
   return bad == 0;
 }
 
@@ -374,12 +371,9 @@ int run_command(const run_options& opts) {
       on_down, caf::after(std::chrono::milliseconds(100)) >> [] {});
     tick();
   }
-  if (reader.failed()) {
-    std::fprintf(stderr, "invjudge: %s: read error after line %llu\n",
-                 input_name.c_str(),
-                 static_cast<unsigned long long>(reader.lines()));
-    interrupted = true;
-  }
+  // A read error was audited as a rejected line; the pairs read before it
+  // are judged and their items closed, and the run ends as bad input.
+  bool read_failed = reader.failed();
 
   // 6. End of input (or interruption): item totals, then finish. The reply
   // comes after every record is written; item verdicts may still be on
@@ -440,8 +434,16 @@ int run_command(const run_options& opts) {
   if (reply_errors > 0)
     std::fprintf(stderr, "invjudge: %llu request(s) failed in the pipeline\n",
                  static_cast<unsigned long long>(reply_errors));
+  if (read_failed)
+    std::fprintf(stderr, "invjudge: %s: read error after line %llu: %s; the "
+                         "pairs before it were judged, the rest was not read\n",
+                 input_name.c_str(),
+                 static_cast<unsigned long long>(reader.lines()),
+                 reader.error().c_str());
   if (interrupted || sink.failed() || reply_errors > 0)
     return exit_code::incomplete;
+  if (read_failed)
+    return exit_code::bad_input;
   return exit_code::ok;
 }
 
