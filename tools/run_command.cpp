@@ -30,6 +30,7 @@
 #include "tools/pair_reader.hpp"
 #include "tools/progress_bar.hpp"
 #include "tools/run_report.hpp"
+#include "tools/strict_check.hpp"
 #include "tools/verdict_output.hpp"
 
 namespace ij {
@@ -48,29 +49,6 @@ struct file_closer {
   }
 };
 using file_ptr = std::unique_ptr<std::FILE, file_closer>;
-
-/// Reads the whole file and reports every bad line; true when none.
-bool validate_whole_file(std::FILE* in, const std::string& name,
-                         std::uint64_t& bad, std::uint64_t& pairs) {
-  pair_reader reader{in, name};
-  pair_line line;
-  bad = 0;
-  pairs = 0;
-  while (reader.next(line)) {
-    if (interrupt_requested())
-      return false;
-    if (line.what == pair_line::kind::pair) {
-      ++pairs;
-      continue;
-    }
-    if (++bad <= max_rejections_shown)
-      std::fprintf(stderr, "%s:%llu: %s\n", name.c_str(),
-                   static_cast<unsigned long long>(line.line),
-                   line.reason.c_str());
-  }
-  // A read error came as a bad line (pair_reader reports it so).
-  return bad == 0;
-}
 
 std::uint32_t automatic_window(const run_config& cfg) {
   std::uint64_t cap = 0;
@@ -165,20 +143,21 @@ int run_command(const run_options& opts) {
                    input_name.c_str());
       return exit_code::bad_input;
     }
-    std::uint64_t bad = 0, pairs = 0;
-    if (!validate_whole_file(in, input_name, bad, pairs)) {
-      if (interrupt_requested()) {
-        std::fprintf(stderr, "invjudge: interrupted while validating; "
-                             "nothing was judged\n");
-        return exit_code::incomplete;
-      }
+    auto checked = check_every_line(in, input_name, stderr);
+    if (checked.interrupted) {
+      std::fprintf(stderr, "invjudge: interrupted while validating; "
+                           "nothing was judged\n");
+      return exit_code::incomplete;
+    }
+    if (checked.bad > 0) {
       std::fprintf(stderr,
                    "invjudge: %s: %llu bad line(s); nothing was judged "
                    "(--strict), no audit was written\n",
-                   input_name.c_str(), static_cast<unsigned long long>(bad));
+                   input_name.c_str(),
+                   static_cast<unsigned long long>(checked.bad));
       return exit_code::bad_input;
     }
-    total = pairs;
+    total = checked.pairs;
     if (!source.rewind(error)) {
       std::fprintf(stderr, "invjudge: %s\n", error.c_str());
       return exit_code::bad_input;

@@ -116,6 +116,24 @@ TEST_CASE("run with --strict: checks the whole file and judges nothing when a li
   }
 }
 
+TEST_CASE("run with --strict: lists every bad line, beyond the first hundred") {
+  temp_dir dir;
+  std::string text;
+  for (int i = 1; i <= 250; ++i)
+    text += i % 2 ? R"({"id":"bad"})" "\n"
+                  : R"({"id":"good-)" + std::to_string(i) + R"(","a":"1","b":"1"})" "\n";
+  write_file(dir.file("p.jsonl"), text);
+  auto r = invjudge(dir, "run --pairs p.jsonl --strict --audit a.jsonl");
+  CHECK(r.exit_code == 2);
+  std::size_t listed = 0;
+  for (auto& line : lines_of(r.err))
+    listed += line.find(": missing field \"a\"") != std::string::npos;
+  CHECK(listed == 125);
+  CHECK(r.err.find("p.jsonl:249: missing field") != std::string::npos);
+  CHECK(r.err.find("125 bad line(s); nothing was judged") != std::string::npos);
+  CHECK(files_starting_with(dir, "a.jsonl").empty());
+}
+
 TEST_CASE("run with --strict: on a good file runs normally") {
   temp_dir dir;
   write_file(dir.file("p.jsonl"), file_with(R"({"id":"mid","a":"5","b":"5"})"));
