@@ -261,6 +261,8 @@ bool apply(const Value& doc, run_config& cfg, const std::string& source,
     cfg.order_balancing = v->GetBool();
   if (auto v = member(doc, "vote_deadline_ms"))
     cfg.vote_deadline = std::chrono::milliseconds{v->GetUint()};
+  if (auto v = member(doc, "max_fault_rate"))
+    cfg.max_fault_rate = v->GetDouble();
   if (auto st = member(doc, "statistics")) {
     auto num = [&](const char* name, double& into) {
       if (auto v = member(*st, name))
@@ -406,6 +408,8 @@ std::string to_json(const run_config& cfg) {
   w.Bool(cfg.order_balancing);
   w.Key("vote_deadline_ms");
   w.Int64(cfg.vote_deadline.count());
+  w.Key("max_fault_rate");
+  w.Double(cfg.max_fault_rate);
   w.Key("statistics");
   write_statistical_params(w, cfg.stats);
   w.Key("audit");

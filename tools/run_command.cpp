@@ -23,6 +23,7 @@
 #include "messages/registration.hpp"
 #include "tools/config_file.hpp"
 #include "adapters/adapter_factory.hpp"
+#include "core/fault_budget.hpp"
 #include "tools/exit_codes.hpp"
 #include "tools/input_source.hpp"
 #include "tools/interrupt.hpp"
@@ -273,7 +274,10 @@ int run_command(const run_options& opts) {
   std::string down_reason;
   bool interrupted = false;
 
+  fault_budget faults{cfg->max_fault_rate};
+  bool stopped_for_faults = false;
   auto on_verdict = [&](single_verdict& v) {
+    faults.add(v.rule);
     --in_flight;
     std::optional<bool> label;
     if (auto it = labels.find(v.pair_id); it != labels.end()) {
@@ -304,6 +308,12 @@ int run_command(const run_options& opts) {
 
   while (!pipeline_down) {
     if (interrupt_requested()) {
+      interrupted = true;
+      break;
+    }
+    // Input remains and the judge mostly faults: stop as on Ctrl-C.
+    if (!eof && faults.stop_now()) {
+      stopped_for_faults = true;
       interrupted = true;
       break;
     }
@@ -419,7 +429,13 @@ int run_command(const run_options& opts) {
                  input_name.c_str(),
                  static_cast<unsigned long long>(reader.lines()),
                  reader.error().c_str());
-  if (interrupted || sink.failed() || reply_errors > 0)
+  if (faults.exceeded())
+    std::fprintf(stderr, "invjudge: %s: %s\n", faults.explanation().c_str(),
+                 stopped_for_faults
+                   ? "the run was stopped before the end of its input (a "
+                     "judge down or misconfigured?)"
+                   : "the run failed");
+  if (interrupted || sink.failed() || reply_errors > 0 || faults.exceeded())
     return exit_code::incomplete;
   if (read_failed)
     return exit_code::bad_input;
