@@ -351,7 +351,7 @@ bool override_judge(run_config& cfg, const std::string& name,
                     std::string& error) {
   auto spec = parse_judge_name(name, error);
   if (!spec) {
-    error = "--judge " + name + ": " + error;
+    error = "--judge " + (name.empty() ? std::string{"''"} : name) + ": " + error;
     return false;
   }
   cfg.judges = {*spec};

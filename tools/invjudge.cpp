@@ -47,7 +47,8 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--config", run.config_path,
                       "Configuration (JSON, see configs/README.md); default: "
                       "the embedded configs/default.json (stub:numeric, 1 vote)");
-  run_cmd->add_option("--judge", run.judge,
+  std::string run_judge;
+  auto run_judge_opt = run_cmd->add_option("--judge", run_judge,
                       "Judge by short name, replacing the configured ones: "
                       "stub:numeric, ollama:MODEL, anthropic:MODEL, "
                       "openai:MODEL@URL");
@@ -77,8 +78,9 @@ int main(int argc, char** argv) {
     "selftest", "Send the negative controls (identity, mismatch, abstain) to "
                 "the judge and report counts per kind; exit 1 on any miss");
   auto st_config_opt = st_cmd->add_option("--config", st_config, "Configuration whose judges to test");
-  st_cmd->add_option("--judge", st_judge, "Judge by short name (default: stub:numeric)")
-    ->excludes(st_config_opt);
+  auto st_judge_opt =
+    st_cmd->add_option("--judge", st_judge, "Judge by short name (default: stub:numeric)")
+      ->excludes(st_config_opt);
 
   auto audit_cmd = app.add_subcommand("audit", "Audit trail tools");
   audit_cmd->require_subcommand(1);
@@ -108,13 +110,19 @@ int main(int argc, char** argv) {
     return code == 0 ? ij::exit_code::ok : ij::exit_code::bad_input;
   }
 
+  // Given but empty (--judge '') is a bad judge name, not "not given".
   if (*run_cmd) {
+    if (run_judge_opt->count() > 0)
+      run.judge = run_judge;
     run.progress = !no_progress;
     ij::install_interrupt_handler();
     return ij::run_command(run);
   }
   if (*st_cmd)
-    return ij::selftest_command(st_config, st_judge);
+    return ij::selftest_command(st_config,
+                                st_judge_opt->count() > 0
+                                  ? std::optional<std::string>{st_judge}
+                                  : std::nullopt);
   if (*verify_cmd)
     return ij::audit_verify_command(audit_path, expect_hash);
   if (*gen_cmd)

@@ -108,7 +108,7 @@ int run_command(const run_options& opts) {
     cfg = default_config();
   else
     cfg = load_config(opts.config_path, error);
-  if (cfg && !opts.judge.empty() && !override_judge(*cfg, opts.judge, error))
+  if (cfg && opts.judge && !override_judge(*cfg, *opts.judge, error))
     cfg.reset();
   if (!cfg) {
     std::fprintf(stderr, "invjudge: %s\n", error.c_str());

@@ -3,6 +3,7 @@
 // pairs in flight, writes verdict lines as they arrive, and ends the run
 // (cleanly, also on Ctrl-C) with a summary.
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace ij {
@@ -12,8 +13,9 @@ struct run_options {
   std::string pairs_path;
   /// Empty: the embedded default (configs/default.json).
   std::string config_path;
-  /// Replaces the configured judges when set (a short judge name).
-  std::string judge;
+  /// Replaces the configured judges when given (a short judge name); given
+  /// but empty is an error, not "not given".
+  std::optional<std::string> judge;
   /// Empty: standard output.
   std::string out_path;
   /// Replace an existing --out file that has content (otherwise refused).
