@@ -17,6 +17,7 @@
 #include "adapters/llm_judge_comparator.hpp"
 #include "core/audit_record.hpp"
 #include "core/verdict_table.hpp"
+#include "messages/error.hpp"
 
 namespace ij {
 
@@ -390,7 +391,7 @@ pipeline(pipeline_impl_actor::stateful_pointer<pipeline_state> self,
             --self->state.pending_writes;
             std::cerr << "invjudge: the verdict of item " << v.item
                       << " was not released: "
-                      << self->system().render(err) << '\n';
+                      << render_error(err) << '\n';
             try_finish(self);
           });
     },

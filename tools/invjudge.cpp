@@ -11,6 +11,11 @@
 #include "tools/interrupt.hpp"
 #include "tools/run_command.hpp"
 #include "tools/selftest_command.hpp"
+#include "tools/unknown_subcommand.hpp"
+
+#ifndef IJ_VERSION
+#error "IJ_VERSION (the CMake project version) must be defined"
+#endif
 
 namespace {
 
@@ -35,6 +40,8 @@ int main(int argc, char** argv) {
                "controls and a tamper-evident audit trail."};
   app.footer(exit_codes_text);
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string{"invjudge "} + IJ_VERSION,
+                       "Print the version and exit");
 
   ij::run_options run;
   auto run_cmd = app.add_subcommand(
@@ -106,6 +113,12 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    // A mistyped subcommand is named (CLI11 says only that one is required).
+    if (auto what = ij::unknown_subcommand(app, argc, argv);
+        !what.empty() && e.get_exit_code() != 0) {
+      std::fprintf(stderr, "invjudge: %s; see invjudge --help\n", what.c_str());
+      return ij::exit_code::bad_input;
+    }
     int code = app.exit(e);
     return code == 0 ? ij::exit_code::ok : ij::exit_code::bad_input;
   }

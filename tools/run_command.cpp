@@ -20,6 +20,7 @@
 
 #include "actors/audit_file.hpp"
 #include "actors/pipeline_settings.hpp"
+#include "messages/error.hpp"
 #include "messages/registration.hpp"
 #include "tools/config_file.hpp"
 #include "adapters/adapter_factory.hpp"
@@ -228,7 +229,7 @@ int run_command(const run_options& opts) {
   auto spawned = spawn_pipeline(sys, std::move(settings));
   if (!spawned) {
     std::fprintf(stderr, "invjudge: cannot start the pipeline (audit %s): %s\n",
-                 audit_path.c_str(), sys.render(spawned.error()).c_str());
+                 audit_path.c_str(), render_error(spawned.error()).c_str());
     return exit_code::bad_config;
   }
   auto pipeline = *spawned;
@@ -237,7 +238,7 @@ int run_command(const run_options& opts) {
   bool started = false;
   self->request(pipeline, caf::infinite, start_atom::value)
     .receive([&](std::uint64_t) { started = true; },
-             [&](caf::error& e) { error = sys.render(e); });
+             [&](caf::error& e) { error = render_error(e); });
   if (!started) {
     std::fprintf(stderr, "invjudge: the run manifest could not be written: %s\n",
                  error.c_str());
@@ -294,7 +295,7 @@ int run_command(const run_options& opts) {
   auto on_down = [&](caf::down_msg& dm) {
     if (dm.source == pipeline.address()) {
       pipeline_down = true;
-      down_reason = sys.render(dm.reason);
+      down_reason = render_error(dm.reason);
     }
   };
   auto tick = [&] {
@@ -355,7 +356,7 @@ int run_command(const run_options& opts) {
         --in_flight;
         if (++reply_errors <= max_rejections_shown)
           std::fprintf(stderr, "invjudge: the pipeline refused a request: %s\n",
-                       sys.render(e).c_str());
+                       render_error(e).c_str());
       },
       on_down, caf::after(std::chrono::milliseconds(100)) >> [] {});
     tick();
@@ -394,7 +395,7 @@ int run_command(const run_options& opts) {
           --in_flight;
           if (!interrupted) {
             ++reply_errors;
-            std::fprintf(stderr, "invjudge: %s\n", sys.render(e).c_str());
+            std::fprintf(stderr, "invjudge: %s\n", render_error(e).c_str());
           }
         },
         on_down, caf::after(std::chrono::milliseconds(100)) >> [] {});
