@@ -22,15 +22,19 @@ namespace {
 constexpr const char* exit_codes_text = R"(Exit codes:
   0  completed (run); chain intact and run complete (audit verify); all
      controls as predicted (selftest)
-  1  audit verify: a line was edited (named); selftest: a control missed
-  2  bad input: pairs file missing or unreadable, a bad line with --strict,
-     or a bad command line
+  1  audit verify: a line was edited (named), the run end disagrees with
+     the records, or the final hash is not --expect-hash; selftest: a
+     control missed
+  2  bad input: pairs file missing or unreadable, a read error in it, a bad
+     line with --strict, --strict on an input that cannot be read twice,
+     --out naming the pairs or audit file or an existing file (without
+     --force), or a bad command line; audit verify: the file cannot be read
   3  bad configuration: schema or semantic error (file and JSON pointer
      named), a judge that cannot be built, an audit file that cannot be
-     opened; nothing was judged
-  4  incomplete: the run was interrupted (Ctrl-C, SIGTERM, output closed) or
-     failed; audit verify: intact, but the run did not finish or was
-     interrupted)";
+     created, holds records or is in use by another run; nothing was judged
+  4  incomplete: the run was interrupted (Ctrl-C, SIGTERM, output closed),
+     failed, or its fault rate is above max_fault_rate; audit verify:
+     intact, but the run did not finish or was interrupted)";
 
 } // namespace
 
@@ -66,11 +70,13 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--force", run.force,
                     "Replace an existing --out file that has content");
   run_cmd->add_option("--audit", run.audit_path,
-                      "Audit trail file; default: audit.path of the "
-                      "configuration, else invjudge-audit-<UTC time>.jsonl here");
+                      "Audit trail file, created (or taken empty) and locked for "
+                      "the run; default: audit.path of the configuration, else "
+                      "a new invjudge-audit-<UTC time>[-N].jsonl here");
   run_cmd->add_flag("--strict", run.strict,
-                    "Check every line first; any bad line stops the run before "
-                    "any judge call (exit 2)");
+                    "Check every line first (a regular file: it is read "
+                    "twice); every bad line is listed and any stops the run "
+                    "before any judge call (exit 2)");
   bool no_progress = false;
   run_cmd->add_flag("--no-progress", no_progress,
                     "No progress line (it is only ever shown on a terminal)");
@@ -93,8 +99,9 @@ int main(int argc, char** argv) {
   audit_cmd->require_subcommand(1);
   std::string audit_path;
   auto verify_cmd = audit_cmd->add_subcommand(
-    "verify", "Check the hash chain and the run-end record: ok (0), edited "
-              "line named (1), did not finish or interrupted (4)");
+    "verify", "Check the hash chain and that the run-end record agrees with "
+              "the records; print the final hash: ok (0), edited line named "
+              "(1), did not finish or interrupted (4), unreadable (2)");
   verify_cmd->add_option("AUDIT", audit_path, "The audit file (JSON Lines)")->required();
   std::string expect_hash;
   verify_cmd->add_option("--expect-hash", expect_hash,
