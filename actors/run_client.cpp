@@ -11,7 +11,7 @@ namespace {
 struct client_loop {
   caf::scoped_actor& self;
   const run_actor& session;
-  const input_source& next;
+  const batch_source& next;
   const run_event_handlers& on;
   std::uint32_t max_batches;
   run_outcome out;
@@ -113,7 +113,7 @@ struct client_loop {
 } // namespace
 
 run_outcome drive_run(caf::scoped_actor& self, const run_actor& session,
-                      const input_source& next,
+                      const batch_source& next,
                       const run_event_handlers& on,
                       std::uint32_t batches_in_flight) {
   client_loop loop{self, session, next, on, batches_in_flight, {}};

@@ -25,7 +25,7 @@ enum class input_state {
 };
 
 /// Fills `batch` with the next lines; `why` says what failed.
-using input_source =
+using batch_source =
   std::function<input_state(input_batch& batch, std::string& why)>;
 
 /// What to do with the run's events (each may be left empty).
@@ -55,7 +55,7 @@ struct run_outcome {
 /// Runs `session` to its end with `self` as its listener (spawn the session
 /// with caf::actor_cast<run_listener_actor>(self)).
 run_outcome drive_run(caf::scoped_actor& self, const run_actor& session,
-                      const input_source& next,
+                      const batch_source& next,
                       const run_event_handlers& on,
                       std::uint32_t batches_in_flight = 2);
 

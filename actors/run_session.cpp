@@ -1,21 +1,17 @@
 #include "actors/run_session.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <ctime>
 #include <iterator>
 #include <random>
 #include <set>
 #include <utility>
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <caf/send.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
+#include "actors/audit_file.hpp"
 #include "actors/audit_logger.hpp"
 #include "adapters/llm_judge_comparator.hpp"
 #include "core/audit_record.hpp"
@@ -549,21 +545,12 @@ caf::expected<run_actor> spawn_run(caf::actor_system& sys, run_setup setup) {
     return make_error(errc::bad_config, "no judge directory");
   if (setup.audit_path.empty())
     return make_error(errc::bad_config, "no audit file given");
-  int fd = ::open(setup.audit_path.c_str(),
-                  O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  // Created exclusively (or an existing empty file taken) and locked: two
+  // runs never write one audit. The logger owns the descriptor.
+  std::string why;
+  int fd = open_audit_file(setup.audit_path, why);
   if (fd < 0)
-    return make_error(errc::audit_failed, "cannot open the audit file "
-                                            + setup.audit_path + ": "
-                                            + std::strerror(errno));
-  struct stat info {};
-  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode) || info.st_size > 0) {
-    ::close(fd);
-    return make_error(errc::audit_failed,
-                      "the audit file " + setup.audit_path
-                        + " already holds records (or is not a regular "
-                          "file): an audit trail is never appended to by "
-                          "another run; choose a new path");
-  }
+    return make_error(errc::audit_failed, why);
   if (setup.run_id.empty())
     setup.run_id = make_run_id();
   run_session_actor session = sys.spawn(run_session, std::move(setup), fd);

@@ -261,7 +261,7 @@ result pipeline(const std::vector<answer_pair>& pairs, vote_config votes,
     std::exit(1);
   }
   std::size_t next = 0;
-  input_source source = [&](input_batch& b, std::string&) {
+  batch_source source = [&](input_batch& b, std::string&) {
     auto end = std::min(pairs.size(), next + 128);
     b.pairs.assign(pairs.begin() + static_cast<std::ptrdiff_t>(next),
                    pairs.begin() + static_cast<std::ptrdiff_t>(end));

@@ -1,10 +1,13 @@
 #include "core/audit_chain.hpp"
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 
 #include <rapidjson/document.h>
 
 #include "core/audit_record.hpp"
+#include "core/audit_recount.hpp"
 #include "core/sha256.hpp"
 
 namespace ij {
@@ -15,6 +18,7 @@ std::string_view to_string(audit_status s) {
     case audit_status::interrupted: return "interrupted";
     case audit_status::edited: return "edited";
     case audit_status::unfinished: return "unfinished";
+    case audit_status::unreadable: return "unreadable";
   }
   return "edited";
 }
@@ -23,7 +27,7 @@ namespace {
 
 audit_verification edited(std::uint64_t lines, std::uint64_t bad,
                           std::string why) {
-  return {audit_status::edited, lines, bad, std::move(why)};
+  return {audit_status::edited, lines, bad, std::move(why), {}};
 }
 
 std::string line_name(std::uint64_t n) {
@@ -38,20 +42,35 @@ audit_verification verify_audit(std::istream& in) {
   std::uint64_t n = 0;
   std::string last_type;
   bool last_interrupted = false;
-  rapidjson::Document doc;
+  audit_recount recount;
+  auto with_hash = [&](audit_verification v) {
+    v.final_hash = prev_hash;
+    return v;
+  };
+  errno = 0;
   while (std::getline(in, line)) {
     // getline stops at EOF without a newline: the writer was cut off in the
-    // middle of a line, so the run did not finish (this is not an edit).
+    // middle of a line, so the run did not finish (this is not an edit),
+    // unless the run had ended: then the bytes were added afterwards.
     if (in.eof()) {
       if (line.empty())
         break;
-      return {audit_status::unfinished, n, n + 1,
-              line_name(n + 1)
-                + " is partial (no newline): the run did not finish"};
+      if (last_type == audit_type::run_end)
+        return edited(n, n + 1,
+                      line_name(n + 1)
+                        + " (no newline) follows the run_end record");
+      return with_hash({audit_status::unfinished, n, n + 1,
+                        line_name(n + 1)
+                          + " is partial (no newline): the run did not "
+                            "finish",
+                        {}});
     }
     ++n;
     if (last_type == audit_type::run_end)
       return edited(n, n, line_name(n) + " follows the run_end record");
+    // A fresh document per line: one document's allocator keeps every
+    // parse's memory until it is destroyed.
+    rapidjson::Document doc;
     doc.Parse(line.data(), line.size());
     if (doc.HasParseError() || !doc.IsObject())
       return edited(n, n, line_name(n) + " is not a JSON object");
@@ -91,29 +110,40 @@ audit_verification verify_audit(std::istream& in) {
       auto it = doc.FindMember("interrupted");
       last_interrupted = it != doc.MemberEnd() && it->value.IsBool()
                          && it->value.GetBool();
+      if (auto why = recount.check_run_end(doc); !why.empty())
+        return edited(n, n, line_name(n) + " (run_end): " + why);
+    } else if (auto why = recount.add(last_type, doc); !why.empty()) {
+      return edited(n, n, line_name(n) + " (" + last_type + ") " + why);
     }
     prev_hash = sha256_hex(line);
   }
-  if (in.bad())
-    return {audit_status::unfinished, n, 0,
-            "reading failed after " + line_name(n)};
+  if (in.bad()) {
+    int err = errno;
+    return {audit_status::unreadable, n, 0,
+            "reading failed after " + line_name(n)
+              + (err ? std::string{": "} + std::strerror(err) : std::string{}),
+            {}};
+  }
   if (n == 0)
-    return {audit_status::unfinished, 0, 0,
-            "the file holds no record: the run did not start"};
+    return with_hash({audit_status::unfinished, 0, 0,
+                      "the file holds no record: the run did not start", {}});
   if (last_type != audit_type::run_end)
-    return {audit_status::unfinished, n, 0,
-            "no run_end record after " + line_name(n)
-              + ": the run did not finish"};
+    return with_hash({audit_status::unfinished, n, 0,
+                      "no run_end record after " + line_name(n)
+                        + ": the run did not finish",
+                      {}});
   if (last_interrupted)
-    return {audit_status::interrupted, n, 0,
-            "the run was interrupted (its run_end record says so)"};
-  return {audit_status::ok, n, 0, {}};
+    return with_hash({audit_status::interrupted, n, 0,
+                      "the run was interrupted (its run_end record says so)",
+                      {}});
+  return with_hash({audit_status::ok, n, 0, {}, {}});
 }
 
 audit_verification verify_audit_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
-    return {audit_status::unfinished, 0, 0, "cannot open " + path};
+    return {audit_status::unreadable, 0, 0,
+            "cannot open " + path + ": " + std::strerror(errno), {}};
   return verify_audit(in);
 }
 

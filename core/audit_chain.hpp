@@ -20,9 +20,12 @@ enum class audit_status {
   /// Intact as far as it goes, but the run did not finish: no run_end
   /// record, or the last line is partial (no newline).
   unfinished,
+  /// The file could not be opened or read to its end (a directory, an I/O
+  /// error): nothing can be said about it.
+  unreadable,
 };
 
-/// "ok", "interrupted", "edited", "unfinished".
+/// "ok", "interrupted", "edited", "unfinished", "unreadable".
 std::string_view to_string(audit_status s);
 
 struct audit_verification {
@@ -34,13 +37,20 @@ struct audit_verification {
   std::uint64_t bad_line = 0;
   /// What is wrong, in plain words; empty when ok.
   std::string reason;
+  /// The SHA-256 (hex) of the last complete line: the chain's final hash,
+  /// which a user keeps elsewhere to show later that the file was neither
+  /// rewritten nor cut (64 zeros when there is no line). Empty when the file
+  /// is edited or unreadable.
+  std::string final_hash;
 };
 
-/// Reads the whole stream line by line.
+/// Reads the whole stream line by line: checks the chain, that the manifest
+/// comes first and run_end last, and that run_end's totals agree with the
+/// records before it (core/audit_recount.hpp).
 audit_verification verify_audit(std::istream& in);
 
-/// Opens `path`; a file that cannot be opened is reported as unfinished
-/// with the reason (there is nothing to verify).
+/// Opens `path`; a file that cannot be opened or read is unreadable, with
+/// the reason.
 audit_verification verify_audit_file(const std::string& path);
 
 /// True for ok and interrupted: the file is whole and unedited.

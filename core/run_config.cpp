@@ -261,6 +261,8 @@ bool apply(const Value& doc, run_config& cfg, const std::string& source,
     cfg.order_balancing = v->GetBool();
   if (auto v = member(doc, "vote_deadline_ms"))
     cfg.vote_deadline = std::chrono::milliseconds{v->GetUint()};
+  if (auto v = member(doc, "max_fault_rate"))
+    cfg.max_fault_rate = v->GetDouble();
   if (auto st = member(doc, "statistics")) {
     auto num = [&](const char* name, double& into) {
       if (auto v = member(*st, name))
@@ -349,7 +351,7 @@ bool override_judge(run_config& cfg, const std::string& name,
                     std::string& error) {
   auto spec = parse_judge_name(name, error);
   if (!spec) {
-    error = "--judge " + name + ": " + error;
+    error = "--judge " + (name.empty() ? std::string{"''"} : name) + ": " + error;
     return false;
   }
   cfg.judges = {*spec};
@@ -405,6 +407,8 @@ void write_run_config(rapidjson::Writer<rapidjson::StringBuffer>& w,
   w.Bool(cfg.order_balancing);
   w.Key("vote_deadline_ms");
   w.Int64(cfg.vote_deadline.count());
+  w.Key("max_fault_rate");
+  w.Double(cfg.max_fault_rate);
   w.Key("statistics");
   write_statistical_params(w, cfg.stats);
   w.Key("audit");

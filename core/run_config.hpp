@@ -48,6 +48,9 @@ struct run_config {
   bool abstain_as_neither = true;
   bool order_balancing = false;
   std::chrono::milliseconds vote_deadline{120000};
+  /// The largest share of judged pairs with verdict I2 (fault) a run may
+  /// have (core/fault_budget.hpp); above it the run fails (exit 4).
+  double max_fault_rate = 0.5;
   statistical_params stats;
   /// Empty: a fresh `invjudge-audit-<UTC timestamp>.jsonl` in the current
   /// directory.

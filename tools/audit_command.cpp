@@ -1,16 +1,50 @@
 #include "tools/audit_command.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+
+#include <sys/stat.h>
 
 #include "core/audit_chain.hpp"
 #include "tools/exit_codes.hpp"
 
 namespace ij {
 
-int audit_verify_command(const std::string& path) {
+namespace {
+
+bool is_sha256_hex(const std::string& s) {
+  return s.size() == 64 && std::all_of(s.begin(), s.end(), [](char c) {
+           return std::isxdigit(static_cast<unsigned char>(c)) != 0;
+         });
+}
+
+std::string lower(std::string s) {
+  for (auto& c : s)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+} // namespace
+
+int audit_verify_command(const std::string& path,
+                         const std::string& expect_hash) {
+  if (!expect_hash.empty() && !is_sha256_hex(expect_hash)) {
+    std::fprintf(stderr, "invjudge: --expect-hash %s: not a SHA-256 (64 hex "
+                         "digits, as `run` and `audit verify` print it)\n",
+                 expect_hash.c_str());
+    return exit_code::bad_input;
+  }
+  // A directory opens and fails only at the first read: name it first.
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    std::fprintf(stderr, "invjudge: %s: is a directory, not an audit file\n",
+                 path.c_str());
+    return exit_code::bad_input;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     std::fprintf(stderr, "invjudge: %s: cannot open: %s\n", path.c_str(),
@@ -19,15 +53,18 @@ int audit_verify_command(const std::string& path) {
   }
   auto v = verify_audit(in);
   auto records = static_cast<unsigned long long>(v.lines);
+  int code = exit_code::failed_check;
   switch (v.status) {
     case audit_status::ok:
       std::printf("ok: %llu records, run complete\n", records);
-      return exit_code::ok;
+      code = exit_code::ok;
+      break;
     case audit_status::interrupted:
       std::printf("interrupted: %llu records, chain intact; the run was "
                   "interrupted (its run_end record says so)\n",
                   records);
-      return exit_code::incomplete;
+      code = exit_code::incomplete;
+      break;
     case audit_status::edited:
       std::printf("EDITED: %s: line %llu: %s\n", path.c_str(),
                   static_cast<unsigned long long>(v.bad_line),
@@ -36,9 +73,23 @@ int audit_verify_command(const std::string& path) {
     case audit_status::unfinished:
       std::printf("did not finish: %llu records, chain intact so far; %s\n",
                   records, v.reason.c_str());
-      return exit_code::incomplete;
+      code = exit_code::incomplete;
+      break;
+    case audit_status::unreadable:
+      std::fprintf(stderr, "invjudge: %s: cannot read: %s\n", path.c_str(),
+                   v.reason.c_str());
+      return exit_code::bad_input;
   }
-  return exit_code::failed_check;
+  std::printf("final hash: %s\n", v.final_hash.c_str());
+  if (!expect_hash.empty() && lower(expect_hash) != v.final_hash) {
+    // The chain holds, but not up to the hash the user kept: the file was
+    // rewritten (every hash recomputed) or cut.
+    std::printf("EDITED: %s: the final hash is not the expected %s: the file "
+                "was rewritten or cut since that hash was taken\n",
+                path.c_str(), lower(expect_hash).c_str());
+    return exit_code::failed_check;
+  }
+  return code;
 }
 
 } // namespace ij

@@ -11,21 +11,30 @@
 #include "tools/interrupt.hpp"
 #include "tools/run_command.hpp"
 #include "tools/selftest_command.hpp"
+#include "tools/unknown_subcommand.hpp"
+
+#ifndef IJ_VERSION
+#error "IJ_VERSION (the CMake project version) must be defined"
+#endif
 
 namespace {
 
 constexpr const char* exit_codes_text = R"(Exit codes:
   0  completed (run); chain intact and run complete (audit verify); all
      controls as predicted (selftest)
-  1  audit verify: a line was edited (named); selftest: a control missed
-  2  bad input: pairs file missing or unreadable, a bad line with --strict,
-     or a bad command line
+  1  audit verify: a line was edited (named), the run end disagrees with
+     the records, or the final hash is not --expect-hash; selftest: a
+     control missed
+  2  bad input: pairs file missing or unreadable, a read error in it, a bad
+     line with --strict, --strict on an input that cannot be read twice,
+     --out naming the pairs or audit file or an existing file (without
+     --force), or a bad command line; audit verify: the file cannot be read
   3  bad configuration: schema or semantic error (file and JSON pointer
      named), a judge that cannot be built, an audit file that cannot be
-     opened; nothing was judged
-  4  incomplete: the run was interrupted (Ctrl-C, SIGTERM, output closed) or
-     failed; audit verify: intact, but the run did not finish or was
-     interrupted)";
+     created, holds records or is in use by another run; nothing was judged
+  4  incomplete: the run was interrupted (Ctrl-C, SIGTERM, output closed),
+     failed, or its fault rate is above max_fault_rate; audit verify:
+     intact, but the run did not finish or was interrupted)";
 
 } // namespace
 
@@ -35,6 +44,8 @@ int main(int argc, char** argv) {
                "controls and a tamper-evident audit trail."};
   app.footer(exit_codes_text);
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string{"invjudge "} + IJ_VERSION,
+                       "Print the version and exit");
 
   ij::run_options run;
   auto run_cmd = app.add_subcommand(
@@ -47,17 +58,25 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--config", run.config_path,
                       "Configuration (JSON, see configs/README.md); default: "
                       "the embedded configs/default.json (stub:numeric, 1 vote)");
-  run_cmd->add_option("--judge", run.judge,
+  std::string run_judge;
+  auto run_judge_opt = run_cmd->add_option("--judge", run_judge,
                       "Judge by short name, replacing the configured ones: "
                       "stub:numeric, ollama:MODEL, anthropic:MODEL, "
                       "openai:MODEL@URL");
-  run_cmd->add_option("--out", run.out_path, "Write verdict lines here instead of stdout");
+  run_cmd->add_option("--out", run.out_path,
+                      "Write verdict lines here instead of stdout; never the "
+                      "pairs or audit file, and an existing file with content "
+                      "only with --force");
+  run_cmd->add_flag("--force", run.force,
+                    "Replace an existing --out file that has content");
   run_cmd->add_option("--audit", run.audit_path,
-                      "Audit trail file; default: audit.path of the "
-                      "configuration, else invjudge-audit-<UTC time>.jsonl here");
+                      "Audit trail file, created (or taken empty) and locked for "
+                      "the run; default: audit.path of the configuration, else "
+                      "a new invjudge-audit-<UTC time>[-N].jsonl here");
   run_cmd->add_flag("--strict", run.strict,
-                    "Check every line first; any bad line stops the run before "
-                    "any judge call (exit 2)");
+                    "Check every line first (a regular file: it is read "
+                    "twice); every bad line is listed and any stops the run "
+                    "before any judge call (exit 2)");
   bool no_progress = false;
   run_cmd->add_flag("--no-progress", no_progress,
                     "No progress line (it is only ever shown on a terminal)");
@@ -72,16 +91,22 @@ int main(int argc, char** argv) {
     "selftest", "Send the negative controls (identity, mismatch, abstain) to "
                 "the judge and report counts per kind; exit 1 on any miss");
   auto st_config_opt = st_cmd->add_option("--config", st_config, "Configuration whose judges to test");
-  st_cmd->add_option("--judge", st_judge, "Judge by short name (default: stub:numeric)")
-    ->excludes(st_config_opt);
+  auto st_judge_opt =
+    st_cmd->add_option("--judge", st_judge, "Judge by short name (default: stub:numeric)")
+      ->excludes(st_config_opt);
 
   auto audit_cmd = app.add_subcommand("audit", "Audit trail tools");
   audit_cmd->require_subcommand(1);
   std::string audit_path;
   auto verify_cmd = audit_cmd->add_subcommand(
-    "verify", "Check the hash chain and the run-end record: ok (0), edited "
-              "line named (1), did not finish or interrupted (4)");
+    "verify", "Check the hash chain and that the run-end record agrees with "
+              "the records; print the final hash: ok (0), edited line named "
+              "(1), did not finish or interrupted (4), unreadable (2)");
   verify_cmd->add_option("AUDIT", audit_path, "The audit file (JSON Lines)")->required();
+  std::string expect_hash;
+  verify_cmd->add_option("--expect-hash", expect_hash,
+                         "The final hash printed when the run ended (kept "
+                         "elsewhere): exit 1 unless the file still ends there");
 
   // Hidden: synthetic pairs for load and memory tests.
   std::uint64_t gen_n = 0;
@@ -95,19 +120,31 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    // A mistyped subcommand is named (CLI11 says only that one is required).
+    if (auto what = ij::unknown_subcommand(app, argc, argv);
+        !what.empty() && e.get_exit_code() != 0) {
+      std::fprintf(stderr, "invjudge: %s; see invjudge --help\n", what.c_str());
+      return ij::exit_code::bad_input;
+    }
     int code = app.exit(e);
     return code == 0 ? ij::exit_code::ok : ij::exit_code::bad_input;
   }
 
+  // Given but empty (--judge '') is a bad judge name, not "not given".
   if (*run_cmd) {
+    if (run_judge_opt->count() > 0)
+      run.judge = run_judge;
     run.progress = !no_progress;
     ij::install_interrupt_handler();
     return ij::run_command(run);
   }
   if (*st_cmd)
-    return ij::selftest_command(st_config, st_judge);
+    return ij::selftest_command(st_config,
+                                st_judge_opt->count() > 0
+                                  ? std::optional<std::string>{st_judge}
+                                  : std::nullopt);
   if (*verify_cmd)
-    return ij::audit_verify_command(audit_path);
+    return ij::audit_verify_command(audit_path, expect_hash);
   if (*gen_cmd)
     return ij::write_synthetic_pairs(stdout, gen_n, gen_per_item)
              ? ij::exit_code::ok

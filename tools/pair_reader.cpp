@@ -1,5 +1,7 @@
 #include "tools/pair_reader.hpp"
 
+#include <algorithm>
+#include <cerrno>
 #include <cstring>
 
 #include <rapidjson/document.h>
@@ -55,10 +57,30 @@ std::string abbreviated(const std::string& s) {
   return s.substr(0, cut) + "...";
 }
 
+/// The first field name (in sorted order) that occurs twice in `obj`, or
+/// empty. RapidJSON keeps both and FindMember returns the first, so a
+/// duplicate would otherwise pass with one of its values silently dropped.
+std::string duplicate_field(const rapidjson::Value& obj) {
+  std::vector<std::string_view> names;
+  names.reserve(obj.MemberCount());
+  for (auto& m : obj.GetObject())
+    names.emplace_back(m.name.GetString(), m.name.GetStringLength());
+  std::sort(names.begin(), names.end());
+  auto dup = std::adjacent_find(names.begin(), names.end());
+  return dup == names.end() ? std::string{} : std::string{*dup};
+}
+
 } // namespace
 
 bool parse_pair_line(std::string_view text, answer_pair& out,
                      std::string& reason) {
+  // RapidJSON stops at a NUL as at the end of the text, so "{...}\0{...}"
+  // would read as its first object alone.
+  if (auto nul = text.find('\0'); nul != std::string_view::npos) {
+    reason = "NUL byte at byte " + std::to_string(nul + 1)
+             + ": a line holds one JSON object and nothing else";
+    return false;
+  }
   rapidjson::Document doc;
   doc.Parse<rapidjson::kParseValidateEncodingFlag>(text.data(), text.size());
   if (doc.HasParseError()) {
@@ -74,6 +96,11 @@ bool parse_pair_line(std::string_view text, answer_pair& out,
   }
   if (!doc.IsObject()) {
     reason = "a line must be a JSON object";
+    return false;
+  }
+  if (auto dup = duplicate_field(doc); !dup.empty()) {
+    reason = "duplicate field \"" + abbreviated(dup)
+             + "\" (each field at most once)";
     return false;
   }
   out = answer_pair{};
@@ -114,6 +141,10 @@ bool pair_reader::fill() {
     return false;
   pos_ = 0;
   end_ = std::fread(buf_.data(), 1, buf_.size(), in_);
+  // errno is only meaningful right after the read that failed (fread may
+  // return what it got before the error, and fail for good on the next call).
+  if (std::ferror(in_) && error_.empty())
+    error_ = std::strerror(errno);
   if (end_ == 0) {
     eof_ = true;
     failed_ = std::ferror(in_) != 0;
@@ -128,7 +159,7 @@ bool pair_reader::read_line(bool& oversized) {
   bool any = false;
   for (;;) {
     if (pos_ == end_ && !fill())
-      return any;
+      return any && !failed_; // a line cut by a read error is not a line
     any = true;
     auto start = buf_.data() + pos_;
     auto nl = static_cast<const char*>(std::memchr(start, '\n', end_ - pos_));
@@ -156,8 +187,16 @@ bool pair_reader::read_line(bool& oversized) {
 bool pair_reader::next(pair_line& out) {
   for (;;) {
     bool oversized = false;
-    if (!read_line(oversized))
-      return false;
+    if (!read_line(oversized)) {
+      if (!failed_ || failure_reported_)
+        return false;
+      failure_reported_ = true;
+      out.what = pair_line::kind::rejected;
+      out.line = line_ + 1;
+      out.reason = "read error after line " + std::to_string(line_) + ": "
+                   + error_ + "; the rest of the input was not read";
+      return true;
+    }
     ++line_;
     out.line = line_;
     if (oversized) {

@@ -43,12 +43,20 @@ public:
   pair_reader(const pair_reader&) = delete;
   pair_reader& operator=(const pair_reader&) = delete;
 
-  /// The next non-blank line; false at end of input or on a read error.
+  /// The next non-blank line; false at end of input. A read error is
+  /// reported once, as a rejected line (the line that could not be read,
+  /// "read error after line N: ...; the rest of the input was not read"),
+  /// and reading stops there: a partial line before it is not parsed.
   bool next(pair_line& out);
 
   /// True when reading stopped on an I/O error rather than end of file.
   bool failed() const {
     return failed_;
+  }
+
+  /// The system's words for that error (e.g. "Connection reset by peer").
+  const std::string& error() const {
+    return error_;
   }
 
   const std::string& name() const {
@@ -77,6 +85,8 @@ private:
   std::size_t end_ = 0;
   bool eof_ = false;
   bool failed_ = false;
+  bool failure_reported_ = false;
+  std::string error_;
   std::uint64_t line_ = 0;
   std::uint64_t bytes_ = 0;
   std::string line_buf_;

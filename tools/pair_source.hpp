@@ -1,50 +1,44 @@
 #pragma once
-// The pairs file as a run's input: opened and checked before anything is
-// spawned (a directory, a missing file, --strict's whole-file check), then
-// read line by line into batches for the run session, with each rejected
-// line echoed on stderr (the first 100) and sent on to be audited.
+// The pairs input as a run's batch source: lines read by the pair reader
+// from an opened input (tools/input_source.hpp), turned into batches for the
+// run session, with each rejected line echoed on stderr (the first 100) and
+// sent on to be audited. A read error is itself a rejected line; reading
+// stops there and the input counts as ended, so the pairs before it are
+// judged and their items closed (the run then exits 2).
 #include <cstdint>
-#include <cstdio>
-#include <memory>
-#include <optional>
+#include <functional>
 #include <string>
 
-#include "tools/pair_reader.hpp"
 #include "actors/run_client.hpp"
+#include "tools/pair_reader.hpp"
 
 namespace ij {
 
 class pair_source {
 public:
-  /// Pairs per batch sent to the session.
+  /// Pairs per batch sent to the session, by default.
   static constexpr std::size_t batch_pairs = 128;
   /// Rejections echoed on stderr; beyond this they are only in the audit.
   static constexpr std::uint64_t max_rejections_shown = 100;
 
-  /// Opens `path` ("-" is standard input). On failure returns nullptr with
-  /// `error` naming the file.
-  static std::unique_ptr<pair_source> open(const std::string& path,
-                                           std::string& error);
+  /// Reads `in` (not owned), named `name` in messages and records, `batch`
+  /// pairs at a time.
+  pair_source(std::FILE* in, std::string name,
+              std::size_t batch = batch_pairs);
 
-  ~pair_source();
-  pair_source(const pair_source&) = delete;
-  pair_source& operator=(const pair_source&) = delete;
+  /// The next batch (batch_source's contract).
+  input_state next(input_batch& batch, std::string& why);
 
-  /// The name shown in messages ("<stdin>" for "-").
-  const std::string& name() const {
-    return name_;
+  /// True once the input is read to its end (or to a read error).
+  bool ended() const {
+    return ended_;
   }
 
-  /// Reads the whole input and reports every bad line on stderr, then
-  /// rewinds. False (with `bad` > 0, or `error` set) when it is not all
-  /// good; `pairs` counts the good lines.
-  bool check_all(std::uint64_t& bad, std::uint64_t& pairs, std::string& error);
-
-  /// Non-blank lines of a regular file up to 256 MiB (for a progress total).
-  std::optional<std::uint64_t> count_lines() const;
-
-  /// The next batch (input_source's contract).
-  input_state next(input_batch& batch, std::string& why);
+  /// True when reading stopped on a read error; `read_error()` says which.
+  bool read_failed() const {
+    return reader_.failed();
+  }
+  std::string read_error() const;
 
   /// Called before a rejection is echoed (to clear a progress line).
   void on_echo(std::function<void()> f) {
@@ -52,14 +46,13 @@ public:
   }
 
 private:
-  pair_source(std::string path, std::string name, std::FILE* in, bool owned);
+  void echo(const pair_line& line);
 
-  std::string path_;
   std::string name_;
-  std::FILE* in_;
-  bool owned_;
-  std::unique_ptr<pair_reader> reader_;
+  std::size_t batch_;
+  pair_reader reader_;
   std::uint64_t rejected_ = 0;
+  bool ended_ = false;
   std::function<void()> before_echo_;
 };
 

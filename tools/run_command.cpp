@@ -1,82 +1,47 @@
 #include "tools/run_command.hpp"
 
-#include <cerrno>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <ctime>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
 #include <caf/scoped_actor.hpp>
 
+#include "actors/audit_file.hpp"
 #include "actors/judge_directory.hpp"
 #include "actors/local_workers.hpp"
+#include "actors/run_client.hpp"
 #include "actors/run_session.hpp"
 #include "actors/system_config.hpp"
 #include "adapters/adapter_factory.hpp"
+#include "core/fault_budget.hpp"
 #include "messages/error.hpp"
 #include "tools/config_file.hpp"
 #include "tools/exit_codes.hpp"
+#include "tools/input_source.hpp"
 #include "tools/interrupt.hpp"
+#include "tools/output_file.hpp"
 #include "tools/output_sink.hpp"
 #include "tools/pair_source.hpp"
 #include "tools/progress_bar.hpp"
-#include "actors/run_client.hpp"
 #include "tools/run_report.hpp"
+#include "tools/strict_check.hpp"
 #include "tools/verdict_output.hpp"
 
 namespace ij {
 
 namespace {
 
-bool file_exists(const std::string& path) {
-  struct stat st;
-  return ::stat(path.c_str(), &st) == 0;
-}
-
 void say(const std::string& text) {
   std::fprintf(stderr, "invjudge: %s\n", text.c_str());
-}
-
-// The configuration: --config (or the embedded default), --judge over it.
-std::optional<run_config> resolve_config(const run_options& opts) {
-  std::string error;
-  std::optional<run_config> cfg;
-  if (opts.config_path.empty())
-    cfg = default_config();
-  else
-    cfg = load_config(opts.config_path, error);
-  if (cfg && !opts.judge.empty() && !override_judge(*cfg, opts.judge, error))
-    cfg.reset();
-  if (!cfg)
-    say(error);
-  return cfg;
-}
-
-// --strict: every line must be good before anything is judged.
-int check_strict(pair_source& source) {
-  std::uint64_t bad = 0, pairs = 0;
-  std::string error;
-  if (source.check_all(bad, pairs, error))
-    return exit_code::ok;
-  if (interrupt_requested()) {
-    say("interrupted while validating; nothing was judged");
-    return exit_code::incomplete;
-  }
-  if (!error.empty())
-    say(error);
-  else
-    say(source.name() + ": " + std::to_string(bad)
-        + " bad line(s); nothing was judged (--strict), no audit was written");
-  return exit_code::bad_input;
 }
 
 struct file_closer {
@@ -86,21 +51,140 @@ struct file_closer {
   }
 };
 
+/// Everything a run needs that was checked before any actor is spawned.
+struct prepared_run {
+  run_config config;
+  std::vector<judge_binding> judges;
+  input_source input;
+  std::optional<std::uint64_t> total; // pairs, when known (progress)
+  std::unique_ptr<std::FILE, file_closer> out_owner;
+  std::FILE* out = stdout;
+  std::string audit_path;
+};
+
+// The configuration: --config (or the embedded default), --judge over it,
+// and every judge's adapter built.
+int prepare_config(const run_options& opts, prepared_run& run) {
+  std::string error;
+  std::optional<run_config> cfg;
+  if (opts.config_path.empty())
+    cfg = default_config();
+  else
+    cfg = load_config(opts.config_path, error);
+  if (cfg && opts.judge && !override_judge(*cfg, *opts.judge, error))
+    cfg.reset();
+  if (!cfg) {
+    say(error);
+    return exit_code::bad_config;
+  }
+  auto judges = bind_judges(*cfg, error);
+  if (!judges) {
+    say(error);
+    return exit_code::bad_config;
+  }
+  run.config = std::move(*cfg);
+  run.judges = std::move(*judges);
+  return exit_code::ok;
+}
+
+// --strict: every line must be good before anything is judged, so the input
+// is read twice; one that cannot be (standard input, a pipe) is refused.
+int check_strict(const run_options& opts, input_source& input,
+                 prepared_run& run) {
+  if (opts.pairs_path == "-") {
+    say("--strict needs a file (it reads the input twice), not standard "
+        "input");
+    return exit_code::bad_input;
+  }
+  if (!input.rereadable()) {
+    say("--strict needs a regular file (it reads the input twice): "
+        + input.name()
+        + " is a pipe, FIFO, terminal or device, which cannot be read twice");
+    return exit_code::bad_input;
+  }
+  auto checked = check_every_line(input.stream(), input.name(), stderr);
+  if (checked.interrupted) {
+    say("interrupted while validating; nothing was judged");
+    return exit_code::incomplete;
+  }
+  if (checked.bad > 0) {
+    say(input.name() + ": " + std::to_string(checked.bad)
+        + " bad line(s); nothing was judged (--strict), no audit was written");
+    return exit_code::bad_input;
+  }
+  run.total = checked.pairs;
+  std::string error;
+  if (!input.rewind(error)) {
+    say(error);
+    return exit_code::bad_input;
+  }
+  return exit_code::ok;
+}
+
+// --out (never the input or the audit, an existing file only with --force),
+// then the audit: --audit, else the configuration's, else a fresh name
+// created exclusively here.
+int prepare_destinations(const run_options& opts, prepared_run& run) {
+  std::string error;
+  run.audit_path = !opts.audit_path.empty() ? opts.audit_path
+                                            : run.config.audit_path;
+  if (!opts.out_path.empty()) {
+    run.out_owner.reset(open_output_file(
+      opts.out_path, opts.force,
+      {{"the pairs file", {}, ::fileno(run.input.stream())},
+       {"the audit file", run.audit_path, -1}},
+      error));
+    if (!run.out_owner) {
+      say(error);
+      return exit_code::bad_input;
+    }
+    run.out = run.out_owner.get();
+  }
+  if (run.audit_path.empty()) {
+    auto name = create_fresh_audit_file(default_audit_stem(std::time(nullptr)),
+                                        error);
+    if (!name) {
+      say(error);
+      return exit_code::bad_config;
+    }
+    run.audit_path = *name;
+  }
+  return exit_code::ok;
+}
+
 /// What the driver shows while a run goes: verdict lines, the progress line,
-/// warnings, and the counts for the summary.
+/// warnings, and the counts for the summary; it also keeps the fault budget.
 struct run_view {
   output_sink sink;
   run_report report;
+  fault_budget faults;
+  pair_source& source;
   std::optional<progress_bar> bar;
   std::string caps; // the workers' current capacities, for the progress line
+  bool stopped_for_faults = false;
 
-  explicit run_view(std::FILE* out) : sink(out) {
+  run_view(std::FILE* out, double max_fault_rate, pair_source& src)
+    : sink(out), faults(max_fault_rate), source(src) {
+  }
+
+  std::string stop_reason() {
+    if (interrupt_requested())
+      return "interrupted (SIGINT or SIGTERM)";
+    if (sink.failed())
+      return "the verdict output could not be written (closed)";
+    // Input remains and the judges mostly fault: stop as on Ctrl-C.
+    if (!source.ended() && faults.stop_now()) {
+      stopped_for_faults = true;
+      return faults.explanation();
+    }
+    return {};
   }
 
   run_event_handlers handlers() {
     run_event_handlers on;
     on.verdicts = [this](std::vector<single_verdict>& vs) {
       for (auto& v : vs) {
+        faults.add(v.rule);
         report.add(v);
         sink.write(pair_verdict_line(v));
       }
@@ -128,20 +212,15 @@ struct run_view {
       if (bar)
         bar->update(report.pairs(), report.faults());
     };
-    on.stop_reason = [this]() -> std::string {
-      if (interrupt_requested())
-        return "interrupted (SIGINT or SIGTERM)";
-      if (sink.failed())
-        return "the verdict output could not be written (closed)";
-      return {};
-    };
+    on.stop_reason = [this] { return stop_reason(); };
     return on;
   }
 };
 
-// The end of a run in words and an exit code.
-int conclude(const run_outcome& out, run_view& view,
-             const run_options& opts, const std::string& audit_path) {
+// The end of a run in words and an exit code: 4 when it did not complete,
+// 2 when the input could not be read to its end, else 0.
+int conclude(const run_outcome& out, run_view& view, const run_options& opts,
+             const std::string& audit_path) {
   view.sink.flush();
   if (view.bar)
     view.bar->clear();
@@ -162,21 +241,25 @@ int conclude(const run_outcome& out, run_view& view,
     say("writing the verdicts failed: "
         + (opts.out_path.empty() ? std::string{"standard output"}
                                  : opts.out_path));
-  if (!out.input_error.empty()) {
-    say(out.input_error + "; the run was ended there (its audit says so)");
-    return exit_code::bad_input;
-  }
-  if (s.interrupted || view.sink.failed() || !out.failures.empty())
+  if (view.source.read_failed())
+    say(view.source.read_error());
+  if (view.faults.exceeded())
+    say(view.faults.explanation() + ": "
+        + (view.stopped_for_faults
+             ? "the run was stopped before the end of its input (a judge down "
+               "or misconfigured?)"
+             : "the run failed"));
+  if (s.interrupted || view.sink.failed() || !out.failures.empty()
+      || view.faults.exceeded())
     return exit_code::incomplete;
+  if (view.source.read_failed())
+    return exit_code::bad_input;
   return exit_code::ok;
 }
 
 // The actors: a directory, a worker per judge, the run session; then the
 // input is fed until the run ends.
-int run_pairs(const run_options& opts, run_config cfg,
-                std::vector<judge_binding> judges, pair_source& source,
-                std::FILE* out, const std::string& audit_path,
-                std::optional<std::uint64_t> total) {
+int run_pairs(const run_options& opts, prepared_run& run) {
   caf::actor_system_config sys_cfg;
   configure_actor_system(sys_cfg);
   caf::actor_system sys{sys_cfg};
@@ -189,16 +272,15 @@ int run_pairs(const run_options& opts, run_config cfg,
       caf::anon_send_exit(actor, caf::exit_reason::user_shutdown);
     }
   } directory_guard{caf::actor_cast<caf::actor>(directory)};
-  auto workers = start_local_workers(sys, directory, std::move(judges));
+  auto workers = start_local_workers(sys, directory, std::move(run.judges));
   if (!workers) {
     say("cannot start the judges: " + render_error(workers.error()));
     return exit_code::bad_config;
   }
   caf::scoped_actor self{sys};
-  run_view view{out};
   run_setup setup;
-  setup.config = std::move(cfg);
-  setup.audit_path = audit_path;
+  setup.config = run.config;
+  setup.audit_path = run.audit_path;
   setup.directory = directory;
   setup.listener = caf::actor_cast<run_listener_actor>(self);
   setup.window = opts.window;
@@ -207,13 +289,21 @@ int run_pairs(const run_options& opts, run_config cfg,
     setup.progress_interval = std::chrono::milliseconds(250);
   auto session = spawn_run(sys, std::move(setup));
   if (!session) {
-    say("cannot start the run (audit " + audit_path
-        + "): " + render_error(session.error()));
+    say("cannot start the run: " + render_error(session.error()));
     return exit_code::bad_config;
   }
-  say("audit: " + audit_path);
+  say("audit: " + run.audit_path);
+  // Batches no larger than half the window, so that a small window bounds
+  // what is in flight (two batches may wait for the session's answer).
+  std::size_t batch = opts.window == 0
+                        ? pair_source::batch_pairs
+                        : std::max<std::size_t>(
+                            1, std::min<std::size_t>(pair_source::batch_pairs,
+                                                     opts.window / 2));
+  pair_source source{run.input.stream(), run.input.name(), batch};
+  run_view view{run.out, run.config.max_fault_rate, source};
   if (show_progress) {
-    view.bar.emplace(stderr, total);
+    view.bar.emplace(stderr, run.total ? run.total : run.input.count_pairs());
     view.bar->set_status([&view] { return view.caps; });
     source.on_echo([&view] { view.bar->clear(); });
   }
@@ -222,70 +312,28 @@ int run_pairs(const run_options& opts, run_config cfg,
     self, *session,
     [&source](input_batch& b, std::string& why) { return source.next(b, why); },
     on);
-  return conclude(outcome, view, opts, audit_path);
+  return conclude(outcome, view, opts, run.audit_path);
 }
 
 } // namespace
 
-std::string fresh_audit_name() {
-  auto now = std::chrono::system_clock::now();
-  auto t = std::chrono::system_clock::to_time_t(now);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char stamp[32];
-  std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
-  std::string base = std::string{"invjudge-audit-"} + stamp;
-  std::string name = base + ".jsonl";
-  for (int i = 2; file_exists(name); ++i)
-    name = base + "-" + std::to_string(i) + ".jsonl";
-  return name;
-}
-
 int run_command(const run_options& opts) {
-  // 1. Configuration: everything is checked before any file is written.
-  auto cfg = resolve_config(opts);
-  if (!cfg)
-    return exit_code::bad_config;
+  // Everything is checked before any file is written or actor spawned.
+  prepared_run run;
+  if (auto code = prepare_config(opts, run); code != exit_code::ok)
+    return code;
   std::string error;
-  auto judges = bind_judges(*cfg, error);
-  if (!judges) {
-    say(error);
-    return exit_code::bad_config;
-  }
-  // 2. Input: must be readable; under --strict every line must be good.
-  auto source = pair_source::open(opts.pairs_path, error);
-  if (!source) {
+  if (!run.input.open(opts.pairs_path, error)) {
     say(error);
     return exit_code::bad_input;
   }
-  std::optional<std::uint64_t> total;
-  if (opts.strict) {
-    if (opts.pairs_path == "-") {
-      say("--strict needs a file (it reads the input twice), not standard "
-          "input");
-      return exit_code::bad_input;
-    }
-    if (auto code = check_strict(*source); code != exit_code::ok)
+  if (opts.strict)
+    if (auto code = check_strict(opts, run.input, run);
+        code != exit_code::ok)
       return code;
-  }
-  // 3. Output and audit destinations.
-  std::unique_ptr<std::FILE, file_closer> out_owner;
-  std::FILE* out = stdout;
-  if (!opts.out_path.empty()) {
-    out_owner.reset(std::fopen(opts.out_path.c_str(), "wb"));
-    if (!out_owner) {
-      say(opts.out_path + ": cannot write: " + std::strerror(errno));
-      return exit_code::bad_input;
-    }
-    out = out_owner.get();
-  }
-  std::string audit_path = !opts.audit_path.empty() ? opts.audit_path
-                           : !cfg->audit_path.empty() ? cfg->audit_path
-                                                      : fresh_audit_name();
-  if (opts.progress && ::isatty(STDERR_FILENO) == 1)
-    total = source->count_lines();
-  return run_pairs(opts, std::move(*cfg), std::move(*judges), *source, out,
-                     audit_path, total);
+  if (auto code = prepare_destinations(opts, run); code != exit_code::ok)
+    return code;
+  return run_pairs(opts, run);
 }
 
 } // namespace ij

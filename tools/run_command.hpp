@@ -1,8 +1,9 @@
 #pragma once
-// `invjudge run`: streams pairs through the pipeline with a bounded window of
+// `invjudge run`: streams pairs through a run session with a bounded window of
 // pairs in flight, writes verdict lines as they arrive, and ends the run
 // (cleanly, also on Ctrl-C) with a summary.
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace ij {
@@ -12,10 +13,13 @@ struct run_options {
   std::string pairs_path;
   /// Empty: the embedded default (configs/default.json).
   std::string config_path;
-  /// Replaces the configured judges when set (a short judge name).
-  std::string judge;
+  /// Replaces the configured judges when given (a short judge name); given
+  /// but empty is an error, not "not given".
+  std::optional<std::string> judge;
   /// Empty: standard output.
   std::string out_path;
+  /// Replace an existing --out file that has content (otherwise refused).
+  bool force = false;
   /// Empty: the configuration's audit.path, else a fresh
   /// invjudge-audit-<UTC timestamp>.jsonl in the current directory.
   std::string audit_path;
@@ -30,10 +34,5 @@ struct run_options {
 
 /// Runs and returns the exit code (tools/exit_codes.hpp).
 int run_command(const run_options& opts);
-
-/// A name for a new audit file in the current directory that does not
-/// exist yet: invjudge-audit-<UTC timestamp>.jsonl (with a counter when
-/// needed).
-std::string fresh_audit_name();
 
 } // namespace ij

@@ -10,14 +10,15 @@
 
 namespace ij {
 
-int selftest_command(const std::string& config_path, const std::string& judge) {
+int selftest_command(const std::string& config_path,
+                     const std::optional<std::string>& judge) {
   std::string error;
   std::optional<run_config> cfg;
   if (config_path.empty())
     cfg = default_config();
   else
     cfg = load_config(config_path, error);
-  if (cfg && !judge.empty() && !override_judge(*cfg, judge, error))
+  if (cfg && judge && !override_judge(*cfg, *judge, error))
     cfg.reset();
   if (!cfg) {
     std::fprintf(stderr, "invjudge: %s\n", error.c_str());

@@ -10,34 +10,29 @@
 #include "core/audit_chain.hpp"
 #include "core/audit_record.hpp"
 #include "core/sha256.hpp"
+#include "tests/core/audit_fixture.hpp"
 
 using namespace ij;
 
 namespace {
 
-// A chain of lines as the logger writes them.
-std::vector<std::string> chain(const std::vector<std::pair<std::string,
-                                                           std::string>>& recs) {
-  std::vector<std::string> out;
-  std::string prev{audit_genesis_hash};
-  std::uint64_t seq = 0;
-  for (auto& [type, body] : recs) {
-    std::string line;
-    append_audit_line(line, ++seq, type, "2026-01-01T00:00:00.000Z", prev,
-                      body);
-    prev = sha256_hex(line);
-    out.push_back(line);
-  }
-  return out;
-}
+using ij::test::chain;
 
 std::vector<std::string> complete_run(bool interrupted = false) {
-  return chain({{"manifest", R"({"prompt_id":"invariance-checker/judge/v1"})"},
-                {"judge_call", R"({"pair_id":"p1","decision":"EQUIVALENT"})"},
-                {"vote", R"({"pair_id":"p1"})"},
-                {"verdict", R"({"pair_id":"p1","rule":"I4"})"},
-                {"run_end", interrupted ? R"({"interrupted":true})"
-                                        : R"({"interrupted":false})"}});
+  ij::test::audit_builder b;
+  b.pair("p1", "p1", verdict_rule::i4).item("p1");
+  b.summary().interrupted = interrupted;
+  return b.lines();
+}
+
+// `lines` with one more record chained after them.
+std::vector<std::string> appended(std::vector<std::string> lines,
+                                  const std::string& type) {
+  std::string line;
+  append_audit_line(line, lines.size() + 1, type, "2026-01-01T00:00:00.000Z",
+                    sha256_hex(lines.back()), "{}");
+  lines.push_back(line);
+  return lines;
 }
 
 audit_verification verify(const std::vector<std::string>& lines,
@@ -80,7 +75,8 @@ TEST_CASE("timestamps are ISO-8601 UTC with milliseconds") {
 TEST_CASE("a complete unedited audit trail verifies ok") {
   auto v = verify(complete_run());
   CHECK(v.status == audit_status::ok);
-  CHECK(v.lines == 5);
+  CHECK(v.lines == 6);
+  CHECK(v.final_hash == sha256_hex(complete_run().back()));
   CHECK(v.bad_line == 0);
   CHECK(intact(v));
 }
@@ -94,8 +90,8 @@ TEST_CASE("an interrupted run verifies as complete but interrupted") {
 
 TEST_CASE("one edited line is named by number") {
   auto lines = complete_run();
-  auto pos = lines[1].find("EQUIVALENT");
-  lines[1].replace(pos, 10, "DIFFERENT!");
+  auto pos = lines[1].find("PARSE_ERROR");
+  lines[1].replace(pos, 11, "EQUIVALENT!");
   auto v = verify(lines);
   CHECK(v.status == audit_status::edited);
   CHECK(v.bad_line == 2);
@@ -139,8 +135,9 @@ TEST_CASE("a truncated file says the run did not finish") {
   lines.back().resize(lines.back().size() / 2);
   auto v = verify(lines, false);
   CHECK(v.status == audit_status::unfinished);
-  CHECK(v.bad_line == 5);
-  CHECK(v.lines == 4);
+  CHECK(v.bad_line == 6);
+  CHECK(v.lines == 5);
+  CHECK(v.final_hash == sha256_hex(lines[4]));
   CHECK(v.reason.find("did not finish") != std::string::npos);
 }
 
@@ -154,12 +151,34 @@ TEST_CASE("a file without run_end record is unfinished") {
   CHECK(v.reason.find("did not finish") != std::string::npos);
 }
 
-TEST_CASE("an empty file is unfinished; an unreadable one too") {
+TEST_CASE("an empty file is unfinished; one that cannot be read is unreadable") {
   auto v = verify({});
   CHECK(v.status == audit_status::unfinished);
+  CHECK(v.final_hash == std::string{audit_genesis_hash});
   auto missing = verify_audit_file("/nonexistent/ij-audit.jsonl");
-  CHECK(missing.status == audit_status::unfinished);
+  CHECK(missing.status == audit_status::unreadable);
   CHECK(missing.reason.find("cannot open") != std::string::npos);
+  CHECK(missing.final_hash.empty());
+  // open(2) succeeds, read(2) fails with EIO: address 0 is not mapped.
+  auto mem = verify_audit_file("/proc/self/mem");
+  CHECK(mem.status == audit_status::unreadable);
+  CHECK(mem.reason.find("reading failed after line 0") != std::string::npos);
+}
+
+TEST_CASE("bytes after run_end are an edit, with or without a newline") {
+  auto lines = complete_run();
+  auto v = verify(appended(lines, "vote"), false);
+  CHECK(v.status == audit_status::edited);
+  CHECK(v.bad_line == 7);
+  CHECK(v.reason == "line 7 (no newline) follows the run_end record");
+  v = verify(appended(lines, "vote"));
+  CHECK(v.status == audit_status::edited);
+  CHECK(v.reason == "line 7 follows the run_end record");
+  lines.push_back("x");
+  v = verify(lines, false);
+  CHECK(v.status == audit_status::edited);
+  CHECK(v.bad_line == 7);
+  CHECK(v.final_hash.empty());
 }
 
 TEST_CASE("the first record must be the manifest with prev 64 zeros") {
@@ -177,10 +196,10 @@ TEST_CASE("the first record must be the manifest with prev 64 zeros") {
 }
 
 TEST_CASE("records after run_end and a second manifest are edits") {
-  auto lines = chain({{"manifest", "{}"}, {"run_end", "{}"}, {"vote", "{}"}});
+  auto lines = appended(complete_run(), "vote");
   auto v = verify(lines);
   CHECK(v.status == audit_status::edited);
-  CHECK(v.bad_line == 3);
+  CHECK(v.bad_line == 7);
 
   lines = chain({{"manifest", "{}"}, {"manifest", "{}"}, {"run_end", "{}"}});
   v = verify(lines);
@@ -193,4 +212,5 @@ TEST_CASE("status names read as words") {
   CHECK(to_string(audit_status::interrupted) == "interrupted");
   CHECK(to_string(audit_status::edited) == "edited");
   CHECK(to_string(audit_status::unfinished) == "unfinished");
+  CHECK(to_string(audit_status::unreadable) == "unreadable");
 }

@@ -578,7 +578,7 @@ TEST_CASE("spawn_run refuses bad settings and used audit files") {
   no_dir.audit_path = "/nonexistent-dir/x.jsonl";
   auto r2 = spawn_run(r.t.sys, no_dir);
   REQUIRE_FALSE(r2);
-  CHECK(render_error(r2.error()).find("cannot open") != std::string::npos);
+  CHECK(render_error(r2.error()).find("cannot create the audit file") != std::string::npos);
 
   {
     std::ofstream out(r.path);

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/types.h>
+
 namespace ij::test {
 
 /// A temporary directory, removed with its contents on destruction.
@@ -37,7 +39,66 @@ struct cli_result {
 cli_result invjudge(const temp_dir& dir, const std::string& args,
                     const std::string& stdin_path = "/dev/null");
 
-/// The path of the binary under test.
+/// Runs `<feeder> | invjudge <args>` in `dir`: standard input is a pipe,
+/// which cannot be read twice (unlike a redirected file).
+cli_result invjudge_piped(const temp_dir& dir, const std::string& feeder,
+                          const std::string& args);
+
+/// An invjudge process started without a shell, for tests that signal it or
+/// run several at once. Killed (SIGKILL) and reaped if the test ends first.
+class invjudge_process {
+public:
+  /// `args` after the binary; stdout and stderr go to the files `out` and
+  /// `err`; standard input is `stdin_fd` (duplicated) or /dev/null when -1;
+  /// the working directory is `cwd` when not empty.
+  invjudge_process(const std::vector<std::string>& args, const std::string& out,
+                   const std::string& err, int stdin_fd = -1,
+                   const std::string& cwd = {});
+  ~invjudge_process();
+  invjudge_process(const invjudge_process&) = delete;
+  invjudge_process& operator=(const invjudge_process&) = delete;
+
+  void signal(int sig);
+  /// Waits for the exit; the exit code (128 + signal when killed).
+  int wait();
+
+private:
+  pid_t pid_ = -1;
+  bool reaped_ = false;
+  int code_ = -1;
+};
+
+/// Waits (polling) until `path` holds at least `n` complete lines; false if
+/// it never does. The bound (two minutes) only keeps a broken build from
+/// hanging the suite: no test asserts on time.
+bool wait_for_lines(const std::string& path, std::size_t n);
+
+/// Waits (polling, same bound) until `path` contains `text`.
+bool wait_for_text(const std::string& path, const std::string& text);
+
+/// A TCP port on 127.0.0.1 that accepts connections (the kernel completes
+/// the handshake for the backlog) but never reads or replies: a judge that
+/// keeps a run busy without any timing.
+class silent_server {
+public:
+  silent_server();
+  ~silent_server();
+  silent_server(const silent_server&) = delete;
+  silent_server& operator=(const silent_server&) = delete;
+  int port() const {
+    return port_;
+  }
+  /// A configuration whose one judge (openai type) is this server, with
+  /// long timeouts, plus `extra` top-level fields (",\"x\":1" or empty).
+  std::string config(const std::string& extra = {}) const;
+
+private:
+  int fd_ = -1;
+  int port_ = 0;
+};
+
+/// The path of the binary under test: $IJ_INVJUDGE when set, else the one
+/// this build made.
 std::string invjudge_path();
 
 /// The source tree (examples/, configs/).

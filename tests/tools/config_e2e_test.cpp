@@ -86,3 +86,16 @@ TEST_CASE("the audit path and flush policy come from the configuration") {
   auto audit = read_file(dir.file("from-config.jsonl"));
   CHECK(audit.find("flush-each") != std::string::npos);
 }
+
+TEST_CASE("an empty --judge is a bad judge name (exit 3), not the default") {
+  temp_dir dir;
+  write_file(dir.file("p.jsonl"), R"({"id":"x","a":"1","b":"1"})" "\n");
+  auto r = invjudge(dir, "run --pairs p.jsonl --judge '' --audit a.jsonl");
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("invjudge: --judge '': empty judge name (expected TYPE:MODEL") != std::string::npos);
+  CHECK(r.out.empty());
+  CHECK(files_starting_with(dir, "a.jsonl").empty());
+  auto s = invjudge(dir, "selftest --judge ''");
+  CHECK(s.exit_code == 3);
+  CHECK(s.err.find("--judge '': empty judge name") != std::string::npos);
+}

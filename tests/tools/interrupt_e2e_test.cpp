@@ -1,115 +1,88 @@
 // Ctrl-C ends a run cleanly: exit 4, the audit ends with a run_end record
-// marked interrupted, and it verifies as interrupted (intact, not edited).
-//
-// The judge is an OpenAI-compatible server that accepts connections and
-// never answers (a listening socket nobody accepts from), so the run is
-// certainly mid-way when SIGINT arrives: no timing is involved.
+// marked interrupted that agrees with the records before it, and it verifies
+// as interrupted (intact, not edited).
 #include <catch2/catch.hpp>
 
-#include <chrono>
 #include <csignal>
+#include <set>
 #include <thread>
 
-#include <arpa/inet.h>
 #include <fcntl.h>
-#include <netinet/in.h>
-#include <spawn.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <rapidjson/document.h>
 
 #include "cli_support.hpp"
 
-extern char** environ;
-
 using namespace ij::test;
 
 namespace {
 
-/// A TCP port on 127.0.0.1 that accepts connections (the kernel completes
-/// the handshake for the backlog) but never reads or replies.
-class silent_server {
-public:
-  silent_server() {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    REQUIRE(fd_ >= 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    addr.sin_port = 0;
-    REQUIRE(::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
-    REQUIRE(::listen(fd_, 64) == 0);
-    socklen_t len = sizeof addr;
-    REQUIRE(::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len) == 0);
-    port_ = ntohs(addr.sin_port);
-  }
-  ~silent_server() {
-    ::close(fd_);
-  }
-  int port() const {
-    return port_;
-  }
-
-private:
-  int fd_ = -1;
-  int port_ = 0;
+/// What an audit's records say, recounted here independently of
+/// `audit verify`.
+struct recount {
+  std::set<std::string> verdict_ids;
+  std::set<std::string> recorded_ids; // any judge_call, vote or verdict
+  std::uint64_t judge_calls = 0;
+  std::uint64_t by_rule[5] = {0, 0, 0, 0, 0};
+  rapidjson::Document run_end;
 };
 
-/// Starts invjudge with `args` (absolute paths), stdout and stderr to files.
-pid_t spawn_invjudge(const std::vector<std::string>& args, const std::string& out,
-                     const std::string& err) {
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  std::vector<std::string> all{invjudge_path()};
-  all.insert(all.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : all)
-    argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = -1;
-  int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  REQUIRE(rc == 0);
-  return pid;
-}
-
-/// Waits (polling) until `path` holds at least `n` complete lines. The
-/// bound only keeps a broken build from hanging the suite.
-bool wait_for_lines(const std::string& path, std::size_t n) {
-  auto give_up = std::chrono::steady_clock::now() + std::chrono::minutes(2);
-  while (std::chrono::steady_clock::now() < give_up) {
-    auto text = read_file(path);
-    std::size_t lines = 0;
-    for (char c : text)
-      lines += c == '\n';
-    if (lines >= n)
-      return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+recount recount_audit(const std::string& path) {
+  recount r;
+  auto lines = lines_of(read_file(path));
+  REQUIRE_FALSE(lines.empty());
+  for (auto& line : lines) {
+    rapidjson::Document d;
+    d.Parse(line.c_str());
+    REQUIRE_FALSE(d.HasParseError());
+    std::string type = d["type"].GetString();
+    if (type == "judge_call" || type == "vote" || type == "verdict")
+      r.recorded_ids.insert(d["pair_id"].GetString());
+    if (type == "judge_call")
+      ++r.judge_calls;
+    if (type == "verdict") {
+      r.verdict_ids.insert(d["pair_id"].GetString());
+      ++r.by_rule[d["rule"].GetString()[1] - '1'];
+    }
   }
-  return false;
+  r.run_end.Parse(lines.back().c_str());
+  REQUIRE(r.run_end["type"].GetString() == std::string{"run_end"});
+  return r;
 }
 
-int wait_exit(pid_t pid) {
-  int status = 0;
-  REQUIRE(::waitpid(pid, &status, 0) == pid);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+/// Pair ids of the pair lines of an output file.
+std::set<std::string> output_ids(const std::string& path) {
+  std::set<std::string> ids;
+  for (auto& line : lines_of(read_file(path))) {
+    rapidjson::Document d;
+    d.Parse(line.c_str());
+    REQUIRE_FALSE(d.HasParseError());
+    if (d["kind"].GetString() == std::string{"pair"})
+      ids.insert(d["id"].GetString());
+  }
+  return ids;
 }
+
+/// Joins the thread when the test ends, also when it fails early (declared
+/// before the process, so that the process is killed first and the writer
+/// sees a closed pipe).
+struct joining_thread {
+  std::thread t;
+  ~joining_thread() {
+    if (t.joinable())
+      t.join();
+  }
+};
 
 } // namespace
 
 TEST_CASE("SIGINT mid-run ends it cleanly: exit 4, run_end interrupted, audit intact") {
   temp_dir dir;
+  // The judge never answers: the run is certainly mid-way when SIGINT
+  // arrives, with no timing involved.
   silent_server server;
-  write_file(dir.file("c.json"),
-             R"({"judges":[{"name":"silent","type":"openai","model":"m",)"
-             R"("base_url":"http://127.0.0.1:)" + std::to_string(server.port())
-               + R"(/v1","temperature":0,"timeout_ms":600000,"max_in_flight":4,)"
-                 R"("max_attempts":1}],"vote_deadline_ms":600000})");
+  write_file(dir.file("c.json"), server.config());
   std::string pairs;
   for (int i = 0; i < 50; ++i)
     pairs += R"({"id":"p)" + std::to_string(i) + R"(","a":"1","b":"1"})" "\n";
@@ -118,19 +91,16 @@ TEST_CASE("SIGINT mid-run ends it cleanly: exit 4, run_end interrupted, audit in
   pairs += R"({"id":"absent","a":"","b":"1"})" "\n";
   write_file(dir.file("p.jsonl"), pairs);
   auto audit = dir.file("a.jsonl");
-  pid_t pid = spawn_invjudge({"run", "--pairs", dir.file("p.jsonl"), "--config",
-                              dir.file("c.json"), "--audit", audit, "--out",
-                              dir.file("v.jsonl")},
-                             dir.file("out.txt"), dir.file("err.txt"));
+  invjudge_process p({"run", "--pairs", dir.file("p.jsonl"), "--config",
+                      dir.file("c.json"), "--audit", audit, "--out",
+                      dir.file("v.jsonl")},
+                     dir.file("out.txt"), dir.file("err.txt"));
   // The manifest is written after the handler is installed and before any
   // judge call; the absent pair's verdict follows without the judge.
-  bool started = wait_for_lines(audit, 1);
-  if (!started)
-    ::kill(pid, SIGKILL);
-  REQUIRE(started);
+  REQUIRE(wait_for_lines(audit, 1));
   REQUIRE(wait_for_lines(dir.file("v.jsonl"), 1));
-  REQUIRE(::kill(pid, SIGINT) == 0);
-  int code = wait_exit(pid);
+  p.signal(SIGINT);
+  int code = p.wait();
   auto err = read_file(dir.file("err.txt"));
   INFO(err);
   CHECK(code == 4);
@@ -152,4 +122,60 @@ TEST_CASE("SIGINT mid-run ends it cleanly: exit 4, run_end interrupted, audit in
   auto v = invjudge(dir, "audit verify a.jsonl");
   CHECK(v.exit_code == 4);
   CHECK(v.out.rfind("interrupted: " + std::to_string(lines.size()) + " records, chain intact", 0) == 0);
+}
+
+TEST_CASE("SIGINT during a busy run: the run_end record agrees with the records before it") {
+  temp_dir dir;
+  // Pairs come through a pipe without end, so that the run is busy (verdicts
+  // being written and fsynced) whenever the signal lands.
+  int fds[2];
+  REQUIRE(::pipe2(fds, O_CLOEXEC) == 0); // the run gets only its stdin
+  auto old_pipe = std::signal(SIGPIPE, SIG_IGN); // the writer ends on EPIPE
+  joining_thread writer;
+  auto audit = dir.file("a.jsonl");
+  auto verdicts = dir.file("v.jsonl");
+  {
+    invjudge_process p({"run", "--pairs", "-", "--audit", audit, "--out", verdicts,
+                        "--no-progress"},
+                       dir.file("out.txt"), dir.file("err.txt"), fds[0]);
+    ::close(fds[0]);
+    int wfd = fds[1];
+    writer.t = std::thread([wfd] {
+      for (int i = 0;; ++i) {
+        auto line = R"({"id":"p)" + std::to_string(i) + R"(","item":"q)"
+                    + std::to_string(i / 10) + R"(","a":")" + std::to_string(i)
+                    + R"(","b":")" + std::to_string(i % 7 ? i : i + 1) + "\"}\n";
+        if (::write(wfd, line.data(), line.size()) != static_cast<ssize_t>(line.size()))
+          break;
+      }
+      ::close(wfd);
+    });
+    REQUIRE(wait_for_lines(verdicts, 3000));
+    p.signal(SIGINT);
+    CHECK(p.wait() == 4);
+  }
+  writer.t.join();
+  std::signal(SIGPIPE, old_pipe);
+  INFO(read_file(dir.file("err.txt")));
+
+  auto r = recount_audit(audit);
+  CHECK(r.run_end["interrupted"].IsTrue());
+  // The totals count exactly the records written before the run end...
+  CHECK(r.run_end["pairs"].GetUint64() == r.verdict_ids.size());
+  CHECK(r.run_end["judge_calls"].GetUint64() == r.judge_calls);
+  for (int i = 0; i < 5; ++i)
+    CHECK(r.run_end["by_rule"][("I" + std::to_string(i + 1)).c_str()].GetUint64()
+          == r.by_rule[i]);
+  // ...and no pair listed as unfinished has a record.
+  for (auto& id : r.run_end["unfinished_pairs"].GetArray()) {
+    INFO(id.GetString());
+    CHECK(r.recorded_ids.count(id.GetString()) == 0);
+  }
+  // Every verdict in the audit reached the output, and only those.
+  CHECK(output_ids(verdicts) == r.verdict_ids);
+
+  auto v = invjudge(dir, "audit verify a.jsonl");
+  INFO(v.out);
+  CHECK(v.exit_code == 4);
+  CHECK(v.out.rfind("interrupted: ", 0) == 0);
 }

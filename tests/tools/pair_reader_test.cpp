@@ -2,7 +2,10 @@
 // line number and reason; oversized lines are skipped without being held.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "tools/pair_reader.hpp"
@@ -124,4 +127,76 @@ TEST_CASE("a line of exactly the limit is accepted") {
   auto lines = read_all(line + "\n");
   REQUIRE(lines.size() == 1);
   CHECK(lines[0].what == pair_line::kind::pair);
+}
+
+TEST_CASE("a NUL byte, anything after the object, or a duplicate field rejects the line") {
+  using namespace std::string_literals;
+  CHECK(reason_of("{\"id\":\"a\",\"a\":\"1\",\"b\":\"1\"}\0{\"id\":\"b\",\"a\":\"2\",\"b\":\"2\"}"s)
+        == "NUL byte at byte 27: a line holds one JSON object and nothing else");
+  CHECK(reason_of("{\"id\":\"a\",\"a\":\"1\",\"b\":\"1\"}\0"s).rfind("NUL byte at byte 27", 0) == 0);
+  CHECK(reason_of(R"({"id":"a","a":"1","b":"1"} {"id":"b"})")
+        .find("The document root must not be followed by other values")
+        != std::string::npos);
+  CHECK(reason_of(R"({"id":"a","a":"1","b":"1"} x)").rfind("malformed JSON at byte 28", 0) == 0);
+  CHECK(reason_of(R"({"id":"a","a":"1","b":"1","a":"2"})")
+        == "duplicate field \"a\" (each field at most once)");
+  CHECK(reason_of(R"({"id":"a","a":"1","b":"1","x":1,"x":2})")
+        == "duplicate field \"x\" (each field at most once)");
+  // The reader reports the line and goes on with the next.
+  auto lines = read_all("{\"id\":\"a\",\"a\":\"1\",\"b\":\"1\"}\0{\"id\":\"b\",\"a\":\"2\",\"b\":\"2\"}\n"
+                        "{\"id\":\"c\",\"a\":\"3\",\"b\":\"3\"}\n"s);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0].what == pair_line::kind::rejected);
+  CHECK(lines[0].line == 1);
+  CHECK(lines[1].what == pair_line::kind::pair);
+  CHECK(lines[1].pair.id == "c");
+}
+
+namespace {
+
+/// A stream that yields `data`, then fails with EIO (read(2) failing in the
+/// middle of a file), through glibc's fopencookie.
+struct failing_source {
+  std::string data;
+  std::size_t pos = 0;
+};
+
+ssize_t read_then_fail(void* cookie, char* buf, std::size_t size) {
+  auto* src = static_cast<failing_source*>(cookie);
+  if (src->pos == src->data.size()) {
+    errno = EIO;
+    return -1;
+  }
+  auto n = std::min(size, src->data.size() - src->pos);
+  std::memcpy(buf, src->data.data() + src->pos, n);
+  src->pos += n;
+  return static_cast<ssize_t>(n);
+}
+
+} // namespace
+
+TEST_CASE("a read error is reported once, as the line that could not be read") {
+  // Two whole lines, then part of a third when the error comes.
+  failing_source src{R"({"id":"p1","a":"1","b":"1"})" "\n"
+                     R"({"id":"p2","a":"2","b":"2"})" "\n"
+                     R"({"id":"p3","a":)"};
+  cookie_io_functions_t io{read_then_fail, nullptr, nullptr, nullptr};
+  std::FILE* f = fopencookie(&src, "r", io);
+  REQUIRE(f);
+  pair_reader r{f, "t.jsonl"};
+  std::vector<pair_line> lines;
+  pair_line line;
+  while (r.next(line))
+    lines.push_back(line);
+  std::fclose(f);
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0].pair.id == "p1");
+  CHECK(lines[1].pair.id == "p2");
+  CHECK(lines[2].what == pair_line::kind::rejected);
+  CHECK(lines[2].line == 3);
+  CHECK(lines[2].reason
+        == "read error after line 2: Input/output error; the rest of the input was not read");
+  CHECK(r.failed());
+  CHECK(r.error() == "Input/output error");
+  CHECK_FALSE(r.next(line)); // reported once
 }

@@ -1,0 +1,297 @@
+#include "core/audit_recount.hpp"
+
+#include <algorithm>
+#include <functional>
+
+namespace ij {
+
+namespace {
+
+using rapidjson::Value;
+
+const Value* member(const Value& obj, const char* name) {
+  if (!obj.IsObject())
+    return nullptr;
+  auto it = obj.FindMember(name);
+  return it == obj.MemberEnd() ? nullptr : &it->value;
+}
+
+std::string lacks(const char* field) {
+  return std::string{"lacks \""} + field + "\" (or it has the wrong type)";
+}
+
+bool read_string(const Value& obj, const char* name, std::string_view& out) {
+  auto v = member(obj, name);
+  if (!v || !v->IsString())
+    return false;
+  out = {v->GetString(), v->GetStringLength()};
+  return true;
+}
+
+bool read_u64(const Value& obj, const char* name, std::uint64_t& out) {
+  auto v = member(obj, name);
+  if (!v || !v->IsUint64())
+    return false;
+  out = v->GetUint64();
+  return true;
+}
+
+bool read_bool(const Value& obj, const char* name, bool& out) {
+  auto v = member(obj, name);
+  if (!v || !v->IsBool())
+    return false;
+  out = v->GetBool();
+  return true;
+}
+
+std::uint64_t fingerprint(std::string_view s) {
+  return std::hash<std::string_view>{}(s);
+}
+
+bool contains(const std::vector<std::uint64_t>& sorted, std::uint64_t x) {
+  return std::binary_search(sorted.begin(), sorted.end(), x);
+}
+
+void sort_unique(std::vector<std::uint64_t>& v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+}
+
+std::string says(const char* field, std::uint64_t claimed, std::uint64_t counted,
+                 const std::string& what) {
+  return std::string{"run_end says "} + field + " " + std::to_string(claimed)
+         + ", but the records before it hold " + std::to_string(counted) + " "
+         + what;
+}
+
+} // namespace
+
+void audit_recount::note_pair(std::string_view pair_id) {
+  auto f = fingerprint(pair_id);
+  if (any_pair_ && f == last_pair_)
+    return;
+  recorded_pairs_.push_back(f);
+  last_pair_ = f;
+  any_pair_ = true;
+}
+
+std::string audit_recount::add(std::string_view type, const Value& r) {
+  std::string_view text;
+  std::uint64_t n = 0;
+  if (type == "manifest") {
+    // The judges' adapter ids, for the usage per judge (absent in older
+    // manifests: then only the sums are checked).
+    if (auto judges = member(r, "judges"); judges && judges->IsArray())
+      for (auto& j : judges->GetArray()) {
+        std::string_view name, adapter;
+        if (read_string(j, "name", name) && read_string(j, "adapter_id", adapter))
+          judges_.emplace_back(std::string{name}, std::string{adapter});
+      }
+  } else if (type == "judge_call") {
+    std::string_view adapter;
+    bool failed = false;
+    std::uint64_t in = 0, out = 0;
+    if (!read_string(r, "pair_id", text))
+      return lacks("pair_id");
+    if (!read_string(r, "adapter_id", adapter))
+      return lacks("adapter_id");
+    if (!read_bool(r, "transport_failed", failed))
+      return lacks("transport_failed");
+    if (!read_u64(r, "input_tokens", in))
+      return lacks("input_tokens");
+    if (!read_u64(r, "output_tokens", out))
+      return lacks("output_tokens");
+    note_pair(text);
+    for (auto* t : {&calls_, &by_adapter_[std::string{adapter}]}) {
+      ++t->calls;
+      t->faults += failed;
+      t->input_tokens += in;
+      t->output_tokens += out;
+    }
+  } else if (type == "vote") {
+    auto counts = member(r, "counts");
+    if (!read_string(r, "pair_id", text))
+      return lacks("pair_id");
+    if (!counts || !read_u64(*counts, "not_cast", n))
+      return lacks("counts.not_cast");
+    not_cast_ += n;
+    if (!read_u64(r, "judge_calls", n))
+      return lacks("judge_calls");
+    vote_calls_ += n;
+    ++votes_;
+    note_pair(text);
+  } else if (type == "verdict") {
+    std::string_view rule, item;
+    if (!read_string(r, "pair_id", text))
+      return lacks("pair_id");
+    if (!read_string(r, "item", item))
+      return lacks("item");
+    if (!read_string(r, "rule", rule) || rule.size() != 2 || rule[0] != 'I'
+        || rule[1] < '1' || rule[1] > '5')
+      return "lacks a \"rule\" from I1 to I5";
+    ++verdicts_;
+    ++by_rule_[rule[1] - '1'];
+    note_pair(text);
+    judged_items_.push_back(fingerprint(item));
+  } else if (type == "item_verdict") {
+    if (!read_string(r, "item", text))
+      return lacks("item");
+    ++items_;
+    closed_items_.push_back(fingerprint(text));
+  } else if (type == "rejected") {
+    ++rejected_;
+  }
+  return {};
+}
+
+std::string audit_recount::check_usage(const Value& usage) const {
+  calls_tally sum;
+  // Each usage entry's expected tally, when the manifest maps every adapter
+  // seen in the records to a judge named in the usage list.
+  std::vector<calls_tally> expected(usage.Size());
+  bool per_judge = true;
+  for (auto& [adapter, t] : by_adapter_) {
+    auto j = std::find_if(judges_.begin(), judges_.end(),
+                          [&](auto& x) { return x.second == adapter; });
+    std::string_view name = j == judges_.end() ? std::string_view{adapter}
+                            : j->first.empty() ? std::string_view{adapter}
+                                               : std::string_view{j->first};
+    bool found = false;
+    for (rapidjson::SizeType i = 0; i < usage.Size() && !found; ++i) {
+      std::string_view judge;
+      if (read_string(usage[i], "judge", judge) && judge == name) {
+        expected[i].calls += t.calls;
+        expected[i].faults += t.faults;
+        expected[i].input_tokens += t.input_tokens;
+        expected[i].output_tokens += t.output_tokens;
+        found = true;
+      }
+    }
+    per_judge = per_judge && found;
+  }
+  for (rapidjson::SizeType i = 0; i < usage.Size(); ++i) {
+    std::string_view judge;
+    calls_tally u;
+    if (!read_string(usage[i], "judge", judge)
+        || !read_u64(usage[i], "calls", u.calls)
+        || !read_u64(usage[i], "faults", u.faults)
+        || !read_u64(usage[i], "input_tokens", u.input_tokens)
+        || !read_u64(usage[i], "output_tokens", u.output_tokens))
+      return "run_end's usage entry " + std::to_string(i + 1)
+             + " lacks judge, calls, faults, input_tokens or output_tokens";
+    sum.calls += u.calls;
+    sum.faults += u.faults;
+    sum.input_tokens += u.input_tokens;
+    sum.output_tokens += u.output_tokens;
+    if (!per_judge)
+      continue;
+    auto& e = expected[i];
+    std::string who = "usage of judge " + std::string{judge} + ":";
+    if (u.calls != e.calls)
+      return says((who + " calls").c_str(), u.calls, e.calls,
+                  "judge_call records of that judge");
+    if (u.faults != e.faults)
+      return says((who + " faults").c_str(), u.faults, e.faults,
+                  "failed judge calls of that judge");
+    if (u.input_tokens != e.input_tokens)
+      return says((who + " input_tokens").c_str(), u.input_tokens,
+                  e.input_tokens, "input tokens in that judge's records");
+    if (u.output_tokens != e.output_tokens)
+      return says((who + " output_tokens").c_str(), u.output_tokens,
+                  e.output_tokens, "output tokens in that judge's records");
+  }
+  if (sum.calls != calls_.calls)
+    return says("usage calls (summed)", sum.calls, calls_.calls,
+                "judge_call records");
+  if (sum.faults != calls_.faults)
+    return says("usage faults (summed)", sum.faults, calls_.faults,
+                "failed judge calls");
+  if (sum.input_tokens != calls_.input_tokens)
+    return says("usage input_tokens (summed)", sum.input_tokens,
+                calls_.input_tokens, "input tokens in judge_call records");
+  if (sum.output_tokens != calls_.output_tokens)
+    return says("usage output_tokens (summed)", sum.output_tokens,
+                calls_.output_tokens, "output tokens in judge_call records");
+  return {};
+}
+
+std::string audit_recount::check_run_end(const Value& e) {
+  bool interrupted = false;
+  std::uint64_t pairs = 0, rejected = 0, items = 0, open_items = 0,
+                judge_calls = 0, calls_skipped = 0, faults = 0;
+  auto by_rule = member(e, "by_rule");
+  auto usage = member(e, "usage");
+  auto unfinished = member(e, "unfinished_pairs");
+  if (!read_bool(e, "interrupted", interrupted) || !read_u64(e, "pairs", pairs)
+      || !read_u64(e, "rejected", rejected) || !read_u64(e, "items", items)
+      || !read_u64(e, "open_items", open_items)
+      || !read_u64(e, "judge_calls", judge_calls)
+      || !read_u64(e, "calls_skipped", calls_skipped)
+      || !read_u64(e, "faults", faults) || !by_rule || !by_rule->IsObject()
+      || !usage || !usage->IsArray() || !unfinished || !unfinished->IsArray())
+    return "the run_end record lacks one of interrupted, pairs, rejected, "
+           "items, open_items, by_rule, judge_calls, calls_skipped, faults, "
+           "usage, unfinished_pairs (or one has the wrong type)";
+  if (pairs != verdicts_)
+    return says("pairs", pairs, verdicts_, "verdict records");
+  for (int i = 0; i < 5; ++i) {
+    std::string rule = "I" + std::to_string(i + 1);
+    std::uint64_t n = 0;
+    if (!read_u64(*by_rule, rule.c_str(), n))
+      return "the run_end record's by_rule lacks " + rule;
+    if (n != by_rule_[i])
+      return says(("by_rule " + rule).c_str(), n, by_rule_[i],
+                  "verdict records with rule " + rule);
+  }
+  if (rejected != rejected_)
+    return says("rejected", rejected, rejected_, "rejected records");
+  if (items != items_)
+    return says("items", items, items_, "item_verdict records");
+  if (judge_calls != calls_.calls)
+    return says("judge_calls", judge_calls, calls_.calls, "judge_call records");
+  if (vote_calls_ != calls_.calls)
+    return "the vote records count " + std::to_string(vote_calls_)
+           + " judge calls, but " + std::to_string(calls_.calls)
+           + " judge_call records precede run_end";
+  if (votes_ != verdicts_)
+    return std::to_string(votes_) + " vote records but "
+           + std::to_string(verdicts_)
+           + " verdict records: each judged pair has one of each";
+  if (calls_skipped != not_cast_)
+    return says("calls_skipped", calls_skipped, not_cast_,
+                "votes not cast (the vote records' not_cast)");
+  if (faults != calls_.faults)
+    return says("faults", faults, calls_.faults,
+                "failed judge calls (transport_failed)");
+  if (auto why = check_usage(*usage); !why.empty())
+    return why;
+
+  sort_unique(recorded_pairs_);
+  for (auto& id : unfinished->GetArray()) {
+    if (!id.IsString())
+      return "run_end's unfinished_pairs holds a value that is not a pair id";
+    std::string_view pair{id.GetString(), id.GetStringLength()};
+    if (contains(recorded_pairs_, fingerprint(pair)))
+      return "run_end lists pair \"" + std::string{pair}
+             + "\" as unfinished, but records of it precede run_end";
+  }
+  sort_unique(judged_items_);
+  sort_unique(closed_items_);
+  std::uint64_t open = 0;
+  for (auto item : judged_items_)
+    open += !contains(closed_items_, item);
+  if (open > open_items)
+    return says("open_items", open_items, open,
+                "items with verdict records but no item_verdict record");
+  if (!interrupted) {
+    if (!unfinished->Empty())
+      return "run_end says the run was not interrupted, but lists "
+             + std::to_string(unfinished->Size()) + " unfinished pair(s)";
+    if (open_items > 0)
+      return "run_end says the run was not interrupted, but leaves "
+             + std::to_string(open_items) + " item(s) open";
+  }
+  return {};
+}
+
+} // namespace ij
