@@ -1,6 +1,8 @@
 // invjudge: judges answer pairs for invariance (run), checks a judge against
 // negative controls (selftest), and verifies audit trails (audit verify).
+#include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -36,6 +38,127 @@ constexpr const char* exit_codes_text = R"(Exit codes:
      failed, or its fault rate is above max_fault_rate; audit verify:
      intact, but the run did not finish or was interrupted)";
 
+/// Every option the subcommands read, filled in by CLI11.
+struct command_line {
+  CLI::App* run_cmd = nullptr;
+  ij::run_options run;
+  std::string run_judge;
+  CLI::Option* run_judge_opt = nullptr;
+  bool no_progress = false;
+
+  CLI::App* selftest_cmd = nullptr;
+  std::string selftest_config, selftest_judge;
+  CLI::Option* selftest_judge_opt = nullptr;
+
+  CLI::App* verify_cmd = nullptr;
+  std::string audit_path, expect_hash;
+
+  CLI::App* gen_cmd = nullptr;
+  std::uint64_t gen_n = 0;
+  std::uint32_t gen_per_item = 10;
+};
+
+void add_run(CLI::App& app, command_line& c) {
+  auto cmd = c.run_cmd = app.add_subcommand(
+    "run", "Judge the pairs of a JSON Lines file; verdicts go to stdout (or "
+           "--out), one JSON object per line");
+  auto& run = c.run;
+  cmd->add_option("--pairs", run.pairs_path,
+                  "Pairs, one JSON object per line: {\"id\", \"item\"?, "
+                  "\"a\", \"b\", \"label\"?, \"transform\"?}; - for stdin")
+    ->required();
+  cmd->add_option("--config", run.config_path,
+                  "Configuration (JSON, see configs/README.md); default: the "
+                  "embedded configs/default.json (rules:math, 1 vote)");
+  c.run_judge_opt = cmd->add_option(
+    "--judge", c.run_judge,
+    "Judge by short name, replacing the configured ones: rules:math, "
+    "stub:numeric, ollama:MODEL, anthropic:MODEL, openai:MODEL@URL");
+  cmd->add_option("--out", run.out_path,
+                  "Write verdict lines here instead of stdout; never the pairs "
+                  "or audit file, and an existing file with content only with "
+                  "--force");
+  cmd->add_flag("--force", run.force,
+                "Replace an existing --out file that has content");
+  cmd->add_option("--audit", run.audit_path,
+                  "Audit trail file, created (or taken empty) and locked for "
+                  "the run; default: audit.path of the configuration, else a "
+                  "new invjudge-audit-<UTC time>[-N].jsonl here");
+  cmd->add_flag("--strict", run.strict,
+                "Check every line first (a regular file: it is read twice); "
+                "every bad line is listed and any stops the run before any "
+                "judge call (exit 2)");
+  cmd->add_flag("--no-progress", c.no_progress,
+                "No progress line (it is only ever shown on a terminal)");
+  cmd->add_option("--window", run.window,
+                  "Pairs taken in and not yet written at most (default: from "
+                  "the judges' in-flight caps, 256..8192)")
+    ->check(CLI::Range(1u, 1u << 20));
+  cmd->footer(exit_codes_text);
+}
+
+void add_selftest(CLI::App& app, command_line& c) {
+  auto cmd = c.selftest_cmd = app.add_subcommand(
+    "selftest", "Send the negative controls (identity, mismatch, abstain) to "
+                "the judge and report counts per kind; exit 1 on any miss");
+  auto config = cmd->add_option("--config", c.selftest_config,
+                                "Configuration whose judges to test");
+  c.selftest_judge_opt =
+    cmd->add_option("--judge", c.selftest_judge,
+                    "Judge by short name (default: the embedded default)")
+      ->excludes(config);
+}
+
+void add_audit(CLI::App& app, command_line& c) {
+  auto audit = app.add_subcommand("audit", "Audit trail tools");
+  audit->require_subcommand(1);
+  auto cmd = c.verify_cmd = audit->add_subcommand(
+    "verify", "Check the hash chain and that the run-end record agrees with "
+              "the records; print the final hash: ok (0), edited line named "
+              "(1), did not finish or interrupted (4), unreadable (2)");
+  cmd->add_option("AUDIT", c.audit_path, "The audit file (JSON Lines)")
+    ->required();
+  cmd->add_option("--expect-hash", c.expect_hash,
+                  "The final hash printed when the run ended (kept "
+                  "elsewhere): exit 1 unless the file still ends there");
+}
+
+// Hidden: synthetic pairs for load and memory tests.
+void add_gen_pairs(CLI::App& app, command_line& c) {
+  auto cmd = c.gen_cmd =
+    app.add_subcommand("gen-pairs", "Write N synthetic pairs to stdout");
+  cmd->group("");
+  cmd->add_option("N", c.gen_n, "How many")->required();
+  cmd->add_option("--per-item", c.gen_per_item, "Pairs per item")
+    ->check(CLI::Range(1u, 1u << 20));
+}
+
+// Given but empty (--judge '') is a bad judge name, not "not given".
+std::optional<std::string> given(CLI::Option* opt, const std::string& value) {
+  if (opt->count() > 0)
+    return value;
+  return std::nullopt;
+}
+
+int dispatch(command_line& c) {
+  if (*c.run_cmd) {
+    c.run.judge = given(c.run_judge_opt, c.run_judge);
+    c.run.progress = !c.no_progress;
+    ij::install_interrupt_handler();
+    return ij::run_command(c.run);
+  }
+  if (*c.selftest_cmd)
+    return ij::selftest_command(c.selftest_config,
+                                given(c.selftest_judge_opt, c.selftest_judge));
+  if (*c.verify_cmd)
+    return ij::audit_verify_command(c.audit_path, c.expect_hash);
+  if (*c.gen_cmd)
+    return ij::write_synthetic_pairs(stdout, c.gen_n, c.gen_per_item)
+             ? ij::exit_code::ok
+             : ij::exit_code::bad_input;
+  return ij::exit_code::bad_input;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -46,77 +169,11 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string{"invjudge "} + IJ_VERSION,
                        "Print the version and exit");
-
-  ij::run_options run;
-  auto run_cmd = app.add_subcommand(
-    "run", "Judge the pairs of a JSON Lines file; verdicts go to stdout (or "
-           "--out), one JSON object per line");
-  run_cmd->add_option("--pairs", run.pairs_path,
-                      "Pairs, one JSON object per line: {\"id\", \"item\"?, "
-                      "\"a\", \"b\", \"label\"?, \"transform\"?}; - for stdin")
-    ->required();
-  run_cmd->add_option("--config", run.config_path,
-                      "Configuration (JSON, see configs/README.md); default: "
-                      "the embedded configs/default.json (stub:numeric, 1 vote)");
-  std::string run_judge;
-  auto run_judge_opt = run_cmd->add_option("--judge", run_judge,
-                      "Judge by short name, replacing the configured ones: "
-                      "stub:numeric, ollama:MODEL, anthropic:MODEL, "
-                      "openai:MODEL@URL");
-  run_cmd->add_option("--out", run.out_path,
-                      "Write verdict lines here instead of stdout; never the "
-                      "pairs or audit file, and an existing file with content "
-                      "only with --force");
-  run_cmd->add_flag("--force", run.force,
-                    "Replace an existing --out file that has content");
-  run_cmd->add_option("--audit", run.audit_path,
-                      "Audit trail file, created (or taken empty) and locked for "
-                      "the run; default: audit.path of the configuration, else "
-                      "a new invjudge-audit-<UTC time>[-N].jsonl here");
-  run_cmd->add_flag("--strict", run.strict,
-                    "Check every line first (a regular file: it is read "
-                    "twice); every bad line is listed and any stops the run "
-                    "before any judge call (exit 2)");
-  bool no_progress = false;
-  run_cmd->add_flag("--no-progress", no_progress,
-                    "No progress line (it is only ever shown on a terminal)");
-  run_cmd->add_option("--window", run.window,
-                      "Pairs in flight at most (default: from the judges' "
-                      "in-flight caps, 256..8192)")
-    ->check(CLI::Range(1u, 1u << 20));
-  run_cmd->footer(exit_codes_text);
-
-  std::string st_config, st_judge;
-  auto st_cmd = app.add_subcommand(
-    "selftest", "Send the negative controls (identity, mismatch, abstain) to "
-                "the judge and report counts per kind; exit 1 on any miss");
-  auto st_config_opt = st_cmd->add_option("--config", st_config, "Configuration whose judges to test");
-  auto st_judge_opt =
-    st_cmd->add_option("--judge", st_judge, "Judge by short name (default: stub:numeric)")
-      ->excludes(st_config_opt);
-
-  auto audit_cmd = app.add_subcommand("audit", "Audit trail tools");
-  audit_cmd->require_subcommand(1);
-  std::string audit_path;
-  auto verify_cmd = audit_cmd->add_subcommand(
-    "verify", "Check the hash chain and that the run-end record agrees with "
-              "the records; print the final hash: ok (0), edited line named "
-              "(1), did not finish or interrupted (4), unreadable (2)");
-  verify_cmd->add_option("AUDIT", audit_path, "The audit file (JSON Lines)")->required();
-  std::string expect_hash;
-  verify_cmd->add_option("--expect-hash", expect_hash,
-                         "The final hash printed when the run ended (kept "
-                         "elsewhere): exit 1 unless the file still ends there");
-
-  // Hidden: synthetic pairs for load and memory tests.
-  std::uint64_t gen_n = 0;
-  std::uint32_t gen_per_item = 10;
-  auto gen_cmd = app.add_subcommand("gen-pairs", "Write N synthetic pairs to stdout");
-  gen_cmd->group("");
-  gen_cmd->add_option("N", gen_n, "How many")->required();
-  gen_cmd->add_option("--per-item", gen_per_item, "Pairs per item")
-    ->check(CLI::Range(1u, 1u << 20));
-
+  command_line c;
+  add_run(app, c);
+  add_selftest(app, c);
+  add_audit(app, c);
+  add_gen_pairs(app, c);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -129,25 +186,5 @@ int main(int argc, char** argv) {
     int code = app.exit(e);
     return code == 0 ? ij::exit_code::ok : ij::exit_code::bad_input;
   }
-
-  // Given but empty (--judge '') is a bad judge name, not "not given".
-  if (*run_cmd) {
-    if (run_judge_opt->count() > 0)
-      run.judge = run_judge;
-    run.progress = !no_progress;
-    ij::install_interrupt_handler();
-    return ij::run_command(run);
-  }
-  if (*st_cmd)
-    return ij::selftest_command(st_config,
-                                st_judge_opt->count() > 0
-                                  ? std::optional<std::string>{st_judge}
-                                  : std::nullopt);
-  if (*verify_cmd)
-    return ij::audit_verify_command(audit_path, expect_hash);
-  if (*gen_cmd)
-    return ij::write_synthetic_pairs(stdout, gen_n, gen_per_item)
-             ? ij::exit_code::ok
-             : ij::exit_code::bad_input;
-  return ij::exit_code::bad_input;
+  return dispatch(c);
 }
