@@ -2,11 +2,14 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "core/audit_chain.hpp"
 
 namespace ij {
 
@@ -45,6 +48,51 @@ int open_audit_file(const std::string& path, std::string& error) {
                   + " already holds records: an audit trail is never "
                     "appended to by another run; choose a new path");
   return fd;
+}
+
+std::optional<resumable_audit> open_audit_for_resume(const std::string& path,
+                                                     std::string& error) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (fd < 0) {
+    error = "cannot open the audit file " + path + " to resume its run: "
+            + std::strerror(errno);
+    return std::nullopt;
+  }
+  auto refuse = [&](std::string why) -> std::optional<resumable_audit> {
+    ::close(fd);
+    error = std::move(why);
+    return std::nullopt;
+  };
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0)
+    return refuse(errno == EWOULDBLOCK
+                    ? "the audit file " + path
+                        + " is in use by another run (it is locked)"
+                    : "cannot lock the audit file " + path + ": "
+                        + std::strerror(errno));
+  struct stat info {};
+  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode))
+    return refuse("the audit file " + path + " is not a regular file");
+  // Held under the lock from here: nobody writes while it is read and cut.
+  auto v = verify_audit_file(path);
+  if (v.status == audit_status::edited || v.status == audit_status::unreadable)
+    return refuse("cannot resume from " + path + ": " + std::string{to_string(v.status)}
+                  + " at line " + std::to_string(v.bad_line) + ": " + v.reason);
+  if (v.status == audit_status::ok)
+    return refuse("cannot resume from " + path
+                  + ": the run finished; there is nothing to resume");
+  std::ifstream in(path, std::ios::binary);
+  std::string why;
+  auto point = read_resume_point(in, why);
+  if (!point)
+    return refuse("cannot resume from " + path + ": " + why);
+  // The uncommitted tail goes before anything is appended; the resume
+  // record says what it was.
+  if (point->cut_bytes > 0
+      && (::ftruncate(fd, static_cast<off_t>(point->keep_bytes)) != 0
+          || ::fsync(fd) != 0))
+    return refuse("cannot cut the unfinished tail of " + path + ": "
+                  + std::strerror(errno));
+  return resumable_audit{fd, std::move(*point)};
 }
 
 std::string default_audit_stem(std::time_t t) {

@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "core/audit_resume.hpp"
+
 namespace ij {
 
 /// Opens `path` for a new run's audit: creates it, or takes an existing
@@ -15,6 +17,20 @@ namespace ij {
 /// path: in use by another run (locked), already holding records, not a
 /// regular file, or the system's reason it cannot be created.
 int open_audit_file(const std::string& path, std::string& error);
+
+/// An audit trail opened to continue its run: locked like a new one, its
+/// chain verified (an edited file is refused), and cut after its last
+/// committed record (core/audit_resume.hpp says what is cut and why).
+struct resumable_audit {
+  int fd = -1; // write-only, append, close-on-exec, locked
+  resume_point point;
+};
+
+/// Opens `path` for `run --resume` and the daemon's restart; nullopt with
+/// `error` naming the path when it is in use, missing, edited, finished, or
+/// cannot be cut.
+std::optional<resumable_audit> open_audit_for_resume(const std::string& path,
+                                                     std::string& error);
 
 /// "invjudge-audit-<UTC time>", e.g. "invjudge-audit-20261202T140000Z",
 /// the stem of the default audit file name for a run started at `t`.

@@ -114,12 +114,14 @@ void render_batch(audit_logger_state& st, const audit_batch& batch,
 
 logger_actor::behavior_type
 audit_logger(logger_actor::stateful_pointer<audit_logger_state> self, int fd,
-             std::string path, flush_policy policy) {
+             std::string path, flush_policy policy, std::uint64_t seq,
+             std::string prev_hash) {
   auto& st = self->state;
   st.fd = fd;
   st.path = std::move(path);
   st.policy = policy;
-  st.prev_hash = std::string{audit_genesis_hash};
+  st.seq = seq;
+  st.prev_hash = std::move(prev_hash);
   return {
     [=](audit_batch& batch) -> caf::result<std::uint64_t, std::string> {
       auto& st = self->state;

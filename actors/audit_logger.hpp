@@ -57,9 +57,12 @@ struct audit_logger_state {
   ~audit_logger_state();
 };
 
-/// Takes ownership of `fd`, an open, empty, writable file at `path`.
+/// Takes ownership of `fd`, an open, writable file at `path`, whose chain
+/// ends at line `seq` with hash `prev_hash` (0 and 64 zeros for a new file;
+/// a resumed run continues its chain).
 logger_actor::behavior_type
 audit_logger(logger_actor::stateful_pointer<audit_logger_state> self, int fd,
-             std::string path, flush_policy policy);
+             std::string path, flush_policy policy, std::uint64_t seq,
+             std::string prev_hash);
 
 } // namespace ij

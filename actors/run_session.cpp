@@ -8,6 +8,8 @@
 #include <utility>
 
 
+#include <unistd.h>
+
 #include <caf/send.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
@@ -150,10 +152,44 @@ void record_rejected(self_ptr self, std::vector<rejected_line>& lines) {
   auto& st = self->state;
   audit_batch batch;
   for (auto& r : lines)
-    batch.entries.push_back(
-      entry(audit_type::rejected, rejected_body(r.file, r.line, r.reason)));
-  st.summary.rejected += lines.size();
+    if (!st.setup.resume || st.setup.resume->rejected_lines.count(r.line) == 0)
+      batch.entries.push_back(
+        entry(audit_type::rejected, rejected_body(r.file, r.line, r.reason)));
+  if (batch.entries.empty())
+    return; // all recorded before the resume
+  st.summary.rejected += batch.entries.size();
   write(self, std::move(batch), {});
+}
+
+// A resumed run's pair whose verdict is in the audit: it counts for its
+// item as recorded, with no judge call and no new record, and its verdict
+// goes to the client again (the client may have lost it in the crash).
+bool decided_before(run_session_state& st, const answer_pair& pair,
+                    std::vector<single_verdict>& again) {
+  if (!st.setup.resume)
+    return false;
+  auto& pairs = st.setup.resume->pairs;
+  auto it = pairs.find(pair.id);
+  if (it == pairs.end())
+    return false;
+  st.items.admit(it->second.item);
+  st.items.decide(it->second.item, it->second.rule);
+  again.push_back(it->second);
+  return true;
+}
+
+// Item verdicts a resumed run's audit already holds are not written again,
+// only released to the client (`again`).
+void split_closed_items(const run_session_state& st,
+                        std::vector<statistical_verdict>& due,
+                        std::vector<statistical_verdict>& again) {
+  if (!st.setup.resume)
+    return;
+  auto& closed = st.setup.resume->closed_items;
+  auto first = std::stable_partition(
+    due.begin(), due.end(), [&](auto& v) { return closed.count(v.item) == 0; });
+  std::move(first, due.end(), std::back_inserter(again));
+  due.erase(first, due.end());
 }
 
 void admit(self_ptr self, input_batch& in) {
@@ -161,9 +197,12 @@ void admit(self_ptr self, input_batch& in) {
   record_rejected(self, in.rejected);
   std::vector<vote_job> jobs;
   jobs.reserve(in.pairs.size());
+  std::vector<single_verdict> again;
   for (auto& pair : in.pairs) {
     if (pair.item.empty())
       pair.item = pair.id;
+    if (decided_before(st, pair, again))
+      continue;
     auto seq = st.next_seq++;
     st.open_pairs.emplace(seq, pair.id);
     st.items.admit(pair.item);
@@ -172,6 +211,8 @@ void admit(self_ptr self, input_batch& in) {
   }
   if (!jobs.empty())
     self->send(st.coordinator, std::move(jobs));
+  if (!again.empty() && st.setup.listener)
+    self->send(st.setup.listener, std::move(again));
 }
 
 // The reply to an input batch: at once while the window has room.
@@ -188,6 +229,10 @@ caf::result<std::uint64_t> answer_input(self_ptr self) {
 void end_input(self_ptr self) {
   auto& st = self->state;
   auto due = st.items.end_input();
+  std::vector<statistical_verdict> again;
+  split_closed_items(st, due, again);
+  if (!again.empty() && st.setup.listener)
+    self->send(st.setup.listener, std::move(again));
   if (!due.empty()) {
     audit_batch batch;
     batch.durable = true;
@@ -235,6 +280,7 @@ void account(run_session_state& st, const vote_result& vr) {
                                     0, 0, 0, 0});
     }
     auto& u = s.usage[i->second];
+    s.cached += rec.cached;
     ++u.calls;
     u.input_tokens += rec.input_tokens;
     u.output_tokens += rec.output_tokens;
@@ -275,7 +321,13 @@ void on_voted(self_ptr self, std::vector<voted_pair>& done) {
     if (st.open_pairs.count(vp.seq) == 0)
       continue; // not ours, or already decided
     auto v = decide_pair(st, vp, batch);
-    if (auto item = st.items.decide(v.item, v.rule)) {
+    auto item = st.items.decide(v.item, v.rule);
+    if (item && st.setup.resume
+        && st.setup.resume->closed_items.count(item->item) != 0) {
+      w.items.push_back(std::move(*item)); // released again, not rewritten
+      item.reset();
+    }
+    if (item) {
       batch.entries.push_back(
         entry(audit_type::item_verdict, item_verdict_body(*item)));
       ++st.summary.items;
@@ -334,14 +386,19 @@ void on_manifest_written(self_ptr self, std::uint64_t seq, std::string& hash) {
     end_input(self);
 }
 
+// The manifest first; a resumed run writes a resume record instead.
 void write_manifest(self_ptr self) {
   auto& st = self->state;
   audit_batch batch;
   batch.durable = true;
-  batch.entries.push_back(
-    entry(audit_type::manifest,
-          manifest_body(st.setup.run_id, st.setup.config, st.judges,
-                        st.warnings, wall_clock_ms())));
+  if (st.setup.resume)
+    batch.entries.push_back(entry(
+      audit_type::resumed, resumed_body(*st.setup.resume, wall_clock_ms())));
+  else
+    batch.entries.push_back(
+      entry(audit_type::manifest,
+            manifest_body(st.setup.run_id, st.setup.config, st.judges,
+                          st.warnings, wall_clock_ms())));
   self->request(st.logger, caf::infinite, std::move(batch))
     .then([=](std::uint64_t seq,
               std::string& hash) { on_manifest_written(self, seq, hash); },
@@ -398,6 +455,7 @@ void on_workers(self_ptr self, std::vector<worker_entry>& all) {
     ids.push_back(judge_id_of(spec));
   for (auto& e : *ours)
     st.judges.push_back(e.info);
+  // A resumed run's usage so far is in the summary already (by judge name).
   index_usage(st);
   if (st.setup.window == 0)
     st.setup.window = automatic_window(st.judges);
@@ -482,14 +540,24 @@ run_session(run_session_actor::stateful_pointer<run_session_state> self,
   auto& st = self->state;
   st.setup = std::move(setup);
   st.items = item_ledger{st.setup.config.stats};
+  std::uint64_t seq = 0;
+  std::string hash{audit_genesis_hash};
+  if (auto& r = st.setup.resume) {
+    // Every record already in the file counts in this run's end.
+    st.summary = r->totals;
+    seq = r->seq;
+    hash = r->last_hash;
+  }
   st.summary.run_id = st.setup.run_id;
-  st.summary.faults_by_kind.assign(std::size(all_fault_kinds), 0);
+  st.summary.faults_by_kind.resize(std::size(all_fault_kinds), 0);
   const auto& path = st.setup.audit_path;
   auto policy = st.setup.config.flush;
   if (st.setup.detached_logger)
-    st.logger = self->spawn<caf::detached>(audit_logger, audit_fd, path, policy);
+    st.logger = self->spawn<caf::detached>(audit_logger, audit_fd, path,
+                                           policy, seq, std::move(hash));
   else
-    st.logger = self->spawn(audit_logger, audit_fd, path, policy);
+    st.logger = self->spawn(audit_logger, audit_fd, path, policy, seq,
+                            std::move(hash));
   // Whatever ends the session ends the actors it spawned; the logger's exit
   // closes the file.
   st.children->push_back(caf::actor_cast<caf::actor>(st.logger));
@@ -531,7 +599,9 @@ run_session(run_session_actor::stateful_pointer<run_session_state> self,
   };
 }
 
-caf::expected<run_actor> spawn_run(caf::actor_system& sys, run_setup setup) {
+namespace {
+
+caf::error check_setup(const run_setup& setup) {
   const auto& cfg = setup.config;
   if (cfg.judges.empty())
     return make_error(errc::bad_config, "no judge configured");
@@ -545,12 +615,28 @@ caf::expected<run_actor> spawn_run(caf::actor_system& sys, run_setup setup) {
     return make_error(errc::bad_config, "no judge directory");
   if (setup.audit_path.empty())
     return make_error(errc::bad_config, "no audit file given");
+  return {};
+}
+
+} // namespace
+
+caf::expected<run_actor> spawn_run(caf::actor_system& sys, run_setup setup) {
+  if (auto err = check_setup(setup)) {
+    if (setup.audit_fd >= 0) // ours from the call on, as documented
+      ::close(setup.audit_fd);
+    return err;
+  }
   // Created exclusively (or an existing empty file taken) and locked: two
   // runs never write one audit. The logger owns the descriptor.
-  std::string why;
-  int fd = open_audit_file(setup.audit_path, why);
-  if (fd < 0)
-    return make_error(errc::audit_failed, why);
+  int fd = setup.audit_fd;
+  if (fd < 0) {
+    std::string why;
+    fd = open_audit_file(setup.audit_path, why);
+    if (fd < 0)
+      return make_error(errc::audit_failed, why);
+  }
+  if (setup.resume)
+    setup.run_id = setup.resume->run_id;
   if (setup.run_id.empty())
     setup.run_id = make_run_id();
   run_session_actor session = sys.spawn(run_session, std::move(setup), fd);

@@ -35,6 +35,7 @@
 #include <caf/typed_response_promise.hpp>
 
 #include "actors/vote_coordinator.hpp"
+#include "core/audit_resume.hpp"
 #include "core/item_ledger.hpp"
 #include "core/run_config.hpp"
 #include "messages/interfaces.hpp"
@@ -62,6 +63,15 @@ struct run_setup {
   /// Runs the audit logger on its own thread (production). Tests driving
   /// CAF's deterministic scheduler set false.
   bool detached_logger = true;
+  /// Continues a run from its audit (actors/audit_file's
+  /// open_audit_for_resume): the run id and totals are its, a `resumed`
+  /// record replaces the manifest, pairs it decided are taken in without a
+  /// judge call, rejected lines and item verdicts it holds are not written
+  /// again, and the chain goes on.
+  std::shared_ptr<const resume_point> resume;
+  /// The audit's descriptor when the caller opened it (a resumed run: the
+  /// session owns it from spawn_run on); -1: spawn_run creates audit_path.
+  int audit_fd = -1;
 };
 
 struct run_session_state {

@@ -54,6 +54,7 @@ call_options call_options_for(const judge_spec& spec,
     opts.seed = *spec.seed + static_cast<std::int64_t>(vote_index);
   opts.max_tokens = spec.max_tokens;
   opts.timeout = spec.timeout;
+  opts.vote_index = vote_index;
   return opts;
 }
 

@@ -25,6 +25,9 @@ struct call_options {
   std::uint32_t max_tokens = 256;
   /// Whole-call deadline, retries included.
   std::chrono::milliseconds timeout{60000};
+  /// The vote this call is for (part of the response cache's key: N votes
+  /// are never one answer N times).
+  std::uint32_t vote_index = 0;
 };
 
 struct adapter_reply {
@@ -39,6 +42,8 @@ struct adapter_reply {
   std::uint32_t attempts = 1;
   std::uint64_t input_tokens = 0;
   std::uint64_t output_tokens = 0;
+  /// Reused from the response cache: no call was made.
+  bool cached = false;
 };
 
 using reply_handler = std::function<void(adapter_reply)>;

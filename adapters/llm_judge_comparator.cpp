@@ -34,6 +34,7 @@ judge_record make_judge_record(const judge_request& request,
   rec.vote_index = request.vote_index;
   rec.swapped = request.swapped;
   rec.raw_text = reply.text;
+  rec.cached = reply.cached;
   rec.attempts = reply.attempts;
   rec.input_tokens = reply.input_tokens;
   rec.output_tokens = reply.output_tokens;

@@ -55,7 +55,7 @@ audit_verification verify_audit(std::istream& in) {
     if (in.eof()) {
       if (line.empty())
         break;
-      if (last_type == audit_type::run_end)
+      if (last_type == audit_type::run_end && !last_interrupted)
         return edited(n, n + 1,
                       line_name(n + 1)
                         + " (no newline) follows the run_end record");
@@ -66,7 +66,10 @@ audit_verification verify_audit(std::istream& in) {
                         {}});
     }
     ++n;
-    if (last_type == audit_type::run_end)
+    // After an interrupted run_end only a resume record may follow (the run
+    // was continued: invjudge run --resume, the daemon after a restart).
+    bool after_end = last_type == audit_type::run_end;
+    if (after_end && !last_interrupted)
       return edited(n, n, line_name(n) + " follows the run_end record");
     // A fresh document per line: one document's allocator keeps every
     // parse's memory until it is destroyed.
@@ -101,6 +104,8 @@ audit_verification verify_audit(std::istream& in) {
                       + ")");
     }
     last_type.assign(type->value.GetString(), type->value.GetStringLength());
+    if (after_end && last_type != audit_type::resumed)
+      return edited(n, n, line_name(n) + " follows the run_end record");
     if (n == 1 && last_type != audit_type::manifest)
       return edited(n, 1, "line 1 is a " + last_type
                             + " record, not the run manifest");

@@ -160,6 +160,9 @@ void judge_call_body(rapidjson::StringBuffer& sb, const judge_record& rec) {
   json::uint(w, "input_tokens", rec.input_tokens);
   json::uint(w, "output_tokens", rec.output_tokens);
   json::string(w, "raw_text", rec.raw_text);
+  // Only on reused records, so that uncached records read as before.
+  if (rec.cached)
+    json::boolean(w, "cached", true);
   w.EndObject();
 }
 
@@ -262,6 +265,8 @@ std::string run_end_body(const run_summary& s,
   json::uint(w, "judge_calls", s.judge_calls);
   json::uint(w, "calls_skipped", s.calls_skipped);
   json::uint(w, "faults", s.faults);
+  if (s.cached > 0) // judge_call records marked cached (absent: none)
+    json::uint(w, "cached", s.cached);
   w.Key("usage");
   w.StartArray();
   for (auto& u : s.usage) {

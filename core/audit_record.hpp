@@ -34,6 +34,9 @@ inline constexpr std::string_view verdict = "verdict";
 inline constexpr std::string_view item_verdict = "item_verdict";
 inline constexpr std::string_view rejected = "rejected";
 inline constexpr std::string_view run_end = "run_end";
+/// A resumed run continues here (core/audit_resume.hpp): after an
+/// interrupted run_end, or after the last committed record of a killed run.
+inline constexpr std::string_view resumed = "resumed";
 } // namespace audit_type
 
 /// "2026-12-02T13:50:57.123Z" for milliseconds since the Unix epoch.

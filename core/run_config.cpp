@@ -284,6 +284,14 @@ bool apply(const Value& doc, run_config& cfg, const std::string& source,
     if (auto v = member(*au, "flush"))
       cfg.flush = *flush_policy_from_string(v->GetString());
   }
+  if (auto c = member(doc, "cache")) {
+    if (auto v = member(*c, "path"))
+      cfg.cache.path = v->GetString();
+    if (auto v = member(*c, "ttl"))
+      cfg.cache.ttl = std::chrono::seconds(v->GetUint64());
+    if (auto v = member(*c, "max_bytes"))
+      cfg.cache.max_bytes = v->GetUint64();
+  }
   return true;
 }
 
@@ -418,6 +426,18 @@ void write_run_config(rapidjson::Writer<rapidjson::StringBuffer>& w,
   w.Key("flush");
   w.String(std::string{to_string(cfg.flush)});
   w.EndObject();
+  // Only when configured: a run without a cache records no cache settings.
+  if (!cfg.cache.path.empty()) {
+    w.Key("cache");
+    w.StartObject();
+    w.Key("path");
+    w.String(cfg.cache.path);
+    w.Key("ttl");
+    w.Uint64(static_cast<std::uint64_t>(cfg.cache.ttl.count()));
+    w.Key("max_bytes");
+    w.Uint64(cfg.cache.max_bytes);
+    w.EndObject();
+  }
   w.EndObject();
 }
 

@@ -7,6 +7,7 @@
 // Every error names the source and the JSON pointer of the offending value.
 // Pure: no file is read here (tools/config_file.hpp reads files).
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -40,6 +41,18 @@ std::string_view to_string(flush_policy p);
 /// Reads that spelling back; nullopt for anything else.
 std::optional<flush_policy> flush_policy_from_string(std::string_view s);
 
+/// The response cache (opt-in, adapters/response_cache.hpp): a judge
+/// record is reused when its whole key matches; faults are never stored.
+struct cache_config {
+  /// The SQLite file; empty: no cache.
+  std::string path;
+  /// Entries older than this are not reused (0: they never expire).
+  std::chrono::seconds ttl{0};
+  /// The oldest entries go once the stored replies exceed this (0: no
+  /// limit).
+  std::uint64_t max_bytes = 0;
+};
+
 struct run_config {
   /// Where the values came from: a file path, or "(embedded default)".
   std::string source;
@@ -56,6 +69,7 @@ struct run_config {
   /// directory.
   std::string audit_path;
   flush_policy flush = flush_policy::fsync_verdicts;
+  cache_config cache;
 };
 
 /// The source name of the built-in configuration.

@@ -49,6 +49,9 @@ struct judge_record {
   /// Token usage as the backend reported it (0 when not reported).
   std::uint64_t input_tokens = 0;
   std::uint64_t output_tokens = 0;
+  /// Reused from the response cache (no call was made): "cached" in the
+  /// audit, counted in the summary and metrics.
+  bool cached = false;
 };
 
 inline bool operator==(const judge_record& x, const judge_record& y) {
@@ -67,7 +70,7 @@ inline bool operator==(const judge_record& x, const judge_record& y) {
          && x.latency_ms == y.latency_ms && x.started_at_ms == y.started_at_ms
          && x.finished_at_ms == y.finished_at_ms
          && x.input_tokens == y.input_tokens
-         && x.output_tokens == y.output_tokens;
+         && x.output_tokens == y.output_tokens && x.cached == y.cached;
 }
 
 template <class Inspector>
@@ -78,7 +81,8 @@ typename Inspector::result_type inspect(Inspector& f, judge_record& x) {
            x.numeric_a, x.numeric_b, x.extra_text, x.inconsistent,
            x.transport_failed, x.transport_error, x.fault, x.attempts,
            x.latency_ms,
-           x.started_at_ms, x.finished_at_ms, x.input_tokens, x.output_tokens);
+           x.started_at_ms, x.finished_at_ms, x.input_tokens, x.output_tokens,
+           x.cached);
 }
 
 } // namespace ij

@@ -40,6 +40,7 @@ struct run_summary {
   std::uint64_t judge_calls = 0;
   std::uint64_t calls_skipped = 0; // votes not cast after early stop
   std::uint64_t faults = 0;        // failed judge calls
+  std::uint64_t cached = 0;        // judge records reused from the cache
   std::vector<judge_usage> usage;
   /// Failed judge calls by fault kind (indexed by fault_kind's value).
   std::vector<std::uint64_t> faults_by_kind;
@@ -67,6 +68,7 @@ inline bool operator==(const run_summary& x, const run_summary& y) {
          && x.rejected == y.rejected && x.items == y.items
          && x.judge_calls == y.judge_calls
          && x.calls_skipped == y.calls_skipped && x.faults == y.faults
+         && x.cached == y.cached
          && x.usage == y.usage && x.faults_by_kind == y.faults_by_kind
          && x.interrupted == y.interrupted && x.stop_reason == y.stop_reason
          && x.unfinished == y.unfinished && x.open_items == y.open_items
@@ -79,7 +81,7 @@ typename Inspector::result_type inspect(Inspector& f, run_summary& x) {
   return f(caf::meta::type_name("ij.run_summary"), x.run_id, x.pairs,
            x.rejected, x.items, x.by_rule[0], x.by_rule[1], x.by_rule[2],
            x.by_rule[3], x.by_rule[4], x.judge_calls, x.calls_skipped,
-           x.faults, x.usage, x.faults_by_kind, x.interrupted, x.stop_reason,
+           x.faults, x.cached, x.usage, x.faults_by_kind, x.interrupted, x.stop_reason,
            x.unfinished, x.open_items, x.audit_lines, x.final_hash, x.error);
 }
 

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "tools/audit_command.hpp"
+#include "tools/cache_command.hpp"
 #include "tools/exit_codes.hpp"
 #include "tools/gen_pairs.hpp"
 #include "tools/interrupt.hpp"
@@ -53,6 +54,9 @@ struct command_line {
   CLI::App* verify_cmd = nullptr;
   std::string audit_path, expect_hash;
 
+  CLI::App* cache_cmd = nullptr;
+  std::string cache_action, cache_path;
+
   CLI::App* gen_cmd = nullptr;
   std::uint64_t gen_n = 0;
   std::uint32_t gen_per_item = 10;
@@ -84,6 +88,18 @@ void add_run(CLI::App& app, command_line& c) {
                   "Audit trail file, created (or taken empty) and locked for "
                   "the run; default: audit.path of the configuration, else a "
                   "new invjudge-audit-<UTC time>[-N].jsonl here");
+  auto resume = cmd->add_option(
+    "--resume", run.resume_path,
+    "Continue the run of this audit file (interrupted or killed): its "
+    "configuration, the same pairs file; pairs it decided are not judged "
+    "again, records are appended to its chain");
+  resume->excludes(c.run_judge_opt);
+  resume->excludes(cmd->get_option("--config"));
+  resume->excludes(cmd->get_option("--audit"));
+  cmd->add_option("--cache", run.cache_path,
+                  "Response cache (SQLite file, created if absent): a judge "
+                  "call whose whole key matches a stored reply is not made "
+                  "again; overrides the configuration's cache.path");
   cmd->add_flag("--strict", run.strict,
                 "Check every line first (a regular file: it is read twice); "
                 "every bad line is listed and any stops the run before any "
@@ -123,6 +139,15 @@ void add_audit(CLI::App& app, command_line& c) {
                   "elsewhere): exit 1 unless the file still ends there");
 }
 
+void add_cache(CLI::App& app, command_line& c) {
+  auto cmd = c.cache_cmd = app.add_subcommand(
+    "cache", "The response cache: stats (entries, bytes, ages) or clear");
+  cmd->add_option("ACTION", c.cache_action, "stats or clear")
+    ->required()
+    ->check(CLI::IsMember({"stats", "clear"}));
+  cmd->add_option("FILE", c.cache_path, "The cache file (SQLite)")->required();
+}
+
 // Hidden: synthetic pairs for load and memory tests.
 void add_gen_pairs(CLI::App& app, command_line& c) {
   auto cmd = c.gen_cmd =
@@ -152,6 +177,8 @@ int dispatch(command_line& c) {
                                 given(c.selftest_judge_opt, c.selftest_judge));
   if (*c.verify_cmd)
     return ij::audit_verify_command(c.audit_path, c.expect_hash);
+  if (*c.cache_cmd)
+    return ij::cache_command(c.cache_action, c.cache_path);
   if (*c.gen_cmd)
     return ij::write_synthetic_pairs(stdout, c.gen_n, c.gen_per_item)
              ? ij::exit_code::ok
@@ -173,6 +200,7 @@ int main(int argc, char** argv) {
   add_run(app, c);
   add_selftest(app, c);
   add_audit(app, c);
+  add_cache(app, c);
   add_gen_pairs(app, c);
   try {
     app.parse(argc, argv);

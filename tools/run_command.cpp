@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <unistd.h>
@@ -22,6 +23,7 @@
 #include "actors/run_session.hpp"
 #include "actors/system_config.hpp"
 #include "adapters/adapter_factory.hpp"
+#include "adapters/response_cache.hpp"
 #include "core/fault_budget.hpp"
 #include "messages/error.hpp"
 #include "tools/config_file.hpp"
@@ -60,14 +62,42 @@ struct prepared_run {
   std::unique_ptr<std::FILE, file_closer> out_owner;
   std::FILE* out = stdout;
   std::string audit_path;
+  /// --resume: the audit opened (locked, cut) and what it holds.
+  std::shared_ptr<const resume_point> resume;
+  int audit_fd = -1;
+
+  prepared_run() = default;
+  prepared_run(const prepared_run&) = delete;
+  prepared_run& operator=(const prepared_run&) = delete;
+  ~prepared_run() {
+    if (audit_fd >= 0) // not handed to a run session
+      ::close(audit_fd);
+  }
 };
 
-// The configuration: --config (or the embedded default), --judge over it,
-// and every judge's adapter built.
+// --resume: the audit is opened (locked, verified, its uncommitted tail
+// cut) and the run's configuration is its manifest's.
+std::optional<run_config> resume_config(const run_options& opts,
+                                        prepared_run& run, std::string& error) {
+  auto audit = open_audit_for_resume(opts.resume_path, error);
+  if (!audit)
+    return std::nullopt;
+  run.audit_fd = audit->fd;
+  run.audit_path = opts.resume_path;
+  auto cfg = parse_config(audit->point.config_json,
+                          opts.resume_path + " (manifest config)", error);
+  run.resume = std::make_shared<const resume_point>(std::move(audit->point));
+  return cfg;
+}
+
+// The configuration: --config (or the embedded default, or the resumed
+// run's), --judge over it, and every judge's adapter built.
 int prepare_config(const run_options& opts, prepared_run& run) {
   std::string error;
   std::optional<run_config> cfg;
-  if (opts.config_path.empty())
+  if (!opts.resume_path.empty())
+    cfg = resume_config(opts, run, error);
+  else if (opts.config_path.empty())
     cfg = default_config();
   else
     cfg = load_config(opts.config_path, error);
@@ -77,10 +107,22 @@ int prepare_config(const run_options& opts, prepared_run& run) {
     say(error);
     return exit_code::bad_config;
   }
+  if (!opts.cache_path.empty())
+    cfg->cache.path = opts.cache_path;
   auto judges = bind_judges(*cfg, error);
   if (!judges) {
     say(error);
     return exit_code::bad_config;
+  }
+  if (!cfg->cache.path.empty()) {
+    auto cache = response_cache::open(cfg->cache.path, cfg->cache.ttl,
+                                      cfg->cache.max_bytes, error);
+    if (!cache) {
+      say(error);
+      return exit_code::bad_config;
+    }
+    for (auto& j : *judges)
+      j.adapter = with_cache(std::move(j.adapter), cache);
   }
   run.config = std::move(*cfg);
   run.judges = std::move(*judges);
@@ -126,8 +168,9 @@ int check_strict(const run_options& opts, input_source& input,
 // created exclusively here.
 int prepare_destinations(const run_options& opts, prepared_run& run) {
   std::string error;
-  run.audit_path = !opts.audit_path.empty() ? opts.audit_path
-                                            : run.config.audit_path;
+  if (run.audit_path.empty()) // --resume sets it
+    run.audit_path = !opts.audit_path.empty() ? opts.audit_path
+                                              : run.config.audit_path;
   if (!opts.out_path.empty()) {
     run.out_owner.reset(open_output_file(
       opts.out_path, opts.force,
@@ -284,6 +327,8 @@ int run_pairs(const run_options& opts, prepared_run& run) {
   setup.directory = directory;
   setup.listener = caf::actor_cast<run_listener_actor>(self);
   setup.window = opts.window;
+  setup.resume = run.resume;
+  setup.audit_fd = std::exchange(run.audit_fd, -1);
   bool show_progress = opts.progress && ::isatty(STDERR_FILENO) == 1;
   if (show_progress)
     setup.progress_interval = std::chrono::milliseconds(250);
@@ -292,6 +337,14 @@ int run_pairs(const run_options& opts, prepared_run& run) {
     say("cannot start the run: " + render_error(session.error()));
     return exit_code::bad_config;
   }
+  if (run.resume)
+    say("resuming " + run.resume->run_id + " from " + run.audit_path + ": "
+        + std::to_string(run.resume->pairs.size())
+        + " pair(s) already decided are not judged again"
+        + (run.resume->cut_bytes > 0
+             ? "; " + std::to_string(run.resume->cut_bytes)
+                 + " byte(s) after the last committed record were cut"
+             : std::string{}));
   say("audit: " + run.audit_path);
   // Batches no larger than half the window, so that a small window bounds
   // what is in flight (two batches may wait for the session's answer).

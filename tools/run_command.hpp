@@ -30,6 +30,12 @@ struct run_options {
   bool progress = true;
   /// Pairs in flight at most; 0 picks one from the judges' in-flight caps.
   std::uint32_t window = 0;
+  /// Continue the run of this audit (its manifest's configuration; pairs it
+  /// decided are not judged again; appended to its chain). Empty: a new run.
+  std::string resume_path;
+  /// The response cache file (SQLite); overrides the configuration's
+  /// cache.path. Empty: the configuration's, if any.
+  std::string cache_path;
 };
 
 /// Runs and returns the exit code (tools/exit_codes.hpp).

@@ -55,6 +55,9 @@ std::string run_report::render(const run_summary& s,
              ull(items_by_verdict_[2]));
   out += fmt("  judge calls: %llu made, %llu skipped by early stop, %llu faults\n",
              ull(s.judge_calls), ull(s.calls_skipped), ull(s.faults));
+  if (s.cached > 0)
+    out += fmt("  cached: %llu judge record(s) reused from the response cache\n",
+               ull(s.cached));
   if (!s.usage.empty()) {
     out += fmt("    %-32s %10s %8s %14s %14s\n", "judge", "calls", "faults",
                "input tokens", "output tokens");

@@ -155,6 +155,7 @@ judge_record full_record(std::uint32_t vote) {
   r.finished_at_ms = 1764683001234;
   r.input_tokens = 311;
   r.output_tokens = 27;
+  r.cached = true;
   return r;
 }
 

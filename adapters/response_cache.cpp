@@ -1,0 +1,358 @@
+#include "adapters/response_cache.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+#include <future>
+#include <utility>
+
+#include <sqlite3.h>
+
+#include "adapters/llm_judge_comparator.hpp"
+#include "core/prompt.hpp"
+#include "core/sha256.hpp"
+
+namespace ij {
+
+namespace {
+
+/// One prepared statement, finalized on scope exit.
+class statement {
+public:
+  statement(sqlite3* db, const char* sql) {
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK)
+      stmt_ = nullptr;
+  }
+  ~statement() {
+    sqlite3_finalize(stmt_);
+  }
+  statement(const statement&) = delete;
+  statement& operator=(const statement&) = delete;
+  explicit operator bool() const {
+    return stmt_ != nullptr;
+  }
+  sqlite3_stmt* get() {
+    return stmt_;
+  }
+  void bind(int i, const std::string& s) {
+    sqlite3_bind_text(stmt_, i, s.data(), static_cast<int>(s.size()),
+                      SQLITE_TRANSIENT);
+  }
+  void bind(int i, std::int64_t v) {
+    sqlite3_bind_int64(stmt_, i, v);
+  }
+  std::string text(int col) {
+    auto p = sqlite3_column_text(stmt_, col);
+    auto n = sqlite3_column_bytes(stmt_, col);
+    return p ? std::string(reinterpret_cast<const char*>(p),
+                           static_cast<std::size_t>(n))
+             : std::string{};
+  }
+  std::int64_t integer(int col) {
+    return sqlite3_column_int64(stmt_, col);
+  }
+
+private:
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+constexpr const char* schema_sql =
+  "PRAGMA journal_mode=WAL;"
+  "PRAGMA synchronous=NORMAL;"
+  "CREATE TABLE IF NOT EXISTS invjudge_cache ("
+  " key TEXT PRIMARY KEY,"
+  " text TEXT NOT NULL,"
+  " input_tokens INTEGER NOT NULL,"
+  " output_tokens INTEGER NOT NULL,"
+  " created_ms INTEGER NOT NULL,"
+  " bytes INTEGER NOT NULL);"
+  "CREATE INDEX IF NOT EXISTS invjudge_cache_age ON invjudge_cache(created_ms);";
+
+void append_part(std::string& out, const std::string& part) {
+  out += std::to_string(part.size());
+  out += ':';
+  out += part;
+}
+
+} // namespace
+
+std::shared_ptr<response_cache>
+response_cache::open(const std::string& path, std::chrono::seconds ttl,
+                     std::uint64_t max_bytes, std::string& error,
+                     clock_fn now) {
+  sqlite3* db = nullptr;
+  int rc = sqlite3_open_v2(path.c_str(), &db,
+                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+                             | SQLITE_OPEN_NOMUTEX,
+                           nullptr);
+  if (rc == SQLITE_OK) {
+    sqlite3_busy_timeout(db, 5000);
+    rc = sqlite3_exec(db, schema_sql, nullptr, nullptr, nullptr);
+  }
+  if (rc != SQLITE_OK) {
+    error = "cannot open the response cache " + path + ": "
+            + (db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+    sqlite3_close(db);
+    return nullptr;
+  }
+  if (!now)
+    now = [] { return wall_clock_ms(); };
+  return std::shared_ptr<response_cache>(
+    new response_cache(db, path, ttl, max_bytes, std::move(now)));
+}
+
+response_cache::response_cache(sqlite3* db, std::string path,
+                               std::chrono::seconds ttl,
+                               std::uint64_t max_bytes, clock_fn now)
+  : db_(db), path_(std::move(path)), ttl_(ttl), max_bytes_(max_bytes),
+    now_(std::move(now)) {
+  statement sum{db_, "SELECT COALESCE(SUM(bytes),0) FROM invjudge_cache"};
+  if (sum && sqlite3_step(sum.get()) == SQLITE_ROW)
+    bytes_ = static_cast<std::uint64_t>(sum.integer(0));
+  thread_ = std::thread([this] { run(); });
+}
+
+response_cache::~response_cache() {
+  {
+    std::lock_guard<std::mutex> guard{mtx_};
+    stopping_ = true;
+  }
+  cv_.notify_one();
+  thread_.join();
+  sqlite3_close(db_);
+}
+
+std::string response_cache::key_of(const std::string& adapter_id,
+                                   const std::string& prompt,
+                                   const call_options& opts) {
+  std::string material = "invjudge-cache-v1|";
+  append_part(material, std::string{judge_prompt_id});
+  append_part(material, judge_prompt_template_sha256());
+  append_part(material, adapter_id);
+  append_part(material, opts.model);
+  char temp[40];
+  std::snprintf(temp, sizeof temp, "%.17g", opts.temperature);
+  append_part(material, temp);
+  append_part(material,
+              opts.seed ? std::to_string(*opts.seed) : std::string{"none"});
+  append_part(material, std::to_string(opts.vote_index));
+  append_part(material, prompt); // A and B, in the order sent
+  return sha256_hex(material);
+}
+
+void response_cache::run() {
+  for (;;) {
+    std::function<void()> task;
+    {
+      std::unique_lock<std::mutex> lock{mtx_};
+      cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty())
+        return; // stopping, and everything queued is done
+      task = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    task();
+  }
+}
+
+void response_cache::post(std::function<void()> task) {
+  {
+    std::lock_guard<std::mutex> guard{mtx_};
+    queue_.push_back(std::move(task));
+  }
+  cv_.notify_one();
+}
+
+template <class T>
+T response_cache::wait_for(std::function<T()> task) {
+  std::promise<T> done;
+  auto result = done.get_future();
+  post([&] { done.set_value(task()); });
+  return result.get();
+}
+
+void response_cache::lookup(
+  std::string key, std::function<void(std::optional<adapter_reply>)> done) {
+  post([this, key = std::move(key), done = std::move(done)] {
+    statement q{db_, "SELECT text, input_tokens, output_tokens, created_ms "
+                     "FROM invjudge_cache WHERE key = ?1"};
+    std::optional<adapter_reply> hit;
+    int rc = SQLITE_ERROR;
+    if (q) {
+      q.bind(1, key);
+      rc = sqlite3_step(q.get());
+    }
+    if (rc == SQLITE_ROW) {
+      auto age_ms = now_() - q.integer(3);
+      if (ttl_.count() == 0 || age_ms <= ttl_.count() * 1000) {
+        adapter_reply r;
+        r.ok = true;
+        r.text = q.text(0);
+        r.input_tokens = static_cast<std::uint64_t>(q.integer(1));
+        r.output_tokens = static_cast<std::uint64_t>(q.integer(2));
+        r.attempts = 0; // no call was made
+        r.cached = true;
+        hit = std::move(r);
+      }
+    } else if (rc != SQLITE_DONE) {
+      ++counts_.errors;
+    }
+    ++(hit ? counts_.hits : counts_.misses);
+    done(std::move(hit));
+  });
+}
+
+void response_cache::store(std::string key, const adapter_reply& reply) {
+  if (!reply.ok || reply.cached)
+    return; // faults are never cached; a reused reply is stored already
+  post([this, key = std::move(key), text = reply.text,
+        in = reply.input_tokens, out = reply.output_tokens] {
+    statement q{db_, "INSERT OR REPLACE INTO invjudge_cache "
+                     "(key, text, input_tokens, output_tokens, created_ms, "
+                     "bytes) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"};
+    if (!q) {
+      ++counts_.errors;
+      return;
+    }
+    q.bind(1, key);
+    q.bind(2, text);
+    q.bind(3, static_cast<std::int64_t>(in));
+    q.bind(4, static_cast<std::int64_t>(out));
+    q.bind(5, now_());
+    q.bind(6, static_cast<std::int64_t>(text.size()));
+    if (sqlite3_step(q.get()) != SQLITE_DONE) {
+      ++counts_.errors;
+      return;
+    }
+    ++counts_.stores;
+    bytes_ += text.size();
+    evict_if_over();
+  });
+}
+
+// The oldest entries go, one by one, until the stored bytes fit.
+void response_cache::evict_if_over() {
+  while (max_bytes_ > 0 && bytes_ > max_bytes_) {
+    std::vector<std::pair<std::string, std::uint64_t>> oldest;
+    {
+      statement q{db_, "SELECT key, bytes FROM invjudge_cache "
+                       "ORDER BY created_ms LIMIT 64"};
+      while (q && sqlite3_step(q.get()) == SQLITE_ROW)
+        oldest.emplace_back(q.text(0), static_cast<std::uint64_t>(q.integer(1)));
+    }
+    if (oldest.empty()) {
+      bytes_ = 0;
+      return;
+    }
+    for (auto& [key, size] : oldest) {
+      if (bytes_ <= max_bytes_)
+        return;
+      statement del{db_, "DELETE FROM invjudge_cache WHERE key = ?1"};
+      if (!del) {
+        ++counts_.errors;
+        return;
+      }
+      del.bind(1, key);
+      if (sqlite3_step(del.get()) != SQLITE_DONE) {
+        ++counts_.errors;
+        return;
+      }
+      bytes_ -= std::min(bytes_, size);
+    }
+  }
+}
+
+cache_stats response_cache::stats() {
+  return wait_for<cache_stats>([this] {
+    auto s = counts_;
+    statement q{db_, "SELECT COUNT(*), COALESCE(SUM(bytes),0), "
+                     "COALESCE(MIN(created_ms),0), COALESCE(MAX(created_ms),0) "
+                     "FROM invjudge_cache"};
+    if (q && sqlite3_step(q.get()) == SQLITE_ROW) {
+      s.entries = static_cast<std::uint64_t>(q.integer(0));
+      s.bytes = static_cast<std::uint64_t>(q.integer(1));
+      s.oldest_ms = q.integer(2);
+      s.newest_ms = q.integer(3);
+    }
+    return s;
+  });
+}
+
+std::uint64_t response_cache::clear() {
+  return wait_for<std::uint64_t>([this] {
+    statement q{db_, "DELETE FROM invjudge_cache"};
+    if (!q || sqlite3_step(q.get()) != SQLITE_DONE) {
+      ++counts_.errors;
+      return std::uint64_t{0};
+    }
+    bytes_ = 0;
+    return static_cast<std::uint64_t>(sqlite3_changes(db_));
+  });
+}
+
+namespace {
+
+class cached_adapter : public judge_adapter {
+public:
+  cached_adapter(judge_adapter_ptr inner, std::shared_ptr<response_cache> cache)
+    : inner_(std::move(inner)), cache_(std::move(cache)) {
+  }
+
+  std::string id() const override {
+    return inner_->id();
+  }
+
+  void call(const std::string& prompt, const call_options& opts,
+            reply_handler done) override {
+    auto key = response_cache::key_of(inner_->id(), prompt, opts);
+    // Weak: a task on the cache thread must never hold the last reference
+    // (the cache's destructor joins that thread).
+    std::weak_ptr<judge_adapter> inner = inner_;
+    std::weak_ptr<response_cache> cache = cache_;
+    cache_->lookup(key, [inner, cache, key, prompt, opts,
+                         done = std::move(done)](
+                          std::optional<adapter_reply> hit) mutable {
+      if (hit) {
+        done(std::move(*hit));
+        return;
+      }
+      auto backend = inner.lock();
+      if (!backend) {
+        adapter_reply gone;
+        gone.error = "the judge adapter was shut down";
+        gone.fault = fault_kind::unavailable;
+        done(std::move(gone));
+        return;
+      }
+      backend->call(prompt, opts,
+                    [cache, key, done = std::move(done)](adapter_reply r) {
+                      if (auto c = cache.lock())
+                        c->store(key, r);
+                      done(std::move(r));
+                    });
+    });
+  }
+
+  bool supports_seed() const override {
+    return inner_->supports_seed();
+  }
+
+  std::uint32_t current_concurrency() const override {
+    return inner_->current_concurrency();
+  }
+
+private:
+  judge_adapter_ptr inner_;
+  std::shared_ptr<response_cache> cache_;
+};
+
+} // namespace
+
+judge_adapter_ptr with_cache(judge_adapter_ptr inner,
+                             std::shared_ptr<response_cache> cache) {
+  if (!inner || !cache)
+    return inner;
+  return std::make_shared<cached_adapter>(std::move(inner), std::move(cache));
+}
+
+} // namespace ij

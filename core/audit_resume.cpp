@@ -1,0 +1,300 @@
+#include "core/audit_resume.hpp"
+
+#include <iterator>
+#include <utility>
+#include <vector>
+
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include "core/audit_record.hpp"
+#include "core/json_fields.hpp"
+#include "core/sha256.hpp"
+#include "messages/fault_kind.hpp"
+
+namespace ij {
+
+namespace {
+
+using rapidjson::Value;
+
+std::string_view str(const Value& obj, const char* name) {
+  auto it = obj.FindMember(name);
+  if (it == obj.MemberEnd() || !it->value.IsString())
+    return {};
+  return {it->value.GetString(), it->value.GetStringLength()};
+}
+
+std::uint64_t u64(const Value& obj, const char* name) {
+  auto it = obj.FindMember(name);
+  return it != obj.MemberEnd() && it->value.IsUint64() ? it->value.GetUint64()
+                                                       : 0;
+}
+
+bool flag(const Value& obj, const char* name) {
+  auto it = obj.FindMember(name);
+  return it != obj.MemberEnd() && it->value.IsBool() && it->value.GetBool();
+}
+
+// Removes null and empty-string members, at every depth.
+void drop_unset(Value& v) {
+  if (v.IsArray()) {
+    for (auto& x : v.GetArray())
+      drop_unset(x);
+    return;
+  }
+  if (!v.IsObject())
+    return;
+  for (auto m = v.MemberBegin(); m != v.MemberEnd();) {
+    if (m->value.IsNull()
+        || (m->value.IsString() && m->value.GetStringLength() == 0)) {
+      m = v.EraseMember(m);
+      continue;
+    }
+    drop_unset(m->value);
+    ++m;
+  }
+}
+
+bool ends_pair_or_run(std::string_view type) {
+  return type != audit_type::judge_call && type != audit_type::vote;
+}
+
+/// Adds the kept records to the totals, in the order the logger wrote them.
+class reader {
+public:
+  explicit reader(resume_point& p) : p_(p) {
+    p_.totals.faults_by_kind.assign(std::size(all_fault_kinds), 0);
+  }
+
+  std::string add(std::string_view type, const Value& r) {
+    if (type == audit_type::manifest)
+      return manifest(r);
+    if (type == audit_type::judge_call)
+      judge_call(r);
+    else if (type == audit_type::vote)
+      vote(r);
+    else if (type == audit_type::verdict)
+      return verdict(r);
+    else if (type == audit_type::item_verdict) {
+      p_.closed_items.emplace(str(r, "item"));
+      ++p_.totals.items;
+    } else if (type == audit_type::rejected) {
+      p_.rejected_lines.insert(u64(r, "line"));
+      ++p_.totals.rejected;
+    } else if (type == audit_type::resumed) {
+      ++p_.resumes;
+    }
+    return {};
+  }
+
+private:
+  std::string manifest(const Value& r) {
+    p_.run_id = std::string{str(r, "run_id")};
+    auto cfg = r.FindMember("config");
+    if (cfg == r.MemberEnd() || !cfg->value.IsObject())
+      return "the manifest holds no configuration";
+    // The manifest writes every setting, unset ones as null or "", and
+    // where the values came from; as a configuration those are left out.
+    rapidjson::Document copy;
+    copy.CopyFrom(cfg->value, copy.GetAllocator());
+    copy.RemoveMember("source");
+    drop_unset(copy);
+    rapidjson::StringBuffer sb;
+    rapidjson::Writer<rapidjson::StringBuffer> w(sb);
+    copy.Accept(w);
+    p_.config_json.assign(sb.GetString(), sb.GetSize());
+    auto judges = r.FindMember("judges");
+    if (judges != r.MemberEnd() && judges->value.IsArray())
+      for (auto& j : judges->value.GetArray())
+        if (j.IsObject())
+          names_.emplace(std::string{str(j, "adapter_id")},
+                         std::string{str(j, "name")});
+    return {};
+  }
+
+  void judge_call(const Value& r) {
+    auto& t = p_.totals;
+    std::string adapter{str(r, "adapter_id")};
+    auto named = names_.find(adapter);
+    const std::string& name =
+      named != names_.end() && !named->second.empty() ? named->second : adapter;
+    auto u = usage_.find(name);
+    if (u == usage_.end()) {
+      u = usage_.emplace(name, t.usage.size()).first;
+      t.usage.push_back(judge_usage{name, 0, 0, 0, 0});
+    }
+    auto& usage = t.usage[u->second];
+    bool failed = flag(r, "transport_failed");
+    ++t.judge_calls;
+    t.cached += flag(r, "cached");
+    ++usage.calls;
+    usage.input_tokens += u64(r, "input_tokens");
+    usage.output_tokens += u64(r, "output_tokens");
+    if (failed) {
+      ++t.faults;
+      ++usage.faults;
+      if (auto k = fault_kind_from_string(str(r, "fault_kind")))
+        ++t.faults_by_kind[static_cast<std::size_t>(*k)];
+    }
+  }
+
+  // The vote record precedes its pair's verdict record.
+  void vote(const Value& r) {
+    counts_ = vote_counts{};
+    auto c = r.FindMember("counts");
+    if (c == r.MemberEnd() || !c->value.IsObject())
+      return;
+    auto& v = c->value;
+    auto n = [&](const char* name) {
+      return static_cast<std::uint32_t>(u64(v, name));
+    };
+    counts_ = vote_counts{n("votes"),    n("min_agreement"), n("equivalent"),
+                          n("different"), n("abstain"),      n("parse_error"),
+                          n("faults"),    n("not_cast")};
+    p_.totals.calls_skipped += counts_.not_cast;
+  }
+
+  static std::optional<bool> tri(const Value& obj, const char* name) {
+    auto it = obj.FindMember(name);
+    if (it == obj.MemberEnd() || !it->value.IsBool())
+      return std::nullopt;
+    return it->value.GetBool();
+  }
+
+  std::string verdict(const Value& r) {
+    auto rule = str(r, "rule");
+    if (rule.size() != 2 || rule[0] != 'I' || rule[1] < '1' || rule[1] > '5')
+      return "a verdict record lacks its rule";
+    auto n = rule[1] - '0';
+    ++p_.totals.pairs;
+    ++p_.totals.by_rule[n - 1];
+    single_verdict v;
+    v.pair_id = std::string{str(r, "pair_id")};
+    v.item = std::string{str(r, "item")};
+    auto kind = str(r, "verdict");
+    v.verdict = kind == "INVARIANT"  ? verdict_kind::invariant
+                : kind == "VIOLATED" ? verdict_kind::violated
+                                     : verdict_kind::neither;
+    v.rule = static_cast<verdict_rule>(n);
+    auto o = r.FindMember("outcome");
+    if (o != r.MemberEnd() && o->value.IsObject()) {
+      auto& ov = o->value;
+      v.outcome.equivalent = tri(ov, "equivalent");
+      auto conf = ov.FindMember("confidence");
+      if (conf != ov.MemberEnd() && conf->value.IsNumber())
+        v.outcome.confidence = conf->value.GetDouble();
+      v.outcome.detail = std::string{str(ov, "detail")};
+      v.outcome.fault = flag(ov, "fault");
+    }
+    v.counts = counts_;
+    v.label = tri(r, "label");
+    auto id = v.pair_id;
+    p_.pairs[id] = std::move(v);
+    return {};
+  }
+
+  resume_point& p_;
+  std::unordered_map<std::string, std::string> names_; // adapter id -> name
+  std::unordered_map<std::string, std::size_t> usage_; // name -> index
+  vote_counts counts_;                                 // the last vote's
+};
+
+} // namespace
+
+std::optional<resume_point> read_resume_point(std::istream& in,
+                                              std::string& error) {
+  resume_point p;
+  reader add{p};
+  std::string line;
+  std::string hash{audit_genesis_hash};
+  // Lines after the last committed one (an undecided pair's judge calls),
+  // applied once its verdict follows.
+  std::vector<std::string> tail;
+  std::uint64_t offset = 0, n = 0;
+  std::string last_type;
+  bool interrupted = false;
+  auto apply = [&](const std::string& text, std::string& type) {
+    rapidjson::Document doc;
+    doc.Parse(text.data(), text.size());
+    if (doc.HasParseError() || !doc.IsObject())
+      return "line " + std::to_string(n) + " is not a JSON object";
+    type = std::string{str(doc, "type")};
+    if (type == audit_type::run_end)
+      interrupted = flag(doc, "interrupted");
+    return add.add(type, doc);
+  };
+  while (std::getline(in, line)) {
+    if (in.eof()) { // no newline: a torn last line
+      p.torn = !line.empty();
+      break;
+    }
+    ++n;
+    offset += line.size() + 1;
+    rapidjson::Document doc;
+    doc.Parse(line.data(), line.size());
+    auto type = doc.IsObject() ? std::string{str(doc, "type")} : std::string{};
+    if (!ends_pair_or_run(type)) {
+      tail.push_back(line);
+      continue;
+    }
+    for (auto& t : tail) {
+      std::string ignored;
+      if (auto why = apply(t, ignored); !why.empty()) {
+        error = why;
+        return std::nullopt;
+      }
+    }
+    tail.clear();
+    if (auto why = apply(line, last_type); !why.empty()) {
+      error = why;
+      return std::nullopt;
+    }
+    p.seq = n;
+    p.keep_bytes = offset;
+    hash = sha256_hex(line);
+  }
+  if (p.seq == 0 || p.config_json.empty()) {
+    error = "the audit holds no run manifest: there is no run to resume";
+    return std::nullopt;
+  }
+  if (last_type == audit_type::run_end && !interrupted) {
+    error = "the run finished (its run_end record is not marked "
+            "interrupted): there is nothing to resume";
+    return std::nullopt;
+  }
+  p.after_run_end = last_type == audit_type::run_end;
+  p.last_hash = hash;
+  p.cut_lines = tail.size();
+  std::string cut;
+  for (auto& t : tail)
+    cut += t + '\n';
+  if (p.torn)
+    cut += line;
+  p.cut_bytes = cut.size();
+  if (!cut.empty())
+    p.cut_sha256 = sha256_hex(cut);
+  return p;
+}
+
+std::string resumed_body(const resume_point& p, std::int64_t now_ms) {
+  rapidjson::StringBuffer sb;
+  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
+  w.StartObject();
+  json::string(w, "run_id", p.run_id);
+  json::string(w, "resumed_at", iso8601_utc(now_ms));
+  json::uint(w, "after_seq", p.seq);
+  json::string(w, "after", p.after_run_end ? "interrupted run_end"
+                                           : "the run stopped without an end");
+  json::uint(w, "decided_pairs", p.pairs.size());
+  json::uint(w, "cut_bytes", p.cut_bytes);
+  json::uint(w, "cut_lines", p.cut_lines);
+  json::boolean(w, "torn_line", p.torn);
+  json::string_or_null(w, "cut_sha256", p.cut_sha256);
+  json::uint(w, "resume", p.resumes + 1);
+  w.EndObject();
+  return {sb.GetString(), sb.GetSize()};
+}
+
+} // namespace ij

@@ -1,0 +1,163 @@
+// The response cache: a stored reply is reused only when the whole key
+// matches (the vote index included), a fault is never stored, entries expire
+// after the TTL (by an injected clock: no sleeping), the oldest go past
+// max_bytes, and stats/clear see what is stored.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <future>
+#include <mutex>
+
+#include <unistd.h>
+
+#include "adapters/response_cache.hpp"
+
+using namespace ij;
+
+namespace {
+
+/// Counts its calls and answers inline: ok with `text`, or a fault.
+class counting_judge : public judge_adapter {
+public:
+  std::string id() const override {
+    return "test:counting";
+  }
+  void call(const std::string& prompt, const call_options& opts,
+            reply_handler done) override {
+    ++calls;
+    adapter_reply r;
+    r.ok = !fail;
+    r.text = r.ok ? "DECISION: EQUIVALENT for " + prompt + " v"
+                      + std::to_string(opts.vote_index)
+                  : "";
+    r.error = r.ok ? "" : "HTTP 503";
+    r.fault = r.ok ? fault_kind::none : fault_kind::server_error;
+    r.input_tokens = 10;
+    r.output_tokens = 3;
+    done(std::move(r));
+  }
+  std::atomic<int> calls{0};
+  bool fail = false;
+};
+
+struct temp_file {
+  std::string path;
+  temp_file() {
+    char name[] = "/tmp/ij-cache-test-XXXXXX";
+    int fd = ::mkstemp(name);
+    REQUIRE(fd >= 0);
+    ::close(fd);
+    ::unlink(name); // SQLite creates it
+    path = name;
+  }
+  ~temp_file() {
+    for (auto suffix : {"", "-wal", "-shm"})
+      ::unlink((path + suffix).c_str());
+  }
+};
+
+/// Calls through the adapter and waits for the reply (it comes from the
+/// cache thread).
+adapter_reply call_and_wait(judge_adapter& a, const std::string& prompt,
+                            std::uint32_t vote) {
+  call_options o;
+  o.model = "m";
+  o.vote_index = vote;
+  std::promise<adapter_reply> p;
+  auto f = p.get_future();
+  a.call(prompt, o, [&](adapter_reply r) { p.set_value(std::move(r)); });
+  return f.get();
+}
+
+} // namespace
+
+TEST_CASE("a reply is reused only for the same key; faults are not stored") {
+  temp_file file;
+  std::string error;
+  std::atomic<std::int64_t> now{1'000'000};
+  auto cache = response_cache::open(file.path, std::chrono::seconds{60}, 0,
+                                    error, [&] { return now.load(); });
+  REQUIRE(cache);
+  auto judge = std::make_shared<counting_judge>();
+  auto cached = with_cache(judge, cache);
+  CHECK_FALSE(cached->answers_inline());
+
+  auto first = call_and_wait(*cached, "A=1 B=1", 0);
+  CHECK(first.ok);
+  CHECK_FALSE(first.cached);
+  auto again = call_and_wait(*cached, "A=1 B=1", 0);
+  CHECK(again.cached);
+  CHECK(again.text == first.text);
+  CHECK(again.input_tokens == 10);
+  CHECK(judge->calls == 1);
+  // Another vote of the same pair is another answer, not the first again.
+  auto vote1 = call_and_wait(*cached, "A=1 B=1", 1);
+  CHECK_FALSE(vote1.cached);
+  CHECK(judge->calls == 2);
+  // Another prompt (A or B differ, or swapped) is another key.
+  call_and_wait(*cached, "A=1 B=2", 0);
+  CHECK(judge->calls == 3);
+
+  judge->fail = true;
+  auto fault = call_and_wait(*cached, "A=9 B=9", 0);
+  CHECK_FALSE(fault.ok);
+  auto retried = call_and_wait(*cached, "A=9 B=9", 0);
+  CHECK_FALSE(retried.cached);
+  CHECK(judge->calls == 5); // the fault was not stored: called again
+
+  auto s = cache->stats();
+  CHECK(s.entries == 3);
+  CHECK(s.hits == 1);
+  CHECK(s.stores == 3);
+
+  // Past the TTL the entry is not reused.
+  judge->fail = false;
+  now += 61'000;
+  auto expired = call_and_wait(*cached, "A=1 B=1", 0);
+  CHECK_FALSE(expired.cached);
+  CHECK(judge->calls == 6);
+  auto fresh = call_and_wait(*cached, "A=1 B=1", 0);
+  CHECK(fresh.cached);
+
+  CHECK(cache->clear() == 3);
+  CHECK(cache->stats().entries == 0);
+}
+
+TEST_CASE("the cache survives a reopen and keeps under max_bytes") {
+  temp_file file;
+  std::string error;
+  std::int64_t now = 5000;
+  {
+    auto cache = response_cache::open(file.path, std::chrono::seconds{0}, 0,
+                                      error, [&] { return now++; });
+    REQUIRE(cache);
+    auto judge = std::make_shared<counting_judge>();
+    auto cached = with_cache(judge, cache);
+    for (int i = 0; i < 10; ++i)
+      call_and_wait(*cached, "pair " + std::to_string(i), 0);
+    CHECK(cache->stats().entries == 10);
+  }
+  auto judge = std::make_shared<counting_judge>();
+  auto cache = response_cache::open(file.path, std::chrono::seconds{0}, 200,
+                                    error, [&] { return now++; });
+  REQUIRE(cache);
+  auto cached = with_cache(judge, cache);
+  // Reopened: the stored reply is found, no call.
+  CHECK(call_and_wait(*cached, "pair 9", 0).cached);
+  CHECK(judge->calls == 0);
+  // A store past max_bytes evicts the oldest entries.
+  call_and_wait(*cached, "pair 10", 0);
+  auto s = cache->stats();
+  CHECK(s.bytes <= 200);
+  CHECK(s.entries < 11);
+  CHECK(s.entries > 0);
+  CHECK_FALSE(call_and_wait(*cached, "pair 0", 0).cached);
+}
+
+TEST_CASE("a file that is not a cache is refused, naming the path") {
+  std::string error;
+  auto cache = response_cache::open("/nonexistent-dir/c.sqlite",
+                                    std::chrono::seconds{0}, 0, error);
+  CHECK_FALSE(cache);
+  CHECK(error.find("/nonexistent-dir/c.sqlite") != std::string::npos);
+}

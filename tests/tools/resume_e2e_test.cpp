@@ -1,0 +1,186 @@
+// `invjudge run --resume AUDIT`: a run killed with SIGKILL (and one stopped
+// by SIGINT) continues from its audit: no judge call whose record was
+// committed is made again, the verdicts equal an uninterrupted run's, and
+// the audit stays one valid chain with a record saying where it resumed.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <csignal>
+#include <map>
+#include <thread>
+
+#include <rapidjson/document.h>
+
+#include "tests/http/fake_apis.hpp"
+#include "tests/tools/cli_support.hpp"
+
+using namespace ij::test;
+
+namespace {
+
+constexpr int pair_count = 60;
+
+std::string pairs_text() {
+  std::string out;
+  for (int i = 0; i < pair_count; ++i)
+    out += R"({"id":"p)" + std::to_string(i) + R"(","item":"q)"
+           + std::to_string(i % 6) + R"(","a":")" + std::to_string(i)
+           + R"(","b":")" + std::to_string(i % 7 == 0 ? i + 1 : i) + "\"}\n";
+  return out;
+}
+
+std::string config_for(const fake_api& fake) {
+  return R"({"judges":[{"name":"fake","type":"openai","model":"judge-model",)"
+         R"("base_url":")" + fake.base_url()
+         + R"(","temperature":0,"timeout_ms":60000,"max_in_flight":4,)"
+           R"("max_attempts":1}],"votes":1})";
+}
+
+/// type -> count, and pair id -> rule of the verdict records.
+struct audit_view {
+  std::map<std::string, int> types;
+  std::map<std::string, std::string> rules;
+  std::string last_type;
+};
+
+audit_view read_audit(const std::string& path) {
+  audit_view v;
+  for (auto& line : lines_of(read_file(path))) {
+    rapidjson::Document d;
+    d.Parse(line.c_str());
+    if (d.HasParseError() || !d.IsObject())
+      continue; // a torn last line
+    std::string type = d["type"].GetString();
+    ++v.types[type];
+    v.last_type = type;
+    if (type == "verdict")
+      v.rules[d["pair_id"].GetString()] = d["rule"].GetString();
+  }
+  return v;
+}
+
+/// Polls until the fake has seen `n` requests; false if it never does (the
+/// bound only keeps a broken build from hanging the suite).
+bool wait_for_requests(fake_api& fake, std::uint64_t n) {
+  for (int i = 0; i < 12000; ++i) {
+    if (fake.server().requests() >= n)
+      return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+fake_api_options slow_judge() {
+  fake_api_options o;
+  o.kind = api_kind::openai;
+  o.reply_text = "DECISION: EQUIVALENT\nREASON: same value\nNUMERIC_A: 1\n"
+                 "NUMERIC_B: 1";
+  // Slow enough that the kill lands mid-run, with calls in flight.
+  o.latency = std::chrono::milliseconds(15);
+  o.threads = 4;
+  o.record_requests = false;
+  return o;
+}
+
+} // namespace
+
+TEST_CASE("e2e: run --resume after kill -9 repeats no committed call and ends as an uninterrupted run") {
+  fake_api fake(slow_judge());
+  temp_dir dir;
+  write_file(dir.file("pairs.jsonl"), pairs_text());
+  write_file(dir.file("c.json"), config_for(fake));
+  auto audit = dir.file("a.jsonl");
+  {
+    invjudge_process p({"run", "--pairs", dir.file("pairs.jsonl"), "--config",
+                        dir.file("c.json"), "--audit", audit, "--out",
+                        dir.file("v1.jsonl"), "--no-progress"},
+                       dir.file("out.txt"), dir.file("err.txt"));
+    REQUIRE(wait_for_requests(fake, pair_count / 3));
+    p.signal(SIGKILL);
+    CHECK(p.wait() == 128 + SIGKILL);
+  }
+  // What a power cut could leave: half a line.
+  auto before = read_file(audit);
+  write_file(audit, before + R"({"seq":999,"type":"judge_ca)");
+  auto at_kill = fake.server().requests();
+  auto killed = read_audit(audit);
+  auto committed = killed.types["verdict"];
+  REQUIRE(committed > 0);
+  REQUIRE(committed < pair_count);
+  CHECK(killed.types["run_end"] == 0);
+  // Calls made whose records were not committed: repeated after the resume.
+  auto uncommitted = static_cast<int>(at_kill) - committed;
+  CHECK(uncommitted >= 0);
+
+  auto r = invjudge(dir, "run --resume a.jsonl --pairs pairs.jsonl --out v2.jsonl "
+                         "--no-progress");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.find("pair(s) already decided are not judged again") != std::string::npos);
+  // Exactly the pairs not committed were judged again; none committed was.
+  CHECK(static_cast<int>(fake.server().requests()) == pair_count + uncommitted);
+
+  auto v = invjudge(dir, "audit verify a.jsonl");
+  INFO(v.out);
+  CHECK(v.exit_code == 0);
+  auto resumed = read_audit(audit);
+  CHECK(resumed.types["resumed"] == 1);
+  CHECK(resumed.types["manifest"] == 1);
+  CHECK(resumed.types["verdict"] == pair_count);
+  CHECK(resumed.types["item_verdict"] == 6);
+  CHECK(resumed.last_type == "run_end");
+  auto text = read_file(audit);
+  CHECK(text.find("\"torn_line\":true") != std::string::npos);
+  // The resumed run's output is whole: the verdicts decided before the kill
+  // are handed out again (from the audit), the others as they come.
+  auto u = invjudge(dir, "run --pairs pairs.jsonl --config c.json --audit b.jsonl "
+                         "--out u.jsonl --no-progress");
+  REQUIRE(u.exit_code == 0);
+  auto resumed_out = lines_of(read_file(dir.file("v2.jsonl")));
+  auto uninterrupted = lines_of(read_file(dir.file("u.jsonl")));
+  std::sort(resumed_out.begin(), resumed_out.end());
+  std::sort(uninterrupted.begin(), uninterrupted.end());
+  CHECK(resumed_out.size() == pair_count + 6);
+  CHECK(resumed_out == uninterrupted);
+  CHECK(read_audit(dir.file("b.jsonl")).rules == resumed.rules);
+}
+
+TEST_CASE("e2e: run --resume continues a run stopped by SIGINT after its run_end") {
+  fake_api fake(slow_judge());
+  temp_dir dir;
+  write_file(dir.file("pairs.jsonl"), pairs_text());
+  write_file(dir.file("c.json"), config_for(fake));
+  auto audit = dir.file("a.jsonl");
+  {
+    invjudge_process p({"run", "--pairs", dir.file("pairs.jsonl"), "--config",
+                        dir.file("c.json"), "--audit", audit, "--no-progress"},
+                       dir.file("out.txt"), dir.file("err.txt"));
+    REQUIRE(wait_for_requests(fake, pair_count / 3));
+    p.signal(SIGINT);
+    CHECK(p.wait() == 4);
+  }
+  REQUIRE(read_audit(audit).last_type == "run_end");
+  auto r = invjudge(dir, "run --resume a.jsonl --pairs pairs.jsonl --no-progress");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  auto v = invjudge(dir, "audit verify a.jsonl");
+  INFO(v.out);
+  CHECK(v.exit_code == 0);
+  auto view = read_audit(audit);
+  CHECK(view.types["run_end"] == 2);
+  CHECK(view.types["verdict"] == pair_count);
+  CHECK(view.types["item_verdict"] == 6);
+
+  // A finished run has nothing to resume; nor has an edited audit.
+  auto again = invjudge(dir, "run --resume a.jsonl --pairs pairs.jsonl --no-progress");
+  CHECK(again.exit_code == 3);
+  CHECK(again.err.find("the run finished") != std::string::npos);
+  write_file(dir.file("e.jsonl"), read_file(audit).substr(10));
+  auto edited = invjudge(dir, "run --resume e.jsonl --pairs pairs.jsonl --no-progress");
+  CHECK(edited.exit_code == 3);
+  CHECK(edited.err.find("edited") != std::string::npos);
+  auto missing = invjudge(dir, "run --resume none.jsonl --pairs pairs.jsonl");
+  CHECK(missing.exit_code == 3);
+  auto both = invjudge(dir, "run --resume a.jsonl --config c.json --pairs pairs.jsonl");
+  CHECK(both.exit_code == 2);
+}
