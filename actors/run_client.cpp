@@ -39,6 +39,8 @@ struct client_loop {
         self->send(session, std::move(batch));
         ++unanswered;
       }
+      if (state == input_state::idle)
+        return;
       if (state == input_state::end) {
         input_done = true;
         self->send(session, end_of_input_atom::value);

@@ -22,6 +22,8 @@ enum class input_state {
   more,   // call again
   end,    // the input is complete (the batch may hold its last lines)
   failed, // reading failed: the run is cancelled with the source's reason
+  idle,   // nothing to send now (a daemon run waiting for uploads): call
+          // again after the run's events are handled
 };
 
 /// Fills `batch` with the next lines; `why` says what failed.

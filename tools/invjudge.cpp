@@ -14,6 +14,8 @@
 #include "tools/interrupt.hpp"
 #include "tools/run_command.hpp"
 #include "tools/selftest_command.hpp"
+#include "tools/serve_command.hpp"
+#include "tools/submit_command.hpp"
 #include "tools/unknown_subcommand.hpp"
 
 #ifndef IJ_VERSION
@@ -53,6 +55,11 @@ struct command_line {
 
   CLI::App* verify_cmd = nullptr;
   std::string audit_path, expect_hash;
+
+  CLI::App* serve_cmd = nullptr;
+  ij::serve_options serve;
+  CLI::App* submit_cmd = nullptr;
+  ij::submit_options submit;
 
   CLI::App* cache_cmd = nullptr;
   std::string cache_action, cache_path;
@@ -139,6 +146,41 @@ void add_audit(CLI::App& app, command_line& c) {
                   "elsewhere): exit 1 unless the file still ends there");
 }
 
+void add_serve(CLI::App& app, command_line& c) {
+  auto cmd = c.serve_cmd = app.add_subcommand(
+    "serve", "The evaluation daemon: an HTTP API for runs sharing the judges, "
+             "state in SQLite, resume after a crash, /metrics");
+  cmd->add_option("--listen", c.serve.listen,
+                  "ADDR:PORT to listen on (port 0 picks a free one; printed)")
+    ->capture_default_str();
+  cmd->add_option("--state", c.serve.state_dir,
+                  "The state directory (SQLite database, runs' pairs and "
+                  "audits); created if absent")
+    ->required();
+  cmd->add_option("--config", c.serve.config_path,
+                  "SERVE.json: cache, max_body_bytes, io_timeout_ms, "
+                  "idle_timeout_ms, grace_ms, threads");
+  cmd->add_option("--token-file", c.serve.token_file,
+                  "File holding the bearer token every request but /healthz "
+                  "must carry (else $INVJUDGE_TOKEN; none: loopback only)");
+}
+
+void add_submit(CLI::App& app, command_line& c) {
+  auto cmd = c.submit_cmd = app.add_subcommand(
+    "submit", "Create a run on a daemon, upload the pairs, close it; with "
+              "--follow print its verdicts as they come (token: "
+              "$INVJUDGE_TOKEN)");
+  cmd->add_option("--server", c.submit.server, "http://HOST:PORT")->required();
+  cmd->add_option("--pairs", c.submit.pairs_path, "Pairs, JSON Lines")
+    ->required();
+  cmd->add_option("--config", c.submit.config_path,
+                  "Run configuration (default: the daemon's embedded default)");
+  cmd->add_flag("--follow", c.submit.follow,
+                "Print verdict lines as they come, and the counts at the end");
+  cmd->add_option("--out", c.submit.out_path,
+                  "With --follow: verdict lines go here instead of stdout");
+}
+
 void add_cache(CLI::App& app, command_line& c) {
   auto cmd = c.cache_cmd = app.add_subcommand(
     "cache", "The response cache: stats (entries, bytes, ages) or clear");
@@ -177,6 +219,10 @@ int dispatch(command_line& c) {
                                 given(c.selftest_judge_opt, c.selftest_judge));
   if (*c.verify_cmd)
     return ij::audit_verify_command(c.audit_path, c.expect_hash);
+  if (*c.serve_cmd)
+    return ij::serve_command(c.serve);
+  if (*c.submit_cmd)
+    return ij::submit_command(c.submit);
   if (*c.cache_cmd)
     return ij::cache_command(c.cache_action, c.cache_path);
   if (*c.gen_cmd)
@@ -201,6 +247,8 @@ int main(int argc, char** argv) {
   add_selftest(app, c);
   add_audit(app, c);
   add_cache(app, c);
+  add_serve(app, c);
+  add_submit(app, c);
   add_gen_pairs(app, c);
   try {
     app.parse(argc, argv);

@@ -1,0 +1,194 @@
+#include "daemon/daemon_metrics.hpp"
+
+#include <chrono>
+#include <cstdio>
+
+#include "core/run_manifest.hpp"
+
+namespace ij {
+
+namespace {
+
+// Label values are quoted; backslash, quote and newline escaped.
+std::string label(const std::string& v) {
+  std::string out;
+  for (char c : v) {
+    if (c == '\\' || c == '"')
+      out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+std::string num(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+void header(std::string& out, const char* name, const char* type,
+            const char* help) {
+  out += std::string{"# HELP "} + name + " " + help + "\n";
+  out += std::string{"# TYPE "} + name + " " + type + "\n";
+}
+
+} // namespace
+
+void daemon_metrics::record_call(const std::string& judge,
+                                 const adapter_reply& reply, double seconds) {
+  std::lock_guard<std::mutex> guard{mtx_};
+  auto outcome = reply.cached ? "cached" : reply.ok ? "ok" : "fault";
+  ++requests_[{judge, outcome}];
+  if (reply.cached) {
+    ++cache_hits_;
+    return; // no request was made: no latency
+  }
+  if (!reply.ok)
+    ++faults_[std::string{
+      to_string(reply.fault == fault_kind::none ? fault_kind::connection
+                                                : reply.fault)}];
+  auto& h = latency_[judge];
+  for (std::size_t i = 0; i < buckets.size(); ++i)
+    if (seconds <= buckets[i])
+      ++h.counts[i];
+  ++h.count;
+  h.sum += seconds;
+}
+
+void daemon_metrics::record_votes(std::uint64_t cast, std::uint64_t skipped) {
+  std::lock_guard<std::mutex> guard{mtx_};
+  votes_cast_ += cast;
+  votes_skipped_ += skipped;
+}
+
+void daemon_metrics::watch_judge(const std::string& judge,
+                                 judge_adapter_ptr adapter,
+                                 std::uint32_t configured) {
+  std::lock_guard<std::mutex> guard{mtx_};
+  judges_.push_back({judge, adapter, configured});
+}
+
+std::uint64_t daemon_metrics::requests(const std::string& judge,
+                                       const std::string& outcome) {
+  std::lock_guard<std::mutex> guard{mtx_};
+  auto it = requests_.find({judge, outcome});
+  return it == requests_.end() ? 0 : it->second;
+}
+
+std::string daemon_metrics::render(
+  const std::map<std::string, std::uint64_t>& runs_by_state) {
+  std::lock_guard<std::mutex> guard{mtx_};
+  std::string out;
+  header(out, "invjudge_build_info", "gauge",
+         "The software version of this daemon.");
+  out += "invjudge_build_info{version=\"" + label(software_version())
+         + "\"} 1\n";
+  header(out, "invjudge_judge_requests_total", "counter",
+         "Judge calls by judge and outcome (ok, fault, cached: reused from "
+         "the response cache, no request made).");
+  for (auto& [key, n] : requests_)
+    out += "invjudge_judge_requests_total{judge=\"" + label(key.first)
+           + "\",outcome=\"" + key.second + "\"} " + std::to_string(n) + "\n";
+  header(out, "invjudge_judge_request_duration_seconds", "histogram",
+         "Latency of the judge calls made (retries included).");
+  for (auto& [judge, h] : latency_) {
+    auto j = label(judge);
+    for (std::size_t i = 0; i < buckets.size(); ++i)
+      out += "invjudge_judge_request_duration_seconds_bucket{judge=\"" + j
+             + "\",le=\"" + num(buckets[i]) + "\"} "
+             + std::to_string(h.counts[i]) + "\n";
+    out += "invjudge_judge_request_duration_seconds_bucket{judge=\"" + j
+           + "\",le=\"+Inf\"} " + std::to_string(h.count) + "\n";
+    out += "invjudge_judge_request_duration_seconds_sum{judge=\"" + j + "\"} "
+           + num(h.sum) + "\n";
+    out += "invjudge_judge_request_duration_seconds_count{judge=\"" + j
+           + "\"} " + std::to_string(h.count) + "\n";
+  }
+  header(out, "invjudge_faults_total", "counter",
+         "Failed judge calls by fault kind.");
+  for (auto& [kind, n] : faults_)
+    out += "invjudge_faults_total{kind=\"" + label(kind) + "\"} "
+           + std::to_string(n) + "\n";
+  header(out, "invjudge_cache_hits_total", "counter",
+         "Judge records reused from the response cache.");
+  out += "invjudge_cache_hits_total " + std::to_string(cache_hits_) + "\n";
+  header(out, "invjudge_votes_cast_total", "counter",
+         "Votes cast for decided pairs.");
+  out += "invjudge_votes_cast_total " + std::to_string(votes_cast_) + "\n";
+  header(out, "invjudge_votes_skipped_total", "counter",
+         "Votes not cast because the outcome was already fixed.");
+  out += "invjudge_votes_skipped_total " + std::to_string(votes_skipped_)
+         + "\n";
+  header(out, "invjudge_runs", "gauge", "Runs by state.");
+  for (auto& [state, n] : runs_by_state)
+    out += "invjudge_runs{state=\"" + label(state) + "\"} "
+           + std::to_string(n) + "\n";
+  header(out, "invjudge_judge_in_flight_cap", "gauge",
+         "Calls a judge may have in flight now (adaptive backends lower it "
+         "under 429/529).");
+  for (auto& w : judges_) {
+    std::uint32_t cap = w.configured;
+    if (auto a = w.adapter.lock())
+      if (auto now = a->current_concurrency(); now != 0 && now < cap)
+        cap = now;
+    out += "invjudge_judge_in_flight_cap{judge=\"" + label(w.judge) + "\"} "
+           + std::to_string(cap) + "\n";
+  }
+  return out;
+}
+
+namespace {
+
+class metered_adapter : public judge_adapter {
+public:
+  metered_adapter(judge_adapter_ptr inner, std::shared_ptr<daemon_metrics> m,
+                  std::string judge)
+    : inner_(std::move(inner)), metrics_(std::move(m)),
+      judge_(std::move(judge)) {
+  }
+  std::string id() const override {
+    return inner_->id();
+  }
+  void call(const std::string& prompt, const call_options& opts,
+            reply_handler done) override {
+    auto start = std::chrono::steady_clock::now();
+    inner_->call(prompt, opts,
+                 [m = metrics_, judge = judge_, start,
+                  done = std::move(done)](adapter_reply r) {
+                   std::chrono::duration<double> took =
+                     std::chrono::steady_clock::now() - start;
+                   m->record_call(judge, r, took.count());
+                   done(std::move(r));
+                 });
+  }
+  bool supports_seed() const override {
+    return inner_->supports_seed();
+  }
+  bool answers_inline() const override {
+    return inner_->answers_inline();
+  }
+  std::uint32_t current_concurrency() const override {
+    return inner_->current_concurrency();
+  }
+
+private:
+  judge_adapter_ptr inner_;
+  std::shared_ptr<daemon_metrics> metrics_;
+  std::string judge_;
+};
+
+} // namespace
+
+judge_adapter_ptr metered(judge_adapter_ptr inner,
+                          std::shared_ptr<daemon_metrics> metrics,
+                          std::string judge) {
+  return std::make_shared<metered_adapter>(std::move(inner),
+                                           std::move(metrics),
+                                           std::move(judge));
+}
+
+} // namespace ij

@@ -1,0 +1,71 @@
+#pragma once
+// The daemon's counters for GET /metrics (Prometheus text format, prefix
+// invjudge_, base units): judge requests by judge and outcome with a latency
+// histogram, faults by kind, cache hits, votes cast and skipped by early
+// stop, runs by state, the judges' adaptive in-flight caps, build info.
+// Judge requests are counted by a decorator around each judge's adapter
+// (metered()), so every run of the daemon adds to the same counters.
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "adapters/judge_adapter.hpp"
+
+namespace ij {
+
+class daemon_metrics {
+public:
+  /// Upper bounds of the latency buckets, in seconds (+Inf implied).
+  static constexpr std::array<double, 12> buckets = {
+    0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30};
+
+  /// One finished adapter call of `judge`.
+  void record_call(const std::string& judge, const adapter_reply& reply,
+                   double seconds);
+  /// Votes of decided pairs: cast, and not cast (early stop).
+  void record_votes(std::uint64_t cast, std::uint64_t skipped);
+  /// A judge whose in-flight cap is reported (configured, and the adapter's
+  /// current one when it adapts).
+  void watch_judge(const std::string& judge, judge_adapter_ptr adapter,
+                   std::uint32_t configured);
+
+  /// The exposition text; `runs_by_state` from the daemon's run list.
+  std::string render(const std::map<std::string, std::uint64_t>& runs_by_state);
+
+  /// The same counts for tests and the summary: requests of a judge with
+  /// `outcome` ("ok", "fault", "cached").
+  std::uint64_t requests(const std::string& judge, const std::string& outcome);
+
+private:
+  struct histogram {
+    std::array<std::uint64_t, buckets.size()> counts{};
+    std::uint64_t count = 0;
+    double sum = 0;
+  };
+  std::mutex mtx_;
+  std::map<std::pair<std::string, std::string>, std::uint64_t> requests_;
+  std::map<std::string, histogram> latency_;
+  std::map<std::string, std::uint64_t> faults_;
+  std::uint64_t cache_hits_ = 0;
+  std::uint64_t votes_cast_ = 0;
+  std::uint64_t votes_skipped_ = 0;
+  struct watched {
+    std::string judge;
+    std::weak_ptr<judge_adapter> adapter;
+    std::uint32_t configured;
+  };
+  std::vector<watched> judges_;
+};
+
+/// Counts every call of `inner` in `metrics` under `judge` (outside the
+/// cache decorator, so cached replies count as outcome "cached").
+judge_adapter_ptr metered(judge_adapter_ptr inner,
+                          std::shared_ptr<daemon_metrics> metrics,
+                          std::string judge);
+
+} // namespace ij

@@ -1,0 +1,237 @@
+#include "daemon/http_server.hpp"
+
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+namespace ij {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = net::ip::tcp;
+using boost::system::error_code;
+
+http_response json_error(unsigned status, const std::string& code,
+                         const std::string& message, unsigned version) {
+  rapidjson::StringBuffer sb;
+  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
+  w.StartObject();
+  w.Key("error");
+  w.StartObject();
+  w.Key("code");
+  w.String(code);
+  w.Key("message");
+  w.String(message);
+  w.EndObject();
+  w.EndObject();
+  http_response res{static_cast<http::status>(status), version};
+  res.set(http::field::content_type, "application/json");
+  res.body().assign(sb.GetString(), sb.GetSize());
+  res.body() += '\n';
+  res.prepare_payload();
+  return res;
+}
+
+struct http_server::impl : std::enable_shared_from_this<http_server::impl> {
+  impl(http_server_options o, http_handler h)
+    : options(std::move(o)), handler(std::move(h)), acceptor(io) {
+  }
+
+  http_server_options options;
+  http_handler handler;
+  net::io_context io;
+  tcp::acceptor acceptor;
+  std::vector<std::thread> threads;
+  std::atomic<std::uint32_t> busy{0};
+  std::atomic<bool> stopping{false};
+  std::mutex mtx;
+
+  void accept();
+};
+
+namespace {
+
+class connection : public std::enable_shared_from_this<connection> {
+public:
+  connection(http_server::impl* srv, tcp::socket sock)
+    : srv_(srv), stream_(std::move(sock)) {
+  }
+
+  void read() {
+    parser_.emplace();
+    parser_->body_limit(srv_->options.max_body_bytes);
+    parser_->header_limit(srv_->options.max_header_bytes);
+    // The first byte of a request may take up to the idle timeout; once it
+    // has begun, the whole request must come within the I/O timeout.
+    stream_.expires_after(buffer_.size() > 0 ? srv_->options.io_timeout
+                                             : srv_->options.idle_timeout);
+    http::async_read_header(
+      stream_, buffer_, *parser_,
+      [self = shared_from_this()](error_code ec, std::size_t) {
+        self->on_header(ec);
+      });
+  }
+
+private:
+  void on_header(error_code ec) {
+    if (ec)
+      return fail(ec, true);
+    stream_.expires_after(srv_->options.io_timeout);
+    http::async_read(stream_, buffer_, *parser_,
+                     [self = shared_from_this()](error_code ec, std::size_t) {
+                       self->on_request(ec);
+                     });
+  }
+
+  void fail(error_code ec, bool before_header) {
+    if (ec == http::error::end_of_stream || ec == net::error::eof
+        || ec == net::error::operation_aborted
+        || ec == net::error::connection_reset)
+      return close();
+    if (ec == beast::error::timeout) {
+      if (before_header && buffer_.size() == 0)
+        return close(); // an idle keep-alive connection
+      return reply_and_close(json_error(
+        408, "request_timeout",
+        "the request did not arrive within "
+          + std::to_string(srv_->options.io_timeout.count()) + " ms"));
+    }
+    if (ec == http::error::body_limit)
+      return reply_and_close(json_error(
+        413, "body_too_large",
+        "the request body is over the limit of "
+          + std::to_string(srv_->options.max_body_bytes) + " bytes"));
+    if (ec == http::error::header_limit)
+      return reply_and_close(json_error(431, "headers_too_large",
+                                        "the request headers are too large"));
+    reply_and_close(json_error(400, "bad_request",
+                               "malformed HTTP request: " + ec.message()));
+  }
+
+  void on_request(error_code ec) {
+    if (ec)
+      return fail(ec, false);
+    auto req = parser_->release();
+    ++srv_->busy;
+    http_response res;
+    try {
+      res = srv_->handler(req);
+    } catch (const std::exception& e) {
+      res = json_error(500, "internal", e.what());
+    }
+    --srv_->busy;
+    res.version(req.version());
+    res.keep_alive(req.keep_alive() && !srv_->stopping.load());
+    res.prepare_payload();
+    write(std::move(res));
+  }
+
+  void write(http_response res) {
+    res_ = std::move(res);
+    stream_.expires_after(srv_->options.io_timeout);
+    http::async_write(stream_, res_,
+                      [self = shared_from_this()](error_code ec, std::size_t) {
+                        if (ec || !self->res_.keep_alive())
+                          return self->close();
+                        self->read();
+                      });
+  }
+
+  void reply_and_close(http_response res) {
+    res.keep_alive(false);
+    res.prepare_payload();
+    write(std::move(res));
+  }
+
+  void close() {
+    error_code ignored;
+    stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
+    stream_.socket().close(ignored);
+  }
+
+  http_server::impl* srv_;
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  http_response res_;
+};
+
+} // namespace
+
+void http_server::impl::accept() {
+  acceptor.async_accept([self = shared_from_this()](error_code ec,
+                                                    tcp::socket sock) {
+    if (ec || self->stopping)
+      return; // closed
+    std::make_shared<connection>(self.get(), std::move(sock))->read();
+    self->accept();
+  });
+}
+
+http_server::http_server(http_server_options options, http_handler handler)
+  : impl_(std::make_shared<impl>(std::move(options), std::move(handler))) {
+  auto& o = impl_->options;
+  error_code ec;
+  auto addr = net::ip::make_address(o.address, ec);
+  if (ec)
+    throw std::runtime_error("cannot listen on " + o.address + ": not an IP "
+                             "address");
+  tcp::endpoint ep(addr, o.port);
+  impl_->acceptor.open(ep.protocol(), ec);
+  if (!ec)
+    impl_->acceptor.set_option(net::socket_base::reuse_address(true), ec);
+  if (!ec)
+    impl_->acceptor.bind(ep, ec);
+  if (!ec)
+    impl_->acceptor.listen(net::socket_base::max_listen_connections, ec);
+  if (ec)
+    throw std::runtime_error("cannot listen on " + o.address + ":"
+                             + std::to_string(o.port) + ": " + ec.message());
+  impl_->accept();
+  for (unsigned i = 0; i < std::max(o.threads, 1u); ++i)
+    impl_->threads.emplace_back([s = impl_.get()] { s->io.run(); });
+}
+
+http_server::~http_server() {
+  stop(std::chrono::milliseconds(0));
+}
+
+std::uint16_t http_server::port() const {
+  error_code ec;
+  return impl_->acceptor.local_endpoint(ec).port();
+}
+
+std::uint32_t http_server::busy() const {
+  return impl_->busy.load();
+}
+
+void http_server::stop(std::chrono::milliseconds grace) {
+  if (impl_->threads.empty())
+    return;
+  impl_->stopping = true;
+  net::post(impl_->io, [s = impl_.get()] {
+    error_code ignored;
+    s->acceptor.close(ignored);
+  });
+  // The requests being handled finish and are answered (bounded wait).
+  auto until = std::chrono::steady_clock::now() + grace;
+  while (impl_->busy.load() > 0 && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  impl_->io.stop();
+  for (auto& t : impl_->threads)
+    t.join();
+  impl_->threads.clear();
+}
+
+} // namespace ij

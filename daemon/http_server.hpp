@@ -1,0 +1,70 @@
+#pragma once
+// The daemon's HTTP/1.1 server (Boost.Beast): its own Asio threads (never a
+// CAF scheduler thread), keep-alive, a timeout on every read and write, and
+// limits on header and body sizes. A request that breaks a limit gets a
+// clear 4xx with a JSON error and its connection is closed; the other
+// connections never notice.
+//
+// The handler runs on a server thread and may block briefly (SQLite, an
+// actor's answer): the pool has several threads so that one slow request
+// does not hold the others.
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include <boost/beast/http/message.hpp>
+#include <boost/beast/http/string_body.hpp>
+
+namespace ij {
+
+using http_request =
+  boost::beast::http::request<boost::beast::http::string_body>;
+using http_response =
+  boost::beast::http::response<boost::beast::http::string_body>;
+using http_handler = std::function<http_response(const http_request&)>;
+
+struct http_server_options {
+  std::string address = "127.0.0.1";
+  std::uint16_t port = 0; // 0: the system picks a free one
+  unsigned threads = 4;
+  /// Reading a request (headers and body) and writing a reply, each.
+  std::chrono::milliseconds io_timeout{30000};
+  /// An idle keep-alive connection is closed after this.
+  std::chrono::milliseconds idle_timeout{60000};
+  std::uint64_t max_body_bytes = 64ull << 20;
+  std::uint32_t max_header_bytes = 16u << 10;
+};
+
+/// `{"error": {"code": code, "message": message}}` with `status`.
+http_response json_error(unsigned status, const std::string& code,
+                         const std::string& message, unsigned version = 11);
+
+class http_server {
+public:
+  /// Binds and listens; throws std::runtime_error naming the address when
+  /// it cannot.
+  http_server(http_server_options options, http_handler handler);
+  ~http_server();
+  http_server(const http_server&) = delete;
+  http_server& operator=(const http_server&) = delete;
+
+  /// The port bound (the one picked for port 0).
+  std::uint16_t port() const;
+
+  /// Stops accepting, lets the requests being handled finish (at most
+  /// `grace`), then closes every connection and joins the threads.
+  void stop(std::chrono::milliseconds grace);
+
+  /// Requests being handled now.
+  std::uint32_t busy() const;
+
+  struct impl;
+
+private:
+  std::shared_ptr<impl> impl_;
+};
+
+} // namespace ij

@@ -1,0 +1,248 @@
+#include "daemon/state_store.hpp"
+
+#include <sqlite3.h>
+
+namespace ij {
+
+namespace {
+
+class statement {
+public:
+  statement(sqlite3* db, const char* sql) {
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK)
+      stmt_ = nullptr;
+  }
+  ~statement() {
+    sqlite3_finalize(stmt_);
+  }
+  statement(const statement&) = delete;
+  statement& operator=(const statement&) = delete;
+  explicit operator bool() const {
+    return stmt_ != nullptr;
+  }
+  sqlite3_stmt* get() {
+    return stmt_;
+  }
+  void bind(int i, const std::string& s) {
+    sqlite3_bind_text(stmt_, i, s.data(), static_cast<int>(s.size()),
+                      SQLITE_TRANSIENT);
+  }
+  void bind(int i, std::int64_t v) {
+    sqlite3_bind_int64(stmt_, i, v);
+  }
+  std::string text(int col) {
+    auto p = sqlite3_column_text(stmt_, col);
+    auto n = sqlite3_column_bytes(stmt_, col);
+    return p ? std::string(reinterpret_cast<const char*>(p),
+                           static_cast<std::size_t>(n))
+             : std::string{};
+  }
+  std::int64_t integer(int col) {
+    return sqlite3_column_int64(stmt_, col);
+  }
+  int step() {
+    return stmt_ ? sqlite3_step(stmt_) : SQLITE_ERROR;
+  }
+
+private:
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+constexpr const char* schema_sql =
+  "PRAGMA journal_mode=WAL;"
+  // FULL: a verdict the API released survives a power cut.
+  "PRAGMA synchronous=FULL;"
+  "CREATE TABLE IF NOT EXISTS runs ("
+  " id TEXT PRIMARY KEY, name TEXT NOT NULL, state TEXT NOT NULL,"
+  " config TEXT NOT NULL, created_ms INTEGER NOT NULL,"
+  " finished_ms INTEGER NOT NULL, lines INTEGER NOT NULL,"
+  " accepted INTEGER NOT NULL, closed INTEGER NOT NULL,"
+  " counts TEXT NOT NULL, error TEXT NOT NULL);"
+  "CREATE TABLE IF NOT EXISTS verdicts ("
+  " run_id TEXT NOT NULL, seq INTEGER NOT NULL, key TEXT NOT NULL,"
+  " line TEXT NOT NULL,"
+  " PRIMARY KEY (run_id, seq));";
+
+constexpr const char* run_columns =
+  "id, name, state, config, created_ms, finished_ms, lines, accepted, "
+  "closed, counts, error";
+
+run_row row_of(statement& q) {
+  run_row r;
+  r.id = q.text(0);
+  r.name = q.text(1);
+  r.state = q.text(2);
+  r.config_json = q.text(3);
+  r.created_ms = q.integer(4);
+  r.finished_ms = q.integer(5);
+  r.lines = static_cast<std::uint64_t>(q.integer(6));
+  r.accepted = static_cast<std::uint64_t>(q.integer(7));
+  r.closed = q.integer(8) != 0;
+  r.counts_json = q.text(9);
+  r.error = q.text(10);
+  return r;
+}
+
+} // namespace
+
+std::unique_ptr<state_store> state_store::open(const std::string& dir,
+                                               std::string& error) {
+  auto path = dir + "/state.sqlite";
+  sqlite3* db = nullptr;
+  int rc = sqlite3_open_v2(path.c_str(), &db,
+                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+                             | SQLITE_OPEN_FULLMUTEX,
+                           nullptr);
+  if (rc == SQLITE_OK) {
+    sqlite3_busy_timeout(db, 5000);
+    rc = sqlite3_exec(db, schema_sql, nullptr, nullptr, nullptr);
+  }
+  if (rc != SQLITE_OK) {
+    error = "cannot open the state database " + path + ": "
+            + (db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+    sqlite3_close(db);
+    return nullptr;
+  }
+  return std::unique_ptr<state_store>(new state_store(db));
+}
+
+state_store::state_store(sqlite3* db) : db_(db) {
+}
+
+state_store::~state_store() {
+  sqlite3_close(db_);
+}
+
+bool state_store::insert_run(const run_row& r, std::string& error) {
+  std::lock_guard<std::mutex> guard{mtx_};
+  statement q{db_, "INSERT INTO runs (id, name, state, config, created_ms, "
+                   "finished_ms, lines, accepted, closed, counts, error) "
+                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"};
+  q.bind(1, r.id);
+  q.bind(2, r.name);
+  q.bind(3, r.state);
+  q.bind(4, r.config_json);
+  q.bind(5, r.created_ms);
+  q.bind(6, r.finished_ms);
+  q.bind(7, static_cast<std::int64_t>(r.lines));
+  q.bind(8, static_cast<std::int64_t>(r.accepted));
+  q.bind(9, std::int64_t{r.closed});
+  q.bind(10, r.counts_json);
+  q.bind(11, r.error);
+  if (q.step() == SQLITE_DONE)
+    return true;
+  error = std::string{"state database: "} + sqlite3_errmsg(db_);
+  return false;
+}
+
+bool state_store::update_run(const run_row& r, std::string& error) {
+  std::lock_guard<std::mutex> guard{mtx_};
+  statement q{db_, "UPDATE runs SET name = ?2, state = ?3, finished_ms = ?4, "
+                   "lines = ?5, accepted = ?6, closed = ?7, counts = ?8, "
+                   "error = ?9 WHERE id = ?1"};
+  q.bind(1, r.id);
+  q.bind(2, r.name);
+  q.bind(3, r.state);
+  q.bind(4, r.finished_ms);
+  q.bind(5, static_cast<std::int64_t>(r.lines));
+  q.bind(6, static_cast<std::int64_t>(r.accepted));
+  q.bind(7, std::int64_t{r.closed});
+  q.bind(8, r.counts_json);
+  q.bind(9, r.error);
+  if (q.step() == SQLITE_DONE)
+    return true;
+  error = std::string{"state database: "} + sqlite3_errmsg(db_);
+  return false;
+}
+
+std::vector<run_row> state_store::runs() {
+  std::lock_guard<std::mutex> guard{mtx_};
+  std::vector<run_row> out;
+  statement q{db_, (std::string{"SELECT "} + run_columns
+                    + " FROM runs ORDER BY created_ms, id")
+                     .c_str()};
+  while (q.step() == SQLITE_ROW)
+    out.push_back(row_of(q));
+  return out;
+}
+
+std::optional<run_row> state_store::run(const std::string& id) {
+  std::lock_guard<std::mutex> guard{mtx_};
+  statement q{db_, (std::string{"SELECT "} + run_columns
+                    + " FROM runs WHERE id = ?1")
+                     .c_str()};
+  q.bind(1, id);
+  if (q.step() == SQLITE_ROW)
+    return row_of(q);
+  return std::nullopt;
+}
+
+std::vector<std::string> state_store::verdict_keys(const std::string& run_id) {
+  std::lock_guard<std::mutex> guard{mtx_};
+  std::vector<std::string> out;
+  statement q{db_, "SELECT key FROM verdicts WHERE run_id = ?1"};
+  q.bind(1, run_id);
+  while (q.step() == SQLITE_ROW)
+    out.push_back(q.text(0));
+  return out;
+}
+
+bool state_store::append_verdicts(
+  const std::string& run_id, std::uint64_t first_seq,
+  const std::vector<std::pair<std::string, std::string>>& keyed_lines,
+  std::string& error) {
+  std::lock_guard<std::mutex> guard{mtx_};
+  sqlite3_exec(db_, "BEGIN", nullptr, nullptr, nullptr);
+  statement q{db_, "INSERT OR REPLACE INTO verdicts (run_id, seq, key, line) "
+                   "VALUES (?1, ?2, ?3, ?4)"};
+  auto seq = first_seq;
+  for (auto& [key, line] : keyed_lines) {
+    sqlite3_reset(q.get());
+    q.bind(1, run_id);
+    q.bind(2, static_cast<std::int64_t>(seq++));
+    q.bind(3, key);
+    q.bind(4, line);
+    if (q.step() != SQLITE_DONE) {
+      error = std::string{"state database: "} + sqlite3_errmsg(db_);
+      sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+      return false;
+    }
+  }
+  if (sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK) {
+    error = std::string{"state database: "} + sqlite3_errmsg(db_);
+    return false;
+  }
+  return true;
+}
+
+std::vector<std::pair<std::uint64_t, std::string>>
+state_store::verdicts(const std::string& run_id, std::uint64_t after,
+                      std::size_t limit) {
+  std::lock_guard<std::mutex> guard{mtx_};
+  std::vector<std::pair<std::uint64_t, std::string>> out;
+  statement q{db_, "SELECT seq, line FROM verdicts WHERE run_id = ?1 AND "
+                   "seq > ?2 ORDER BY seq LIMIT ?3"};
+  q.bind(1, run_id);
+  q.bind(2, static_cast<std::int64_t>(after));
+  q.bind(3, static_cast<std::int64_t>(limit));
+  while (q.step() == SQLITE_ROW)
+    out.emplace_back(static_cast<std::uint64_t>(q.integer(0)), q.text(1));
+  return out;
+}
+
+std::uint64_t state_store::last_seq(const std::string& run_id) {
+  std::lock_guard<std::mutex> guard{mtx_};
+  statement q{db_, "SELECT COALESCE(MAX(seq), 0) FROM verdicts WHERE run_id = ?1"};
+  q.bind(1, run_id);
+  if (q.step() == SQLITE_ROW)
+    return static_cast<std::uint64_t>(q.integer(0));
+  return 0;
+}
+
+void state_store::checkpoint() {
+  std::lock_guard<std::mutex> guard{mtx_};
+  sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr,
+                            nullptr);
+}
+
+} // namespace ij

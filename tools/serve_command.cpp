@@ -1,0 +1,209 @@
+#include "tools/serve_command.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <thread>
+
+#include <boost/asio/ip/address.hpp>
+
+#include <caf/actor_system.hpp>
+#include <caf/actor_system_config.hpp>
+
+#include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
+
+#include "actors/system_config.hpp"
+#include "daemon/daemon_service.hpp"
+#include "daemon/http_server.hpp"
+#include "tools/exit_codes.hpp"
+#include "tools/interrupt.hpp"
+
+namespace ij {
+
+namespace {
+
+void say(const std::string& text) {
+  std::fprintf(stderr, "invjudge serve: %s\n", text.c_str());
+}
+
+struct serve_settings {
+  http_server_options http;
+  std::chrono::milliseconds grace{10000};
+  cache_config cache;
+};
+
+// SERVE.json: {"cache": {"path", "ttl", "max_bytes"}, "max_body_bytes",
+// "io_timeout_ms", "idle_timeout_ms", "grace_ms", "threads"}.
+bool read_settings(const std::string& path, serve_settings& s,
+                   std::string& error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = path + ": cannot open";
+    return false;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  rapidjson::Document doc;
+  doc.Parse(text.str());
+  if (doc.HasParseError() || !doc.IsObject()) {
+    error = path + ": not a JSON object"
+            + (doc.HasParseError()
+                 ? std::string{" (byte "} + std::to_string(doc.GetErrorOffset() + 1)
+                     + ": " + rapidjson::GetParseError_En(doc.GetParseError()) + ")"
+                 : std::string{});
+    return false;
+  }
+  auto positive = [&](const char* name, std::uint64_t& out) {
+    if (!doc.HasMember(name))
+      return true;
+    if (!doc[name].IsUint64() || doc[name].GetUint64() == 0) {
+      error = path + ": /" + name + ": must be a positive integer";
+      return false;
+    }
+    out = doc[name].GetUint64();
+    return true;
+  };
+  std::uint64_t io = s.http.io_timeout.count(), idle = s.http.idle_timeout.count(),
+                grace = s.grace.count(), threads = s.http.threads;
+  for (auto& m : doc.GetObject()) {
+    std::string name = m.name.GetString();
+    if (name != "cache" && name != "max_body_bytes" && name != "io_timeout_ms"
+        && name != "idle_timeout_ms" && name != "grace_ms" && name != "threads"
+        && name != "_comment") {
+      error = path + ": /" + name + ": unknown setting";
+      return false;
+    }
+  }
+  if (!positive("max_body_bytes", s.http.max_body_bytes)
+      || !positive("io_timeout_ms", io) || !positive("idle_timeout_ms", idle)
+      || !positive("grace_ms", grace) || !positive("threads", threads))
+    return false;
+  s.http.io_timeout = std::chrono::milliseconds(io);
+  s.http.idle_timeout = std::chrono::milliseconds(idle);
+  s.grace = std::chrono::milliseconds(grace);
+  s.http.threads = static_cast<unsigned>(std::min<std::uint64_t>(threads, 64));
+  if (doc.HasMember("cache")) {
+    auto& c = doc["cache"];
+    if (!c.IsObject() || !c.HasMember("path") || !c["path"].IsString()) {
+      error = path + ": /cache: must be an object with a \"path\" string";
+      return false;
+    }
+    s.cache.path = c["path"].GetString();
+    if (c.HasMember("ttl") && c["ttl"].IsUint64())
+      s.cache.ttl = std::chrono::seconds(c["ttl"].GetUint64());
+    if (c.HasMember("max_bytes") && c["max_bytes"].IsUint64())
+      s.cache.max_bytes = c["max_bytes"].GetUint64();
+  }
+  return true;
+}
+
+// The token: --token-file, else $INVJUDGE_TOKEN (never printed).
+bool read_token(const std::string& file, std::string& token,
+                std::string& error) {
+  if (file.empty()) {
+    if (auto env = std::getenv("INVJUDGE_TOKEN"))
+      token = env;
+    return true;
+  }
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    error = "cannot read the token file " + file;
+    return false;
+  }
+  std::getline(in, token);
+  while (!token.empty() && (token.back() == '\r' || token.back() == ' '))
+    token.pop_back();
+  if (token.empty()) {
+    error = "the token file " + file + " is empty";
+    return false;
+  }
+  return true;
+}
+
+bool split_listen(const std::string& listen, http_server_options& http,
+                  std::string& error) {
+  auto colon = listen.rfind(':');
+  if (colon == std::string::npos || colon + 1 == listen.size()
+      || listen.find_first_not_of("0123456789", colon + 1) != std::string::npos
+      || listen.size() - colon - 1 > 5) {
+    error = "--listen takes ADDR:PORT, e.g. 127.0.0.1:8321, not '" + listen + "'";
+    return false;
+  }
+  http.address = colon == 0 ? "127.0.0.1" : listen.substr(0, colon);
+  auto port = std::stoul(listen.substr(colon + 1));
+  if (port > 65535) {
+    error = "--listen: port " + std::to_string(port) + " is over 65535";
+    return false;
+  }
+  http.port = static_cast<std::uint16_t>(port);
+  return true;
+}
+
+} // namespace
+
+int serve_command(const serve_options& opts) {
+  serve_settings s;
+  std::string error;
+  if (!split_listen(opts.listen, s.http, error)
+      || (!opts.config_path.empty() && !read_settings(opts.config_path, s, error))) {
+    say(error);
+    return exit_code::bad_config;
+  }
+  daemon_options d;
+  d.state_dir = opts.state_dir;
+  d.cache = s.cache;
+  if (!read_token(opts.token_file, d.token, error)) {
+    say(error);
+    return exit_code::bad_config;
+  }
+  boost::system::error_code ec;
+  auto addr = boost::asio::ip::make_address(s.http.address, ec);
+  if (ec) {
+    say("--listen: '" + s.http.address + "' is not an IP address");
+    return exit_code::bad_config;
+  }
+  if (d.token.empty() && !addr.is_loopback()) {
+    say("refusing to listen on " + s.http.address
+        + " without a token: anyone on the network could submit runs; give "
+          "--token-file FILE or INVJUDGE_TOKEN");
+    return exit_code::bad_config;
+  }
+  install_interrupt_handler();
+  caf::actor_system_config cfg;
+  configure_actor_system(cfg);
+  caf::actor_system sys{cfg};
+  auto service = daemon_service::open(sys, d, error);
+  if (!service) {
+    say(error);
+    return exit_code::bad_config;
+  }
+  if (service->resumed() > 0)
+    say("resumed " + std::to_string(service->resumed()) + " unfinished run(s)");
+  for (auto& f : service->resume_failures())
+    say(f);
+  std::unique_ptr<http_server> server;
+  try {
+    server = std::make_unique<http_server>(
+      s.http, [&service](const http_request& req) { return service->handle(req); });
+  } catch (const std::exception& e) {
+    say(e.what());
+    return exit_code::bad_config;
+  }
+  std::fprintf(stderr, "listening on %s:%u\n", s.http.address.c_str(),
+               static_cast<unsigned>(server->port()));
+  std::fflush(stderr);
+  while (!interrupt_requested())
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  say("stopping: no new connections; requests in flight finish (grace "
+      + std::to_string(s.grace.count()) + " ms)");
+  server->stop(s.grace);
+  service->shutdown();
+  say("stopped; unfinished runs resume at the next start");
+  return exit_code::ok;
+}
+
+} // namespace ij

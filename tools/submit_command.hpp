@@ -1,0 +1,19 @@
+#pragma once
+// `invjudge submit`: creates a run on a daemon, uploads a pairs file, closes
+// the run and, with --follow, prints its verdict lines as they come and its
+// counts at the end. The token comes from $INVJUDGE_TOKEN.
+#include <string>
+
+namespace ij {
+
+struct submit_options {
+  std::string server; // http://HOST:PORT
+  std::string pairs_path;
+  std::string config_path; // empty: the daemon's embedded default
+  bool follow = false;
+  std::string out_path; // empty: standard output
+};
+
+int submit_command(const submit_options& opts);
+
+} // namespace ij
