@@ -8,6 +8,7 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
@@ -65,7 +66,7 @@ namespace {
 class connection : public std::enable_shared_from_this<connection> {
 public:
   connection(http_server::impl* srv, tcp::socket sock)
-    : srv_(srv), stream_(std::move(sock)) {
+    : srv_(srv), stream_(std::move(sock)), timer_(srv->io) {
   }
 
   void read() {
@@ -73,9 +74,12 @@ public:
     parser_->body_limit(srv_->options.max_body_bytes);
     parser_->header_limit(srv_->options.max_header_bytes);
     // The first byte of a request may take up to the idle timeout; once it
-    // has begun, the whole request must come within the I/O timeout.
-    stream_.expires_after(buffer_.size() > 0 ? srv_->options.io_timeout
-                                             : srv_->options.idle_timeout);
+    // has begun, the whole request must come within the I/O timeout. Our own
+    // timer (not the stream's, which closes the socket) so that a late
+    // client can still be told 408.
+    stream_.expires_never();
+    arm(buffer_.size() > 0 ? srv_->options.io_timeout
+                           : srv_->options.idle_timeout);
     http::async_read_header(
       stream_, buffer_, *parser_,
       [self = shared_from_this()](error_code ec, std::size_t) {
@@ -84,10 +88,22 @@ public:
   }
 
 private:
+  void arm(std::chrono::milliseconds after) {
+    timed_out_ = false;
+    timer_.expires_after(after);
+    timer_.async_wait([self = shared_from_this()](error_code ec) {
+      if (ec)
+        return; // re-armed or cancelled
+      self->timed_out_ = true;
+      error_code ignored;
+      self->stream_.socket().cancel(ignored);
+    });
+  }
+
   void on_header(error_code ec) {
     if (ec)
       return fail(ec, true);
-    stream_.expires_after(srv_->options.io_timeout);
+    arm(srv_->options.io_timeout);
     http::async_read(stream_, buffer_, *parser_,
                      [self = shared_from_this()](error_code ec, std::size_t) {
                        self->on_request(ec);
@@ -95,6 +111,9 @@ private:
   }
 
   void fail(error_code ec, bool before_header) {
+    timer_.cancel();
+    if (timed_out_)
+      ec = beast::error::timeout;
     if (ec == http::error::end_of_stream || ec == net::error::eof
         || ec == net::error::operation_aborted
         || ec == net::error::connection_reset)
@@ -122,6 +141,7 @@ private:
   void on_request(error_code ec) {
     if (ec)
       return fail(ec, false);
+    timer_.cancel();
     auto req = parser_->release();
     ++srv_->busy;
     http_response res;
@@ -155,6 +175,7 @@ private:
   }
 
   void close() {
+    timer_.cancel();
     error_code ignored;
     stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
     stream_.socket().close(ignored);
@@ -162,6 +183,8 @@ private:
 
   http_server::impl* srv_;
   beast::tcp_stream stream_;
+  net::steady_timer timer_;
+  bool timed_out_ = false;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   http_response res_;
