@@ -59,6 +59,10 @@ public:
   invjudge_process& operator=(const invjudge_process&) = delete;
 
   void signal(int sig);
+  /// The process id (the benchmark reads its peak memory).
+  pid_t pid() const {
+    return pid_;
+  }
   /// Waits for the exit; the exit code (128 + signal when killed).
   int wait();
 

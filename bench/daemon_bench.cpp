@@ -1,0 +1,231 @@
+// daemon_bench: pairs per second through `invjudge serve` (create a run,
+// upload, close, wait for the end) against `invjudge run` on the same pairs
+// in the same run, for the zero-latency rule judge and for a fake HTTP judge
+// with C = 32 calls in flight and L = 20 ms (ceiling C/L); the same with
+// eight runs at once; the time to finish a run after kill -9 at half way and
+// a restart; the daemon's peak memory (VmHWM) with eight runs.
+//
+//   build/bench/daemon_bench [--pairs N] [--http-pairs M] [--resume-pairs K]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "daemon/api_client.hpp"
+#include "tests/http/fake_apis.hpp"
+#include "tests/tools/cli_support.hpp"
+
+using namespace ij;
+using namespace ij::test;
+using clock_type = std::chrono::steady_clock;
+
+namespace {
+
+double since(clock_type::time_point t) {
+  return std::chrono::duration<double>(clock_type::now() - t).count();
+}
+
+std::string json_field(const std::string& body, const std::string& name) {
+  auto at = body.find("\"" + name + "\":");
+  if (at == std::string::npos)
+    return {};
+  at += name.size() + 3;
+  if (body[at] == '"')
+    return body.substr(at + 1, body.find('"', at + 1) - at - 1);
+  return body.substr(at, body.find_first_of(",}", at) - at);
+}
+
+struct daemon {
+  std::unique_ptr<invjudge_process> proc;
+  std::string url;
+  daemon(const temp_dir& dir, const std::string& state, const std::string& tag) {
+    auto err = dir.file(tag + ".err");
+    proc = std::make_unique<invjudge_process>(
+      std::vector<std::string>{"serve", "--listen", "127.0.0.1:0", "--state", state},
+      dir.file(tag + ".out"), err);
+    if (!wait_for_text(err, "listening on 127.0.0.1:"))
+      throw std::runtime_error("the daemon did not start");
+    auto text = read_file(err);
+    auto at = text.find("listening on 127.0.0.1:") + 23;
+    url = "http://127.0.0.1:" + text.substr(at, text.find('\n', at) - at);
+  }
+  long peak_kib() const {
+    std::ifstream in("/proc/" + std::to_string(proc->pid()) + "/status");
+    std::string line;
+    while (std::getline(in, line))
+      if (line.rfind("VmHWM:", 0) == 0)
+        return std::stol(line.substr(6));
+    return 0;
+  }
+};
+
+std::string create(api_client& api, const std::string& config) {
+  auto r = api.request("POST", "/v1/runs", "{\"config\":" + config + "}",
+                       "application/json");
+  if (r.status != 201)
+    throw std::runtime_error("create failed: " + r.body + r.error);
+  return json_field(r.body, "id");
+}
+
+void upload_and_close(api_client& api, const std::string& id,
+                      const std::string& pairs) {
+  // 4 MiB pieces, cut at line ends, as invjudge submit sends them.
+  std::size_t start = 0;
+  while (start < pairs.size()) {
+    auto end = std::min(pairs.size(), start + (4u << 20));
+    end = pairs.rfind('\n', end - 1) + 1;
+    api.request("POST", "/v1/runs/" + id + "/pairs", pairs.substr(start, end - start),
+                "application/x-ndjson");
+    start = end;
+  }
+  api.request("POST", "/v1/runs/" + id + "/close");
+}
+
+std::string wait_done(api_client& api, const std::string& id) {
+  for (;;) {
+    auto r = api.request("GET", "/v1/runs/" + id);
+    if (r.status == 0)
+      throw std::runtime_error("the daemon does not answer: " + r.error);
+    auto state = json_field(r.body, "state");
+    if (state == "done" || state == "failed" || state == "cancelled")
+      return r.body;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+// Pairs per second through the driver.
+double driver_rate(const temp_dir& dir, const std::string& pairs_file,
+                   const std::string& config_file, std::size_t n) {
+  auto t = clock_type::now();
+  auto r = invjudge(dir, "run --pairs " + pairs_file + " --config " + config_file
+                           + " --audit drv-" + std::to_string(n) + "-"
+                           + std::to_string(clock_type::now().time_since_epoch().count())
+                           + ".jsonl --out /dev/null --no-progress");
+  if (r.exit_code != 0)
+    throw std::runtime_error("driver failed: " + r.err);
+  return n / since(t);
+}
+
+// Pairs per second through the daemon with `runs` runs at once (n pairs in
+// all); also the daemon's peak memory.
+double daemon_rate(const temp_dir& dir, const std::string& pairs_text,
+                   const std::string& config, std::size_t n, int runs,
+                   long& peak_kib, const std::string& tag) {
+  daemon d{dir, dir.file("state-" + tag), tag};
+  // Split the lines into `runs` shares.
+  std::vector<std::string> shares(runs);
+  std::istringstream in(pairs_text);
+  std::string line;
+  for (std::size_t i = 0; std::getline(in, line); ++i)
+    shares[i % runs] += line + "\n";
+  auto t = clock_type::now();
+  std::vector<std::thread> clients;
+  for (int k = 0; k < runs; ++k)
+    clients.emplace_back([&, k] {
+      api_client api{d.url, ""};
+      auto id = create(api, config);
+      upload_and_close(api, id, shares[k]);
+      wait_done(api, id);
+    });
+  for (auto& c : clients)
+    c.join();
+  auto rate = n / since(t);
+  peak_kib = d.peak_kib();
+  d.proc->signal(SIGTERM);
+  d.proc->wait();
+  return rate;
+}
+
+void compare(const char* what, const temp_dir& dir, const std::string& pairs_text,
+             const std::string& config, std::size_t n, double ceiling) {
+  write_file(dir.file("bench.json"), config);
+  write_file(dir.file("bench.jsonl"), pairs_text);
+  auto drv = driver_rate(dir, dir.file("bench.jsonl"), dir.file("bench.json"), n);
+  long peak1 = 0, peak8 = 0;
+  auto one = daemon_rate(dir, pairs_text, config, n, 1, peak1, std::string{what} + "-1");
+  auto eight = daemon_rate(dir, pairs_text, config, n, 8, peak8, std::string{what} + "-8");
+  std::printf("%-22s %7zu pairs  driver %9.0f/s  daemon 1 run %9.0f/s (%.2fx)  "
+              "8 runs %9.0f/s (%.2fx)",
+              what, n, drv, one, one / drv, eight, eight / drv);
+  if (ceiling > 0)
+    std::printf("  C/L %.0f/s: driver %.0f%%, daemon %.0f%%, 8 runs %.0f%%", ceiling,
+                100 * drv / ceiling, 100 * one / ceiling, 100 * eight / ceiling);
+  std::printf("\n%-22s peak memory (VmHWM) daemon: 1 run %ld KiB, 8 runs %ld KiB\n", "",
+              peak1, peak8);
+}
+
+// kill -9 at half way, restart, time to done.
+void resume_time(const temp_dir& dir, const std::string& pairs_text,
+                 const std::string& config, std::size_t n) {
+  auto state = dir.file("state-resume");
+  std::string id;
+  double first_half = 0;
+  {
+    daemon d{dir, state, "resume-1"};
+    api_client api{d.url, ""};
+    auto t = clock_type::now();
+    id = create(api, config);
+    upload_and_close(api, id, pairs_text);
+    for (;;) {
+      auto r = api.request("GET", "/v1/runs/" + id);
+      if (std::stoull(json_field(r.body, "decided")) >= n / 2)
+        break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    first_half = since(t);
+    d.proc->signal(SIGKILL);
+    d.proc->wait();
+  }
+  auto t = clock_type::now();
+  daemon d{dir, state, "resume-2"};
+  auto started = since(t);
+  api_client api{d.url, ""};
+  auto end = wait_done(api, id);
+  auto total = since(t);
+  std::printf("resume after kill -9    %7zu pairs  first half %.2f s; restart to "
+              "listening %.2f s, restart to done %.2f s (%.2fx the first half)  state %s\n",
+              n, first_half, started, total, total / first_half,
+              json_field(end, "state").c_str());
+  d.proc->signal(SIGTERM);
+  d.proc->wait();
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0); // figures appear as they are measured
+  CLI::App app{"daemon_bench: the daemon against the driver"};
+  std::size_t pairs = 20000, http_pairs = 3000, resume_pairs = 100000;
+  app.add_option("--pairs", pairs, "pairs for the rule judge");
+  app.add_option("--http-pairs", http_pairs, "pairs for the fake HTTP judge");
+  app.add_option("--resume-pairs", resume_pairs, "pairs of the resumed run");
+  CLI11_PARSE(app, argc, argv);
+  temp_dir dir;
+  auto gen = [&](std::size_t n) {
+    return invjudge(dir, "gen-pairs " + std::to_string(n)).out;
+  };
+  std::printf("load average: %s", read_file("/proc/loadavg").c_str());
+  compare("rules:math (L = 0)", dir, gen(pairs), "{}", pairs, 0);
+
+  fake_api_options o;
+  o.kind = api_kind::openai;
+  o.reply_text = "DECISION: EQUIVALENT\nREASON: same\nNUMERIC_A: 1\nNUMERIC_B: 1";
+  o.latency = std::chrono::milliseconds(20);
+  o.threads = 8;
+  o.record_requests = false;
+  fake_api fake(o);
+  auto http_config =
+    R"({"judges":[{"name":"fake","type":"openai","model":"judge-model","base_url":")"
+    + fake.base_url()
+    + R"(","temperature":0,"timeout_ms":60000,"max_in_flight":32,"max_attempts":1}],"votes":1})";
+  compare("HTTP C=32 L=20ms", dir, gen(http_pairs), http_config, http_pairs, 32 / 0.020);
+  resume_time(dir, gen(resume_pairs), "{}", resume_pairs);
+  std::printf("load average: %s", read_file("/proc/loadavg").c_str());
+  return 0;
+}
