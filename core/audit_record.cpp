@@ -253,6 +253,9 @@ std::string run_end_body(const run_summary& s,
   json_writer w(sb);
   w.StartObject();
   json::boolean(w, "interrupted", s.interrupted);
+  // Why (Ctrl-C, a cancel through the daemon, SIGTERM), when interrupted.
+  if (s.interrupted && !s.stop_reason.empty())
+    json::string(w, "stop_reason", s.stop_reason);
   json::uint(w, "pairs", s.pairs);
   json::uint(w, "rejected", s.rejected);
   json::uint(w, "items", s.items);

@@ -44,7 +44,7 @@ http_response json_error(unsigned status, const std::string& code,
   return res;
 }
 
-struct http_server::impl : std::enable_shared_from_this<http_server::impl> {
+struct http_server::impl {
   impl(http_server_options o, http_handler h)
     : options(std::move(o)), handler(std::move(h)), acceptor(io) {
   }
@@ -193,12 +193,13 @@ private:
 } // namespace
 
 void http_server::impl::accept() {
-  acceptor.async_accept([self = shared_from_this()](error_code ec,
-                                                    tcp::socket sock) {
-    if (ec || self->stopping)
+  // `this` outlives every handler: the io_context is a member, and its
+  // pending handlers are destroyed with it.
+  acceptor.async_accept([this](error_code ec, tcp::socket sock) {
+    if (ec || stopping)
       return; // closed
-    std::make_shared<connection>(self.get(), std::move(sock))->read();
-    self->accept();
+    std::make_shared<connection>(this, std::move(sock))->read();
+    accept();
   });
 }
 
@@ -255,6 +256,8 @@ void http_server::stop(std::chrono::milliseconds grace) {
   for (auto& t : impl_->threads)
     t.join();
   impl_->threads.clear();
+  error_code ignored;
+  impl_->acceptor.close(ignored); // no thread runs the io_context now
 }
 
 } // namespace ij

@@ -71,7 +71,7 @@ adapter_reply call_and_wait(judge_adapter& a, const std::string& prompt,
 
 } // namespace
 
-TEST_CASE("a reply is reused only for the same key; faults are not stored") {
+TEST_CASE("a reply is reused only for the same key, and faults are not stored") {
   temp_file file;
   std::string error;
   std::atomic<std::int64_t> now{1'000'000};

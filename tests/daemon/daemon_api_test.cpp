@@ -201,11 +201,14 @@ TEST_CASE("daemon API: bad requests get a clear 4xx and disturb nothing") {
   auto del = api.request("DELETE", "/v1/runs/" + oid);
   CHECK(del.status == 200);
   CHECK(field(del.body, "state") == "cancelled");
-  write_file(dir.file("c.jsonl"), api.request("GET", "/v1/runs/" + oid + "/audit").body);
+  auto cancelled_audit = api.request("GET", "/v1/runs/" + oid + "/audit").body;
+  CHECK(cancelled_audit.find("\"stop_reason\":\"cancelled (DELETE /v1/runs/" + oid)
+        != std::string::npos);
+  write_file(dir.file("c.jsonl"), cancelled_audit);
   CHECK(invjudge(dir, "audit verify c.jsonl").exit_code == 4); // interrupted, intact
 }
 
-TEST_CASE("daemon auth: 401 without or with a wrong token; the token is never written") {
+TEST_CASE("daemon auth: 401 without or with a wrong token, and the token is never written") {
   temp_dir dir;
   const std::string token = "tok-E2E-9f3a7c21d";
   write_file(dir.file("token"), token + "\n");

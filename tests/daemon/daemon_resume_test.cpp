@@ -128,7 +128,7 @@ TEST_CASE("daemon: kill -9 mid-run, restart: the run completes, no committed cal
   CHECK(verdicts_of(api, id) == driver);
 }
 
-TEST_CASE("daemon: two runs at once share one judge; both progress, both audits verify") {
+TEST_CASE("daemon: two runs at once share one judge, both progress, both audits verify") {
   fake_api fake(slow_judge());
   temp_dir dir;
   started_daemon d{dir, dir.file("state")};
