@@ -8,6 +8,7 @@
 #include <rapidjson/document.h>
 
 #include "core/audit_chain.hpp"
+#include "core/audit_resume.hpp"
 #include "core/audit_record.hpp"
 #include "core/sha256.hpp"
 #include "tests/core/audit_fixture.hpp"
@@ -213,4 +214,63 @@ TEST_CASE("status names read as words") {
   CHECK(to_string(audit_status::edited) == "edited");
   CHECK(to_string(audit_status::unfinished) == "unfinished");
   CHECK(to_string(audit_status::unreadable) == "unreadable");
+}
+
+TEST_CASE("after an interrupted run_end only a resume record may follow") {
+  // A resumed run continues its chain (run --resume, the daemon's restart).
+  auto resumed = appended(complete_run(true), "resumed");
+  auto v = verify(resumed);
+  CHECK(v.status == audit_status::unfinished); // no run_end after the resume
+  CHECK(v.reason.find("no run_end") != std::string::npos);
+  // Anything else after an interrupted run_end is an edit, as after a
+  // complete one; so is a resume record after a complete run.
+  v = verify(appended(complete_run(true), "vote"));
+  CHECK(v.status == audit_status::edited);
+  CHECK(v.reason == "line 7 follows the run_end record");
+  v = verify(appended(complete_run(false), "resumed"));
+  CHECK(v.status == audit_status::edited);
+}
+
+TEST_CASE("read_resume_point: what a killed run committed, and the tail it cuts") {
+  // Killed before its run_end: a manifest and two decided pairs.
+  auto all = chain({
+    {"manifest", R"({"run_id":"r1","config":{"source":"x","votes":1,"seed":null},"judges":[]})"},
+    {"vote", R"({"pair_id":"p1","counts":{"votes":1,"not_cast":0}})"},
+    {"verdict", R"({"pair_id":"p1","item":"q","rule":"I4","verdict":"INVARIANT"})"},
+    {"vote", R"({"pair_id":"p2","counts":{"votes":1,"not_cast":0}})"},
+    {"verdict", R"({"pair_id":"p2","item":"q","rule":"I5","verdict":"VIOLATED"})"},
+    {"run_end", R"({"interrupted":false})"},
+  });
+  auto lines = all;
+  lines.pop_back();
+  std::string text;
+  for (auto& l : lines)
+    text += l + "\n";
+  auto kept = text.size();
+  // An undecided pair's judge call, then half a line.
+  std::string call;
+  append_audit_line(call, lines.size() + 1, "judge_call", "2026-01-01T00:00:00.000Z",
+                    sha256_hex(lines.back()),
+                    R"({"pair_id":"p3","adapter_id":"x","transport_failed":false,)"
+                    R"("input_tokens":1,"output_tokens":1})");
+  text += call + "\n" + R"({"seq":99,"ty)";
+  std::istringstream in(text);
+  std::string error;
+  auto p = read_resume_point(in, error);
+  REQUIRE(p);
+  CHECK(p->pairs.size() == 2);
+  CHECK(p->pairs.at("p2").rule == verdict_rule::i5);
+  CHECK(p->keep_bytes == kept);
+  CHECK(p->seq == lines.size());
+  CHECK(p->last_hash == sha256_hex(lines.back()));
+  CHECK(p->cut_lines == 1);
+  CHECK(p->torn);
+  CHECK(p->cut_bytes == text.size() - kept);
+  CHECK(p->totals.pairs == 2);
+  CHECK(p->run_id == "r1");
+  // The manifest's configuration without what is unset or not a setting.
+  CHECK(p->config_json == R"({"votes":1})");
+
+  std::istringstream finished(text.substr(0, kept) + all.back() + "\n");
+  CHECK_FALSE(read_resume_point(finished, error));
 }
