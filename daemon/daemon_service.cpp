@@ -113,6 +113,44 @@ std::uint64_t after_of(const std::string& query, bool& ok) {
   return std::stoull(v);
 }
 
+// POST /v1/runs/{id}/pairs: JSON Lines appended to the run's input.
+http_response upload_pairs(const http_request& req,
+                           const std::shared_ptr<daemon_run>& run,
+                           const run_row& stored) {
+  const auto& id = stored.id;
+  auto type = media_type(req);
+  if (type != "application/x-ndjson" && type != "application/jsonl"
+      && type != "application/x-jsonlines" && type != "text/plain")
+    return json_error(415, "unsupported_media_type",
+                      "pairs are JSON Lines: application/x-ndjson, not '"
+                        + std::string{req[http::field::content_type]} + "'");
+  if (!run || run->ended())
+    return json_error(409, "run_ended",
+                      "run " + id + " has ended (" + stored.state + ")");
+  daemon_run::upload_result up;
+  std::string why;
+  if (!run->upload(req.body(), up, why))
+    return json_error(409, "input_closed", why);
+  rapidjson::StringBuffer sb;
+  writer w(sb);
+  w.StartObject();
+  w.Key("accepted");
+  w.Uint64(up.accepted);
+  w.Key("rejected");
+  w.StartArray();
+  for (auto& [line, reason] : up.rejected) {
+    w.StartObject();
+    w.Key("line");
+    w.Uint64(line);
+    w.Key("reason");
+    w.String(reason);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return json_reply(200, {sb.GetString(), sb.GetSize()});
+}
+
 } // namespace
 
 bool same_secret(const std::string& a, const std::string& b) {
@@ -311,39 +349,8 @@ http_response daemon_service::run_request(const http_request& req,
     run->cancel();
     return json_reply(200, run_json(run->row()));
   }
-  if (rest == "/pairs" && method == http::verb::post) {
-    auto type = media_type(req);
-    if (type != "application/x-ndjson" && type != "application/jsonl"
-        && type != "application/x-jsonlines" && type != "text/plain")
-      return json_error(415, "unsupported_media_type",
-                        "pairs are JSON Lines: application/x-ndjson, not '"
-                          + std::string{req[http::field::content_type]} + "'");
-    if (!run || run->ended())
-      return json_error(409, "run_ended",
-                        "run " + id + " has ended (" + stored->state + ")");
-    daemon_run::upload_result up;
-    std::string why;
-    if (!run->upload(req.body(), up, why))
-      return json_error(409, "input_closed", why);
-    rapidjson::StringBuffer sb;
-    writer w(sb);
-    w.StartObject();
-    w.Key("accepted");
-    w.Uint64(up.accepted);
-    w.Key("rejected");
-    w.StartArray();
-    for (auto& [line, reason] : up.rejected) {
-      w.StartObject();
-      w.Key("line");
-      w.Uint64(line);
-      w.Key("reason");
-      w.String(reason);
-      w.EndObject();
-    }
-    w.EndArray();
-    w.EndObject();
-    return json_reply(200, {sb.GetString(), sb.GetSize()});
-  }
+  if (rest == "/pairs" && method == http::verb::post)
+    return upload_pairs(req, run, *stored);
   if (rest == "/close" && method == http::verb::post) {
     std::string why;
     if (!run || !run->close(why))
