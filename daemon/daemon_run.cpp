@@ -129,7 +129,8 @@ std::shared_ptr<daemon_run> daemon_run::restart(daemon_context& ctx,
   // and duplicate ids go on from there.
   {
     int fd = ::open(pairs.c_str(), O_RDONLY | O_CLOEXEC);
-    std::string text, rest;
+    std::string rest;
+    std::uint64_t accepted = 0;
     char buf[1 << 16];
     ssize_t n;
     while (fd >= 0 && (n = ::read(fd, buf, sizeof buf)) > 0) {
@@ -141,12 +142,16 @@ std::shared_ptr<daemon_run> daemon_run::restart(daemon_context& ctx,
         auto kind = run->uploads_.take(
           std::string_view{rest}.substr(start, nl - start), p, why);
         run->rejected_ += kind == pair_intake::kind::rejected;
+        accepted += kind == pair_intake::kind::pair;
         start = nl + 1;
       }
       rest.erase(0, start);
     }
     if (fd >= 0)
       ::close(fd);
+    // Lines fsynced but not yet counted when the daemon died are input too.
+    run->row_.lines = run->uploads_.lines();
+    run->row_.accepted = accepted;
   }
   run->pairs_fd_ = ::open(pairs.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
   if (run->pairs_fd_ < 0) {

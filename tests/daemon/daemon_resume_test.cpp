@@ -128,6 +128,42 @@ TEST_CASE("daemon: kill -9 mid-run, restart: the run completes, no committed cal
   CHECK(verdicts_of(api, id) == driver);
 }
 
+TEST_CASE("daemon: SIGTERM mid-run exits 0, and the next start finishes the run") {
+  fake_api fake(slow_judge());
+  temp_dir dir;
+  auto state = dir.file("state");
+  std::string id;
+  {
+    started_daemon d{dir, state, {}, "first"};
+    api_client api{d.url(), ""};
+    auto created = api.request("POST", "/v1/runs", "{\"config\":" + config_for(fake) + "}",
+                               "application/json");
+    REQUIRE(created.status == 201);
+    id = field(created.body, "id");
+    REQUIRE(api.request("POST", "/v1/runs/" + id + "/pairs", pairs_text(),
+                        "application/x-ndjson").status == 200);
+    REQUIRE(api.request("POST", "/v1/runs/" + id + "/close").status == 200);
+    REQUIRE(wait_for_requests(fake, pair_count / 3));
+    d.process().signal(SIGTERM);
+    CHECK(d.process().wait() == 0);
+    CHECK(d.log().find("unfinished runs resume at the next start") != std::string::npos);
+  }
+  auto at_stop = fake.server().requests();
+  auto committed =
+    count(read_file(state + "/runs/" + id + "/audit.jsonl"), "\"type\":\"verdict\"");
+  started_daemon again{dir, state, {}, "second"};
+  api_client api{again.url(), ""};
+  CHECK(field(wait_until_ended(api, id), "state") == "done");
+  auto audit = api.request("GET", "/v1/runs/" + id + "/audit").body;
+  CHECK(count(audit, "\"type\":\"run_end\"") == 2); // interrupted, then the end
+  CHECK(audit.find("the daemon stopped (SIGTERM)") != std::string::npos);
+  write_file(dir.file("a.jsonl"), audit);
+  CHECK(invjudge(dir, "audit verify a.jsonl").exit_code == 0);
+  CHECK(verdicts_of(api, id).size() == pair_count + 6);
+  // Only the calls whose records were not committed at the stop are repeated.
+  CHECK(fake.server().requests() == pair_count + (at_stop - committed));
+}
+
 TEST_CASE("daemon: two runs at once share one judge, both progress, both audits verify") {
   fake_api fake(slow_judge());
   temp_dir dir;
