@@ -19,6 +19,9 @@ struct client_loop {
   bool input_done = false;
   bool cancelled = false;
   bool session_down = false;
+  /// The source had nothing to send: events are waited for briefly, so that
+  /// input arriving meanwhile (a daemon's upload) is fed soon.
+  bool idle = false;
 
   void cancel(std::string reason) {
     if (cancelled)
@@ -39,7 +42,8 @@ struct client_loop {
         self->send(session, std::move(batch));
         ++unanswered;
       }
-      if (state == input_state::idle)
+      idle = state == input_state::idle;
+      if (idle)
         return;
       if (state == input_state::end) {
         input_done = true;
@@ -93,7 +97,8 @@ struct client_loop {
                                    "ended: " + render_error(dm.reason));
         }
       },
-      caf::after(std::chrono::milliseconds(100)) >> [] {});
+      caf::after(std::chrono::milliseconds(idle && !input_done ? 10 : 100))
+        >> [] {});
   }
 
   run_outcome run() {

@@ -17,11 +17,16 @@
 #include "actors/run_session.hpp"
 #include "adapters/llm_judge_comparator.hpp"
 #include "messages/error.hpp"
+#include "tools/pair_reader.hpp"
 #include "tools/verdict_output.hpp"
 
 namespace ij {
 
 namespace {
+
+std::size_t pair_reader_limit() {
+  return pair_reader::max_line_bytes;
+}
 
 bool write_all(int fd, const char* data, std::size_t size) {
   while (size > 0) {
@@ -187,42 +192,104 @@ void daemon_run::start(std::shared_ptr<const resume_point> resume,
 
 bool daemon_run::upload(std::string_view body, upload_result& out,
                         std::string& why) {
-  std::lock_guard<std::mutex> guard{mtx_};
+  if (!begin_upload(why))
+    return false;
+  upload_state st;
+  upload_piece(body, st);
+  bool ok = end_upload(st, true, why);
+  out = std::move(st.result);
+  return ok;
+}
+
+bool daemon_run::begin_upload(std::string& why) {
+  std::unique_lock<std::mutex> lock{mtx_};
+  upload_done_.wait(lock, [this] { return !uploading_; });
   if (closed_ || ended_) {
     why = ended_ ? "the run has ended (" + row_.state + ")"
                  : "the run's input is closed";
     return false;
   }
-  std::size_t start = 0;
-  while (start < body.size()) {
-    auto nl = body.find('\n', start);
-    auto end = nl == std::string_view::npos ? body.size() : nl;
-    answer_pair p;
-    std::string reason;
-    auto kind = uploads_.take(body.substr(start, end - start), p, reason);
-    if (kind == pair_intake::kind::pair)
-      ++out.accepted;
-    else if (kind == pair_intake::kind::rejected)
-      out.rejected.emplace_back(uploads_.lines(), std::move(reason));
-    start = end + 1;
-  }
-  // Durable before it is acknowledged: a restart reads this file again.
-  bool ok = write_all(pairs_fd_, body.data(), body.size());
-  if (ok && !body.empty() && body.back() != '\n')
-    ok = write_all(pairs_fd_, "\n", 1);
-  if (!ok || ::fsync(pairs_fd_) != 0) {
-    why = "cannot append to the run's pairs file: " + std::string{std::strerror(errno)};
-    return false;
-  }
-  row_.lines = uploads_.lines();
-  rejected_ += out.rejected.size();
-  row_.accepted += out.accepted;
-  ctx_.store->update_run(row_, why);
+  uploading_ = true;
   return true;
 }
 
-bool daemon_run::close(std::string& why) {
+// Only the uploader touches uploads_ and pairs_fd_ (uploading_ is set).
+void daemon_run::upload_piece(std::string_view data, upload_state& st) {
+  auto take = [&](std::string_view line) {
+    answer_pair p;
+    std::string reason;
+    auto kind = uploads_.take(line, p, reason);
+    if (kind == pair_intake::kind::pair)
+      ++st.result.accepted;
+    else if (kind == pair_intake::kind::rejected)
+      st.result.rejected.emplace_back(uploads_.lines(), std::move(reason));
+  };
+  // Written once per piece, not once per line.
+  std::string out;
+  auto put = [&](std::string_view bytes) { out.append(bytes.data(), bytes.size()); };
+  auto flush = [&] {
+    if (!st.failed && !out.empty()
+        && !write_all(pairs_fd_, out.data(), out.size()))
+      st.failed = true;
+    out.clear();
+  };
+  // Stands for a line over the limit: only its length is looked at.
+  static const std::string too_long(pair_reader_limit() + 1, 'x');
+  while (!data.empty()) {
+    auto nl = data.find('\n');
+    auto part = data.substr(0, nl);
+    if (st.oversized) {
+      put(part);
+    } else {
+      st.tail.append(part.data(), part.size());
+      if (st.tail.size() > pair_reader_limit()) {
+        put(st.tail); // a line over the limit goes to the file as it comes
+        st.tail.clear();
+        st.oversized = true;
+      }
+    }
+    if (nl == std::string_view::npos)
+      break;
+    if (st.oversized) {
+      take(too_long);
+      put("\n");
+    } else {
+      take(st.tail);
+      st.tail += '\n';
+      put(st.tail);
+    }
+    st.tail.clear();
+    st.oversized = false;
+    data.remove_prefix(nl + 1);
+  }
+  flush();
+}
+
+bool daemon_run::end_upload(upload_state& st, bool complete, std::string& why) {
+  if (complete && (!st.tail.empty() || st.oversized))
+    upload_piece("\n", st); // a last line without its newline
+  else if (st.oversized)
+    upload_piece("\n", st); // cut off inside a long line: it ends there
+  // Durable before it is acknowledged: a restart reads this file again.
+  bool ok = !st.failed && ::fsync(pairs_fd_) == 0;
   std::lock_guard<std::mutex> guard{mtx_};
+  row_.lines = uploads_.lines();
+  rejected_ += st.result.rejected.size();
+  row_.accepted += st.result.accepted;
+  std::string ignored;
+  ctx_.store->update_run(row_, ignored);
+  uploading_ = false;
+  upload_done_.notify_all();
+  if (!ok)
+    why = "cannot append to the run's pairs file: "
+          + std::string{std::strerror(errno)};
+  return ok;
+}
+
+bool daemon_run::close(std::string& why) {
+  std::unique_lock<std::mutex> guard{mtx_};
+  // An upload under way finishes first: its lines are input.
+  upload_done_.wait(guard, [this] { return !uploading_; });
   if (ended_) {
     why = "the run has ended (" + row_.state + ")";
     return false;

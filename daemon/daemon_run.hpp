@@ -8,6 +8,7 @@
 // its audit (core/audit_resume) and reads its pairs file again from the
 // start: pairs already decided are not judged again.
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -60,6 +61,20 @@ public:
   /// Appends JSON Lines of pairs (made durable before it returns); false
   /// with `why` when the run takes no more input (closed or ended).
   bool upload(std::string_view body, upload_result& out, std::string& why);
+
+  /// The same in pieces as they arrive (a streamed request body): memory
+  /// holds the current line only. One upload at a time per run (a second
+  /// waits); close waits for it too. end_upload(complete = false) for a body
+  /// cut off: the complete lines it brought stay, its partial line does not.
+  struct upload_state {
+    std::string tail;      // the current line, not yet written
+    bool oversized = false; // the current line is over the limit (written)
+    upload_result result;
+    bool failed = false;
+  };
+  bool begin_upload(std::string& why);
+  void upload_piece(std::string_view data, upload_state& st);
+  bool end_upload(upload_state& st, bool complete, std::string& why);
   /// The input is complete.
   bool close(std::string& why);
   /// DELETE: no more calls; the audit's run end says cancelled. Waits for
@@ -101,6 +116,8 @@ private:
   run_row row_;
   pair_intake uploads_; // the upload side's reading of the lines
   std::uint64_t rejected_ = 0; // lines the uploads rejected
+  bool uploading_ = false;
+  std::condition_variable upload_done_;
   int pairs_fd_ = -1;   // append
   std::string stop_reason_;
   bool cancel_requested_ = false;

@@ -113,24 +113,20 @@ std::uint64_t after_of(const std::string& query, bool& ok) {
   return std::stoull(v);
 }
 
-// POST /v1/runs/{id}/pairs: JSON Lines appended to the run's input.
-http_response upload_pairs(const http_request& req,
-                           const std::shared_ptr<daemon_run>& run,
-                           const run_row& stored) {
-  const auto& id = stored.id;
+bool pairs_media_type(const http_request& req) {
   auto type = media_type(req);
-  if (type != "application/x-ndjson" && type != "application/jsonl"
-      && type != "application/x-jsonlines" && type != "text/plain")
-    return json_error(415, "unsupported_media_type",
-                      "pairs are JSON Lines: application/x-ndjson, not '"
-                        + std::string{req[http::field::content_type]} + "'");
-  if (!run || run->ended())
-    return json_error(409, "run_ended",
-                      "run " + id + " has ended (" + stored.state + ")");
-  daemon_run::upload_result up;
-  std::string why;
-  if (!run->upload(req.body(), up, why))
-    return json_error(409, "input_closed", why);
+  return type == "application/x-ndjson" || type == "application/jsonl"
+         || type == "application/x-jsonlines" || type == "text/plain";
+}
+
+http_response wrong_pairs_type(const http_request& req) {
+  return json_error(415, "unsupported_media_type",
+                    "pairs are JSON Lines: application/x-ndjson, not '"
+                      + std::string{req[http::field::content_type]} + "'");
+}
+
+// {"accepted", "rejected": [{"line", "reason"}...]}
+http_response upload_reply(const daemon_run::upload_result& up) {
   rapidjson::StringBuffer sb;
   writer w(sb);
   w.StartObject();
@@ -150,6 +146,49 @@ http_response upload_pairs(const http_request& req,
   w.EndObject();
   return json_reply(200, {sb.GetString(), sb.GetSize()});
 }
+
+// POST /v1/runs/{id}/pairs with the whole body at hand.
+http_response upload_pairs(const http_request& req,
+                           const std::shared_ptr<daemon_run>& run,
+                           const run_row& stored) {
+  if (!pairs_media_type(req))
+    return wrong_pairs_type(req);
+  if (!run || run->ended())
+    return json_error(409, "run_ended",
+                      "run " + stored.id + " has ended (" + stored.state + ")");
+  daemon_run::upload_result up;
+  std::string why;
+  if (!run->upload(req.body(), up, why))
+    return json_error(409, "input_closed", why);
+  return upload_reply(up);
+}
+
+// The same, streamed: each piece goes to the run as it arrives.
+class pairs_stream : public body_stream {
+public:
+  explicit pairs_stream(std::shared_ptr<daemon_run> run) : run_(std::move(run)) {
+  }
+  ~pairs_stream() override {
+    std::string why;
+    if (!finished_) // cut off: its complete lines stay
+      run_->end_upload(st_, false, why);
+  }
+  void chunk(std::string_view data) override {
+    run_->upload_piece(data, st_);
+  }
+  http_response finish() override {
+    finished_ = true;
+    std::string why;
+    if (!run_->end_upload(st_, true, why))
+      return json_error(500, "state_failed", why);
+    return upload_reply(st_.result);
+  }
+
+private:
+  std::shared_ptr<daemon_run> run_;
+  daemon_run::upload_state st_;
+  bool finished_ = false;
+};
 
 } // namespace
 
@@ -413,6 +452,34 @@ http_response daemon_service::metrics(const http_request&) {
   res.set(http::field::content_type, "text/plain; version=0.0.4");
   res.body() = ctx_.metrics->render(states);
   return res;
+}
+
+std::unique_ptr<body_stream>
+daemon_service::open_stream(const http_request& req, http_response& refusal) {
+  std::string target{req.target()};
+  auto path = target.substr(0, target.find('?'));
+  const std::string prefix = "/v1/runs/", suffix = "/pairs";
+  if (req.method() != http::verb::post || path.size() <= prefix.size() + suffix.size()
+      || path.compare(0, prefix.size(), prefix) != 0
+      || path.compare(path.size() - suffix.size(), suffix.size(), suffix) != 0)
+    return nullptr; // read whole, for handle()
+  auto id = path.substr(prefix.size(), path.size() - prefix.size() - suffix.size());
+  auto run = find(id);
+  if (!authorized(req))
+    refusal = json_error(401, "unauthorized",
+                         "a valid 'Authorization: Bearer TOKEN' header is needed");
+  else if (!pairs_media_type(req))
+    refusal = wrong_pairs_type(req);
+  else if (!run && !store_->run(id))
+    refusal = json_error(404, "unknown_run", "no run " + id);
+  else if (!run || run->ended())
+    refusal = json_error(409, "run_ended", "run " + id + " has ended");
+  std::string why;
+  if (refusal.result() == http::status::unknown && !run->begin_upload(why))
+    refusal = json_error(409, "input_closed", why);
+  if (refusal.result() != http::status::unknown)
+    return nullptr;
+  return std::make_unique<pairs_stream>(run);
 }
 
 http_response daemon_service::handle(const http_request& req) {

@@ -51,6 +51,12 @@ public:
   /// The HTTP handler (thread-safe).
   http_response handle(const http_request& req);
 
+  /// The server's stream opener: pair uploads (POST /v1/runs/{id}/pairs)
+  /// are taken in pieces, so memory stays bounded whatever the body size;
+  /// refused at once (401, 404, 409, 415) when they cannot be taken.
+  std::unique_ptr<body_stream> open_stream(const http_request& req,
+                                           http_response& refusal);
+
   /// SIGTERM: every run is ended like Ctrl-C (it resumes at the next start),
   /// then the state database is checkpointed.
   void shutdown();

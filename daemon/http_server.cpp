@@ -1,5 +1,6 @@
 #include "daemon/http_server.hpp"
 
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -71,7 +72,10 @@ public:
 
   void read() {
     parser_.emplace();
-    parser_->body_limit(srv_->options.max_body_bytes);
+    // The limit is applied once the headers say whether the body is
+    // streamed (no limit) or read whole (on_header). Not boost::none: Beast
+    // 1.74 compares the length with the empty optional and refuses.
+    parser_->body_limit(std::numeric_limits<std::uint64_t>::max());
     parser_->header_limit(srv_->options.max_header_bytes);
     // The first byte of a request may take up to the idle timeout; once it
     // has begun, the whole request must come within the I/O timeout. Our own
@@ -104,10 +108,83 @@ private:
     if (ec)
       return fail(ec, true);
     arm(srv_->options.io_timeout);
+    if (srv_->options.streams && try_stream())
+      return;
+    // A body read whole is bounded by its Content-Length, checked here (the
+    // parser's own limit is fixed before the headers are read).
+    auto length = parser_->content_length();
+    if (length && *length > srv_->options.max_body_bytes)
+      return fail(http::error::body_limit, false);
+    if (!length && parser_->chunked()) {
+      timer_.cancel();
+      return reply_and_close(json_error(
+        411, "length_required",
+        "a chunked body is taken only for pair uploads; send Content-Length"));
+    }
     http::async_read(stream_, buffer_, *parser_,
                      [self = shared_from_this()](error_code ec, std::size_t) {
                        self->on_request(ec);
                      });
+  }
+
+  // A body the opener takes in pieces: read into a fixed buffer, handed on
+  // piece by piece (buffer_body), never held whole.
+  bool try_stream() {
+    http_response refusal;
+    refusal.result(http::status::unknown);
+    auto stream = srv_->options.streams(parser_->get(), refusal);
+    if (!stream && refusal.result() == http::status::unknown)
+      return false;
+    if (!stream) {
+      timer_.cancel();
+      reply_and_close(std::move(refusal));
+      return true;
+    }
+    body_ = std::move(stream);
+    streaming_.emplace(std::move(*parser_));
+    streaming_->body_limit(std::numeric_limits<std::uint64_t>::max());
+    read_piece();
+    return true;
+  }
+
+  void read_piece() {
+    auto& body = streaming_->get().body();
+    body.data = piece_;
+    body.size = sizeof piece_;
+    arm(srv_->options.io_timeout);
+    http::async_read_some(stream_, buffer_, *streaming_,
+                          [self = shared_from_this()](error_code ec, std::size_t) {
+                            self->on_piece(ec);
+                          });
+  }
+
+  void on_piece(error_code ec) {
+    if (ec == http::error::need_buffer)
+      ec = {};
+    if (ec)
+      return fail(ec, false);
+    auto used = sizeof piece_ - streaming_->get().body().size;
+    if (used > 0)
+      body_->chunk({piece_, used});
+    if (!streaming_->is_done())
+      return read_piece();
+    timer_.cancel();
+    auto keep = streaming_->get().keep_alive();
+    auto version = streaming_->get().version();
+    ++srv_->busy;
+    http_response res;
+    try {
+      res = body_->finish();
+    } catch (const std::exception& e) {
+      res = json_error(500, "internal", e.what());
+    }
+    --srv_->busy;
+    body_.reset();
+    streaming_.reset();
+    res.version(version);
+    res.keep_alive(keep && !srv_->stopping.load());
+    res.prepare_payload();
+    write(std::move(res));
   }
 
   void fail(error_code ec, bool before_header) {
@@ -187,6 +264,9 @@ private:
   bool timed_out_ = false;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
+  std::optional<http::request_parser<http::buffer_body>> streaming_;
+  std::unique_ptr<body_stream> body_;
+  char piece_[64 * 1024];
   http_response res_;
 };
 

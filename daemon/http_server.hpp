@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
@@ -26,6 +27,23 @@ using http_response =
   boost::beast::http::response<boost::beast::http::string_body>;
 using http_handler = std::function<http_response(const http_request&)>;
 
+/// A request body taken in pieces as they arrive, so that memory stays
+/// bounded whatever the body size (pair uploads).
+class body_stream {
+public:
+  virtual ~body_stream() = default;
+  virtual void chunk(std::string_view data) = 0;
+  /// The body is complete: the reply.
+  virtual http_response finish() = 0;
+};
+
+/// Asked once a request's headers are in (`req` has no body yet): a stream
+/// for its body, or nullptr to read it whole for the handler. Setting
+/// `refusal`'s status refuses the request at once (the body is not read,
+/// the connection is closed after the reply).
+using stream_opener = std::function<std::unique_ptr<body_stream>(
+  const http_request& req, http_response& refusal)>;
+
 struct http_server_options {
   std::string address = "127.0.0.1";
   std::uint16_t port = 0; // 0: the system picks a free one
@@ -36,6 +54,8 @@ struct http_server_options {
   std::chrono::milliseconds idle_timeout{60000};
   std::uint64_t max_body_bytes = 64ull << 20;
   std::uint32_t max_header_bytes = 16u << 10;
+  /// Streamed bodies (see stream_opener) have no size limit.
+  stream_opener streams;
 };
 
 /// `{"error": {"code": code, "message": message}}` with `status`.

@@ -186,6 +186,10 @@ int serve_command(const serve_options& opts) {
   for (auto& f : service->resume_failures())
     say(f);
   std::unique_ptr<http_server> server;
+  // Pair uploads are streamed: memory stays bounded whatever their size.
+  s.http.streams = [&service](const http_request& req, http_response& refusal) {
+    return service->open_stream(req, refusal);
+  };
   try {
     server = std::make_unique<http_server>(
       s.http, [&service](const http_request& req) { return service->handle(req); });

@@ -174,8 +174,8 @@ TEST_CASE("daemon API: bad requests get a clear 4xx and disturb nothing") {
   CHECK(api.request("PUT", "/v1/runs/" + id).status == 405);
   CHECK(api.request("GET", "/v2/nothing").status == 404);
   CHECK(api.request("GET", "/v1/runs/" + id + "/verdicts?after=x").status == 400);
-  auto big = api.request("POST", "/v1/runs/" + id + "/pairs", std::string(5000, 'x'),
-                         "application/x-ndjson");
+  auto big = api.request("POST", "/v1/runs", "{\"name\":\"" + std::string(5000, 'x') + "\"}",
+                         "application/json");
   CHECK(big.status == 413);
   CHECK(big.body.find("over the limit of 4096 bytes") != std::string::npos);
   // A client that stops sending mid-request is answered 408 and dropped.
@@ -185,9 +185,18 @@ TEST_CASE("daemon API: bad requests get a clear 4xx and disturb nothing") {
   CHECK(slow.rfind("HTTP/1.1 408", 0) == 0);
 
   // The run is untouched by all of that: it takes pairs, closes, ends.
-  auto up = api.request("POST", "/v1/runs/" + id + "/pairs",
-                        "{\"id\":\"p\",\"a\":\"2\",\"b\":\"two\"}\n", "application/x-ndjson");
+  // Pair uploads are streamed: a body past max_body_bytes is taken, a piece
+  // at a time, and a last line without its newline counts.
+  std::string many;
+  for (int i = 0; i < 200; ++i)
+    many += "{\"id\":\"p" + std::to_string(i) + "\",\"a\":\"2\",\"b\":\"two\"}\n";
+  many += "{\"id\":\"last\",\"a\":\"2\",\"b\":\"2\"}";
+  REQUIRE(many.size() > 4096);
+  auto up = api.request("POST", "/v1/runs/" + id + "/pairs", many, "application/x-ndjson");
   CHECK(up.status == 200);
+  CHECK(up.body.find("\"accepted\":201") != std::string::npos);
+  CHECK(api.request("POST", "/v1/runs/run-nope/pairs", "{}", "application/x-ndjson").status
+        == 404);
   REQUIRE(api.request("POST", "/v1/runs/" + id + "/close").status == 200);
   auto closed = api.request("POST", "/v1/runs/" + id + "/pairs",
                             "{\"id\":\"q\",\"a\":\"2\",\"b\":\"2\"}\n", "application/x-ndjson");
