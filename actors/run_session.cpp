@@ -13,8 +13,10 @@
 
 #include "actors/audit_file.hpp"
 #include "actors/audit_logger.hpp"
+#include "actors/vote_router.hpp"
 #include "adapters/llm_judge_comparator.hpp"
 #include "core/audit_record.hpp"
+#include "core/cascade_policy.hpp"
 #include "core/run_manifest.hpp"
 #include "core/verdict_table.hpp"
 #include "messages/error.hpp"
@@ -78,6 +80,44 @@ void write(self_ptr self, audit_batch batch, pending_write what) {
 
 // --- The run's end ---------------------------------------------------------
 
+// The panel, cascade and budget parts of the summary (issue 10).
+void fill_watch_summaries(run_session_state& st) {
+  if (st.panel)
+    st.summary.panel = st.panel->summary();
+  if (st.cascade)
+    st.summary.cascade = st.cascade->summary();
+  st.summary.spend.clear();
+  for (auto& spec : st.setup.config.judges) {
+    if (!spec.budget.any() && !spec.prices)
+      continue;
+    judge_spend s;
+    s.judge = spec.name;
+    for (std::size_t i = 0; i < st.summary.usage.size(); ++i) {
+      auto& u = st.summary.usage[i];
+      if (u.judge != spec.name)
+        continue;
+      auto refused = i < st.budget_faults.size() ? st.budget_faults[i] : 0;
+      s.calls = u.calls - refused;
+      s.budget_faults = refused;
+      s.input_tokens = u.input_tokens;
+      s.output_tokens = u.output_tokens;
+    }
+    s.priced = spec.prices.has_value();
+    s.cost = cost_of(s.input_tokens, s.output_tokens,
+                     spec.prices.value_or(token_prices{}));
+    auto& b = spec.budget;
+    s.has_max_calls = b.max_calls.has_value();
+    s.max_calls = b.max_calls.value_or(0);
+    s.has_max_input_tokens = b.max_input_tokens.has_value();
+    s.max_input_tokens = b.max_input_tokens.value_or(0);
+    s.has_max_output_tokens = b.max_output_tokens.has_value();
+    s.max_output_tokens = b.max_output_tokens.value_or(0);
+    s.has_max_cost = b.max_cost.has_value();
+    s.max_cost = b.max_cost.value_or(0.0);
+    st.summary.spend.push_back(std::move(s));
+  }
+}
+
 void write_run_end(self_ptr self) {
   auto& st = self->state;
   st.end_written = true;
@@ -88,6 +128,7 @@ void write_run_end(self_ptr self) {
   std::sort(unfinished.begin(), unfinished.end());
   st.summary.unfinished = unfinished.size();
   st.summary.open_items = st.items.open_items();
+  fill_watch_summaries(st);
   audit_batch batch;
   batch.durable = true;
   batch.last = true;
@@ -243,6 +284,10 @@ void account(run_session_state& st, const vote_result& vr) {
       ++s.faults;
       ++s.faults_by_kind[static_cast<std::size_t>(rec.fault)];
     }
+    if (rec.fault == fault_kind::budget) {
+      st.budget_faults.resize(s.usage.size(), 0);
+      ++st.budget_faults[i->second];
+    }
   }
 }
 
@@ -255,6 +300,15 @@ single_verdict decide_pair(run_session_state& st, voted_pair& vp,
   single_verdict v{vp.pair.id, vp.pair.item, d.verdict, d.rule, vr.outcome,
                    vr.counts, vp.pair.label};
   account(st, vr);
+  if (st.panel)
+    st.panel->add(vr, vp.pair.label);
+  if (st.cascade) {
+    st.cascade->add(vr);
+    if (vr.parts.size() == 2
+        && cascade_disagrees(vr.parts[0].outcome, vr.parts[1].outcome))
+      batch.entries.push_back(entry(audit_type::cascade_disagreement,
+                                    cascade_disagreement_body(vp.pair, vr)));
+  }
   ++st.summary.pairs;
   ++st.summary.by_rule[static_cast<int>(d.rule) - 1];
   st.open_pairs.erase(vp.seq);
@@ -386,6 +440,18 @@ void index_usage(run_session_state& st) {
   }
 }
 
+// A meter per budgeted judge, by judge id (the coordinators' key).
+std::unordered_map<std::string, budget_meter>
+budget_meters(const run_config& cfg) {
+  std::unordered_map<std::string, budget_meter> out;
+  for (auto& spec : cfg.judges)
+    if (spec.budget.any())
+      out.emplace(judge_id_of(spec),
+                  budget_meter{spec.budget,
+                               spec.prices.value_or(token_prices{})});
+  return out;
+}
+
 void on_workers(self_ptr self, std::vector<worker_entry>& all) {
   auto& st = self->state;
   auto ours = select_workers(st.setup.config, all);
@@ -404,11 +470,21 @@ void on_workers(self_ptr self, std::vector<worker_entry>& all) {
   st.warnings = run_warnings(st.setup.config, st.judges);
   const auto& cfg = st.setup.config;
   vote_settings vs{cfg.votes, cfg.order_balancing, cfg.abstain_as_neither,
-                   cfg.vote_deadline};
-  st.coordinator = self->spawn(vote_coordinator,
-                               caf::actor_cast<vote_sink_actor>(self),
-                               st.setup.directory, std::move(ids),
-                               std::move(*ours), vs);
+                   cfg.vote_deadline, budget_meters(cfg)};
+  auto sink = caf::actor_cast<vote_sink_actor>(self);
+  if (auto plan = route_plan_of(cfg, vs)) {
+    auto router = self->spawn(vote_router, sink, st.setup.directory,
+                              std::move(*ours), std::move(*plan));
+    st.coordinator = caf::actor_cast<vote_service_actor>(router);
+  } else {
+    auto coordinator = self->spawn(vote_coordinator, sink, st.setup.directory,
+                                   std::move(ids), std::move(*ours), vs);
+    st.coordinator = caf::actor_cast<vote_service_actor>(coordinator);
+  }
+  if (cfg.panel)
+    st.panel.emplace(*cfg.panel, cfg.stats.alpha);
+  if (cfg.cascade)
+    st.cascade.emplace(*cfg.cascade);
   st.children->push_back(caf::actor_cast<caf::actor>(st.coordinator));
   write_manifest(self);
 }

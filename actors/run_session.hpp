@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -35,7 +36,9 @@
 #include <caf/typed_response_promise.hpp>
 
 #include "actors/vote_coordinator.hpp"
+#include "core/cascade_tally.hpp"
 #include "core/item_ledger.hpp"
+#include "core/panel_tally.hpp"
 #include "core/run_config.hpp"
 #include "messages/interfaces.hpp"
 
@@ -85,7 +88,8 @@ struct run_session_state {
   run_setup setup;
   phase state = phase::starting;
   logger_actor logger;
-  vote_coordinator_actor coordinator;
+  /// The run's vote coordinator, or its vote router (panel, cascade).
+  vote_service_actor coordinator;
   /// The actors the session spawned, ended with it (shared with the exit
   /// hook, which outlives the state).
   std::shared_ptr<std::vector<caf::actor>> children
@@ -112,6 +116,11 @@ struct run_session_state {
   run_summary summary;
   /// worker id -> index in summary.usage (usage is per judge name).
   std::unordered_map<std::string, std::size_t> usage_index;
+  /// Votes refused at a judge's budget, by index in summary.usage.
+  std::vector<std::uint64_t> budget_faults;
+  /// A panel's agreement and a cascade's account, pair by pair.
+  std::optional<panel_tally> panel;
+  std::optional<cascade_tally> cascade;
 };
 
 /// Validates `setup` (configuration, audit path), creates the audit file,

@@ -21,6 +21,11 @@
 // Vote i carries the chosen worker's base seed + i. With order balancing,
 // odd votes swap A and B (the worker swaps NUMERIC_A/B back).
 //
+// Budgets: each call made counts against its judge's budget, each reply's
+// tokens too; a worker whose judge is at its budget gets no call, and once
+// every worker left is at its budget the waiting votes become faults of kind
+// "budget" at once (never a wait).
+//
 // Workers come and go through the judge directory: a worker of one of the
 // run's judges that joins is used; one that leaves turns its outstanding
 // votes into faults ("worker lost"); when no worker is left, waiting votes
@@ -42,6 +47,7 @@
 #include <caf/actor_clock.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
+#include "core/judge_budget.hpp"
 #include "core/vote_tally.hpp"
 #include "messages/interfaces.hpp"
 
@@ -52,6 +58,10 @@ struct vote_settings {
   bool order_balancing = false;
   bool abstain_as_neither = true;
   std::chrono::milliseconds deadline{120000};
+  /// Budgets by judge id (core/judge_budget.hpp): a judge at its budget gets
+  /// no more calls, and a vote no judge within budget can take is a fault of
+  /// kind "budget". Judges absent here have no budget.
+  std::unordered_map<std::string, budget_meter> budgets;
 };
 
 struct vote_coordinator_state {

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "core/judge_budget.hpp"
+
 namespace ij {
 
 struct judge_spec {
@@ -33,6 +35,10 @@ struct judge_spec {
   std::string ca_file;
   std::uint32_t max_attempts = 3;
   std::size_t max_response_bytes = 1 << 20;
+  /// The run's limits on this judge (core/judge_budget.hpp); none by default.
+  judge_budget budget;
+  /// Declared prices per million tokens, for cost and max_cost.
+  std::optional<token_prices> prices;
 };
 
 /// The stub kinds (SPEC §6), in the order of the help text: "numeric",

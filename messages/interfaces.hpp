@@ -101,6 +101,23 @@ using vote_sink_actor = caf::typed_actor<
   // Pairs whose votes are all in (or that needed none), in completion order.
   caf::reacts_to<std::vector<voted_pair>>>;
 
+/// What a run session asks of whoever votes its pairs: a vote coordinator
+/// (the run's judges pool their votes) or a vote router (a panel or a
+/// cascade). Both have these handlers; the session holds this view.
+using vote_service_actor = caf::typed_actor<
+  // Pairs to vote on; results go to the sink given at spawn.
+  caf::reacts_to<std::vector<vote_job>>,
+  // Drops every job: no further call is made, late replies are ignored.
+  caf::reacts_to<cancel_atom>,
+  // A snapshot of the workers as this run sees them.
+  caf::replies_to<status_atom>::with<std::vector<worker_load>>>;
+
+/// A panel or a cascade (issue 10): splits each pair into one job per judge
+/// it needs, each voted by that judge's own coordinator, and combines their
+/// results into the pair's (actors/vote_router.hpp). The coordinators
+/// deliver to it as to a session.
+using vote_router_actor = vote_service_actor::extend_with<vote_sink_actor>;
+
 /// multiVoteJudge (SPEC §7) for one run, over the workers of its judges.
 using vote_coordinator_actor = caf::typed_actor<
   // Pairs to vote on; results go to the sink given at spawn.

@@ -41,6 +41,11 @@ void add_message_types(caf::actor_system_config& cfg) {
   cfg.add_message_type<statistical_params>("ij.statistical_params");
   cfg.add_message_type<statistical_verdict>("ij.statistical_verdict");
   cfg.add_message_type<judge_usage>("ij.judge_usage");
+  cfg.add_message_type<judge_part>("ij.judge_part");
+  cfg.add_message_type<judge_confusion>("ij.judge_confusion");
+  cfg.add_message_type<panel_summary>("ij.panel_summary");
+  cfg.add_message_type<cascade_summary>("ij.cascade_summary");
+  cfg.add_message_type<judge_spend>("ij.judge_spend");
   cfg.add_message_type<run_summary>("ij.run_summary");
   cfg.add_message_type<audit_entry>("ij.audit_entry");
   cfg.add_message_type<decided_pair>("ij.decided_pair");

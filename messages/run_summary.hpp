@@ -6,6 +6,10 @@
 
 #include <caf/meta/type_name.hpp>
 
+#include "messages/cascade_summary.hpp"
+#include "messages/judge_spend.hpp"
+#include "messages/panel_summary.hpp"
+
 namespace ij {
 
 /// Calls and tokens per judge, so that users see what a run cost.
@@ -57,6 +61,12 @@ struct run_summary {
   std::string final_hash;
   /// Non-empty when the run failed (its audit could not be written).
   std::string error;
+  /// The panel's agreement, when the run has a panel.
+  panel_summary panel;
+  /// The cascade's account, when the run has a cascade.
+  cascade_summary cascade;
+  /// Spend per judge that has a budget or prices (else empty).
+  std::vector<judge_spend> spend;
 };
 
 inline bool operator==(const run_summary& x, const run_summary& y) {
@@ -71,7 +81,8 @@ inline bool operator==(const run_summary& x, const run_summary& y) {
          && x.interrupted == y.interrupted && x.stop_reason == y.stop_reason
          && x.unfinished == y.unfinished && x.open_items == y.open_items
          && x.audit_lines == y.audit_lines && x.final_hash == y.final_hash
-         && x.error == y.error;
+         && x.error == y.error && x.panel == y.panel
+         && x.cascade == y.cascade && x.spend == y.spend;
 }
 
 template <class Inspector>
@@ -80,7 +91,8 @@ typename Inspector::result_type inspect(Inspector& f, run_summary& x) {
            x.rejected, x.items, x.by_rule[0], x.by_rule[1], x.by_rule[2],
            x.by_rule[3], x.by_rule[4], x.judge_calls, x.calls_skipped,
            x.faults, x.usage, x.faults_by_kind, x.interrupted, x.stop_reason,
-           x.unfinished, x.open_items, x.audit_lines, x.final_hash, x.error);
+           x.unfinished, x.open_items, x.audit_lines, x.final_hash, x.error,
+           x.panel, x.cascade, x.spend);
 }
 
 } // namespace ij
