@@ -7,8 +7,8 @@
 // is a fault of kind "budget" (rule I2), never a wait and never a decision.
 // Calls are counted when they are made, so max_calls is never exceeded;
 // tokens (and so cost) are known only when a reply comes back, so the calls
-// already in flight when a token or cost limit is reached may pass it, by at
-// most the judge's capacity in calls.
+// already in flight when a token or cost limit is reached may pass it (by at
+// most the judge's in-flight capacity in calls for HTTP judges).
 #include <cstdint>
 #include <optional>
 #include <string>
