@@ -86,7 +86,7 @@ std::string rejected_body(std::string_view file, std::uint64_t line,
 /// The run-end record: the totals, whether the run was interrupted, the
 /// pairs still being judged when it ended and the items left open; with a
 /// panel "panel", with a cascade "cascade", with budgets or prices "spend"
-/// (docs/WATCHING.md lists their fields).
+/// (README, "Watching the judge", lists their fields).
 std::string run_end_body(const run_summary& summary,
                          const std::vector<std::string>& unfinished_pairs,
                          std::uint32_t open_items);

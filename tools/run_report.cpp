@@ -86,14 +86,19 @@ std::string cascade_lines(const cascade_summary& c, double alpha) {
     out += "\n";
   }
   auto e = estimate_llm_only(c);
-  out += fmt("    LLM calls %llu, tokens %llu in / %llu out",
-             ull(c.llm_calls), ull(c.llm_input_tokens),
-             ull(c.llm_output_tokens));
-  if (e.known && e.calls > 0)
-    out += fmt("; an LLM-only run: ~%.0f calls, ~%.0f / ~%.0f tokens "
-               "(saved ~%.0f calls, %.1f%%)",
-               e.calls, e.input_tokens, e.output_tokens, e.saved_calls,
+  // Stubs and rule judges report no tokens: then calls only.
+  bool tokens = c.llm_input_tokens + c.llm_output_tokens > 0;
+  out += fmt("    LLM calls %llu", ull(c.llm_calls));
+  if (tokens)
+    out += fmt(", tokens %llu in / %llu out", ull(c.llm_input_tokens),
+               ull(c.llm_output_tokens));
+  if (e.known && e.calls > 0) {
+    out += fmt("; an LLM-only run: ~%.0f calls", e.calls);
+    if (tokens)
+      out += fmt(", ~%.0f / ~%.0f tokens", e.input_tokens, e.output_tokens);
+    out += fmt(" (saved ~%.0f calls, %.1f%%)", e.saved_calls,
                pct(e.saved_calls / e.calls));
+  }
   else if (c.pairs > 0)
     out += "; the LLM judge was never asked (an LLM-only run: every pair)";
   out += "\n";
