@@ -607,6 +607,30 @@ run_session(run_session_actor::stateful_pointer<run_session_state> self,
   };
 }
 
+namespace {
+
+// A panel or cascade names configured judges (parse_config checks this for
+// files; a configuration built in code is checked here).
+std::string check_routes(const run_config& cfg) {
+  if (cfg.panel && cfg.cascade)
+    return "a run has a panel or a cascade, not both";
+  std::vector<std::string> names;
+  if (cfg.panel) {
+    if (cfg.panel->judges.size() < 2)
+      return "a panel needs at least two judges";
+    names = cfg.panel->judges;
+  }
+  if (cfg.cascade)
+    names = {cfg.cascade->rules, cfg.cascade->llm};
+  for (auto& n : names)
+    if (!find_judge(cfg, n))
+      return "the " + std::string{cfg.panel ? "panel" : "cascade"}
+             + " names judge \"" + n + "\", which is not configured";
+  return {};
+}
+
+} // namespace
+
 caf::expected<run_actor> spawn_run(caf::actor_system& sys, run_setup setup) {
   const auto& cfg = setup.config;
   if (cfg.judges.empty())
@@ -617,6 +641,8 @@ caf::expected<run_actor> spawn_run(caf::actor_system& sys, run_setup setup) {
     return make_error(errc::bad_config, *err);
   if (cfg.vote_deadline.count() <= 0)
     return make_error(errc::bad_config, "the vote deadline must be positive");
+  if (auto why = check_routes(cfg); !why.empty())
+    return make_error(errc::bad_config, why);
   if (!setup.directory)
     return make_error(errc::bad_config, "no judge directory");
   if (setup.audit_path.empty())

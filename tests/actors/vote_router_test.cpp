@@ -15,6 +15,7 @@
 #include "actors/run_session.hpp"
 #include "adapters/stub_judges.hpp"
 #include "core/audit_chain.hpp"
+#include "messages/error.hpp"
 #include "test_support.hpp"
 
 using namespace ij;
@@ -373,4 +374,17 @@ TEST_CASE("budget: with pooled votes, a judge at its budget leaves the votes to 
   for (auto& [id, x] : r.verdicts())
     CHECK(x.rule == verdict_rule::i4);
   CHECK(r.summary().faults == 0);
+}
+
+TEST_CASE("a panel or cascade naming a judge that is not configured is refused before anything is spawned") {
+  rig r({judge("numeric", "stub", "numeric", numeric_judge())}, "routes-refused");
+  r.setup.config.cascade = cascade_config{"numeric", "nobody", 0.0, 0};
+  auto run = spawn_run(r.t.sys, r.setup);
+  REQUIRE_FALSE(run);
+  CHECK(render_error(run.error())
+          .find("the cascade names judge \"nobody\", which is not configured")
+        != std::string::npos);
+  r.setup.config.cascade.reset();
+  r.setup.config.panel = panel_config{{"numeric"}, panel_rule::majority};
+  CHECK_FALSE(spawn_run(r.t.sys, r.setup));
 }
