@@ -124,7 +124,7 @@ TEST_CASE("budgets and prices are read per judge; a cost limit needs prices") {
         == "x.json: /judges/0/budget/max_calls: must be >= 0");
 }
 
-TEST_CASE("--judge cannot replace the judges a panel or cascade names") {
+TEST_CASE("the option --judge cannot replace the judges a panel or cascade names") {
   auto cfg = config_of(R"({"cascade":{"rules":"rules:math","llm":"stub:numeric"}})");
   std::string error;
   CHECK_FALSE(override_judge(cfg, "stub:equivalent", error));

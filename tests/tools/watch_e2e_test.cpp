@@ -61,7 +61,7 @@ TEST_CASE("a judge at its budget: budget faults, spend against budget, and the r
   CHECK(has(read_file(dir.file("a.jsonl")), "\"fault_kind\":\"budget\""));
 }
 
-TEST_CASE("--judge with a configured cascade is a configuration error (exit 3)") {
+TEST_CASE("the option --judge with a configured cascade is a configuration error (exit 3)") {
   temp_dir dir;
   auto r = run_with(dir, R"({"cascade":{"rules":"rules:math","llm":"stub:numeric"}})",
                     " --judge stub:equivalent");
