@@ -51,13 +51,15 @@ std::string panel_lines(const panel_summary& p) {
                conf);
   }
   if (!p.confusion.empty()) {
-    out += fmt("    %-32s %18s %18s %18s\n", "judge outcome x label (true/false)",
+    out += fmt("    %-32s %14s %14s %14s\n", "judge x label (true/false)",
                "EQUIVALENT", "DIFFERENT", "NEITHER");
-    for (auto& c : p.confusion)
-      out += fmt("    %-32s %8llu/%-9llu %8llu/%-9llu %8llu/%-9llu\n",
-                 c.judge.c_str(), ull(c.cells[0]), ull(c.cells[1]),
-                 ull(c.cells[2]), ull(c.cells[3]), ull(c.cells[4]),
-                 ull(c.cells[5]));
+    for (auto& c : p.confusion) {
+      auto cell = [&](std::size_t row) {
+        return fmt("%llu/%llu", ull(c.cells[2 * row]), ull(c.cells[2 * row + 1]));
+      };
+      out += fmt("    %-32s %14s %14s %14s\n", c.judge.c_str(), cell(0).c_str(),
+                 cell(1).c_str(), cell(2).c_str());
+    }
   }
   return out;
 }

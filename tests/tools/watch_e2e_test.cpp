@@ -46,7 +46,7 @@ TEST_CASE("a panel run prints its tiers and Cohen's kappa") {
   CHECK(has(r.err, "panel (unanimous): rules:math, stub:equivalent"));
   CHECK(has(r.err, "4 pairs: all agree 2, majority 0, split 2"));
   CHECK(has(r.err, "Cohen's kappa"));
-  CHECK(has(r.err, "judge outcome x label"));
+  CHECK(has(r.err, "judge x label (true/false)"));
 }
 
 TEST_CASE("a judge at its budget: budget faults, spend against budget, and the run still ends") {
