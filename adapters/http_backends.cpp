@@ -2,10 +2,9 @@
 
 #include <cstdlib>
 
-#include "adapters/anthropic_adapter.hpp"
+#include "adapters/chat_protocol.hpp"
 #include "adapters/http_client.hpp"
-#include "adapters/ollama_adapter.hpp"
-#include "adapters/openai_adapter.hpp"
+#include "adapters/http_judge.hpp"
 #include "adapters/url.hpp"
 
 namespace ij {
@@ -120,11 +119,8 @@ judge_adapter_ptr make_http_adapter(const judge_spec& spec,
     error = spec.type + " judge: " + why;
     return nullptr;
   }
-  if (spec.type == "ollama")
-    return std::make_shared<ollama_adapter>(std::move(client));
-  if (spec.type == "anthropic")
-    return std::make_shared<anthropic_adapter>(std::move(key), std::move(client));
-  return std::make_shared<openai_adapter>(std::move(key), std::move(client));
+  return std::make_shared<http_judge>(*chat_protocol_for(spec.type), std::move(key),
+                                      std::move(client));
 }
 
 } // namespace ij
