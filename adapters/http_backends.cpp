@@ -44,24 +44,27 @@ std::optional<url> resolve(const judge_spec& spec, std::string& error) {
     return std::nullopt;
   }
   std::string text = spec.base_url;
-  std::string origin = "the judge's base URL";
+  std::string origin = "base_url";
+  std::optional<std::uint16_t> schemeless;
   if (text.empty()) {
     text = env(d->url_env);
     origin = std::string("$") + d->url_env;
+    // OLLAMA_HOST may be "host:port" or "host" (Ollama's own rule: no
+    // scheme means http on port 11434); a configured base_url is a URL.
+    if (spec.type == "ollama")
+      schemeless = 11434;
   }
   if (text.empty()) {
     text = d->url;
     origin = "the default URL";
   }
-  // OLLAMA_HOST may be "host:port" or "host" (Ollama's own rule: no
-  // scheme means http on port 11434).
-  std::optional<std::uint16_t> schemeless;
-  if (spec.type == "ollama")
-    schemeless = 11434;
   std::string why;
   auto u = parse_url(text, why, schemeless);
   if (!u) {
-    error = spec.type + " judge: bad " + origin + ": " + why;
+    // The value is quoted unless it may hold credentials (user:key@host).
+    bool quotable = text.find('@') == std::string::npos;
+    error = spec.type + " judge: " + origin + (quotable ? " '" + text + "'" : std::string{})
+            + " is not a usable URL: " + why;
     return std::nullopt;
   }
   // "http://host:8000" means the usual "/v1" of OpenAI-compatible servers.
