@@ -75,6 +75,15 @@ std::optional<url> resolve(const judge_spec& spec, std::string& error) {
 
 } // namespace
 
+std::string credentials_hint(const judge_spec& spec) {
+  auto d = defaults_for(spec.type);
+  if (!d || !d->key_env)
+    return "check who may call the server (a proxy in front of it?)";
+  std::string var = spec.api_key_env.empty() ? d->key_env : spec.api_key_env;
+  return "check the API key in $" + var + (env(var).empty() ? " (not set)" : "")
+         + " and the model's access";
+}
+
 std::string resolve_base_url(const judge_spec& spec, std::string& error) {
   auto u = resolve(spec, error);
   return u ? u->to_string() : std::string{};
