@@ -23,7 +23,7 @@ std::string judge_config(const std::string& type, const std::string& base_url) {
 
 } // namespace
 
-TEST_CASE("--judge openai:x@notaurl is a configuration error naming the value, not a model") {
+TEST_CASE("the judge name openai:x@notaurl is a configuration error naming the value, not a model") {
   temp_dir dir;
   auto r = run_with(dir, "--judge openai:x@notaurl");
   INFO(r.err);
