@@ -20,6 +20,14 @@ std::size_t count_of(const std::string& text, const std::string& part) {
   return n;
 }
 
+/// Reads the request and closes without a reply: a connection failure the
+/// server can count.
+planned_reply close_every_connection(const fake_request&, const request_context&) {
+  planned_reply r;
+  r.action = planned_reply::how::close_without_reply;
+  return r;
+}
+
 std::string guarded_config(const fake_server& server, const std::string& extra) {
   return R"({"judges":[{"name":"guarded","type":"openai","model":"m","base_url":")"
          + server.base_url()
@@ -73,13 +81,7 @@ TEST_CASE("e2e: a backend answering 401 is reported once as a configuration prob
 }
 
 TEST_CASE("e2e: after N connection failures in a row the backend is not called again") {
-  // Accepts, reads the request, closes without a reply: a connection
-  // failure that the server can count.
-  fake_server server([](const fake_request&, const request_context&) {
-    planned_reply r;
-    r.action = planned_reply::how::close_without_reply;
-    return r;
-  });
+  fake_server server(close_every_connection);
   temp_dir dir;
   write_file(dir.file("c.json"),
              guarded_config(server, R"("max_in_flight":1,"max_attempts":1,)"
@@ -98,11 +100,7 @@ TEST_CASE("e2e: after N connection failures in a row the backend is not called a
 }
 
 TEST_CASE("e2e: with the breaker disabled every vote calls the backend") {
-  fake_server server([](const fake_request&, const request_context&) {
-    planned_reply r;
-    r.action = planned_reply::how::close_without_reply;
-    return r;
-  });
+  fake_server server(close_every_connection);
   temp_dir dir;
   write_file(dir.file("c.json"),
              guarded_config(server, R"("max_in_flight":1,"max_attempts":1,)"
