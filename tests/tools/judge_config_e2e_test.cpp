@@ -98,3 +98,15 @@ TEST_CASE("a directory given as --config says it is a directory (exit 3)") {
   CHECK(s.err.find("is a directory") != std::string::npos);
   CHECK(files_starting_with(dir, "a.jsonl").empty());
 }
+
+TEST_CASE("an empty --config file says it is empty (exit 3)") {
+  temp_dir dir;
+  write_file(dir.file("c.json"), " \n");
+  auto r = run_with(dir, "--config c.json");
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("c.json: the file is empty (a configuration is one JSON object; {} takes "
+                   "every default)")
+        != std::string::npos);
+  write_file(dir.file("c.json"), "{}");
+  CHECK(run_with(dir, "--config c.json").exit_code == 0);
+}
