@@ -27,6 +27,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <caf/actor_system.hpp>
@@ -112,6 +113,9 @@ struct run_session_state {
   run_summary summary;
   /// worker id -> index in summary.usage (usage is per judge name).
   std::unordered_map<std::string, std::size_t> usage_index;
+  /// Workers whose refused credentials (HTTP 401/403) the listener was
+  /// told about: once per run and worker.
+  std::unordered_set<std::string> credentials_warned;
 };
 
 /// Validates `setup` (configuration, audit path), creates the audit file,
