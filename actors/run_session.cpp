@@ -316,6 +316,24 @@ single_verdict decide_pair(run_session_state& st, voted_pair& vp,
   return v;
 }
 
+// A backend that refuses a judge's credentials is a configuration problem,
+// not a passing fault: the listener hears of it once per worker, in the
+// words of the record (which say what to check).
+void warn_on_refused_credentials(self_ptr self, const vote_result& vr) {
+  auto& st = self->state;
+  for (auto& rec : vr.records) {
+    if (rec.fault != fault_kind::auth
+        || !st.credentials_warned.insert(rec.worker_id).second)
+      continue;
+    auto judge = std::find_if(st.judges.begin(), st.judges.end(),
+                              [&](auto& j) { return j.worker_id == rec.worker_id; });
+    auto name = judge == st.judges.end() ? rec.worker_id : judge->name;
+    if (st.setup.listener)
+      self->send(st.setup.listener, warning_atom::value,
+                 "judge " + name + ": " + rec.transport_error);
+  }
+}
+
 void on_voted(self_ptr self, std::vector<voted_pair>& done) {
   auto& st = self->state;
   if (st.state != phase::running || st.end_written)
@@ -328,6 +346,7 @@ void on_voted(self_ptr self, std::vector<voted_pair>& done) {
   for (auto& vp : done) {
     if (st.open_pairs.count(vp.seq) == 0)
       continue; // not ours, or already decided
+    warn_on_refused_credentials(self, vp.result);
     auto v = decide_pair(st, vp, batch);
     if (auto item = st.items.decide(v.item, v.rule)) {
       batch.entries.push_back(

@@ -28,6 +28,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <caf/actor_system.hpp>
@@ -121,6 +122,9 @@ struct run_session_state {
   /// A panel's agreement and a cascade's account, pair by pair.
   std::optional<panel_tally> panel;
   std::optional<cascade_tally> cascade;
+  /// Workers whose refused credentials (HTTP 401/403) the listener was
+  /// told about: once per run and worker.
+  std::unordered_set<std::string> credentials_warned;
 };
 
 /// Validates `setup` (configuration, audit path), creates the audit file,

@@ -224,6 +224,14 @@ judge_spec judge_from(const Value& j) {
   if (auto p = member(j, "prices"))
     s.prices = token_prices{(*p)["input"].GetDouble(),
                             (*p)["output"].GetDouble()};
+  if (auto b = member(j, "breaker")) {
+    if (auto v = member(*b, "enabled"))
+      s.breaker.enabled = v->GetBool();
+    if (auto v = member(*b, "failures"))
+      s.breaker.failures = v->GetUint();
+    if (auto v = member(*b, "cooldown_ms"))
+      s.breaker.cooldown = std::chrono::milliseconds{v->GetUint()};
+  }
   return s;
 }
 
@@ -599,6 +607,15 @@ void write_run_config(rapidjson::Writer<rapidjson::StringBuffer>& w,
       w.Double(j.prices->output);
       w.EndObject();
     }
+    w.Key("breaker");
+    w.StartObject();
+    w.Key("enabled");
+    w.Bool(j.breaker.enabled);
+    w.Key("failures");
+    w.Uint(j.breaker.failures);
+    w.Key("cooldown_ms");
+    w.Int64(j.breaker.cooldown.count());
+    w.EndObject();
     w.EndObject();
   }
   w.EndArray();
