@@ -57,7 +57,7 @@ struct rig {
   run_actor run;
 
   rig(std::vector<judge_binding> judges, std::string tag) : path(temp_audit_path(tag)) {
-    directory = t.sys.spawn(judge_directory);
+    directory = spawn_judge_directory(t.sys);
     for (auto& b : judges) {
       setup.config.judges.push_back(b.spec);
       auto w = spawn_judge_worker(t.sys, b, b.spec.name + "@local");
