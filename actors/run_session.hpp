@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -34,8 +35,10 @@
 #include <caf/typed_event_based_actor.hpp>
 #include <caf/typed_response_promise.hpp>
 
+#include "actors/canary_watch.hpp"
 #include "actors/vote_coordinator.hpp"
 #include "core/item_ledger.hpp"
+#include "core/position_bias.hpp"
 #include "core/run_config.hpp"
 #include "messages/interfaces.hpp"
 
@@ -79,6 +82,7 @@ struct run_session_state {
   struct pending_write {
     std::vector<single_verdict> verdicts;
     std::vector<statistical_verdict> items;
+    std::vector<canary_result> canaries;
     bool last = false;
   };
 
@@ -112,6 +116,11 @@ struct run_session_state {
   run_summary summary;
   /// worker id -> index in summary.usage (usage is per judge name).
   std::unordered_map<std::string, std::size_t> usage_index;
+
+  /// Live canaries and the bias alarm (issue 10); disabled at rate 0.
+  std::optional<canary_watch> canaries;
+  /// With order balancing: per judge, how often a swap changed the decision.
+  position_bias_tally position_bias;
 };
 
 /// Validates `setup` (configuration, audit path), creates the audit file,
