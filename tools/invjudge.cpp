@@ -32,7 +32,8 @@ constexpr const char* exit_codes_text = R"(Exit codes:
   2  bad input: pairs file missing or unreadable, a read error in it, a bad
      line with --strict, --strict on an input that cannot be read twice,
      --out naming the pairs or audit file or an existing file (without
-     --force), or a bad command line; audit verify: the file cannot be read
+     --force), or a bad command line; audit verify, report: the file
+     cannot be read (report: or the page cannot be written)
   3  bad configuration: schema or semantic error (file and JSON pointer
      named), a judge that cannot be built, an audit file that cannot be
      created, holds records or is in use by another run; nothing was judged
@@ -108,8 +109,9 @@ void add_run(CLI::App& app, command_line& c) {
 
 void add_selftest(CLI::App& app, command_line& c) {
   auto cmd = c.selftest_cmd = app.add_subcommand(
-    "selftest", "Send the negative controls (identity, mismatch, abstain) to "
-                "the judge and report counts per kind; exit 1 on any miss");
+    "selftest", "Send the negative controls (identity, mismatch, abstain, "
+                "master keys) to the judge and report counts per kind; exit 1 "
+                "on any miss");
   auto config = cmd->add_option("--config", c.selftest_config,
                                 "Configuration whose judges to test");
   c.selftest_judge_opt =
