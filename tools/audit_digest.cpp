@@ -156,6 +156,16 @@ struct reader {
       d.votes = u64(*c, "votes");
       d.min_agreement = u64(*c, "min_agreement");
       d.order_balancing = flag(*c, "order_balancing");
+      // Prices per judge, by name, where the configuration declares them.
+      if (auto js = member(*c, "judges"); js && js->IsArray())
+        for (auto& j : js->GetArray())
+          if (auto p = member(j, "prices")) {
+            auto& jd = judge(str(j, "name"));
+            if (auto v = member(*p, "input"); v && v->IsNumber())
+              jd.price_input = v->GetDouble();
+            if (auto v = member(*p, "output"); v && v->IsNumber())
+              jd.price_output = v->GetDouble();
+          }
       if (auto ca = member(*c, "canaries")) {
         d.canary_rate = num(*ca, "rate");
         d.canary_seed = u64(*ca, "seed");

@@ -59,6 +59,10 @@ struct audit_digest {
     std::uint64_t faults = 0;
     std::uint64_t input_tokens = 0;
     std::uint64_t output_tokens = 0;
+    /// Declared prices per million input and output tokens, when the
+    /// manifest's configuration gives them ("prices": {"input", "output"}).
+    std::optional<double> price_input;
+    std::optional<double> price_output;
     /// EQUIVALENT, DIFFERENT, ABSTAIN, PARSE_ERROR (faults excluded).
     std::array<std::uint64_t, 4> decisions{};
     /// One count per latency bin (latency_edges_ms, plus the open bin).

@@ -300,10 +300,20 @@ std::string cost(const audit_digest& d) {
                    ull(j.input_tokens), ull(j.output_tokens));
   }
   table += "</table>";
+  for (auto& j : d.judges)
+    if (j.price_input || j.price_output)
+      table += "<p>" + escape(j.name)
+               + fmt(": %.4f at the declared prices (%g input, %g output per "
+                     "million tokens).</p>",
+                     (static_cast<double>(j.input_tokens) * j.price_input.value_or(0)
+                      + static_cast<double>(j.output_tokens) * j.price_output.value_or(0))
+                       / 1e6,
+                     j.price_input.value_or(0), j.price_output.value_or(0));
   return section("cost", "Calls and tokens per judge",
                  "What the run cost: calls, decisions and tokens as the "
                  "backends reported them (canaries included: they are real "
-                 "calls).",
+                 "calls), and the cost where the configuration declares "
+                 "prices.",
                  table
                    + svg::grouped_bars("plot-tokens", "tokens per judge", names,
                                        {"input tokens", "output tokens"},

@@ -27,7 +27,7 @@ std::string call(const std::string& pair, const std::string& worker,
 // (2/4)(3/4) = 0.5; kappa (0.75 - 0.5) / (1 - 0.5) = 0.5.
 std::string fixed_audit() {
   std::string a =
-    R"({"seq":1,"type":"manifest","run_id":"run-x","started_at":"2026-12-03T00:00:00.000Z","version":"0.1.0","prompt_id":"p","prompt_sha256":"abc","judges":[{"name":"A","worker_id":"wa","adapter_id":"stub:a"},{"name":"B","worker_id":"wb","adapter_id":"stub:b"}],"config":{"votes":2,"min_agreement":2,"order_balancing":true,"canaries":{"rate":0.5,"seed":9,"on_alarm":"warn"}}})"
+    R"({"seq":1,"type":"manifest","run_id":"run-x","started_at":"2026-12-03T00:00:00.000Z","version":"0.1.0","prompt_id":"p","prompt_sha256":"abc","judges":[{"name":"A","worker_id":"wa","adapter_id":"stub:a"},{"name":"B","worker_id":"wb","adapter_id":"stub:b"}],"config":{"judges":[{"name":"A","prices":{"input":3,"output":15}}],"votes":2,"min_agreement":2,"order_balancing":true,"canaries":{"rate":0.5,"seed":9,"on_alarm":"warn"}}})"
     "\n";
   const char* da[] = {"EQUIVALENT", "EQUIVALENT", "DIFFERENT", "DIFFERENT"};
   const char* db[] = {"EQUIVALENT", "DIFFERENT", "DIFFERENT", "DIFFERENT"};
@@ -82,6 +82,9 @@ TEST_CASE("audit digest: every figure of a fixed audit") {
   CHECK(d.judges[0].calls == 5);
   CHECK(d.judges[0].decisions[0] == 3);
   CHECK(d.judges[0].input_tokens == 50);
+  CHECK(d.judges[0].price_input == 3.0);
+  CHECK(d.judges[0].price_output == 15.0);
+  CHECK_FALSE(d.judges[1].price_input);
   CHECK(d.judges[1].calls == 5);
   CHECK(d.judges[1].faults == 1);
   // Latency bins: A's 0.5 ms calls in "<1", its 3 ms one in 2-5; B's 150 ms
@@ -146,6 +149,9 @@ TEST_CASE("html report: every section, escaped text, the verification banner") {
   CHECK(page.find("Audit chain verified") != std::string::npos);
   CHECK(page.find("alarm: A (false_equivalent)") != std::string::npos);
   CHECK(page.find("panel_pair 1") != std::string::npos);
+  // 50 input tokens at 3 and 10 output at 15 per million.
+  CHECK(page.find(": 0.0003 at the declared prices (3 input, 15 output per "
+                  "million tokens)") != std::string::npos);
   report_status bad{"edited", "line 7: the chain breaks", "", true, "a.jsonl"};
   auto marked = render_html_report(d, bad);
   CHECK(marked.find("UNVERIFIED AUDIT") != std::string::npos);
