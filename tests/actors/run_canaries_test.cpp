@@ -354,3 +354,30 @@ TEST_CASE("position bias: with order balancing, the rate at which swapping A "
   CHECK(end["position_bias"][0]["changed"].GetUint64() == 2);
   CHECK(verify_audit_file(r.path).status == audit_status::ok);
 }
+
+TEST_CASE("on_alarm stop-judge with another judge in the run: the stopped "
+          "judge's votes go to the other one") {
+  rig r({{"eq", always_equivalent_judge()}, {"numeric", numeric_judge()}},
+        "canaries-stop-one-judge", at(1.0, alarm_action::stop_judge));
+  r.start();
+  int sent = 0;
+  while (r.got().warnings.empty() && sent < 30) {
+    r.send(pairs(sent++, 1));
+    r.t.run();
+  }
+  REQUIRE_FALSE(r.got().warnings.empty());
+  CHECK(r.got().warnings[0].rfind("bias alarm: judge eq", 0) == 0);
+  auto judged = r.got().verdicts.size();
+  // After the alarm: "7" vs "8" would be EQUIVALENT from eq; numeric says
+  // DIFFERENT, and no vote is a fault.
+  r.send({pair_of("after", "after", "7", "8")});
+  r.end_input();
+  r.t.run();
+  auto& got = r.got();
+  REQUIRE(got.summary);
+  REQUIRE(got.verdicts.size() == judged + 1);
+  CHECK(got.verdicts.back().pair_id == "after");
+  CHECK(got.verdicts.back().rule == verdict_rule::i5);
+  CHECK(got.summary->faults == 0);
+  CHECK(verify_audit_file(r.path).status == audit_status::ok);
+}
