@@ -274,6 +274,24 @@ single_verdict decide_pair(run_session_state& st, voted_pair& vp,
   return v;
 }
 
+// A backend that refuses a judge's credentials is a configuration problem,
+// not a passing fault: the listener hears of it once per worker, in the
+// words of the record (which say what to check).
+void warn_on_refused_credentials(self_ptr self, const vote_result& vr) {
+  auto& st = self->state;
+  for (auto& rec : vr.records) {
+    if (rec.fault != fault_kind::auth
+        || !st.credentials_warned.insert(rec.worker_id).second)
+      continue;
+    auto judge = std::find_if(st.judges.begin(), st.judges.end(),
+                              [&](auto& j) { return j.worker_id == rec.worker_id; });
+    auto name = judge == st.judges.end() ? rec.worker_id : judge->name;
+    if (st.setup.listener)
+      self->send(st.setup.listener, warning_atom::value,
+                 "judge " + name + ": " + rec.transport_error);
+  }
+}
+
 // The judge of a worker, {name, judge id}: workers the run started with are
 // named by their judge; one unknown to the manifest by its own id.
 std::pair<std::string, std::string> judge_of(const run_session_state& st,
@@ -346,6 +364,7 @@ void on_voted(self_ptr self, std::vector<voted_pair>& done) {
     bool canary = st.canaries && st.canaries->owns(vp.seq);
     if (!canary && st.open_pairs.count(vp.seq) == 0)
       continue; // not ours, or already decided
+    warn_on_refused_credentials(self, vp.result);
     if (st.setup.config.order_balancing)
       st.position_bias.add_pair(vp.result.records, [&st](const judge_record& r) {
         return judge_of(st, r.worker_id).first;

@@ -28,6 +28,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <caf/actor_system.hpp>
@@ -116,6 +117,9 @@ struct run_session_state {
   run_summary summary;
   /// worker id -> index in summary.usage (usage is per judge name).
   std::unordered_map<std::string, std::size_t> usage_index;
+  /// Workers whose refused credentials (HTTP 401/403) the listener was
+  /// told about: once per run and worker.
+  std::unordered_set<std::string> credentials_warned;
 
   /// Live canaries and the bias alarm (issue 10); disabled at rate 0.
   std::optional<canary_watch> canaries;

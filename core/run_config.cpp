@@ -209,6 +209,14 @@ judge_spec judge_from(const Value& j) {
     s.ca_file = v->GetString();
   if (auto v = member(j, "max_attempts"))
     s.max_attempts = v->GetUint();
+  if (auto b = member(j, "breaker")) {
+    if (auto v = member(*b, "enabled"))
+      s.breaker.enabled = v->GetBool();
+    if (auto v = member(*b, "failures"))
+      s.breaker.failures = v->GetUint();
+    if (auto v = member(*b, "cooldown_ms"))
+      s.breaker.cooldown = std::chrono::milliseconds{v->GetUint()};
+  }
   return s;
 }
 
@@ -415,6 +423,15 @@ void write_run_config(rapidjson::Writer<rapidjson::StringBuffer>& w,
     w.String(j.ca_file);
     w.Key("max_attempts");
     w.Uint(j.max_attempts);
+    w.Key("breaker");
+    w.StartObject();
+    w.Key("enabled");
+    w.Bool(j.breaker.enabled);
+    w.Key("failures");
+    w.Uint(j.breaker.failures);
+    w.Key("cooldown_ms");
+    w.Int64(j.breaker.cooldown.count());
+    w.EndObject();
     w.EndObject();
   }
   w.EndArray();

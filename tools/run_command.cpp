@@ -272,7 +272,7 @@ int run_pairs(const run_options& opts, prepared_run& run) {
   caf::actor_system_config sys_cfg;
   configure_actor_system(sys_cfg);
   caf::actor_system sys{sys_cfg};
-  auto directory = sys.spawn(judge_directory);
+  auto directory = spawn_judge_directory(sys);
   // The directory holds the workers: ending it on every way out ends them,
   // so the actor system shuts down at once.
   struct end_on_return {

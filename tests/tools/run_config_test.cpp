@@ -103,6 +103,32 @@ TEST_CASE("judge objects are read field by field") {
   CHECK(cfg->vote_deadline == std::chrono::milliseconds(5000));
 }
 
+TEST_CASE("a judge's circuit breaker: defaults, each field, and its limits") {
+  std::string error;
+  auto plain = parse_config(R"({"judges":[{"type":"openai","model":"m","temperature":0,
+      "timeout_ms":1,"max_in_flight":1}]})", "x.json", error);
+  REQUIRE(plain);
+  CHECK(plain->judges[0].breaker == breaker_settings{true, 5, std::chrono::milliseconds(30000)});
+  auto cfg = parse_config(R"({"judges":[{"type":"openai","model":"m","temperature":0,
+      "timeout_ms":1,"max_in_flight":1,
+      "breaker":{"failures":2,"cooldown_ms":750,"enabled":false,"_comment":"x"}}]})",
+                          "x.json", error);
+  REQUIRE(cfg);
+  CHECK(cfg->judges[0].breaker == breaker_settings{false, 2, std::chrono::milliseconds(750)});
+  // The manifest's configuration records it.
+  CHECK(to_json(*cfg).find(R"("breaker":{"enabled":false,"failures":2,"cooldown_ms":750})")
+        != std::string::npos);
+  auto with = [](const std::string& breaker) {
+    return R"({"judges":[{"type":"openai","model":"m","temperature":0,"timeout_ms":1,)"
+           R"("max_in_flight":1,"breaker":)" + breaker + "}]}";
+  };
+  CHECK(error_of(with(R"({"failures":0})")) == "x.json: /judges/0/breaker/failures: must be >= 1");
+  CHECK(error_of(with(R"({"cooldown_ms":0})"))
+        == "x.json: /judges/0/breaker/cooldown_ms: must be >= 1");
+  CHECK(error_of(with(R"({"cooldown":5})")).rfind(
+          "x.json: /judges/0/breaker/cooldown: unknown field", 0) == 0);
+}
+
 TEST_CASE("a short judge name in the configuration") {
   std::string error;
   auto cfg = parse_config(R"({"judge":"stub:different"})", "x.json", error);
