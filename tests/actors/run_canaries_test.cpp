@@ -54,7 +54,7 @@ struct rig {
   rig(std::vector<std::pair<std::string, judge_adapter_ptr>> judges,
       std::string tag, canary_settings canaries)
     : path(temp_audit_path(tag)) {
-    directory = t.sys.spawn(judge_directory);
+    directory = spawn_judge_directory(t.sys);
     for (auto& [name, adapter] : judges) {
       judge_binding b;
       b.spec.name = name;
