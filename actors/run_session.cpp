@@ -1,6 +1,7 @@
 #include "actors/run_session.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <ctime>
 #include <iterator>
 #include <random>
@@ -53,6 +54,8 @@ void on_written(self_ptr self, std::uint64_t seq, std::string& hash) {
       self->send(st.setup.listener, std::move(w.verdicts));
     if (!w.items.empty())
       self->send(st.setup.listener, std::move(w.items));
+    if (!w.canaries.empty())
+      self->send(st.setup.listener, std::move(w.canaries));
   }
   if (w.last) {
     st.state = phase::ended;
@@ -129,6 +132,9 @@ void write_run_end(self_ptr self) {
   st.summary.unfinished = unfinished.size();
   st.summary.open_items = st.items.open_items();
   fill_watch_summaries(st);
+  if (st.canaries)
+    st.summary.canary_tallies = st.canaries->tallies();
+  st.summary.position_bias = st.position_bias.rates(st.setup.config.stats.alpha);
   audit_batch batch;
   batch.durable = true;
   batch.last = true;
@@ -144,7 +150,7 @@ void write_run_end(self_ptr self) {
 void maybe_end(self_ptr self) {
   auto& st = self->state;
   if (st.state == phase::running && st.input_ended && st.open_pairs.empty()
-      && !st.end_written)
+      && (!st.canaries || st.canaries->open() == 0) && !st.end_written)
     write_run_end(self);
 }
 
@@ -205,6 +211,12 @@ void admit(self_ptr self, input_batch& in) {
   for (auto& pair : in.pairs) {
     if (pair.item.empty())
       pair.item = pair.id;
+    // A canary goes before the pair when the plan puts one at its position.
+    if (st.canaries)
+      if (auto canary = st.canaries->before(st.admitted, st.next_seq)) {
+        ++st.next_seq;
+        jobs.push_back(std::move(*canary));
+      }
     auto seq = st.next_seq++;
     st.open_pairs.emplace(seq, pair.id);
     st.items.admit(pair.item);
@@ -334,6 +346,64 @@ void warn_on_refused_credentials(self_ptr self, const vote_result& vr) {
   }
 }
 
+// The judge of a worker, {name, judge id}: workers the run started with are
+// named by their judge; one unknown to the manifest by its own id.
+std::pair<std::string, std::string> judge_of(const run_session_state& st,
+                                             const std::string& worker_id) {
+  for (auto& j : st.judges)
+    if (j.worker_id == worker_id)
+      return {j.name, j.judge_id};
+  return {worker_id.empty() ? std::string{"(no worker)"} : worker_id,
+          std::string{}};
+}
+
+// A canary back from its votes: its records go to the logger with the
+// batch; it counts in calls and tokens, never in pairs or items.
+std::vector<bias_alarm_event> take_canary(run_session_state& st,
+                                          voted_pair& vp, audit_batch& batch,
+                                          pending_write& w) {
+  account(st, vp.result);
+  auto judged = st.canaries->take(vp, [&st](const std::string& worker) {
+    return judge_of(st, worker);
+  });
+  ++st.summary.canaries;
+  for (auto& e : judged.entries)
+    batch.entries.push_back(std::move(e));
+  for (auto& a : judged.alarms)
+    st.summary.alarms.push_back(a);
+  w.canaries.push_back(std::move(judged.result));
+  return std::move(judged.alarms);
+}
+
+// What an alarm does once its record is on its way: a warning always, then
+// the declared action.
+void act_on_alarms(self_ptr self, const std::vector<bias_alarm_event>& alarms) {
+  auto& st = self->state;
+  for (auto& a : alarms) {
+    char llr[64];
+    std::snprintf(llr, sizeof llr, "%.2f >= %.2f", a.llr, a.threshold);
+    auto why = "bias alarm: judge " + a.judge + " fails canaries ("
+               + a.mode + ": " + std::to_string(a.failures) + " of "
+               + std::to_string(a.observations)
+               + " of that kind; sequential test log-likelihood ratio " + llr
+               + ") at canary " + std::to_string(a.at_canary)
+               + "; action: " + a.action;
+    if (st.setup.listener)
+      self->send(st.setup.listener, warning_atom::value, why);
+    if (a.action == to_string(alarm_action::stop_judge)) {
+      for (auto& j : st.judges)
+        if (j.name == a.judge)
+          self->send(st.coordinator, stop_judge_atom::value, j.judge_id,
+                     "bias alarm on " + a.judge + " (" + a.mode + ")");
+    } else if (a.action == to_string(alarm_action::stop_run)
+               && !st.end_written) {
+      st.summary.stopped_by_alarm = true;
+      cancel_run(self, why);
+      return;
+    }
+  }
+}
+
 void on_voted(self_ptr self, std::vector<voted_pair>& done) {
   auto& st = self->state;
   if (st.state != phase::running || st.end_written)
@@ -343,10 +413,21 @@ void on_voted(self_ptr self, std::vector<voted_pair>& done) {
   batch.pairs.reserve(done.size());
   pending_write w;
   w.verdicts.reserve(done.size());
+  std::vector<bias_alarm_event> alarms;
   for (auto& vp : done) {
-    if (st.open_pairs.count(vp.seq) == 0)
+    bool canary = st.canaries && st.canaries->owns(vp.seq);
+    if (!canary && st.open_pairs.count(vp.seq) == 0)
       continue; // not ours, or already decided
     warn_on_refused_credentials(self, vp.result);
+    if (st.setup.config.order_balancing)
+      st.position_bias.add_pair(vp.result.records, [&st](const judge_record& r) {
+        return judge_of(st, r.worker_id).first;
+      });
+    if (canary) {
+      for (auto& a : take_canary(st, vp, batch, w))
+        alarms.push_back(std::move(a));
+      continue;
+    }
     auto v = decide_pair(st, vp, batch);
     if (auto item = st.items.decide(v.item, v.rule)) {
       batch.entries.push_back(
@@ -356,8 +437,9 @@ void on_voted(self_ptr self, std::vector<voted_pair>& done) {
     }
     w.verdicts.push_back(std::move(v));
   }
-  if (!batch.pairs.empty())
+  if (!batch.pairs.empty() || !batch.entries.empty())
     write(self, std::move(batch), std::move(w));
+  act_on_alarms(self, alarms);
 }
 
 // --- Start -----------------------------------------------------------------
@@ -577,6 +659,8 @@ run_session(run_session_actor::stateful_pointer<run_session_state> self,
   auto& st = self->state;
   st.setup = std::move(setup);
   st.items = item_ledger{st.setup.config.stats};
+  if (st.setup.config.canaries.enabled())
+    st.canaries.emplace(st.setup.config.canaries, st.setup.run_id);
   st.summary.run_id = st.setup.run_id;
   st.summary.faults_by_kind.assign(std::size(all_fault_kinds), 0);
   const auto& path = st.setup.audit_path;
@@ -658,6 +742,11 @@ caf::expected<run_actor> spawn_run(caf::actor_system& sys, run_setup setup) {
     return make_error(errc::bad_config, *err);
   if (auto err = validate(cfg.stats))
     return make_error(errc::bad_config, *err);
+  if (auto err = validate(cfg.canaries.alarm))
+    return make_error(errc::bad_config, "canaries: " + *err);
+  if (!(cfg.canaries.rate >= 0.0 && cfg.canaries.rate <= 1.0))
+    return make_error(errc::bad_config,
+                      "canaries: the rate must be between 0 and 1");
   if (cfg.vote_deadline.count() <= 0)
     return make_error(errc::bad_config, "the vote deadline must be positive");
   if (auto why = check_routes(cfg); !why.empty())

@@ -36,10 +36,12 @@
 #include <caf/typed_event_based_actor.hpp>
 #include <caf/typed_response_promise.hpp>
 
+#include "actors/canary_watch.hpp"
 #include "actors/vote_coordinator.hpp"
 #include "core/cascade_tally.hpp"
 #include "core/item_ledger.hpp"
 #include "core/panel_tally.hpp"
+#include "core/position_bias.hpp"
 #include "core/run_config.hpp"
 #include "messages/interfaces.hpp"
 
@@ -83,6 +85,7 @@ struct run_session_state {
   struct pending_write {
     std::vector<single_verdict> verdicts;
     std::vector<statistical_verdict> items;
+    std::vector<canary_result> canaries;
     bool last = false;
   };
 
@@ -125,6 +128,11 @@ struct run_session_state {
   /// Workers whose refused credentials (HTTP 401/403) the listener was
   /// told about: once per run and worker.
   std::unordered_set<std::string> credentials_warned;
+
+  /// Live canaries and the bias alarm (issue 10); disabled at rate 0.
+  std::optional<canary_watch> canaries;
+  /// With order balancing: per judge, how often a swap changed the decision.
+  position_bias_tally position_bias;
 };
 
 /// Validates `setup` (configuration, audit path), creates the audit file,

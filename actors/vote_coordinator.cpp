@@ -271,7 +271,11 @@ void place_votes(self_ptr self) {
       meta.vote_index = i->second.dispatched++;
       count_vote(st, seq,
                  unanswered(nullptr, meta, wall_clock_ms(),
-                            "no worker serves the run's judges",
+                            st.stopped_judges.empty()
+                              ? "no worker serves the run's judges"
+                              : "no worker serves the run's judges (judge "
+                                  "stopped: "
+                                  + st.stopped_judges.begin()->second + ")",
                             fault_kind::unavailable));
       continue;
     }
@@ -356,9 +360,8 @@ void on_update(self_ptr self, worker_update& u) {
   if (i == st.worker_index.end())
     return; // not one of ours (anymore)
   auto& w = st.workers[i->second];
-  if (!w.alive)
-    return;
-  if (st.cancelled) {
+  if (!w.alive || st.cancelled) {
+    // Credits of a worker we no longer use go back (it serves other runs).
     if (u.credits > 0)
       self->send(w.actor, release_atom::value, u.credits);
     return;
@@ -379,7 +382,8 @@ void on_update(self_ptr self, worker_update& u) {
 }
 
 void add_worker(state& st, const worker_entry& e) {
-  if (st.judge_ids.count(e.info.judge_id) == 0)
+  if (st.judge_ids.count(e.info.judge_id) == 0
+      || st.stopped_judges.count(e.info.judge_id) != 0)
     return;
   auto i = st.worker_index.find(e.info.worker_id);
   if (i != st.worker_index.end()) {
@@ -399,8 +403,9 @@ void add_worker(state& st, const worker_entry& e) {
   st.workers.push_back(std::move(w));
 }
 
-// A worker left: its outstanding votes are faults, its credits are gone.
-void lose_worker(state& st, const std::string& id, const std::string& why) {
+// A worker left (or its judge was stopped): its outstanding votes are
+// faults with `error`, its credits are gone.
+void lose_worker(state& st, const std::string& id, const std::string& error) {
   auto i = st.worker_index.find(id);
   if (i == st.worker_index.end())
     return;
@@ -419,8 +424,25 @@ void lose_worker(state& st, const std::string& id, const std::string& why) {
     take_pending(st, token);
     --w.outstanding;
     count_vote(st, p.seq,
-               unanswered(&w.info, p.meta, p.started_ms, "worker lost: " + why,
+               unanswered(&w.info, p.meta, p.started_ms, error,
                           fault_kind::unavailable));
+  }
+}
+
+// The bias alarm stopped a judge: its workers are used no more in this run.
+void stop_judge(self_ptr self, const std::string& judge_id,
+                const std::string& why) {
+  auto& st = self->state;
+  if (!st.stopped_judges.emplace(judge_id, why).second)
+    return;
+  for (auto& w : st.workers) {
+    if (w.info.judge_id != judge_id || !w.alive)
+      continue;
+    if (w.credits > 0)
+      self->send(w.actor, release_atom::value, w.credits);
+    if (w.announced > 0)
+      self->send(w.actor, demand_atom::value, std::uint32_t{0});
+    lose_worker(st, w.info.worker_id, "judge stopped: " + why);
   }
 }
 
@@ -497,10 +519,14 @@ vote_coordinator(vote_coordinator_actor::stateful_pointer<vote_coordinator_state
       settle(self);
     },
     [=](left_atom, std::string& id, std::string& why) {
-      lose_worker(self->state, id, why);
+      lose_worker(self->state, id, "worker lost: " + why);
       settle(self);
     },
     [=](cancel_atom) { cancel(self); },
+    [=](stop_judge_atom, std::string& judge_id, std::string& why) {
+      stop_judge(self, judge_id, why);
+      settle(self);
+    },
     [=](status_atom) { return loads(self->state); },
   };
 }

@@ -31,6 +31,11 @@
 // votes into faults ("worker lost"); when no worker is left, waiting votes
 // become faults at once rather than wait forever.
 //
+// A judge stopped by the run (stop_judge_atom: the bias alarm's stop-judge)
+// is treated like a worker that left, for good: its outstanding votes become
+// faults at once, its credits go back to the worker (shared with other runs),
+// and its later votes go to the run's other judges or become faults.
+//
 // Outcome: with votes = 1 the single record maps as in SPEC §3, so ABSTAIN
 // with abstain_as_neither = false is {false, 0}. With votes > 1 the tally
 // rule of §7 decides and ABSTAIN never counts toward either side, whatever
@@ -39,6 +44,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -124,6 +130,9 @@ struct vote_coordinator_state {
   /// Whether a deadline_atom is on its way to us.
   bool timer_armed = false;
   bool cancelled = false;
+  /// Judges stopped for this run (the bias alarm's stop-judge), with why:
+  /// their workers get no call, even if they join again.
+  std::map<std::string, std::string> stopped_judges;
   /// Results to send to the sink at the end of the current message.
   std::vector<voted_pair> done;
 };

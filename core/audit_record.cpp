@@ -17,7 +17,9 @@ namespace {
 
 using json_writer = rapidjson::Writer<rapidjson::StringBuffer>;
 
-void outcome(json_writer& w, const equivalence_outcome& o) {
+} // namespace
+
+void write_outcome(json_writer& w, const equivalence_outcome& o) {
   w.Key("outcome");
   w.StartObject();
   json::tri(w, "equivalent", o.equivalent);
@@ -27,7 +29,7 @@ void outcome(json_writer& w, const equivalence_outcome& o) {
   w.EndObject();
 }
 
-void counts(json_writer& w, const vote_counts& c) {
+void write_vote_counts(json_writer& w, const vote_counts& c) {
   w.Key("counts");
   w.StartObject();
   json::uint(w, "votes", c.votes);
@@ -40,6 +42,8 @@ void counts(json_writer& w, const vote_counts& c) {
   json::uint(w, "not_cast", c.not_cast);
   w.EndObject();
 }
+
+namespace {
 
 // A buffer reused by every body rendered on this thread: bodies are written
 // for every pair, and a fresh buffer would be allocated and grown each time.
@@ -178,8 +182,8 @@ void vote_body(rapidjson::StringBuffer& sb, const answer_pair& pair, const vote_
   json::string(w, "a", pair.a);
   json::string(w, "b", pair.b);
   json::boolean(w, "absent", vr.absent);
-  outcome(w, vr.outcome);
-  counts(w, vr.counts);
+  write_outcome(w, vr.outcome);
+  write_vote_counts(w, vr.counts);
   json::uint(w, "judge_calls", vr.records.size());
   if (!vr.parts.empty()) {
     json::string(w, "route", vr.route);
@@ -211,7 +215,7 @@ void verdict_body(rapidjson::StringBuffer& sb, const answer_pair& pair, const si
   json::string(w, "item", v.item);
   json::string(w, "verdict", to_string(v.verdict));
   json::string(w, "rule", to_string(v.rule));
-  outcome(w, v.outcome);
+  write_outcome(w, v.outcome);
   json::tri(w, "label", pair.label);
   json::string_or_null(w, "transform", pair.transform);
   w.EndObject();
@@ -413,6 +417,51 @@ void spend_fields(json_writer& w, const std::vector<judge_spend>& spend) {
   w.EndArray();
 }
 
+// Canaries, alarms and position bias (issue 10): what the run learnt about
+// its judges.
+void write_judge_watch(json_writer& w, const run_summary& s) {
+  json::uint(w, "canaries", s.canaries);
+  json::boolean(w, "stopped_by_alarm", s.stopped_by_alarm);
+  w.Key("canary_tallies");
+  w.StartArray();
+  for (auto& t : s.canary_tallies) {
+    w.StartObject();
+    json::string(w, "judge", t.judge);
+    json::uint(w, "canaries", t.canaries);
+    json::uint(w, "failed", t.failed);
+    json::uint(w, "false_equivalent", t.false_equivalent);
+    json::uint(w, "decided_abstain", t.decided_abstain);
+    json::uint(w, "failed_identity", t.failed_identity);
+    json::boolean(w, "alarmed", t.alarmed);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("alarms");
+  w.StartArray();
+  for (auto& a : s.alarms) {
+    w.StartObject();
+    json::string(w, "judge", a.judge);
+    json::string(w, "mode", a.mode);
+    json::string(w, "action", a.action);
+    json::uint(w, "at_canary", a.at_canary);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("position_bias");
+  w.StartArray();
+  for (auto& p : s.position_bias) {
+    w.StartObject();
+    json::string(w, "judge", p.judge);
+    json::uint(w, "comparisons", p.comparisons);
+    json::uint(w, "changed", p.changed);
+    json::number(w, "rate", p.rate);
+    json::number(w, "lo", p.lo);
+    json::number(w, "hi", p.hi);
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
 } // namespace
 
 std::string run_end_body(const run_summary& s,
@@ -457,6 +506,7 @@ std::string run_end_body(const run_summary& s,
     cascade_fields(w, s.cascade);
   if (!s.spend.empty())
     spend_fields(w, s.spend);
+  write_judge_watch(w, s);
   w.EndObject();
   return {sb.GetString(), sb.GetSize()};
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
 
 #include "messages/answer_pair.hpp"
 #include "messages/judge_record.hpp"
@@ -70,6 +71,13 @@ void vote_body(rapidjson::StringBuffer& out, const answer_pair& pair,
                const vote_result& vr);
 void verdict_body(rapidjson::StringBuffer& out, const answer_pair& pair,
                   const single_verdict& v);
+
+/// "outcome": {...} and "counts": {...} members, the same in every record
+/// that carries them (vote, verdict, canary).
+void write_outcome(rapidjson::Writer<rapidjson::StringBuffer>& w,
+                   const equivalence_outcome& o);
+void write_vote_counts(rapidjson::Writer<rapidjson::StringBuffer>& w,
+                       const vote_counts& c);
 
 /// The statistical verdict of one item with counts, p, interval and params.
 std::string item_verdict_body(const statistical_verdict& v);

@@ -442,6 +442,27 @@ bool apply(const Value& doc, run_config& cfg, const std::string& source,
   }
   if (auto why = validate(cfg.stats))
     return fail("/statistics", *why);
+  if (auto ca = member(doc, "canaries")) {
+    auto& c = cfg.canaries;
+    c.rate = (*ca)["rate"].GetDouble();
+    if (auto v = member(*ca, "seed")) {
+      if (!v->IsUint64())
+        return fail("/canaries/seed", "must fit in an unsigned 64-bit integer");
+      c.seed = v->GetUint64();
+    }
+    if (auto v = member(*ca, "on_alarm"))
+      c.on_alarm = *alarm_action_from_string(v->GetString());
+    auto num = [&](const char* name, double& into) {
+      if (auto v = member(*ca, name))
+        into = v->GetDouble();
+    };
+    num("tolerated_rate", c.alarm.tolerated_rate);
+    num("alarm_rate", c.alarm.alarm_rate);
+    num("alpha", c.alarm.alpha);
+    num("beta", c.alarm.beta);
+    if (auto why = validate(c.alarm))
+      return fail("/canaries", *why);
+  }
   if (auto au = member(doc, "audit")) {
     if (auto v = member(*au, "path"))
       cfg.audit_path = v->GetString();
@@ -633,6 +654,23 @@ void write_run_config(rapidjson::Writer<rapidjson::StringBuffer>& w,
   w.Double(cfg.max_fault_rate);
   w.Key("statistics");
   write_statistical_params(w, cfg.stats);
+  w.Key("canaries");
+  w.StartObject();
+  w.Key("rate");
+  w.Double(cfg.canaries.rate);
+  w.Key("seed");
+  w.Uint64(cfg.canaries.seed);
+  w.Key("on_alarm");
+  w.String(std::string{to_string(cfg.canaries.on_alarm)});
+  w.Key("tolerated_rate");
+  w.Double(cfg.canaries.alarm.tolerated_rate);
+  w.Key("alarm_rate");
+  w.Double(cfg.canaries.alarm.alarm_rate);
+  w.Key("alpha");
+  w.Double(cfg.canaries.alarm.alpha);
+  w.Key("beta");
+  w.Double(cfg.canaries.alarm.beta);
+  w.EndObject();
   w.Key("audit");
   w.StartObject();
   w.Key("path");

@@ -16,6 +16,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "core/canary_plan.hpp"
 #include "core/judge_spec.hpp"
 #include "core/panel_rule.hpp"
 #include "core/vote_tally.hpp"
@@ -76,6 +77,8 @@ struct run_config {
   /// have (core/fault_budget.hpp); above it the run fails (exit 4).
   double max_fault_rate = 0.5;
   statistical_params stats;
+  /// Live canaries and the bias alarm (core/canary_plan.hpp); rate 0: none.
+  canary_settings canaries;
   /// Empty: a fresh `invjudge-audit-<UTC timestamp>.jsonl` in the current
   /// directory.
   std::string audit_path;

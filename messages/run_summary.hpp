@@ -9,6 +9,7 @@
 #include "messages/cascade_summary.hpp"
 #include "messages/judge_spend.hpp"
 #include "messages/panel_summary.hpp"
+#include "messages/judge_watch.hpp"
 
 namespace ij {
 
@@ -67,6 +68,17 @@ struct run_summary {
   cascade_summary cascade;
   /// Spend per judge that has a budget or prices (else empty).
   std::vector<judge_spend> spend;
+  /// Canaries judged and written (never counted in pairs or by_rule).
+  std::uint64_t canaries = 0;
+  /// Per judge: its canary results (issue 10).
+  std::vector<canary_tally> canary_tallies;
+  /// The bias alarms that fired, in order.
+  std::vector<bias_alarm_event> alarms;
+  /// Per judge, with order balancing: how often swapping A and B changed
+  /// its decision.
+  std::vector<position_bias_rate> position_bias;
+  /// The run was ended by a bias alarm (on_alarm "stop-run"; exit 5).
+  bool stopped_by_alarm = false;
 };
 
 inline bool operator==(const run_summary& x, const run_summary& y) {
@@ -82,7 +94,11 @@ inline bool operator==(const run_summary& x, const run_summary& y) {
          && x.unfinished == y.unfinished && x.open_items == y.open_items
          && x.audit_lines == y.audit_lines && x.final_hash == y.final_hash
          && x.error == y.error && x.panel == y.panel
-         && x.cascade == y.cascade && x.spend == y.spend;
+         && x.cascade == y.cascade && x.spend == y.spend
+         && x.canaries == y.canaries
+         && x.canary_tallies == y.canary_tallies && x.alarms == y.alarms
+         && x.position_bias == y.position_bias
+         && x.stopped_by_alarm == y.stopped_by_alarm;
 }
 
 template <class Inspector>
@@ -92,7 +108,8 @@ typename Inspector::result_type inspect(Inspector& f, run_summary& x) {
            x.by_rule[3], x.by_rule[4], x.judge_calls, x.calls_skipped,
            x.faults, x.usage, x.faults_by_kind, x.interrupted, x.stop_reason,
            x.unfinished, x.open_items, x.audit_lines, x.final_hash, x.error,
-           x.panel, x.cascade, x.spend);
+           x.panel, x.cascade, x.spend, x.canaries, x.canary_tallies,
+           x.alarms, x.position_bias, x.stopped_by_alarm);
 }
 
 } // namespace ij

@@ -131,6 +131,37 @@ std::string spend_lines(const std::vector<judge_spend>& spend) {
   return out;
 }
 
+// Canaries, bias alarms and position bias: what the run learnt about its
+// judges (issue 10).
+std::string render_judge_watch(const run_summary& s) {
+  std::string out;
+  if (s.canaries > 0) {
+    out += fmt("  canaries: %llu judged (not counted as pairs)\n",
+               ull(s.canaries));
+    out += fmt("    %-32s %9s %7s %12s %9s %9s  %s\n", "judge", "answered",
+               "failed", "false equiv", "decided", "identity", "alarm");
+    for (auto& t : s.canary_tallies)
+      out += fmt("    %-32s %9llu %7llu %12llu %9llu %9llu  %s\n",
+                 t.judge.c_str(), ull(t.canaries), ull(t.failed),
+                 ull(t.false_equivalent), ull(t.decided_abstain),
+                 ull(t.failed_identity), t.alarmed ? "FIRED" : "-");
+  }
+  for (auto& a : s.alarms)
+    out += fmt("  BIAS ALARM: judge %s, %s (%llu of %llu failed), at canary "
+               "%llu; action %s\n",
+               a.judge.c_str(), a.mode.c_str(), ull(a.failures),
+               ull(a.observations), ull(a.at_canary), a.action.c_str());
+  if (!s.position_bias.empty()) {
+    out += "  position bias (order balancing: the decision changed when A and "
+           "B were swapped)\n";
+    for (auto& p : s.position_bias)
+      out += fmt("    %-32s %6llu of %6llu pairs  %5.1f%%  [%.1f%%, %.1f%%]\n",
+                 p.judge.c_str(), ull(p.changed), ull(p.comparisons),
+                 100.0 * p.rate, 100.0 * p.lo, 100.0 * p.hi);
+  }
+  return out;
+}
+
 } // namespace
 
 void run_report::add(const single_verdict& v) {
@@ -196,6 +227,7 @@ std::string run_report::render(const run_summary& s,
       out += fmt("    decided %llu of %llu; correct when decided: %.1f%%\n",
                  ull(decided), ull(labelled_), 100.0 * double(right) / double(decided));
   }
+  out += render_judge_watch(s);
   out += "  audit: " + audit_path + fmt(" (%llu lines)\n", ull(s.audit_lines));
   // Kept elsewhere, it shows later that the file was neither rewritten nor
   // cut: `invjudge audit verify FILE --expect-hash HASH`.

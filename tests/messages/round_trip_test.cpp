@@ -14,6 +14,8 @@
 #include <caf/message.hpp>
 
 #include "messages/answer_pair.hpp"
+#include "messages/canary_result.hpp"
+#include "messages/judge_watch.hpp"
 #include "messages/equivalence_outcome.hpp"
 #include "messages/error.hpp"
 #include "messages/fault_kind.hpp"
@@ -324,6 +326,12 @@ TEST_CASE_METHOD(registered_system, "messages: run_summary round-trips with usag
   s.run_id = "run-20261203T071500Z-3f9a";
   s.final_hash = std::string(64, 'a');
   s.error = "the audit trail cannot be written: disk full";
+  s.canaries = 17;
+  s.canary_tallies = {canary_tally{"stub:equivalent", 17, 12, 8, 4, 0, true}};
+  s.alarms = {bias_alarm_event{"stub:equivalent", "false_equivalent", 3, 2, 2,
+                               2, 2, 4.605, 4.595, "stop-run", 3}};
+  s.position_bias = {position_bias_rate{"judge", 40, 3, 0.075, 0.026, 0.199}};
+  s.stopped_by_alarm = true;
   check_round_trips(s, "ij.run_summary");
 }
 
@@ -407,6 +415,33 @@ TEST_CASE_METHOD(registered_system, "messages: panel, cascade and spend summarie
   s.spend = {full_spend(), judge_spend{}};
   check_round_trips(s, "ij.run_summary");
   CHECK(binary_round_trip(s).spend[0].max_output_tokens == 5000);
+}
+
+TEST_CASE_METHOD(registered_system, "messages: what the canaries and the bias "
+                 "alarm report round-trips", "[messages]") {
+  check_round_trips(canary_tally{"ollama:qwen2.5:7b", 40, 2, 1, 1, 0, false},
+                    "ij.canary_tally");
+  check_round_trips(bias_alarm_event{"j", "decided_abstain", 9, 3, 2, 2, 2,
+                                     4.6, 4.59, "warn", 12},
+                    "ij.bias_alarm_event");
+  check_round_trips(position_bias_rate{"j", 10, 1, 0.1, 0.018, 0.404},
+                    "ij.position_bias_rate");
+  for (auto passed : {std::optional<bool>{true}, std::optional<bool>{false},
+                      std::optional<bool>{}}) {
+    canary_result c;
+    c.id = "canary-3@run-20261203T071500Z-3f9a";
+    c.kind = "master_key";
+    c.position = 41;
+    c.a = "Thought process:";
+    c.b = "42";
+    c.expected = "not EQUIVALENT";
+    c.outcome = equivalence_outcome{true, 1.0, "EQUIVALENT", false};
+    c.counts.votes = 3;
+    c.counts.equivalent = 2;
+    c.passed = passed;
+    c.failed_judges = {"stub:equivalent"};
+    check_round_trips(c, "ij.canary_result");
+  }
 }
 
 #if IJ_HAS_AUDIT_ENTRY
