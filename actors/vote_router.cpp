@@ -256,6 +256,14 @@ vote_router(vote_router_actor::stateful_pointer<vote_router_state> self,
       st.stages.clear();
       st.done.clear();
     },
+    [=](stop_judge_atom, std::string& judge_id, std::string& why) {
+      // In a panel or cascade each judge has its own coordinator, so a
+      // stopped judge's votes become faults there and its parts say so.
+      auto& st = self->state;
+      for (std::size_t j = 0; j < st.plan.judges.size(); ++j)
+        if (st.plan.judges[j].judge_id == judge_id)
+          self->send(st.coordinators[j], stop_judge_atom::value, judge_id, why);
+    },
     [=](status_atom) { return loads(self); },
   };
 }

@@ -193,8 +193,8 @@ void vote_body(rapidjson::StringBuffer& sb, const answer_pair& pair, const vote_
       w.StartObject();
       json::string(w, "judge", p.judge);
       json::string(w, "role", p.role);
-      outcome(w, p.outcome);
-      counts(w, p.counts);
+      write_outcome(w, p.outcome);
+      write_vote_counts(w, p.counts);
       w.EndObject();
     }
     w.EndArray();
@@ -264,7 +264,7 @@ std::string cascade_disagreement_body(const answer_pair& pair,
     w.Key(p.role == "rules" ? "rules" : "llm");
     w.StartObject();
     json::string(w, "judge", p.judge);
-    outcome(w, p.outcome);
+    write_outcome(w, p.outcome);
     w.EndObject();
   }
   w.EndObject();

@@ -110,6 +110,9 @@ using vote_service_actor = caf::typed_actor<
   caf::reacts_to<std::vector<vote_job>>,
   // Drops every job: no further call is made, late replies are ignored.
   caf::reacts_to<cancel_atom>,
+  // Stops a judge (by judge id) for this run, with the reason (the bias
+  // alarm's stop-judge); a router passes it to that judge's coordinator.
+  caf::reacts_to<stop_judge_atom, std::string, std::string>,
   // A snapshot of the workers as this run sees them.
   caf::replies_to<status_atom>::with<std::vector<worker_load>>>;
 
