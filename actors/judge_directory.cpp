@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include <caf/actor_system.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
 #include "messages/error.hpp"
@@ -49,7 +50,7 @@ void on_down(self_ptr self, const caf::down_msg& dm) {
 
 caf::result<judge_info> join(self_ptr self, judge_worker_actor worker) {
   auto promise = self->make_response_promise<judge_info>();
-  self->request(worker, std::chrono::seconds(30), info_atom::value)
+  self->request(worker, self->state.describe_timeout, info_atom::value)
     .then(
       [=](judge_info& info) mutable {
         auto& st = self->state;
@@ -82,7 +83,9 @@ caf::result<judge_info> join(self_ptr self, judge_worker_actor worker) {
 
 judge_directory_actor::behavior_type
 judge_directory(judge_directory_actor::stateful_pointer<judge_directory_state>
-                  self) {
+                  self,
+                std::chrono::milliseconds describe_timeout) {
+  self->state.describe_timeout = describe_timeout;
   self->set_down_handler([=](caf::down_msg& dm) { on_down(self, dm); });
   return {
     [=](join_atom, judge_worker_actor& worker) -> caf::result<judge_info> {
@@ -99,6 +102,12 @@ judge_directory(judge_directory_actor::stateful_pointer<judge_directory_state>
       return listing(st);
     },
   };
+}
+
+judge_directory_actor
+spawn_judge_directory(caf::actor_system& sys,
+                      std::chrono::milliseconds describe_timeout) {
+  return sys.spawn(judge_directory, describe_timeout);
 }
 
 } // namespace ij

@@ -25,8 +25,10 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <caf/actor_system.hpp>
@@ -34,9 +36,13 @@
 #include <caf/typed_event_based_actor.hpp>
 #include <caf/typed_response_promise.hpp>
 
+#include "actors/canary_watch.hpp"
 #include "actors/vote_coordinator.hpp"
 #include "core/audit_resume.hpp"
+#include "core/cascade_tally.hpp"
 #include "core/item_ledger.hpp"
+#include "core/panel_tally.hpp"
+#include "core/position_bias.hpp"
 #include "core/run_config.hpp"
 #include "messages/interfaces.hpp"
 
@@ -89,13 +95,15 @@ struct run_session_state {
   struct pending_write {
     std::vector<single_verdict> verdicts;
     std::vector<statistical_verdict> items;
+    std::vector<canary_result> canaries;
     bool last = false;
   };
 
   run_setup setup;
   phase state = phase::starting;
   logger_actor logger;
-  vote_coordinator_actor coordinator;
+  /// The run's vote coordinator, or its vote router (panel, cascade).
+  vote_service_actor coordinator;
   /// The actors the session spawned, ended with it (shared with the exit
   /// hook, which outlives the state).
   std::shared_ptr<std::vector<caf::actor>> children
@@ -109,6 +117,9 @@ struct run_session_state {
   std::uint64_t next_seq = 1;
   std::uint64_t admitted = 0;
   std::uint64_t released = 0;
+  /// Real pairs taken in, those a resumed run's audit decided included:
+  /// where the canaries go.
+  std::uint64_t input_position = 0;
   /// Pairs taken in whose records are not written yet, by seq (their ids
   /// are listed unfinished if the run is cancelled).
   std::unordered_map<std::uint64_t, std::string> open_pairs;
@@ -122,6 +133,19 @@ struct run_session_state {
   run_summary summary;
   /// worker id -> index in summary.usage (usage is per judge name).
   std::unordered_map<std::string, std::size_t> usage_index;
+  /// Votes refused at a judge's budget, by index in summary.usage.
+  std::vector<std::uint64_t> budget_faults;
+  /// A panel's agreement and a cascade's account, pair by pair.
+  std::optional<panel_tally> panel;
+  std::optional<cascade_tally> cascade;
+  /// Workers whose refused credentials (HTTP 401/403) the listener was
+  /// told about: once per run and worker.
+  std::unordered_set<std::string> credentials_warned;
+
+  /// Live canaries and the bias alarm (issue 10); disabled at rate 0.
+  std::optional<canary_watch> canaries;
+  /// With order balancing: per judge, how often a swap changed the decision.
+  position_bias_tally position_bias;
 };
 
 /// Validates `setup` (configuration, audit path), creates the audit file,

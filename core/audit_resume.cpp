@@ -9,6 +9,7 @@
 #include <rapidjson/writer.h>
 
 #include "core/audit_record.hpp"
+#include "core/canary_records.hpp"
 #include "core/json_fields.hpp"
 #include "core/sha256.hpp"
 #include "messages/fault_kind.hpp"
@@ -77,6 +78,8 @@ public:
       vote(r);
     else if (type == audit_type::verdict)
       return verdict(r);
+    else if (type == audit_type::canary)
+      canary(r);
     else if (type == audit_type::item_verdict) {
       p_.closed_items.emplace(str(r, "item"));
       ++p_.totals.items;
@@ -138,6 +141,17 @@ private:
       if (auto k = fault_kind_from_string(str(r, "fault_kind")))
         ++t.faults_by_kind[static_cast<std::size_t>(*k)];
     }
+  }
+
+  // A canary record stands for its vote (its judge calls precede it): it
+  // counts in canaries and its votes not cast in calls_skipped, never in
+  // pairs.
+  void canary(const Value& r) {
+    p_.canaries.emplace(str(r, "canary_id"));
+    ++p_.totals.canaries;
+    auto c = r.FindMember("counts");
+    if (c != r.MemberEnd() && c->value.IsObject())
+      p_.totals.calls_skipped += u64(c->value, "not_cast");
   }
 
   // The vote record precedes its pair's verdict record.

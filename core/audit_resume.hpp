@@ -50,13 +50,16 @@ struct resume_point {
   /// (read back from the pair's vote and verdict records), so that a resumed
   /// run can hand it to its client again.
   std::unordered_map<std::string, single_verdict> pairs;
+  /// Canaries with a canary record (by id): a resumed run does not send
+  /// them again.
+  std::unordered_set<std::string> canaries;
   /// Items with an item_verdict record.
   std::unordered_set<std::string> closed_items;
   /// Input lines already recorded as rejected (by line number).
   std::unordered_set<std::uint64_t> rejected_lines;
   /// The totals of the kept records (pairs, rejected, items, by_rule,
   /// judge_calls, calls_skipped, faults, faults_by_kind, usage per judge
-  /// name): a resumed run's run_end counts every record of the file.
+  /// name, canaries): a resumed run's run_end counts every record of the file.
   run_summary totals;
 };
 

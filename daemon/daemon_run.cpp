@@ -412,6 +412,23 @@ void daemon_run::on_items(std::vector<statistical_verdict>& vs) {
   store_lines(lines);
 }
 
+// Live canaries are output lines like the driver's ({"kind":"canary"}),
+// never counted as pairs; one resumed is stored once.
+void daemon_run::on_canaries(std::vector<canary_result>& cs) {
+  std::vector<std::pair<std::string, std::string>> lines;
+  {
+    std::lock_guard<std::mutex> guard{mtx_};
+    for (auto& c : cs) {
+      auto key = "canary:" + c.id;
+      if (!stored_keys_.insert(key).second)
+        continue;
+      lines.emplace_back(std::move(key),
+                         with_seq(next_seq_ + lines.size(), canary_line(c)));
+    }
+  }
+  store_lines(lines);
+}
+
 void daemon_run::run_thread(std::shared_ptr<const resume_point> resume,
                             int audit_fd) {
   caf::scoped_actor self{*ctx_.sys};
@@ -434,6 +451,7 @@ void daemon_run::run_thread(std::shared_ptr<const resume_point> resume,
   run_event_handlers on;
   on.verdicts = [this](std::vector<single_verdict>& vs) { on_verdicts(vs); };
   on.items = [this](std::vector<statistical_verdict>& vs) { on_items(vs); };
+  on.canaries = [this](std::vector<canary_result>& cs) { on_canaries(cs); };
   on.progress = [this](const run_progress& p) {
     std::lock_guard<std::mutex> guard{mtx_};
     judge_calls_ = p.judge_calls;

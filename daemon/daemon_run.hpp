@@ -103,6 +103,7 @@ private:
   input_state follow(input_batch& batch);
   void on_verdicts(std::vector<single_verdict>& vs);
   void on_items(std::vector<statistical_verdict>& vs);
+  void on_canaries(std::vector<canary_result>& cs);
   void store_lines(std::vector<std::pair<std::string, std::string>>& lines);
   void finish(const run_outcome& out);
   std::string counts_json();

@@ -225,7 +225,7 @@ daemon_service::open(caf::actor_system& sys, daemon_options options,
       return nullptr;
   }
   d->ctx_.sys = &sys;
-  d->ctx_.directory = sys.spawn(judge_directory);
+  d->ctx_.directory = spawn_judge_directory(sys);
   d->ctx_.store = d->store_.get();
   d->ctx_.metrics = std::make_shared<daemon_metrics>();
   d->ctx_.state_dir = dir;

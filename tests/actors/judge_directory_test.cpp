@@ -47,7 +47,7 @@ struct listener {
 TEST_CASE("workers join the directory, are listed, and subscribers hear of "
           "joins and leaves") {
   test_system t;
-  auto dir = t.sys.spawn(judge_directory);
+  auto dir = spawn_judge_directory(t.sys);
   auto w1 = spawn_judge_worker(t.sys, test_binding(numeric_judge()), "a@local");
   auto joined = ask<judge_info>(t.sys, dir, join_atom::value, w1);
   t.run();
@@ -85,10 +85,10 @@ TEST_CASE("workers join the directory, are listed, and subscribers hear of "
   caf::anon_send_exit(dir, caf::exit_reason::user_shutdown);
 }
 
-TEST_CASE("a worker id taken by another worker is refused; joining twice is "
+TEST_CASE("a worker id taken by another worker is refused, joining twice is "
           "harmless") {
   test_system t;
-  auto dir = t.sys.spawn(judge_directory);
+  auto dir = spawn_judge_directory(t.sys);
   auto w1 = spawn_judge_worker(t.sys, test_binding(numeric_judge()), "same@local");
   auto w2 = spawn_judge_worker(t.sys, test_binding(numeric_judge()), "same@local");
   auto first = ask<judge_info>(t.sys, dir, join_atom::value, w1);
@@ -107,7 +107,7 @@ TEST_CASE("a worker id taken by another worker is refused; joining twice is "
 
 TEST_CASE("a subscriber that ends is forgotten") {
   test_system t;
-  auto dir = t.sys.spawn(judge_directory);
+  auto dir = spawn_judge_directory(t.sys);
   listener l{t.sys};
   caf::anon_send(dir, subscribe_atom::value, l.actor);
   t.run();

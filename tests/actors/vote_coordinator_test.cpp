@@ -304,7 +304,7 @@ TEST_CASE("a worker that leaves turns its outstanding votes into faults, "
   CHECK(manual->calls() == 1);
 }
 
-TEST_CASE("a worker of the run's judge that joins is used; one of another "
+TEST_CASE("a worker of the run's judge that joins is used, one of another "
           "judge is not") {
   auto manual = std::make_shared<manual_adapter>();
   rig r({manual}, votes(1, 1), 1000, 1);

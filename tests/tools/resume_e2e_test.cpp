@@ -184,3 +184,44 @@ TEST_CASE("e2e: run --resume continues a run stopped by SIGINT after its run_end
   auto both = invjudge(dir, "run --resume a.jsonl --config c.json --pairs pairs.jsonl");
   CHECK(both.exit_code == 2);
 }
+
+TEST_CASE("e2e: run --resume with live canaries sends none of the canaries its audit holds again") {
+  fake_api fake(slow_judge());
+  temp_dir dir;
+  write_file(dir.file("pairs.jsonl"), pairs_text());
+  auto config = config_for(fake);
+  config.insert(config.size() - 1, R"(,"canaries":{"rate":0.2,"seed":3})");
+  write_file(dir.file("c.json"), config);
+  auto audit = dir.file("a.jsonl");
+  {
+    invjudge_process p({"run", "--pairs", dir.file("pairs.jsonl"), "--config",
+                        dir.file("c.json"), "--audit", audit, "--no-progress"},
+                       dir.file("out.txt"), dir.file("err.txt"));
+    REQUIRE(wait_for_requests(fake, pair_count / 3));
+    p.signal(SIGINT);
+    CHECK(p.wait() == 4);
+  }
+  auto before = read_audit(audit);
+  REQUIRE(before.last_type == "run_end");
+  auto r = invjudge(dir, "run --resume a.jsonl --pairs pairs.jsonl --no-progress");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  auto v = invjudge(dir, "audit verify a.jsonl");
+  INFO(v.out);
+  CHECK(v.exit_code == 0);
+  auto resumed = read_audit(audit);
+  CHECK(resumed.types["verdict"] == pair_count);
+  // The same canaries as an uninterrupted run with that seed: none twice.
+  auto u = invjudge(dir, "run --pairs pairs.jsonl --config c.json --audit b.jsonl "
+                         "--no-progress");
+  REQUIRE(u.exit_code == 0);
+  auto whole = read_audit(dir.file("b.jsonl"));
+  REQUIRE(whole.types["canary"] > 0);
+  CHECK(resumed.types["canary"] == whole.types["canary"]);
+  std::map<std::string, int> ids;
+  for (auto& line : lines_of(read_file(audit)))
+    if (line.find("\"type\":\"canary\"") != std::string::npos)
+      ++ids[line.substr(line.find("\"canary_id\""), 60)];
+  for (auto& [id, n] : ids)
+    CHECK(n == 1);
+}
