@@ -112,6 +112,8 @@ struct run_session_state {
   run_summary summary;
   /// worker id -> index in summary.usage (usage is per judge name).
   std::unordered_map<std::string, std::size_t> usage_index;
+  /// host -> index in summary.hosts.
+  std::unordered_map<std::string, std::size_t> host_index;
 };
 
 /// Validates `setup` (configuration, audit path), creates the audit file,

@@ -22,9 +22,15 @@
 // odd votes swap A and B (the worker swaps NUMERIC_A/B back).
 //
 // Workers come and go through the judge directory: a worker of one of the
-// run's judges that joins is used; one that leaves turns its outstanding
-// votes into faults ("worker lost"); when no worker is left, waiting votes
-// become faults at once rather than wait forever.
+// run's judges that joins is used. Failover: when one leaves (its actor
+// ended, its host was lost), its outstanding votes move to another worker
+// serving the same judge id — never another model — keeping their vote index
+// and seed; each move is a "vote_moved" note for the audit. A reply that
+// still comes from the old worker is dropped and noted ("late_reply"), never
+// counted twice. A moved vote that no worker of its judge takes within
+// `failover_wait` is a fault (I2, "unavailable"); so are waiting votes when
+// no worker at all is left for that long. Host events relayed by the
+// directory become "host" notes. Notes go to the sink in order.
 //
 // Outcome: with votes = 1 the single record maps as in SPEC §3, so ABSTAIN
 // with abstain_as_neither = false is {false, 0}. With votes > 1 the tally
@@ -34,6 +40,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -52,6 +59,9 @@ struct vote_settings {
   bool order_balancing = false;
   bool abstain_as_neither = true;
   std::chrono::milliseconds deadline{120000};
+  /// How long a vote waits for a worker of its judge when the workers
+  /// serving it are gone, before it is a fault.
+  std::chrono::milliseconds failover_wait{30000};
 };
 
 struct vote_coordinator_state {
@@ -70,6 +80,9 @@ struct vote_coordinator_state {
     /// The demand last announced to it.
     std::uint32_t announced = 0;
     bool alive = true;
+    /// This run's calls the worker answered, and those that were faults.
+    std::uint64_t served = 0;
+    std::uint64_t faults = 0;
     /// Calls to send at the end of the current message.
     std::vector<judge_call> outgoing;
   };
@@ -96,6 +109,15 @@ struct vote_coordinator_state {
     caf::actor_clock::time_point due;
   };
 
+  /// A vote taken from a worker that left, waiting for another worker of
+  /// the same judge (its request keeps vote index, seed and swap).
+  struct moved_vote {
+    std::uint64_t seq;
+    judge_request meta;
+    std::string judge_id;
+    caf::actor_clock::time_point due;
+  };
+
   vote_settings settings;
   vote_sink_actor sink;
   /// The run's judges: workers of other judges are not used.
@@ -111,11 +133,20 @@ struct vote_coordinator_state {
   std::deque<std::uint64_t> by_due;
   std::uint64_t next_token = 1;
   std::size_t next_worker = 0;
-  /// Whether a deadline_atom is on its way to us.
+  /// Moved votes, oldest first (their waits end in this order).
+  std::deque<moved_vote> moved;
+  /// Tokens of calls whose vote moved away: a reply with one is late.
+  std::unordered_map<std::uint64_t, std::string> moved_tokens;
+  /// Since when no worker is alive while votes wait (failover_wait runs).
+  std::optional<caf::actor_clock::time_point> starved_since;
+  /// Whether a deadline_atom is on its way to us, and when it fires.
   bool timer_armed = false;
+  caf::actor_clock::time_point timer_at;
   bool cancelled = false;
   /// Results to send to the sink at the end of the current message.
   std::vector<voted_pair> done;
+  /// Audit notes to send to the sink at the end of the current message.
+  std::vector<run_note> notes;
 };
 
 /// Precondition: settings.votes valid. `workers` are those the directory
