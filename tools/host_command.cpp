@@ -143,7 +143,16 @@ int serve(const host_options& opts, prepared_host& h) {
     hello.prompt_id = opts.announce_prompt_id;
   auto impl = sys.spawn(judge_host, hello, directory, h.judges.size());
   auto host = caf::actor_cast<judge_host_actor>(impl);
+  // Workers known to coordinators are referenced from there: they are ended
+  // explicitly, or the actor system would wait for them.
   auto stop = [&] {
+    self->request(directory, std::chrono::seconds(10), list_atom::value)
+      .receive(
+        [&](std::vector<worker_entry>& ws) {
+          for (auto& w : ws)
+            self->send_exit(w.worker, caf::exit_reason::user_shutdown);
+        },
+        [](caf::error&) {});
     self->send_exit(impl, caf::exit_reason::user_shutdown);
     self->send_exit(directory, caf::exit_reason::user_shutdown);
   };
