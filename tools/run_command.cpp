@@ -366,6 +366,25 @@ connect_hosts(caf::actor_system& sys, caf::scoped_actor& self,
   return out;
 }
 
+// The first configured judge no worker serves ("" when all are served), so
+// that a run whose hosts all failed stops before anything is written.
+std::string unserved_judge(caf::scoped_actor& self,
+                           const judge_directory_actor& directory,
+                           const run_config& cfg) {
+  std::vector<worker_entry> all;
+  self->request(directory, std::chrono::seconds(30), list_atom::value)
+    .receive([&](std::vector<worker_entry>& xs) { all = std::move(xs); },
+             [](caf::error&) {});
+  for (auto& spec : cfg.judges) {
+    auto id = judge_id_of(spec);
+    if (std::none_of(all.begin(), all.end(),
+                     [&](auto& e) { return e.info.judge_id == id; }))
+      return "no worker serves judge " + spec.name + " (" + id
+             + "): no host that serves it could be used";
+  }
+  return {};
+}
+
 // The actors: a directory, a worker per judge, the host connectors, the run
 // session; then the input is fed until the run ends.
 int run_pairs(const run_options& opts, prepared_run& run) {
@@ -392,6 +411,11 @@ int run_pairs(const run_options& opts, prepared_run& run) {
   caf::scoped_actor self{sys};
   for (auto& c : connect_hosts(sys, self, directory, run.config))
     guard.actors.push_back(caf::actor_cast<caf::actor>(c));
+  if (auto missing = unserved_judge(self, directory, run.config);
+      !missing.empty()) {
+    say(missing + "; nothing was judged");
+    return exit_code::bad_config;
+  }
   run_setup setup;
   setup.config = run.config;
   setup.audit_path = run.audit_path;
