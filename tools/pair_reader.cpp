@@ -1,5 +1,7 @@
 #include "tools/pair_reader.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -140,16 +142,22 @@ bool pair_reader::fill() {
   if (eof_)
     return false;
   pos_ = 0;
-  end_ = std::fread(buf_.data(), 1, buf_.size(), in_);
-  // errno is only meaningful right after the read that failed (fread may
-  // return what it got before the error, and fail for good on the next call).
-  if (std::ferror(in_) && error_.empty())
-    error_ = std::strerror(errno);
-  if (end_ == 0) {
+  end_ = 0;
+  // read(2), not fread: a pipe's lines are taken as they come (fread would
+  // wait for 64 KiB), so a run fed slowly judges what it has.
+  auto n = ::read(::fileno(in_), buf_.data(), buf_.size());
+  if (n < 0) {
+    if (error_.empty())
+      error_ = std::strerror(errno);
     eof_ = true;
-    failed_ = std::ferror(in_) != 0;
+    failed_ = true;
     return false;
   }
+  if (n == 0) {
+    eof_ = true;
+    return false;
+  }
+  end_ = static_cast<std::size_t>(n);
   return true;
 }
 
