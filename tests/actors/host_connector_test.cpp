@@ -180,7 +180,7 @@ TEST_CASE("a host announcing another prompt is refused, naming the host and "
   CHECK(c.workers().empty());
 }
 
-TEST_CASE("a host nobody listens on is not reachable; the first attempt "
+TEST_CASE("a host nobody listens on is not reachable: the first attempt "
           "ends with the reason") {
   // A port that was free a moment ago: nothing listens there.
   std::string name;

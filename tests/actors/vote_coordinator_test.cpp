@@ -276,7 +276,7 @@ TEST_CASE("results of many pairs come back in few messages") {
 }
 
 TEST_CASE("a worker that leaves with no other worker of its judge: its "
-          "votes wait the failover wait, then are faults; a late reply is not "
+          "votes wait the failover wait, then are faults, and a late reply is not "
           "counted twice") {
   auto manual = std::make_shared<manual_adapter>();
   auto vs = votes(1, 1);
@@ -319,7 +319,7 @@ TEST_CASE("a worker that leaves with no other worker of its judge: its "
 }
 
 TEST_CASE("failover: a lost worker's votes move to another worker of the "
-          "same judge with their vote index and seed; its late reply is "
+          "same judge with their vote index and seed, and its late reply is "
           "dropped and noted") {
   auto lost = std::make_shared<manual_adapter>();
   auto other = std::make_shared<manual_adapter>();
@@ -367,7 +367,7 @@ TEST_CASE("failover: a lost worker's votes move to another worker of the "
   CHECK(res->value->counts.faults == 0);
 }
 
-TEST_CASE("failover never moves a vote to a worker of another judge; a "
+TEST_CASE("failover never moves a vote to a worker of another judge, and a "
           "worker of its judge that joins in time takes it") {
   auto lost = std::make_shared<manual_adapter>();
   rig r({lost}, votes(1, 1), 1000, 1);

@@ -124,7 +124,7 @@ const char* fast_config = R"({"failover_wait_ms": 60000, "host_connection": {
 
 } // namespace
 
-TEST_CASE("e2e hosts: three hosts give the verdicts of one process; kill -9 "
+TEST_CASE("e2e hosts: three hosts give the verdicts of one process, and kill -9 "
           "of one mid-run loses nothing, and restarted it rejoins and serves "
           "again") {
   temp_dir dir;
@@ -272,7 +272,7 @@ TEST_CASE("e2e hosts: a host stopped with SIGSTOP is detected, its votes "
 }
 
 TEST_CASE("e2e hosts: mutual TLS works with certificates of one CA and "
-          "refuses a coordinator without one or with another CA's; a host "
+          "refuses a coordinator without one or with another CA's, and a host "
           "refuses a non-loopback address without TLS") {
   temp_dir dir;
   auto script = source_dir() + "/scripts/make-certs";
