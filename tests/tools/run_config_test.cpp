@@ -50,7 +50,8 @@ TEST_CASE("configs/default.json on disk is what the binary embeds") {
 }
 
 TEST_CASE("every shipped example configuration is valid") {
-  for (auto name : {"voting-5", "ollama", "anthropic", "openai-compatible"}) {
+  for (auto name :
+       {"voting-5", "ollama", "anthropic", "openai-compatible", "hosts"}) {
     std::string error;
     auto path = test::source_dir() + "/configs/examples/" + name + ".json";
     auto cfg = load_config(path, error);
