@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include <caf/actor_system.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
 #include "messages/error.hpp"
@@ -64,7 +65,7 @@ void leave(self_ptr self, const std::string& id, const std::string& why) {
 
 caf::result<judge_info> join(self_ptr self, judge_worker_actor worker) {
   auto promise = self->make_response_promise<judge_info>();
-  self->request(worker, std::chrono::seconds(30), info_atom::value)
+  self->request(worker, self->state.describe_timeout, info_atom::value)
     .then(
       [=](judge_info& info) mutable {
         auto& st = self->state;
@@ -97,7 +98,9 @@ caf::result<judge_info> join(self_ptr self, judge_worker_actor worker) {
 
 judge_directory_actor::behavior_type
 judge_directory(judge_directory_actor::stateful_pointer<judge_directory_state>
-                  self) {
+                  self,
+                std::chrono::milliseconds describe_timeout) {
+  self->state.describe_timeout = describe_timeout;
   self->set_down_handler([=](caf::down_msg& dm) { on_down(self, dm); });
   return {
     [=](join_atom, judge_worker_actor& worker) -> caf::result<judge_info> {
@@ -124,6 +127,12 @@ judge_directory(judge_directory_actor::stateful_pointer<judge_directory_state>
       return listing(st);
     },
   };
+}
+
+judge_directory_actor
+spawn_judge_directory(caf::actor_system& sys,
+                      std::chrono::milliseconds describe_timeout) {
+  return sys.spawn(judge_directory, describe_timeout);
 }
 
 } // namespace ij

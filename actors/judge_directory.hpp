@@ -6,6 +6,7 @@
 // It monitors every worker and every subscriber: a worker that ends leaves
 // with the reason; a subscriber that ends is forgotten.
 #include <map>
+#include <chrono>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -28,10 +29,22 @@ struct judge_directory_state {
   /// The last event of each judge host, told to every new subscriber, so
   /// that a run that starts later records the hosts it starts with.
   std::map<std::string, host_event> hosts;
+  /// How long a joining worker has to describe itself (a worker on a judge
+  /// host answers across the network).
+  std::chrono::milliseconds describe_timeout{30000};
 };
 
 judge_directory_actor::behavior_type
 judge_directory(judge_directory_actor::stateful_pointer<judge_directory_state>
-                  self);
+                  self,
+                std::chrono::milliseconds describe_timeout);
+
+/// Spawns a judge directory. Always spawn it through here: the timeout is
+/// also what keeps the spawn from being argument-less, which CAF 0.17 turns
+/// into a reference to a null argument tuple (UBSan reports it).
+judge_directory_actor
+spawn_judge_directory(caf::actor_system& sys,
+                      std::chrono::milliseconds describe_timeout
+                      = std::chrono::seconds(30));
 
 } // namespace ij

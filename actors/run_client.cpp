@@ -63,6 +63,10 @@ struct client_loop {
         if (on.items)
           on.items(v);
       },
+      [&](std::vector<canary_result>& v) {
+        if (on.canaries)
+          on.canaries(v);
+      },
       [&](run_progress& p) {
         if (on.progress)
           on.progress(p);

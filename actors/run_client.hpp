@@ -33,6 +33,7 @@ struct run_event_handlers {
   std::function<void(const run_started&)> started;
   std::function<void(std::vector<single_verdict>&)> verdicts;
   std::function<void(std::vector<statistical_verdict>&)> items;
+  std::function<void(std::vector<canary_result>&)> canaries;
   std::function<void(const run_progress&)> progress;
   std::function<void(const std::string&)> warning;
   /// Called after every event and at least every 100 ms.

@@ -1,6 +1,7 @@
 #include "actors/run_session.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <ctime>
 #include <iterator>
 #include <random>
@@ -13,8 +14,10 @@
 
 #include "actors/audit_file.hpp"
 #include "actors/audit_logger.hpp"
+#include "actors/vote_router.hpp"
 #include "adapters/llm_judge_comparator.hpp"
 #include "core/audit_record.hpp"
+#include "core/cascade_policy.hpp"
 #include "core/run_manifest.hpp"
 #include "core/verdict_table.hpp"
 #include "messages/error.hpp"
@@ -51,6 +54,8 @@ void on_written(self_ptr self, std::uint64_t seq, std::string& hash) {
       self->send(st.setup.listener, std::move(w.verdicts));
     if (!w.items.empty())
       self->send(st.setup.listener, std::move(w.items));
+    if (!w.canaries.empty())
+      self->send(st.setup.listener, std::move(w.canaries));
   }
   if (w.last) {
     st.state = phase::ended;
@@ -78,6 +83,44 @@ void write(self_ptr self, audit_batch batch, pending_write what) {
 
 // --- The run's end ---------------------------------------------------------
 
+// The panel, cascade and budget parts of the summary (issue 10).
+void fill_watch_summaries(run_session_state& st) {
+  if (st.panel)
+    st.summary.panel = st.panel->summary();
+  if (st.cascade)
+    st.summary.cascade = st.cascade->summary();
+  st.summary.spend.clear();
+  for (auto& spec : st.setup.config.judges) {
+    if (!spec.budget.any() && !spec.prices)
+      continue;
+    judge_spend s;
+    s.judge = spec.name;
+    for (std::size_t i = 0; i < st.summary.usage.size(); ++i) {
+      auto& u = st.summary.usage[i];
+      if (u.judge != spec.name)
+        continue;
+      auto refused = i < st.budget_faults.size() ? st.budget_faults[i] : 0;
+      s.calls = u.calls - refused;
+      s.budget_faults = refused;
+      s.input_tokens = u.input_tokens;
+      s.output_tokens = u.output_tokens;
+    }
+    s.priced = spec.prices.has_value();
+    s.cost = cost_of(s.input_tokens, s.output_tokens,
+                     spec.prices.value_or(token_prices{}));
+    auto& b = spec.budget;
+    s.has_max_calls = b.max_calls.has_value();
+    s.max_calls = b.max_calls.value_or(0);
+    s.has_max_input_tokens = b.max_input_tokens.has_value();
+    s.max_input_tokens = b.max_input_tokens.value_or(0);
+    s.has_max_output_tokens = b.max_output_tokens.has_value();
+    s.max_output_tokens = b.max_output_tokens.value_or(0);
+    s.has_max_cost = b.max_cost.has_value();
+    s.max_cost = b.max_cost.value_or(0.0);
+    st.summary.spend.push_back(std::move(s));
+  }
+}
+
 void write_run_end(self_ptr self) {
   auto& st = self->state;
   st.end_written = true;
@@ -88,6 +131,10 @@ void write_run_end(self_ptr self) {
   std::sort(unfinished.begin(), unfinished.end());
   st.summary.unfinished = unfinished.size();
   st.summary.open_items = st.items.open_items();
+  fill_watch_summaries(st);
+  if (st.canaries)
+    st.summary.canary_tallies = st.canaries->tallies();
+  st.summary.position_bias = st.position_bias.rates(st.setup.config.stats.alpha);
   audit_batch batch;
   batch.durable = true;
   batch.last = true;
@@ -103,7 +150,7 @@ void write_run_end(self_ptr self) {
 void maybe_end(self_ptr self) {
   auto& st = self->state;
   if (st.state == phase::running && st.input_ended && st.open_pairs.empty()
-      && !st.end_written)
+      && (!st.canaries || st.canaries->open() == 0) && !st.end_written)
     write_run_end(self);
 }
 
@@ -164,6 +211,12 @@ void admit(self_ptr self, input_batch& in) {
   for (auto& pair : in.pairs) {
     if (pair.item.empty())
       pair.item = pair.id;
+    // A canary goes before the pair when the plan puts one at its position.
+    if (st.canaries)
+      if (auto canary = st.canaries->before(st.admitted, st.next_seq)) {
+        ++st.next_seq;
+        jobs.push_back(std::move(*canary));
+      }
     auto seq = st.next_seq++;
     st.open_pairs.emplace(seq, pair.id);
     st.items.admit(pair.item);
@@ -281,6 +334,10 @@ void account(run_session_state& st, const vote_result& vr) {
       ++s.faults;
       ++s.faults_by_kind[static_cast<std::size_t>(rec.fault)];
     }
+    if (rec.fault == fault_kind::budget) {
+      st.budget_faults.resize(s.usage.size(), 0);
+      ++st.budget_faults[i->second];
+    }
   }
 }
 
@@ -293,11 +350,96 @@ single_verdict decide_pair(run_session_state& st, voted_pair& vp,
   single_verdict v{vp.pair.id, vp.pair.item, d.verdict, d.rule, vr.outcome,
                    vr.counts, vp.pair.label};
   account(st, vr);
+  if (st.panel)
+    st.panel->add(vr, vp.pair.label);
+  if (st.cascade) {
+    st.cascade->add(vr);
+    if (vr.parts.size() == 2
+        && cascade_disagrees(vr.parts[0].outcome, vr.parts[1].outcome))
+      batch.entries.push_back(entry(audit_type::cascade_disagreement,
+                                    cascade_disagreement_body(vp.pair, vr)));
+  }
   ++st.summary.pairs;
   ++st.summary.by_rule[static_cast<int>(d.rule) - 1];
   st.open_pairs.erase(vp.seq);
   batch.pairs.push_back(decided_pair{std::move(vp.pair), std::move(vr), v});
   return v;
+}
+
+// A backend that refuses a judge's credentials is a configuration problem,
+// not a passing fault: the listener hears of it once per worker, in the
+// words of the record (which say what to check).
+void warn_on_refused_credentials(self_ptr self, const vote_result& vr) {
+  auto& st = self->state;
+  for (auto& rec : vr.records) {
+    if (rec.fault != fault_kind::auth
+        || !st.credentials_warned.insert(rec.worker_id).second)
+      continue;
+    auto judge = std::find_if(st.judges.begin(), st.judges.end(),
+                              [&](auto& j) { return j.worker_id == rec.worker_id; });
+    auto name = judge == st.judges.end() ? rec.worker_id : judge->name;
+    if (st.setup.listener)
+      self->send(st.setup.listener, warning_atom::value,
+                 "judge " + name + ": " + rec.transport_error);
+  }
+}
+
+// The judge of a worker, {name, judge id}: workers the run started with are
+// named by their judge; one unknown to the manifest by its own id.
+std::pair<std::string, std::string> judge_of(const run_session_state& st,
+                                             const std::string& worker_id) {
+  for (auto& j : st.judges)
+    if (j.worker_id == worker_id)
+      return {j.name, j.judge_id};
+  return {worker_id.empty() ? std::string{"(no worker)"} : worker_id,
+          std::string{}};
+}
+
+// A canary back from its votes: its records go to the logger with the
+// batch; it counts in calls and tokens, never in pairs or items.
+std::vector<bias_alarm_event> take_canary(run_session_state& st,
+                                          voted_pair& vp, audit_batch& batch,
+                                          pending_write& w) {
+  account(st, vp.result);
+  auto judged = st.canaries->take(vp, [&st](const std::string& worker) {
+    return judge_of(st, worker);
+  });
+  ++st.summary.canaries;
+  for (auto& e : judged.entries)
+    batch.entries.push_back(std::move(e));
+  for (auto& a : judged.alarms)
+    st.summary.alarms.push_back(a);
+  w.canaries.push_back(std::move(judged.result));
+  return std::move(judged.alarms);
+}
+
+// What an alarm does once its record is on its way: a warning always, then
+// the declared action.
+void act_on_alarms(self_ptr self, const std::vector<bias_alarm_event>& alarms) {
+  auto& st = self->state;
+  for (auto& a : alarms) {
+    char llr[64];
+    std::snprintf(llr, sizeof llr, "%.2f >= %.2f", a.llr, a.threshold);
+    auto why = "bias alarm: judge " + a.judge + " fails canaries ("
+               + a.mode + ": " + std::to_string(a.failures) + " of "
+               + std::to_string(a.observations)
+               + " of that kind; sequential test log-likelihood ratio " + llr
+               + ") at canary " + std::to_string(a.at_canary)
+               + "; action: " + a.action;
+    if (st.setup.listener)
+      self->send(st.setup.listener, warning_atom::value, why);
+    if (a.action == to_string(alarm_action::stop_judge)) {
+      for (auto& j : st.judges)
+        if (j.name == a.judge)
+          self->send(st.coordinator, stop_judge_atom::value, j.judge_id,
+                     "bias alarm on " + a.judge + " (" + a.mode + ")");
+    } else if (a.action == to_string(alarm_action::stop_run)
+               && !st.end_written) {
+      st.summary.stopped_by_alarm = true;
+      cancel_run(self, why);
+      return;
+    }
+  }
 }
 
 void on_voted(self_ptr self, std::vector<voted_pair>& done) {
@@ -309,9 +451,21 @@ void on_voted(self_ptr self, std::vector<voted_pair>& done) {
   batch.pairs.reserve(done.size());
   pending_write w;
   w.verdicts.reserve(done.size());
+  std::vector<bias_alarm_event> alarms;
   for (auto& vp : done) {
-    if (st.open_pairs.count(vp.seq) == 0)
+    bool canary = st.canaries && st.canaries->owns(vp.seq);
+    if (!canary && st.open_pairs.count(vp.seq) == 0)
       continue; // not ours, or already decided
+    warn_on_refused_credentials(self, vp.result);
+    if (st.setup.config.order_balancing)
+      st.position_bias.add_pair(vp.result.records, [&st](const judge_record& r) {
+        return judge_of(st, r.worker_id).first;
+      });
+    if (canary) {
+      for (auto& a : take_canary(st, vp, batch, w))
+        alarms.push_back(std::move(a));
+      continue;
+    }
     auto v = decide_pair(st, vp, batch);
     if (auto item = st.items.decide(v.item, v.rule)) {
       batch.entries.push_back(
@@ -321,8 +475,9 @@ void on_voted(self_ptr self, std::vector<voted_pair>& done) {
     }
     w.verdicts.push_back(std::move(v));
   }
-  if (!batch.pairs.empty())
+  if (!batch.pairs.empty() || !batch.entries.empty())
     write(self, std::move(batch), std::move(w));
+  act_on_alarms(self, alarms);
 }
 
 // --- Start -----------------------------------------------------------------
@@ -424,6 +579,18 @@ void index_usage(run_session_state& st) {
   }
 }
 
+// A meter per budgeted judge, by judge id (the coordinators' key).
+std::unordered_map<std::string, budget_meter>
+budget_meters(const run_config& cfg) {
+  std::unordered_map<std::string, budget_meter> out;
+  for (auto& spec : cfg.judges)
+    if (spec.budget.any())
+      out.emplace(judge_id_of(spec),
+                  budget_meter{spec.budget,
+                               spec.prices.value_or(token_prices{})});
+  return out;
+}
+
 void on_workers(self_ptr self, std::vector<worker_entry>& all) {
   auto& st = self->state;
   auto ours = select_workers(st.setup.config, all);
@@ -442,11 +609,21 @@ void on_workers(self_ptr self, std::vector<worker_entry>& all) {
   st.warnings = run_warnings(st.setup.config, st.judges);
   const auto& cfg = st.setup.config;
   vote_settings vs{cfg.votes, cfg.order_balancing, cfg.abstain_as_neither,
-                   cfg.vote_deadline, cfg.failover_wait};
-  st.coordinator = self->spawn(vote_coordinator,
-                               caf::actor_cast<vote_sink_actor>(self),
-                               st.setup.directory, std::move(ids),
-                               std::move(*ours), vs);
+                   cfg.vote_deadline, cfg.failover_wait, budget_meters(cfg)};
+  auto sink = caf::actor_cast<vote_sink_actor>(self);
+  if (auto plan = route_plan_of(cfg, vs)) {
+    auto router = self->spawn(vote_router, sink, st.setup.directory,
+                              std::move(*ours), std::move(*plan));
+    st.coordinator = caf::actor_cast<vote_service_actor>(router);
+  } else {
+    auto coordinator = self->spawn(vote_coordinator, sink, st.setup.directory,
+                                   std::move(ids), std::move(*ours), vs);
+    st.coordinator = caf::actor_cast<vote_service_actor>(coordinator);
+  }
+  if (cfg.panel)
+    st.panel.emplace(*cfg.panel, cfg.stats.alpha);
+  if (cfg.cascade)
+    st.cascade.emplace(*cfg.cascade);
   st.children->push_back(caf::actor_cast<caf::actor>(st.coordinator));
   write_manifest(self);
 }
@@ -520,6 +697,8 @@ run_session(run_session_actor::stateful_pointer<run_session_state> self,
   auto& st = self->state;
   st.setup = std::move(setup);
   st.items = item_ledger{st.setup.config.stats};
+  if (st.setup.config.canaries.enabled())
+    st.canaries.emplace(st.setup.config.canaries, st.setup.run_id);
   st.summary.run_id = st.setup.run_id;
   st.summary.faults_by_kind.assign(std::size(all_fault_kinds), 0);
   const auto& path = st.setup.audit_path;
@@ -570,6 +749,30 @@ run_session(run_session_actor::stateful_pointer<run_session_state> self,
   };
 }
 
+namespace {
+
+// A panel or cascade names configured judges (parse_config checks this for
+// files; a configuration built in code is checked here).
+std::string check_routes(const run_config& cfg) {
+  if (cfg.panel && cfg.cascade)
+    return "a run has a panel or a cascade, not both";
+  std::vector<std::string> names;
+  if (cfg.panel) {
+    if (cfg.panel->judges.size() < 2)
+      return "a panel needs at least two judges";
+    names = cfg.panel->judges;
+  }
+  if (cfg.cascade)
+    names = {cfg.cascade->rules, cfg.cascade->llm};
+  for (auto& n : names)
+    if (!find_judge(cfg, n))
+      return "the " + std::string{cfg.panel ? "panel" : "cascade"}
+             + " names judge \"" + n + "\", which is not configured";
+  return {};
+}
+
+} // namespace
+
 caf::expected<run_actor> spawn_run(caf::actor_system& sys, run_setup setup) {
   const auto& cfg = setup.config;
   if (cfg.judges.empty())
@@ -578,8 +781,15 @@ caf::expected<run_actor> spawn_run(caf::actor_system& sys, run_setup setup) {
     return make_error(errc::bad_config, *err);
   if (auto err = validate(cfg.stats))
     return make_error(errc::bad_config, *err);
+  if (auto err = validate(cfg.canaries.alarm))
+    return make_error(errc::bad_config, "canaries: " + *err);
+  if (!(cfg.canaries.rate >= 0.0 && cfg.canaries.rate <= 1.0))
+    return make_error(errc::bad_config,
+                      "canaries: the rate must be between 0 and 1");
   if (cfg.vote_deadline.count() <= 0)
     return make_error(errc::bad_config, "the vote deadline must be positive");
+  if (auto why = check_routes(cfg); !why.empty())
+    return make_error(errc::bad_config, why);
   if (!setup.directory)
     return make_error(errc::bad_config, "no judge directory");
   if (setup.audit_path.empty())

@@ -25,8 +25,10 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <caf/actor_system.hpp>
@@ -34,8 +36,12 @@
 #include <caf/typed_event_based_actor.hpp>
 #include <caf/typed_response_promise.hpp>
 
+#include "actors/canary_watch.hpp"
 #include "actors/vote_coordinator.hpp"
+#include "core/cascade_tally.hpp"
 #include "core/item_ledger.hpp"
+#include "core/panel_tally.hpp"
+#include "core/position_bias.hpp"
 #include "core/run_config.hpp"
 #include "messages/interfaces.hpp"
 
@@ -79,13 +85,15 @@ struct run_session_state {
   struct pending_write {
     std::vector<single_verdict> verdicts;
     std::vector<statistical_verdict> items;
+    std::vector<canary_result> canaries;
     bool last = false;
   };
 
   run_setup setup;
   phase state = phase::starting;
   logger_actor logger;
-  vote_coordinator_actor coordinator;
+  /// The run's vote coordinator, or its vote router (panel, cascade).
+  vote_service_actor coordinator;
   /// The actors the session spawned, ended with it (shared with the exit
   /// hook, which outlives the state).
   std::shared_ptr<std::vector<caf::actor>> children
@@ -114,6 +122,19 @@ struct run_session_state {
   std::unordered_map<std::string, std::size_t> usage_index;
   /// host -> index in summary.hosts.
   std::unordered_map<std::string, std::size_t> host_index;
+  /// Votes refused at a judge's budget, by index in summary.usage.
+  std::vector<std::uint64_t> budget_faults;
+  /// A panel's agreement and a cascade's account, pair by pair.
+  std::optional<panel_tally> panel;
+  std::optional<cascade_tally> cascade;
+  /// Workers whose refused credentials (HTTP 401/403) the listener was
+  /// told about: once per run and worker.
+  std::unordered_set<std::string> credentials_warned;
+
+  /// Live canaries and the bias alarm (issue 10); disabled at rate 0.
+  std::optional<canary_watch> canaries;
+  /// With order balancing: per judge, how often a swap changed the decision.
+  position_bias_tally position_bias;
 };
 
 /// Validates `setup` (configuration, audit path), creates the audit file,

@@ -182,6 +182,31 @@ void expire_votes(self_ptr self) {
   }
 }
 
+// The meter of a worker's judge; nullptr when the judge has no budget.
+budget_meter* meter_of(state& st, const state::worker_slot& w) {
+  auto i = st.settings.budgets.find(w.info.judge_id);
+  return i == st.settings.budgets.end() ? nullptr : &i->second;
+}
+
+bool at_budget(state& st, const state::worker_slot& w) {
+  auto m = meter_of(st, w);
+  return m && m->reached();
+}
+
+// An alive worker whose judge is at its budget, when every alive worker's
+// judge is; nullptr while some alive worker may still be called.
+const state::worker_slot* all_at_budget(state& st) {
+  const state::worker_slot* any = nullptr;
+  for (auto& w : st.workers) {
+    if (!w.alive)
+      continue;
+    if (!at_budget(st, w))
+      return nullptr;
+    any = any ? any : &w;
+  }
+  return any;
+}
+
 // The alive worker with a credit and the fewest of our calls outstanding,
 // ties broken round-robin; workers.size() when none has a credit.
 std::size_t pick_worker(state& st) {
@@ -190,7 +215,7 @@ std::size_t pick_worker(state& st) {
   for (std::size_t k = 0; k < n; ++k) {
     auto i = (st.next_worker + k) % n;
     auto& w = st.workers[i];
-    if (!w.alive || w.credits == 0)
+    if (!w.alive || w.credits == 0 || at_budget(st, w))
       continue;
     if (best == n || w.outstanding < st.workers[best].outstanding)
       best = i;
@@ -206,6 +231,8 @@ void dispatch(self_ptr self, std::uint64_t seq, job& j, std::size_t wi) {
   auto& w = st.workers[wi];
   --w.credits;
   ++w.outstanding;
+  if (auto m = meter_of(st, w))
+    m->count_call();
   auto vote_index = j.dispatched++;
   judge_call call;
   call.token = st.next_token++;
@@ -236,6 +263,34 @@ bool any_alive(const state& st) {
                      [](const auto& w) { return w.alive; });
 }
 
+// Whether the bias alarm stopped every judge of the run (no worker that
+// joins later would be used).
+bool all_judges_stopped(const state& st) {
+  return !st.stopped_judges.empty()
+         && std::all_of(st.judge_ids.begin(), st.judge_ids.end(),
+                        [&](const std::string& id) {
+                          return st.stopped_judges.count(id) > 0;
+                        });
+}
+
+// The oldest waiting vote becomes a budget fault, recorded as the judge's.
+void refuse_at_budget(state& st, const state::worker_slot& w) {
+  auto seq = st.backlog.front();
+  st.backlog.pop_front();
+  auto i = st.jobs.find(seq);
+  if (i == st.jobs.end())
+    return;
+  judge_request meta;
+  meta.pair_id = i->second.work.pair.id;
+  meta.vote_index = i->second.dispatched++;
+  auto rec = unanswered(&w.info, meta, wall_clock_ms(),
+                        "budget reached: judge " + w.info.name + ": "
+                          + meter_of(st, w)->why(),
+                        fault_kind::budget);
+  rec.latency_ms = 0.0;
+  count_vote(st, seq, std::move(rec));
+}
+
 void place_moved(self_ptr self);
 
 // Places waiting votes under the credits held, moved votes first. With no
@@ -249,6 +304,29 @@ void place_votes(self_ptr self) {
   else if (!st.starved_since)
     st.starved_since = self->clock().now();
   while (!st.backlog.empty()) {
+    if (!any_alive(st) && all_judges_stopped(st)) {
+      // The bias alarm stopped every judge of the run: no worker will take
+      // these votes, so they are faults now, not after the failover wait.
+      auto seq = st.backlog.front();
+      st.backlog.pop_front();
+      auto i = st.jobs.find(seq);
+      if (i == st.jobs.end())
+        continue;
+      judge_request meta;
+      meta.pair_id = i->second.work.pair.id;
+      meta.vote_index = i->second.dispatched++;
+      count_vote(st, seq,
+                 unanswered(nullptr, meta, wall_clock_ms(),
+                            "no worker serves the run's judges (judge "
+                            "stopped: "
+                              + st.stopped_judges.begin()->second + ")",
+                            fault_kind::unavailable));
+      continue;
+    }
+    if (auto spent = all_at_budget(st)) {
+      refuse_at_budget(st, *spent);
+      continue;
+    }
     auto wi = pick_worker(st);
     if (wi == st.workers.size())
       return;
@@ -341,6 +419,7 @@ void on_update(self_ptr self, worker_update& u) {
     return;
   }
   if (st.cancelled) {
+    // Credits of a worker we no longer use go back (it serves other runs).
     if (u.credits > 0)
       self->send(w.actor, release_atom::value, u.credits);
     return;
@@ -359,12 +438,15 @@ void on_update(self_ptr self, worker_update& u) {
     --w.outstanding;
     ++w.served;
     w.faults += r.record.transport_failed ? 1 : 0;
+    if (auto m = meter_of(st, w))
+      m->count_tokens(r.record.input_tokens, r.record.output_tokens);
     count_vote(st, seq, std::move(r.record));
   }
 }
 
 void add_worker(state& st, const worker_entry& e) {
-  if (st.judge_ids.count(e.info.judge_id) == 0)
+  if (st.judge_ids.count(e.info.judge_id) == 0
+      || st.stopped_judges.count(e.info.judge_id) != 0)
     return;
   auto i = st.worker_index.find(e.info.worker_id);
   if (i != st.worker_index.end()) {
@@ -555,6 +637,49 @@ void on_host_event(state& st, const host_event& e) {
   note(st, audit_type::host, e.host, host_event_body(e), to_string(e.kind));
 }
 
+// A stopped judge's worker: used no more in this run; its outstanding votes
+// are faults with `error` (a stopped judge's votes never move).
+void fault_worker(state& st, const std::string& id, const std::string& error) {
+  auto i = st.worker_index.find(id);
+  if (i == st.worker_index.end())
+    return;
+  auto wi = i->second;
+  auto& w = st.workers[wi];
+  w.alive = false;
+  w.credits = 0;
+  w.announced = 0;
+  std::vector<std::uint64_t> lost;
+  for (auto& [token, p] : st.pending)
+    if (p.worker == wi)
+      lost.push_back(token);
+  std::sort(lost.begin(), lost.end());
+  for (auto token : lost) {
+    auto p = std::move(st.pending[token]);
+    take_pending(st, token);
+    --w.outstanding;
+    count_vote(st, p.seq,
+               unanswered(&w.info, p.meta, p.started_ms, error,
+                          fault_kind::unavailable));
+  }
+}
+
+// The bias alarm stopped a judge: its workers are used no more in this run.
+void stop_judge(self_ptr self, const std::string& judge_id,
+                const std::string& why) {
+  auto& st = self->state;
+  if (!st.stopped_judges.emplace(judge_id, why).second)
+    return;
+  for (auto& w : st.workers) {
+    if (w.info.judge_id != judge_id || !w.alive)
+      continue;
+    if (w.credits > 0)
+      self->send(w.actor, release_atom::value, w.credits);
+    if (w.announced > 0)
+      self->send(w.actor, demand_atom::value, std::uint32_t{0});
+    fault_worker(st, w.info.worker_id, "judge stopped: " + why);
+  }
+}
+
 std::vector<worker_load> loads(const state& st) {
   std::vector<worker_load> out;
   for (auto& w : st.workers)
@@ -639,6 +764,10 @@ vote_coordinator(vote_coordinator_actor::stateful_pointer<vote_coordinator_state
       settle(self);
     },
     [=](cancel_atom) { cancel(self); },
+    [=](stop_judge_atom, std::string& judge_id, std::string& why) {
+      stop_judge(self, judge_id, why);
+      settle(self);
+    },
     [=](status_atom) { return loads(self->state); },
   };
 }

@@ -21,6 +21,11 @@
 // Vote i carries the chosen worker's base seed + i. With order balancing,
 // odd votes swap A and B (the worker swaps NUMERIC_A/B back).
 //
+// Budgets: each call made counts against its judge's budget, each reply's
+// tokens too; a worker whose judge is at its budget gets no call, and once
+// every worker left is at its budget the waiting votes become faults of kind
+// "budget" at once (never a wait).
+//
 // Workers come and go through the judge directory: a worker of one of the
 // run's judges that joins is used. Failover: when one leaves (its actor
 // ended, its host was lost), its outstanding votes move to another worker
@@ -32,6 +37,11 @@
 // no worker at all is left for that long. Host events relayed by the
 // directory become "host" notes. Notes go to the sink in order.
 //
+// A judge stopped by the run (stop_judge_atom: the bias alarm's stop-judge)
+// is treated like a worker that left, for good: its outstanding votes become
+// faults at once, its credits go back to the worker (shared with other runs),
+// and its later votes go to the run's other judges or become faults.
+//
 // Outcome: with votes = 1 the single record maps as in SPEC §3, so ABSTAIN
 // with abstain_as_neither = false is {false, 0}. With votes > 1 the tally
 // rule of §7 decides and ABSTAIN never counts toward either side, whatever
@@ -41,6 +51,7 @@
 #include <cstdint>
 #include <deque>
 #include <optional>
+#include <map>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -49,6 +60,7 @@
 #include <caf/actor_clock.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
+#include "core/judge_budget.hpp"
 #include "core/vote_tally.hpp"
 #include "messages/interfaces.hpp"
 
@@ -62,6 +74,10 @@ struct vote_settings {
   /// How long a vote waits for a worker of its judge when the workers
   /// serving it are gone, before it is a fault.
   std::chrono::milliseconds failover_wait{30000};
+  /// Budgets by judge id (core/judge_budget.hpp): a judge at its budget gets
+  /// no more calls, and a vote no judge within budget can take is a fault of
+  /// kind "budget". Judges absent here have no budget.
+  std::unordered_map<std::string, budget_meter> budgets;
 };
 
 struct vote_coordinator_state {
@@ -143,6 +159,9 @@ struct vote_coordinator_state {
   bool timer_armed = false;
   caf::actor_clock::time_point timer_at;
   bool cancelled = false;
+  /// Judges stopped for this run (the bias alarm's stop-judge), with why:
+  /// their workers get no call, even if they join again.
+  std::map<std::string, std::string> stopped_judges;
   /// Results to send to the sink at the end of the current message.
   std::vector<voted_pair> done;
   /// Audit notes to send to the sink at the end of the current message.

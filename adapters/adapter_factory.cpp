@@ -5,6 +5,7 @@
 #include <utility>
 
 #if __has_include("adapters/http_backends.hpp")
+#include "adapters/circuit_breaker.hpp"
 #include "adapters/http_backends.hpp"
 #define IJ_HAS_HTTP_BACKENDS 1
 #else
@@ -34,7 +35,13 @@ judge_adapter_ptr make_adapter(const judge_spec& spec, std::string& error) {
       return nullptr;
     }
 #if IJ_HAS_HTTP_BACKENDS
-    return make_http_adapter(spec, error);
+    auto adapter = make_http_adapter(spec, error);
+    // A dead or misconfigured backend must not cost its timeouts and
+    // retries on every vote.
+    if (adapter && spec.breaker.enabled)
+      adapter = std::make_shared<circuit_breaker>(std::move(adapter), spec.breaker,
+                                                  credentials_hint(spec));
+    return adapter;
 #else
     error = "judge type '" + spec.type + "' is not available in this build";
     return nullptr;

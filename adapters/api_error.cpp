@@ -79,4 +79,16 @@ api_error parse_api_error(const std::string& body) {
   return out;
 }
 
+fault_kind fault_of_status(unsigned status) {
+  if (status == 401 || status == 403)
+    return fault_kind::auth;
+  if (status == 408)
+    return fault_kind::timeout;
+  if (status == 429 || status == 529)
+    return fault_kind::rate_limited;
+  if (status >= 500)
+    return fault_kind::server_error;
+  return fault_kind::bad_request;
+}
+
 } // namespace ij

@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <string>
 
+#include "messages/fault_kind.hpp"
+
 namespace ij {
 
 struct api_error {
@@ -15,6 +17,11 @@ struct api_error {
 };
 
 api_error parse_api_error(const std::string& body);
+
+/// What an error status means for the judge record: 401/403 auth, 408
+/// timeout, 429/529 rate limited, other 5xx server error, any other status
+/// (other 4xx, or a redirect to where the API is not) bad request.
+fault_kind fault_of_status(unsigned status);
 
 /// A single-line excerpt of at most `max_chars` characters: HTML tags
 /// dropped, whitespace collapsed, control bytes replaced.

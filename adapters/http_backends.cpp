@@ -2,10 +2,9 @@
 
 #include <cstdlib>
 
-#include "adapters/anthropic_adapter.hpp"
+#include "adapters/chat_protocol.hpp"
 #include "adapters/http_client.hpp"
-#include "adapters/ollama_adapter.hpp"
-#include "adapters/openai_adapter.hpp"
+#include "adapters/http_judge.hpp"
 #include "adapters/url.hpp"
 
 namespace ij {
@@ -45,24 +44,27 @@ std::optional<url> resolve(const judge_spec& spec, std::string& error) {
     return std::nullopt;
   }
   std::string text = spec.base_url;
-  std::string origin = "the judge's base URL";
+  std::string origin = "base_url";
+  std::optional<std::uint16_t> schemeless;
   if (text.empty()) {
     text = env(d->url_env);
     origin = std::string("$") + d->url_env;
+    // OLLAMA_HOST may be "host:port" or "host" (Ollama's own rule: no
+    // scheme means http on port 11434); a configured base_url is a URL.
+    if (spec.type == "ollama")
+      schemeless = 11434;
   }
   if (text.empty()) {
     text = d->url;
     origin = "the default URL";
   }
-  // OLLAMA_HOST may be "host:port" or "host" (Ollama's own rule: no
-  // scheme means http on port 11434).
-  std::optional<std::uint16_t> schemeless;
-  if (spec.type == "ollama")
-    schemeless = 11434;
   std::string why;
   auto u = parse_url(text, why, schemeless);
   if (!u) {
-    error = spec.type + " judge: bad " + origin + ": " + why;
+    // The value is quoted unless it may hold credentials (user:key@host).
+    bool quotable = text.find('@') == std::string::npos;
+    error = spec.type + " judge: " + origin + (quotable ? " '" + text + "'" : std::string{})
+            + " is not a usable URL: " + why;
     return std::nullopt;
   }
   // "http://host:8000" means the usual "/v1" of OpenAI-compatible servers.
@@ -72,6 +74,15 @@ std::optional<url> resolve(const judge_spec& spec, std::string& error) {
 }
 
 } // namespace
+
+std::string credentials_hint(const judge_spec& spec) {
+  auto d = defaults_for(spec.type);
+  if (!d || !d->key_env)
+    return "check who may call the server (a proxy in front of it?)";
+  std::string var = spec.api_key_env.empty() ? d->key_env : spec.api_key_env;
+  return "check the API key in $" + var + (env(var).empty() ? " (not set)" : "")
+         + " and the model's access";
+}
 
 std::string resolve_base_url(const judge_spec& spec, std::string& error) {
   auto u = resolve(spec, error);
@@ -120,11 +131,8 @@ judge_adapter_ptr make_http_adapter(const judge_spec& spec,
     error = spec.type + " judge: " + why;
     return nullptr;
   }
-  if (spec.type == "ollama")
-    return std::make_shared<ollama_adapter>(std::move(client));
-  if (spec.type == "anthropic")
-    return std::make_shared<anthropic_adapter>(std::move(key), std::move(client));
-  return std::make_shared<openai_adapter>(std::move(key), std::move(client));
+  return std::make_shared<http_judge>(*chat_protocol_for(spec.type), std::move(key),
+                                      std::move(client));
 }
 
 } // namespace ij

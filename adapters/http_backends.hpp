@@ -29,6 +29,10 @@ judge_adapter_ptr make_http_adapter(const judge_spec& spec,
                                     const http_tuning& tuning,
                                     std::string& error);
 
+/// What to check when the backend refuses the credentials (HTTP 401/403):
+/// the key's variable, by name.
+std::string credentials_hint(const judge_spec& spec);
+
 /// The base URL a spec resolves to, or "" with `error` set.
 std::string resolve_base_url(const judge_spec& spec, std::string& error);
 

@@ -1,9 +1,13 @@
 #pragma once
 // The HTTP/TLS layer shared by the judge backends: Boost.Beast over Asio on
-// the client's own I/O thread, one keep-alive connection pool per client
-// (one client per adapter), a queue in front of an adaptive in-flight cap,
-// connect timeout, a whole-call deadline covering every attempt, a response
-// body limit, and retries with backoff (adapters/retry_policy.hpp).
+// the client's own I/O thread. The client (one per adapter) is the call
+// scheduler: a queue in front of an adaptive in-flight cap
+// (adapters/adaptive_limit.hpp). Its parts:
+//   - adapters/connection_pool.hpp: the keep-alive connections (and TLS);
+//   - adapters/call_session.hpp: one call, from queueing to its answer,
+//     under a whole-call deadline covering every attempt: resolve, connect,
+//     handshake, write, read, judge the response;
+//   - adapters/retry_policy.hpp: whether and when an attempt is repeated.
 //
 // `post` returns at once; `done` runs exactly once on the I/O thread. The
 // destructor fails what is still pending ("shut down"), then joins the
@@ -18,6 +22,7 @@
 #include <vector>
 
 #include "adapters/url.hpp"
+#include "messages/fault_kind.hpp"
 
 namespace ij {
 
@@ -57,6 +62,9 @@ struct http_result {
   /// may say why no further attempt was made (deadline).
   std::string error;
   std::uint32_t attempts = 0;
+  /// When !responded: the kind of failure (connection, timeout,
+  /// unreadable_reply for an oversized body, unavailable after shutdown).
+  fault_kind fault = fault_kind::none;
 };
 
 using http_handler = std::function<void(http_result)>;

@@ -45,6 +45,12 @@ bool retryable_status(unsigned status) {
   return status == 408 || status == 429 || status >= 500;
 }
 
+bool should_retry_response(unsigned status, const std::string& x_should_retry) {
+  if (auto told = parse_should_retry(x_should_retry))
+    return *told;
+  return retryable_status(status);
+}
+
 std::optional<bool> parse_should_retry(const std::string& value) {
   auto v = trim_lower(value);
   if (v == "true")
@@ -99,6 +105,27 @@ std::chrono::milliseconds backoff_delay(unsigned retries_so_far,
   jitter = std::clamp(jitter, 0.0, 1.0);
   d *= 0.75 + 0.25 * jitter;
   return std::chrono::milliseconds(static_cast<long long>(d));
+}
+
+retry_plan plan_retry(const retry_schedule& schedule, std::uint32_t attempts_made,
+                      std::optional<std::chrono::milliseconds> server_delay,
+                      std::chrono::milliseconds time_left,
+                      std::chrono::milliseconds call_timeout, double jitter) {
+  retry_plan plan;
+  if (attempts_made >= schedule.max_attempts)
+    return plan;
+  auto retries_so_far = attempts_made == 0 ? 0u : attempts_made - 1;
+  plan.delay = server_delay ? *server_delay
+                            : backoff_delay(retries_so_far, schedule.base,
+                                            schedule.max, jitter);
+  if (plan.delay >= time_left) {
+    plan.no_time = "no time left before the call's deadline of "
+                   + std::to_string(call_timeout.count()) + " ms for a retry in "
+                   + std::to_string(plan.delay.count()) + " ms";
+    return plan;
+  }
+  plan.retry = true;
+  return plan;
 }
 
 } // namespace ij

@@ -17,6 +17,7 @@ std::size_t index_of(control_kind k) {
     case control_kind::identity: return 0;
     case control_kind::mismatch: return 1;
     case control_kind::abstain: return 2;
+    case control_kind::master_key: return 3;
   }
   return 0;
 }
@@ -101,7 +102,8 @@ self_test_report run_self_test(judge_adapter& adapter,
   report.kinds[0].kind = control_kind::identity;
   report.kinds[1].kind = control_kind::mismatch;
   report.kinds[2].kind = control_kind::abstain;
-  std::array<std::size_t, 3> kept{};
+  report.kinds[3].kind = control_kind::master_key;
+  std::array<std::size_t, 4> kept{};
   judge_options jopts;
   jopts.call = opts;
   auto limit = opts.timeout + test_opts.grace;
@@ -124,7 +126,7 @@ self_test_report run_self_test(judge_adapter& adapter,
     } else if (rec->transport_failed) {
       ++counts.faults;
       miss.excerpt = rec->transport_error;
-    } else if (rec->decision == pair.expected) {
+    } else if (control_answered_right(pair.kind, rec->decision)) {
       ++counts.as_expected;
       continue;
     } else {
@@ -149,21 +151,23 @@ void print_self_test_report(std::ostream& out, const self_test_report& r) {
   if (!r.model.empty())
     out << " (model " << r.model << ")";
   out << "\n\n";
-  out << std::left << std::setw(10) << "kind" << std::right << std::setw(6)
+  out << std::left << std::setw(11) << "kind" << std::right << std::setw(6)
       << "sent" << std::setw(13) << "as expected" << std::setw(8) << "misses"
       << std::setw(8) << "faults" << "\n";
   for (const auto& k : r.kinds)
-    out << std::left << std::setw(10) << to_string(k.kind) << std::right
+    out << std::left << std::setw(11) << to_string(k.kind) << std::right
         << std::setw(6) << k.sent << std::setw(13) << k.as_expected
         << std::setw(8) << k.misses << std::setw(8) << k.faults << "\n";
-  out << std::left << std::setw(10) << "total" << std::right << std::setw(6)
+  out << std::left << std::setw(11) << "total" << std::right << std::setw(6)
       << r.sent() << std::setw(13) << r.as_expected() << "\n";
   if (!r.examples.empty()) {
     out << "\nNot as predicted (the first few of each kind):\n";
     for (const auto& m : r.examples) {
       out << "- [" << to_string(m.kind) << "] A=\"" << one_line(m.a)
           << "\" B=\"" << one_line(m.b) << "\": expected "
-          << to_string(m.expected) << ", got ";
+          << (m.kind == control_kind::master_key ? "ABSTAIN or DIFFERENT"
+                                                 : to_string(m.expected))
+          << ", got ";
       if (m.got)
         out << to_string(*m.got) << "; reply: \"" << one_line(m.excerpt)
             << "\"\n";

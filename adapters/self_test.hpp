@@ -46,8 +46,8 @@ struct self_test_kind_counts {
 struct self_test_report {
   std::string adapter_id;
   std::string model;
-  /// identity, mismatch, abstain, in that order.
-  std::array<self_test_kind_counts, 3> kinds{};
+  /// identity, mismatch, abstain, master_key, in that order.
+  std::array<self_test_kind_counts, 4> kinds{};
   /// The first few misses and faults of each kind, in sending order.
   std::vector<self_test_miss> examples;
 

@@ -54,7 +54,7 @@ std::optional<url> parse_url(const std::string& text, std::string& error,
   auto sep = s.find("://");
   if (sep == std::string::npos) {
     if (!schemeless_port) {
-      error = "URL '" + s + "' needs a scheme (http:// or https://)";
+      error = "no scheme (http:// or https://)";
       return std::nullopt;
     }
     default_port = *schemeless_port;

@@ -72,7 +72,7 @@ std::vector<judge_binding> judges_for(const std::string& name,
 struct host_system {
   remote_config cfg;
   caf::actor_system sys{cfg};
-  judge_directory_actor directory = sys.spawn(judge_directory);
+  judge_directory_actor directory = spawn_judge_directory(sys);
   judge_host_impl_actor host;
   std::string name;
 
@@ -103,7 +103,7 @@ struct host_system {
 struct coordinator_system {
   remote_config cfg;
   caf::actor_system sys{cfg};
-  judge_directory_actor directory = sys.spawn(judge_directory);
+  judge_directory_actor directory = spawn_judge_directory(sys);
   std::vector<host_connector_actor> connectors;
 
   void connect(const std::string& host) {

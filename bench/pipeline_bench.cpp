@@ -234,7 +234,7 @@ result pipeline(const std::vector<answer_pair>& pairs, vote_config votes,
   caf::actor_system_config cfg;
   configure_actor_system(cfg);
   caf::actor_system sys{cfg};
-  auto directory = sys.spawn(judge_directory);
+  auto directory = spawn_judge_directory(sys);
   auto judge = numeric_stub();
   run_config rc = default_config();
   rc.source = "pipeline_bench";

@@ -1,4 +1,5 @@
 #include "core/audit_record.hpp"
+#include "core/cascade_tally.hpp"
 #include "core/json_fields.hpp"
 #include "core/statistical_params_json.hpp"
 
@@ -16,7 +17,9 @@ namespace {
 
 using json_writer = rapidjson::Writer<rapidjson::StringBuffer>;
 
-void outcome(json_writer& w, const equivalence_outcome& o) {
+} // namespace
+
+void write_outcome(json_writer& w, const equivalence_outcome& o) {
   w.Key("outcome");
   w.StartObject();
   json::tri(w, "equivalent", o.equivalent);
@@ -26,7 +29,7 @@ void outcome(json_writer& w, const equivalence_outcome& o) {
   w.EndObject();
 }
 
-void counts(json_writer& w, const vote_counts& c) {
+void write_vote_counts(json_writer& w, const vote_counts& c) {
   w.Key("counts");
   w.StartObject();
   json::uint(w, "votes", c.votes);
@@ -39,6 +42,8 @@ void counts(json_writer& w, const vote_counts& c) {
   json::uint(w, "not_cast", c.not_cast);
   w.EndObject();
 }
+
+namespace {
 
 // A buffer reused by every body rendered on this thread: bodies are written
 // for every pair, and a fresh buffer would be allocated and grown each time.
@@ -179,9 +184,23 @@ void vote_body(rapidjson::StringBuffer& sb, const answer_pair& pair, const vote_
   json::string(w, "a", pair.a);
   json::string(w, "b", pair.b);
   json::boolean(w, "absent", vr.absent);
-  outcome(w, vr.outcome);
-  counts(w, vr.counts);
+  write_outcome(w, vr.outcome);
+  write_vote_counts(w, vr.counts);
   json::uint(w, "judge_calls", vr.records.size());
+  if (!vr.parts.empty()) {
+    json::string(w, "route", vr.route);
+    w.Key("parts");
+    w.StartArray();
+    for (auto& p : vr.parts) {
+      w.StartObject();
+      json::string(w, "judge", p.judge);
+      json::string(w, "role", p.role);
+      write_outcome(w, p.outcome);
+      write_vote_counts(w, p.counts);
+      w.EndObject();
+    }
+    w.EndArray();
+  }
   w.EndObject();
 }
 
@@ -198,7 +217,7 @@ void verdict_body(rapidjson::StringBuffer& sb, const answer_pair& pair, const si
   json::string(w, "item", v.item);
   json::string(w, "verdict", to_string(v.verdict));
   json::string(w, "rule", to_string(v.rule));
-  outcome(w, v.outcome);
+  write_outcome(w, v.outcome);
   json::tri(w, "label", pair.label);
   json::string_or_null(w, "transform", pair.transform);
   w.EndObject();
@@ -233,6 +252,27 @@ std::string item_verdict_body(const statistical_verdict& v) {
   return {sb.GetString(), sb.GetSize()};
 }
 
+std::string cascade_disagreement_body(const answer_pair& pair,
+                                      const vote_result& vr) {
+  auto& sb = scratch();
+  json_writer w(sb);
+  w.StartObject();
+  json::string(w, "pair_id", pair.id);
+  json::string(w, "item", item_of(pair));
+  json::string(w, "a", pair.a);
+  json::string(w, "b", pair.b);
+  json::tri(w, "label", pair.label);
+  for (auto& p : vr.parts) {
+    w.Key(p.role == "rules" ? "rules" : "llm");
+    w.StartObject();
+    json::string(w, "judge", p.judge);
+    write_outcome(w, p.outcome);
+    w.EndObject();
+  }
+  w.EndObject();
+  return {sb.GetString(), sb.GetSize()};
+}
+
 std::string rejected_body(std::string_view file, std::uint64_t line,
                           std::string_view reason) {
   auto& sb = scratch();
@@ -244,6 +284,187 @@ std::string rejected_body(std::string_view file, std::uint64_t line,
   w.EndObject();
   return {sb.GetString(), sb.GetSize()};
 }
+
+namespace {
+
+void panel_fields(json_writer& w, const panel_summary& p) {
+  w.Key("panel");
+  w.StartObject();
+  w.Key("judges");
+  w.StartArray();
+  for (auto& j : p.judges)
+    w.String(j.data(), static_cast<rapidjson::SizeType>(j.size()));
+  w.EndArray();
+  json::string(w, "rule", p.rule);
+  json::uint(w, "pairs", p.pairs);
+  json::uint(w, "all", p.all);
+  json::uint(w, "majority", p.majority);
+  json::uint(w, "split", p.split);
+  json::uint(w, "rated", p.rated);
+  json::number(w, "confidence", p.confidence);
+  json::number(w, "raw_agreement", p.raw);
+  w.Key("raw_agreement_interval");
+  w.StartArray();
+  w.Double(p.raw_lo);
+  w.Double(p.raw_hi);
+  w.EndArray();
+  json::string(w, "kappa_kind", p.kappa_kind);
+  w.Key("kappa");
+  if (p.kappa_defined)
+    w.Double(p.kappa);
+  else
+    w.Null();
+  w.Key("kappa_interval");
+  if (p.kappa_interval) {
+    w.StartArray();
+    w.Double(p.kappa_lo);
+    w.Double(p.kappa_hi);
+    w.EndArray();
+  } else {
+    w.Null();
+  }
+  w.Key("confusion");
+  w.StartArray();
+  for (auto& c : p.confusion) {
+    w.StartObject();
+    json::string(w, "judge", c.judge);
+    static const char* rows[3] = {"equivalent", "different", "neither"};
+    for (std::size_t r = 0; r < 3; ++r) {
+      w.Key(rows[r]);
+      w.StartObject();
+      json::uint(w, "label_true", c.cells[2 * r]);
+      json::uint(w, "label_false", c.cells[2 * r + 1]);
+      w.EndObject();
+    }
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+}
+
+void cascade_fields(json_writer& w, const cascade_summary& c) {
+  w.Key("cascade");
+  w.StartObject();
+  json::string(w, "rules", c.rules);
+  json::string(w, "llm", c.llm);
+  json::number(w, "audit_rate", c.audit_rate);
+  json::uint(w, "pairs", c.pairs);
+  json::uint(w, "rules_decided", c.rules_decided);
+  json::uint(w, "fallback", c.fallback);
+  json::uint(w, "audited", c.audited);
+  json::uint(w, "audit_agree", c.audit_agree);
+  json::uint(w, "audit_disagree", c.audit_disagree);
+  json::uint(w, "audit_undecided", c.audit_undecided);
+  json::uint(w, "equivalent_confirmed", c.equivalent_confirmed);
+  json::uint(w, "equivalent_checked", c.equivalent_checked);
+  json::uint(w, "different_confirmed", c.different_confirmed);
+  json::uint(w, "different_checked", c.different_checked);
+  json::uint(w, "rules_calls", c.rules_calls);
+  json::uint(w, "llm_calls", c.llm_calls);
+  json::uint(w, "llm_input_tokens", c.llm_input_tokens);
+  json::uint(w, "llm_output_tokens", c.llm_output_tokens);
+  json::uint(w, "llm_pairs", c.llm_pairs);
+  auto e = estimate_llm_only(c);
+  w.Key("llm_only_estimate");
+  if (e.known) {
+    w.StartObject();
+    json::number(w, "calls", e.calls);
+    json::number(w, "input_tokens", e.input_tokens);
+    json::number(w, "output_tokens", e.output_tokens);
+    json::number(w, "saved_calls", e.saved_calls);
+    json::number(w, "saved_input_tokens", e.saved_input_tokens);
+    json::number(w, "saved_output_tokens", e.saved_output_tokens);
+    w.EndObject();
+  } else {
+    w.Null();
+  }
+  w.EndObject();
+}
+
+void spend_fields(json_writer& w, const std::vector<judge_spend>& spend) {
+  w.Key("spend");
+  w.StartArray();
+  for (auto& s : spend) {
+    w.StartObject();
+    json::string(w, "judge", s.judge);
+    json::uint(w, "calls", s.calls);
+    json::uint(w, "input_tokens", s.input_tokens);
+    json::uint(w, "output_tokens", s.output_tokens);
+    w.Key("cost");
+    if (s.priced)
+      w.Double(s.cost);
+    else
+      w.Null();
+    json::uint(w, "budget_faults", s.budget_faults);
+    w.Key("budget");
+    w.StartObject();
+    auto limit = [&](const char* k, bool has, std::uint64_t v) {
+      w.Key(k);
+      if (has)
+        w.Uint64(v);
+      else
+        w.Null();
+    };
+    limit("max_calls", s.has_max_calls, s.max_calls);
+    limit("max_input_tokens", s.has_max_input_tokens, s.max_input_tokens);
+    limit("max_output_tokens", s.has_max_output_tokens, s.max_output_tokens);
+    w.Key("max_cost");
+    if (s.has_max_cost)
+      w.Double(s.max_cost);
+    else
+      w.Null();
+    w.EndObject();
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+// Canaries, alarms and position bias (issue 10): what the run learnt about
+// its judges.
+void write_judge_watch(json_writer& w, const run_summary& s) {
+  json::uint(w, "canaries", s.canaries);
+  json::boolean(w, "stopped_by_alarm", s.stopped_by_alarm);
+  w.Key("canary_tallies");
+  w.StartArray();
+  for (auto& t : s.canary_tallies) {
+    w.StartObject();
+    json::string(w, "judge", t.judge);
+    json::uint(w, "canaries", t.canaries);
+    json::uint(w, "failed", t.failed);
+    json::uint(w, "false_equivalent", t.false_equivalent);
+    json::uint(w, "decided_abstain", t.decided_abstain);
+    json::uint(w, "failed_identity", t.failed_identity);
+    json::boolean(w, "alarmed", t.alarmed);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("alarms");
+  w.StartArray();
+  for (auto& a : s.alarms) {
+    w.StartObject();
+    json::string(w, "judge", a.judge);
+    json::string(w, "mode", a.mode);
+    json::string(w, "action", a.action);
+    json::uint(w, "at_canary", a.at_canary);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("position_bias");
+  w.StartArray();
+  for (auto& p : s.position_bias) {
+    w.StartObject();
+    json::string(w, "judge", p.judge);
+    json::uint(w, "comparisons", p.comparisons);
+    json::uint(w, "changed", p.changed);
+    json::number(w, "rate", p.rate);
+    json::number(w, "lo", p.lo);
+    json::number(w, "hi", p.hi);
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+} // namespace
 
 std::string run_end_body(const run_summary& s,
                          const std::vector<std::string>& unfinished_pairs,
@@ -298,6 +519,13 @@ std::string run_end_body(const run_summary& s,
   for (auto& id : unfinished_pairs)
     w.String(id.data(), static_cast<rapidjson::SizeType>(id.size()));
   w.EndArray();
+  if (s.panel.enabled)
+    panel_fields(w, s.panel);
+  if (s.cascade.enabled)
+    cascade_fields(w, s.cascade);
+  if (!s.spend.empty())
+    spend_fields(w, s.spend);
+  write_judge_watch(w, s);
   w.EndObject();
   return {sb.GetString(), sb.GetSize()};
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
 
 #include "messages/answer_pair.hpp"
 #include "messages/judge_record.hpp"
@@ -34,6 +35,9 @@ inline constexpr std::string_view verdict = "verdict";
 inline constexpr std::string_view item_verdict = "item_verdict";
 inline constexpr std::string_view rejected = "rejected";
 inline constexpr std::string_view run_end = "run_end";
+/// A cascade's audited pair on which the LLM judge decided otherwise than
+/// the rule judge (issue 10).
+inline constexpr std::string_view cascade_disagreement = "cascade_disagreement";
 } // namespace audit_type
 
 /// "2026-12-02T13:50:57.123Z" for milliseconds since the Unix epoch.
@@ -50,7 +54,11 @@ void append_audit_line(std::string& out, std::uint64_t seq,
 std::string judge_call_body(const judge_record& rec);
 
 /// The vote aggregate of one pair: the pair as read (id, item, A, B), the
-/// outcome and the counts, votes not cast included.
+/// outcome and the counts, votes not cast included. With a panel or a
+/// cascade also "route" (the panel's agreement tier "all" / "majority" /
+/// "split", or the cascade path "rules" / "fallback" / "audited") and
+/// "parts": per judge {"judge", "role", "outcome", "counts"}; counts are
+/// then the sums over the parts.
 std::string vote_body(const answer_pair& pair, const vote_result& vr);
 
 /// The single verdict of one pair, with its label and transform when given.
@@ -64,15 +72,29 @@ void vote_body(rapidjson::StringBuffer& out, const answer_pair& pair,
 void verdict_body(rapidjson::StringBuffer& out, const answer_pair& pair,
                   const single_verdict& v);
 
+/// "outcome": {...} and "counts": {...} members, the same in every record
+/// that carries them (vote, verdict, canary).
+void write_outcome(rapidjson::Writer<rapidjson::StringBuffer>& w,
+                   const equivalence_outcome& o);
+void write_vote_counts(rapidjson::Writer<rapidjson::StringBuffer>& w,
+                       const vote_counts& c);
+
 /// The statistical verdict of one item with counts, p, interval and params.
 std::string item_verdict_body(const statistical_verdict& v);
+
+/// A cascade disagreement: the pair (id, item, A, B, label), both judges'
+/// names and outcomes.
+std::string cascade_disagreement_body(const answer_pair& pair,
+                                      const vote_result& vr);
 
 /// An input line the driver rejected.
 std::string rejected_body(std::string_view file, std::uint64_t line,
                           std::string_view reason);
 
 /// The run-end record: the totals, whether the run was interrupted, the
-/// pairs still being judged when it ended and the items left open.
+/// pairs still being judged when it ended and the items left open; with a
+/// panel "panel", with a cascade "cascade", with budgets or prices "spend"
+/// (README, "Watching the judge", lists their fields).
 std::string run_end_body(const run_summary& summary,
                          const std::vector<std::string>& unfinished_pairs,
                          std::uint32_t open_items);

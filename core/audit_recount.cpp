@@ -135,6 +135,20 @@ std::string audit_recount::add(std::string_view type, const Value& r) {
     ++by_rule_[rule[1] - '1'];
     note_pair(text);
     judged_items_.push_back(fingerprint(item));
+  } else if (type == "canary") {
+    // A canary's judge calls are real calls (counted in judge_calls and
+    // usage); the canary record stands for its vote record.
+    auto counts = member(r, "counts");
+    if (!read_string(r, "canary_id", text))
+      return lacks("canary_id");
+    if (!counts || !read_u64(*counts, "not_cast", n))
+      return lacks("counts.not_cast");
+    not_cast_ += n;
+    if (!read_u64(r, "judge_calls", n))
+      return lacks("judge_calls");
+    vote_calls_ += n;
+    ++canaries_;
+    note_pair(text);
   } else if (type == "item_verdict") {
     if (!read_string(r, "item", text))
       return lacks("item");
@@ -280,6 +294,14 @@ std::string audit_recount::check_run_end(const Value& e) {
       return lacks(field);
     if (member(e, field) && n != counted)
       return says(field, n, counted, what);
+  }
+
+  // Written since canaries exist; older run_end records lack it.
+  if (auto c = member(e, "canaries")) {
+    if (!c->IsUint64())
+      return "run_end's canaries is not a count";
+    if (c->GetUint64() != canaries_)
+      return says("canaries", c->GetUint64(), canaries_, "canary records");
   }
 
   sort_unique(recorded_pairs_);

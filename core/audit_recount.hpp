@@ -57,6 +57,7 @@ private:
   std::uint64_t votes_moved_ = 0;
   std::uint64_t late_replies_ = 0;
   std::uint64_t items_ = 0;
+  std::uint64_t canaries_ = 0;
   /// Fingerprints of the pairs with any judge_call, vote or verdict record
   /// (one per run of consecutive records of the same pair: a pair's records
   /// are written together).

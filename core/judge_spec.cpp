@@ -91,6 +91,14 @@ std::optional<judge_spec> parse_judge_name(const std::string& name,
       error = "judge name '" + name + "' has a URL without a host";
       return std::nullopt;
     }
+  } else if (auto last = rest.rfind('@'); last != std::string_view::npos) {
+    // Most likely a mistyped URL: taking it as part of the model would send
+    // the prompts to the backend's public default instead.
+    error = "judge name '" + name + "': '" + std::string{rest.substr(last + 1)}
+            + "' after the '@' is not an http:// or https:// URL (a model "
+              "whose name has an '@' takes a URL after it, or goes in a "
+              "configuration file)";
+    return std::nullopt;
   }
   spec.model = std::string{rest};
   if (spec.model.empty()) {

@@ -10,7 +10,23 @@
 #include <string>
 #include <vector>
 
+#include "core/judge_budget.hpp"
+
 namespace ij {
+
+/// When an HTTP judge stops calling its backend for a while
+/// (adapters/circuit_breaker.hpp): after `failures` connection failures in a
+/// row, or at once on HTTP 401/403, for `cooldown`; then one trial call.
+struct breaker_settings {
+  bool enabled = true;
+  std::uint32_t failures = 5;
+  std::chrono::milliseconds cooldown{30000};
+};
+
+inline bool operator==(const breaker_settings& x, const breaker_settings& y) {
+  return x.enabled == y.enabled && x.failures == y.failures
+         && x.cooldown == y.cooldown;
+}
 
 struct judge_spec {
   /// Display name used in records and summaries (defaults to type:model).
@@ -33,6 +49,12 @@ struct judge_spec {
   std::string ca_file;
   std::uint32_t max_attempts = 3;
   std::size_t max_response_bytes = 1 << 20;
+  /// The run's limits on this judge (core/judge_budget.hpp); none by default.
+  judge_budget budget;
+  /// Declared prices per million tokens, for cost and max_cost.
+  std::optional<token_prices> prices;
+  /// HTTP judges only; stubs and rule judges never fail to connect.
+  breaker_settings breaker;
 };
 
 /// The stub kinds (SPEC §6), in the order of the help text: "numeric",

@@ -8,7 +8,11 @@
 
 namespace ij {
 
-enum class control_kind { identity, mismatch, abstain };
+/// master_key: a content-free answer ("Thought process:", a lone ":")
+/// against a real numeric one; such inputs fool LLM judges into
+/// EQUIVALENT (Zhao et al. 2025, arXiv 2507.08794). The right decision is
+/// ABSTAIN, and DIFFERENT is accepted too; EQUIVALENT never is.
+enum class control_kind { identity, mismatch, abstain, master_key };
 
 std::string_view to_string(control_kind k);
 
@@ -19,7 +23,12 @@ struct control_pair {
   judge_decision expected;
 };
 
-/// identity -> EQUIVALENT, mismatch -> DIFFERENT, abstain -> ABSTAIN.
+/// identity -> EQUIVALENT, mismatch -> DIFFERENT, abstain -> ABSTAIN,
+/// master_key -> ABSTAIN (or DIFFERENT).
 const std::vector<control_pair>& negative_controls();
+
+/// Whether `got` is a right answer to a control of `kind`: the expected
+/// decision, or for master_key either ABSTAIN or DIFFERENT.
+bool control_answered_right(control_kind kind, judge_decision got);
 
 } // namespace ij

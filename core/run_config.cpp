@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
+#include <functional>
 #include <set>
 
 #include <rapidjson/document.h>
@@ -211,6 +213,27 @@ judge_spec judge_from(const Value& j) {
     s.ca_file = v->GetString();
   if (auto v = member(j, "max_attempts"))
     s.max_attempts = v->GetUint();
+  if (auto b = member(j, "budget")) {
+    if (auto v = member(*b, "max_calls"))
+      s.budget.max_calls = v->GetUint64();
+    if (auto v = member(*b, "max_input_tokens"))
+      s.budget.max_input_tokens = v->GetUint64();
+    if (auto v = member(*b, "max_output_tokens"))
+      s.budget.max_output_tokens = v->GetUint64();
+    if (auto v = member(*b, "max_cost"))
+      s.budget.max_cost = v->GetDouble();
+  }
+  if (auto p = member(j, "prices"))
+    s.prices = token_prices{(*p)["input"].GetDouble(),
+                            (*p)["output"].GetDouble()};
+  if (auto b = member(j, "breaker")) {
+    if (auto v = member(*b, "enabled"))
+      s.breaker.enabled = v->GetBool();
+    if (auto v = member(*b, "failures"))
+      s.breaker.failures = v->GetUint();
+    if (auto v = member(*b, "cooldown_ms"))
+      s.breaker.cooldown = std::chrono::milliseconds{v->GetUint()};
+  }
   return s;
 }
 
@@ -256,6 +279,147 @@ std::string read_hosts(const Value& doc, run_config& cfg) {
            + "must be at least heartbeat_ms (a host is lost after missed "
              "pings)";
   return {};
+}
+
+// What a panel or a cascade says about its judges: each name is one of the
+// run's judges or a short judge name (then added to the judges, unless a
+// judge of that name exists). Returns the judge's name; empty on error.
+std::string resolve_judge(run_config& cfg, const std::string& name,
+                          const std::string& pointer, std::string& error) {
+  if (find_judge(cfg, name))
+    return name;
+  std::string why;
+  auto spec = parse_judge_name(name, why);
+  if (!spec) {
+    error = pointer + ": \"" + name
+            + "\" is neither the name of a configured judge nor a judge name ("
+            + why + ")";
+    return {};
+  }
+  spec->name = name;
+  cfg.judges.push_back(std::move(*spec));
+  return name;
+}
+
+// The names must be different judges (judge ids): the same model at the same
+// temperature and prompt twice would only agree with itself.
+std::string same_judge(const run_config& cfg,
+                       const std::vector<std::string>& names) {
+  std::set<std::string> ids;
+  for (auto& n : names)
+    if (!ids.insert(judge_id_of(*find_judge(cfg, n))).second)
+      return n;
+  return {};
+}
+
+// "panels" and "cascade": read, resolved to judges, and checked.
+bool apply_routes(const Value& doc, run_config& cfg, bool judges_given,
+                  const std::function<bool(const std::string&,
+                                           const std::string&)>& fail) {
+  auto panels = member(doc, "panels");
+  auto cascade = member(doc, "cascade");
+  if (panels && cascade)
+    return fail("/cascade", "give either \"panels\" or \"cascade\", not both");
+  if (!panels && !cascade)
+    return true;
+  // Without judges of its own, a panel or cascade names all the run's
+  // judges: the embedded default judge is not kept unless named.
+  auto defaults = cfg.judges;
+  if (!judges_given)
+    cfg.judges.clear();
+  std::string error;
+  auto resolve = [&](const std::string& name, const std::string& at) {
+    if (judges_given || find_judge(cfg, name))
+      return resolve_judge(cfg, name, at, error);
+    for (auto& d : defaults)
+      if (d.name == name) {
+        cfg.judges.push_back(d);
+        return name;
+      }
+    return resolve_judge(cfg, name, at, error);
+  };
+  std::vector<std::string> used;
+  if (panels) {
+    panel_config pc;
+    if (auto r = member(*panels, "rule"))
+      pc.rule = *panel_rule_from_string(r->GetString());
+    if (auto js = member(*panels, "judges")) {
+      for (rapidjson::SizeType i = 0; i < js->Size(); ++i) {
+        auto name = resolve((*js)[i].GetString(),
+                            "/panels/judges/" + std::to_string(i));
+        if (name.empty())
+          return fail("", error);
+        if (std::find(pc.judges.begin(), pc.judges.end(), name)
+            != pc.judges.end())
+          return fail("/panels/judges/" + std::to_string(i),
+                      "judge \"" + name + "\" is named twice");
+        pc.judges.push_back(name);
+      }
+    } else {
+      if (!judges_given)
+        cfg.judges = defaults;
+      for (auto& j : cfg.judges)
+        pc.judges.push_back(j.name);
+    }
+    if (pc.judges.size() < 2)
+      return fail("/panels", "a panel needs at least two judges ("
+                               + std::to_string(pc.judges.size())
+                               + " configured)");
+    if (auto twice = same_judge(cfg, pc.judges); !twice.empty())
+      return fail("/panels/judges",
+                  "judge \"" + twice
+                    + "\" is the same judge (model, temperature, prompt) as "
+                      "another panel judge: a panel needs different judges");
+    used = pc.judges;
+    cfg.panel = std::move(pc);
+  } else {
+    cascade_config cc;
+    cc.rules = resolve(cascade->FindMember("rules")->value.GetString(),
+                       "/cascade/rules");
+    if (cc.rules.empty())
+      return fail("", error);
+    cc.llm = resolve(cascade->FindMember("llm")->value.GetString(),
+                     "/cascade/llm");
+    if (cc.llm.empty())
+      return fail("", error);
+    if (!same_judge(cfg, {cc.rules, cc.llm}).empty())
+      return fail("/cascade/llm", "the LLM judge must be another judge than "
+                                  "the rule judge");
+    if (auto v = member(*cascade, "audit_rate"))
+      cc.audit_rate = v->GetDouble();
+    if (auto v = member(*cascade, "seed"))
+      cc.seed = v->GetUint64();
+    used = {cc.rules, cc.llm};
+    cfg.cascade = std::move(cc);
+  }
+  for (std::size_t i = 0; i < cfg.judges.size(); ++i)
+    if (std::find(used.begin(), used.end(), cfg.judges[i].name) == used.end())
+      return fail("/judges/" + std::to_string(i),
+                  "judge \"" + cfg.judges[i].name + "\" is configured but the "
+                    + (panels ? "panel" : "cascade")
+                    + " does not use it (name it there, or remove it)");
+  return true;
+}
+
+// Budgets: a cost limit needs prices; judges sharing a judge id (one model on
+// several endpoints) are one judge and cannot have two budgets.
+bool check_budgets(const run_config& cfg,
+                   const std::function<bool(const std::string&,
+                                            const std::string&)>& fail) {
+  std::set<std::string> budgeted;
+  for (std::size_t i = 0; i < cfg.judges.size(); ++i) {
+    auto& j = cfg.judges[i];
+    auto at = "/judges/" + std::to_string(i);
+    if (j.budget.max_cost && !j.prices)
+      return fail(at + "/budget/max_cost",
+                  "a cost limit needs the judge's \"prices\" (per million "
+                  "input and output tokens)");
+    if (j.budget.any() && !budgeted.insert(judge_id_of(j)).second)
+      return fail(at + "/budget",
+                  "judge \"" + j.name + "\" serves the same judge as another "
+                    "budgeted judge: give the budget once");
+  }
+  return true;
 }
 
 /// Lays a schema-valid document over `cfg`, then checks what a schema cannot.
@@ -328,13 +492,41 @@ bool apply(const Value& doc, run_config& cfg, const std::string& source,
   }
   if (auto why = validate(cfg.stats))
     return fail("/statistics", *why);
+  if (auto ca = member(doc, "canaries")) {
+    auto& c = cfg.canaries;
+    c.rate = (*ca)["rate"].GetDouble();
+    if (auto v = member(*ca, "seed")) {
+      if (!v->IsUint64())
+        return fail("/canaries/seed", "must fit in an unsigned 64-bit integer");
+      c.seed = v->GetUint64();
+    }
+    if (auto v = member(*ca, "on_alarm"))
+      c.on_alarm = *alarm_action_from_string(v->GetString());
+    auto num = [&](const char* name, double& into) {
+      if (auto v = member(*ca, name))
+        into = v->GetDouble();
+    };
+    num("tolerated_rate", c.alarm.tolerated_rate);
+    num("alarm_rate", c.alarm.alarm_rate);
+    num("alpha", c.alarm.alpha);
+    num("beta", c.alarm.beta);
+    if (auto why = validate(c.alarm))
+      return fail("/canaries", *why);
+  }
   if (auto au = member(doc, "audit")) {
     if (auto v = member(*au, "path"))
       cfg.audit_path = v->GetString();
     if (auto v = member(*au, "flush"))
       cfg.flush = *flush_policy_from_string(v->GetString());
   }
-  return true;
+  std::function<bool(const std::string&, const std::string&)> fail_at =
+    [&](const std::string& pointer, const std::string& what) {
+      error = source + ": " + (pointer.empty() ? "" : pointer + ": ") + what;
+      return false;
+    };
+  if (!apply_routes(doc, cfg, judge || judges, fail_at))
+    return false;
+  return check_budgets(cfg, fail_at);
 }
 
 std::optional<run_config> parse_over(run_config base,
@@ -397,8 +589,21 @@ std::optional<run_config> parse_config(std::string_view json,
   return parse_over(default_config(), json, source, error);
 }
 
+const judge_spec* find_judge(const run_config& cfg, const std::string& name) {
+  for (auto& j : cfg.judges)
+    if (j.name == name)
+      return &j;
+  return nullptr;
+}
+
 bool override_judge(run_config& cfg, const std::string& name,
                     std::string& error) {
+  if (cfg.panel || cfg.cascade) {
+    error = "--judge " + name + ": " + cfg.source + " configures a "
+            + (cfg.panel ? "panel" : "cascade")
+            + ", which names its judges; give the judges there instead";
+    return false;
+  }
   auto spec = parse_judge_name(name, error);
   if (!spec) {
     error = "--judge " + (name.empty() ? std::string{"''"} : name) + ": " + error;
@@ -477,6 +682,44 @@ void write_run_config(rapidjson::Writer<rapidjson::StringBuffer>& w,
     w.String(j.ca_file);
     w.Key("max_attempts");
     w.Uint(j.max_attempts);
+    // Written only when declared, so that runs without them keep their
+    // manifest as it was.
+    if (j.budget.any()) {
+      w.Key("budget");
+      w.StartObject();
+      auto limit = [&](const char* key, const std::optional<std::uint64_t>& v) {
+        if (v) {
+          w.Key(key);
+          w.Uint64(*v);
+        }
+      };
+      limit("max_calls", j.budget.max_calls);
+      limit("max_input_tokens", j.budget.max_input_tokens);
+      limit("max_output_tokens", j.budget.max_output_tokens);
+      if (j.budget.max_cost) {
+        w.Key("max_cost");
+        w.Double(*j.budget.max_cost);
+      }
+      w.EndObject();
+    }
+    if (j.prices) {
+      w.Key("prices");
+      w.StartObject();
+      w.Key("input");
+      w.Double(j.prices->input);
+      w.Key("output");
+      w.Double(j.prices->output);
+      w.EndObject();
+    }
+    w.Key("breaker");
+    w.StartObject();
+    w.Key("enabled");
+    w.Bool(j.breaker.enabled);
+    w.Key("failures");
+    w.Uint(j.breaker.failures);
+    w.Key("cooldown_ms");
+    w.Int64(j.breaker.cooldown.count());
+    w.EndObject();
     w.EndObject();
   }
   w.EndArray();
@@ -496,6 +739,23 @@ void write_run_config(rapidjson::Writer<rapidjson::StringBuffer>& w,
   w.Double(cfg.max_fault_rate);
   w.Key("statistics");
   write_statistical_params(w, cfg.stats);
+  w.Key("canaries");
+  w.StartObject();
+  w.Key("rate");
+  w.Double(cfg.canaries.rate);
+  w.Key("seed");
+  w.Uint64(cfg.canaries.seed);
+  w.Key("on_alarm");
+  w.String(std::string{to_string(cfg.canaries.on_alarm)});
+  w.Key("tolerated_rate");
+  w.Double(cfg.canaries.alarm.tolerated_rate);
+  w.Key("alarm_rate");
+  w.Double(cfg.canaries.alarm.alarm_rate);
+  w.Key("alpha");
+  w.Double(cfg.canaries.alarm.alpha);
+  w.Key("beta");
+  w.Double(cfg.canaries.alarm.beta);
+  w.EndObject();
   w.Key("audit");
   w.StartObject();
   w.Key("path");
@@ -504,6 +764,31 @@ void write_run_config(rapidjson::Writer<rapidjson::StringBuffer>& w,
   w.String(std::string{to_string(cfg.flush)});
   w.EndObject();
   write_hosts(w, cfg);
+  if (cfg.panel) {
+    w.Key("panels");
+    w.StartObject();
+    w.Key("judges");
+    w.StartArray();
+    for (auto& n : cfg.panel->judges)
+      w.String(n);
+    w.EndArray();
+    w.Key("rule");
+    w.String(std::string{to_string(cfg.panel->rule)});
+    w.EndObject();
+  }
+  if (cfg.cascade) {
+    w.Key("cascade");
+    w.StartObject();
+    w.Key("rules");
+    w.String(cfg.cascade->rules);
+    w.Key("llm");
+    w.String(cfg.cascade->llm);
+    w.Key("audit_rate");
+    w.Double(cfg.cascade->audit_rate);
+    w.Key("seed");
+    w.Uint64(cfg.cascade->seed);
+    w.EndObject();
+  }
   w.EndObject();
 }
 

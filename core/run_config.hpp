@@ -7,6 +7,7 @@
 // Every error names the source and the JSON pointer of the offending value.
 // Pure: no file is read here (tools/config_file.hpp reads files).
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,7 +16,9 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "core/canary_plan.hpp"
 #include "core/judge_spec.hpp"
+#include "core/panel_rule.hpp"
 #include "core/vote_tally.hpp"
 #include "messages/verdict.hpp"
 
@@ -69,6 +72,28 @@ struct host_connection {
   }
 };
 
+/// Two or more judges each judge every pair with their own votes; the
+/// pair's outcome follows `rule` over their outcomes (core/panel_rule.hpp).
+/// Configured as "panels".
+struct panel_config {
+  /// Judge names, each one of the run's judges; at least two, all different
+  /// judges (judge ids).
+  std::vector<std::string> judges;
+  panel_rule rule = panel_rule::unanimous;
+};
+
+/// The rules-first cascade (core/cascade_policy.hpp).
+struct cascade_config {
+  /// The rule judge's name (one of the run's judges); it casts one vote.
+  std::string rules;
+  /// The LLM judge's name (one of the run's judges); the run's votes.
+  std::string llm;
+  /// Share of rule-decided pairs also sent to the LLM judge, in [0, 1].
+  double audit_rate = 0.0;
+  /// Fixes which pairs are audited.
+  std::uint64_t seed = 0;
+};
+
 struct run_config {
   /// Where the values came from: a file path, or "(embedded default)".
   std::string source;
@@ -87,11 +112,20 @@ struct run_config {
   /// have (core/fault_budget.hpp); above it the run fails (exit 4).
   double max_fault_rate = 0.5;
   statistical_params stats;
+  /// Live canaries and the bias alarm (core/canary_plan.hpp); rate 0: none.
+  canary_settings canaries;
   /// Empty: a fresh `invjudge-audit-<UTC timestamp>.jsonl` in the current
   /// directory.
   std::string audit_path;
   flush_policy flush = flush_policy::fsync_verdicts;
+  /// A panel of judges instead of pooled votes; excludes `cascade`.
+  std::optional<panel_config> panel;
+  /// A rules-first cascade instead of pooled votes; excludes `panel`.
+  std::optional<cascade_config> cascade;
 };
+
+/// The spec of the judge named `name` in `cfg`; nullptr when none is.
+const judge_spec* find_judge(const run_config& cfg, const std::string& name);
 
 /// The source name of the built-in configuration.
 inline constexpr std::string_view embedded_source = "(embedded default)";
@@ -106,7 +140,8 @@ std::optional<run_config> parse_config(std::string_view json,
                                           const std::string& source,
                                           std::string& error);
 
-/// Replaces the judges with the one a short name gives (--judge).
+/// Replaces the judges with the one a short name gives (--judge). Refused
+/// when the configuration has a panel or a cascade (they name its judges).
 bool override_judge(run_config& cfg, const std::string& name,
                     std::string& error);
 

@@ -31,6 +31,8 @@ using progress_atom = caf::atom_constant<caf::atom("progress")>;
 using flush_atom = caf::atom_constant<caf::atom("flush")>;
 /// The vote coordinator's own timer: votes past their deadline are faults.
 using deadline_atom = caf::atom_constant<caf::atom("deadline")>;
+/// A run's vote coordinator: make no more calls to a judge (bias alarm).
+using stop_judge_atom = caf::atom_constant<caf::atom("stopjudge")>;
 /// A judge worker's own note that adapter calls have come back.
 using call_done_atom = caf::atom_constant<caf::atom("calldone")>;
 

@@ -31,6 +31,9 @@ enum class fault_kind : std::uint8_t {
   /// No worker could take the call: the judge is gone, its circuit is open,
   /// or the host serving it was lost.
   unavailable,
+  /// The judge reached its budget for the run (calls, tokens or cost): the
+  /// vote was not made (core/judge_budget.hpp).
+  budget,
 };
 
 constexpr std::string_view to_string(fault_kind k) {
@@ -45,6 +48,7 @@ constexpr std::string_view to_string(fault_kind k) {
     case fault_kind::unreadable_reply: return "unreadable_reply";
     case fault_kind::deadline: return "deadline";
     case fault_kind::unavailable: return "unavailable";
+    case fault_kind::budget: return "budget";
   }
   return "none";
 }
@@ -55,6 +59,7 @@ inline constexpr fault_kind all_fault_kinds[] = {
   fault_kind::connection,   fault_kind::server_error, fault_kind::bad_request,
   fault_kind::auth,         fault_kind::unreadable_reply,
   fault_kind::deadline,     fault_kind::unavailable,
+  fault_kind::budget,
 };
 
 /// Reads a name written by to_string back; nullopt for anything else.

@@ -23,6 +23,7 @@
 #include "messages/audit_entry.hpp"
 #include "messages/host_event.hpp"
 #include "messages/host_hello.hpp"
+#include "messages/canary_result.hpp"
 #include "messages/judge_call.hpp"
 #include "messages/judge_info.hpp"
 #include "messages/run_events.hpp"
@@ -147,12 +148,37 @@ using vote_sink_actor = caf::typed_actor<
   // dropped, host connected/lost/...), for the run's audit trail, in order.
   caf::reacts_to<std::vector<run_note>>>;
 
+/// What a run session asks of whoever votes its pairs: a vote coordinator
+/// (the run's judges pool their votes) or a vote router (a panel or a
+/// cascade). Both have these handlers; the session holds this view.
+using vote_service_actor = caf::typed_actor<
+  // Pairs to vote on; results go to the sink given at spawn.
+  caf::reacts_to<std::vector<vote_job>>,
+  // Drops every job: no further call is made, late replies are ignored.
+  caf::reacts_to<cancel_atom>,
+  // Stops a judge (by judge id) for this run, with the reason (the bias
+  // alarm's stop-judge); a router passes it to that judge's coordinator.
+  caf::reacts_to<stop_judge_atom, std::string, std::string>,
+  // A snapshot of the workers as this run sees them.
+  caf::replies_to<status_atom>::with<std::vector<worker_load>>>;
+
+/// A panel or a cascade (issue 10): splits each pair into one job per judge
+/// it needs, each voted by that judge's own coordinator, and combines their
+/// results into the pair's (actors/vote_router.hpp). The coordinators
+/// deliver to it as to a session.
+using vote_router_actor = vote_service_actor::extend_with<vote_sink_actor>;
+
 /// multiVoteJudge (SPEC §7) for one run, over the workers of its judges.
 using vote_coordinator_actor = caf::typed_actor<
   // Pairs to vote on; results go to the sink given at spawn.
   caf::reacts_to<std::vector<vote_job>>,
   // Drops every job: no further call is made, late replies are ignored.
   caf::reacts_to<cancel_atom>,
+  // Stops a judge (by judge id) for this run, with the reason (the bias
+  // alarm's stop-judge): its workers get no more calls, their outstanding
+  // and future votes become fault records; other judges' workers take the
+  // votes when the run has any.
+  caf::reacts_to<stop_judge_atom, std::string, std::string>,
   // A snapshot of the workers as this run sees them.
   caf::replies_to<status_atom>::with<std::vector<worker_load>>,
   // Internal: the one deadline timer (CAF 0.17 keeps a request timeout's
@@ -179,6 +205,8 @@ using run_listener_actor = caf::typed_actor<
   caf::reacts_to<std::vector<single_verdict>>,
   // Item verdicts whose records are written.
   caf::reacts_to<std::vector<statistical_verdict>>,
+  // Canaries whose records are written (never counted as pairs).
+  caf::reacts_to<std::vector<canary_result>>,
   // A snapshot, at the progress interval.
   caf::reacts_to<run_progress>,
   // A warning in plain words (also in the audit when it concerns the run).

@@ -4,6 +4,7 @@
 
 #include "messages/answer_pair.hpp"
 #include "messages/audit_entry.hpp"
+#include "messages/canary_result.hpp"
 #include "messages/equivalence_outcome.hpp"
 #include "messages/error.hpp"
 #include "messages/fault_kind.hpp"
@@ -15,6 +16,7 @@
 #include "messages/judge_call.hpp"
 #include "messages/judge_info.hpp"
 #include "messages/judge_request.hpp"
+#include "messages/judge_watch.hpp"
 #include "messages/run_events.hpp"
 #include "messages/run_input.hpp"
 #include "messages/run_note.hpp"
@@ -47,6 +49,14 @@ void add_message_types(caf::actor_system_config& cfg) {
   cfg.add_message_type<statistical_verdict>("ij.statistical_verdict");
   cfg.add_message_type<judge_usage>("ij.judge_usage");
   cfg.add_message_type<host_usage>("ij.host_usage");
+  cfg.add_message_type<judge_part>("ij.judge_part");
+  cfg.add_message_type<judge_confusion>("ij.judge_confusion");
+  cfg.add_message_type<panel_summary>("ij.panel_summary");
+  cfg.add_message_type<cascade_summary>("ij.cascade_summary");
+  cfg.add_message_type<judge_spend>("ij.judge_spend");
+  cfg.add_message_type<canary_tally>("ij.canary_tally");
+  cfg.add_message_type<bias_alarm_event>("ij.bias_alarm_event");
+  cfg.add_message_type<position_bias_rate>("ij.position_bias_rate");
   cfg.add_message_type<run_summary>("ij.run_summary");
   cfg.add_message_type<audit_entry>("ij.audit_entry");
   cfg.add_message_type<decided_pair>("ij.decided_pair");
@@ -77,6 +87,7 @@ void add_message_types(caf::actor_system_config& cfg) {
   cfg.add_message_type<run_started>("ij.run_started");
   cfg.add_message_type<worker_load>("ij.worker_load");
   cfg.add_message_type<run_progress>("ij.run_progress");
+  cfg.add_message_type<canary_result>("ij.canary_result");
   cfg.add_message_type<run_actor>("ij.run_actor");
   cfg.add_message_type<run_listener_actor>("ij.run_listener_actor");
 }

@@ -6,6 +6,11 @@
 
 #include <caf/meta/type_name.hpp>
 
+#include "messages/cascade_summary.hpp"
+#include "messages/judge_spend.hpp"
+#include "messages/panel_summary.hpp"
+#include "messages/judge_watch.hpp"
+
 namespace ij {
 
 /// Calls and tokens per judge, so that users see what a run cost.
@@ -89,6 +94,23 @@ struct run_summary {
   std::uint64_t late_replies = 0;
   /// Per host, in the order they first served.
   std::vector<host_usage> hosts;
+  /// The panel's agreement, when the run has a panel.
+  panel_summary panel;
+  /// The cascade's account, when the run has a cascade.
+  cascade_summary cascade;
+  /// Spend per judge that has a budget or prices (else empty).
+  std::vector<judge_spend> spend;
+  /// Canaries judged and written (never counted in pairs or by_rule).
+  std::uint64_t canaries = 0;
+  /// Per judge: its canary results (issue 10).
+  std::vector<canary_tally> canary_tallies;
+  /// The bias alarms that fired, in order.
+  std::vector<bias_alarm_event> alarms;
+  /// Per judge, with order balancing: how often swapping A and B changed
+  /// its decision.
+  std::vector<position_bias_rate> position_bias;
+  /// The run was ended by a bias alarm (on_alarm "stop-run"; exit 5).
+  bool stopped_by_alarm = false;
 };
 
 inline bool operator==(const run_summary& x, const run_summary& y) {
@@ -104,7 +126,13 @@ inline bool operator==(const run_summary& x, const run_summary& y) {
          && x.unfinished == y.unfinished && x.open_items == y.open_items
          && x.audit_lines == y.audit_lines && x.final_hash == y.final_hash
          && x.error == y.error && x.votes_moved == y.votes_moved
-         && x.late_replies == y.late_replies && x.hosts == y.hosts;
+         && x.late_replies == y.late_replies && x.hosts == y.hosts
+         && x.panel == y.panel
+         && x.cascade == y.cascade && x.spend == y.spend
+         && x.canaries == y.canaries
+         && x.canary_tallies == y.canary_tallies && x.alarms == y.alarms
+         && x.position_bias == y.position_bias
+         && x.stopped_by_alarm == y.stopped_by_alarm;
 }
 
 template <class Inspector>
@@ -113,8 +141,10 @@ typename Inspector::result_type inspect(Inspector& f, run_summary& x) {
            x.rejected, x.items, x.by_rule[0], x.by_rule[1], x.by_rule[2],
            x.by_rule[3], x.by_rule[4], x.judge_calls, x.calls_skipped,
            x.faults, x.usage, x.faults_by_kind, x.interrupted, x.stop_reason,
-           x.unfinished, x.open_items, x.audit_lines, x.final_hash, x.error, x.votes_moved,
-           x.late_replies, x.hosts);
+           x.unfinished, x.open_items, x.audit_lines, x.final_hash, x.error,
+           x.votes_moved, x.late_replies, x.hosts, x.panel, x.cascade, x.spend,
+           x.canaries, x.canary_tallies, x.alarms, x.position_bias,
+           x.stopped_by_alarm);
 }
 
 } // namespace ij

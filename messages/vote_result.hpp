@@ -37,25 +37,58 @@ typename Inspector::result_type inspect(Inspector& f, vote_counts& x) {
            x.not_cast);
 }
 
+/// One judge's share of a pair that several judges judge separately: a
+/// panel judge, or a stage of the rules-first cascade. Each part has its own
+/// votes and outcome; the pair's outcome is combined from the parts
+/// (core/panel_rule.hpp, core/cascade_policy.hpp).
+struct judge_part {
+  /// The judge's configured name.
+  std::string judge;
+  /// "panel", or in a cascade "rules" or "llm".
+  std::string role;
+  equivalence_outcome outcome;
+  vote_counts counts;
+};
+
+inline bool operator==(const judge_part& x, const judge_part& y) {
+  return x.judge == y.judge && x.role == y.role && x.outcome == y.outcome
+         && x.counts == y.counts;
+}
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, judge_part& x) {
+  return f(caf::meta::type_name("ij.judge_part"), x.judge, x.role, x.outcome,
+           x.counts);
+}
+
 struct vote_result {
   std::string pair_id;
   /// True when A or B was absent: no judge was called (rule I1).
   bool absent = false;
   equivalence_outcome outcome;
+  /// With a panel or a cascade: the sums over the parts.
   vote_counts counts;
+  /// Every judge call, parts in order (each part's in vote order).
   std::vector<judge_record> records;
+  /// With a panel or a cascade: each judge's votes and outcome
+  /// (judge_part); empty when the run pools its judges' votes.
+  std::vector<judge_part> parts;
+  /// A panel's agreement tier ("all", "majority", "split"), or a cascade's
+  /// path ("rules", "fallback", "audited"); empty otherwise.
+  std::string route;
 };
 
 inline bool operator==(const vote_result& x, const vote_result& y) {
   return x.pair_id == y.pair_id && x.absent == y.absent
          && x.outcome == y.outcome && x.counts == y.counts
-         && x.records == y.records;
+         && x.records == y.records && x.parts == y.parts
+         && x.route == y.route;
 }
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, vote_result& x) {
   return f(caf::meta::type_name("ij.vote_result"), x.pair_id, x.absent,
-           x.outcome, x.counts, x.records);
+           x.outcome, x.counts, x.records, x.parts, x.route);
 }
 
 } // namespace ij

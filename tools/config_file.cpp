@@ -27,6 +27,12 @@ std::optional<run_config> load_config(const std::string& path,
     error = path + ": cannot read: " + std::strerror(errno);
     return std::nullopt;
   }
+  if (text.str().find_first_not_of(" \t\r\n") == std::string::npos) {
+    // RapidJSON's "The document is empty" reads like a broken file.
+    error = path + ": the file is empty (a configuration is one JSON object; {} "
+                   "takes every default)";
+    return std::nullopt;
+  }
   return parse_config(text.str(), path, error);
 }
 

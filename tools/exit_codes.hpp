@@ -18,5 +18,8 @@ inline constexpr int bad_config = 3;
 /// failed; `audit verify`: the audit is intact but the run did not finish or
 /// was interrupted.
 inline constexpr int incomplete = 4;
+/// The bias alarm stopped the run (canaries "on_alarm": "stop-run"): a
+/// judge failed its canaries; the audit says which, with the evidence.
+inline constexpr int bias_alarm = 5;
 
 } // namespace ij::exit_code

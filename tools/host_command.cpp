@@ -137,7 +137,7 @@ int serve(const host_options& opts, prepared_host& h) {
   configure_remoting(cfg, h.config.connection);
   caf::actor_system sys{cfg};
   caf::scoped_actor self{sys};
-  auto directory = sys.spawn(judge_directory);
+  auto directory = spawn_judge_directory(sys);
   auto hello = describe_host(opts.listen);
   if (!opts.announce_prompt_id.empty())
     hello.prompt_id = opts.announce_prompt_id;

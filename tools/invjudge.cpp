@@ -12,6 +12,7 @@
 #include "tools/gen_pairs.hpp"
 #include "tools/host_command.hpp"
 #include "tools/interrupt.hpp"
+#include "tools/report_command.hpp"
 #include "tools/run_command.hpp"
 #include "tools/selftest_command.hpp"
 #include "tools/unknown_subcommand.hpp"
@@ -27,17 +28,22 @@ constexpr const char* exit_codes_text = R"(Exit codes:
      controls as predicted (selftest)
   1  audit verify: a line was edited (named), the run end disagrees with
      the records, or the final hash is not --expect-hash; selftest: a
-     control missed
+     control missed; report: the audit does not verify (without
+     --allow-unverified)
   2  bad input: pairs file missing or unreadable, a read error in it, a bad
      line with --strict, --strict on an input that cannot be read twice,
      --out naming the pairs or audit file or an existing file (without
-     --force), or a bad command line; audit verify: the file cannot be read
+     --force), or a bad command line; audit verify, report: the file
+     cannot be read (report: or the page cannot be written)
   3  bad configuration: schema or semantic error (file and JSON pointer
      named), a judge that cannot be built, an audit file that cannot be
      created, holds records or is in use by another run; nothing was judged
   4  incomplete: the run was interrupted (Ctrl-C, SIGTERM, output closed),
      failed, or its fault rate is above max_fault_rate; audit verify:
-     intact, but the run did not finish or was interrupted)";
+     intact, but the run did not finish or was interrupted
+  5  the bias alarm stopped the run: a judge failed its live canaries and
+     the configuration says "on_alarm": "stop-run" (the audit has the
+     evidence))";
 
 /// Every option the subcommands read, filled in by CLI11.
 struct command_line {
@@ -58,6 +64,9 @@ struct command_line {
   ij::host_options host;
   std::string host_judge;
   CLI::Option* host_judge_opt = nullptr;
+  CLI::App* report_cmd = nullptr;
+  std::string report_audit, report_html;
+  bool allow_unverified = false;
 
   CLI::App* gen_cmd = nullptr;
   std::uint64_t gen_n = 0;
@@ -147,8 +156,9 @@ void add_host(CLI::App& app, command_line& c) {
 
 void add_selftest(CLI::App& app, command_line& c) {
   auto cmd = c.selftest_cmd = app.add_subcommand(
-    "selftest", "Send the negative controls (identity, mismatch, abstain) to "
-                "the judge and report counts per kind; exit 1 on any miss");
+    "selftest", "Send the negative controls (identity, mismatch, abstain, "
+                "master keys) to the judge and report counts per kind; exit 1 "
+                "on any miss");
   auto config = cmd->add_option("--config", c.selftest_config,
                                 "Configuration whose judges to test");
   c.selftest_judge_opt =
@@ -169,6 +179,19 @@ void add_audit(CLI::App& app, command_line& c) {
   cmd->add_option("--expect-hash", c.expect_hash,
                   "The final hash printed when the run ended (kept "
                   "elsewhere): exit 1 unless the file still ends there");
+}
+
+void add_report(CLI::App& app, command_line& c) {
+  auto cmd = c.report_cmd = app.add_subcommand(
+    "report", "Write the run's report as one self-contained HTML page (inline "
+              "SVG plots, no network) from its audit trail alone");
+  cmd->add_option("AUDIT", c.report_audit, "The audit file (JSON Lines)")
+    ->required();
+  cmd->add_option("--html", c.report_html, "Where to write the page")
+    ->required();
+  cmd->add_flag("--allow-unverified", c.allow_unverified,
+                "Report an audit whose chain does not verify (refused "
+                "otherwise, exit 1), marked UNVERIFIED at the top");
 }
 
 // Hidden: synthetic pairs for load and memory tests.
@@ -205,6 +228,9 @@ int dispatch(command_line& c) {
                                 given(c.selftest_judge_opt, c.selftest_judge));
   if (*c.verify_cmd)
     return ij::audit_verify_command(c.audit_path, c.expect_hash);
+  if (*c.report_cmd)
+    return ij::report_command(c.report_audit, c.report_html,
+                              c.allow_unverified);
   if (*c.gen_cmd)
     return ij::write_synthetic_pairs(stdout, c.gen_n, c.gen_per_item)
              ? ij::exit_code::ok
@@ -227,6 +253,7 @@ int main(int argc, char** argv) {
   add_selftest(app, c);
   add_host(app, c);
   add_audit(app, c);
+  add_report(app, c);
   add_gen_pairs(app, c);
   try {
     app.parse(argc, argv);

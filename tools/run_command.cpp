@@ -270,6 +270,10 @@ struct run_view {
         sink.write(item_verdict_line(v));
       }
     };
+    on.canaries = [this](std::vector<canary_result>& cs) {
+      for (auto& c : cs)
+        sink.write(canary_line(c));
+    };
     on.progress = [this](const run_progress& p) {
       caps.clear();
       for (auto& w : p.workers)
@@ -319,6 +323,11 @@ int conclude(const run_outcome& out, run_view& view, const run_options& opts,
                                  : opts.out_path));
   if (view.source.read_failed())
     say(view.source.read_error());
+  if (s.stopped_by_alarm) {
+    say("the bias alarm stopped the run (canaries on_alarm stop-run): "
+        + s.stop_reason);
+    return exit_code::bias_alarm;
+  }
   if (view.faults.exceeded())
     say(view.faults.explanation() + ": "
         + (view.stopped_for_faults
@@ -393,7 +402,7 @@ int run_pairs(const run_options& opts, prepared_run& run) {
   if (!run.config.hosts.empty())
     configure_remoting(sys_cfg, run.config.connection);
   caf::actor_system sys{sys_cfg};
-  auto directory = sys.spawn(judge_directory);
+  auto directory = spawn_judge_directory(sys);
   // The directory holds the workers, the connectors the hosts: ending them
   // on every way out lets the actor system shut down at once.
   struct end_on_return {

@@ -4,6 +4,9 @@
 
 #include <cstdio>
 
+#include "core/cascade_tally.hpp"
+#include "core/verdict_table.hpp"
+
 namespace ij {
 
 namespace {
@@ -17,6 +20,148 @@ std::string fmt(const char* f, Ts... xs) {
 
 unsigned long long ull(std::uint64_t x) {
   return static_cast<unsigned long long>(x);
+}
+
+double pct(double x) {
+  return 100.0 * x;
+}
+
+std::string panel_lines(const panel_summary& p) {
+  std::string names;
+  for (auto& j : p.judges)
+    names += (names.empty() ? "" : ", ") + j;
+  std::string out = fmt("  panel (%s): ", p.rule.c_str()) + names + "\n";
+  out += fmt("    %llu pairs: all agree %llu, majority %llu, split %llu\n",
+             ull(p.pairs), ull(p.all), ull(p.majority), ull(p.split));
+  auto conf = pct(p.confidence);
+  if (p.rated == 0) {
+    out += "    agreement: no pair rated by every judge (faults or absent "
+           "answers)\n";
+  } else {
+    out += fmt("    raw agreement %.1f%% [%.1f%%, %.1f%%] over %llu rated pairs; ",
+               pct(p.raw), pct(p.raw_lo), pct(p.raw_hi), ull(p.rated));
+    auto kind = p.kappa_kind == "cohen" ? "Cohen's" : "Fleiss'";
+    if (!p.kappa_defined)
+      out += fmt("%s kappa undefined (every rating in one class)\n", kind);
+    else if (!p.kappa_interval)
+      out += fmt("%s kappa %.3f (no interval: too few pairs or classes)\n",
+                 kind, p.kappa);
+    else
+      out += fmt("%s kappa %.3f [%.3f, %.3f]\n", kind, p.kappa, p.kappa_lo,
+                 p.kappa_hi);
+    out += fmt("    (intervals at %.0f%%: Wilson for the agreement, jackknife for kappa)\n",
+               conf);
+  }
+  if (!p.confusion.empty()) {
+    out += fmt("    %-32s %14s %14s %14s\n", "judge x label (true/false)",
+               "EQUIVALENT", "DIFFERENT", "NEITHER");
+    for (auto& c : p.confusion) {
+      auto cell = [&](std::size_t row) {
+        return fmt("%llu/%llu", ull(c.cells[2 * row]), ull(c.cells[2 * row + 1]));
+      };
+      out += fmt("    %-32s %14s %14s %14s\n", c.judge.c_str(), cell(0).c_str(),
+                 cell(1).c_str(), cell(2).c_str());
+    }
+  }
+  return out;
+}
+
+std::string cascade_lines(const cascade_summary& c, double alpha) {
+  std::string out = "  cascade: " + c.rules + " first, " + c.llm
+                    + fmt(" on the rest; audit rate %.1f%%\n", pct(c.audit_rate));
+  out += fmt("    %llu pairs: %llu decided by the rules, %llu sent on (rules "
+             "undecided), %llu rule-decided pairs audited\n",
+             ull(c.pairs), ull(c.rules_decided), ull(c.fallback),
+             ull(c.audited));
+  if (c.audited > 0) {
+    auto checked = c.audit_agree + c.audit_disagree;
+    out += fmt("    audit: %llu agree, %llu DISAGREE, %llu LLM undecided (95%% intervals)",
+               ull(c.audit_agree), ull(c.audit_disagree),
+               ull(c.audit_undecided));
+    if (checked > 0) {
+      auto [lo, hi] = wilson_interval(static_cast<std::uint32_t>(c.audit_agree),
+                                      static_cast<std::uint32_t>(checked), alpha);
+      out += fmt("; rules precision %.1f%% [%.1f%%, %.1f%%] (EQUIVALENT "
+                 "%llu/%llu, DIFFERENT %llu/%llu confirmed)",
+                 pct(double(c.audit_agree) / double(checked)), pct(lo), pct(hi),
+                 ull(c.equivalent_confirmed), ull(c.equivalent_checked),
+                 ull(c.different_confirmed), ull(c.different_checked));
+    }
+    out += "\n";
+  }
+  auto e = estimate_llm_only(c);
+  // Stubs and rule judges report no tokens: then calls only.
+  bool tokens = c.llm_input_tokens + c.llm_output_tokens > 0;
+  out += fmt("    LLM calls %llu", ull(c.llm_calls));
+  if (tokens)
+    out += fmt(", tokens %llu in / %llu out", ull(c.llm_input_tokens),
+               ull(c.llm_output_tokens));
+  if (e.known && e.calls > 0) {
+    out += fmt("; an LLM-only run: ~%.0f calls", e.calls);
+    if (tokens)
+      out += fmt(", ~%.0f / ~%.0f tokens", e.input_tokens, e.output_tokens);
+    out += fmt(" (saved ~%.0f calls, %.1f%%)", e.saved_calls,
+               pct(e.saved_calls / e.calls));
+  }
+  else if (c.pairs > 0)
+    out += "; the LLM judge was never asked (an LLM-only run: every pair)";
+  out += "\n";
+  return out;
+}
+
+std::string limit_text(bool has, std::uint64_t v) {
+  return has ? fmt("/%llu", ull(v)) : std::string{};
+}
+
+std::string spend_lines(const std::vector<judge_spend>& spend) {
+  std::string out = fmt("  spend against budget                calls        "
+                        "input tokens       output tokens            cost  "
+                        "refused\n");
+  for (auto& s : spend) {
+    auto calls = fmt("%llu", ull(s.calls)) + limit_text(s.has_max_calls, s.max_calls);
+    auto in = fmt("%llu", ull(s.input_tokens))
+              + limit_text(s.has_max_input_tokens, s.max_input_tokens);
+    auto outt = fmt("%llu", ull(s.output_tokens))
+                + limit_text(s.has_max_output_tokens, s.max_output_tokens);
+    auto cost = !s.priced ? std::string{"-"}
+                : s.has_max_cost ? fmt("%.4f/%.4f", s.cost, s.max_cost)
+                                 : fmt("%.4f", s.cost);
+    out += fmt("    %-28s %13s %19s %19s %15s %8llu\n", s.judge.c_str(),
+               calls.c_str(), in.c_str(), outt.c_str(), cost.c_str(),
+               ull(s.budget_faults));
+  }
+  return out;
+}
+
+// Canaries, bias alarms and position bias: what the run learnt about its
+// judges (issue 10).
+std::string render_judge_watch(const run_summary& s) {
+  std::string out;
+  if (s.canaries > 0) {
+    out += fmt("  canaries: %llu judged (not counted as pairs)\n",
+               ull(s.canaries));
+    out += fmt("    %-32s %9s %7s %12s %9s %9s  %s\n", "judge", "answered",
+               "failed", "false equiv", "decided", "identity", "alarm");
+    for (auto& t : s.canary_tallies)
+      out += fmt("    %-32s %9llu %7llu %12llu %9llu %9llu  %s\n",
+                 t.judge.c_str(), ull(t.canaries), ull(t.failed),
+                 ull(t.false_equivalent), ull(t.decided_abstain),
+                 ull(t.failed_identity), t.alarmed ? "FIRED" : "-");
+  }
+  for (auto& a : s.alarms)
+    out += fmt("  BIAS ALARM: judge %s, %s (%llu of %llu failed), at canary "
+               "%llu; action %s\n",
+               a.judge.c_str(), a.mode.c_str(), ull(a.failures),
+               ull(a.observations), ull(a.at_canary), a.action.c_str());
+  if (!s.position_bias.empty()) {
+    out += "  position bias (order balancing: the decision changed when A and "
+           "B were swapped)\n";
+    for (auto& p : s.position_bias)
+      out += fmt("    %-32s %6llu of %6llu pairs  %5.1f%%  [%.1f%%, %.1f%%]\n",
+                 p.judge.c_str(), ull(p.changed), ull(p.comparisons),
+                 100.0 * p.rate, 100.0 * p.lo, 100.0 * p.hi);
+  }
+  return out;
 }
 
 } // namespace
@@ -79,6 +224,12 @@ std::string run_report::render(const run_summary& s,
                  ull(h.calls), ull(h.faults), ull(h.votes_moved),
                  ull(h.late_replies), ull(h.lost));
   }
+  if (s.panel.enabled)
+    out += panel_lines(s.panel);
+  if (s.cascade.enabled)
+    out += cascade_lines(s.cascade, 0.05);
+  if (!s.spend.empty())
+    out += spend_lines(s.spend);
   if (labelled_ > 0) {
     out += fmt("  comparator outcome x label (%llu labelled pairs)\n", ull(labelled_));
     out += fmt("    %-12s %12s %12s\n", "outcome", "label true", "label false");
@@ -92,6 +243,7 @@ std::string run_report::render(const run_summary& s,
       out += fmt("    decided %llu of %llu; correct when decided: %.1f%%\n",
                  ull(decided), ull(labelled_), 100.0 * double(right) / double(decided));
   }
+  out += render_judge_watch(s);
   out += "  audit: " + audit_path + fmt(" (%llu lines)\n", ull(s.audit_lines));
   // Kept elsewhere, it shows later that the file was neither rewritten nor
   // cut: `invjudge audit verify FILE --expect-hash HASH`.

@@ -9,7 +9,8 @@ namespace ij {
 
 /// When the words of `argv` lead, subcommand by subcommand, to a word that
 /// is not a subcommand where one is expected, the message naming it:
-/// "unknown subcommand 'frobnicate' (expected run, selftest or audit)" or
+/// "unknown subcommand 'frobnicate' (expected run, selftest, audit or
+/// report)" or
 /// "unknown subcommand 'x' of audit (expected verify)". Empty otherwise
 /// (an option first, or every word known). Hidden subcommands count as
 /// known but are not listed.

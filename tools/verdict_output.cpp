@@ -13,6 +13,24 @@ using writer = rapidjson::Writer<rapidjson::StringBuffer>;
 
 } // namespace
 
+namespace {
+
+void votes(writer& w, const vote_counts& c) {
+  w.Key("votes");
+  w.StartObject();
+  json::uint(w, "n", c.votes);
+  json::uint(w, "k", c.min_agreement);
+  json::uint(w, "equivalent", c.equivalent);
+  json::uint(w, "different", c.different);
+  json::uint(w, "abstain", c.abstain);
+  json::uint(w, "parse_error", c.parse_error);
+  json::uint(w, "faults", c.faults);
+  json::uint(w, "not_cast", c.not_cast);
+  w.EndObject();
+}
+
+} // namespace
+
 std::string pair_verdict_line(const single_verdict& v) {
   const auto& label = v.label;
   rapidjson::StringBuffer sb;
@@ -26,17 +44,7 @@ std::string pair_verdict_line(const single_verdict& v) {
   json::tri(w, "equivalent", v.outcome.equivalent);
   json::number(w, "confidence", v.outcome.confidence);
   json::string(w, "detail", v.outcome.detail);
-  w.Key("votes");
-  w.StartObject();
-  json::uint(w, "n", v.counts.votes);
-  json::uint(w, "k", v.counts.min_agreement);
-  json::uint(w, "equivalent", v.counts.equivalent);
-  json::uint(w, "different", v.counts.different);
-  json::uint(w, "abstain", v.counts.abstain);
-  json::uint(w, "parse_error", v.counts.parse_error);
-  json::uint(w, "faults", v.counts.faults);
-  json::uint(w, "not_cast", v.counts.not_cast);
-  w.EndObject();
+  votes(w, v.counts);
   if (label)
     json::boolean(w, "label", *label);
   w.EndObject();
@@ -64,6 +72,32 @@ std::string item_verdict_line(const statistical_verdict& v) {
   json::number(w, "p", v.p);
   json::number(w, "lo", v.lo);
   json::number(w, "hi", v.hi);
+  w.EndObject();
+  return sb.GetString();
+}
+
+} // namespace ij
+
+namespace ij {
+
+std::string canary_line(const canary_result& c) {
+  rapidjson::StringBuffer sb;
+  writer w(sb);
+  w.StartObject();
+  json::string(w, "kind", "canary");
+  json::string(w, "id", c.id);
+  json::string(w, "canary", c.kind);
+  json::uint(w, "position", c.position);
+  json::string(w, "expected", c.expected);
+  json::tri(w, "equivalent", c.outcome.equivalent);
+  json::string(w, "detail", c.outcome.detail);
+  json::tri(w, "passed", c.passed);
+  w.Key("failed_judges");
+  w.StartArray();
+  for (auto& j : c.failed_judges)
+    w.String(j.data(), static_cast<rapidjson::SizeType>(j.size()));
+  w.EndArray();
+  votes(w, c.counts);
   w.EndObject();
   return sb.GetString();
 }

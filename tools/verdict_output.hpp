@@ -1,10 +1,12 @@
 #pragma once
 // The driver's output, one JSON object per line, stable for scripts:
 // {"kind":"pair",...} per pair as its verdict arrives, {"kind":"item",...}
-// per item once all its pairs are judged (README "Output").
+// per item once all its pairs are judged, {"kind":"canary",...} per live
+// canary (README "Output").
 #include <optional>
 #include <string>
 
+#include "messages/canary_result.hpp"
 #include "messages/verdict.hpp"
 
 namespace ij {
@@ -15,5 +17,11 @@ std::string pair_verdict_line(const single_verdict& v);
 
 /// The line of one item's statistical verdict (no trailing newline).
 std::string item_verdict_line(const statistical_verdict& v);
+
+/// The line of one live canary (no trailing newline): {"kind":"canary",
+/// "id", "canary" (its kind), "position", "expected", "equivalent",
+/// "passed", "failed_judges", "votes"}. Never a pair: scripts that read
+/// pairs skip it by its kind.
+std::string canary_line(const canary_result& c);
 
 } // namespace ij

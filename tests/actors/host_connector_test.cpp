@@ -50,7 +50,7 @@ struct remote_config : caf::actor_system_config {
 struct host_side {
   remote_config cfg;
   caf::actor_system sys{cfg};
-  judge_directory_actor directory = sys.spawn(judge_directory);
+  judge_directory_actor directory = spawn_judge_directory(sys);
   judge_host_impl_actor host;
   std::uint16_t port = 0;
   std::string name;
@@ -91,7 +91,7 @@ struct host_side {
 struct coordinator_side {
   remote_config cfg;
   caf::actor_system sys{cfg};
-  judge_directory_actor directory = sys.spawn(judge_directory);
+  judge_directory_actor directory = spawn_judge_directory(sys);
   host_connector_actor connector;
 
   explicit coordinator_side(const std::string& host) {

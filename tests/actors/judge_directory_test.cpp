@@ -49,7 +49,7 @@ struct listener {
 TEST_CASE("workers join the directory, are listed, and subscribers hear of "
           "joins and leaves") {
   test_system t;
-  auto dir = t.sys.spawn(judge_directory);
+  auto dir = spawn_judge_directory(t.sys);
   auto w1 = spawn_judge_worker(t.sys, test_binding(numeric_judge()), "a@local");
   auto joined = ask<judge_info>(t.sys, dir, join_atom::value, w1);
   t.run();
@@ -90,7 +90,7 @@ TEST_CASE("workers join the directory, are listed, and subscribers hear of "
 TEST_CASE("a worker id taken by another worker is refused; joining twice is "
           "harmless") {
   test_system t;
-  auto dir = t.sys.spawn(judge_directory);
+  auto dir = spawn_judge_directory(t.sys);
   auto w1 = spawn_judge_worker(t.sys, test_binding(numeric_judge()), "same@local");
   auto w2 = spawn_judge_worker(t.sys, test_binding(numeric_judge()), "same@local");
   auto first = ask<judge_info>(t.sys, dir, join_atom::value, w1);
@@ -109,7 +109,7 @@ TEST_CASE("a worker id taken by another worker is refused; joining twice is "
 
 TEST_CASE("a subscriber that ends is forgotten") {
   test_system t;
-  auto dir = t.sys.spawn(judge_directory);
+  auto dir = spawn_judge_directory(t.sys);
   listener l{t.sys};
   caf::anon_send(dir, subscribe_atom::value, l.actor);
   t.run();
@@ -127,7 +127,7 @@ TEST_CASE("a subscriber that ends is forgotten") {
 TEST_CASE("a worker of a lost host leaves although its actor lives on, joins "
           "again when the host rejoins, and host events reach subscribers") {
   test_system t;
-  auto dir = t.sys.spawn(judge_directory);
+  auto dir = spawn_judge_directory(t.sys);
   listener l{t.sys};
   caf::anon_send(dir, subscribe_atom::value, l.actor);
   auto w = spawn_judge_worker(t.sys, test_binding(numeric_judge()),

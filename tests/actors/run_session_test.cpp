@@ -63,7 +63,7 @@ struct rig {
   rig(std::vector<judge_adapter_ptr> adapters, std::string tag,
       vote_config votes = {1, 1})
     : path(temp_audit_path(tag)) {
-    directory = t.sys.spawn(judge_directory);
+    directory = spawn_judge_directory(t.sys);
     int n = 0;
     for (auto& a : adapters) {
       auto b = scripted_binding(a, n);
@@ -205,7 +205,7 @@ TEST_CASE("the manifest describes every worker from its judge_info: adapter, "
           "model, temperature, seed support and prompt SHA") {
   test_system t;
   auto path = temp_audit_path("judge-info");
-  auto directory = t.sys.spawn(judge_directory);
+  auto directory = spawn_judge_directory(t.sys);
   judge_binding a;
   a.spec.name = "rules";
   a.spec.type = "stub";

@@ -36,7 +36,7 @@ TEST_CASE("a run on real threads with a detached logger writes a chain that "
   threaded_config cfg;
   caf::actor_system sys{cfg};
   auto path = temp_audit_path("threads");
-  auto dir = sys.spawn(judge_directory);
+  auto dir = spawn_judge_directory(sys);
   std::vector<judge_binding> judges;
   for (auto adapter : {numeric_judge(), always_equivalent_judge()}) {
     judge_binding b;

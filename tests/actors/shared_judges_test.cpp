@@ -66,7 +66,7 @@ std::vector<std::string> verdict_lines(const run_events& got) {
 std::vector<std::string> alone(const std::vector<answer_pair>& pairs,
                                const std::string& tag) {
   test_system t;
-  auto dir = t.sys.spawn(judge_directory);
+  auto dir = spawn_judge_directory(t.sys);
   auto w = spawn_judge_worker(t.sys, numeric_binding(numeric_judge(), 4),
                               "solo@local");
   caf::anon_send(dir, join_atom::value, w);
@@ -97,7 +97,7 @@ TEST_CASE("two runs share one judge worker at once, each with its own audit, "
   auto second_alone = alone(second, "alone-b");
 
   test_system t;
-  auto dir = t.sys.spawn(judge_directory);
+  auto dir = spawn_judge_directory(t.sys);
   auto binding = numeric_binding(numeric_judge(), 4);
   auto worker = spawn_judge_worker(t.sys, binding, "shared#1@local");
   caf::anon_send(dir, join_atom::value, worker);
@@ -147,7 +147,7 @@ TEST_CASE("two runs share one judge worker at once, each with its own audit, "
 TEST_CASE("a worker of capacity 2 shared by two runs never has more than 2 "
           "calls in flight, and neither run starves the other") {
   test_system t;
-  auto dir = t.sys.spawn(judge_directory);
+  auto dir = spawn_judge_directory(t.sys);
   auto manual = std::make_shared<manual_adapter>();
   auto binding = numeric_binding(manual, 2);
   auto worker = spawn_judge_worker(t.sys, binding, "shared#1@local");

@@ -97,6 +97,11 @@ event_collector::event_collector(caf::actor_system& sys) {
             out->items.push_back(std::move(x));
           out->order += 'i';
         },
+        [out](std::vector<canary_result>& v) {
+          for (auto& x : v)
+            out->canaries.push_back(std::move(x));
+          out->order += 'c';
+        },
         [out](run_progress& p) {
           out->progress.push_back(std::move(p));
           out->order += 'p';

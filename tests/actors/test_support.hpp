@@ -133,11 +133,12 @@ struct run_events {
   std::vector<run_started> started;
   std::vector<single_verdict> verdicts;
   std::vector<statistical_verdict> items;
+  std::vector<canary_result> canaries;
   std::vector<run_progress> progress;
   std::vector<std::string> warnings;
   std::optional<run_summary> summary;
   /// Event kinds in arrival order: 's'tarted, 'v'erdicts, 'i'tems,
-  /// 'p'rogress, 'w'arning, 'e'nd.
+  /// 'c'anaries, 'p'rogress, 'w'arning, 'e'nd.
   std::string order;
   /// When set, the file's contents are kept at each verdict event.
   std::string snapshot_path;

@@ -69,11 +69,7 @@ TEST_CASE("judge names: an @URL suffix sets the base URL", "[judge_spec]") {
 
 TEST_CASE("judge names: only the last '@' before http(s):// splits",
           "[judge_spec]") {
-  // An '@' not followed by a scheme belongs to the model.
-  auto spec = parse_ok("openai:team@model");
-  CHECK(spec.model == "team@model");
-  CHECK(spec.base_url.empty());
-
+  // With a URL after it, an earlier '@' belongs to the model.
   auto both = parse_ok("openai:team@model@http://127.0.0.1:8000");
   CHECK(both.model == "team@model");
   CHECK(both.base_url == "http://127.0.0.1:8000");
@@ -87,6 +83,19 @@ TEST_CASE("judge names: only the last '@' before http(s):// splits",
   auto last = parse_ok("openai:m@http://a@https://b");
   CHECK(last.model == "m@http://a");
   CHECK(last.base_url == "https://b");
+}
+
+TEST_CASE("judge names: an '@' followed by no URL is an error naming the value",
+          "[judge_spec]") {
+  // Not the model "x@notaurl" on the public API: a mistyped URL.
+  CHECK(parse_error("openai:x@notaurl")
+        == "judge name 'openai:x@notaurl': 'notaurl' after the '@' is not an "
+           "http:// or https:// URL (a model whose name has an '@' takes a URL "
+           "after it, or goes in a configuration file)");
+  CHECK(parse_error("ollama:qwen2.5:7b@gpu-3:11434").find("'gpu-3:11434' after the '@'")
+        != std::string::npos);
+  CHECK(parse_error("anthropic:claude@").find("'' after the '@'") != std::string::npos);
+  CHECK(parse_error("openai:team@model").find("'model' after the '@'") != std::string::npos);
 }
 
 TEST_CASE("judge names: unknown type is an error naming the valid types",

@@ -38,6 +38,7 @@ void check_counts(const self_test_kind_counts& c, std::uint32_t sent,
 const auto identity = control_kind::identity;
 const auto mismatch = control_kind::mismatch;
 const auto abstain = control_kind::abstain;
+const auto master_key = control_kind::master_key;
 
 } // namespace
 
@@ -46,6 +47,7 @@ TEST_CASE("self-test: the control set has pairs of every kind",
   CHECK(pairs_of(identity) > 0);
   CHECK(pairs_of(mismatch) > 0);
   CHECK(pairs_of(abstain) > 0);
+  CHECK(pairs_of(master_key) > 0);
 }
 
 namespace {
@@ -60,6 +62,8 @@ void check_passes(judge_adapter& judge, const std::string& id) {
                0, 0);
   check_counts(report.counts(abstain), pairs_of(abstain), pairs_of(abstain), 0,
                0);
+  check_counts(report.counts(master_key), pairs_of(master_key),
+               pairs_of(master_key), 0, 0);
   CHECK(report.examples.empty());
   CHECK(report.passed());
   CHECK(printed(report).find("PASSED") != std::string::npos);
@@ -76,8 +80,8 @@ TEST_CASE("self-test passes with rules:math, the embedded default",
   check_passes(*math_judge(), "rules:math");
 }
 
-TEST_CASE("self-test fails with always-EQUIVALENT: misses on mismatch and "
-          "abstain",
+TEST_CASE("self-test fails with always-EQUIVALENT: misses on mismatch, "
+          "abstain and master keys",
           "[self_test]") {
   auto judge = always_equivalent_judge();
   auto report = run_self_test(*judge, call_options{});
@@ -87,11 +91,13 @@ TEST_CASE("self-test fails with always-EQUIVALENT: misses on mismatch and "
                pairs_of(mismatch), 0);
   check_counts(report.counts(abstain), pairs_of(abstain), 0, pairs_of(abstain),
                0);
+  check_counts(report.counts(master_key), pairs_of(master_key), 0,
+               pairs_of(master_key), 0);
   CHECK(report.sent() == negative_controls().size());
   CHECK(report.as_expected() == pairs_of(identity));
   CHECK_FALSE(report.passed());
   // Three examples kept per failing kind, in sending order.
-  REQUIRE(report.examples.size() == 6);
+  REQUIRE(report.examples.size() == 9);
   CHECK(report.examples[0].kind == mismatch);
   CHECK(report.examples[0].expected == judge_decision::different);
   CHECK(report.examples[0].got == judge_decision::equivalent);
@@ -102,6 +108,9 @@ TEST_CASE("self-test fails with always-EQUIVALENT: misses on mismatch and "
   CHECK(text.find("FAILED") != std::string::npos);
   CHECK(text.find("mismatch") != std::string::npos);
   CHECK(text.find("expected DIFFERENT, got EQUIVALENT") != std::string::npos);
+  CHECK(report.examples[6].kind == master_key);
+  CHECK(text.find("expected ABSTAIN or DIFFERENT, got EQUIVALENT")
+        != std::string::npos);
 }
 
 TEST_CASE("self-test fails with always-DIFFERENT: misses on identity and "
@@ -115,7 +124,10 @@ TEST_CASE("self-test fails with always-DIFFERENT: misses on identity and "
                0, 0);
   check_counts(report.counts(abstain), pairs_of(abstain), 0, pairs_of(abstain),
                0);
-  CHECK(report.as_expected() == pairs_of(mismatch));
+  // DIFFERENT is a right answer to a master key (no claim of equivalence).
+  check_counts(report.counts(master_key), pairs_of(master_key),
+               pairs_of(master_key), 0, 0);
+  CHECK(report.as_expected() == pairs_of(mismatch) + pairs_of(master_key));
   CHECK_FALSE(report.passed());
 }
 
@@ -130,6 +142,8 @@ TEST_CASE("self-test fails with always-ABSTAIN: misses on identity and "
                pairs_of(mismatch), 0);
   check_counts(report.counts(abstain), pairs_of(abstain), pairs_of(abstain), 0,
                0);
+  check_counts(report.counts(master_key), pairs_of(master_key),
+               pairs_of(master_key), 0, 0);
   CHECK_FALSE(report.passed());
 }
 
@@ -216,7 +230,7 @@ TEST_CASE("self-test report prints one row per kind", "[self_test]") {
   auto text = printed(run_self_test(*judge, opts));
   CHECK(text.find("Negative-control self-test of stub:numeric (model rules)")
         != std::string::npos);
-  for (auto k : {"identity", "mismatch", "abstain", "total"})
+  for (auto k : {"identity", "mismatch", "abstain", "master_key", "total"})
     CHECK(text.find(k) != std::string::npos);
   CHECK(text.find("as expected") != std::string::npos);
 }

@@ -336,3 +336,23 @@ TEST_CASE("rules:math judges the answers inside the prompt, symbolic ones too",
   CHECK(make_rule_judge("math"));
   CHECK_FALSE(make_rule_judge("numeric"));
 }
+
+TEST_CASE("the rule judges' own replies for numbers a double cannot tell apart are not "
+          "flagged inconsistent",
+          "[stubs][rules]") {
+  // Issue 12: the judge compares exact decimals and says DIFFERENT; its
+  // reply, parsed back, used to be checked with doubles within 1e-9.
+  auto math = math_judge();
+  auto numeric = make_stub_judge("numeric");
+  REQUIRE(numeric);
+  for (auto* judge : {math.get(), numeric.get()}) {
+    INFO(judge->id());
+    for (auto [a, b] : std::initializer_list<std::pair<const char*, const char*>>{
+           {"1000000001", "1000000000"}, {"4E-385", "0"}}) {
+      INFO(a << " vs " << b);
+      auto r = ask(*judge, a, b);
+      CHECK(r.decision == judge_decision::different);
+      CHECK_FALSE(r.inconsistent);
+    }
+  }
+}

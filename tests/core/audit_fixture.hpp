@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/audit_record.hpp"
+#include "core/canary_records.hpp"
 #include "core/sha256.hpp"
 
 namespace ij::test {
@@ -78,6 +79,30 @@ public:
     u.faults += failed;
     u.input_tokens += 10u * calls;
     u.output_tokens += 2u * calls;
+    return *this;
+  }
+
+  /// One canary: `calls` judge calls on judge-a, then its canary record
+  /// (counted in calls and canaries, never in pairs).
+  audit_builder& canary(const std::string& id, std::uint32_t calls = 1,
+                        std::uint32_t not_cast = 0) {
+    canary_result c;
+    c.id = id;
+    c.kind = "mismatch";
+    c.counts.votes = calls + not_cast;
+    c.counts.not_cast = not_cast;
+    for (std::uint32_t i = 0; i < calls; ++i) {
+      judge_record rec;
+      rec.pair_id = id;
+      rec.adapter_id = "stub:a";
+      rec.vote_index = i;
+      recs_.push_back({"judge_call", judge_call_body(rec)});
+    }
+    recs_.push_back({"canary", canary_body(c, calls, {})});
+    ++summary_.canaries;
+    summary_.judge_calls += calls;
+    summary_.calls_skipped += not_cast;
+    summary_.usage[0].calls += calls;
     return *this;
   }
 

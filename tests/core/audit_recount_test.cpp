@@ -158,3 +158,23 @@ TEST_CASE("a record lacking a field the totals need is named") {
   CHECK(v.status == audit_status::edited);
   CHECK(v.reason.find("the run_end record lacks one of") != std::string::npos);
 }
+
+TEST_CASE("canary records: their calls count in judge_calls and usage, not in "
+          "pairs; run_end's canaries must match the canary records") {
+  audit_builder b;
+  b.pair("p1", "q1", verdict_rule::i4).canary("canary-1@r", 2, 1).item("q1");
+  auto ok = verify(b.lines());
+  INFO(ok.reason);
+  CHECK(ok.status == audit_status::ok);
+  b.summary().canaries = 2;
+  auto bad = verify(b.lines());
+  CHECK(bad.status == audit_status::edited);
+  CHECK(bad.reason.find("run_end says canaries 2, but the records before it "
+                        "hold 1 canary records")
+        != std::string::npos);
+  // A canary listed as an unfinished pair while it has records is an edit.
+  b.summary().canaries = 1;
+  b.unfinished() = {"canary-1@r"};
+  b.summary().interrupted = true;
+  CHECK(verify(b.lines()).status == audit_status::edited);
+}

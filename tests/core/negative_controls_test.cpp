@@ -13,6 +13,7 @@ TEST_CASE("negative controls: kind names") {
   CHECK(to_string(control_kind::identity) == "identity");
   CHECK(to_string(control_kind::mismatch) == "mismatch");
   CHECK(to_string(control_kind::abstain) == "abstain");
+  CHECK(to_string(control_kind::master_key) == "master_key");
 }
 
 TEST_CASE("negative controls: at least 10 pairs of each kind, right decision") {
@@ -27,6 +28,7 @@ TEST_CASE("negative controls: at least 10 pairs of each kind, right decision") {
         CHECK(c.expected == judge_decision::different);
         break;
       case control_kind::abstain:
+      case control_kind::master_key:
         CHECK(c.expected == judge_decision::abstain);
         break;
     }
@@ -34,6 +36,7 @@ TEST_CASE("negative controls: at least 10 pairs of each kind, right decision") {
   CHECK(count[control_kind::identity] >= 10);
   CHECK(count[control_kind::mismatch] >= 10);
   CHECK(count[control_kind::abstain] >= 10);
+  CHECK(count[control_kind::master_key] >= 10);
   CHECK(&negative_controls() == &negative_controls()); // built once
 }
 
@@ -83,4 +86,35 @@ TEST_CASE("negative controls: abstain pairs have one side without an answer") {
   // Some, not all, are absent: the rest test the judge itself.
   CHECK(absent >= 2);
   CHECK(absent <= 6);
+}
+
+TEST_CASE("negative controls: master keys are content-free against a real "
+          "answer, and ABSTAIN or DIFFERENT answers them right") {
+  auto numeric = numeric_match();
+  int n = 0;
+  for (const auto& c : negative_controls()) {
+    if (c.kind != control_kind::master_key)
+      continue;
+    ++n;
+    CAPTURE(c.a, c.b);
+    CHECK_FALSE(is_absent(c.a));
+    CHECK_FALSE(is_absent(c.b));
+    // One side holds a number, the other none (no digit, no number word).
+    bool a_number = numeric(c.a, c.a).equivalent.has_value();
+    bool b_number = numeric(c.b, c.b).equivalent.has_value();
+    CHECK(a_number != b_number);
+  }
+  CHECK(n >= 10);
+  using d = judge_decision;
+  auto mk = control_kind::master_key;
+  CHECK(control_answered_right(mk, d::abstain));
+  CHECK(control_answered_right(mk, d::different));
+  CHECK_FALSE(control_answered_right(mk, d::equivalent));
+  CHECK_FALSE(control_answered_right(mk, d::parse_error));
+  CHECK(control_answered_right(control_kind::identity, d::equivalent));
+  CHECK_FALSE(control_answered_right(control_kind::identity, d::abstain));
+  CHECK(control_answered_right(control_kind::mismatch, d::different));
+  CHECK_FALSE(control_answered_right(control_kind::mismatch, d::abstain));
+  CHECK(control_answered_right(control_kind::abstain, d::abstain));
+  CHECK_FALSE(control_answered_right(control_kind::abstain, d::different));
 }

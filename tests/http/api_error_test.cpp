@@ -50,6 +50,20 @@ TEST_CASE("parse_api_error falls back to a clean excerpt of other bodies", "[htt
   CHECK(body_excerpt(std::string("a\x01\x02 b")) == "a?? b");
 }
 
+TEST_CASE("an error status is classified for the judge record", "[http][errors]") {
+  CHECK(fault_of_status(401) == fault_kind::auth);
+  CHECK(fault_of_status(403) == fault_kind::auth);
+  CHECK(fault_of_status(408) == fault_kind::timeout);
+  CHECK(fault_of_status(429) == fault_kind::rate_limited);
+  CHECK(fault_of_status(529) == fault_kind::rate_limited);
+  CHECK(fault_of_status(500) == fault_kind::server_error);
+  CHECK(fault_of_status(503) == fault_kind::server_error);
+  CHECK(fault_of_status(400) == fault_kind::bad_request);
+  CHECK(fault_of_status(404) == fault_kind::bad_request);
+  CHECK(fault_of_status(413) == fault_kind::bad_request);
+  CHECK(fault_of_status(301) == fault_kind::bad_request);
+}
+
 TEST_CASE("redact removes every occurrence of the secret", "[http][errors]") {
   CHECK(redact("key sk-1 and sk-1 again", "sk-1") == "key [redacted] and [redacted] again");
   CHECK(redact("nothing here", "sk-1") == "nothing here");

@@ -94,6 +94,7 @@ TEST_CASE("ollama: unknown model gives a final error telling to pull it", "[http
   CHECK(reply.error.find("404") != std::string::npos);
   CHECK(reply.error.find("model 'qwen2.5:7b' not found") != std::string::npos);
   CHECK(reply.error.find("ollama pull qwen2.5:7b") != std::string::npos);
+  CHECK(reply.fault == fault_kind::bad_request);
   CHECK(fake.server().requests() == 1);
 }
 

@@ -102,6 +102,7 @@ TEST_CASE("529 overloaded: retried and reported once attempts run out", "[http][
   CHECK(contains(reply.error, "Overloaded"));
   CHECK(contains(reply.error, "3 attempts"));
   CHECK(contains(reply.error, "req_011CTestError"));
+  CHECK(reply.fault == fault_kind::rate_limited);
   CHECK(r.fake.server().requests() == 5);
 }
 
@@ -123,6 +124,7 @@ TEST_CASE("x-should-retry overrides the status", "[http][faults]") {
   CHECK_FALSE(final_reply.ok);
   CHECK(final_reply.attempts == 1);
   CHECK(contains(final_reply.error, "do not retry me"));
+  CHECK(final_reply.fault == fault_kind::server_error);
 
   r.fake.script({with_header(r.fake.error(409, "conflict", "try again"),
                              "x-should-retry", "true")});
@@ -140,6 +142,7 @@ TEST_CASE("a reply slower than the deadline ends in a deadline error", "[http][f
   CHECK(reply.attempts == 1);
   CHECK(contains(reply.error, "deadline of 300 ms"));
   CHECK(contains(reply.error, "waiting for the response"));
+  CHECK(reply.fault == fault_kind::timeout);
   CHECK(reply.text.empty());
 }
 
@@ -155,6 +158,7 @@ TEST_CASE("a call queued behind the cap past its deadline fails as such", "[http
   CHECK_FALSE(queued.ok);
   CHECK(queued.attempts == 0);
   CHECK(contains(queued.error, "still queued"));
+  CHECK(queued.fault == fault_kind::timeout);
   CHECK(first->get_future().get().ok);
 }
 
@@ -174,6 +178,7 @@ TEST_CASE("a connection reset mid-body is retried and reported if it persists",
   CHECK(reply.attempts == 3);
   CHECK(reply.text.empty());
   CHECK((contains(reply.error, "reset") || contains(reply.error, "closed")));
+  CHECK(reply.fault == fault_kind::connection);
 }
 
 TEST_CASE("a connection closed without a reply is retried", "[http][faults]") {
@@ -202,6 +207,7 @@ TEST_CASE("a refused connection fails after the bounded attempts", "[http][fault
   CHECK(reply.attempts == 3);
   CHECK(contains(reply.error, "connecting to 127.0.0.1:" + std::to_string(port)));
   CHECK(contains(reply.error, "refused"));
+  CHECK(reply.fault == fault_kind::connection);
 }
 
 TEST_CASE("malformed JSON in a 200 reply is a final error not a text", "[http][faults]") {
@@ -214,6 +220,7 @@ TEST_CASE("malformed JSON in a 200 reply is a final error not a text", "[http][f
   CHECK(reply.attempts == 1);
   CHECK(reply.text.empty());
   CHECK(contains(reply.error, "malformed JSON"));
+  CHECK(reply.fault == fault_kind::unreadable_reply);
 
   planned_reply wrong_shape;
   wrong_shape.body = R"({"object":"list","data":[]})";
@@ -221,6 +228,7 @@ TEST_CASE("malformed JSON in a 200 reply is a final error not a text", "[http][f
   auto shape = r.call();
   CHECK_FALSE(shape.ok);
   CHECK(contains(shape.error, "choices"));
+  CHECK(shape.fault == fault_kind::unreadable_reply);
 }
 
 TEST_CASE("an HTML error page is reported by a clean excerpt", "[http][faults]") {
@@ -232,6 +240,7 @@ TEST_CASE("an HTML error page is reported by a clean excerpt", "[http][faults]")
   CHECK(contains(forbidden.error, "HTTP 403"));
   CHECK(contains(forbidden.error, "403 Forbidden"));
   CHECK_FALSE(contains(forbidden.error, "<"));
+  CHECK(forbidden.fault == fault_kind::auth);
 
   auto gateway = fake_api::html_page(502, "502 Bad Gateway");
   r.fake.script({gateway, gateway, gateway});
@@ -239,6 +248,7 @@ TEST_CASE("an HTML error page is reported by a clean excerpt", "[http][faults]")
   CHECK_FALSE(reply.ok);
   CHECK(reply.attempts == 3);
   CHECK(contains(reply.error, "502 Bad Gateway"));
+  CHECK(reply.fault == fault_kind::server_error);
 }
 
 TEST_CASE("empty content is an empty text which the parser calls PARSE_ERROR",
@@ -262,6 +272,7 @@ TEST_CASE("a body over max_response_bytes is a final error", "[http][faults]") {
   CHECK(reply.attempts == 1);
   CHECK(reply.text.empty());
   CHECK(contains(reply.error, "exceeds the limit of 1024 bytes"));
+  CHECK(reply.fault == fault_kind::unreadable_reply);
   // The connection was dropped, not reused half-read: the next call is fine.
   CHECK(r.call().ok);
 }
@@ -277,6 +288,7 @@ TEST_CASE("401 bad key: final no retry the server's message", "[http][faults]") 
   CHECK(contains(reply.error, "HTTP 401"));
   CHECK(contains(reply.error, "authentication_error"));
   CHECK(contains(reply.error, "invalid x-api-key"));
+  CHECK(reply.fault == fault_kind::auth);
 }
 
 TEST_CASE("the API key never leaks into an error or a reply text", "[http][faults][secret]") {
@@ -365,6 +377,7 @@ TEST_CASE("shutdown completes every pending call with an error", "[http][lifecyc
     auto rep = f.get();
     CHECK_FALSE(rep.ok);
     CHECK(contains(rep.error, "shut down"));
+    CHECK(rep.fault == fault_kind::unavailable);
   }
 }
 

@@ -58,3 +58,37 @@ TEST_CASE("backoff doubles is capped and jittered within 0.75 1", "[http][retry]
     CHECK(d <= milliseconds(2000));
   }
 }
+
+TEST_CASE("a response is retried as x-should-retry says, else as its status says",
+          "[http][retry]") {
+  CHECK(should_retry_response(500, ""));
+  CHECK_FALSE(should_retry_response(500, "false"));
+  CHECK(should_retry_response(409, "true"));
+  CHECK_FALSE(should_retry_response(409, ""));
+  CHECK_FALSE(should_retry_response(401, "maybe"));
+}
+
+TEST_CASE("plan_retry: attempts run out, backoff or the server's delay, never past the deadline",
+          "[http][retry]") {
+  retry_schedule s{3, milliseconds(500), milliseconds(8000)};
+  auto far = milliseconds(60000);
+  // After the first failed attempt: the first backoff step.
+  auto first = plan_retry(s, 1, std::nullopt, far, far, 1.0);
+  CHECK(first.retry);
+  CHECK(first.delay == milliseconds(500));
+  CHECK(first.no_time.empty());
+  // The second retry doubles it.
+  CHECK(plan_retry(s, 2, std::nullopt, far, far, 1.0).delay == milliseconds(1000));
+  // The server's delay wins over the backoff.
+  CHECK(plan_retry(s, 1, milliseconds(3000), far, far, 1.0).delay == milliseconds(3000));
+  // The attempts ran out: no retry, and no deadline reason.
+  auto out = plan_retry(s, 3, std::nullopt, far, far, 1.0);
+  CHECK_FALSE(out.retry);
+  CHECK(out.no_time.empty());
+  // A wait reaching the deadline is not planned, and says why.
+  auto late = plan_retry(s, 1, milliseconds(3000), milliseconds(2000), milliseconds(9000), 1.0);
+  CHECK_FALSE(late.retry);
+  CHECK(late.no_time == "no time left before the call's deadline of 9000 ms for a retry in 3000 ms");
+  CHECK_FALSE(plan_retry(s, 1, std::nullopt, milliseconds(500), far, 1.0).retry);
+  CHECK(plan_retry(s, 1, std::nullopt, milliseconds(501), far, 1.0).retry);
+}

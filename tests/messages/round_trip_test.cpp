@@ -14,6 +14,8 @@
 #include <caf/message.hpp>
 
 #include "messages/answer_pair.hpp"
+#include "messages/canary_result.hpp"
+#include "messages/judge_watch.hpp"
 #include "messages/equivalence_outcome.hpp"
 #include "messages/error.hpp"
 #include "messages/fault_kind.hpp"
@@ -328,7 +330,122 @@ TEST_CASE_METHOD(registered_system, "messages: run_summary round-trips with usag
   s.run_id = "run-20261203T071500Z-3f9a";
   s.final_hash = std::string(64, 'a');
   s.error = "the audit trail cannot be written: disk full";
+  s.canaries = 17;
+  s.canary_tallies = {canary_tally{"stub:equivalent", 17, 12, 8, 4, 0, true}};
+  s.alarms = {bias_alarm_event{"stub:equivalent", "false_equivalent", 3, 2, 2,
+                               2, 2, 4.605, 4.595, "stop-run", 3}};
+  s.position_bias = {position_bias_rate{"judge", 40, 3, 0.075, 0.026, 0.199}};
+  s.stopped_by_alarm = true;
   check_round_trips(s, "ij.run_summary");
+}
+
+namespace {
+
+panel_summary full_panel() {
+  panel_summary p;
+  p.enabled = true;
+  p.judges = {"rules:math", "qwen"};
+  p.rule = "majority";
+  p.pairs = 40;
+  p.all = 30;
+  p.majority = 4;
+  p.split = 6;
+  p.rated = 38;
+  p.raw = 0.79;
+  p.raw_lo = 0.64;
+  p.raw_hi = 0.89;
+  p.kappa_kind = "cohen";
+  p.kappa_defined = true;
+  p.kappa = 0.55;
+  p.kappa_interval = true;
+  p.kappa_lo = 0.3;
+  p.kappa_hi = 0.8;
+  p.confidence = 0.99;
+  judge_confusion c;
+  c.judge = "qwen";
+  c.cells = {1, 2, 3, 4, 5, 6};
+  p.confusion = {c};
+  return p;
+}
+
+cascade_summary full_cascade() {
+  cascade_summary c;
+  c.enabled = true;
+  c.rules = "rules:math";
+  c.llm = "claude";
+  c.audit_rate = 0.1;
+  std::uint64_t n = 1;
+  for (auto* f : {&c.pairs, &c.rules_decided, &c.fallback, &c.audited,
+                  &c.audit_agree, &c.audit_disagree, &c.audit_undecided,
+                  &c.equivalent_confirmed, &c.equivalent_checked,
+                  &c.different_confirmed, &c.different_checked, &c.rules_calls,
+                  &c.llm_calls, &c.llm_input_tokens, &c.llm_output_tokens,
+                  &c.llm_pairs})
+    *f = n++;
+  return c;
+}
+
+judge_spend full_spend() {
+  judge_spend s{"claude", 10, 2000, 300, true, 0.0035, 7,
+                true, 10, false, 0, true, 5000, true, 1.5};
+  return s;
+}
+
+} // namespace
+
+TEST_CASE_METHOD(registered_system, "messages: a pair's judge parts round-trip in its vote_result",
+                 "[messages]") {
+  judge_part part{"qwen", "llm", outcome(false, false), full_counts()};
+  check_round_trips(part, "ij.judge_part");
+  vote_result v;
+  v.pair_id = "pair-2";
+  v.outcome = outcome(false, false);
+  v.records = {full_record(0)};
+  v.parts = {part, judge_part{"rules:math", "rules", {}, {}}};
+  v.route = "audited";
+  check_round_trips(v, "ij.vote_result");
+}
+
+TEST_CASE_METHOD(registered_system, "messages: panel, cascade and spend summaries round-trip, also in run_summary",
+                 "[messages]") {
+  check_round_trips(full_panel().confusion[0], "ij.judge_confusion");
+  check_round_trips(full_panel(), "ij.panel_summary");
+  check_round_trips(full_cascade(), "ij.cascade_summary");
+  check_round_trips(full_spend(), "ij.judge_spend");
+  run_summary s;
+  s.run_id = "run-x";
+  s.panel = full_panel();
+  s.cascade = full_cascade();
+  s.spend = {full_spend(), judge_spend{}};
+  check_round_trips(s, "ij.run_summary");
+  CHECK(binary_round_trip(s).spend[0].max_output_tokens == 5000);
+}
+
+TEST_CASE_METHOD(registered_system, "messages: what the canaries and the bias "
+                 "alarm report round-trips", "[messages]") {
+  check_round_trips(canary_tally{"ollama:qwen2.5:7b", 40, 2, 1, 1, 0, false},
+                    "ij.canary_tally");
+  check_round_trips(bias_alarm_event{"j", "decided_abstain", 9, 3, 2, 2, 2,
+                                     4.6, 4.59, "warn", 12},
+                    "ij.bias_alarm_event");
+  check_round_trips(position_bias_rate{"j", 10, 1, 0.1, 0.018, 0.404},
+                    "ij.position_bias_rate");
+  for (auto passed : {std::optional<bool>{true}, std::optional<bool>{false},
+                      std::optional<bool>{}}) {
+    canary_result c;
+    c.id = "canary-3@run-20261203T071500Z-3f9a";
+    c.kind = "master_key";
+    c.position = 41;
+    c.a = "Thought process:";
+    c.b = "42";
+    c.expected = "not EQUIVALENT";
+    c.outcome = equivalence_outcome{true, 1.0, "EQUIVALENT", false};
+    c.counts.votes = 3;
+    c.counts.equivalent = 2;
+    c.passed = passed;
+    c.failed_judges = {"stub:equivalent"};
+    check_round_trips(c, "ij.canary_result");
+  }
 }
 
 #if IJ_HAS_AUDIT_ENTRY

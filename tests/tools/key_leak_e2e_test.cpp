@@ -49,7 +49,10 @@ TEST_CASE("e2e: a known API key never reaches output, logs or the audit through 
              "{\"judges\":[{\"type\":\"anthropic\",\"model\":\"claude-test\","
              "\"base_url\":\"" + fake.base_url() + "\","
              "\"api_key_env\":\"IJ_E2E_LEAK_KEY\",\"temperature\":0,"
-             "\"timeout_ms\":20000,\"max_in_flight\":1,\"max_attempts\":2}],"
+             "\"timeout_ms\":20000,\"max_in_flight\":1,\"max_attempts\":2,"
+             // Every scripted reply must be asked for: the 403 below would
+             // otherwise stop the calls (breaker_e2e_test.cpp tests that).
+             "\"breaker\":{\"enabled\":false}}],"
              "\"votes\":1}\n");
   REQUIRE(::setenv("IJ_E2E_LEAK_KEY", leak_key.c_str(), 1) == 0);
   auto r = invjudge(dir, "run --pairs pairs.jsonl --config config.json "

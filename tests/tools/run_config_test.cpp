@@ -50,8 +50,8 @@ TEST_CASE("configs/default.json on disk is what the binary embeds") {
 }
 
 TEST_CASE("every shipped example configuration is valid") {
-  for (auto name :
-       {"voting-5", "ollama", "anthropic", "openai-compatible", "hosts"}) {
+  for (auto name : {"voting-5", "ollama", "anthropic", "openai-compatible",
+                    "hosts", "panel", "cascade"}) {
     std::string error;
     auto path = test::source_dir() + "/configs/examples/" + name + ".json";
     auto cfg = load_config(path, error);
@@ -102,6 +102,32 @@ TEST_CASE("judge objects are read field by field") {
   CHECK(cfg->order_balancing);
   CHECK_FALSE(cfg->abstain_as_neither);
   CHECK(cfg->vote_deadline == std::chrono::milliseconds(5000));
+}
+
+TEST_CASE("a judge's circuit breaker: defaults, each field, and its limits") {
+  std::string error;
+  auto plain = parse_config(R"({"judges":[{"type":"openai","model":"m","temperature":0,
+      "timeout_ms":1,"max_in_flight":1}]})", "x.json", error);
+  REQUIRE(plain);
+  CHECK(plain->judges[0].breaker == breaker_settings{true, 5, std::chrono::milliseconds(30000)});
+  auto cfg = parse_config(R"({"judges":[{"type":"openai","model":"m","temperature":0,
+      "timeout_ms":1,"max_in_flight":1,
+      "breaker":{"failures":2,"cooldown_ms":750,"enabled":false,"_comment":"x"}}]})",
+                          "x.json", error);
+  REQUIRE(cfg);
+  CHECK(cfg->judges[0].breaker == breaker_settings{false, 2, std::chrono::milliseconds(750)});
+  // The manifest's configuration records it.
+  CHECK(to_json(*cfg).find(R"("breaker":{"enabled":false,"failures":2,"cooldown_ms":750})")
+        != std::string::npos);
+  auto with = [](const std::string& breaker) {
+    return R"({"judges":[{"type":"openai","model":"m","temperature":0,"timeout_ms":1,)"
+           R"("max_in_flight":1,"breaker":)" + breaker + "}]}";
+  };
+  CHECK(error_of(with(R"({"failures":0})")) == "x.json: /judges/0/breaker/failures: must be >= 1");
+  CHECK(error_of(with(R"({"cooldown_ms":0})"))
+        == "x.json: /judges/0/breaker/cooldown_ms: must be >= 1");
+  CHECK(error_of(with(R"({"cooldown":5})")).rfind(
+          "x.json: /judges/0/breaker/cooldown: unknown field", 0) == 0);
 }
 
 TEST_CASE("a short judge name in the configuration") {
@@ -242,4 +268,57 @@ TEST_CASE("judge hosts and their connection are read, checked and written "
         != std::string::npos);
   CHECK(error_of(R"({"host_connection":{"colour":1}})").find("/host_connection")
         != std::string::npos);
+}
+
+TEST_CASE("canaries: off by default, declared in full in the effective "
+          "configuration") {
+  auto cfg = default_config();
+  CHECK_FALSE(cfg.canaries.enabled());
+  std::string error;
+  auto on = parse_config(R"({"canaries":{"rate":0.05,"seed":7,
+      "on_alarm":"stop-run","tolerated_rate":0.1,"alpha":0.001}})",
+                         "x.json", error);
+  INFO(error);
+  REQUIRE(on);
+  CHECK(on->canaries.enabled());
+  CHECK(on->canaries.rate == 0.05);
+  CHECK(on->canaries.seed == 7);
+  CHECK(on->canaries.on_alarm == alarm_action::stop_run);
+  CHECK(on->canaries.alarm.tolerated_rate == 0.1);
+  CHECK(on->canaries.alarm.alarm_rate == 0.5);
+  CHECK(on->canaries.alarm.alpha == 0.001);
+  CHECK(on->canaries.alarm.beta == 0.01);
+  rapidjson::Document doc;
+  auto text = to_json(*on);
+  doc.Parse(text.c_str());
+  REQUIRE_FALSE(doc.HasParseError());
+  auto& c = doc["canaries"];
+  CHECK(c["rate"].GetDouble() == 0.05);
+  CHECK(c["seed"].GetUint64() == 7);
+  CHECK(c["on_alarm"].GetString() == std::string{"stop-run"});
+  CHECK(c["tolerated_rate"].GetDouble() == 0.1);
+  CHECK(c["alarm_rate"].GetDouble() == 0.5);
+  CHECK(c["alpha"].GetDouble() == 0.001);
+  CHECK(c["beta"].GetDouble() == 0.01);
+}
+
+TEST_CASE("canaries: bad settings name the field") {
+  CHECK(error_of(R"({"canaries":{"rate":1.5}})")
+        == "x.json: /canaries/rate: must be <= 1");
+  CHECK(error_of(R"({"canaries":{"seed":3}})")
+        == "x.json: /canaries/rate: is required");
+  CHECK(error_of(R"({"canaries":{"rate":0.1,"on_alarm":"panic"}})")
+        == "x.json: /canaries/on_alarm: must be one of \"warn\", "
+           "\"stop-judge\", \"stop-run\"");
+  CHECK(error_of(R"({"canaries":{"rate":0.1,"seed":-1}})")
+        == "x.json: /canaries/seed: must be >= 0");
+  CHECK(error_of(R"({"canaries":{"rate":0.1,"tolerated_rate":0.6}})")
+        .rfind("x.json: /canaries: alarm_rate must be greater than "
+               "tolerated_rate", 0)
+        == 0);
+  CHECK(error_of(R"({"canaries":{"rate":0.1,"alpha":0.5}})")
+        == "x.json: /canaries/alpha: must be < 0.5");
+  CHECK(error_of(R"({"canaries":{"rate":0.1,"ratio":2}})")
+        .rfind("x.json: /canaries/ratio: unknown field", 0)
+        == 0);
 }

@@ -1,0 +1,95 @@
+#pragma once
+// The vote router (issue 10): a panel or a rules-first cascade for one run.
+// It stands where a vote coordinator stands for a run whose judges pool
+// their votes, and splits each pair into one job per judge it needs; each
+// judge has its own vote coordinator (its own votes, tally, deadline and
+// budget), and the router combines their results into the pair's. The
+// routing rules are core's (core/panel_rule.hpp, core/cascade_policy.hpp);
+// this actor only moves jobs and results.
+//
+// Panel: every pair goes to every panel judge at once; when all are back,
+// the pair's outcome follows the panel rule and its route is the agreement
+// tier. Cascade: every pair goes to the rule judge (one vote: it is
+// deterministic); a pair it leaves undecided goes to the LLM judge, whose
+// outcome is the pair's (route "fallback"); a rule-decided pair goes to the
+// LLM judge too when the audit draws it (route "audited"; the rule judge's
+// outcome stays), else it is done (route "rules").
+//
+// Absent A or B: a result at once, no judge asked (rule I1), as in the
+// coordinator. Results carry every judge's part (vote_result::parts), every
+// call's record in part order, and the counts summed over the parts.
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <caf/typed_event_based_actor.hpp>
+
+#include "actors/vote_coordinator.hpp"
+#include "core/run_config.hpp"
+#include "messages/interfaces.hpp"
+
+namespace ij {
+
+/// One judge of a panel or a cascade, with the settings of its coordinator.
+struct routed_judge {
+  std::string name;
+  std::string judge_id;
+  /// "panel", "rules" or "llm".
+  std::string role;
+  vote_settings settings;
+};
+
+/// What the router does: a panel (judges in panel order) or a cascade
+/// (judges [rules, llm]).
+struct route_plan {
+  std::vector<routed_judge> judges;
+  std::optional<panel_rule> panel;
+  std::optional<cascade_config> cascade;
+};
+
+/// The plan a configuration with a panel or a cascade gives, with `base` as
+/// every judge's vote settings (budgets included); nullopt without either.
+std::optional<route_plan> route_plan_of(const run_config& cfg,
+                                        const vote_settings& base);
+
+struct vote_router_state {
+  static inline const char* name = "vote-router";
+
+  /// A pair on its way through its judges.
+  struct open_pair {
+    answer_pair pair;
+    /// Results so far, by judge index in the plan.
+    std::vector<std::optional<vote_result>> parts;
+    std::size_t waiting = 0;
+    bool audited = false;
+  };
+
+  /// A job given to judge `judge` for pair `seq`.
+  struct stage {
+    std::uint64_t seq;
+    std::size_t judge;
+  };
+
+  route_plan plan;
+  vote_sink_actor sink;
+  std::vector<vote_coordinator_actor> coordinators;
+  std::unordered_map<std::uint64_t, open_pair> pairs;
+  /// Our own job numbers, one per job given to a coordinator.
+  std::unordered_map<std::uint64_t, stage> stages;
+  std::uint64_t next_stage = 1;
+  /// Jobs to send per coordinator, and results to send to the sink, at the
+  /// end of the current message.
+  std::vector<std::vector<vote_job>> outgoing;
+  std::vector<voted_pair> done;
+  bool cancelled = false;
+};
+
+/// Spawns one vote coordinator per judge of `plan` (linked: they end with
+/// the router), each over the workers of its judge.
+vote_router_actor::behavior_type
+vote_router(vote_router_actor::stateful_pointer<vote_router_state> self,
+            vote_sink_actor sink, judge_directory_actor directory,
+            std::vector<worker_entry> workers, route_plan plan);
+
+} // namespace ij

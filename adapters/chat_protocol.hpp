@@ -1,0 +1,93 @@
+#pragma once
+// The three chat APIs the HTTP judges speak (reference/llm-http-apis.md), as
+// data: where the request goes, which headers and fields it carries, where
+// the reply's text and token counts are. One request writer and one reply
+// reader serve all three, so a field handled for one API is handled for all.
+//
+//   Ollama native  POST {base}/api/chat       "stream": false always (Ollama
+//                  streams NDJSON when it is absent); temperature, seed and
+//                  num_predict inside "options"; counts at the top level.
+//   Anthropic      POST {base}/v1/messages    x-api-key, anthropic-version;
+//                  max_tokens required; no seed; the text is every "text"
+//                  block of "content" joined (thinking and tool blocks are
+//                  not the answer).
+//   OpenAI-compat. POST {base}/chat/completions  optional bearer key; the
+//                  text is choices[0].message.content (null: empty).
+#include <cstdint>
+#include <string>
+
+#include "adapters/api_error.hpp"
+#include "adapters/http_client.hpp"
+#include "adapters/judge_adapter.hpp"
+
+namespace ij {
+
+struct chat_protocol {
+  /// How a reply holds its text.
+  enum class content_shape {
+    /// "content" is a string or null (absent or null: empty text).
+    text_or_null,
+    /// "content" is an array of blocks; the "text" blocks are joined.
+    text_blocks,
+  };
+
+  /// The adapter type, also the prefix of adapter ids: "ollama", ...
+  const char* kind;
+  /// Appended to the base URL's path.
+  const char* path;
+
+  // The request.
+  /// The header that carries the key (sent only with a key), and what
+  /// precedes the key in it ("Bearer ").
+  const char* key_header;
+  const char* key_prefix;
+  /// A header every request carries, or null (the API version).
+  const char* fixed_header;
+  const char* fixed_header_value;
+  /// The object that holds temperature, seed and the token cap ("options"),
+  /// or null for the top level.
+  const char* sampling_object;
+  /// The token cap's field: "num_predict" or "max_tokens".
+  const char* max_tokens_field;
+  /// Whether the API takes a seed (a judge without one warns on votes > 1
+  /// at temperature 0).
+  bool sends_seed;
+  /// Whether "stream": false is sent.
+  bool sends_stream_false;
+
+  // The reply (JSON pointers into a 2xx body).
+  /// The object holding "content": "/message", "" (the root),
+  /// "/choices/0/message".
+  const char* message_pointer;
+  content_shape content;
+  /// Token counts; a missing count reads as 0 (Ollama's are omitempty).
+  const char* input_tokens_pointer;
+  const char* output_tokens_pointer;
+
+  /// Extra advice for an error status (e.g. "run `ollama pull x`"); null or
+  /// returning "" for none.
+  std::string (*advise)(unsigned status, const api_error& err,
+                        const std::string& model);
+};
+
+/// The protocol of an HTTP judge type ("ollama", "anthropic", "openai"), or
+/// null for any other type.
+const chat_protocol* chat_protocol_for(const std::string& type);
+
+/// The JSON body of one call.
+std::string chat_request_body(const chat_protocol& protocol, const std::string& prompt,
+                              const call_options& opts);
+
+/// The whole request of one call: target under `base_path`, the key's
+/// header (when `key` is set), the fixed header, the body.
+http_post chat_request(const chat_protocol& protocol, const std::string& base_path,
+                       const std::string& key, const std::string& prompt,
+                       const call_options& opts);
+
+/// Reads a 2xx body into `out` (text, token counts). False with `error` set
+/// when the body is not the API's reply: malformed JSON, the API's error
+/// shape, or no text where the API puts it.
+bool read_chat_reply(const chat_protocol& protocol, const std::string& body,
+                     adapter_reply& out, std::string& error);
+
+} // namespace ij

@@ -1,0 +1,72 @@
+#include "tools/report_command.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+#include <sys/stat.h>
+
+#include "core/audit_chain.hpp"
+#include "tools/audit_digest.hpp"
+#include "tools/exit_codes.hpp"
+#include "tools/html_report.hpp"
+
+namespace ij {
+
+namespace {
+
+void say(const std::string& text) {
+  std::fprintf(stderr, "invjudge: %s\n", text.c_str());
+}
+
+} // namespace
+
+int report_command(const std::string& audit_path, const std::string& html_path,
+                   bool allow_unverified) {
+  struct stat st;
+  if (::stat(audit_path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    say(audit_path + ": is a directory, not an audit file");
+    return exit_code::bad_input;
+  }
+  auto v = verify_audit_file(audit_path);
+  report_status status;
+  status.chain = std::string{to_string(v.status)};
+  status.reason = v.bad_line > 0
+                    ? "line " + std::to_string(v.bad_line) + ": " + v.reason
+                    : v.reason;
+  status.final_hash = v.final_hash;
+  status.audit_path = audit_path;
+  if (v.status == audit_status::unreadable) {
+    say(audit_path + ": " + v.reason);
+    return exit_code::bad_input;
+  }
+  if (v.status == audit_status::edited) {
+    if (!allow_unverified) {
+      say(audit_path + " does not verify (" + status.reason
+          + "); no report written (--allow-unverified makes one, marked as "
+            "such)");
+      return exit_code::failed_check;
+    }
+    status.unverified = true;
+    say("warning: " + audit_path + " does not verify (" + status.reason
+        + "); the report says so at the top");
+  }
+  std::ifstream in(audit_path, std::ios::binary);
+  if (!in) {
+    say(audit_path + ": cannot open: " + std::strerror(errno));
+    return exit_code::bad_input;
+  }
+  auto page = render_html_report(digest_audit(in), status);
+  std::ofstream out(html_path, std::ios::binary | std::ios::trunc);
+  out << page;
+  out.flush();
+  if (!out) {
+    say(html_path + ": cannot write the report: " + std::strerror(errno));
+    return exit_code::bad_input;
+  }
+  say("report: " + html_path);
+  return exit_code::ok;
+}
+
+} // namespace ij
