@@ -1,5 +1,7 @@
 #include "core/audit_recount.hpp"
 
+#include <tuple>
+
 #include <algorithm>
 #include <functional>
 
@@ -154,6 +156,10 @@ std::string audit_recount::add(std::string_view type, const Value& r) {
     closed_items_.push_back(fingerprint(text));
   } else if (type == "rejected") {
     ++rejected_;
+  } else if (type == "vote_moved") {
+    ++votes_moved_;
+  } else if (type == "late_reply") {
+    ++late_replies_;
   }
   return {};
 }
@@ -279,6 +285,17 @@ std::string audit_recount::check_run_end(const Value& e) {
                 "failed judge calls (transport_failed)");
   if (auto why = check_usage(*usage); !why.empty())
     return why;
+  // Failover totals (absent in audits written before judge hosts).
+  for (auto [field, counted, what] :
+       {std::tuple{"votes_moved", votes_moved_, "vote_moved records"},
+        std::tuple{"late_replies", late_replies_, "late_reply records"}}) {
+    std::uint64_t n = 0;
+    if (member(e, field) && !read_u64(e, field, n))
+      return lacks(field);
+    if (member(e, field) && n != counted)
+      return says(field, n, counted, what);
+  }
+
   // Written since canaries exist; older run_end records lack it.
   if (auto c = member(e, "canaries")) {
     if (!c->IsUint64())

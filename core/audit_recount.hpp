@@ -54,6 +54,8 @@ private:
   std::uint64_t verdicts_ = 0;
   std::uint64_t by_rule_[5] = {0, 0, 0, 0, 0};
   std::uint64_t rejected_ = 0;
+  std::uint64_t votes_moved_ = 0;
+  std::uint64_t late_replies_ = 0;
   std::uint64_t items_ = 0;
   std::uint64_t canaries_ = 0;
   /// Fingerprints of the pairs with any judge_call, vote or verdict record

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ij {
 
@@ -30,6 +31,13 @@ struct run_options {
   bool progress = true;
   /// Pairs in flight at most; 0 picks one from the judges' in-flight caps.
   std::uint32_t window = 0;
+  /// Judge hosts (ADDR:PORT) to vote with, added to the configured ones.
+  std::vector<std::string> hosts;
+  /// Mutual TLS with the hosts (all three or none); they override the
+  /// configuration's host_connection files.
+  std::string tls_cert;
+  std::string tls_key;
+  std::string tls_ca;
 };
 
 /// Runs and returns the exit code (tools/exit_codes.hpp).

@@ -56,15 +56,22 @@ judge_binding test_binding(judge_adapter_ptr adapter, std::uint32_t cap,
 vote_collector::vote_collector(caf::actor_system& sys) {
   auto out = got;
   auto count = messages;
+  auto seen = notes;
   // The unused int: CAF 0.17 dereferences a null tuple for argument-less
   // function spawns (UBSan).
   actor = sys.spawn(
-    [out, count](vote_sink_actor::pointer, int) -> vote_sink_actor::behavior_type {
-      return {[out, count](std::vector<voted_pair>& v) {
-        ++*count;
-        for (auto& x : v)
-          (*out)[x.seq] = std::move(x);
-      }};
+    [out, count, seen](vote_sink_actor::pointer,
+                       int) -> vote_sink_actor::behavior_type {
+      return {
+        [out, count](std::vector<voted_pair>& v) {
+          ++*count;
+          for (auto& x : v)
+            (*out)[x.seq] = std::move(x);
+        },
+        [seen](std::vector<run_note>& v) {
+          seen->insert(seen->end(), v.begin(), v.end());
+        },
+      };
     },
     0);
 }

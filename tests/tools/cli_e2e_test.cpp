@@ -12,7 +12,7 @@ TEST_CASE("an unknown subcommand is named (exit 2)") {
   auto r = invjudge(dir, "frobnicate");
   CHECK(r.exit_code == 2);
   // (starts with: a sanitizer build adds its own report at exit)
-  CHECK(r.err.rfind("invjudge: unknown subcommand 'frobnicate' (expected run, selftest, "
+  CHECK(r.err.rfind("invjudge: unknown subcommand 'frobnicate' (expected run, selftest, host, "
                     "audit or report); see invjudge --help\n", 0) == 0);
   auto a = invjudge(dir, "audit verfiy a.jsonl");
   CHECK(a.exit_code == 2);
