@@ -81,13 +81,16 @@ std::string audit_recount::add(std::string_view type, const Value& r) {
   std::string_view text;
   std::uint64_t n = 0;
   if (type == "manifest") {
-    // The judges' adapter ids, for the usage per judge (absent in older
-    // manifests: then only the sums are checked).
+    // The judges' workers and adapter ids, for the usage per judge (absent
+    // in older manifests: then only the sums are checked).
     if (auto judges = member(r, "judges"); judges && judges->IsArray())
       for (auto& j : judges->GetArray()) {
-        std::string_view name, adapter;
-        if (read_string(j, "name", name) && read_string(j, "adapter_id", adapter))
-          judges_.emplace_back(std::string{name}, std::string{adapter});
+        std::string_view name, adapter, worker;
+        if (read_string(j, "name", name) && read_string(j, "adapter_id", adapter)) {
+          read_string(j, "worker_id", worker);
+          judges_.push_back({std::string{name}, std::string{adapter},
+                             std::string{worker}});
+        }
       }
   } else if (type == "judge_call") {
     std::string_view adapter;
@@ -103,8 +106,11 @@ std::string audit_recount::add(std::string_view type, const Value& r) {
       return lacks("input_tokens");
     if (!read_u64(r, "output_tokens", out))
       return lacks("output_tokens");
+    std::string_view worker;
+    read_string(r, "worker", worker); // null for a vote no worker took
     note_pair(text);
-    for (auto* t : {&calls_, &by_adapter_[std::string{adapter}]}) {
+    auto source = std::string{adapter} + '\n' + std::string{worker};
+    for (auto* t : {&calls_, &by_source_[source]}) {
       ++t->calls;
       t->faults += failed;
       t->input_tokens += in;
@@ -170,12 +176,21 @@ std::string audit_recount::check_usage(const Value& usage) const {
   // seen in the records to a judge named in the usage list.
   std::vector<calls_tally> expected(usage.Size());
   bool per_judge = true;
-  for (auto& [adapter, t] : by_adapter_) {
-    auto j = std::find_if(judges_.begin(), judges_.end(),
-                          [&](auto& x) { return x.second == adapter; });
-    std::string_view name = j == judges_.end() ? std::string_view{adapter}
-                            : j->first.empty() ? std::string_view{adapter}
-                                               : std::string_view{j->first};
+  for (auto& [source, t] : by_source_) {
+    auto cut = source.find('\n');
+    std::string_view adapter{source.data(), cut};
+    std::string_view worker{source.data() + cut + 1, source.size() - cut - 1};
+    // The judge of the worker when the manifest names it (a worker that
+    // joined later, on a judge host, by its adapter).
+    auto j = std::find_if(judges_.begin(), judges_.end(), [&](auto& x) {
+      return !worker.empty() && x.worker == worker;
+    });
+    if (j == judges_.end())
+      j = std::find_if(judges_.begin(), judges_.end(),
+                       [&](auto& x) { return x.adapter == adapter; });
+    std::string_view name = j == judges_.end() ? adapter
+                            : j->name.empty()  ? adapter
+                                               : std::string_view{j->name};
     bool found = false;
     for (rapidjson::SizeType i = 0; i < usage.Size() && !found; ++i) {
       std::string_view judge;
