@@ -151,7 +151,7 @@ TEST_CASE("a file without run_end record is unfinished") {
   CHECK(v.reason.find("did not finish") != std::string::npos);
 }
 
-TEST_CASE("an empty file is unfinished; one that cannot be read is unreadable") {
+TEST_CASE("an empty file is unfinished, one that cannot be read is unreadable") {
   auto v = verify({});
   CHECK(v.status == audit_status::unfinished);
   CHECK(v.final_hash == std::string{audit_genesis_hash});

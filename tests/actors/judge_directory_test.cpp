@@ -87,7 +87,7 @@ TEST_CASE("workers join the directory, are listed, and subscribers hear of "
   caf::anon_send_exit(dir, caf::exit_reason::user_shutdown);
 }
 
-TEST_CASE("a worker id taken by another worker is refused; joining twice is "
+TEST_CASE("a worker id taken by another worker is refused, joining twice is "
           "harmless") {
   test_system t;
   auto dir = spawn_judge_directory(t.sys);

@@ -298,7 +298,7 @@ TEST_CASE("on_alarm stop-run ends the run at the alarm: interrupted, the rest "
   CHECK(verify_audit_file(r.path).status == audit_status::interrupted);
 }
 
-TEST_CASE("on_alarm stop-judge: the judge makes no more calls; its votes "
+TEST_CASE("on_alarm stop-judge: the judge makes no more calls, its votes "
           "become faults, never verdicts") {
   auto eq = always_equivalent_judge();
   rig r({{"eq", eq}}, "canaries-stop-judge", at(1.0, alarm_action::stop_judge));

@@ -390,7 +390,7 @@ TEST_CASE("an item's verdict is written and released once its last pair is "
   CHECK(verify_audit_file(r.path).status == audit_status::ok);
 }
 
-TEST_CASE("labels travel with the verdicts; a pair without item is its own "
+TEST_CASE("labels travel with the verdicts, a pair without item is its own "
           "item") {
   rig r({numeric_judge()}, "labels");
   r.start();
@@ -412,7 +412,7 @@ TEST_CASE("labels travel with the verdicts; a pair without item is its own "
 }
 
 TEST_CASE("the end of input ends the run only once outstanding pairs are "
-          "written; later input is refused in plain words") {
+          "written, later input is refused in plain words") {
   auto manual = std::make_shared<manual_adapter>();
   rig r({manual}, "end-wait");
   r.start();
@@ -436,7 +436,7 @@ TEST_CASE("the end of input ends the run only once outstanding pairs are "
 }
 
 TEST_CASE("a cancel does not wait for judge calls and lists the unfinished "
-          "pairs; the run-end totals agree with the records") {
+          "pairs, the run-end totals agree with the records") {
   auto manual = std::make_shared<manual_adapter>();
   rig r({manual}, "cancel");
   r.start();

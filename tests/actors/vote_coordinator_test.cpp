@@ -422,7 +422,7 @@ TEST_CASE("host events from the directory become host notes for the run") {
   CHECK(n.body.find("x#1@10.0.0.1:7000") != std::string::npos);
 }
 
-TEST_CASE("a worker of the run's judge that joins is used; one of another "
+TEST_CASE("a worker of the run's judge that joins is used, one of another "
           "judge is not") {
   auto manual = std::make_shared<manual_adapter>();
   rig r({manual}, votes(1, 1), 1000, 1);

@@ -226,7 +226,7 @@ TEST_CASE("cascade: audited pairs keep the rule judge's outcome, and each disagr
   CHECK(verify_audit_file(r.path).status == audit_status::ok);
 }
 
-TEST_CASE("panel: every judge judges every pair; unanimous decides only on agreement") {
+TEST_CASE("panel: every judge judges every pair, unanimous decides only on agreement") {
   auto yes = scripted_judge({canonical("EQUIVALENT")}, script_end::cycle);
   rig r({judge("always-yes", "stub", "yes", yes),
          judge("numeric", "stub", "numeric", numeric_judge())},
@@ -266,7 +266,7 @@ TEST_CASE("panel: every judge judges every pair; unanimous decides only on agree
   CHECK(verify_audit_file(r.path).status == audit_status::ok);
 }
 
-TEST_CASE("budget: a judge at max_calls makes no more calls; its remaining votes are budget faults") {
+TEST_CASE("budget: a judge at max_calls makes no more calls, its remaining votes are budget faults") {
   auto pairs = [] {
     std::vector<answer_pair> out;
     for (int i = 0; i < 8; ++i)
@@ -322,7 +322,7 @@ TEST_CASE("budget: a judge at max_calls makes no more calls; its remaining votes
   CHECK(verify_audit_file(r.path).status == audit_status::ok);
 }
 
-TEST_CASE("budget: a token limit reached mid-run stops the calls; the votes left are faults at once") {
+TEST_CASE("budget: a token limit reached mid-run stops the calls, the votes left are faults at once") {
   auto slow = std::make_shared<manual_adapter>();
   auto b = judge("slow", "stub", "manual", slow);
   b.spec.max_in_flight = 2;

@@ -96,7 +96,7 @@ TEST_CASE("breaker: passes calls and what the adapter says through while closed"
   CHECK(r.breaker->current_state() == state::closed);
 }
 
-TEST_CASE("breaker: N connection failures in a row open it; then no call is made",
+TEST_CASE("breaker: N connection failures in a row open it, then no call is made",
           "[breaker]") {
   rig r;
   r.inner->script = {refused(), refused()};
@@ -122,7 +122,7 @@ TEST_CASE("breaker: N connection failures in a row open it; then no call is made
   CHECK(r.inner->calls == 3);
 }
 
-TEST_CASE("breaker: a reply from the backend resets the count; timeouts do not count",
+TEST_CASE("breaker: a reply from the backend resets the count, timeouts do not count",
           "[breaker]") {
   rig r;
   r.inner->script = {refused(), refused(),
@@ -137,7 +137,7 @@ TEST_CASE("breaker: a reply from the backend resets the count; timeouts do not c
   CHECK(r.inner->calls == 10);
 }
 
-TEST_CASE("breaker: after the cool-down one trial call; success closes, failure reopens",
+TEST_CASE("breaker: after the cool-down one trial call, success closes, failure reopens",
           "[breaker]") {
   rig r;
   r.inner->script = {refused(), refused(), refused()};

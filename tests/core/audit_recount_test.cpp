@@ -160,7 +160,7 @@ TEST_CASE("a record lacking a field the totals need is named") {
 }
 
 TEST_CASE("canary records: their calls count in judge_calls and usage, not in "
-          "pairs; run_end's canaries must match the canary records") {
+          "pairs, run_end's canaries must match the canary records") {
   audit_builder b;
   b.pair("p1", "q1", verdict_rule::i4).canary("canary-1@r", 2, 1).item("q1");
   auto ok = verify(b.lines());

@@ -86,7 +86,7 @@ TEST_CASE("canary set: the negative controls with both answers present, every "
   CHECK(canary_set().size() + absent == negative_controls().size());
 }
 
-TEST_CASE("canary failures: what leans, by kind; parse errors are no evidence") {
+TEST_CASE("canary failures: what leans, by kind, parse errors are no evidence") {
   using k = control_kind;
   CHECK(decision_fails(k::identity, d::different) == true);
   CHECK(decision_fails(k::identity, d::abstain) == true);

@@ -73,7 +73,7 @@ TEST_CASE("a faulted judge that could have made the agreement makes the pair a f
         == agreement_tier::all);
 }
 
-TEST_CASE("rule names round-trip; other names are refused") {
+TEST_CASE("rule names round-trip, other names are refused") {
   for (auto r : {panel_rule::unanimous, panel_rule::majority})
     CHECK(panel_rule_from_string(to_string(r)) == r);
   CHECK_FALSE(panel_rule_from_string("all"));
@@ -114,7 +114,7 @@ TEST_CASE("the panel tally counts tiers, skips faulted pairs in kappa, and keeps
   CHECK(s.confusion[0].cells == std::vector<std::uint64_t>{3, 0, 0, 2, 0, 0});
 }
 
-TEST_CASE("without labels the panel summary has no confusion; three judges use Fleiss") {
+TEST_CASE("without labels the panel summary has no confusion, three judges use Fleiss") {
   panel_config pc{{"a", "b", "c"}, panel_rule::majority};
   panel_tally t{pc, 0.05};
   vote_result vr;

@@ -56,7 +56,7 @@ TEST_CASE("a judge failing every call stops a long run early (exit 4)") {
   CHECK(v.out.rfind("interrupted: ", 0) == 0);
 }
 
-TEST_CASE("max_fault_rate 1 lets every pair fault; values outside 0..1 are refused") {
+TEST_CASE("max_fault_rate 1 lets every pair fault, values outside 0..1 are refused") {
   temp_dir dir;
   write_file(dir.file("p.jsonl"), R"({"id":"x","a":"7","b":"7"})" "\n");
   write_file(dir.file("any.json"), R"({"max_fault_rate":1})");

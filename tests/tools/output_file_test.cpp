@@ -23,7 +23,7 @@ bool exists(const std::string& path) {
 
 } // namespace
 
-TEST_CASE("a new output file is created; /dev/null is written as it is") {
+TEST_CASE("a new output file is created, /dev/null is written as it is") {
   temp_dir d;
   std::string error;
   auto f = open_output_file(d.file("v.jsonl"), false, {}, error);

@@ -63,7 +63,7 @@ TEST_CASE("report: one self-contained page with every plot, from the audit "
 }
 
 TEST_CASE("report: an edited audit is refused, or marked UNVERIFIED with "
-          "--allow-unverified; an unreadable one is bad input") {
+          "--allow-unverified, an unreadable one is bad input") {
   temp_dir dir;
   make_audit(dir);
   auto text = read_file(dir.file("a.jsonl"));

@@ -100,7 +100,7 @@ TEST_CASE("two panel judges that are the same model, temperature and prompt are 
   CHECK(error.rfind("x.json: /panels/judges: judge \"b\" is the same judge", 0) == 0);
 }
 
-TEST_CASE("budgets and prices are read per judge; a cost limit needs prices") {
+TEST_CASE("budgets and prices are read per judge, a cost limit needs prices") {
   auto cfg = config_of(R"({"judges":[{"type":"stub","model":"numeric","temperature":0,
     "timeout_ms":1,"max_in_flight":1,
     "budget":{"max_calls":10,"max_input_tokens":1000,"max_output_tokens":0,"max_cost":2.5},
