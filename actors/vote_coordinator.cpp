@@ -273,8 +273,10 @@ bool all_judges_stopped(const state& st) {
                         });
 }
 
-// The oldest waiting vote becomes a budget fault, recorded as the judge's.
-void refuse_at_budget(state& st, const state::worker_slot& w) {
+// The oldest waiting vote becomes a fault record with `error`, without a
+// call (attributed to `who` when a worker's judge refused it).
+void fault_oldest_waiting(state& st, const judge_info* who,
+                          const std::string& error, fault_kind kind) {
   auto seq = st.backlog.front();
   st.backlog.pop_front();
   auto i = st.jobs.find(seq);
@@ -283,12 +285,17 @@ void refuse_at_budget(state& st, const state::worker_slot& w) {
   judge_request meta;
   meta.pair_id = i->second.work.pair.id;
   meta.vote_index = i->second.dispatched++;
-  auto rec = unanswered(&w.info, meta, wall_clock_ms(),
-                        "budget reached: judge " + w.info.name + ": "
-                          + meter_of(st, w)->why(),
-                        fault_kind::budget);
+  auto rec = unanswered(who, meta, wall_clock_ms(), error, kind);
   rec.latency_ms = 0.0;
   count_vote(st, seq, std::move(rec));
+}
+
+// The oldest waiting vote becomes a budget fault, recorded as the judge's.
+void refuse_at_budget(state& st, const state::worker_slot& w) {
+  fault_oldest_waiting(st, &w.info,
+                       "budget reached: judge " + w.info.name + ": "
+                         + meter_of(st, w)->why(),
+                       fault_kind::budget);
 }
 
 void place_moved(self_ptr self);
@@ -307,20 +314,10 @@ void place_votes(self_ptr self) {
     if (!any_alive(st) && all_judges_stopped(st)) {
       // The bias alarm stopped every judge of the run: no worker will take
       // these votes, so they are faults now, not after the failover wait.
-      auto seq = st.backlog.front();
-      st.backlog.pop_front();
-      auto i = st.jobs.find(seq);
-      if (i == st.jobs.end())
-        continue;
-      judge_request meta;
-      meta.pair_id = i->second.work.pair.id;
-      meta.vote_index = i->second.dispatched++;
-      count_vote(st, seq,
-                 unanswered(nullptr, meta, wall_clock_ms(),
-                            "no worker serves the run's judges (judge "
-                            "stopped: "
-                              + st.stopped_judges.begin()->second + ")",
-                            fault_kind::unavailable));
+      fault_oldest_waiting(st, nullptr,
+                           "no worker serves the run's judges (judge stopped: "
+                             + st.stopped_judges.begin()->second + ")",
+                           fault_kind::unavailable);
       continue;
     }
     if (auto spent = all_at_budget(st)) {
@@ -580,20 +577,9 @@ void expire_starved(self_ptr self, caf::actor_clock::time_point now) {
   if (!st.starved_since || *st.starved_since + st.settings.failover_wait > now)
     return;
   st.starved_since.reset();
-  while (!st.backlog.empty()) {
-    auto seq = st.backlog.front();
-    st.backlog.pop_front();
-    auto i = st.jobs.find(seq);
-    if (i == st.jobs.end())
-      continue;
-    judge_request meta;
-    meta.pair_id = i->second.work.pair.id;
-    meta.vote_index = i->second.dispatched++;
-    count_vote(st, seq,
-               unanswered(nullptr, meta, wall_clock_ms(),
-                          "no worker serves the run's judges",
-                          fault_kind::unavailable));
-  }
+  while (!st.backlog.empty())
+    fault_oldest_waiting(st, nullptr, "no worker serves the run's judges",
+                         fault_kind::unavailable);
 }
 
 // A worker left: its outstanding votes move (to another worker of the same
