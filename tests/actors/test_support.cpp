@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <system_error>
+#include <vector>
 
 #include <unistd.h>
 
@@ -179,11 +181,33 @@ adapter_reply canonical(const std::string& decision,
   return r;
 }
 
+namespace {
+
+// The audit files this test process made: removed when it exits (ctest runs
+// one test case per process), so that no run leaves files in /tmp.
+struct made_files {
+  std::vector<std::filesystem::path> paths;
+  ~made_files() {
+    for (auto& p : paths) {
+      std::error_code ignored;
+      std::filesystem::remove(p, ignored);
+    }
+  }
+};
+
+made_files& made() {
+  static made_files files;
+  return files;
+}
+
+} // namespace
+
 std::string temp_audit_path(const std::string& tag) {
   auto dir = std::filesystem::temp_directory_path();
   auto path = dir / ("ij-actors-" + std::to_string(::getpid()) + "-" + tag
                      + ".jsonl");
   std::filesystem::remove(path);
+  made().paths.push_back(path);
   return path.string();
 }
 
