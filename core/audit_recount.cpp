@@ -77,9 +77,21 @@ void audit_recount::note_pair(std::string_view pair_id) {
   any_pair_ = true;
 }
 
+// A vote or canary record's votes not cast and judge calls.
+std::string audit_recount::add_vote_counts(const Value& r) {
+  std::uint64_t n = 0;
+  auto counts = member(r, "counts");
+  if (!counts || !read_u64(*counts, "not_cast", n))
+    return lacks("counts.not_cast");
+  not_cast_ += n;
+  if (!read_u64(r, "judge_calls", n))
+    return lacks("judge_calls");
+  vote_calls_ += n;
+  return {};
+}
+
 std::string audit_recount::add(std::string_view type, const Value& r) {
   std::string_view text;
-  std::uint64_t n = 0;
   if (type == "manifest") {
     // The judges' workers and adapter ids, for the usage per judge (absent
     // in older manifests: then only the sums are checked).
@@ -117,15 +129,10 @@ std::string audit_recount::add(std::string_view type, const Value& r) {
       t->output_tokens += out;
     }
   } else if (type == "vote") {
-    auto counts = member(r, "counts");
     if (!read_string(r, "pair_id", text))
       return lacks("pair_id");
-    if (!counts || !read_u64(*counts, "not_cast", n))
-      return lacks("counts.not_cast");
-    not_cast_ += n;
-    if (!read_u64(r, "judge_calls", n))
-      return lacks("judge_calls");
-    vote_calls_ += n;
+    if (auto why = add_vote_counts(r); !why.empty())
+      return why;
     ++votes_;
     note_pair(text);
   } else if (type == "verdict") {
@@ -144,15 +151,10 @@ std::string audit_recount::add(std::string_view type, const Value& r) {
   } else if (type == "canary") {
     // A canary's judge calls are real calls (counted in judge_calls and
     // usage); the canary record stands for its vote record.
-    auto counts = member(r, "counts");
     if (!read_string(r, "canary_id", text))
       return lacks("canary_id");
-    if (!counts || !read_u64(*counts, "not_cast", n))
-      return lacks("counts.not_cast");
-    not_cast_ += n;
-    if (!read_u64(r, "judge_calls", n))
-      return lacks("judge_calls");
-    vote_calls_ += n;
+    if (auto why = add_vote_counts(r); !why.empty())
+      return why;
     ++canaries_;
     note_pair(text);
   } else if (type == "item_verdict") {

@@ -42,6 +42,7 @@ private:
   };
 
   void note_pair(std::string_view pair_id);
+  std::string add_vote_counts(const rapidjson::Value& r);
   std::string check_usage(const rapidjson::Value& usage) const;
 
   /// A judge the manifest declares, in order.
