@@ -48,6 +48,21 @@ void on_down(self_ptr self, const caf::down_msg& dm) {
     self->send(s, left_atom::value, id, why);
 }
 
+// A worker whose host was declared lost: its actor may live on (a hung
+// host), so its monitor stays; the entry goes, and a later join (the host
+// rejoined) registers it again.
+void leave(self_ptr self, const std::string& id, const std::string& why) {
+  auto& st = self->state;
+  auto i = st.workers.find(id);
+  if (i == st.workers.end())
+    return;
+  st.ids.erase(i->second.worker.address());
+  self->demonitor(i->second.worker.address());
+  st.workers.erase(i);
+  for (auto& s : st.subscribers)
+    self->send(s, left_atom::value, id, why);
+}
+
 caf::result<judge_info> join(self_ptr self, judge_worker_actor worker) {
   auto promise = self->make_response_promise<judge_info>();
   self->request(worker, self->state.describe_timeout, info_atom::value)
@@ -92,12 +107,22 @@ judge_directory(judge_directory_actor::stateful_pointer<judge_directory_state>
       return join(self, std::move(worker));
     },
     [=](list_atom) { return listing(self->state); },
+    [=](leave_atom, std::string& id, std::string& why) {
+      leave(self, id, why);
+    },
+    [=](host_event& e) {
+      for (auto& s : self->state.subscribers)
+        self->send(s, e);
+      self->state.hosts[e.host] = std::move(e);
+    },
     [=](subscribe_atom, directory_listener_actor& s) {
       auto& st = self->state;
       if (std::find(st.subscribers.begin(), st.subscribers.end(), s)
           == st.subscribers.end()) {
         self->monitor(s);
         st.subscribers.push_back(s);
+        for (auto& kv : st.hosts)
+          self->send(s, kv.second);
       }
       return listing(st);
     },

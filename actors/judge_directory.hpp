@@ -5,6 +5,7 @@
 // coordinator can use a worker that appears and stop using one that goes.
 // It monitors every worker and every subscriber: a worker that ends leaves
 // with the reason; a subscriber that ends is forgotten.
+#include <map>
 #include <chrono>
 #include <string>
 #include <unordered_map>
@@ -25,6 +26,9 @@ struct judge_directory_state {
   /// Worker id by actor address, to name a worker that ended.
   std::unordered_map<caf::actor_addr, std::string> ids;
   std::vector<directory_listener_actor> subscribers;
+  /// The last event of each judge host, told to every new subscriber, so
+  /// that a run that starts later records the hosts it starts with.
+  std::map<std::string, host_event> hosts;
   /// How long a joining worker has to describe itself (a worker on a judge
   /// host answers across the network).
   std::chrono::milliseconds describe_timeout{30000};

@@ -158,6 +158,7 @@ void finish_call(self_ptr self, std::uint64_t id, judge_record rec) {
     return; // the client ended: nobody to tell
   --c->second.in_flight;
   rec.worker_id = st.info.worker_id;
+  rec.host = st.info.host;
   outbox_for(st, call.client).replies.push_back({call.token, std::move(rec)});
 }
 

@@ -13,13 +13,15 @@
 
 namespace ij {
 
-/// Spawns a worker per binding (worker ids "<name>#<n>@local", n counting
-/// per process) and joins each to `directory`. Waits for the directory's
+/// Spawns a worker per binding (worker ids "<name>#<n>@<host>", n counting
+/// per process; `host` is "local", or a judge host's ADDR:PORT) and joins
+/// each to `directory`. Waits for the directory's
 /// answers, so call it from a thread that is not a scheduler thread (a
 /// tool's main thread). Returns the workers' descriptions.
 caf::expected<std::vector<judge_info>>
 start_local_workers(caf::actor_system& sys,
                     const judge_directory_actor& directory,
-                    std::vector<judge_binding> bindings);
+                    std::vector<judge_binding> bindings,
+                    const std::string& host = "local");
 
 } // namespace ij

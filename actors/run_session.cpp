@@ -324,6 +324,41 @@ caf::result<std::uint64_t> on_input(self_ptr self, input_batch& in) {
 
 // --- Votes in: verdicts and their records ----------------------------------
 
+// The usage line of a host ("local", a judge host's ADDR:PORT, "(none)" for
+// votes no worker took), made on first use.
+host_usage& host_line(run_session_state& st, const std::string& host) {
+  auto name = host.empty() ? std::string{"(none)"} : host;
+  auto i = st.host_index.find(name);
+  if (i == st.host_index.end()) {
+    i = st.host_index.emplace(name, st.summary.hosts.size()).first;
+    st.summary.hosts.push_back(host_usage{name, 0, 0, 0, 0, 0});
+  }
+  return st.summary.hosts[i->second];
+}
+
+// Records of moved votes, late replies and host events: written in order
+// with the pairs' records, counted in the run-end totals.
+void on_notes(self_ptr self, std::vector<run_note>& notes) {
+  auto& st = self->state;
+  if (st.state == phase::ended || st.end_written || notes.empty())
+    return; // nothing is written after the run-end record
+  audit_batch batch;
+  for (auto& n : notes) {
+    auto& h = host_line(st, n.host);
+    if (n.type == "vote_moved") {
+      ++st.summary.votes_moved;
+      ++h.votes_moved;
+    } else if (n.type == "late_reply") {
+      ++st.summary.late_replies;
+      ++h.late_replies;
+    } else if (n.event == "lost") {
+      ++h.lost;
+    }
+    batch.entries.push_back(entry(n.type, std::move(n.body)));
+  }
+  write(self, std::move(batch), {});
+}
+
 void account(run_session_state& st, const vote_result& vr) {
   auto& s = st.summary;
   s.judge_calls += vr.records.size();
@@ -336,6 +371,9 @@ void account(run_session_state& st, const vote_result& vr) {
                                                           : rec.worker_id,
                                     0, 0, 0, 0});
     }
+    auto& h = host_line(st, rec.host);
+    ++h.calls;
+    h.faults += rec.transport_failed ? 1 : 0;
     auto& u = s.usage[i->second];
     s.cached += rec.cached;
     ++u.calls;
@@ -633,7 +671,7 @@ void on_workers(self_ptr self, std::vector<worker_entry>& all) {
   st.warnings = run_warnings(st.setup.config, st.judges);
   const auto& cfg = st.setup.config;
   vote_settings vs{cfg.votes, cfg.order_balancing, cfg.abstain_as_neither,
-                   cfg.vote_deadline, budget_meters(cfg)};
+                   cfg.vote_deadline, cfg.failover_wait, budget_meters(cfg)};
   auto sink = caf::actor_cast<vote_sink_actor>(self);
   if (auto plan = route_plan_of(cfg, vs)) {
     auto router = self->spawn(vote_router, sink, st.setup.directory,
@@ -780,6 +818,7 @@ run_session(run_session_actor::stateful_pointer<run_session_state> self,
       return promise;
     },
     [=](std::vector<voted_pair>& done) { on_voted(self, done); },
+    [=](std::vector<run_note>& notes) { on_notes(self, notes); },
     [=](progress_atom) { progress_tick(self); },
   };
 }

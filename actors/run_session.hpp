@@ -133,6 +133,8 @@ struct run_session_state {
   run_summary summary;
   /// worker id -> index in summary.usage (usage is per judge name).
   std::unordered_map<std::string, std::size_t> usage_index;
+  /// host -> index in summary.hosts.
+  std::unordered_map<std::string, std::size_t> host_index;
   /// Votes refused at a judge's budget, by index in summary.usage.
   std::vector<std::uint64_t> budget_faults;
   /// A panel's agreement and a cascade's account, pair by pair.

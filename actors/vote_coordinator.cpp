@@ -7,6 +7,7 @@
 
 #include "adapters/llm_judge_comparator.hpp"
 #include "core/answer.hpp"
+#include "core/failover_records.hpp"
 #include "core/outcome_mapping.hpp"
 #include "core/prompt.hpp"
 
@@ -30,6 +31,7 @@ judge_record unanswered(const judge_info* w, const judge_request& req,
   if (w) {
     rec.adapter_id = w->adapter_id;
     rec.worker_id = w->worker_id;
+    rec.host = w->host;
     rec.model = w->model;
     rec.temperature = w->temperature;
   }
@@ -117,26 +119,50 @@ bool take_pending(state& st, std::uint64_t token) {
   return true;
 }
 
-// Arms the one deadline timer for the oldest outstanding vote.
+// The earliest time something is due: the oldest outstanding vote's
+// deadline, the oldest moved vote's wait, the end of a wait for any worker.
+std::optional<caf::actor_clock::time_point> next_due(const state& st) {
+  std::optional<caf::actor_clock::time_point> at;
+  auto consider = [&](caf::actor_clock::time_point t) {
+    if (!at || t < *at)
+      at = t;
+  };
+  if (!st.by_due.empty())
+    if (auto p = st.pending.find(st.by_due.front()); p != st.pending.end())
+      consider(p->second.due);
+  if (!st.moved.empty())
+    consider(st.moved.front().due);
+  if (st.starved_since)
+    consider(*st.starved_since + st.settings.failover_wait);
+  return at;
+}
+
+// Arms the deadline timer for whatever is due first (again when something
+// became due earlier than the timer on its way).
 void arm_timer(self_ptr self) {
   auto& st = self->state;
-  if (st.timer_armed || st.by_due.empty())
-    return;
-  auto p = st.pending.find(st.by_due.front());
-  if (p == st.pending.end())
+  auto at = next_due(st);
+  if (!at || (st.timer_armed && st.timer_at <= *at))
     return;
   auto now = self->clock().now();
-  auto wait = p->second.due > now ? p->second.due - now
-                                  : caf::actor_clock::duration_type{0};
+  auto wait = *at > now ? *at - now : caf::actor_clock::duration_type{0};
   st.timer_armed = true;
+  st.timer_at = *at;
   self->delayed_send(self, wait, deadline_atom::value);
 }
 
-// Every outstanding vote past its deadline becomes a fault.
+void expire_moved(self_ptr self, caf::actor_clock::time_point now);
+void expire_starved(self_ptr self, caf::actor_clock::time_point now);
+
+// Every outstanding vote past its deadline becomes a fault; so do votes that
+// waited for a worker longer than the failover wait.
 void expire_votes(self_ptr self) {
   auto& st = self->state;
-  st.timer_armed = false;
   auto now = self->clock().now();
+  if (st.timer_armed && st.timer_at <= now)
+    st.timer_armed = false;
+  expire_moved(self, now);
+  expire_starved(self, now);
   while (!st.by_due.empty()) {
     auto p = st.pending.find(st.by_due.front());
     if (p == st.pending.end()) {
@@ -237,8 +263,20 @@ bool any_alive(const state& st) {
                      [](const auto& w) { return w.alive; });
 }
 
-// The oldest waiting vote becomes a budget fault, recorded as the judge's.
-void refuse_at_budget(state& st, const state::worker_slot& w) {
+// Whether the bias alarm stopped every judge of the run (no worker that
+// joins later would be used).
+bool all_judges_stopped(const state& st) {
+  return !st.stopped_judges.empty()
+         && std::all_of(st.judge_ids.begin(), st.judge_ids.end(),
+                        [&](const std::string& id) {
+                          return st.stopped_judges.count(id) > 0;
+                        });
+}
+
+// The oldest waiting vote becomes a fault record with `error`, without a
+// call (attributed to `who` when a worker's judge refused it).
+void fault_oldest_waiting(state& st, const judge_info* who,
+                          const std::string& error, fault_kind kind) {
   auto seq = st.backlog.front();
   st.backlog.pop_front();
   auto i = st.jobs.find(seq);
@@ -247,36 +285,39 @@ void refuse_at_budget(state& st, const state::worker_slot& w) {
   judge_request meta;
   meta.pair_id = i->second.work.pair.id;
   meta.vote_index = i->second.dispatched++;
-  auto rec = unanswered(&w.info, meta, wall_clock_ms(),
-                        "budget reached: judge " + w.info.name + ": "
-                          + meter_of(st, w)->why(),
-                        fault_kind::budget);
+  auto rec = unanswered(who, meta, wall_clock_ms(), error, kind);
   rec.latency_ms = 0.0;
   count_vote(st, seq, std::move(rec));
 }
 
-// Places waiting votes under the credits held; with no worker at all, a
-// waiting vote can never be placed and becomes a fault at once.
+// The oldest waiting vote becomes a budget fault, recorded as the judge's.
+void refuse_at_budget(state& st, const state::worker_slot& w) {
+  fault_oldest_waiting(st, &w.info,
+                       "budget reached: judge " + w.info.name + ": "
+                         + meter_of(st, w)->why(),
+                       fault_kind::budget);
+}
+
+void place_moved(self_ptr self);
+
+// Places waiting votes under the credits held, moved votes first. With no
+// worker at all, waiting votes wait for one (a host coming back) for the
+// failover wait, then are faults (expire_starved).
 void place_votes(self_ptr self) {
   auto& st = self->state;
+  place_moved(self);
+  if (any_alive(st) || st.backlog.empty())
+    st.starved_since.reset();
+  else if (!st.starved_since)
+    st.starved_since = self->clock().now();
   while (!st.backlog.empty()) {
-    if (!any_alive(st)) {
-      auto seq = st.backlog.front();
-      st.backlog.pop_front();
-      auto i = st.jobs.find(seq);
-      if (i == st.jobs.end())
-        continue;
-      judge_request meta;
-      meta.pair_id = i->second.work.pair.id;
-      meta.vote_index = i->second.dispatched++;
-      count_vote(st, seq,
-                 unanswered(nullptr, meta, wall_clock_ms(),
-                            st.stopped_judges.empty()
-                              ? "no worker serves the run's judges"
-                              : "no worker serves the run's judges (judge "
-                                  "stopped: "
-                                  + st.stopped_judges.begin()->second + ")",
-                            fault_kind::unavailable));
+    if (!any_alive(st) && all_judges_stopped(st)) {
+      // The bias alarm stopped every judge of the run: no worker will take
+      // these votes, so they are faults now, not after the failover wait.
+      fault_oldest_waiting(st, nullptr,
+                           "no worker serves the run's judges (judge stopped: "
+                             + st.stopped_judges.begin()->second + ")",
+                           fault_kind::unavailable);
       continue;
     }
     if (auto spent = all_at_budget(st)) {
@@ -294,6 +335,8 @@ void place_votes(self_ptr self) {
   }
 }
 
+bool wants_moved(const state& st, const state::worker_slot& w);
+
 // Tells each worker what it needs to know after a message: the calls placed
 // with it, the votes still waiting (demand), and credits not needed.
 void talk_to_workers(self_ptr self) {
@@ -301,7 +344,7 @@ void talk_to_workers(self_ptr self) {
   std::uint32_t unused = 0;
   for (auto& w : st.workers)
     unused += w.alive ? w.credits : 0;
-  auto waiting = static_cast<std::uint32_t>(st.backlog.size());
+  auto waiting = static_cast<std::uint32_t>(st.backlog.size() + st.moved.size());
   auto wanted = waiting > unused ? waiting - unused : 0;
   for (auto& w : st.workers) {
     if (!w.alive)
@@ -309,7 +352,7 @@ void talk_to_workers(self_ptr self) {
     if (!w.outgoing.empty())
       self->send(w.actor, std::move(w.outgoing));
     w.outgoing.clear();
-    if (st.backlog.empty() && w.credits > 0) {
+    if (st.backlog.empty() && w.credits > 0 && !wants_moved(st, w)) {
       self->send(w.actor, release_atom::value, w.credits);
       w.credits = 0;
     }
@@ -328,6 +371,11 @@ void settle(self_ptr self) {
   place_votes(self);
   talk_to_workers(self);
   arm_timer(self);
+  // Notes first: a vote's move is recorded before its pair's records.
+  if (!st.notes.empty()) {
+    self->send(st.sink, std::move(st.notes));
+    st.notes.clear();
+  }
   if (!st.done.empty()) {
     self->send(st.sink, std::move(st.done));
     st.done.clear();
@@ -354,13 +402,20 @@ void add_job(state& st, vote_job& work) {
   step(st, seq);
 }
 
+void note_late(state& st, judge_reply& r);
+void drop_late(self_ptr self, state::worker_slot& w, worker_update& u);
+
 void on_update(self_ptr self, worker_update& u) {
   auto& st = self->state;
   auto i = st.worker_index.find(u.worker_id);
   if (i == st.worker_index.end())
     return; // not one of ours (anymore)
   auto& w = st.workers[i->second];
-  if (!w.alive || st.cancelled) {
+  if (!w.alive) {
+    drop_late(self, w, u);
+    return;
+  }
+  if (st.cancelled) {
     // Credits of a worker we no longer use go back (it serves other runs).
     if (u.credits > 0)
       self->send(w.actor, release_atom::value, u.credits);
@@ -370,11 +425,16 @@ void on_update(self_ptr self, worker_update& u) {
   w.capacity = u.capacity;
   for (auto& r : u.replies) {
     auto p = st.pending.find(r.token);
-    if (p == st.pending.end())
-      continue; // expired, or the worker was lost meanwhile
+    if (p == st.pending.end()) {
+      // Expired, or its vote moved while the worker was away: dropped.
+      note_late(st, r);
+      continue;
+    }
     auto seq = p->second.seq;
     take_pending(st, r.token);
     --w.outstanding;
+    ++w.served;
+    w.faults += r.record.transport_failed ? 1 : 0;
     if (auto m = meter_of(st, w))
       m->count_tokens(r.record.input_tokens, r.record.output_tokens);
     count_vote(st, seq, std::move(r.record));
@@ -403,9 +463,169 @@ void add_worker(state& st, const worker_entry& e) {
   st.workers.push_back(std::move(w));
 }
 
-// A worker left (or its judge was stopped): its outstanding votes are
-// faults with `error`, its credits are gone.
-void lose_worker(state& st, const std::string& id, const std::string& error) {
+// --- Failover (judge hosts) -------------------------------------------------
+
+void note(state& st, std::string_view type, const std::string& host,
+          std::string body, std::string event = {}) {
+  st.notes.push_back(
+    run_note{std::string{type}, host, std::move(event), std::move(body)});
+}
+
+// A reply from a worker after its vote had moved (or expired): recorded when
+// the vote moved, never counted.
+void note_late(state& st, judge_reply& r) {
+  auto m = st.moved_tokens.find(r.token);
+  if (m == st.moved_tokens.end())
+    return; // expired: its fault record is already counted
+  st.moved_tokens.erase(m);
+  note(st, audit_type::late_reply, r.record.host, late_reply_body(r.record));
+}
+
+// A worker that left still talks (its host hung and came back): its replies
+// are late, its credits go back, it hears that we want nothing more.
+void drop_late(self_ptr self, state::worker_slot& w, worker_update& u) {
+  auto& st = self->state;
+  for (auto& r : u.replies)
+    note_late(st, r);
+  if (u.credits > 0)
+    self->send(w.actor, release_atom::value, u.credits);
+}
+
+// Whether a moved vote waits for this worker's judge.
+bool wants_moved(const state& st, const state::worker_slot& w) {
+  return std::any_of(st.moved.begin(), st.moved.end(), [&](auto& m) {
+    return m.judge_id == w.info.judge_id;
+  });
+}
+
+// The alive worker of `judge_id` with a credit and the fewest of our calls
+// outstanding; workers.size() when none.
+std::size_t pick_worker_of(const state& st, const std::string& judge_id) {
+  auto n = st.workers.size();
+  auto best = n;
+  for (std::size_t i = 0; i < n; ++i) {
+    auto& w = st.workers[i];
+    if (!w.alive || w.credits == 0 || w.info.judge_id != judge_id)
+      continue;
+    if (best == n || w.outstanding < st.workers[best].outstanding)
+      best = i;
+  }
+  return best;
+}
+
+// Sends a moved vote again, to worker `wi`, with its own vote index, seed
+// and swap (queued until flush).
+void redispatch(self_ptr self, state::moved_vote& m, std::size_t wi) {
+  auto& st = self->state;
+  auto j = st.jobs.find(m.seq);
+  if (j == st.jobs.end())
+    return;
+  auto& w = st.workers[wi];
+  --w.credits;
+  ++w.outstanding;
+  judge_call call;
+  call.token = st.next_token++;
+  call.request = m.meta;
+  auto& pair = j->second.work.pair;
+  call.request.a = m.meta.swapped ? pair.b : pair.a;
+  call.request.b = m.meta.swapped ? pair.a : pair.b;
+  st.pending.emplace(call.token,
+                     state::pending_vote{m.seq, wi, std::move(m.meta),
+                                         wall_clock_ms(),
+                                         self->clock().now()
+                                           + st.settings.deadline});
+  st.by_due.push_back(call.token);
+  w.outgoing.push_back(std::move(call));
+}
+
+// Moved votes go to a worker of their judge with a credit, oldest first; the
+// others keep waiting.
+void place_moved(self_ptr self) {
+  auto& st = self->state;
+  std::deque<state::moved_vote> waiting;
+  while (!st.moved.empty()) {
+    auto m = std::move(st.moved.front());
+    st.moved.pop_front();
+    auto wi = pick_worker_of(st, m.judge_id);
+    if (wi == st.workers.size())
+      waiting.push_back(std::move(m));
+    else
+      redispatch(self, m, wi);
+  }
+  st.moved = std::move(waiting);
+}
+
+// Moved votes no worker of their judge took in time are faults.
+void expire_moved(self_ptr self, caf::actor_clock::time_point now) {
+  auto& st = self->state;
+  while (!st.moved.empty() && st.moved.front().due <= now) {
+    auto m = std::move(st.moved.front());
+    st.moved.pop_front();
+    count_vote(st, m.seq,
+               unanswered(nullptr, m.meta, wall_clock_ms(),
+                          "no worker serves judge " + m.judge_id
+                            + " any more (waited "
+                            + std::to_string(st.settings.failover_wait.count())
+                            + " ms after its worker left)",
+                          fault_kind::unavailable));
+  }
+}
+
+// With no worker at all for the failover wait, waiting votes are faults.
+void expire_starved(self_ptr self, caf::actor_clock::time_point now) {
+  auto& st = self->state;
+  if (!st.starved_since || *st.starved_since + st.settings.failover_wait > now)
+    return;
+  st.starved_since.reset();
+  while (!st.backlog.empty())
+    fault_oldest_waiting(st, nullptr, "no worker serves the run's judges",
+                         fault_kind::unavailable);
+}
+
+// A worker left: its outstanding votes move (to another worker of the same
+// judge, when one takes them), its credits are gone; it hears that we want
+// nothing more, in case it lives on behind a host that hung.
+void lose_worker(self_ptr self, const std::string& id, const std::string& why) {
+  auto& st = self->state;
+  auto i = st.worker_index.find(id);
+  if (i == st.worker_index.end() || !st.workers[i->second].alive)
+    return;
+  auto wi = i->second;
+  auto& w = st.workers[wi];
+  if (w.credits > 0)
+    self->send(w.actor, release_atom::value, w.credits);
+  if (w.announced > 0)
+    self->send(w.actor, demand_atom::value, std::uint32_t{0});
+  w.alive = false;
+  w.credits = 0;
+  w.announced = 0;
+  w.outgoing.clear();
+  std::vector<std::uint64_t> lost;
+  for (auto& [token, p] : st.pending)
+    if (p.worker == wi)
+      lost.push_back(token);
+  std::sort(lost.begin(), lost.end());
+  auto due = self->clock().now() + st.settings.failover_wait;
+  for (auto token : lost) {
+    auto p = std::move(st.pending[token]);
+    take_pending(st, token);
+    --w.outstanding;
+    st.moved_tokens.emplace(token, w.info.worker_id);
+    note(st, audit_type::vote_moved, w.info.host,
+         vote_moved_body({p.meta.pair_id, p.meta.vote_index, p.meta.has_seed,
+                          p.meta.seed, w.info.judge_id, w.info.worker_id,
+                          w.info.host, why}));
+    st.moved.push_back({p.seq, std::move(p.meta), w.info.judge_id, due});
+  }
+}
+
+void on_host_event(state& st, const host_event& e) {
+  note(st, audit_type::host, e.host, host_event_body(e), to_string(e.kind));
+}
+
+// A stopped judge's worker: used no more in this run; its outstanding votes
+// are faults with `error` (a stopped judge's votes never move).
+void fault_worker(state& st, const std::string& id, const std::string& error) {
   auto i = st.worker_index.find(id);
   if (i == st.worker_index.end())
     return;
@@ -442,7 +662,7 @@ void stop_judge(self_ptr self, const std::string& judge_id,
       self->send(w.actor, release_atom::value, w.credits);
     if (w.announced > 0)
       self->send(w.actor, demand_atom::value, std::uint32_t{0});
-    lose_worker(st, w.info.worker_id, "judge stopped: " + why);
+    fault_worker(st, w.info.worker_id, "judge stopped: " + why);
   }
 }
 
@@ -450,7 +670,8 @@ std::vector<worker_load> loads(const state& st) {
   std::vector<worker_load> out;
   for (auto& w : st.workers)
     out.push_back(worker_load{w.info.worker_id, w.info.name, w.capacity,
-                              w.info.capacity, w.outstanding, w.alive});
+                              w.info.capacity, w.outstanding, w.alive,
+                              w.info.host, w.served, w.faults});
   return out;
 }
 
@@ -462,6 +683,8 @@ void cancel(self_ptr self) {
   st.pending.clear();
   st.by_due.clear();
   st.done.clear();
+  st.moved.clear();
+  st.starved_since.reset();
   for (auto& w : st.workers) {
     if (!w.alive)
       continue;
@@ -519,7 +742,11 @@ vote_coordinator(vote_coordinator_actor::stateful_pointer<vote_coordinator_state
       settle(self);
     },
     [=](left_atom, std::string& id, std::string& why) {
-      lose_worker(self->state, id, "worker lost: " + why);
+      lose_worker(self, id, why);
+      settle(self);
+    },
+    [=](host_event& e) {
+      on_host_event(self->state, e);
       settle(self);
     },
     [=](cancel_atom) { cancel(self); },

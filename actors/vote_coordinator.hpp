@@ -27,9 +27,15 @@
 // "budget" at once (never a wait).
 //
 // Workers come and go through the judge directory: a worker of one of the
-// run's judges that joins is used; one that leaves turns its outstanding
-// votes into faults ("worker lost"); when no worker is left, waiting votes
-// become faults at once rather than wait forever.
+// run's judges that joins is used. Failover: when one leaves (its actor
+// ended, its host was lost), its outstanding votes move to another worker
+// serving the same judge id — never another model — keeping their vote index
+// and seed; each move is a "vote_moved" note for the audit. A reply that
+// still comes from the old worker is dropped and noted ("late_reply"), never
+// counted twice. A moved vote that no worker of its judge takes within
+// `failover_wait` is a fault (I2, "unavailable"); so are waiting votes when
+// no worker at all is left for that long. Host events relayed by the
+// directory become "host" notes. Notes go to the sink in order.
 //
 // A judge stopped by the run (stop_judge_atom: the bias alarm's stop-judge)
 // is treated like a worker that left, for good: its outstanding votes become
@@ -44,6 +50,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <map>
 #include <set>
 #include <string>
@@ -64,6 +71,9 @@ struct vote_settings {
   bool order_balancing = false;
   bool abstain_as_neither = true;
   std::chrono::milliseconds deadline{120000};
+  /// How long a vote waits for a worker of its judge when the workers
+  /// serving it are gone, before it is a fault.
+  std::chrono::milliseconds failover_wait{30000};
   /// Budgets by judge id (core/judge_budget.hpp): a judge at its budget gets
   /// no more calls, and a vote no judge within budget can take is a fault of
   /// kind "budget". Judges absent here have no budget.
@@ -86,6 +96,9 @@ struct vote_coordinator_state {
     /// The demand last announced to it.
     std::uint32_t announced = 0;
     bool alive = true;
+    /// This run's calls the worker answered, and those that were faults.
+    std::uint64_t served = 0;
+    std::uint64_t faults = 0;
     /// Calls to send at the end of the current message.
     std::vector<judge_call> outgoing;
   };
@@ -112,6 +125,15 @@ struct vote_coordinator_state {
     caf::actor_clock::time_point due;
   };
 
+  /// A vote taken from a worker that left, waiting for another worker of
+  /// the same judge (its request keeps vote index, seed and swap).
+  struct moved_vote {
+    std::uint64_t seq;
+    judge_request meta;
+    std::string judge_id;
+    caf::actor_clock::time_point due;
+  };
+
   vote_settings settings;
   vote_sink_actor sink;
   /// The run's judges: workers of other judges are not used.
@@ -127,14 +149,23 @@ struct vote_coordinator_state {
   std::deque<std::uint64_t> by_due;
   std::uint64_t next_token = 1;
   std::size_t next_worker = 0;
-  /// Whether a deadline_atom is on its way to us.
+  /// Moved votes, oldest first (their waits end in this order).
+  std::deque<moved_vote> moved;
+  /// Tokens of calls whose vote moved away: a reply with one is late.
+  std::unordered_map<std::uint64_t, std::string> moved_tokens;
+  /// Since when no worker is alive while votes wait (failover_wait runs).
+  std::optional<caf::actor_clock::time_point> starved_since;
+  /// Whether a deadline_atom is on its way to us, and when it fires.
   bool timer_armed = false;
+  caf::actor_clock::time_point timer_at;
   bool cancelled = false;
   /// Judges stopped for this run (the bias alarm's stop-judge), with why:
   /// their workers get no call, even if they join again.
   std::map<std::string, std::string> stopped_judges;
   /// Results to send to the sink at the end of the current message.
   std::vector<voted_pair> done;
+  /// Audit notes to send to the sink at the end of the current message.
+  std::vector<run_note> notes;
 };
 
 /// Precondition: settings.votes valid. `workers` are those the directory

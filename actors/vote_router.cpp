@@ -247,6 +247,11 @@ vote_router(vote_router_actor::stateful_pointer<vote_router_state> self,
         on_part(self->state, vp);
       settle(self);
     },
+    [=](std::vector<run_note>& notes) {
+      // A judge's coordinator noted a host event, a moved vote or a late
+      // reply: the session's audit records them as from any coordinator.
+      self->send(self->state.sink, std::move(notes));
+    },
     [=](cancel_atom) {
       auto& st = self->state;
       st.cancelled = true;

@@ -321,7 +321,7 @@ void million(const char* invjudge) {
   rusage ru{};
   ::wait4(pid, &status, 0, &ru);
   double secs = std::chrono::duration<double>(clock_type::now() - t0).count();
-  std::printf("\none million pairs through `invjudge run` (default config: stub:numeric, "
+  std::printf("\none million pairs through `invjudge run` (embedded default: rules:math, "
               "1 vote, fsync-verdicts):\n"
               "  exit %d, %.1f s (%.0f pairs/s), peak RSS %.1f MB (target < 200 MB)\n",
               WIFEXITED(status) ? WEXITSTATUS(status) : -1, secs, 1e6 / secs,

@@ -139,6 +139,8 @@ void judge_call_body(rapidjson::StringBuffer& sb, const judge_record& rec) {
   json::string(w, "prompt_id", rec.prompt_id);
   json::string(w, "adapter_id", rec.adapter_id);
   json::string_or_null(w, "worker", rec.worker_id);
+  // The host that served the call ("local", a judge host's ADDR:PORT).
+  json::string_or_null(w, "host", rec.host);
   json::string(w, "model", rec.model);
   json::number(w, "temperature", rec.temperature);
   w.Key("seed");
@@ -500,6 +502,23 @@ std::string run_end_body(const run_summary& s,
     json::uint(w, "faults", u.faults);
     json::uint(w, "input_tokens", u.input_tokens);
     json::uint(w, "output_tokens", u.output_tokens);
+    w.EndObject();
+  }
+  w.EndArray();
+  // Failover: votes moved to another worker of the same judge, and late
+  // replies dropped; per host, who served what.
+  json::uint(w, "votes_moved", s.votes_moved);
+  json::uint(w, "late_replies", s.late_replies);
+  w.Key("hosts");
+  w.StartArray();
+  for (auto& h : s.hosts) {
+    w.StartObject();
+    json::string(w, "host", h.host);
+    json::uint(w, "calls", h.calls);
+    json::uint(w, "faults", h.faults);
+    json::uint(w, "votes_moved", h.votes_moved);
+    json::uint(w, "late_replies", h.late_replies);
+    json::uint(w, "lost", h.lost);
     w.EndObject();
   }
   w.EndArray();

@@ -1,5 +1,7 @@
 #include "core/audit_recount.hpp"
 
+#include <tuple>
+
 #include <algorithm>
 #include <functional>
 
@@ -75,17 +77,32 @@ void audit_recount::note_pair(std::string_view pair_id) {
   any_pair_ = true;
 }
 
+// A vote or canary record's votes not cast and judge calls.
+std::string audit_recount::add_vote_counts(const Value& r) {
+  std::uint64_t n = 0;
+  auto counts = member(r, "counts");
+  if (!counts || !read_u64(*counts, "not_cast", n))
+    return lacks("counts.not_cast");
+  not_cast_ += n;
+  if (!read_u64(r, "judge_calls", n))
+    return lacks("judge_calls");
+  vote_calls_ += n;
+  return {};
+}
+
 std::string audit_recount::add(std::string_view type, const Value& r) {
   std::string_view text;
-  std::uint64_t n = 0;
   if (type == "manifest") {
-    // The judges' adapter ids, for the usage per judge (absent in older
-    // manifests: then only the sums are checked).
+    // The judges' workers and adapter ids, for the usage per judge (absent
+    // in older manifests: then only the sums are checked).
     if (auto judges = member(r, "judges"); judges && judges->IsArray())
       for (auto& j : judges->GetArray()) {
-        std::string_view name, adapter;
-        if (read_string(j, "name", name) && read_string(j, "adapter_id", adapter))
-          judges_.emplace_back(std::string{name}, std::string{adapter});
+        std::string_view name, adapter, worker;
+        if (read_string(j, "name", name) && read_string(j, "adapter_id", adapter)) {
+          read_string(j, "worker_id", worker);
+          judges_.push_back({std::string{name}, std::string{adapter},
+                             std::string{worker}});
+        }
       }
   } else if (type == "judge_call") {
     std::string_view adapter;
@@ -101,23 +118,21 @@ std::string audit_recount::add(std::string_view type, const Value& r) {
       return lacks("input_tokens");
     if (!read_u64(r, "output_tokens", out))
       return lacks("output_tokens");
+    std::string_view worker;
+    read_string(r, "worker", worker); // null for a vote no worker took
     note_pair(text);
-    for (auto* t : {&calls_, &by_adapter_[std::string{adapter}]}) {
+    auto source = std::string{adapter} + '\n' + std::string{worker};
+    for (auto* t : {&calls_, &by_source_[source]}) {
       ++t->calls;
       t->faults += failed;
       t->input_tokens += in;
       t->output_tokens += out;
     }
   } else if (type == "vote") {
-    auto counts = member(r, "counts");
     if (!read_string(r, "pair_id", text))
       return lacks("pair_id");
-    if (!counts || !read_u64(*counts, "not_cast", n))
-      return lacks("counts.not_cast");
-    not_cast_ += n;
-    if (!read_u64(r, "judge_calls", n))
-      return lacks("judge_calls");
-    vote_calls_ += n;
+    if (auto why = add_vote_counts(r); !why.empty())
+      return why;
     ++votes_;
     note_pair(text);
   } else if (type == "verdict") {
@@ -136,15 +151,10 @@ std::string audit_recount::add(std::string_view type, const Value& r) {
   } else if (type == "canary") {
     // A canary's judge calls are real calls (counted in judge_calls and
     // usage); the canary record stands for its vote record.
-    auto counts = member(r, "counts");
     if (!read_string(r, "canary_id", text))
       return lacks("canary_id");
-    if (!counts || !read_u64(*counts, "not_cast", n))
-      return lacks("counts.not_cast");
-    not_cast_ += n;
-    if (!read_u64(r, "judge_calls", n))
-      return lacks("judge_calls");
-    vote_calls_ += n;
+    if (auto why = add_vote_counts(r); !why.empty())
+      return why;
     ++canaries_;
     note_pair(text);
   } else if (type == "item_verdict") {
@@ -154,6 +164,10 @@ std::string audit_recount::add(std::string_view type, const Value& r) {
     closed_items_.push_back(fingerprint(text));
   } else if (type == "rejected") {
     ++rejected_;
+  } else if (type == "vote_moved") {
+    ++votes_moved_;
+  } else if (type == "late_reply") {
+    ++late_replies_;
   }
   return {};
 }
@@ -164,12 +178,21 @@ std::string audit_recount::check_usage(const Value& usage) const {
   // seen in the records to a judge named in the usage list.
   std::vector<calls_tally> expected(usage.Size());
   bool per_judge = true;
-  for (auto& [adapter, t] : by_adapter_) {
-    auto j = std::find_if(judges_.begin(), judges_.end(),
-                          [&](auto& x) { return x.second == adapter; });
-    std::string_view name = j == judges_.end() ? std::string_view{adapter}
-                            : j->first.empty() ? std::string_view{adapter}
-                                               : std::string_view{j->first};
+  for (auto& [source, t] : by_source_) {
+    auto cut = source.find('\n');
+    std::string_view adapter{source.data(), cut};
+    std::string_view worker{source.data() + cut + 1, source.size() - cut - 1};
+    // The judge of the worker when the manifest names it (a worker that
+    // joined later, on a judge host, by its adapter).
+    auto j = std::find_if(judges_.begin(), judges_.end(), [&](auto& x) {
+      return !worker.empty() && x.worker == worker;
+    });
+    if (j == judges_.end())
+      j = std::find_if(judges_.begin(), judges_.end(),
+                       [&](auto& x) { return x.adapter == adapter; });
+    std::string_view name = j == judges_.end() ? adapter
+                            : j->name.empty()  ? adapter
+                                               : std::string_view{j->name};
     bool found = false;
     for (rapidjson::SizeType i = 0; i < usage.Size() && !found; ++i) {
       std::string_view judge;
@@ -279,6 +302,17 @@ std::string audit_recount::check_run_end(const Value& e) {
                 "failed judge calls (transport_failed)");
   if (auto why = check_usage(*usage); !why.empty())
     return why;
+  // Failover totals (absent in audits written before judge hosts).
+  for (auto [field, counted, what] :
+       {std::tuple{"votes_moved", votes_moved_, "vote_moved records"},
+        std::tuple{"late_replies", late_replies_, "late_reply records"}}) {
+    std::uint64_t n = 0;
+    if (member(e, field) && !read_u64(e, field, n))
+      return lacks(field);
+    if (member(e, field) && n != counted)
+      return says(field, n, counted, what);
+  }
+
   // Written since canaries exist; older run_end records lack it.
   if (auto c = member(e, "canaries")) {
     if (!c->IsUint64())

@@ -42,11 +42,18 @@ private:
   };
 
   void note_pair(std::string_view pair_id);
+  std::string add_vote_counts(const rapidjson::Value& r);
   std::string check_usage(const rapidjson::Value& usage) const;
 
-  /// (name, adapter_id) of each judge the manifest declares, in order.
-  std::vector<std::pair<std::string, std::string>> judges_;
-  std::unordered_map<std::string, calls_tally> by_adapter_;
+  /// A judge the manifest declares, in order.
+  struct declared_judge {
+    std::string name, adapter, worker;
+  };
+  std::vector<declared_judge> judges_;
+  /// Calls by source: adapter id and worker id ("adapter\nworker"); two
+  /// judges may share an adapter id (one model at two temperatures), never
+  /// a worker.
+  std::unordered_map<std::string, calls_tally> by_source_;
   calls_tally calls_;
   std::uint64_t votes_ = 0;
   std::uint64_t vote_calls_ = 0;
@@ -54,6 +61,8 @@ private:
   std::uint64_t verdicts_ = 0;
   std::uint64_t by_rule_[5] = {0, 0, 0, 0, 0};
   std::uint64_t rejected_ = 0;
+  std::uint64_t votes_moved_ = 0;
+  std::uint64_t late_replies_ = 0;
   std::uint64_t items_ = 0;
   std::uint64_t canaries_ = 0;
   /// Fingerprints of the pairs with any judge_call, vote or verdict record

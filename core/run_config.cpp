@@ -1,5 +1,7 @@
 #include "core/run_config.hpp"
 
+#include "core/host_address.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -235,6 +237,50 @@ judge_spec judge_from(const Value& j) {
   return s;
 }
 
+/// "hosts" and "host_connection"; an error is "<pointer> <what>".
+std::string read_hosts(const Value& doc, run_config& cfg) {
+  if (auto hosts = member(doc, "hosts")) {
+    cfg.hosts.clear();
+    for (rapidjson::SizeType i = 0; i < hosts->Size(); ++i) {
+      std::string text = (*hosts)[i].GetString(), why;
+      if (!parse_host_address(text, false, why))
+        return "/hosts/" + std::to_string(i) + " " + why;
+      cfg.hosts.push_back(text);
+    }
+  }
+  auto hc = member(doc, "host_connection");
+  if (!hc)
+    return {};
+  auto& c = cfg.connection;
+  auto text = [&](const char* name, std::string& into) {
+    if (auto v = member(*hc, name))
+      into = v->GetString();
+  };
+  auto ms = [&](const char* name, std::chrono::milliseconds& into) {
+    if (auto v = member(*hc, name))
+      into = std::chrono::milliseconds{v->GetUint()};
+  };
+  text("tls_cert", c.tls_cert);
+  text("tls_key", c.tls_key);
+  text("tls_ca", c.tls_ca);
+  if (auto v = member(*hc, "local_judges"))
+    c.local_judges = v->GetBool();
+  ms("heartbeat_ms", c.heartbeat);
+  ms("lost_after_ms", c.lost_after);
+  ms("connection_timeout_ms", c.connection_timeout);
+  ms("connect_timeout_ms", c.connect_timeout);
+  ms("retry_max_ms", c.retry_max);
+  auto given = !c.tls_cert.empty() + !c.tls_key.empty() + !c.tls_ca.empty();
+  if (given != 0 && given != 3)
+    return std::string{"/host_connection "}
+           + "mutual TLS needs all three of tls_cert, tls_key and tls_ca";
+  if (c.lost_after < c.heartbeat)
+    return std::string{"/host_connection/lost_after_ms "}
+           + "must be at least heartbeat_ms (a host is lost after missed "
+             "pings)";
+  return {};
+}
+
 // What a panel or a cascade says about its judges: each name is one of the
 // run's judges or a short judge name (then added to the judges, unless a
 // judge of that name exists). Returns the judge's name; empty on error.
@@ -425,6 +471,10 @@ bool apply(const Value& doc, run_config& cfg, const std::string& source,
     cfg.order_balancing = v->GetBool();
   if (auto v = member(doc, "vote_deadline_ms"))
     cfg.vote_deadline = std::chrono::milliseconds{v->GetUint()};
+  if (auto v = member(doc, "failover_wait_ms"))
+    cfg.failover_wait = std::chrono::milliseconds{v->GetUint()};
+  if (auto why = read_hosts(doc, cfg); !why.empty())
+    return fail(why.substr(0, why.find(' ')), why.substr(why.find(' ') + 1));
   if (auto v = member(doc, "max_fault_rate"))
     cfg.max_fault_rate = v->GetDouble();
   if (auto st = member(doc, "statistics")) {
@@ -571,6 +621,39 @@ bool override_judge(run_config& cfg, const std::string& name,
   return true;
 }
 
+// "hosts" and "host_connection" (the TLS files by path; empty ones left out,
+// so that the text reads back under the schema).
+static void write_hosts(rapidjson::Writer<rapidjson::StringBuffer>& w,
+                        const run_config& cfg) {
+  w.Key("hosts");
+  w.StartArray();
+  for (auto& h : cfg.hosts)
+    w.String(h);
+  w.EndArray();
+  const auto& c = cfg.connection;
+  w.Key("host_connection");
+  w.StartObject();
+  for (auto [name, value] : {std::pair{"tls_cert", &c.tls_cert},
+                             std::pair{"tls_key", &c.tls_key},
+                             std::pair{"tls_ca", &c.tls_ca}})
+    if (!value->empty()) {
+      w.Key(name);
+      w.String(*value);
+    }
+  w.Key("local_judges");
+  w.Bool(c.local_judges);
+  for (auto [name, value] :
+       {std::pair{"heartbeat_ms", c.heartbeat},
+        std::pair{"lost_after_ms", c.lost_after},
+        std::pair{"connection_timeout_ms", c.connection_timeout},
+        std::pair{"connect_timeout_ms", c.connect_timeout},
+        std::pair{"retry_max_ms", c.retry_max}}) {
+    w.Key(name);
+    w.Int64(value.count());
+  }
+  w.EndObject();
+}
+
 void write_run_config(rapidjson::Writer<rapidjson::StringBuffer>& w,
                       const run_config& cfg) {
   w.StartObject();
@@ -658,6 +741,8 @@ void write_run_config(rapidjson::Writer<rapidjson::StringBuffer>& w,
   w.Bool(cfg.order_balancing);
   w.Key("vote_deadline_ms");
   w.Int64(cfg.vote_deadline.count());
+  w.Key("failover_wait_ms");
+  w.Int64(cfg.failover_wait.count());
   w.Key("max_fault_rate");
   w.Double(cfg.max_fault_rate);
   w.Key("statistics");
@@ -698,6 +783,7 @@ void write_run_config(rapidjson::Writer<rapidjson::StringBuffer>& w,
     w.Uint64(cfg.cache.max_bytes);
     w.EndObject();
   }
+  write_hosts(w, cfg);
   if (cfg.panel) {
     w.Key("panels");
     w.StartObject();

@@ -55,6 +55,35 @@ struct cache_config {
   std::uint64_t max_bytes = 0;
 };
 
+/// Judge hosts (SPEC §10, "Distribution"): where a coordinator finds them and
+/// how both ends talk. `invjudge host` reads the TLS files and timings too.
+struct host_connection {
+  /// Mutual TLS: all three or none. The key file's path only; the key
+  /// itself is read by OpenSSL and never copied anywhere.
+  std::string tls_cert;
+  std::string tls_key;
+  std::string tls_ca;
+  /// With hosts: also start local workers for the configured judges (by
+  /// default the hosts serve them alone).
+  bool local_judges = false;
+  /// Pings (and middleman heartbeats) go out this often...
+  std::chrono::milliseconds heartbeat{1000};
+  /// ...and a host that answers none for this long is lost: a hung host is
+  /// detected within lost_after + heartbeat.
+  std::chrono::milliseconds lost_after{5000};
+  /// The middleman drops a connection that is silent for this long (a dead
+  /// network), within connection_timeout + heartbeat.
+  std::chrono::milliseconds connection_timeout{30000};
+  /// One connection attempt (connect, hello, list) at most.
+  std::chrono::milliseconds connect_timeout{5000};
+  /// Reconnection attempts back off exponentially up to this wait.
+  std::chrono::milliseconds retry_max{30000};
+
+  bool tls() const {
+    return !tls_cert.empty();
+  }
+};
+
 /// Two or more judges each judge every pair with their own votes; the
 /// pair's outcome follows `rule` over their outcomes (core/panel_rule.hpp).
 /// Configured as "panels".
@@ -85,6 +114,12 @@ struct run_config {
   bool abstain_as_neither = true;
   bool order_balancing = false;
   std::chrono::milliseconds vote_deadline{120000};
+  /// How long a vote whose worker left waits for another worker of its
+  /// judge before it is a fault (I2).
+  std::chrono::milliseconds failover_wait{30000};
+  /// Judge hosts to vote with ("ADDR:PORT"), and how to talk to them.
+  std::vector<std::string> hosts;
+  host_connection connection;
   /// The largest share of judged pairs with verdict I2 (fault) a run may
   /// have (core/fault_budget.hpp); above it the run fails (exit 4).
   double max_fault_rate = 0.5;

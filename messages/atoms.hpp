@@ -36,4 +36,18 @@ using stop_judge_atom = caf::atom_constant<caf::atom("stopjudge")>;
 /// A judge worker's own note that adapter calls have come back.
 using call_done_atom = caf::atom_constant<caf::atom("calldone")>;
 
+/// Judge hosts: "who are you" (a host replies with its host_hello), a
+/// liveness ping, and a host event relayed by the judge directory.
+using hello_atom = caf::atom_constant<caf::atom("hello")>;
+using ping_atom = caf::atom_constant<caf::atom("ping")>;
+using host_atom = caf::atom_constant<caf::atom("host")>;
+/// Directory: forget a worker whose host was declared lost (its actor may
+/// still be alive behind a hung connection).
+using leave_atom = caf::atom_constant<caf::atom("leave")>;
+/// A host connector's own timers: the next connection attempt, the next ping.
+using retry_atom = caf::atom_constant<caf::atom("retry")>;
+using host_tick_atom = caf::atom_constant<caf::atom("hosttick")>;
+/// "Answer once your first connection attempt has ended."
+using ready_atom = caf::atom_constant<caf::atom("ready")>;
+
 } // namespace ij

@@ -10,6 +10,8 @@
 //   run session --audit_batch--> audit logger (one per run) --> file
 //   run session --verdicts, events--> run listener (the client)
 //   judge directory --joined/left--> subscribers (vote coordinators)
+//   host connector --hello/list/ping--> judge host (another process), and
+//     --join/leave/host_event--> judge directory (workers of hosts join it)
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -19,11 +21,14 @@
 
 #include "messages/atoms.hpp"
 #include "messages/audit_entry.hpp"
+#include "messages/host_event.hpp"
+#include "messages/host_hello.hpp"
 #include "messages/canary_result.hpp"
 #include "messages/judge_call.hpp"
 #include "messages/judge_info.hpp"
 #include "messages/run_events.hpp"
 #include "messages/run_input.hpp"
+#include "messages/run_note.hpp"
 #include "messages/run_summary.hpp"
 #include "messages/verdict.hpp"
 #include "messages/vote_job.hpp"
@@ -80,7 +85,10 @@ using directory_listener_actor = caf::typed_actor<
   // A worker joined (or was re-registered).
   caf::reacts_to<joined_atom, worker_entry>,
   // A worker left: worker id and why (its actor ended, its host was lost).
-  caf::reacts_to<left_atom, std::string, std::string>>;
+  caf::reacts_to<left_atom, std::string, std::string>,
+  // Something happened to a judge host (connected, lost, ...): for the
+  // audit trail of every run.
+  caf::reacts_to<host_event>>;
 
 /// Knows which judge workers exist (local ones now; workers on other hosts
 /// join the same way).
@@ -93,14 +101,52 @@ using judge_directory_actor = caf::typed_actor<
   // Subscribes (monitored: a subscriber that ends is dropped); replies with
   // the workers known now, then sends joined/left as they happen.
   caf::replies_to<subscribe_atom, directory_listener_actor>::with<
-    std::vector<worker_entry>>>;
+    std::vector<worker_entry>>,
+  // Forgets a worker whose host was declared lost although its actor may
+  // live on behind a hung connection (worker id, why): subscribers are told
+  // it left. Unknown ids are ignored.
+  caf::reacts_to<leave_atom, std::string, std::string>,
+  // A host event, relayed to every subscriber.
+  caf::reacts_to<host_event>>;
+
+// --- Judge hosts ------------------------------------------------------------
+
+/// What `invjudge host` publishes: the judge workers of its process, for a
+/// coordinator's host connector. Keys stay on the host; only judge_info
+/// (which names a key's variable, never the key) and handles cross.
+using judge_host_actor = caf::typed_actor<
+  // Who the host is: version, prompt, message-type set (checked by the
+  // coordinator before it uses any worker).
+  caf::replies_to<hello_atom>::with<host_hello>,
+  // The host's workers with their descriptions; an error while the host is
+  // still starting them.
+  caf::replies_to<list_atom>::with<std::vector<worker_entry>>,
+  // Liveness: replies with the host's epoch (a hung host does not reply).
+  caf::replies_to<ping_atom>::with<std::uint64_t>>;
+
+/// A coordinator's link to one judge host: connects (with finite timeouts,
+/// never blocking a scheduler thread), checks the host, joins its workers to
+/// the judge directory, pings it, declares it lost, backs off and rejoins.
+using host_connector_actor = caf::typed_actor<
+  // Replies once the first connection attempt has ended, with what became
+  // of it (connected, or refused / not reachable in `detail`).
+  caf::replies_to<ready_atom>::with<host_event>,
+  // The host's state now, as its last event.
+  caf::replies_to<status_atom>::with<host_event>,
+  // Internal: the next connection attempt, the next ping (the number of
+  // the attempt they belong to; stale ones are ignored).
+  caf::reacts_to<retry_atom, std::uint64_t>,
+  caf::reacts_to<host_tick_atom, std::uint64_t>>;
 
 // --- A run ------------------------------------------------------------------
 
 /// Where a vote coordinator delivers its results: the run session.
 using vote_sink_actor = caf::typed_actor<
   // Pairs whose votes are all in (or that needed none), in completion order.
-  caf::reacts_to<std::vector<voted_pair>>>;
+  caf::reacts_to<std::vector<voted_pair>>,
+  // Records of what happened to votes and hosts (vote moved, late reply
+  // dropped, host connected/lost/...), for the run's audit trail, in order.
+  caf::reacts_to<std::vector<run_note>>>;
 
 /// What a run session asks of whoever votes its pairs: a vote coordinator
 /// (the run's judges pool their votes) or a vote router (a panel or a

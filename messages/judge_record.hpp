@@ -17,6 +17,8 @@ struct judge_record {
   /// The worker that served the call (its host is part of it); empty when
   /// no worker did (the coordinator records a vote it could not place).
   std::string worker_id;
+  /// Where that worker runs: "local", or the judge host's "ADDR:PORT".
+  std::string host;
   std::string model;
   double temperature = 0.0;
   bool has_seed = false;
@@ -57,7 +59,7 @@ struct judge_record {
 inline bool operator==(const judge_record& x, const judge_record& y) {
   return x.pair_id == y.pair_id && x.prompt_id == y.prompt_id
          && x.adapter_id == y.adapter_id && x.worker_id == y.worker_id
-         && x.model == y.model
+         && x.host == y.host && x.model == y.model
          && x.temperature == y.temperature && x.has_seed == y.has_seed
          && x.seed == y.seed && x.vote_index == y.vote_index
          && x.swapped == y.swapped && x.raw_text == y.raw_text
@@ -76,7 +78,7 @@ inline bool operator==(const judge_record& x, const judge_record& y) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, judge_record& x) {
   return f(caf::meta::type_name("ij.judge_record"), x.pair_id, x.prompt_id,
-           x.adapter_id, x.worker_id, x.model, x.temperature, x.has_seed, x.seed,
+           x.adapter_id, x.worker_id, x.host, x.model, x.temperature, x.has_seed, x.seed,
            x.vote_index, x.swapped, x.raw_text, x.decision, x.reason,
            x.numeric_a, x.numeric_b, x.extra_text, x.inconsistent,
            x.transport_failed, x.transport_error, x.fault, x.attempts,

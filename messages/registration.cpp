@@ -1,11 +1,15 @@
 #include "messages/registration.hpp"
 
+#include <algorithm>
+
 #include "messages/answer_pair.hpp"
 #include "messages/audit_entry.hpp"
 #include "messages/canary_result.hpp"
 #include "messages/equivalence_outcome.hpp"
 #include "messages/error.hpp"
 #include "messages/fault_kind.hpp"
+#include "messages/host_event.hpp"
+#include "messages/host_hello.hpp"
 #include "messages/interfaces.hpp"
 #include "messages/judge_decision.hpp"
 #include "messages/judge_record.hpp"
@@ -15,6 +19,7 @@
 #include "messages/judge_watch.hpp"
 #include "messages/run_events.hpp"
 #include "messages/run_input.hpp"
+#include "messages/run_note.hpp"
 #include "messages/run_summary.hpp"
 #include "messages/verdict.hpp"
 #include "messages/vote_job.hpp"
@@ -43,6 +48,7 @@ void add_message_types(caf::actor_system_config& cfg) {
   cfg.add_message_type<statistical_params>("ij.statistical_params");
   cfg.add_message_type<statistical_verdict>("ij.statistical_verdict");
   cfg.add_message_type<judge_usage>("ij.judge_usage");
+  cfg.add_message_type<host_usage>("ij.host_usage");
   cfg.add_message_type<judge_part>("ij.judge_part");
   cfg.add_message_type<judge_confusion>("ij.judge_confusion");
   cfg.add_message_type<panel_summary>("ij.panel_summary");
@@ -66,17 +72,34 @@ void add_message_types(caf::actor_system_config& cfg) {
   cfg.add_message_type<judge_client_actor>("ij.judge_client_actor");
   cfg.add_message_type<directory_listener_actor>("ij.directory_listener_actor");
   cfg.add_message_type<judge_directory_actor>("ij.judge_directory_actor");
+  // Judge hosts.
+  cfg.add_message_type<host_hello>("ij.host_hello");
+  cfg.add_message_type<host_event_kind>("ij.host_event_kind");
+  cfg.add_message_type<host_event>("ij.host_event");
+  cfg.add_message_type<judge_host_actor>("ij.judge_host_actor");
+  cfg.add_message_type<host_connector_actor>("ij.host_connector_actor");
   // A run and its client.
   cfg.add_message_type<rejected_line>("ij.rejected_line");
   cfg.add_message_type<input_batch>("ij.input_batch");
   cfg.add_message_type<vote_job>("ij.vote_job");
   cfg.add_message_type<voted_pair>("ij.voted_pair");
+  cfg.add_message_type<run_note>("ij.run_note");
   cfg.add_message_type<run_started>("ij.run_started");
   cfg.add_message_type<worker_load>("ij.worker_load");
   cfg.add_message_type<run_progress>("ij.run_progress");
   cfg.add_message_type<canary_result>("ij.canary_result");
   cfg.add_message_type<run_actor>("ij.run_actor");
   cfg.add_message_type<run_listener_actor>("ij.run_listener_actor");
+}
+
+std::vector<std::string>
+registered_message_types(const caf::actor_system_config& cfg) {
+  std::vector<std::string> out;
+  out.reserve(cfg.value_factories_by_name.size());
+  for (auto& kv : cfg.value_factories_by_name)
+    out.push_back(kv.first);
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 } // namespace ij

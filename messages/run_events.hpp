@@ -42,18 +42,25 @@ struct worker_load {
   /// This run's calls at the worker now.
   std::uint32_t in_flight = 0;
   bool connected = true;
+  /// Where the worker runs ("local", a judge host's ADDR:PORT), and this
+  /// run's calls it answered and how many of those were faults.
+  std::string host;
+  std::uint64_t served = 0;
+  std::uint64_t faults = 0;
 };
 
 inline bool operator==(const worker_load& x, const worker_load& y) {
   return x.worker_id == y.worker_id && x.name == y.name
          && x.capacity == y.capacity && x.configured == y.configured
-         && x.in_flight == y.in_flight && x.connected == y.connected;
+         && x.in_flight == y.in_flight && x.connected == y.connected
+         && x.host == y.host && x.served == y.served && x.faults == y.faults;
 }
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, worker_load& x) {
   return f(caf::meta::type_name("ij.worker_load"), x.worker_id, x.name,
-           x.capacity, x.configured, x.in_flight, x.connected);
+           x.capacity, x.configured, x.in_flight, x.connected, x.host,
+           x.served, x.faults);
 }
 
 /// A snapshot of a run, sent to the listener at the progress interval and

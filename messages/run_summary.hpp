@@ -34,6 +34,32 @@ typename Inspector::result_type inspect(Inspector& f, judge_usage& x) {
            x.input_tokens, x.output_tokens);
 }
 
+/// Calls, faults and failovers per host ("local" or a judge host's
+/// ADDR:PORT), so that users see which host served and which failed.
+struct host_usage {
+  std::string host;
+  std::uint64_t calls = 0;
+  std::uint64_t faults = 0;
+  /// Votes taken from this host when it was lost and given to another.
+  std::uint64_t votes_moved = 0;
+  /// Replies that came from this host after their vote had moved (dropped).
+  std::uint64_t late_replies = 0;
+  /// Times the host was lost during the run.
+  std::uint64_t lost = 0;
+};
+
+inline bool operator==(const host_usage& x, const host_usage& y) {
+  return x.host == y.host && x.calls == y.calls && x.faults == y.faults
+         && x.votes_moved == y.votes_moved && x.late_replies == y.late_replies
+         && x.lost == y.lost;
+}
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, host_usage& x) {
+  return f(caf::meta::type_name("ij.host_usage"), x.host, x.calls, x.faults,
+           x.votes_moved, x.late_replies, x.lost);
+}
+
 /// The totals of a run; also its last event to the client.
 struct run_summary {
   std::string run_id;
@@ -63,6 +89,12 @@ struct run_summary {
   std::string final_hash;
   /// Non-empty when the run failed (its audit could not be written).
   std::string error;
+  /// Votes moved from a lost worker to another serving the same judge, and
+  /// replies dropped because their vote had moved (never counted twice).
+  std::uint64_t votes_moved = 0;
+  std::uint64_t late_replies = 0;
+  /// Per host, in the order they first served.
+  std::vector<host_usage> hosts;
   /// The panel's agreement, when the run has a panel.
   panel_summary panel;
   /// The cascade's account, when the run has a cascade.
@@ -95,7 +127,9 @@ inline bool operator==(const run_summary& x, const run_summary& y) {
          && x.interrupted == y.interrupted && x.stop_reason == y.stop_reason
          && x.unfinished == y.unfinished && x.open_items == y.open_items
          && x.audit_lines == y.audit_lines && x.final_hash == y.final_hash
-         && x.error == y.error && x.panel == y.panel
+         && x.error == y.error && x.votes_moved == y.votes_moved
+         && x.late_replies == y.late_replies && x.hosts == y.hosts
+         && x.panel == y.panel
          && x.cascade == y.cascade && x.spend == y.spend
          && x.canaries == y.canaries
          && x.canary_tallies == y.canary_tallies && x.alarms == y.alarms
@@ -110,8 +144,9 @@ typename Inspector::result_type inspect(Inspector& f, run_summary& x) {
            x.by_rule[3], x.by_rule[4], x.judge_calls, x.calls_skipped,
            x.faults, x.cached, x.usage, x.faults_by_kind, x.interrupted,
            x.stop_reason, x.unfinished, x.open_items, x.audit_lines,
-           x.final_hash, x.error, x.panel, x.cascade, x.spend, x.canaries,
-           x.canary_tallies, x.alarms, x.position_bias, x.stopped_by_alarm);
+           x.final_hash, x.error, x.votes_moved, x.late_replies, x.hosts,
+           x.panel, x.cascade, x.spend, x.canaries, x.canary_tallies, x.alarms,
+           x.position_bias, x.stopped_by_alarm);
 }
 
 } // namespace ij

@@ -11,6 +11,7 @@
 #include "tools/cache_command.hpp"
 #include "tools/exit_codes.hpp"
 #include "tools/gen_pairs.hpp"
+#include "tools/host_command.hpp"
 #include "tools/interrupt.hpp"
 #include "tools/report_command.hpp"
 #include "tools/run_command.hpp"
@@ -70,6 +71,10 @@ struct command_line {
   CLI::App* cache_cmd = nullptr;
   std::string cache_action, cache_path;
 
+  CLI::App* host_cmd = nullptr;
+  ij::host_options host;
+  std::string host_judge;
+  CLI::Option* host_judge_opt = nullptr;
   CLI::App* report_cmd = nullptr;
   std::string report_audit, report_html;
   bool allow_unverified = false;
@@ -78,6 +83,17 @@ struct command_line {
   std::uint64_t gen_n = 0;
   std::uint32_t gen_per_item = 10;
 };
+
+void add_tls_options(CLI::App* cmd, std::string& cert, std::string& key,
+                     std::string& ca) {
+  cmd->add_option("--tls-cert", cert,
+                  "Mutual TLS with judge hosts: this side's certificate (PEM, "
+                  "signed by --tls-ca; scripts/make-certs makes them)");
+  cmd->add_option("--tls-key", key, "This side's private key (PEM)");
+  cmd->add_option("--tls-ca", ca,
+                  "The CA certificate every peer's certificate must be "
+                  "signed by");
+}
 
 void add_run(CLI::App& app, command_line& c) {
   auto cmd = c.run_cmd = app.add_subcommand(
@@ -123,10 +139,41 @@ void add_run(CLI::App& app, command_line& c) {
                 "judge call (exit 2)");
   cmd->add_flag("--no-progress", c.no_progress,
                 "No progress line (it is only ever shown on a terminal)");
+  cmd->add_option("--host", run.hosts,
+                  "A judge host (invjudge host) to vote with, ADDR:PORT; "
+                  "repeat for several. The hosts serve the configured judges "
+                  "(host_connection.local_judges: local workers too)");
+  add_tls_options(cmd, run.tls_cert, run.tls_key, run.tls_ca);
   cmd->add_option("--window", run.window,
                   "Pairs taken in and not yet written at most (default: from "
                   "the judges' in-flight caps, 256..8192)")
     ->check(CLI::Range(1u, 1u << 20));
+  cmd->footer(exit_codes_text);
+}
+
+// `invjudge host`: serve this machine's judges to coordinators.
+void add_host(CLI::App& app, command_line& c) {
+  auto cmd = c.host_cmd = app.add_subcommand(
+    "host", "Serve judges to coordinators on other machines (invjudge run "
+            "--host ADDR:PORT); prints 'listening on ADDR:PORT' when ready, "
+            "serves until SIGTERM or SIGINT");
+  auto& h = c.host;
+  cmd->add_option("--listen", h.listen,
+                  "ADDR:PORT to listen on (:0 picks a free port); an address "
+                  "other than loopback needs TLS or --insecure")
+    ->required();
+  auto config = cmd->add_option("--config", h.config_path,
+                                "Configuration whose judges to serve (its "
+                                "host_connection too)");
+  c.host_judge_opt =
+    cmd->add_option("--judge", c.host_judge,
+                    "Judge by short name (default: the embedded default)")
+      ->excludes(config);
+  add_tls_options(cmd, h.tls_cert, h.tls_key, h.tls_ca);
+  cmd->add_flag("--insecure", h.insecure,
+                "Allow a non-loopback address without TLS (warned about)");
+  // Hidden test hook: behave like a host built with another prompt.
+  cmd->add_option("--announce-prompt-id", h.announce_prompt_id)->group("");
   cmd->footer(exit_codes_text);
 }
 
@@ -238,6 +285,11 @@ int dispatch(command_line& c) {
     ij::install_interrupt_handler();
     return ij::run_command(c.run);
   }
+  if (*c.host_cmd) {
+    c.host.judge = given(c.host_judge_opt, c.host_judge);
+    ij::install_interrupt_handler();
+    return ij::host_command(c.host);
+  }
   if (*c.selftest_cmd)
     return ij::selftest_command(c.selftest_config,
                                 given(c.selftest_judge_opt, c.selftest_judge));
@@ -272,6 +324,7 @@ int main(int argc, char** argv) {
   command_line c;
   add_run(app, c);
   add_selftest(app, c);
+  add_host(app, c);
   add_audit(app, c);
   add_report(app, c);
   add_cache(app, c);

@@ -1,5 +1,8 @@
 #include "tools/pair_reader.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -134,12 +137,14 @@ bool parse_pair_line(std::string_view text, answer_pair& out,
 
 pair_reader::pair_reader(std::FILE* in, std::string name)
   : in_(in), name_(std::move(name)), buf_(1 << 16) {
+  struct stat st;
+  int fd = ::fileno(in_);
+  streaming_ = fd >= 0 && ::fstat(fd, &st) == 0
+               && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)
+                   || S_ISCHR(st.st_mode));
 }
 
-bool pair_reader::fill() {
-  if (eof_)
-    return false;
-  pos_ = 0;
+bool pair_reader::fill_buffered() {
   end_ = std::fread(buf_.data(), 1, buf_.size(), in_);
   // errno is only meaningful right after the read that failed (fread may
   // return what it got before the error, and fail for good on the next call).
@@ -150,6 +155,31 @@ bool pair_reader::fill() {
     failed_ = std::ferror(in_) != 0;
     return false;
   }
+  return true;
+}
+
+bool pair_reader::fill() {
+  if (eof_)
+    return false;
+  pos_ = 0;
+  end_ = 0;
+  if (!streaming_)
+    return fill_buffered();
+  // read(2), not fread: a pipe's lines are taken as they come (fread would
+  // wait for 64 KiB), so a run fed slowly judges what it has.
+  auto n = ::read(::fileno(in_), buf_.data(), buf_.size());
+  if (n < 0) {
+    if (error_.empty())
+      error_ = std::strerror(errno);
+    eof_ = true;
+    failed_ = true;
+    return false;
+  }
+  if (n == 0) {
+    eof_ = true;
+    return false;
+  }
+  end_ = static_cast<std::size_t>(n);
   return true;
 }
 

@@ -77,6 +77,7 @@ private:
   /// Reads one line into `line_buf_`; sets `oversized` when it was cut.
   bool read_line(bool& oversized);
   bool fill();
+  bool fill_buffered();
 
   std::FILE* in_;
   std::string name_;
@@ -84,6 +85,9 @@ private:
   std::size_t pos_ = 0;
   std::size_t end_ = 0;
   bool eof_ = false;
+  /// A pipe, socket or terminal: read(2) what is there rather than wait for
+  /// a full buffer.
+  bool streaming_ = false;
   bool failed_ = false;
   bool failure_reported_ = false;
   std::string error_;

@@ -18,13 +18,18 @@
 
 #include "actors/audit_file.hpp"
 #include "actors/judge_directory.hpp"
+#include "actors/host_connector.hpp"
+#include "actors/judge_host.hpp"
 #include "actors/local_workers.hpp"
+#include "actors/remoting.hpp"
 #include "actors/run_client.hpp"
 #include "actors/run_session.hpp"
 #include "actors/system_config.hpp"
 #include "adapters/adapter_factory.hpp"
 #include "adapters/response_cache.hpp"
 #include "core/fault_budget.hpp"
+#include "core/host_address.hpp"
+#include "messages/registration.hpp"
 #include "messages/error.hpp"
 #include "tools/config_file.hpp"
 #include "tools/exit_codes.hpp"
@@ -90,8 +95,38 @@ std::optional<run_config> resume_config(const run_options& opts,
   return cfg;
 }
 
+
+// --host and --tls-* over the configuration's hosts, each address and TLS
+// file checked.
+int add_hosts(const run_options& opts, run_config& cfg) {
+  for (auto& h : opts.hosts)
+    if (std::find(cfg.hosts.begin(), cfg.hosts.end(), h) == cfg.hosts.end())
+      cfg.hosts.push_back(h);
+  std::string error;
+  for (auto& h : cfg.hosts)
+    if (!parse_host_address(h, false, error)) {
+      say("--host: " + error);
+      return exit_code::bad_input;
+    }
+  auto& c = cfg.connection;
+  if (!opts.tls_cert.empty() || !opts.tls_key.empty() || !opts.tls_ca.empty()) {
+    c.tls_cert = opts.tls_cert;
+    c.tls_key = opts.tls_key;
+    c.tls_ca = opts.tls_ca;
+    if (c.tls_cert.empty() || c.tls_key.empty() || c.tls_ca.empty()) {
+      say("mutual TLS needs all three of --tls-cert, --tls-key and --tls-ca");
+      return exit_code::bad_config;
+    }
+  }
+  if (auto why = check_tls_files(c); !why.empty()) {
+    say(why);
+    return exit_code::bad_config;
+  }
+  return exit_code::ok;
+}
+
 // The configuration: --config (or the embedded default, or the resumed
-// run's), --judge over it, and every judge's adapter built.
+// run's), --judge over it, --host, and every local judge's adapter built.
 int prepare_config(const run_options& opts, prepared_run& run) {
   std::string error;
   std::optional<run_config> cfg;
@@ -109,6 +144,14 @@ int prepare_config(const run_options& opts, prepared_run& run) {
   }
   if (!opts.cache_path.empty())
     cfg->cache.path = opts.cache_path;
+  if (auto code = add_hosts(opts, *cfg); code != exit_code::ok)
+    return code;
+  // With judge hosts, the hosts serve the configured judges (their keys stay
+  // there) unless local_judges asks for local workers too.
+  if (!cfg->hosts.empty() && !cfg->connection.local_judges) {
+    run.config = std::move(*cfg);
+    return exit_code::ok;
+  }
   auto judges = bind_judges(*cfg, error);
   if (!judges) {
     say(error);
@@ -195,6 +238,39 @@ int prepare_destinations(const run_options& opts, prepared_run& run) {
   return exit_code::ok;
 }
 
+// The hosts on the progress line: "  hosts 2/3 up: 127.0.0.1:7001 812
+// votes 0 faults, ..." (nothing when every worker is local).
+std::string hosts_status(const std::vector<worker_load>& workers) {
+  struct line {
+    bool up = false;
+    std::uint64_t served = 0, faults = 0;
+  };
+  std::vector<std::pair<std::string, line>> hosts;
+  for (auto& w : workers) {
+    if (w.host == "local" || w.host.empty())
+      continue;
+    auto i = std::find_if(hosts.begin(), hosts.end(),
+                          [&](auto& h) { return h.first == w.host; });
+    if (i == hosts.end())
+      i = hosts.insert(hosts.end(), {w.host, line{}});
+    i->second.up = i->second.up || w.connected;
+    i->second.served += w.served;
+    i->second.faults += w.faults;
+  }
+  if (hosts.empty())
+    return {};
+  auto up = std::count_if(hosts.begin(), hosts.end(),
+                          [](auto& h) { return h.second.up; });
+  std::string out = "  hosts " + std::to_string(up) + "/"
+                    + std::to_string(hosts.size()) + " up:";
+  for (auto& [name, h] : hosts)
+    out += " " + name + (h.up ? "" : " (down)") + " "
+           + std::to_string(h.served) + " votes " + std::to_string(h.faults)
+           + " faults;";
+  out.pop_back();
+  return out;
+}
+
 /// What the driver shows while a run goes: verdict lines, the progress line,
 /// warnings, and the counts for the summary; it also keeps the fault budget.
 struct run_view {
@@ -248,6 +324,7 @@ struct run_view {
         if (w.capacity < w.configured)
           caps += "  " + w.name + " cap " + std::to_string(w.capacity) + "/"
                   + std::to_string(w.configured);
+      caps += hosts_status(p.workers);
     };
     on.warning = [this](const std::string& w) {
       if (bar)
@@ -309,27 +386,89 @@ int conclude(const run_outcome& out, run_view& view, const run_options& opts,
   return exit_code::ok;
 }
 
-// The actors: a directory, a worker per judge, the run session; then the
-// input is fed until the run ends.
+// A connector per judge host; waits until each has made its first attempt
+// (bounded by its timeouts) and says which hosts cannot be used: the run
+// starts with those that can, the others are retried in the background.
+std::vector<host_connector_actor>
+connect_hosts(caf::actor_system& sys, caf::scoped_actor& self,
+              const judge_directory_actor& directory, const run_config& cfg) {
+  std::vector<host_connector_actor> out;
+  if (cfg.hosts.empty())
+    return out;
+  auto own = describe_host("local");
+  own.message_types = registered_message_types(sys.config());
+  auto mm = connection_manager(sys, cfg.connection.tls());
+  for (auto& h : cfg.hosts)
+    out.push_back(sys.spawn(host_connector, h, cfg.connection, directory, mm,
+                            own));
+  // Connect, hello, list and join each take connect_timeout at most.
+  auto bound = 4 * cfg.connection.connect_timeout + std::chrono::seconds(1);
+  for (auto& c : out)
+    self->request(c, bound, ready_atom::value)
+      .receive(
+        [&](host_event& e) {
+          if (e.kind == host_event_kind::connected)
+            say(e.detail);
+          else
+            say("warning: " + e.detail + "; retrying in the background");
+        },
+        [&](caf::error& err) {
+          say("warning: a host connector did not answer: "
+              + render_error(err));
+        });
+  return out;
+}
+
+// The first configured judge no worker serves ("" when all are served), so
+// that a run whose hosts all failed stops before anything is written.
+std::string unserved_judge(caf::scoped_actor& self,
+                           const judge_directory_actor& directory,
+                           const run_config& cfg) {
+  std::vector<worker_entry> all;
+  self->request(directory, std::chrono::seconds(30), list_atom::value)
+    .receive([&](std::vector<worker_entry>& xs) { all = std::move(xs); },
+             [](caf::error&) {});
+  for (auto& spec : cfg.judges) {
+    auto id = judge_id_of(spec);
+    if (std::none_of(all.begin(), all.end(),
+                     [&](auto& e) { return e.info.judge_id == id; }))
+      return "no worker serves judge " + spec.name + " (" + id
+             + "): no host that serves it could be used";
+  }
+  return {};
+}
+
+// The actors: a directory, a worker per judge, the host connectors, the run
+// session; then the input is fed until the run ends.
 int run_pairs(const run_options& opts, prepared_run& run) {
   caf::actor_system_config sys_cfg;
   configure_actor_system(sys_cfg);
+  if (!run.config.hosts.empty())
+    configure_remoting(sys_cfg, run.config.connection);
   caf::actor_system sys{sys_cfg};
   auto directory = spawn_judge_directory(sys);
-  // The directory holds the workers: ending it on every way out ends them,
-  // so the actor system shuts down at once.
+  // The directory holds the workers, the connectors the hosts: ending them
+  // on every way out lets the actor system shut down at once.
   struct end_on_return {
-    caf::actor actor;
+    std::vector<caf::actor> actors;
     ~end_on_return() {
-      caf::anon_send_exit(actor, caf::exit_reason::user_shutdown);
+      for (auto& a : actors)
+        caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
     }
-  } directory_guard{caf::actor_cast<caf::actor>(directory)};
+  } guard{{caf::actor_cast<caf::actor>(directory)}};
   auto workers = start_local_workers(sys, directory, std::move(run.judges));
   if (!workers) {
     say("cannot start the judges: " + render_error(workers.error()));
     return exit_code::bad_config;
   }
   caf::scoped_actor self{sys};
+  for (auto& c : connect_hosts(sys, self, directory, run.config))
+    guard.actors.push_back(caf::actor_cast<caf::actor>(c));
+  if (auto missing = unserved_judge(self, directory, run.config);
+      !missing.empty()) {
+    say(missing + "; nothing was judged");
+    return exit_code::bad_config;
+  }
   run_setup setup;
   setup.config = run.config;
   setup.audit_path = run.audit_path;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ij {
 
@@ -36,6 +37,13 @@ struct run_options {
   /// The response cache file (SQLite); overrides the configuration's
   /// cache.path. Empty: the configuration's, if any.
   std::string cache_path;
+  /// Judge hosts (ADDR:PORT) to vote with, added to the configured ones.
+  std::vector<std::string> hosts;
+  /// Mutual TLS with the hosts (all three or none); they override the
+  /// configuration's host_connection files.
+  std::string tls_cert;
+  std::string tls_key;
+  std::string tls_ca;
 };
 
 /// Runs and returns the exit code (tools/exit_codes.hpp).

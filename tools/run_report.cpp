@@ -1,5 +1,7 @@
 #include "tools/run_report.hpp"
 
+#include <algorithm>
+
 #include <cstdio>
 
 #include "core/cascade_tally.hpp"
@@ -210,6 +212,20 @@ std::string run_report::render(const run_summary& s,
       out += fmt("    %-32s %10llu %8llu %14llu %14llu\n", u.judge.c_str(),
                  ull(u.calls), ull(u.faults), ull(u.input_tokens),
                  ull(u.output_tokens));
+  }
+  // Judge hosts: who served, who failed, what moved (only when a run used
+  // any host beyond this process).
+  bool remote = std::any_of(s.hosts.begin(), s.hosts.end(),
+                            [](auto& h) { return h.host != "local"; });
+  if (remote) {
+    out += fmt("  hosts: %llu votes moved, %llu late replies dropped\n",
+               ull(s.votes_moved), ull(s.late_replies));
+    out += fmt("    %-32s %10s %8s %8s %8s %6s\n", "host", "calls", "faults",
+               "moved", "late", "lost");
+    for (auto& h : s.hosts)
+      out += fmt("    %-32s %10llu %8llu %8llu %8llu %6llu\n", h.host.c_str(),
+                 ull(h.calls), ull(h.faults), ull(h.votes_moved),
+                 ull(h.late_replies), ull(h.lost));
   }
   if (s.panel.enabled)
     out += panel_lines(s.panel);

@@ -20,6 +20,7 @@ struct listener {
   struct heard {
     std::vector<std::string> joined;
     std::vector<std::pair<std::string, std::string>> left;
+    std::vector<host_event> hosts;
   };
   std::shared_ptr<heard> got = std::make_shared<heard>();
   directory_listener_actor actor;
@@ -36,6 +37,7 @@ struct listener {
           [out](left_atom, std::string& id, std::string& why) {
             out->left.emplace_back(id, why);
           },
+          [out](host_event& e) { out->hosts.push_back(std::move(e)); },
         };
       },
       0);
@@ -119,5 +121,47 @@ TEST_CASE("a subscriber that ends is forgotten") {
   CHECK(joined->value);
   CHECK(l.got->joined.empty());
   caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(dir, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("a worker of a lost host leaves although its actor lives on, joins "
+          "again when the host rejoins, and host events reach subscribers") {
+  test_system t;
+  auto dir = spawn_judge_directory(t.sys);
+  listener l{t.sys};
+  caf::anon_send(dir, subscribe_atom::value, l.actor);
+  auto w = spawn_judge_worker(t.sys, test_binding(numeric_judge()),
+                              "h#1@10.0.0.1:7000", "10.0.0.1:7000");
+  caf::anon_send(dir, join_atom::value, w);
+  t.run();
+  caf::anon_send(dir, leave_atom::value, std::string{"h#1@10.0.0.1:7000"},
+                 std::string{"host 10.0.0.1:7000 lost: no answer"});
+  caf::anon_send(dir, leave_atom::value, std::string{"unknown"},
+                 std::string{"ignored"});
+  t.run();
+  REQUIRE(l.got->left.size() == 1);
+  CHECK(l.got->left[0].second == "host 10.0.0.1:7000 lost: no answer");
+  auto list = ask<std::vector<worker_entry>>(t.sys, dir, list_atom::value);
+  t.run();
+  REQUIRE(list->value);
+  CHECK(list->value->empty());
+  // The same actor joins again (the host came back).
+  auto again = ask<judge_info>(t.sys, dir, join_atom::value, w);
+  t.run();
+  CHECK(again->value);
+  CHECK(l.got->joined
+        == std::vector<std::string>{"h#1@10.0.0.1:7000", "h#1@10.0.0.1:7000"});
+  host_event e;
+  e.host = "10.0.0.1:7000";
+  e.kind = host_event_kind::rejoined;
+  caf::anon_send(dir, e);
+  t.run();
+  REQUIRE(l.got->hosts.size() == 1);
+  CHECK(l.got->hosts[0] == e);
+  // It ends now: it leaves once, not twice.
+  caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
+  t.run();
+  CHECK(l.got->left.size() == 2);
+  caf::anon_send_exit(l.actor, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(dir, caf::exit_reason::user_shutdown);
 }

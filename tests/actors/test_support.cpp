@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <system_error>
+#include <vector>
 
 #include <unistd.h>
 
@@ -56,15 +58,22 @@ judge_binding test_binding(judge_adapter_ptr adapter, std::uint32_t cap,
 vote_collector::vote_collector(caf::actor_system& sys) {
   auto out = got;
   auto count = messages;
+  auto seen = notes;
   // The unused int: CAF 0.17 dereferences a null tuple for argument-less
   // function spawns (UBSan).
   actor = sys.spawn(
-    [out, count](vote_sink_actor::pointer, int) -> vote_sink_actor::behavior_type {
-      return {[out, count](std::vector<voted_pair>& v) {
-        ++*count;
-        for (auto& x : v)
-          (*out)[x.seq] = std::move(x);
-      }};
+    [out, count, seen](vote_sink_actor::pointer,
+                       int) -> vote_sink_actor::behavior_type {
+      return {
+        [out, count](std::vector<voted_pair>& v) {
+          ++*count;
+          for (auto& x : v)
+            (*out)[x.seq] = std::move(x);
+        },
+        [seen](std::vector<run_note>& v) {
+          seen->insert(seen->end(), v.begin(), v.end());
+        },
+      };
     },
     0);
 }
@@ -172,11 +181,33 @@ adapter_reply canonical(const std::string& decision,
   return r;
 }
 
+namespace {
+
+// The audit files this test process made: removed when it exits (ctest runs
+// one test case per process), so that no run leaves files in /tmp.
+struct made_files {
+  std::vector<std::filesystem::path> paths;
+  ~made_files() {
+    for (auto& p : paths) {
+      std::error_code ignored;
+      std::filesystem::remove(p, ignored);
+    }
+  }
+};
+
+made_files& made() {
+  static made_files files;
+  return files;
+}
+
+} // namespace
+
 std::string temp_audit_path(const std::string& tag) {
   auto dir = std::filesystem::temp_directory_path();
   auto path = dir / ("ij-actors-" + std::to_string(::getpid()) + "-" + tag
                      + ".jsonl");
   std::filesystem::remove(path);
+  made().paths.push_back(path);
   return path.string();
 }
 

@@ -120,6 +120,10 @@ struct vote_collector {
     = std::make_shared<std::map<std::uint64_t, voted_pair>>();
   /// How many messages delivered them (batching).
   std::shared_ptr<std::size_t> messages = std::make_shared<std::size_t>(0);
+  /// The audit records the coordinator handed over (votes moved, late
+  /// replies, host events), in order.
+  std::shared_ptr<std::vector<run_note>> notes
+    = std::make_shared<std::vector<run_note>>();
   vote_sink_actor actor;
   explicit vote_collector(caf::actor_system& sys);
 };

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <memory>
+#include <set>
 
 #include "actors/judge_worker.hpp"
 #include "actors/vote_coordinator.hpp"
@@ -274,34 +275,151 @@ TEST_CASE("results of many pairs come back in few messages") {
   CHECK(*r.sink.messages <= 2);
 }
 
-TEST_CASE("a worker that leaves turns its outstanding votes into faults, "
-          "and votes with no worker left are faults at once") {
+TEST_CASE("a worker that leaves with no other worker of its judge: its "
+          "votes wait the failover wait, then are faults, and a late reply is not "
+          "counted twice") {
   auto manual = std::make_shared<manual_adapter>();
-  rig r({manual}, votes(1, 1));
+  auto vs = votes(1, 1);
+  vs.failover_wait = std::chrono::seconds(10);
+  rig r({manual}, vs);
   auto first = r.vote(pair_of("1", "1", "p1"));
   r.run();
   REQUIRE(manual->calls() == 1);
   caf::anon_send(r.coordinator, left_atom::value, std::string{"w0@local"},
                  std::string{"the host was lost"});
   r.run();
+  CHECK_FALSE(first->done); // it waits for a worker of its judge
+  r.advance(std::chrono::seconds(9));
+  CHECK_FALSE(first->done);
+  r.advance(std::chrono::seconds(2));
   REQUIRE(first->value);
   CHECK(first->value->outcome.fault);
   REQUIRE(first->value->records.size() == 1);
   CHECK(first->value->records[0].fault == fault_kind::unavailable);
-  CHECK(first->value->records[0].transport_error
-        == "worker lost: the host was lost");
-  CHECK(first->value->records[0].worker_id == "w0@local");
-  // The late reply of the lost worker is not counted twice.
+  CHECK(first->value->records[0].transport_error.find("no worker serves judge")
+        == 0);
+  CHECK(first->value->records[0].vote_index == 0);
+  // The late reply of the lost worker is dropped and noted, not counted.
   manual->complete_next(canonical("EQUIVALENT"));
   r.run();
   CHECK(first->value->records.size() == 1);
+  REQUIRE(r.sink.notes->size() == 2);
+  CHECK(r.sink.notes->at(0).type == "vote_moved");
+  CHECK(r.sink.notes->at(1).type == "late_reply");
+  // With no worker at all, new votes wait the failover wait too.
   auto second = r.vote(pair_of("2", "2", "p2"));
   r.run();
+  CHECK_FALSE(second->done);
+  r.advance(std::chrono::seconds(11));
   REQUIRE(second->value);
   CHECK(second->value->outcome.fault);
   CHECK(second->value->records[0].transport_error
         == "no worker serves the run's judges");
   CHECK(manual->calls() == 1);
+}
+
+TEST_CASE("failover: a lost worker's votes move to another worker of the "
+          "same judge with their vote index and seed, and its late reply is "
+          "dropped and noted") {
+  auto lost = std::make_shared<manual_adapter>();
+  auto other = std::make_shared<manual_adapter>();
+  rig r({lost, other}, votes(3, 2), 1000, 1);
+  auto res = r.vote(pair_of("1", "1", "p1"));
+  r.run();
+  // The first wave: two votes, one at each worker (capacity 1 each).
+  REQUIRE(lost->calls() == 1);
+  REQUIRE(other->calls() == 1);
+  other->complete_next(canonical("EQUIVALENT"));
+  r.run();
+  caf::anon_send(r.coordinator, left_atom::value, std::string{"w0@local"},
+                 std::string{"host 10.0.0.1:7000 lost: no answer"});
+  r.run();
+  // The moved vote went to the other worker.
+  REQUIRE(other->calls() == 2);
+  REQUIRE(r.sink.notes->size() == 1);
+  auto& moved = r.sink.notes->at(0);
+  CHECK(moved.type == "vote_moved");
+  CHECK(moved.host == "local");
+  CHECK(moved.body.find("\"from_worker\":\"w0@local\"") != std::string::npos);
+  CHECK(moved.body.find("\"why\":\"host 10.0.0.1:7000 lost: no answer\"")
+        != std::string::npos);
+  // The lost worker answers late: dropped, noted, never counted.
+  lost->complete_next(canonical("DIFFERENT"));
+  r.run();
+  REQUIRE(r.sink.notes->size() == 2);
+  CHECK(r.sink.notes->at(1).type == "late_reply");
+  CHECK_FALSE(res->done);
+  other->complete_next(canonical("EQUIVALENT"));
+  r.run();
+  REQUIRE(res->value);
+  CHECK(res->value->outcome.equivalent == std::optional<bool>{true});
+  auto& recs = res->value->records;
+  REQUIRE(recs.size() == 2);
+  // Whichever vote the lost worker had, it kept its index and seed.
+  std::set<std::uint32_t> indexes;
+  for (auto& rec : recs) {
+    CHECK(rec.worker_id == "w1@local");
+    CHECK(rec.seed == 1000 + static_cast<std::int64_t>(rec.vote_index));
+    CHECK(rec.decision == judge_decision::equivalent);
+    indexes.insert(rec.vote_index);
+  }
+  CHECK(indexes == std::set<std::uint32_t>{0, 1});
+  CHECK(res->value->counts.faults == 0);
+}
+
+TEST_CASE("failover never moves a vote to a worker of another judge, and a "
+          "worker of its judge that joins in time takes it") {
+  auto lost = std::make_shared<manual_adapter>();
+  rig r({lost}, votes(1, 1), 1000, 1);
+  auto res = r.vote(pair_of("1", "2", "p1"));
+  r.run();
+  REQUIRE(lost->calls() == 1);
+  caf::anon_send(r.coordinator, left_atom::value, std::string{"w0@local"},
+                 std::string{"lost"});
+  auto stranger = std::make_shared<manual_adapter>();
+  auto other = test_binding(stranger, 4, 1000, "other");
+  other.spec.model = "another-model";
+  auto ow = spawn_judge_worker(r.t.sys, other, "other@local");
+  caf::anon_send(r.coordinator, joined_atom::value,
+                 worker_entry{ow, describe_worker(other, "other@local", "local")});
+  r.run();
+  CHECK(stranger->calls() == 0);
+  // The lost worker's host comes back under a new worker of the same judge.
+  auto back = std::make_shared<manual_adapter>();
+  auto same = test_binding(back, 4);
+  auto sw = spawn_judge_worker(r.t.sys, same, "w0b@local");
+  caf::anon_send(r.coordinator, joined_atom::value,
+                 worker_entry{sw, describe_worker(same, "w0b@local", "local")});
+  r.run();
+  REQUIRE(back->calls() == 1);
+  back->complete_next(canonical("DIFFERENT"));
+  r.run();
+  REQUIRE(res->value);
+  CHECK(res->value->outcome.equivalent == std::optional<bool>{false});
+  CHECK(res->value->records[0].worker_id == "w0b@local");
+  CHECK(res->value->records[0].vote_index == 0);
+  while (lost->complete_next(canonical("EQUIVALENT")))
+    r.run();
+  caf::anon_send_exit(ow, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(sw, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("host events from the directory become host notes for the run") {
+  rig r({numeric_judge()}, votes(1, 1));
+  host_event e;
+  e.host = "10.0.0.1:7000";
+  e.kind = host_event_kind::lost;
+  e.detail = "host 10.0.0.1:7000 lost: no answer to pings for 5000 ms";
+  e.workers = {"x#1@10.0.0.1:7000"};
+  caf::anon_send(r.coordinator, e);
+  r.run();
+  REQUIRE(r.sink.notes->size() == 1);
+  auto& n = r.sink.notes->at(0);
+  CHECK(n.type == "host");
+  CHECK(n.event == "lost");
+  CHECK(n.host == "10.0.0.1:7000");
+  CHECK(n.body.find("\"event\":\"lost\"") != std::string::npos);
+  CHECK(n.body.find("x#1@10.0.0.1:7000") != std::string::npos);
 }
 
 TEST_CASE("a worker of the run's judge that joins is used, one of another "

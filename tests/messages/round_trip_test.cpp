@@ -19,6 +19,9 @@
 #include "messages/equivalence_outcome.hpp"
 #include "messages/error.hpp"
 #include "messages/fault_kind.hpp"
+#include "messages/host_event.hpp"
+#include "messages/host_hello.hpp"
+#include "messages/run_note.hpp"
 #include "messages/judge_decision.hpp"
 #include "messages/judge_record.hpp"
 #include "messages/judge_call.hpp"
@@ -134,6 +137,7 @@ judge_record full_record(std::uint32_t vote) {
   r.prompt_id = "invariance-checker/judge/v1";
   r.adapter_id = "ollama@http://127.0.0.1:11434";
   r.worker_id = "ollama:qwen2.5:7b#2@10.0.0.7:4242";
+  r.host = "10.0.0.7:4242";
   r.model = "qwen2.5:7b";
   r.temperature = 0.7;
   r.has_seed = true;
@@ -512,9 +516,32 @@ TEST_CASE_METHOD(registered_system, "messages: what a run and its client exchang
   check_round_trips(voted_pair{9, p, vr}, "ij.voted_pair");
   check_round_trips(run_started{"run-1", "a.jsonl", {full_info()}, {"a warning"}},
                     "ij.run_started");
-  worker_load w{"w#1@local", "llm", 4, 8, 3, false};
+  worker_load w{"w#1@10.0.0.7:4242", "llm", 4, 8, 3, false, "10.0.0.7:4242",
+                12, 1};
   check_round_trips(w, "ij.worker_load");
   check_round_trips(run_progress{"run-1", "running", 10, 8, 1, 30, {w}}, "ij.run_progress");
+}
+
+TEST_CASE_METHOD(registered_system, "messages: what judge hosts and coordinators exchange "
+                                    "round-trips", "[messages]") {
+  host_hello h{"10.0.0.7:4242", 0x1234567890abcdefULL, "0.1.0",
+               "invariance-checker/judge/v1", std::string(64, 'a'),
+               {"ij.judge_info", "ij.judge_call"}};
+  check_round_trips(h, "ij.host_hello");
+  check_round_trips(host_event_kind::cooled_down, "ij.host_event_kind");
+  host_event e{"10.0.0.7:4242", host_event_kind::lost,
+               "host 10.0.0.7:4242 lost: no answer to pings for 5100 ms",
+               {"a#1@10.0.0.7:4242", "b#2@10.0.0.7:4242"}, 1764770000123};
+  check_round_trips(e, "ij.host_event");
+  check_round_trips(run_note{"vote_moved", "10.0.0.7:4242", "", "{\"pair_id\":\"p1\"}"},
+                    "ij.run_note");
+  check_round_trips(host_usage{"10.0.0.7:4242", 100, 2, 3, 1, 1}, "ij.host_usage");
+  run_summary s;
+  s.run_id = "run-1";
+  s.votes_moved = 3;
+  s.late_replies = 1;
+  s.hosts = {host_usage{"local", 5, 0, 0, 0, 0}, host_usage{"h:1", 7, 1, 3, 1, 1}};
+  check_round_trips(s, "ij.run_summary");
 }
 
 TEST_CASE_METHOD(registered_system, "messages: a truncated buffer is an error, not a crash",

@@ -308,3 +308,30 @@ TEST_CASE("the final hash: printed by run and verify, checked by --expect-hash")
     CHECK(w.err.find("--expect-hash 1234: not a SHA-256") != std::string::npos);
   }
 }
+
+TEST_CASE("an audit whose judges share an adapter id verifies with usage per judge") {
+  // One model at two temperatures: two judges, one adapter id. Each judge's
+  // calls are its workers', not the first judge's with that adapter.
+  temp_dir dir;
+  write_file(dir.file("two.json"), R"({"judges": [
+      {"name": "cold", "type": "stub", "model": "numeric", "temperature": 0,
+       "timeout_ms": 1000, "max_in_flight": 8},
+      {"name": "warm", "type": "stub", "model": "numeric", "temperature": 0.5,
+       "timeout_ms": 1000, "max_in_flight": 8}],
+    "panels": {"rule": "unanimous"}})");
+  auto r = invjudge(dir, "run --pairs " + shell_quote(source_dir() + "/examples/pairs.jsonl")
+                           + " --config two.json --audit a.jsonl --out v.jsonl");
+  REQUIRE(r.exit_code == 0);
+  auto v = invjudge(dir, "audit verify a.jsonl");
+  INFO(v.out + v.err);
+  CHECK(v.exit_code == 0);
+  // Both judges were called: the usage list has two entries with calls.
+  auto end = lines_of(read_file(dir.file("a.jsonl"))).back();
+  rapidjson::Document doc;
+  doc.Parse(end.c_str());
+  REQUIRE(doc.IsObject());
+  const auto& usage = doc["usage"];
+  REQUIRE(usage.Size() == 2);
+  CHECK(usage[0]["calls"].GetUint64() > 0);
+  CHECK(usage[1]["calls"].GetUint64() > 0);
+}

@@ -51,7 +51,7 @@ TEST_CASE("configs/default.json on disk is what the binary embeds") {
 
 TEST_CASE("every shipped example configuration is valid") {
   for (auto name : {"voting-5", "ollama", "anthropic", "openai-compatible",
-                    "panel", "cascade"}) {
+                    "hosts", "panel", "cascade"}) {
     std::string error;
     auto path = test::source_dir() + "/configs/examples/" + name + ".json";
     auto cfg = load_config(path, error);
@@ -235,6 +235,39 @@ TEST_CASE("the effective configuration is canonical JSON without secrets") {
   CHECK(doc["statistics"]["tau"].GetDouble() == 0.8);
   CHECK(doc["audit"]["flush"].GetString() == std::string{"fsync-verdicts"});
   CHECK(doc["judges"][0]["seed"].IsNull());
+}
+
+TEST_CASE("judge hosts and their connection are read, checked and written "
+          "back") {
+  std::string error;
+  auto cfg = parse_config(R"({"hosts":["127.0.0.1:7001","[::1]:7002"],
+    "failover_wait_ms":5000,
+    "host_connection":{"tls_cert":"c.pem","tls_key":"c.key","tls_ca":"ca.pem",
+      "heartbeat_ms":200,"lost_after_ms":1000,"local_judges":true}})",
+                          "x.json", error);
+  REQUIRE(cfg);
+  CHECK(cfg->hosts == std::vector<std::string>{"127.0.0.1:7001", "[::1]:7002"});
+  CHECK(cfg->failover_wait == std::chrono::milliseconds(5000));
+  CHECK(cfg->connection.tls());
+  CHECK(cfg->connection.local_judges);
+  CHECK(cfg->connection.heartbeat == std::chrono::milliseconds(200));
+  CHECK(cfg->connection.lost_after == std::chrono::milliseconds(1000));
+  // The manifest records them (TLS files by path only).
+  auto text = to_json(*cfg);
+  CHECK(text.find(R"("hosts":["127.0.0.1:7001","[::1]:7002"])")
+        != std::string::npos);
+  CHECK(text.find(R"("tls_key":"c.key")") != std::string::npos);
+  CHECK(text.find(R"("failover_wait_ms":5000)") != std::string::npos);
+  CHECK(error_of(R"({"hosts":["gpu1"]})")
+        == "x.json: /hosts/0: \"gpu1\" is not ADDR:PORT (no port)");
+  CHECK(error_of(R"({"host_connection":{"tls_cert":"c.pem"}})").find(
+          "/host_connection: mutual TLS needs all three")
+        != std::string::npos);
+  CHECK(error_of(R"({"host_connection":{"heartbeat_ms":500,"lost_after_ms":100}})")
+          .find("/host_connection/lost_after_ms: must be at least heartbeat_ms")
+        != std::string::npos);
+  CHECK(error_of(R"({"host_connection":{"colour":1}})").find("/host_connection")
+        != std::string::npos);
 }
 
 TEST_CASE("canaries: off by default, declared in full in the effective "

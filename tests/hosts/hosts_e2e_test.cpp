@@ -1,0 +1,354 @@
+// Judge hosts end to end (SPEC §10, "Distribution"): `invjudge host`
+// processes and a coordinator `invjudge run --host ...` on 127.0.0.1. Hosts
+// are killed (-9), stopped (SIGSTOP) and restarted under a run that reads its
+// pairs from a pipe, so that "in the middle of the run" is a place in the
+// input, not a moment in time. Waits only guard against a hang (two minutes
+// each); nothing asserts on time.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <csignal>
+#include <fcntl.h>
+#include <memory>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "tests/http/fake_apis.hpp"
+#include "tests/tools/cli_support.hpp"
+
+using namespace ij::test;
+
+namespace {
+
+/// One `invjudge host`, started and waited for ("listening on ADDR:PORT").
+struct host_process {
+  std::string err;
+  std::unique_ptr<invjudge_process> proc;
+  std::string address;
+
+  host_process(const temp_dir& dir, const std::string& tag,
+               std::vector<std::string> args) {
+    err = dir.file(tag + ".err");
+    args.insert(args.begin(), "host");
+    proc = std::make_unique<invjudge_process>(args, dir.file(tag + ".out"), err,
+                                              -1, dir.path());
+    REQUIRE(wait_for_text(err, "listening on "));
+    auto text = read_file(err);
+    auto at = text.find("listening on ") + 13;
+    address = text.substr(at, text.find('\n', at) - at);
+  }
+
+  std::string port() const {
+    return address.substr(address.rfind(':') + 1);
+  }
+};
+
+/// The coordinator's standard input: a pipe the test writes pairs into.
+struct pair_pipe {
+  int read_end = -1;
+  int write_end = -1;
+  pair_pipe() {
+    int fds[2];
+    REQUIRE(::pipe2(fds, O_CLOEXEC) == 0);
+    read_end = fds[0];
+    write_end = fds[1];
+  }
+  ~pair_pipe() {
+    close_read();
+    close_write();
+  }
+  void write(const std::string& text) {
+    std::size_t done = 0;
+    while (done < text.size()) {
+      auto n = ::write(write_end, text.data() + done, text.size() - done);
+      REQUIRE(n > 0);
+      done += static_cast<std::size_t>(n);
+    }
+  }
+  void close_read() {
+    if (read_end >= 0)
+      ::close(read_end);
+    read_end = -1;
+  }
+  void close_write() {
+    if (write_end >= 0)
+      ::close(write_end);
+    write_end = -1;
+  }
+};
+
+std::vector<std::string> sorted_lines(const std::string& path) {
+  auto lines = lines_of(read_file(path));
+  std::sort(lines.begin(), lines.end());
+  return lines;
+}
+
+std::string join_lines(const std::vector<std::string>& lines, std::size_t from,
+                       std::size_t to) {
+  std::string out;
+  for (auto i = from; i < to && i < lines.size(); ++i)
+    out += lines[i] + "\n";
+  return out;
+}
+
+std::size_t count_of(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos;
+       at = text.find(what, at + what.size()))
+    ++n;
+  return n;
+}
+
+/// Waits (polling, bounded at two minutes like wait_for_text) until `path`
+/// holds `what` at least `n` times. The audit is written by the run's logger
+/// thread whatever the driver does (it may be blocked reading the pipe).
+bool wait_for_count(const std::string& path, const std::string& what,
+                    std::size_t n) {
+  for (int i = 0; i < 2400; ++i) {
+    if (count_of(read_file(path), what) >= n)
+      return true;
+    ::usleep(50 * 1000);
+  }
+  return false;
+}
+
+const std::string verdict_record = "\"type\":\"verdict\"";
+
+/// Fast links for tests: pings every 100 ms, lost after 1.5 s without an
+/// answer, retries at most every 300 ms; the middleman's own timeout is long
+/// so that a stopped host's connection outlives its loss.
+const char* fast_config = R"({"failover_wait_ms": 60000, "host_connection": {
+  "heartbeat_ms": 100, "lost_after_ms": 1500, "connection_timeout_ms": 60000,
+  "connect_timeout_ms": 5000, "retry_max_ms": 300}})";
+
+} // namespace
+
+TEST_CASE("e2e hosts: three hosts give the verdicts of one process, and kill -9 "
+          "of one mid-run loses nothing, and restarted it rejoins and serves "
+          "again") {
+  temp_dir dir;
+  auto gen = invjudge(dir, "gen-pairs 300 --per-item 10");
+  REQUIRE(gen.exit_code == 0);
+  auto pairs = lines_of(gen.out);
+  REQUIRE(pairs.size() == 300);
+  write_file(dir.file("pairs.jsonl"), gen.out);
+  // A killed host is found by its closed connection: pings may be slow (a
+  // loaded machine, a sanitizer build) without any host being taken for lost.
+  write_file(dir.file("fast.json"), R"({"host_connection": {
+    "heartbeat_ms": 100, "lost_after_ms": 20000, "retry_max_ms": 300}})");
+  auto base = invjudge(dir, "run --pairs pairs.jsonl --judge stub:numeric "
+                            "--audit base.jsonl --out base.out --no-progress");
+  REQUIRE(base.exit_code == 0);
+
+  std::vector<std::unique_ptr<host_process>> hosts;
+  for (int i = 0; i < 3; ++i)
+    hosts.push_back(std::make_unique<host_process>(
+      dir, "h" + std::to_string(i),
+      std::vector<std::string>{"--listen", "127.0.0.1:0", "--judge",
+                               "stub:numeric"}));
+  pair_pipe input;
+  std::vector<std::string> args{"run", "--pairs", "-", "--judge",
+                                "stub:numeric", "--config", "fast.json",
+                                "--audit", "audit.jsonl", "--out", "out.jsonl",
+                                "--no-progress", "--window", "2"};
+  for (auto& h : hosts) {
+    args.push_back("--host");
+    args.push_back(h->address);
+  }
+  invjudge_process run{args, dir.file("run.out"), dir.file("run.err"),
+                       input.read_end, dir.path()};
+  input.close_read();
+  input.write(join_lines(pairs, 0, 100));
+  REQUIRE(wait_for_count(dir.file("audit.jsonl"), verdict_record, 100));
+  // A host dies in the middle of the run; the run goes on with the others.
+  auto killed_port = hosts[1]->port();
+  auto event_of = [&](const std::string& event) {
+    return "\"host\":\"" + hosts[1]->address + "\",\"event\":\"" + event
+           + "\"";
+  };
+  hosts[1]->proc->signal(SIGKILL);
+  hosts[1]->proc->wait();
+  REQUIRE(wait_for_text(dir.file("audit.jsonl"), event_of("lost")));
+  input.write(join_lines(pairs, 100, 200));
+  REQUIRE(wait_for_count(dir.file("audit.jsonl"), verdict_record, 200));
+  // Restarted on its port, it rejoins and gets votes again.
+  hosts[1] = std::make_unique<host_process>(
+    dir, "h1b",
+    std::vector<std::string>{"--listen", "127.0.0.1:" + killed_port, "--judge",
+                             "stub:numeric"});
+  REQUIRE(wait_for_text(dir.file("audit.jsonl"), event_of("rejoined")));
+  input.write(join_lines(pairs, 200, 300));
+  input.close_write();
+  INFO(read_file(dir.file("run.err")));
+  CHECK(run.wait() == 0);
+
+  CHECK(sorted_lines(dir.file("out.jsonl")) == sorted_lines(dir.file("base.out")));
+  auto verify = invjudge(dir, "audit verify audit.jsonl");
+  INFO(verify.out + verify.err);
+  CHECK(verify.exit_code == 0);
+  auto audit = read_file(dir.file("audit.jsonl"));
+  CHECK(count_of(audit, "\"type\":\"verdict\"") == 300);
+  CHECK(count_of(audit, "\"event\":\"connected\"") == 3);
+  // Every judge call names its host; the restarted host served after it
+  // rejoined.
+  auto rejoined = audit.find(event_of("rejoined"));
+  auto restarted = "\"host\":\"" + hosts[1]->address + "\"";
+  CHECK(audit.find(restarted, rejoined) != std::string::npos);
+  // Every vote is accounted for: the run end's totals agree with the records
+  // (audit verify recounts them, moved votes and late replies included).
+  CHECK(lines_of(audit).back().find("\"judge_calls\":") != std::string::npos);
+  auto summary = read_file(dir.file("run.err"));
+  CHECK(summary.find("hosts:") != std::string::npos);
+  for (auto& h : hosts)
+    h->proc->signal(SIGTERM);
+  for (auto& h : hosts)
+    CHECK(h->proc->wait() == 0);
+}
+
+TEST_CASE("e2e hosts: a host stopped with SIGSTOP is detected, its votes "
+          "move, and after SIGCONT its late replies are dropped and recorded") {
+  temp_dir dir;
+  // Each host judges through its own slow fake backend, so that calls are in
+  // flight at the host when it stops.
+  std::vector<std::unique_ptr<fake_api>> backends;
+  for (int i = 0; i < 2; ++i) {
+    fake_api_options o;
+    o.model = "judge-model";
+    o.reply_text = "DECISION: EQUIVALENT\nREASON: same\nNUMERIC_A: NULL\n"
+                   "NUMERIC_B: NULL";
+    o.latency = std::chrono::milliseconds(200);
+    o.threads = 4;
+    backends.push_back(std::make_unique<fake_api>(o));
+  }
+  auto judge = [](const fake_api& f) {
+    return "openai:judge-model@" + f.base_url();
+  };
+  std::vector<std::unique_ptr<host_process>> hosts;
+  for (int i = 0; i < 2; ++i)
+    hosts.push_back(std::make_unique<host_process>(
+      dir, "h" + std::to_string(i),
+      std::vector<std::string>{"--listen", "127.0.0.1:0", "--judge",
+                               judge(*backends[i])}));
+  write_file(dir.file("fast.json"), fast_config);
+  auto gen = invjudge(dir, "gen-pairs 60");
+  auto pairs = lines_of(gen.out);
+  REQUIRE(pairs.size() == 60);
+  pair_pipe input;
+  invjudge_process run{{"run", "--pairs", "-", "--judge", judge(*backends[0]),
+                        "--config", "fast.json", "--host", hosts[0]->address,
+                        "--host", hosts[1]->address, "--audit", "audit.jsonl",
+                        "--out", "out.jsonl", "--no-progress", "--window",
+                        "2"},
+                       dir.file("run.out"), dir.file("run.err"),
+                       input.read_end, dir.path()};
+  input.close_read();
+  input.write(join_lines(pairs, 0, 10));
+  REQUIRE(wait_for_count(dir.file("audit.jsonl"), verdict_record, 10));
+  // Stop the second host while it has calls at its backend.
+  auto before = backends[1]->prompts().size();
+  input.write(join_lines(pairs, 10, 60));
+  for (int i = 0; i < 2400 && backends[1]->prompts().size() == before; ++i)
+    ::usleep(50 * 1000);
+  REQUIRE(backends[1]->prompts().size() > before);
+  hosts[1]->proc->signal(SIGSTOP);
+  REQUIRE(wait_for_text(dir.file("audit.jsonl"), "\"type\":\"vote_moved\""));
+  hosts[1]->proc->signal(SIGCONT);
+  REQUIRE(wait_for_text(dir.file("audit.jsonl"), "\"type\":\"late_reply\""));
+  input.close_write();
+  INFO(read_file(dir.file("run.err")));
+  CHECK(run.wait() == 0);
+  auto verify = invjudge(dir, "audit verify audit.jsonl");
+  INFO(verify.out + verify.err);
+  CHECK(verify.exit_code == 0);
+  auto audit = read_file(dir.file("audit.jsonl"));
+  CHECK(count_of(audit, "\"type\":\"verdict\"") == 60);
+  CHECK(count_of(audit, "\"rule\":\"I2\"") == 0); // nothing became a fault
+  CHECK(audit.find("no answer to pings") != std::string::npos);
+  auto end = lines_of(audit).back();
+  // The run end counts what moved and what came late (top-level totals,
+  // before the per-host lines).
+  INFO(end);
+  CHECK(end.find("],\"votes_moved\":0,") == std::string::npos);
+  CHECK(end.find("\"late_replies\":0,\"hosts\"") == std::string::npos);
+  CHECK(end.find("\"votes_moved\":") < end.find("\"hosts\""));
+  for (auto& h : hosts)
+    h->proc->signal(SIGTERM);
+  for (auto& h : hosts)
+    CHECK(h->proc->wait() == 0);
+}
+
+TEST_CASE("e2e hosts: mutual TLS works with certificates of one CA and "
+          "refuses a coordinator without one or with another CA's, and a host "
+          "refuses a non-loopback address without TLS") {
+  temp_dir dir;
+  auto script = source_dir() + "/scripts/make-certs";
+  REQUIRE(std::system((script + " " + dir.file("pki") + " host coordinator"
+                       + " >/dev/null")
+                        .c_str())
+          == 0);
+  REQUIRE(std::system((script + " " + dir.file("other") + " intruder"
+                       + " >/dev/null")
+                        .c_str())
+          == 0);
+  auto pki = [&](const std::string& f) { return dir.file("pki/" + f); };
+  host_process host{dir, "h",
+                    {"--listen", "127.0.0.1:0", "--judge", "stub:numeric",
+                     "--tls-cert", pki("host.pem"), "--tls-key",
+                     pki("host.key"), "--tls-ca", pki("ca.pem")}};
+  write_file(dir.file("pairs.jsonl"), invjudge(dir, "gen-pairs 20").out);
+  write_file(dir.file("fast.json"), fast_config);
+  auto base = "run --pairs pairs.jsonl --judge stub:numeric --config fast.json "
+              "--no-progress --host " + host.address;
+  auto ok = invjudge(dir, base + " --audit ok.jsonl --tls-cert "
+                            + pki("coordinator.pem") + " --tls-key "
+                            + pki("coordinator.key") + " --tls-ca "
+                            + pki("ca.pem"));
+  INFO(ok.err);
+  CHECK(ok.exit_code == 0);
+  CHECK(lines_of(ok.out).size() == 22); // 20 pairs, 2 items
+  auto plain = invjudge(dir, base + " --audit plain.jsonl");
+  CHECK(plain.exit_code == 3);
+  CHECK(plain.err.find("host " + host.address + " not reachable")
+        != std::string::npos);
+  CHECK(plain.err.find("no worker serves judge stub:numeric")
+        != std::string::npos);
+  auto other = dir.file("other/");
+  auto intruder = invjudge(dir, base + " --audit intruder.jsonl --tls-cert "
+                                  + other + "intruder.pem --tls-key " + other
+                                  + "intruder.key --tls-ca " + other
+                                  + "ca.pem");
+  CHECK(intruder.exit_code == 3);
+  CHECK(intruder.err.find("same CA") != std::string::npos);
+  // A coordinator's certificate that its own CA did not sign is caught
+  // before anything starts.
+  auto mixed = invjudge(dir, base + " --tls-cert " + other + "intruder.pem"
+                               + " --tls-key " + other + "intruder.key"
+                               + " --tls-ca " + pki("ca.pem"));
+  CHECK(mixed.exit_code == 3);
+  CHECK(mixed.err.find("is not signed by --tls-ca") != std::string::npos);
+  host.proc->signal(SIGTERM);
+  CHECK(host.proc->wait() == 0);
+  auto open = invjudge(dir, "host --listen 0.0.0.0:0 --judge stub:numeric");
+  CHECK(open.exit_code == 3);
+  CHECK(open.err.find("refusing to listen on 0.0.0.0:0 without TLS")
+        != std::string::npos);
+}
+
+TEST_CASE("e2e hosts: a host whose judge uses another prompt is refused, "
+          "naming the host and the field") {
+  temp_dir dir;
+  host_process host{dir, "h",
+                    {"--listen", "127.0.0.1:0", "--judge", "stub:numeric",
+                     "--announce-prompt-id", "invariance-checker/judge/v0"}};
+  write_file(dir.file("pairs.jsonl"), invjudge(dir, "gen-pairs 5").out);
+  auto r = invjudge(dir, "run --pairs pairs.jsonl --judge stub:numeric "
+                         "--no-progress --audit a.jsonl --host "
+                         + host.address);
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("host " + host.address + " refused: prompt_id differs "
+                   "(host: invariance-checker/judge/v0")
+        != std::string::npos);
+  host.proc->signal(SIGTERM);
+  CHECK(host.proc->wait() == 0);
+}
