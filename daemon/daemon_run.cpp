@@ -327,7 +327,10 @@ void daemon_run::wait() {
 // The next lines of the pairs file: a batch, or idle when the uploads have
 // not caught up, or the end once the input is closed and all read.
 input_state daemon_run::follow(input_batch& batch) {
-  constexpr std::size_t batch_pairs = 128;
+  // Larger than the driver's 128: a batch costs the run thread a round
+  // trip to the session, and the daemon's thread has more to do per
+  // verdict (measured: 0.76x the driver with 128, 0.83-0.90x with 1024).
+  constexpr std::size_t batch_pairs = 1024;
   bool at_end = false;
   for (;;) {
     std::size_t start = 0, nl;
@@ -363,13 +366,20 @@ input_state daemon_run::follow(input_batch& batch) {
                                                        : input_state::more;
 }
 
+// A resumed session hands out the verdicts it preloaded from the audit
+// again; those stored before the restart are not stored twice. A new run
+// keeps no keys.
+bool daemon_run::stored_before_restart(const std::string& key) const {
+  return !stored_keys_.empty() && stored_keys_.count(key) > 0;
+}
+
 void daemon_run::store_lines(
   std::vector<std::pair<std::string, std::string>>& lines) {
   if (lines.empty())
     return;
-  std::string why;
-  ctx_.store->append_verdicts(id_, next_seq_, lines, why);
-  next_seq_ += lines.size();
+  auto n = lines.size();
+  ctx_.store->queue_verdicts(id_, next_seq_, std::move(lines));
+  next_seq_ += n;
 }
 
 void daemon_run::on_verdicts(std::vector<single_verdict>& vs) {
@@ -382,8 +392,8 @@ void daemon_run::on_verdicts(std::vector<single_verdict>& vs) {
       ++by_rule_[static_cast<int>(v.rule) - 1];
       skipped_ += v.counts.not_cast;
       auto key = "pair:" + v.pair_id;
-      if (!stored_keys_.insert(key).second)
-        continue; // stored before a restart
+      if (stored_before_restart(key))
+        continue;
       auto total = v.counts.equivalent + v.counts.different + v.counts.abstain
                    + v.counts.parse_error + v.counts.faults;
       cast += total;
@@ -403,7 +413,7 @@ void daemon_run::on_items(std::vector<statistical_verdict>& vs) {
     for (auto& v : vs) {
       ++items_;
       auto key = "item:" + v.item;
-      if (!stored_keys_.insert(key).second)
+      if (stored_before_restart(key))
         continue;
       lines.emplace_back(std::move(key),
                          with_seq(next_seq_ + lines.size(), item_verdict_line(v)));
@@ -420,7 +430,7 @@ void daemon_run::on_canaries(std::vector<canary_result>& cs) {
     std::lock_guard<std::mutex> guard{mtx_};
     for (auto& c : cs) {
       auto key = "canary:" + c.id;
-      if (!stored_keys_.insert(key).second)
+      if (stored_before_restart(key))
         continue;
       lines.emplace_back(std::move(key),
                          with_seq(next_seq_ + lines.size(), canary_line(c)));
@@ -467,6 +477,9 @@ void daemon_run::run_thread(std::shared_ptr<const resume_point> resume,
 }
 
 void daemon_run::finish(const run_outcome& out) {
+  // "done" is said once every verdict line can be read.
+  ctx_.store->flush_verdicts();
+  auto store_error = ctx_.store->write_error();
   std::lock_guard<std::mutex> guard{mtx_};
   bool shutting_down = !cancel_requested_ && !stop_reason_.empty();
   if (out.ended) {
@@ -479,7 +492,10 @@ void daemon_run::finish(const run_outcome& out) {
   }
   std::string error = !out.summary.error.empty() ? out.summary.error
                       : !out.failures.empty()     ? out.failures.front()
-                                                  : std::string{};
+                      : !store_error.empty()
+                        ? "verdict lines not stored (the audit holds them): "
+                            + store_error
+                        : std::string{};
   row_.state = cancel_requested_ ? "cancelled"
                : !error.empty() || !out.ended ? "failed"
                                               : "done";

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
-#include <set>
+#include <unordered_set>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -104,6 +104,7 @@ private:
   void on_verdicts(std::vector<single_verdict>& vs);
   void on_items(std::vector<statistical_verdict>& vs);
   void on_canaries(std::vector<canary_result>& cs);
+  bool stored_before_restart(const std::string& key) const;
   void store_lines(std::vector<std::pair<std::string, std::string>>& lines);
   void finish(const run_outcome& out);
   std::string counts_json();
@@ -129,7 +130,7 @@ private:
   int follow_fd_ = -1;
   std::string pending_;
   pair_intake follower_;
-  std::set<std::string> stored_keys_;
+  std::unordered_set<std::string> stored_keys_; // before a restart only
   std::uint64_t next_seq_ = 1;
 
   // Counts as verdicts come (under mtx_).
