@@ -2,8 +2,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include <sys/stat.h>
 
@@ -27,6 +25,7 @@
 
 namespace ij {
 
+namespace beast = boost::beast;
 namespace http = boost::beast::http;
 
 namespace {
@@ -367,7 +366,7 @@ http_response daemon_service::create_run(const http_request& req) {
   return json_reply(201, run_json(run->row()));
 }
 
-http_response daemon_service::run_request(const http_request& req,
+http_reply daemon_service::run_request(const http_request& req,
                                           const std::string& id,
                                           const std::string& rest) {
   auto run = find(id);
@@ -411,11 +410,15 @@ http_response daemon_service::run_request(const http_request& req,
     return res;
   }
   if (rest == "/audit" && method == http::verb::get) {
-    std::ifstream in(ctx_.state_dir + "/runs/" + id + "/audit.jsonl",
-                     std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return lines_reply(text.str());
+    http_file_response res{http::status::ok, 11};
+    beast::error_code ec;
+    res.body().open((ctx_.state_dir + "/runs/" + id + "/audit.jsonl").c_str(),
+                    beast::file_mode::scan, ec);
+    if (ec)
+      return json_error(500, "internal",
+                        "cannot read the run's audit: " + ec.message());
+    res.set(http::field::content_type, "application/x-ndjson");
+    return res;
   }
   if (rest.empty() || rest == "/pairs" || rest == "/close"
       || rest == "/verdicts" || rest == "/audit")
@@ -482,7 +485,7 @@ daemon_service::open_stream(const http_request& req, http_response& refusal) {
   return std::make_unique<pairs_stream>(run);
 }
 
-http_response daemon_service::handle(const http_request& req) {
+http_reply daemon_service::handle(const http_request& req) {
   std::string target{req.target()};
   auto path = target.substr(0, target.find('?'));
   if (path == "/healthz") {

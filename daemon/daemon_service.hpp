@@ -49,7 +49,7 @@ public:
   ~daemon_service();
 
   /// The HTTP handler (thread-safe).
-  http_response handle(const http_request& req);
+  http_reply handle(const http_request& req);
 
   /// The server's stream opener: pair uploads (POST /v1/runs/{id}/pairs)
   /// are taken in pieces, so memory stays bounded whatever the body size;
@@ -75,7 +75,7 @@ private:
   bool ensure_workers(const run_config& cfg, std::string& error);
   std::shared_ptr<daemon_run> find(const std::string& id);
   http_response create_run(const http_request& req);
-  http_response run_request(const http_request& req, const std::string& id,
+  http_reply run_request(const http_request& req, const std::string& id,
                             const std::string& rest);
   http_response list_runs(const http_request& req);
   http_response metrics(const http_request& req);

@@ -121,10 +121,28 @@ private:
         411, "length_required",
         "a chunked body is taken only for pair uploads; send Content-Length"));
     }
-    http::async_read(stream_, buffer_, *parser_,
-                     [self = shared_from_this()](error_code ec, std::size_t) {
-                       self->on_request(ec);
-                     });
+    expect_continue(*parser_, [this] {
+      http::async_read(stream_, buffer_, *parser_,
+                       [self = shared_from_this()](error_code ec, std::size_t) {
+                         self->on_request(ec);
+                       });
+    });
+  }
+
+  // A client that asks (curl does for bodies over 1 MB) is told to send the
+  // body once its headers are accepted; otherwise it waits a second first.
+  template <class Parser, class Next>
+  void expect_continue(Parser& parser, Next next) {
+    if (!beast::iequals(parser.get()[http::field::expect], "100-continue"))
+      return next();
+    continue_.version(parser.get().version());
+    http::async_write(stream_, continue_,
+                      [self = shared_from_this(), next](error_code ec,
+                                                        std::size_t) {
+                        if (ec)
+                          return self->fail(ec, false);
+                        next();
+                      });
   }
 
   // A body the opener takes in pieces: read into a fixed buffer, handed on
@@ -143,7 +161,11 @@ private:
     body_ = std::move(stream);
     streaming_.emplace(std::move(*parser_));
     streaming_->body_limit(std::numeric_limits<std::uint64_t>::max());
-    read_piece();
+    // Beast reads what the buffer has room for: grown to a piece, a 6 MB
+    // upload is ~100 reads and appends instead of ~10,000 (and the run
+    // following the file gets batches, not four lines at a time).
+    buffer_.reserve(sizeof piece_);
+    expect_continue(*streaming_, [this] { read_piece(); });
     return true;
   }
 
@@ -221,28 +243,38 @@ private:
     timer_.cancel();
     auto req = parser_->release();
     ++srv_->busy;
-    http_response res;
+    http_reply reply;
     try {
-      res = srv_->handler(req);
+      reply = srv_->handler(req);
     } catch (const std::exception& e) {
-      res = json_error(500, "internal", e.what());
+      reply = json_error(500, "internal", e.what());
     }
     --srv_->busy;
-    res.version(req.version());
-    res.keep_alive(req.keep_alive() && !srv_->stopping.load());
-    res.prepare_payload();
-    write(std::move(res));
+    std::visit(
+      [&](auto& res) {
+        res.version(req.version());
+        res.keep_alive(req.keep_alive() && !srv_->stopping.load());
+        res.prepare_payload();
+      },
+      reply);
+    write(std::move(reply));
   }
 
-  void write(http_response res) {
-    res_ = std::move(res);
+  void write(http_reply reply) {
+    res_ = std::move(reply);
     stream_.expires_after(srv_->options.io_timeout);
-    http::async_write(stream_, res_,
-                      [self = shared_from_this()](error_code ec, std::size_t) {
-                        if (ec || !self->res_.keep_alive())
-                          return self->close();
-                        self->read();
-                      });
+    std::visit(
+      [this](auto& res) {
+        http::async_write(stream_, res,
+                          [self = shared_from_this()](error_code ec, std::size_t) {
+                            bool keep = std::visit(
+                              [](auto& r) { return r.keep_alive(); }, self->res_);
+                            if (ec || !keep)
+                              return self->close();
+                            self->read();
+                          });
+      },
+      res_);
   }
 
   void reply_and_close(http_response res) {
@@ -267,7 +299,8 @@ private:
   std::optional<http::request_parser<http::buffer_body>> streaming_;
   std::unique_ptr<body_stream> body_;
   char piece_[64 * 1024];
-  http_response res_;
+  http_reply res_;
+  http::response<http::empty_body> continue_{http::status::continue_, 11};
 };
 
 } // namespace

@@ -16,6 +16,9 @@
 #include <string>
 #include <string_view>
 
+#include <variant>
+
+#include <boost/beast/http/file_body.hpp>
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
 
@@ -25,7 +28,12 @@ using http_request =
   boost::beast::http::request<boost::beast::http::string_body>;
 using http_response =
   boost::beast::http::response<boost::beast::http::string_body>;
-using http_handler = std::function<http_response(const http_request&)>;
+/// A file sent as it is read (an audit trail of any size, never held in
+/// memory): the bytes it had when opened.
+using http_file_response =
+  boost::beast::http::response<boost::beast::http::file_body>;
+using http_reply = std::variant<http_response, http_file_response>;
+using http_handler = std::function<http_reply(const http_request&)>;
 
 /// A request body taken in pieces as they arrive, so that memory stays
 /// bounded whatever the body size (pair uploads).
