@@ -48,6 +48,37 @@ std::string raw_exchange(int port, const std::string& bytes) {
   return got;
 }
 
+/// A connected socket to the daemon (closed by the caller).
+int connect_to(int port) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<std::uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+  return fd;
+}
+
+/// Reads one response head (up to the blank line) and, with Content-Length,
+/// its body.
+std::string read_response(int fd) {
+  std::string got;
+  char c;
+  while (got.find("\r\n\r\n") == std::string::npos && ::read(fd, &c, 1) == 1)
+    got += c;
+  auto at = got.find("Content-Length: ");
+  if (at != std::string::npos) {
+    auto n = std::stoul(got.substr(at + 16));
+    std::string body(n, '\0');
+    std::size_t done = 0;
+    ssize_t k;
+    while (done < n && (k = ::read(fd, &body[done], n - done)) > 0)
+      done += static_cast<std::size_t>(k);
+    got += body.substr(0, done);
+  }
+  return got;
+}
+
 /// Every file under `dir`, recursively.
 void all_files(const std::string& dir, std::vector<std::string>& out) {
   if (auto* d = ::opendir(dir.c_str())) {
@@ -125,6 +156,11 @@ TEST_CASE("daemon API: a run from creation to its verdicts, audit and metrics") 
   auto rest = lines_of(api.request("GET", "/v1/runs/" + id + "/verdicts?after=40").body);
   REQUIRE(rest.size() == 6);
   CHECK(rest.front().rfind("{\"seq\":41,", 0) == 0);
+  // Lines are stored a batch to a row: after=N inside a batch.
+  auto mid = lines_of(api.request("GET", "/v1/runs/" + id + "/verdicts?after=20").body);
+  REQUIRE(mid.size() == 26);
+  CHECK(mid.front().rfind("{\"seq\":21,", 0) == 0);
+  CHECK(mid.back() == all.back());
 
   auto audit = api.request("GET", "/v1/runs/" + id + "/audit");
   REQUIRE(audit.status == 200);
@@ -215,6 +251,36 @@ TEST_CASE("daemon API: bad requests get a clear 4xx and disturb nothing") {
         != std::string::npos);
   write_file(dir.file("c.jsonl"), cancelled_audit);
   CHECK(invjudge(dir, "audit verify c.jsonl").exit_code == 4); // interrupted, intact
+}
+
+TEST_CASE("daemon API: a client sending Expect: 100-continue is told to go on before it "
+          "sends the body") {
+  temp_dir dir;
+  started_daemon d{dir, dir.file("state")};
+  int fd = connect_to(d.port());
+  std::string config = R"({"config":{}})";
+  std::string head = "POST /v1/runs HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     "Expect: 100-continue\r\nContent-Length: "
+                     + std::to_string(config.size()) + "\r\n\r\n";
+  REQUIRE(::write(fd, head.data(), head.size()) == static_cast<ssize_t>(head.size()));
+  // Nothing of the body is sent until the server says so.
+  CHECK(read_response(fd).rfind("HTTP/1.1 100 Continue\r\n", 0) == 0);
+  REQUIRE(::write(fd, config.data(), config.size()) == static_cast<ssize_t>(config.size()));
+  auto created = read_response(fd);
+  REQUIRE(created.rfind("HTTP/1.1 201", 0) == 0);
+  auto id = field(created.substr(created.find("\r\n\r\n") + 4), "id");
+  // The same for a streamed pair upload.
+  auto pairs = examples();
+  head = "POST /v1/runs/" + id + "/pairs HTTP/1.1\r\nHost: x\r\n"
+         "Content-Type: application/x-ndjson\r\nExpect: 100-continue\r\n"
+         "Content-Length: " + std::to_string(pairs.size()) + "\r\n\r\n";
+  REQUIRE(::write(fd, head.data(), head.size()) == static_cast<ssize_t>(head.size()));
+  CHECK(read_response(fd).rfind("HTTP/1.1 100 Continue\r\n", 0) == 0);
+  REQUIRE(::write(fd, pairs.data(), pairs.size()) == static_cast<ssize_t>(pairs.size()));
+  auto up = read_response(fd);
+  CHECK(up.rfind("HTTP/1.1 200", 0) == 0);
+  CHECK(up.find("\"accepted\":39") != std::string::npos);
+  ::close(fd);
 }
 
 TEST_CASE("daemon auth: 401 without or with a wrong token, and the token is never written") {

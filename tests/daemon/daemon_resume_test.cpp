@@ -2,12 +2,14 @@
 // unfinished run resumes by itself, no judge call whose record was committed
 // is made again, the verdicts equal an uninterrupted run's and the audit
 // verifies. And two runs at once share one judge: both progress, both
-// audits verify.
+// audits verify; and a run of ten is not starved by a huge one.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <csignal>
 #include <thread>
+
+#include <rapidjson/document.h>
 
 #include "tests/daemon/daemon_support.hpp"
 #include "tests/http/fake_apis.hpp"
@@ -19,9 +21,9 @@ namespace {
 
 constexpr int pair_count = 60;
 
-std::string pairs_text(const std::string& prefix = "p") {
+std::string pairs_text(const std::string& prefix = "p", int n = pair_count) {
   std::string out;
-  for (int i = 0; i < pair_count; ++i)
+  for (int i = 0; i < n; ++i)
     out += R"({"id":")" + prefix + std::to_string(i) + R"(","item":"q)"
            + std::to_string(i % 6) + R"(","a":")" + std::to_string(i)
            + R"(","b":")" + std::to_string(i % 7 == 0 ? i + 1 : i) + "\"}\n";
@@ -190,4 +192,45 @@ TEST_CASE("daemon: two runs at once share one judge, both progress, both audits 
   // One worker served both: the judge's cap held across the runs.
   CHECK(fake.server().max_concurrent() <= 4);
   CHECK(fake.server().requests() == 2 * pair_count);
+}
+
+TEST_CASE("daemon: a run of ten is not starved by a huge run on the same judge") {
+  fake_api fake(slow_judge());
+  temp_dir dir;
+  started_daemon d{dir, dir.file("state")};
+  api_client api{d.url(), ""};
+  auto create = [&] {
+    auto created = api.request("POST", "/v1/runs", "{\"config\":" + config_for(fake) + "}",
+                               "application/json");
+    REQUIRE(created.status == 201);
+    return field(created.body, "id");
+  };
+  // 3,000 pairs at 4 calls in flight of 15 ms: ten seconds or more alone.
+  constexpr int huge_pairs = 3000;
+  auto huge = create();
+  REQUIRE(api.request("POST", "/v1/runs/" + huge + "/pairs", pairs_text("h", huge_pairs),
+                      "application/x-ndjson").status == 200);
+  REQUIRE(api.request("POST", "/v1/runs/" + huge + "/close").status == 200);
+  REQUIRE(wait_for_requests(fake, 40)); // the huge run holds the judge
+  auto tiny = create();
+  REQUIRE(api.request("POST", "/v1/runs/" + tiny + "/pairs", pairs_text("t", 10),
+                      "application/x-ndjson").status == 200);
+  REQUIRE(api.request("POST", "/v1/runs/" + tiny + "/close").status == 200);
+  auto before = fake.server().requests();
+  auto tiny_end = wait_until_ended(api, tiny);
+  CHECK(field(tiny_end, "state") == "done");
+  // Served in turn, its ten calls went out among a few dozen of the huge
+  // run's; queued behind the huge run's window (256 pairs) they would have
+  // waited for 250 calls or more.
+  CHECK(fake.server().requests() - before < 150);
+  // The judge took the tiny run's calls in turn with the huge run's: the
+  // huge run is still far from its end.
+  auto huge_now = api.request("GET", "/v1/runs/" + huge).body;
+  CHECK(field(huge_now, "state") == "running");
+  rapidjson::Document doc;
+  doc.Parse(huge_now.c_str());
+  REQUIRE(doc.IsObject());
+  CHECK(doc["counts"]["decided"].GetUint64() < huge_pairs / 2);
+  CHECK(api.request("DELETE", "/v1/runs/" + huge).status == 200);
+  CHECK(field(wait_until_ended(api, huge), "state") == "cancelled");
 }
