@@ -112,6 +112,37 @@ double driver_rate(const temp_dir& dir, const std::string& pairs_file,
   return n / since(t);
 }
 
+// Pairs per second through `runs` drivers at once, each on its share of the
+// pairs: what splitting the pairs into runs costs without the daemon.
+double drivers_rate(const temp_dir& dir, const std::string& pairs_text,
+                    const std::string& config_file, std::size_t n, int runs) {
+  std::vector<std::string> shares(runs);
+  std::istringstream in(pairs_text);
+  std::string line;
+  for (std::size_t i = 0; std::getline(in, line); ++i)
+    shares[i % runs] += line + "\n";
+  for (int k = 0; k < runs; ++k)
+    write_file(dir.file("share-" + std::to_string(k) + ".jsonl"), shares[k]);
+  auto stamp = std::to_string(clock_type::now().time_since_epoch().count());
+  auto t = clock_type::now();
+  std::vector<std::thread> drivers;
+  std::vector<int> codes(runs, 0);
+  for (int k = 0; k < runs; ++k)
+    drivers.emplace_back([&, k] {
+      codes[k] = invjudge(dir, "run --pairs share-" + std::to_string(k)
+                                 + ".jsonl --config " + config_file + " --audit drv8-"
+                                 + stamp + "-" + std::to_string(k)
+                                 + ".jsonl --out /dev/null --no-progress")
+                   .exit_code;
+    });
+  for (auto& d : drivers)
+    d.join();
+  for (auto c : codes)
+    if (c != 0)
+      throw std::runtime_error("a driver failed");
+  return n / since(t);
+}
+
 // Pairs per second through the daemon with `runs` runs at once (n pairs in
 // all); also the daemon's peak memory.
 double daemon_rate(const temp_dir& dir, const std::string& pairs_text,
@@ -147,12 +178,13 @@ void compare(const char* what, const temp_dir& dir, const std::string& pairs_tex
   write_file(dir.file("bench.json"), config);
   write_file(dir.file("bench.jsonl"), pairs_text);
   auto drv = driver_rate(dir, dir.file("bench.jsonl"), dir.file("bench.json"), n);
+  auto drv8 = drivers_rate(dir, pairs_text, dir.file("bench.json"), n, 8);
   long peak1 = 0, peak8 = 0;
   auto one = daemon_rate(dir, pairs_text, config, n, 1, peak1, std::string{what} + "-1");
   auto eight = daemon_rate(dir, pairs_text, config, n, 8, peak8, std::string{what} + "-8");
   std::printf("%-22s %7zu pairs  driver %9.0f/s  daemon 1 run %9.0f/s (%.2fx)  "
-              "8 runs %9.0f/s (%.2fx)",
-              what, n, drv, one, one / drv, eight, eight / drv);
+              "8 runs %9.0f/s (%.2fx; 8 drivers at once %.0f/s, daemon %.2fx them)",
+              what, n, drv, one, one / drv, eight, eight / drv, drv8, eight / drv8);
   if (ceiling > 0)
     std::printf("  C/L %.0f/s: driver %.0f%%, daemon %.0f%%, 8 runs %.0f%%", ceiling,
                 100 * drv / ceiling, 100 * one / ceiling, 100 * eight / ceiling);
