@@ -640,15 +640,23 @@ void index_usage(run_session_state& st) {
   }
 }
 
-// A meter per budgeted judge, by judge id (the coordinators' key).
+// A meter per budgeted judge, by judge id (the coordinators' key); a
+// resumed run's meters start from what its audit says was spent.
 std::unordered_map<std::string, budget_meter>
-budget_meters(const run_config& cfg) {
+budget_meters(const run_config& cfg, const resume_point* resume) {
   std::unordered_map<std::string, budget_meter> out;
   for (auto& spec : cfg.judges)
     if (spec.budget.any())
       out.emplace(judge_id_of(spec),
                   budget_meter{spec.budget,
                                spec.prices.value_or(token_prices{})});
+  if (resume)
+    for (auto& spec : cfg.judges) {
+      auto meter = out.find(judge_id_of(spec));
+      auto spent = resume->spent.find(spec.name);
+      if (meter != out.end() && spent != resume->spent.end())
+        meter->second.carry(spent->second);
+    }
   return out;
 }
 
@@ -671,7 +679,8 @@ void on_workers(self_ptr self, std::vector<worker_entry>& all) {
   st.warnings = run_warnings(st.setup.config, st.judges);
   const auto& cfg = st.setup.config;
   vote_settings vs{cfg.votes, cfg.order_balancing, cfg.abstain_as_neither,
-                   cfg.vote_deadline, cfg.failover_wait, budget_meters(cfg)};
+                   cfg.vote_deadline, cfg.failover_wait,
+                   budget_meters(cfg, st.setup.resume.get())};
   auto sink = caf::actor_cast<vote_sink_actor>(self);
   if (auto plan = route_plan_of(cfg, vs)) {
     auto router = self->spawn(vote_router, sink, st.setup.directory,

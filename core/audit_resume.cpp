@@ -135,6 +135,12 @@ private:
     ++usage.calls;
     usage.input_tokens += u64(r, "input_tokens");
     usage.output_tokens += u64(r, "output_tokens");
+    if (str(r, "fault_kind") != "budget") {
+      auto& spent = p_.spent[name];
+      ++spent.calls;
+      spent.input_tokens += u64(r, "input_tokens");
+      spent.output_tokens += u64(r, "output_tokens");
+    }
     if (failed) {
       ++t.faults;
       ++usage.faults;

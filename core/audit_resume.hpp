@@ -18,6 +18,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/judge_budget.hpp"
 #include "messages/run_summary.hpp"
 #include "messages/verdict.hpp"
 
@@ -61,6 +62,10 @@ struct resume_point {
   /// judge_calls, calls_skipped, faults, faults_by_kind, usage per judge
   /// name, canaries): a resumed run's run_end counts every record of the file.
   run_summary totals;
+  /// What each judge (by name) spent before: its judge records but those
+  /// refused at a budget, and their tokens. A resumed run's budgets go on
+  /// from there, so that a budget is never spent twice.
+  std::unordered_map<std::string, judge_spending> spent;
 };
 
 /// Reads an audit trail that `verify_audit` found intact but unfinished or

@@ -61,6 +61,13 @@ public:
     spent_.output_tokens += output;
   }
 
+  /// What was spent before (a resumed run's earlier part).
+  void carry(const judge_spending& before) {
+    spent_.calls += before.calls;
+    spent_.input_tokens += before.input_tokens;
+    spent_.output_tokens += before.output_tokens;
+  }
+
   /// True once any limit is reached: no further call may be made.
   bool reached() const;
 

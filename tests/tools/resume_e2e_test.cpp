@@ -225,3 +225,39 @@ TEST_CASE("e2e: run --resume with live canaries sends none of the canaries its a
   for (auto& [id, n] : ids)
     CHECK(n == 1);
 }
+
+TEST_CASE("e2e: run --resume goes on from the budget its audit says was spent") {
+  fake_api fake(slow_judge());
+  temp_dir dir;
+  write_file(dir.file("pairs.jsonl"), pairs_text());
+  // 30 calls for 60 pairs: half of the votes are refused at the budget.
+  auto config = config_for(fake);
+  config.replace(config.find("\"max_attempts\":1}"), 17,
+                 "\"max_attempts\":1,\"budget\":{\"max_calls\":30}}");
+  config.replace(config.rfind('}'), 1, ",\"max_fault_rate\":1}");
+  write_file(dir.file("c.json"), config);
+  auto audit = dir.file("a.jsonl");
+  {
+    invjudge_process p({"run", "--pairs", dir.file("pairs.jsonl"), "--config",
+                        dir.file("c.json"), "--audit", audit, "--no-progress"},
+                       dir.file("out.txt"), dir.file("err.txt"));
+    REQUIRE(wait_for_requests(fake, 12));
+    p.signal(SIGINT);
+    p.wait();
+  }
+  auto first = fake.server().requests();
+  REQUIRE(first < 30); // interrupted before its budget
+  auto r = invjudge(dir, "run --resume a.jsonl --pairs pairs.jsonl --no-progress");
+  INFO(r.err);
+  CHECK(invjudge(dir, "audit verify a.jsonl").exit_code == 0);
+  // Both parts together made the budget's 30 calls, not 30 more (beyond
+  // them only the calls in flight at the interrupt, whose records were not
+  // committed: at most max_in_flight, 4).
+  CHECK(fake.server().requests() <= 30 + 4);
+  auto text = read_file(audit);
+  std::size_t refused = 0;
+  for (auto at = text.find("\"fault_kind\":\"budget\""); at != std::string::npos;
+       at = text.find("\"fault_kind\":\"budget\"", at + 1))
+    ++refused;
+  CHECK(refused == pair_count - 30);
+}
