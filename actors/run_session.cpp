@@ -211,14 +211,23 @@ void record_rejected(self_ptr self, std::vector<rejected_line>& lines) {
 // A resumed run's pair whose verdict is in the audit: it counts for its
 // item as recorded, with no judge call and no new record, and its verdict
 // goes to the client again (the client may have lost it in the crash).
+// Given with other answers than the audit's it is not that pair: `changed`
+// names it and the run fails rather than hand out a verdict on other answers.
 bool decided_before(run_session_state& st, const answer_pair& pair,
-                    std::vector<single_verdict>& again) {
+                    std::vector<single_verdict>& again, std::string& changed) {
   if (!st.setup.resume)
     return false;
   auto& pairs = st.setup.resume->pairs;
   auto it = pairs.find(pair.id);
   if (it == pairs.end())
     return false;
+  auto& answers = st.setup.resume->answers;
+  if (auto known = answers.find(pair.id);
+      known != answers.end()
+      && known->second != answers_fingerprint(pair.a, pair.b)) {
+    changed = pair.id;
+    return true;
+  }
   st.items.admit(it->second.item);
   st.items.decide(it->second.item, it->second.rule);
   again.push_back(it->second);
@@ -245,6 +254,7 @@ void admit(self_ptr self, input_batch& in) {
   std::vector<vote_job> jobs;
   jobs.reserve(in.pairs.size());
   std::vector<single_verdict> again;
+  std::string changed;
   for (auto& pair : in.pairs) {
     if (pair.item.empty())
       pair.item = pair.id;
@@ -258,8 +268,17 @@ void admit(self_ptr self, input_batch& in) {
         jobs.push_back(std::move(*canary));
       }
     ++st.input_position;
-    if (decided_before(st, pair, again))
+    if (decided_before(st, pair, again, changed)) {
+      if (!changed.empty()) {
+        fail_run(self, make_error(errc::bad_input,
+                                  "pair " + changed + " has other answers "
+                                  "(A or B) than the pair of that id the "
+                                  "resumed audit decided: resume with the "
+                                  "run's own pairs"));
+        return;
+      }
       continue;
+    }
     auto seq = st.next_seq++;
     st.open_pairs.emplace(seq, pair.id);
     st.items.admit(pair.item);
@@ -319,6 +338,8 @@ caf::result<std::uint64_t> on_input(self_ptr self, input_batch& in) {
     return promise;
   }
   admit(self, in);
+  if (st.state == phase::ended) // the input failed the run
+    return make_error(errc::bad_input, st.summary.error);
   return answer_input(self);
 }
 
@@ -567,12 +588,20 @@ void on_manifest_written(self_ptr self, std::uint64_t seq, std::string& hash) {
   auto waiting = std::move(st.waiting);
   st.waiting.clear();
   for (auto& w : waiting) {
+    if (st.state == phase::ended) { // an earlier batch failed the run
+      w.promise.deliver(make_error(errc::bad_input, st.summary.error));
+      continue;
+    }
     admit(self, w.batch);
-    if (st.admitted - st.released < st.setup.window)
+    if (st.state == phase::ended)
+      w.promise.deliver(make_error(errc::bad_input, st.summary.error));
+    else if (st.admitted - st.released < st.setup.window)
       w.promise.deliver(st.admitted);
     else
       st.held.push_back(w.promise);
   }
+  if (st.state == phase::ended)
+    return;
   if (st.summary.interrupted) {
     auto reason = st.summary.stop_reason;
     st.summary.interrupted = false;

@@ -1,5 +1,6 @@
 #include "core/audit_resume.hpp"
 
+#include <functional>
 #include <iterator>
 #include <utility>
 #include <vector>
@@ -162,6 +163,7 @@ private:
 
   // The vote record precedes its pair's verdict record.
   void vote(const Value& r) {
+    answers_ = answers_fingerprint(str(r, "a"), str(r, "b"));
     counts_ = vote_counts{};
     auto c = r.FindMember("counts");
     if (c == r.MemberEnd() || !c->value.IsObject())
@@ -211,6 +213,9 @@ private:
     v.counts = counts_;
     v.label = tri(r, "label");
     auto id = v.pair_id;
+    if (answers_)
+      p_.answers[id] = *answers_;
+    answers_.reset();
     p_.pairs[id] = std::move(v);
     return {};
   }
@@ -219,9 +224,15 @@ private:
   std::unordered_map<std::string, std::string> names_; // adapter id -> name
   std::unordered_map<std::string, std::size_t> usage_; // name -> index
   vote_counts counts_;                                 // the last vote's
+  std::optional<std::uint64_t> answers_;               // the last vote's
 };
 
 } // namespace
+
+std::uint64_t answers_fingerprint(std::string_view a, std::string_view b) {
+  std::hash<std::string_view> h;
+  return h(a) * 0x9e3779b97f4a7c15ULL ^ h(b);
+}
 
 std::optional<resume_point> read_resume_point(std::istream& in,
                                               std::string& error) {

@@ -15,6 +15,7 @@
 #include <istream>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -51,6 +52,10 @@ struct resume_point {
   /// (read back from the pair's vote and verdict records), so that a resumed
   /// run can hand it to its client again.
   std::unordered_map<std::string, single_verdict> pairs;
+  /// The answers each decided pair had (by id; answers_fingerprint of its
+  /// vote record's A and B): a pair given again with other answers is not
+  /// the pair the audit decided.
+  std::unordered_map<std::string, std::uint64_t> answers;
   /// Canaries with a canary record (by id): a resumed run does not send
   /// them again.
   std::unordered_set<std::string> canaries;
@@ -67,6 +72,10 @@ struct resume_point {
   /// from there, so that a budget is never spent twice.
   std::unordered_map<std::string, judge_spending> spent;
 };
+
+/// A and B as one number, to tell a pair given again from one with the
+/// same id and other answers.
+std::uint64_t answers_fingerprint(std::string_view a, std::string_view b);
 
 /// Reads an audit trail that `verify_audit` found intact but unfinished or
 /// interrupted (check that first). nullopt with `error` when it cannot be

@@ -261,3 +261,37 @@ TEST_CASE("e2e: run --resume goes on from the budget its audit says was spent") 
     ++refused;
   CHECK(refused == pair_count - 30);
 }
+
+TEST_CASE("e2e: run --resume refuses a pair the audit decided when its answers changed") {
+  fake_api fake(slow_judge());
+  temp_dir dir;
+  write_file(dir.file("pairs.jsonl"), pairs_text());
+  write_file(dir.file("c.json"), config_for(fake));
+  auto audit = dir.file("a.jsonl");
+  {
+    invjudge_process p({"run", "--pairs", dir.file("pairs.jsonl"), "--config",
+                        dir.file("c.json"), "--audit", audit, "--no-progress"},
+                       dir.file("out.txt"), dir.file("err.txt"));
+    REQUIRE(wait_for_requests(fake, pair_count / 3));
+    p.signal(SIGINT);
+    p.wait();
+  }
+  // p0 was decided before the interrupt; here it comes with another B.
+  auto pairs = pairs_text();
+  auto at = pairs.find(R"("b":"1")");
+  REQUIRE(at != std::string::npos);
+  pairs.replace(at, 7, R"("b":"9")");
+  write_file(dir.file("changed.jsonl"), pairs);
+  auto before = read_file(audit);
+  auto r = invjudge(dir, "run --resume a.jsonl --pairs changed.jsonl --no-progress");
+  CHECK(r.exit_code != 0);
+  CHECK(r.err.find("pair p0 has other answers (A or B) than the pair of that id the resumed "
+                   "audit decided") != std::string::npos);
+  // Nothing recorded is lost: the audit still verifies, and a resume with
+  // the run's own pairs finishes it.
+  CHECK(read_file(audit).compare(0, before.size(), before) == 0);
+  auto ok = invjudge(dir, "run --resume a.jsonl --pairs pairs.jsonl --no-progress");
+  INFO(ok.err);
+  CHECK(ok.exit_code == 0);
+  CHECK(invjudge(dir, "audit verify a.jsonl").exit_code == 0);
+}
