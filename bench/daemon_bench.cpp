@@ -178,13 +178,20 @@ void compare(const char* what, const temp_dir& dir, const std::string& pairs_tex
   write_file(dir.file("bench.json"), config);
   write_file(dir.file("bench.jsonl"), pairs_text);
   auto drv = driver_rate(dir, dir.file("bench.jsonl"), dir.file("bench.json"), n);
-  auto drv8 = drivers_rate(dir, pairs_text, dir.file("bench.json"), n, 8);
+  // Eight drivers are eight judges of their own: a baseline for eight runs
+  // only where the judge costs nothing (with a C-limited judge the daemon's
+  // runs share one judge's C, as they should, and C/L is the ceiling).
+  auto drv8 = ceiling > 0 ? 0.0
+                          : drivers_rate(dir, pairs_text, dir.file("bench.json"), n, 8);
   long peak1 = 0, peak8 = 0;
   auto one = daemon_rate(dir, pairs_text, config, n, 1, peak1, std::string{what} + "-1");
   auto eight = daemon_rate(dir, pairs_text, config, n, 8, peak8, std::string{what} + "-8");
   std::printf("%-22s %7zu pairs  driver %9.0f/s  daemon 1 run %9.0f/s (%.2fx)  "
-              "8 runs %9.0f/s (%.2fx; 8 drivers at once %.0f/s, daemon %.2fx them)",
-              what, n, drv, one, one / drv, eight, eight / drv, drv8, eight / drv8);
+              "8 runs %9.0f/s (%.2fx",
+              what, n, drv, one, one / drv, eight, eight / drv);
+  if (drv8 > 0)
+    std::printf("; 8 drivers at once %.0f/s, daemon %.2fx them", drv8, eight / drv8);
+  std::printf(")");
   if (ceiling > 0)
     std::printf("  C/L %.0f/s: driver %.0f%%, daemon %.0f%%, 8 runs %.0f%%", ceiling,
                 100 * drv / ceiling, 100 * one / ceiling, 100 * eight / ceiling);
