@@ -23,7 +23,7 @@ std::int64_t now_ms() {
     .count();
 }
 
-void start_attempt(self_ptr self);
+void start_attempt(self_ptr self, int early_drops_left = 3);
 
 // Tells the directory (and through it every run) what happened.
 void tell(self_ptr self, host_event_kind kind, std::string detail) {
@@ -204,7 +204,17 @@ std::string connect_hint(const host_connection& c) {
                  : " (a host with TLS refuses a coordinator without)";
 }
 
-void start_attempt(self_ptr self) {
+// CAF 0.17.6's BASP broker gives a new outgoing connection a last-seen
+// time of the clock's epoch: a heartbeat tick that comes before the host's
+// handshake drops it as `connection_timeout` (seen with TLS under load, and
+// a 1 s heartbeat meets a 20 ms handshake one time in fifty). That is no
+// answer from the host: the connection is tried again at once, a few times.
+bool dropped_before_handshake(const caf::error& err) {
+  return err.category() == caf::atom("system")
+         && err.code() == static_cast<std::uint8_t>(caf::sec::connection_timeout);
+}
+
+void start_attempt(self_ptr self, int early_drops_left) {
   auto& st = self->state;
   st.state = phase::connecting;
   auto attempt = st.attempt;
@@ -216,6 +226,10 @@ void start_attempt(self_ptr self) {
         on_connected(self, attempt, ptr, ifs);
       },
       [=](caf::error& err) {
+        auto& st = self->state;
+        if (dropped_before_handshake(err) && early_drops_left > 0
+            && attempt == st.attempt && st.state == phase::connecting)
+          return start_attempt(self, early_drops_left - 1);
         attempt_failed(self, attempt,
                        render_error(err)
                          + connect_hint(self->state.settings));
