@@ -1,5 +1,7 @@
 #include "tools/audit_digest.hpp"
 
+#include "core/agreement.hpp"
+
 #include <algorithm>
 #include <map>
 #include <string_view>
@@ -80,9 +82,9 @@ public:
       }
       for (std::size_t i = 0; i < said.size(); ++i)
         for (std::size_t j = i + 1; j < said.size(); ++j)
-          ++tables_[{said[i].first, said[j].first}]
-                   [static_cast<std::size_t>(said[i].second)]
-                   [static_cast<std::size_t>(said[j].second)];
+          tables_.try_emplace({said[i].first, said[j].first}, 3)
+            .first->second.add(static_cast<std::size_t>(said[i].second),
+                               static_cast<std::size_t>(said[j].second));
     }
     votes_.clear();
     pair_.clear();
@@ -95,32 +97,22 @@ public:
       audit_digest::agreement a;
       a.a = names.first;
       a.b = names.second;
-      std::array<double, 3> row{}, col{};
+      a.pairs = t.subjects();
       for (std::size_t i = 0; i < 3; ++i)
-        for (std::size_t j = 0; j < 3; ++j) {
-          a.pairs += t[i][j];
-          row[i] += static_cast<double>(t[i][j]);
-          col[j] += static_cast<double>(t[i][j]);
-        }
-      for (std::size_t i = 0; i < 3; ++i)
-        a.agree += t[i][i];
-      double n = static_cast<double>(a.pairs);
-      double po = static_cast<double>(a.agree) / n;
-      double pe = 0;
-      for (std::size_t i = 0; i < 3; ++i)
-        pe += (row[i] / n) * (col[i] / n);
-      if (pe < 1.0)
-        a.kappa = (po - pe) / (1.0 - pe);
+        a.agree += t.cell(i, i);
+      // The same kappa as a panel's (core/agreement); undefined when both
+      // judges put every pair in one class.
+      if (auto k = t.kappa(0.05); k.defined)
+        a.kappa = k.value;
       out.push_back(std::move(a));
     }
     return out;
   }
 
 private:
-  using table = std::array<std::array<std::uint64_t, 3>, 3>;
   std::string pair_;
   std::map<std::string, std::array<std::uint64_t, 3>> votes_;
-  std::map<std::pair<std::string, std::string>, table> tables_;
+  std::map<std::pair<std::string, std::string>, cohen_table> tables_;
 };
 
 struct reader {
