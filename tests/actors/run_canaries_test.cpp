@@ -40,93 +40,32 @@ std::vector<answer_pair> pairs(int from, int n) {
   return out;
 }
 
-/// A directory with one worker per adapter (judges named by `names`), and a
-/// run with canaries over them.
-struct rig {
-  test_system t;
-  std::string path;
-  judge_directory_actor directory;
-  std::vector<judge_worker_actor> workers;
-  event_collector events{t.sys};
-  run_setup setup;
-  run_actor run;
-
-  rig(std::vector<std::pair<std::string, judge_adapter_ptr>> judges,
-      std::string tag, canary_settings canaries)
-    : path(temp_audit_path(tag)) {
-    directory = spawn_judge_directory(t.sys);
-    for (auto& [name, adapter] : judges) {
-      judge_binding b;
-      b.spec.name = name;
-      b.spec.type = "stub";
-      b.spec.model = name; // a judge id of its own
-      b.spec.seed = 7;
-      b.adapter = adapter;
-      setup.config.judges.push_back(b.spec);
-      auto w = spawn_judge_worker(t.sys, b, name + "@local");
-      workers.push_back(w);
-      caf::anon_send(directory, join_atom::value, w);
-    }
-    t.run();
-    setup.config.source = "test";
-    setup.config.votes = {1, 1};
-    setup.config.vote_deadline = std::chrono::seconds(10);
-    setup.config.stats.min_decided = 1;
-    setup.config.canaries = canaries;
-    setup.audit_path = path;
-    setup.directory = directory;
-    setup.listener = events.actor;
-    setup.detached_logger = false;
-    setup.run_id = "run-test";
-  }
-
-  ~rig() {
-    for (auto& w : workers)
-      caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
-    caf::anon_send_exit(directory, caf::exit_reason::user_shutdown);
-    caf::anon_send_exit(events.actor, caf::exit_reason::user_shutdown);
-    if (run)
-      caf::anon_send_exit(run, caf::exit_reason::user_shutdown);
-    std::remove(path.c_str());
-  }
-
-  void start() {
-    auto r = spawn_run(t.sys, setup);
-    REQUIRE(r);
-    run = *r;
-  }
-
-  void send(std::vector<answer_pair> ps) {
-    input_batch b;
-    b.pairs = std::move(ps);
-    caf::anon_send(run, std::move(b));
-  }
-
-  void end_input() {
-    caf::anon_send(run, end_of_input_atom::value);
-  }
-
-  const run_events& got() const {
-    return *events.got;
-  }
-};
-
-struct record {
-  std::string type;
-  rapidjson::Document doc;
-};
-
-std::vector<record> records_of(const std::string& text) {
-  std::vector<record> out;
-  for (auto& line : lines_of(text)) {
-    record r;
-    r.doc.Parse(line.c_str());
-    REQUIRE_FALSE(r.doc.HasParseError());
-    r.type = r.doc["type"].GetString();
-    out.push_back(std::move(r));
+/// One stub judge per (name, adapter), each a judge id of its own, and a run
+/// with canaries over them.
+std::vector<judge_binding>
+named_bindings(const std::vector<std::pair<std::string, judge_adapter_ptr>>& judges) {
+  std::vector<judge_binding> out;
+  for (auto& [name, adapter] : judges) {
+    judge_binding b;
+    b.spec.name = name;
+    b.spec.type = "stub";
+    b.spec.model = name;
+    b.spec.seed = 7;
+    b.adapter = adapter;
+    out.push_back(std::move(b));
   }
   return out;
 }
+
+struct rig : run_rig {
+  rig(const std::vector<std::pair<std::string, judge_adapter_ptr>>& judges,
+      const std::string& tag, canary_settings canaries)
+    : run_rig(named_bindings(judges), tag) {
+    setup.config.votes = {1, 1};
+    setup.config.stats.min_decided = 1;
+    setup.config.canaries = canaries;
+  }
+};
 
 canary_settings at(double rate, alarm_action on_alarm = alarm_action::warn,
                    std::uint64_t seed = 3) {

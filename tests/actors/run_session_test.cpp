@@ -50,84 +50,22 @@ input_batch batch_of(std::vector<answer_pair> pairs) {
   return b;
 }
 
-/// A directory with one worker per adapter, and a run over them.
-struct rig {
-  test_system t;
-  std::string path;
-  judge_directory_actor directory;
-  std::vector<judge_worker_actor> workers;
-  event_collector events{t.sys};
-  run_setup setup;
-  run_actor run;
-
-  rig(std::vector<judge_adapter_ptr> adapters, std::string tag,
-      vote_config votes = {1, 1})
-    : path(temp_audit_path(tag)) {
-    directory = spawn_judge_directory(t.sys);
-    int n = 0;
-    for (auto& a : adapters) {
-      auto b = scripted_binding(a, n);
-      setup.config.judges.push_back(b.spec);
-      auto w = spawn_judge_worker(t.sys, b, b.spec.name + "@local");
-      workers.push_back(w);
-      caf::anon_send(directory, join_atom::value, w);
-      ++n;
-    }
-    t.run();
-    setup.config.source = "test";
-    setup.config.votes = votes;
-    setup.config.vote_deadline = std::chrono::seconds(10);
-    setup.audit_path = path;
-    setup.directory = directory;
-    setup.listener = events.actor;
-    setup.detached_logger = false;
-    setup.run_id = "run-test";
-  }
-
-  ~rig() {
-    for (auto& w : workers)
-      caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
-    caf::anon_send_exit(directory, caf::exit_reason::user_shutdown);
-    caf::anon_send_exit(events.actor, caf::exit_reason::user_shutdown);
-    if (run)
-      caf::anon_send_exit(run, caf::exit_reason::user_shutdown);
-  }
-
-  void start() {
-    auto r = spawn_run(t.sys, setup);
-    REQUIRE(r);
-    run = *r;
-  }
-
-  void send(std::vector<answer_pair> pairs) {
-    caf::anon_send(run, batch_of(std::move(pairs)));
-  }
-
-  void end_input() {
-    caf::anon_send(run, end_of_input_atom::value);
-  }
-
-  const run_events& got() const {
-    return *events.got;
-  }
-};
-
-struct record {
-  std::string type;
-  rapidjson::Document doc;
-};
-
-std::vector<record> records_of(const std::string& text) {
-  std::vector<record> out;
-  for (auto& line : lines_of(text)) {
-    record r;
-    r.doc.Parse(line.c_str());
-    REQUIRE_FALSE(r.doc.HasParseError());
-    r.type = r.doc["type"].GetString();
-    out.push_back(std::move(r));
-  }
+/// One scripted judge per adapter, and a run over them.
+std::vector<judge_binding> scripted_bindings(const std::vector<judge_adapter_ptr>& adapters) {
+  std::vector<judge_binding> out;
+  int n = 0;
+  for (auto& a : adapters)
+    out.push_back(scripted_binding(a, n++));
   return out;
 }
+
+struct rig : run_rig {
+  rig(const std::vector<judge_adapter_ptr>& adapters, const std::string& tag,
+      vote_config votes = {1, 1})
+    : run_rig(scripted_bindings(adapters), tag) {
+    setup.config.votes = votes;
+  }
+};
 
 } // namespace
 

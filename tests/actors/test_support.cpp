@@ -9,6 +9,10 @@
 
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
+
+#include "actors/judge_directory.hpp"
+#include "actors/judge_worker.hpp"
 #include "messages/registration.hpp"
 
 namespace ij::test {
@@ -209,6 +213,64 @@ std::string temp_audit_path(const std::string& tag) {
   std::filesystem::remove(path);
   made().paths.push_back(path);
   return path.string();
+}
+
+std::vector<record> records_of(const std::string& text) {
+  std::vector<record> out;
+  for (auto& line : lines_of(text)) {
+    record r;
+    r.doc.Parse(line.c_str());
+    REQUIRE_FALSE(r.doc.HasParseError());
+    r.type = r.doc["type"].GetString();
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+run_rig::run_rig(std::vector<judge_binding> judges, const std::string& tag,
+                 std::string run_id)
+  : path(temp_audit_path(tag)) {
+  directory = spawn_judge_directory(t.sys);
+  for (auto& b : judges) {
+    setup.config.judges.push_back(b.spec);
+    auto w = spawn_judge_worker(t.sys, b, b.spec.name + "@local");
+    workers.push_back(w);
+    caf::anon_send(directory, join_atom::value, w);
+  }
+  t.run();
+  setup.config.source = "test";
+  setup.config.vote_deadline = std::chrono::seconds(10);
+  setup.audit_path = path;
+  setup.directory = directory;
+  setup.listener = events.actor;
+  setup.detached_logger = false;
+  setup.run_id = std::move(run_id);
+}
+
+run_rig::~run_rig() {
+  for (auto& w : workers)
+    caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(directory, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(events.actor, caf::exit_reason::user_shutdown);
+  if (run)
+    caf::anon_send_exit(run, caf::exit_reason::user_shutdown);
+  std::remove(path.c_str());
+}
+
+void run_rig::start() {
+  auto r = spawn_run(t.sys, setup);
+  REQUIRE(r);
+  run = *r;
+}
+
+void run_rig::send(std::vector<answer_pair> pairs) {
+  input_batch b;
+  b.pairs = std::move(pairs);
+  caf::anon_send(run, std::move(b));
+}
+
+void run_rig::end_input() {
+  caf::anon_send(run, end_of_input_atom::value);
 }
 
 std::vector<std::string> lines_of(const std::string& text) {

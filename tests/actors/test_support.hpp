@@ -19,6 +19,9 @@
 
 #include <map>
 
+#include <rapidjson/document.h>
+
+#include "actors/run_session.hpp"
 #include "adapters/adapter_factory.hpp"
 #include "adapters/judge_adapter.hpp"
 #include "messages/interfaces.hpp"
@@ -203,5 +206,41 @@ std::string temp_audit_path(const std::string& tag);
 
 /// The lines of a file, without their newlines.
 std::vector<std::string> lines_of(const std::string& text);
+
+/// An audit record read back: its type and the parsed line.
+struct record {
+  std::string type;
+  rapidjson::Document doc;
+};
+
+/// Every line of an audit text, parsed (a line that is not JSON fails the
+/// test).
+std::vector<record> records_of(const std::string& text);
+
+/// What the run tests share: a directory with one worker per judge (named
+/// NAME@local) and a run session over them, set up but not started; the
+/// audit in a temp file, the events in `events`.
+struct run_rig {
+  test_system t;
+  std::string path;
+  judge_directory_actor directory;
+  std::vector<judge_worker_actor> workers;
+  event_collector events{t.sys};
+  run_setup setup;
+  run_actor run;
+
+  run_rig(std::vector<judge_binding> judges, const std::string& tag,
+          std::string run_id = "run-test");
+  ~run_rig();
+  run_rig(const run_rig&) = delete;
+  run_rig& operator=(const run_rig&) = delete;
+
+  void start();
+  void send(std::vector<answer_pair> pairs);
+  void end_input();
+  const run_events& got() const {
+    return *events.got;
+  }
+};
 
 } // namespace ij::test

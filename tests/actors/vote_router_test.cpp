@@ -47,52 +47,16 @@ answer_pair pair_of(std::string id, std::string a, std::string b,
 }
 
 /// A directory with one worker per judge, and a run over them.
-struct rig {
-  test_system t;
-  std::string path;
-  judge_directory_actor directory;
-  std::vector<judge_worker_actor> workers;
-  event_collector events{t.sys};
-  run_setup setup;
-  run_actor run;
-
-  rig(std::vector<judge_binding> judges, std::string tag) : path(temp_audit_path(tag)) {
-    directory = spawn_judge_directory(t.sys);
-    for (auto& b : judges) {
-      setup.config.judges.push_back(b.spec);
-      auto w = spawn_judge_worker(t.sys, b, b.spec.name + "@local");
-      workers.push_back(w);
-      caf::anon_send(directory, join_atom::value, w);
-    }
-    t.run();
-    setup.config.source = "test";
-    setup.config.vote_deadline = std::chrono::seconds(10);
-    setup.audit_path = path;
-    setup.directory = directory;
-    setup.listener = events.actor;
-    setup.detached_logger = false;
-    setup.run_id = "run-router";
-  }
-
-  ~rig() {
-    for (auto& w : workers)
-      caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
-    caf::anon_send_exit(directory, caf::exit_reason::user_shutdown);
-    caf::anon_send_exit(events.actor, caf::exit_reason::user_shutdown);
-    if (run)
-      caf::anon_send_exit(run, caf::exit_reason::user_shutdown);
-    std::remove(path.c_str());
+struct rig : run_rig {
+  rig(std::vector<judge_binding> judges, const std::string& tag)
+    : run_rig(std::move(judges), tag, "run-router") {
   }
 
   /// Starts the run with all its input, and runs what can run.
   void start(std::vector<answer_pair> pairs) {
-    auto r = spawn_run(t.sys, setup);
-    REQUIRE(r);
-    run = *r;
-    input_batch in;
-    in.pairs = std::move(pairs);
-    caf::anon_send(run, std::move(in));
-    caf::anon_send(run, end_of_input_atom::value);
+    run_rig::start();
+    send(std::move(pairs));
+    end_input();
     t.run();
   }
 
