@@ -9,7 +9,8 @@
 #include <caf/sec.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
-#include "adapters/llm_judge_comparator.hpp"
+#include "actors/file_write.hpp"
+#include "core/wall_clock.hpp"
 #include "core/audit_record.hpp"
 #include "core/sha256.hpp"
 #include "messages/error.hpp"
@@ -24,20 +25,6 @@ audit_logger_state::~audit_logger_state() {
 namespace {
 
 using self_ptr = logger_actor::stateful_pointer<audit_logger_state>;
-
-bool write_all(int fd, const char* data, std::size_t size) {
-  while (size > 0) {
-    auto n = ::write(fd, data, size);
-    if (n < 0) {
-      if (errno == EINTR)
-        continue;
-      return false;
-    }
-    data += n;
-    size -= static_cast<std::size_t>(n);
-  }
-  return true;
-}
 
 caf::error failure(const std::string& why) {
   return make_error(errc::audit_failed, why);
@@ -100,7 +87,7 @@ void render_batch(audit_logger_state& st, const audit_batch& batch,
     render(st, audit_type::vote, text_of(sb), ts);
     each();
     sb.Clear();
-    verdict_body(sb, d.pair, d.verdict);
+    verdict_body(sb, d.pair, d.verdict, d.rule, d.result.outcome);
     render(st, audit_type::verdict, text_of(sb), ts);
     each();
   }

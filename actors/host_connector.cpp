@@ -198,12 +198,6 @@ void on_connected(self_ptr self, std::uint64_t attempt,
           });
 }
 
-std::string connect_hint(const host_connection& c) {
-  return c.tls() ? " (with TLS both ends need a certificate signed by the "
-                   "same CA; a host without TLS does not speak it)"
-                 : " (a host with TLS refuses a coordinator without)";
-}
-
 // CAF 0.17.6's BASP broker gives a new outgoing connection a last-seen
 // time of the clock's epoch: a heartbeat tick that comes before the host's
 // handshake drops it as `connection_timeout` (seen with TLS under load, and
@@ -231,8 +225,7 @@ void start_attempt(self_ptr self, int early_drops_left) {
             && attempt == st.attempt && st.state == phase::connecting)
           return start_attempt(self, early_drops_left - 1);
         attempt_failed(self, attempt,
-                       render_error(err)
-                         + connect_hint(self->state.settings));
+                       connect_failure(err, self->state.settings));
       });
 }
 
@@ -297,6 +290,47 @@ void on_retry(self_ptr self, std::uint64_t attempt) {
 }
 
 } // namespace
+
+// What CAF 0.17.6 lets a coordinator observe of a failed connect (each
+// seen in tests/hosts): a refused TCP connection is cannot_connect_to_node
+// with the context ("ip_connect failed", addr, port); a TLS handshake that
+// fails is cannot_connect_to_node without that context (a TLS coordinator,
+// a host without TLS or with another CA) or disconnect_during_handshake (a
+// plain coordinator, a host with TLS); a listener that never answers the
+// handshake is connection_timeout (the middleman drops it) or our own
+// request_timeout (connect_timeout).
+std::string connect_failure(const caf::error& err, const host_connection& c) {
+  auto code = [&](caf::sec s) {
+    return err.category() == caf::atom("system")
+           && err.code() == static_cast<std::uint8_t>(s);
+  };
+  auto tls_words = c.tls()
+    ? "the host does not speak TLS, or its certificate is not signed by "
+      "this coordinator's --tls-ca (with TLS both ends need a certificate "
+      "signed by the same CA)"
+    : "the host likely requires TLS, which this coordinator does not use "
+      "(give it --tls-cert, --tls-key and --tls-ca signed by the host's CA)";
+  if (code(caf::sec::cannot_connect_to_node)) {
+    if (caf::to_string(err.context()).find("ip_connect failed")
+        != std::string::npos)
+      return "connection refused: nothing accepts TCP connections on that "
+             "address and port (is `invjudge host` running there?)";
+    if (c.tls())
+      return std::string{"TLS handshake failed: "} + tls_words;
+  }
+  if (code(caf::sec::disconnect_during_handshake))
+    return std::string{c.tls() ? "TLS handshake failed: "
+                               : "the host closed the connection during "
+                                 "the handshake: "}
+           + tls_words;
+  if (code(caf::sec::connection_timeout) || code(caf::sec::request_timeout))
+    return "timed out: the host did not complete the handshake in time "
+           "(connect_timeout_ms "
+           + std::to_string(c.connect_timeout.count())
+           + "): a host that hangs, a port that is not an invjudge host, "
+             "or a network that drops the connection";
+  return render_error(err);
+}
 
 std::string incompatibility(const host_hello& own, const host_hello& theirs) {
   if (theirs.prompt_id != own.prompt_id)

@@ -71,6 +71,11 @@ host_connector(host_connector_actor::stateful_pointer<host_connector_state> self
                judge_directory_actor directory,
                caf::io::middleman_actor middleman, host_hello own);
 
+/// Why a connect to a host failed, telling a refused TCP connection, a
+/// timeout and a failed TLS handshake apart (each with what to check); any
+/// other error in CAF's words. Exposed for tests.
+std::string connect_failure(const caf::error& err, const host_connection& c);
+
 /// Why a host's hello or worker cannot be used ("" when it can): the field
 /// that differs, with both values. Exposed for tests.
 std::string incompatibility(const host_hello& own, const host_hello& theirs);

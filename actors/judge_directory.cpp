@@ -107,6 +107,15 @@ judge_directory(judge_directory_actor::stateful_pointer<judge_directory_state>
       return join(self, std::move(worker));
     },
     [=](list_atom) { return listing(self->state); },
+    [=](shutdown_atom) {
+      std::uint32_t ended = 0;
+      for (auto& [id, w] : self->state.workers)
+        if (w.worker.node() == self->node()) {
+          self->send_exit(w.worker, caf::exit_reason::user_shutdown);
+          ++ended;
+        }
+      return ended;
+    },
     [=](leave_atom, std::string& id, std::string& why) {
       leave(self, id, why);
     },
@@ -133,6 +142,15 @@ judge_directory_actor
 spawn_judge_directory(caf::actor_system& sys,
                       std::chrono::milliseconds describe_timeout) {
   return sys.spawn(judge_directory, describe_timeout);
+}
+
+std::uint32_t stop_local_workers(caf::scoped_actor& self,
+                                 const judge_directory_actor& directory,
+                                 caf::timespan timeout) {
+  std::uint32_t ended = 0;
+  self->request(directory, timeout, shutdown_atom::value)
+    .receive([&](std::uint32_t n) { ended = n; }, [](caf::error&) {});
+  return ended;
 }
 
 } // namespace ij

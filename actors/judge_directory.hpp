@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <caf/actor_addr.hpp>
+#include <caf/scoped_actor.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
 #include "messages/interfaces.hpp"
@@ -46,5 +47,13 @@ judge_directory_actor
 spawn_judge_directory(caf::actor_system& sys,
                       std::chrono::milliseconds describe_timeout
                       = std::chrono::seconds(30));
+
+/// Ends every worker of this node that `directory` knows, and waits (at
+/// most `timeout`) for its answer: how many (0 when it did not answer). For
+/// code outside actors that shuts an actor system down (a judge host, a
+/// benchmark, a test).
+std::uint32_t stop_local_workers(caf::scoped_actor& self,
+                                 const judge_directory_actor& directory,
+                                 caf::timespan timeout = std::chrono::seconds(10));
 
 } // namespace ij

@@ -57,6 +57,8 @@ judge_info describe_worker(const judge_binding& b, const std::string& worker_id,
   i.max_response_bytes = s.max_response_bytes;
   i.api_key_env = s.api_key_env;
   i.ca_file = s.ca_file;
+  i.logprobs = s.logprobs;
+  i.constrain = std::string{to_string(s.constrain)};
   i.prompt_id = std::string{judge_prompt_id};
   i.prompt_sha256 = judge_prompt_template_sha256();
   i.version = software_version();
@@ -109,27 +111,51 @@ client* current_client(self_ptr self) {
   return &c;
 }
 
-// Grants free capacity one credit at a time, round-robin over the clients
-// with calls waiting.
+// Grants free capacity round-robin over the clients with calls waiting: one
+// credit at a time for a judge with latency (each slot freed is filled at
+// once), in quanta of an equal share for a judge that answers inline. There
+// every call ends within the message that brought it, so one credit at a
+// time would spread each freed batch over all clients, and with several
+// runs at once the batches shrink to a call or two each (a message, an
+// audit write, per pair).
 void grant(self_ptr self) {
   auto& st = self->state;
   auto used = outstanding(st);
   auto cap = st.credit_limit();
+  std::uint32_t quantum = 1;
+  std::uint32_t held = 0;
+  if (st.adapter && st.adapter->answers_inline()) {
+    std::uint32_t waiting = 0;
+    for (auto& kv : st.clients) {
+      waiting += kv.second.wanted > 0 ? 1 : 0;
+      held += kv.second.held;
+    }
+    quantum = std::max<std::uint32_t>(1, cap / std::max<std::uint32_t>(waiting, 1));
+  }
   std::size_t idle_turns = 0;
   while (used < cap && !st.rotation.empty()
          && idle_turns < st.rotation.size()) {
     st.turn %= st.rotation.size();
-    auto addr = st.rotation[st.turn++];
+    auto addr = st.rotation[st.turn];
     auto& c = st.clients[addr];
     if (c.wanted == 0) {
+      ++st.turn;
       ++idle_turns;
       continue;
     }
+    auto share = std::min(c.wanted, quantum);
+    // Less than a share now: wait for the credits held to come back (they
+    // do within a message), unless none are held.
+    if (cap - used < share && held > 0)
+      break;
+    auto n = std::min(share, cap - used);
+    ++st.turn;
     idle_turns = 0;
-    --c.wanted;
-    ++c.held;
-    ++used;
-    ++outbox_for(st, addr).credits;
+    c.wanted -= n;
+    c.held += n;
+    held += n;
+    used += n;
+    outbox_for(st, addr).credits += n;
   }
 }
 

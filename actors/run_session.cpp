@@ -8,7 +8,6 @@
 #include <set>
 #include <utility>
 
-
 #include <unistd.h>
 
 #include <caf/send.hpp>
@@ -16,8 +15,9 @@
 
 #include "actors/audit_file.hpp"
 #include "actors/audit_logger.hpp"
+#include "actors/run_totals.hpp"
 #include "actors/vote_router.hpp"
-#include "adapters/llm_judge_comparator.hpp"
+#include "core/wall_clock.hpp"
 #include "core/audit_record.hpp"
 #include "core/cascade_policy.hpp"
 #include "core/run_manifest.hpp"
@@ -85,44 +85,6 @@ void write(self_ptr self, audit_batch batch, pending_write what) {
 
 // --- The run's end ---------------------------------------------------------
 
-// The panel, cascade and budget parts of the summary (issue 10).
-void fill_watch_summaries(run_session_state& st) {
-  if (st.panel)
-    st.summary.panel = st.panel->summary();
-  if (st.cascade)
-    st.summary.cascade = st.cascade->summary();
-  st.summary.spend.clear();
-  for (auto& spec : st.setup.config.judges) {
-    if (!spec.budget.any() && !spec.prices)
-      continue;
-    judge_spend s;
-    s.judge = spec.name;
-    for (std::size_t i = 0; i < st.summary.usage.size(); ++i) {
-      auto& u = st.summary.usage[i];
-      if (u.judge != spec.name)
-        continue;
-      auto refused = i < st.budget_faults.size() ? st.budget_faults[i] : 0;
-      s.calls = u.calls - refused;
-      s.budget_faults = refused;
-      s.input_tokens = u.input_tokens;
-      s.output_tokens = u.output_tokens;
-    }
-    s.priced = spec.prices.has_value();
-    s.cost = cost_of(s.input_tokens, s.output_tokens,
-                     spec.prices.value_or(token_prices{}));
-    auto& b = spec.budget;
-    s.has_max_calls = b.max_calls.has_value();
-    s.max_calls = b.max_calls.value_or(0);
-    s.has_max_input_tokens = b.max_input_tokens.has_value();
-    s.max_input_tokens = b.max_input_tokens.value_or(0);
-    s.has_max_output_tokens = b.max_output_tokens.has_value();
-    s.max_output_tokens = b.max_output_tokens.value_or(0);
-    s.has_max_cost = b.max_cost.has_value();
-    s.max_cost = b.max_cost.value_or(0.0);
-    st.summary.spend.push_back(std::move(s));
-  }
-}
-
 void write_run_end(self_ptr self) {
   auto& st = self->state;
   st.end_written = true;
@@ -137,6 +99,7 @@ void write_run_end(self_ptr self) {
   if (st.canaries)
     st.summary.canary_tallies = st.canaries->tallies();
   st.summary.position_bias = st.position_bias.rates(st.setup.config.stats.alpha);
+  st.summary.fault_reasons = st.fault_reasons.reasons();
   audit_batch batch;
   batch.durable = true;
   batch.last = true;
@@ -162,6 +125,7 @@ void fail_run(self_ptr self, const caf::error& err) {
     return;
   st.state = phase::ended;
   st.summary.error = render_error(err);
+  st.summary.fault_reasons = st.fault_reasons.reasons();
   for (auto& w : st.waiting)
     w.promise.deliver(err);
   st.waiting.clear();
@@ -208,11 +172,9 @@ void record_rejected(self_ptr self, std::vector<rejected_line>& lines) {
   write(self, std::move(batch), {});
 }
 
-// A resumed run's pair whose verdict is in the audit: it counts for its
-// item as recorded, with no judge call and no new record, and its verdict
-// goes to the client again (the client may have lost it in the crash).
-// Given with other answers than the audit's it is not that pair: `changed`
-// names it and the run fails rather than hand out a verdict on other answers.
+// A resumed run's pair decided in the audit counts for its item as recorded,
+// with no call or record, and its verdict goes out again (the client may have
+// lost it). With other answers than the audit's: named in `changed` (run fails).
 bool decided_before(run_session_state& st, const answer_pair& pair,
                     std::vector<single_verdict>& again, std::string& changed) {
   if (!st.setup.resume)
@@ -229,7 +191,7 @@ bool decided_before(run_session_state& st, const answer_pair& pair,
     return true;
   }
   st.items.admit(it->second.item);
-  st.items.decide(it->second.item, it->second.rule);
+  st.items.decide(it->second.item, it->second.rule, it->second.outcome.probability);
   again.push_back(it->second);
   return true;
 }
@@ -345,18 +307,6 @@ caf::result<std::uint64_t> on_input(self_ptr self, input_batch& in) {
 
 // --- Votes in: verdicts and their records ----------------------------------
 
-// The usage line of a host ("local", a judge host's ADDR:PORT, "(none)" for
-// votes no worker took), made on first use.
-host_usage& host_line(run_session_state& st, const std::string& host) {
-  auto name = host.empty() ? std::string{"(none)"} : host;
-  auto i = st.host_index.find(name);
-  if (i == st.host_index.end()) {
-    i = st.host_index.emplace(name, st.summary.hosts.size()).first;
-    st.summary.hosts.push_back(host_usage{name, 0, 0, 0, 0, 0});
-  }
-  return st.summary.hosts[i->second];
-}
-
 // Records of moved votes, late replies and host events: written in order
 // with the pairs' records, counted in the run-end totals.
 void on_notes(self_ptr self, std::vector<run_note>& notes) {
@@ -380,38 +330,6 @@ void on_notes(self_ptr self, std::vector<run_note>& notes) {
   write(self, std::move(batch), {});
 }
 
-void account(run_session_state& st, const vote_result& vr) {
-  auto& s = st.summary;
-  s.judge_calls += vr.records.size();
-  s.calls_skipped += vr.counts.not_cast;
-  for (auto& rec : vr.records) {
-    auto i = st.usage_index.find(rec.worker_id);
-    if (i == st.usage_index.end()) {
-      i = st.usage_index.emplace(rec.worker_id, s.usage.size()).first;
-      s.usage.push_back(judge_usage{rec.worker_id.empty() ? "(no worker)"
-                                                          : rec.worker_id,
-                                    0, 0, 0, 0});
-    }
-    auto& h = host_line(st, rec.host);
-    ++h.calls;
-    h.faults += rec.transport_failed ? 1 : 0;
-    auto& u = s.usage[i->second];
-    s.cached += rec.cached;
-    ++u.calls;
-    u.input_tokens += rec.input_tokens;
-    u.output_tokens += rec.output_tokens;
-    if (rec.transport_failed) {
-      ++u.faults;
-      ++s.faults;
-      ++s.faults_by_kind[static_cast<std::size_t>(rec.fault)];
-    }
-    if (rec.fault == fault_kind::budget) {
-      st.budget_faults.resize(s.usage.size(), 0);
-      ++st.budget_faults[i->second];
-    }
-  }
-}
-
 // One pair's verdict; the pair and its votes go on to the logger, which
 // renders their records (judge calls, vote, verdict).
 single_verdict decide_pair(run_session_state& st, voted_pair& vp,
@@ -433,7 +351,7 @@ single_verdict decide_pair(run_session_state& st, voted_pair& vp,
   ++st.summary.pairs;
   ++st.summary.by_rule[static_cast<int>(d.rule) - 1];
   st.open_pairs.erase(vp.seq);
-  batch.pairs.push_back(decided_pair{std::move(vp.pair), std::move(vr), v});
+  batch.pairs.push_back(decided_pair{std::move(vp.pair), std::move(vr), d.verdict, d.rule});
   return v;
 }
 
@@ -453,17 +371,6 @@ void warn_on_refused_credentials(self_ptr self, const vote_result& vr) {
       self->send(st.setup.listener, warning_atom::value,
                  "judge " + name + ": " + rec.transport_error);
   }
-}
-
-// The judge of a worker, {name, judge id}: workers the run started with are
-// named by their judge; one unknown to the manifest by its own id.
-std::pair<std::string, std::string> judge_of(const run_session_state& st,
-                                             const std::string& worker_id) {
-  for (auto& j : st.judges)
-    if (j.worker_id == worker_id)
-      return {j.name, j.judge_id};
-  return {worker_id.empty() ? std::string{"(no worker)"} : worker_id,
-          std::string{}};
 }
 
 // A canary back from its votes: its records go to the logger with the
@@ -528,17 +435,18 @@ void on_voted(self_ptr self, std::vector<voted_pair>& done) {
     if (!canary && st.open_pairs.count(vp.seq) == 0)
       continue; // not ours, or already decided
     warn_on_refused_credentials(self, vp.result);
-    if (st.setup.config.order_balancing)
-      st.position_bias.add_pair(vp.result.records, [&st](const judge_record& r) {
-        return judge_of(st, r.worker_id).first;
-      });
     if (canary) {
       for (auto& a : take_canary(st, vp, batch, w))
         alarms.push_back(std::move(a));
       continue;
     }
+    // Position bias is over pairs: a canary is never one.
+    if (st.setup.config.order_balancing)
+      st.position_bias.add_pair(vp.result.records, [&st](const judge_record& r) {
+        return judge_of(st, r.worker_id).first;
+      });
     auto v = decide_pair(st, vp, batch);
-    auto item = st.items.decide(v.item, v.rule);
+    auto item = st.items.decide(v.item, v.rule, v.outcome.probability);
     if (item && st.setup.resume
         && st.setup.resume->closed_items.count(item->item) != 0) {
       w.items.push_back(std::move(*item)); // released again, not rewritten
@@ -632,10 +540,13 @@ void write_manifest(self_ptr self) {
 }
 
 // The workers serving the run's judges; an error names a judge nobody
-// serves. Several configured judges may share a judge id (the same model on
-// two endpoints): every worker of any of them is used once.
+// serves (or a calibration map its client did not read). Several judges may
+// share a judge id: every worker of any of them is used once.
 caf::expected<std::vector<worker_entry>>
 select_workers(const run_config& cfg, const std::vector<worker_entry>& all) {
+  if (!cfg.calibration.empty() && !cfg.calibration_maps)
+    return make_error(errc::bad_config, "calibration map " + cfg.calibration
+                                          + " was not loaded by this client");
   std::set<std::string> ids;
   for (auto& spec : cfg.judges) {
     auto id = judge_id_of(spec);
@@ -652,41 +563,6 @@ select_workers(const run_config& cfg, const std::vector<worker_entry>& all) {
     if (ids.count(e.info.judge_id) != 0)
       ours.push_back(e);
   return ours;
-}
-
-// Usage is reported per judge name; every worker of a judge adds to it.
-void index_usage(run_session_state& st) {
-  for (auto& j : st.judges) {
-    auto& usage = st.summary.usage;
-    auto named = std::find_if(usage.begin(), usage.end(),
-                              [&](auto& u) { return u.judge == j.name; });
-    if (named == usage.end()) {
-      usage.push_back(judge_usage{j.name, 0, 0, 0, 0});
-      named = std::prev(usage.end());
-    }
-    st.usage_index[j.worker_id] =
-      static_cast<std::size_t>(named - usage.begin());
-  }
-}
-
-// A meter per budgeted judge, by judge id (the coordinators' key); a
-// resumed run's meters start from what its audit says was spent.
-std::unordered_map<std::string, budget_meter>
-budget_meters(const run_config& cfg, const resume_point* resume) {
-  std::unordered_map<std::string, budget_meter> out;
-  for (auto& spec : cfg.judges)
-    if (spec.budget.any())
-      out.emplace(judge_id_of(spec),
-                  budget_meter{spec.budget,
-                               spec.prices.value_or(token_prices{})});
-  if (resume)
-    for (auto& spec : cfg.judges) {
-      auto meter = out.find(judge_id_of(spec));
-      auto spent = resume->spent.find(spec.name);
-      if (meter != out.end() && spent != resume->spent.end())
-        meter->second.carry(spent->second);
-    }
-  return out;
 }
 
 void on_workers(self_ptr self, std::vector<worker_entry>& all) {
@@ -709,7 +585,8 @@ void on_workers(self_ptr self, std::vector<worker_entry>& all) {
   const auto& cfg = st.setup.config;
   vote_settings vs{cfg.votes, cfg.order_balancing, cfg.abstain_as_neither,
                    cfg.vote_deadline, cfg.failover_wait,
-                   budget_meters(cfg, st.setup.resume.get())};
+                   budget_meters(cfg, st.setup.resume.get()),
+                   cfg.calibration_maps, cfg.stop_probability};
   auto sink = caf::actor_cast<vote_sink_actor>(self);
   if (auto plan = route_plan_of(cfg, vs)) {
     auto router = self->spawn(vote_router, sink, st.setup.directory,
@@ -729,20 +606,6 @@ void on_workers(self_ptr self, std::vector<worker_entry>& all) {
 }
 
 // --- Progress --------------------------------------------------------------
-
-run_progress snapshot(const run_session_state& st) {
-  run_progress p;
-  p.run_id = st.setup.run_id;
-  p.state = st.state == phase::starting ? "starting"
-            : st.state == phase::ended  ? "ended"
-            : st.end_written            ? "finishing"
-                                        : "running";
-  p.admitted = st.admitted;
-  p.released = st.released;
-  p.faults = st.summary.by_rule[1];
-  p.judge_calls = st.summary.judge_calls;
-  return p;
-}
 
 void progress_tick(self_ptr self) {
   auto& st = self->state;
@@ -770,9 +633,11 @@ std::string make_run_id() {
   gmtime_r(&t, &tm);
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+  // 32 random bits: the daemon creates dozens of runs in one second, and 16
+  // bits collided in its 64-client load test ("File exists").
   std::random_device rd;
-  char suffix[8];
-  std::snprintf(suffix, sizeof suffix, "%04x", static_cast<unsigned>(rd() & 0xffff));
+  char suffix[12];
+  std::snprintf(suffix, sizeof suffix, "%08x", static_cast<unsigned>(rd()));
   return std::string{"run-"} + stamp + "-" + suffix;
 }
 

@@ -40,6 +40,7 @@
 #include "actors/vote_coordinator.hpp"
 #include "core/audit_resume.hpp"
 #include "core/cascade_tally.hpp"
+#include "core/fault_reason_tally.hpp"
 #include "core/item_ledger.hpp"
 #include "core/panel_tally.hpp"
 #include "core/position_bias.hpp"
@@ -140,6 +141,9 @@ struct run_session_state {
   /// A panel's agreement and a cascade's account, pair by pair.
   std::optional<panel_tally> panel;
   std::optional<cascade_tally> cascade;
+  /// Per judge and fault kind, the first failed call's words and the count
+  /// (the summary's fault_reasons: the client says why calls failed).
+  fault_reason_tally fault_reasons;
   /// Workers whose refused credentials (HTTP 401/403) the listener was
   /// told about: once per run and worker.
   std::unordered_set<std::string> credentials_warned;

@@ -7,9 +7,12 @@
 
 #include "adapters/llm_judge_comparator.hpp"
 #include "core/answer.hpp"
+#include "core/calibration.hpp"
 #include "core/failover_records.hpp"
 #include "core/outcome_mapping.hpp"
 #include "core/prompt.hpp"
+#include "core/sequential_stop.hpp"
+#include "core/wall_clock.hpp"
 
 namespace ij {
 
@@ -49,18 +52,45 @@ judge_record unanswered(const judge_info* w, const judge_request& req,
   return rec;
 }
 
-// The result of a pair whose votes are all in.
-void finish(state& st, std::uint64_t seq, job& j) {
+// The calibrated probability that the pair's answers are equivalent, from
+// its counted votes so far; nullopt without a map (or no counted vote).
+std::optional<double> pair_probability(const state& st, const job& j) {
+  if (!st.settings.calibration)
+    return std::nullopt;
+  std::vector<vote_evidence> votes;
+  votes.reserve(j.records.size());
+  for (auto& rec : j.records) {
+    if (rec.transport_failed)
+      continue;
+    auto w = st.worker_index.find(rec.worker_id);
+    if (w == st.worker_index.end())
+      continue;
+    votes.push_back({st.settings.calibration->find(
+                       st.workers[w->second].info.judge_id),
+                     rec.decision, rec.decision_probs});
+  }
+  return equivalence_probability(votes);
+}
+
+// The result of a pair whose voting stopped (core/sequential_stop.hpp).
+void finish(state& st, std::uint64_t seq, job& j, stop_reason why,
+            std::optional<double> p) {
   voted_pair out;
   out.seq = seq;
   auto& vr = out.result;
   vr.pair_id = j.work.pair.id;
   vr.counts = j.tally.counts();
-  if (st.settings.votes.votes == 1 && j.records.size() == 1)
+  if (why == stop_reason::probability)
+    vr.outcome = probability_outcome(vr.counts, *p,
+                                     *st.settings.stop_probability);
+  else if (st.settings.votes.votes == 1 && j.records.size() == 1)
     vr.outcome = outcome_of_record(j.records.front(),
                                    st.settings.abstain_as_neither);
   else
     vr.outcome = j.tally.outcome();
+  if (p)
+    vr.outcome.probability = *p;
+  vr.stop = std::string{to_string(why)};
   // Records in vote order, whatever order the workers answered in.
   std::sort(j.records.begin(), j.records.end(),
             [](const judge_record& x, const judge_record& y) {
@@ -72,7 +102,9 @@ void finish(state& st, std::uint64_t seq, job& j) {
   st.jobs.erase(seq);
 }
 
-// Asks for the next wave of a job, or finishes it once its outcome is fixed.
+// Asks for the next wave of a job, or finishes it once its voting stops.
+// With stop.probability a wave is one vote: the probability is looked at
+// after each.
 void step(state& st, std::uint64_t seq) {
   auto i = st.jobs.find(seq);
   if (i == st.jobs.end())
@@ -83,11 +115,16 @@ void step(state& st, std::uint64_t seq) {
   auto c = j.tally.counts();
   auto k = st.settings.votes.min_agreement;
   auto left = st.settings.votes.votes - j.asked;
-  if (j.tally.fixed() || left == 0) {
-    finish(st, seq, j);
+  auto p = pair_probability(st, j);
+  auto why = stop_now(j.tally, st.settings.votes.votes, j.asked, p,
+                      st.settings.stop_probability);
+  if (why != stop_reason::none) {
+    finish(st, seq, j, why, p);
     return;
   }
-  auto wave = std::min(k - std::max(c.equivalent, c.different), left);
+  auto wave = st.settings.stop_probability
+                ? 1u
+                : std::min(k - std::max(c.equivalent, c.different), left);
   j.asked += wave;
   j.in_flight += wave;
   for (std::uint32_t n = 0; n < wave; ++n)
@@ -225,37 +262,41 @@ std::size_t pick_worker(state& st) {
   return best;
 }
 
-// Sends the next vote of job `seq` to worker `wi` (queued until flush).
-void dispatch(self_ptr self, std::uint64_t seq, job& j, std::size_t wi) {
+// Queues vote `meta` of job `seq` for worker `wi` under one of its credits
+// (sent at flush): the call carries the answers, the coordinator keeps the
+// request without them.
+void send_vote(self_ptr self, std::uint64_t seq, const answer_pair& pair,
+               judge_request meta, std::size_t wi) {
   auto& st = self->state;
   auto& w = st.workers[wi];
   --w.credits;
   ++w.outstanding;
+  judge_call call{st.next_token++, meta};
+  call.request.a = meta.swapped ? pair.b : pair.a;
+  call.request.b = meta.swapped ? pair.a : pair.b;
+  st.pending.emplace(call.token,
+                     state::pending_vote{seq, wi, std::move(meta), wall_clock_ms(),
+                                         self->clock().now() + st.settings.deadline});
+  st.by_due.push_back(call.token);
+  w.outgoing.push_back(std::move(call));
+}
+
+// Sends the next vote of job `seq` to worker `wi`.
+void dispatch(self_ptr self, std::uint64_t seq, job& j, std::size_t wi) {
+  auto& st = self->state;
+  auto& w = st.workers[wi];
   if (auto m = meter_of(st, w))
     m->count_call();
   auto vote_index = j.dispatched++;
-  judge_call call;
-  call.token = st.next_token++;
-  auto& req = call.request;
-  req.pair_id = j.work.pair.id;
-  req.vote_index = vote_index;
-  req.swapped = st.settings.order_balancing && vote_index % 2 == 1;
-  req.a = req.swapped ? j.work.pair.b : j.work.pair.a;
-  req.b = req.swapped ? j.work.pair.a : j.work.pair.b;
+  judge_request meta;
+  meta.pair_id = j.work.pair.id;
+  meta.vote_index = vote_index;
+  meta.swapped = st.settings.order_balancing && vote_index % 2 == 1;
   if (w.info.has_seed) {
-    req.has_seed = true;
-    req.seed = w.info.seed + static_cast<std::int64_t>(vote_index);
+    meta.has_seed = true;
+    meta.seed = w.info.seed + static_cast<std::int64_t>(vote_index);
   }
-  auto meta = req;
-  meta.a.clear();
-  meta.b.clear();
-  st.pending.emplace(call.token,
-                     state::pending_vote{seq, wi, std::move(meta),
-                                         wall_clock_ms(),
-                                         self->clock().now()
-                                           + st.settings.deadline});
-  st.by_due.push_back(call.token);
-  w.outgoing.push_back(std::move(call));
+  send_vote(self, seq, j.work.pair, std::move(meta), wi);
 }
 
 bool any_alive(const state& st) {
@@ -422,6 +463,9 @@ void on_update(self_ptr self, worker_update& u) {
     return;
   }
   w.credits += u.credits;
+  // Counted down as the worker counts its copy, so that a demand it has used
+  // up is told again even when the number waiting is unchanged (else: a hang).
+  w.announced -= std::min(w.announced, u.credits);
   w.capacity = u.capacity;
   for (auto& r : u.replies) {
     auto p = st.pending.find(r.token);
@@ -514,28 +558,11 @@ std::size_t pick_worker_of(const state& st, const std::string& judge_id) {
 }
 
 // Sends a moved vote again, to worker `wi`, with its own vote index, seed
-// and swap (queued until flush).
+// and swap.
 void redispatch(self_ptr self, state::moved_vote& m, std::size_t wi) {
-  auto& st = self->state;
-  auto j = st.jobs.find(m.seq);
-  if (j == st.jobs.end())
-    return;
-  auto& w = st.workers[wi];
-  --w.credits;
-  ++w.outstanding;
-  judge_call call;
-  call.token = st.next_token++;
-  call.request = m.meta;
-  auto& pair = j->second.work.pair;
-  call.request.a = m.meta.swapped ? pair.b : pair.a;
-  call.request.b = m.meta.swapped ? pair.a : pair.b;
-  st.pending.emplace(call.token,
-                     state::pending_vote{m.seq, wi, std::move(m.meta),
-                                         wall_clock_ms(),
-                                         self->clock().now()
-                                           + st.settings.deadline});
-  st.by_due.push_back(call.token);
-  w.outgoing.push_back(std::move(call));
+  auto j = self->state.jobs.find(m.seq);
+  if (j != self->state.jobs.end())
+    send_vote(self, m.seq, j->second.work.pair, std::move(m.meta), wi);
 }
 
 // Moved votes go to a worker of their judge with a credit, oldest first; the
@@ -582,6 +609,27 @@ void expire_starved(self_ptr self, caf::actor_clock::time_point now) {
                          fault_kind::unavailable);
 }
 
+// We want nothing more from `w` (it serves other runs, or lives on behind a
+// host that hung): its credits go back, our demand is zero.
+void let_go(self_ptr self, state::worker_slot& w) {
+  if (w.credits > 0)
+    self->send(w.actor, release_atom::value, w.credits);
+  if (w.announced > 0)
+    self->send(w.actor, demand_atom::value, std::uint32_t{0});
+  w.credits = 0;
+  w.announced = 0;
+}
+
+// The tokens of the votes outstanding at worker `wi`, oldest first.
+std::vector<std::uint64_t> pending_at(const state& st, std::size_t wi) {
+  std::vector<std::uint64_t> out;
+  for (auto& [token, p] : st.pending)
+    if (p.worker == wi)
+      out.push_back(token);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 // A worker left: its outstanding votes move (to another worker of the same
 // judge, when one takes them), its credits are gone; it hears that we want
 // nothing more, in case it lives on behind a host that hung.
@@ -592,19 +640,10 @@ void lose_worker(self_ptr self, const std::string& id, const std::string& why) {
     return;
   auto wi = i->second;
   auto& w = st.workers[wi];
-  if (w.credits > 0)
-    self->send(w.actor, release_atom::value, w.credits);
-  if (w.announced > 0)
-    self->send(w.actor, demand_atom::value, std::uint32_t{0});
+  let_go(self, w);
   w.alive = false;
-  w.credits = 0;
-  w.announced = 0;
   w.outgoing.clear();
-  std::vector<std::uint64_t> lost;
-  for (auto& [token, p] : st.pending)
-    if (p.worker == wi)
-      lost.push_back(token);
-  std::sort(lost.begin(), lost.end());
+  auto lost = pending_at(st, wi);
   auto due = self->clock().now() + st.settings.failover_wait;
   for (auto token : lost) {
     auto p = std::move(st.pending[token]);
@@ -634,12 +673,7 @@ void fault_worker(state& st, const std::string& id, const std::string& error) {
   w.alive = false;
   w.credits = 0;
   w.announced = 0;
-  std::vector<std::uint64_t> lost;
-  for (auto& [token, p] : st.pending)
-    if (p.worker == wi)
-      lost.push_back(token);
-  std::sort(lost.begin(), lost.end());
-  for (auto token : lost) {
+  for (auto token : pending_at(st, wi)) {
     auto p = std::move(st.pending[token]);
     take_pending(st, token);
     --w.outstanding;
@@ -658,10 +692,7 @@ void stop_judge(self_ptr self, const std::string& judge_id,
   for (auto& w : st.workers) {
     if (w.info.judge_id != judge_id || !w.alive)
       continue;
-    if (w.credits > 0)
-      self->send(w.actor, release_atom::value, w.credits);
-    if (w.announced > 0)
-      self->send(w.actor, demand_atom::value, std::uint32_t{0});
+    let_go(self, w);
     fault_worker(st, w.info.worker_id, "judge stopped: " + why);
   }
 }
@@ -685,16 +716,9 @@ void cancel(self_ptr self) {
   st.done.clear();
   st.moved.clear();
   st.starved_since.reset();
-  for (auto& w : st.workers) {
-    if (!w.alive)
-      continue;
-    if (w.credits > 0)
-      self->send(w.actor, release_atom::value, w.credits);
-    if (w.announced > 0)
-      self->send(w.actor, demand_atom::value, std::uint32_t{0});
-    w.credits = 0;
-    w.announced = 0;
-  }
+  for (auto& w : st.workers)
+    if (w.alive)
+      let_go(self, w);
 }
 
 } // namespace

@@ -42,6 +42,12 @@
 // faults at once, its credits go back to the worker (shared with other runs),
 // and its later votes go to the run's other judges or become faults.
 //
+// Calibration (issue 16): with maps, each result carries the calibrated
+// probability that the answers are equivalent (core/calibration.hpp) and why
+// its voting stopped; with stop.probability, waves are one vote each and a
+// pair stops once that probability of its leading decision reaches the
+// threshold, before the tally fixes the outcome (core/sequential_stop.hpp).
+//
 // Outcome: with votes = 1 the single record maps as in SPEC §3, so ABSTAIN
 // with abstain_as_neither = false is {false, 0}. With votes > 1 the tally
 // rule of §7 decides and ABSTAIN never counts toward either side, whatever
@@ -50,6 +56,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <map>
 #include <set>
@@ -60,6 +67,7 @@
 #include <caf/actor_clock.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
+#include "core/calibration.hpp"
 #include "core/judge_budget.hpp"
 #include "core/vote_tally.hpp"
 #include "messages/interfaces.hpp"
@@ -78,6 +86,13 @@ struct vote_settings {
   /// no more calls, and a vote no judge within budget can take is a fault of
   /// kind "budget". Judges absent here have no budget.
   std::unordered_map<std::string, budget_meter> budgets;
+  /// Calibration maps by judge id (issue 16): each result then carries the
+  /// calibrated probability that the answers are equivalent. Null: none.
+  std::shared_ptr<const calibration_set> calibration;
+  /// stop.probability: votes go out one at a time and a pair stops once the
+  /// calibrated probability of its leading decision reaches this
+  /// (core/sequential_stop.hpp). Needs `calibration`.
+  std::optional<double> stop_probability;
 };
 
 struct vote_coordinator_state {
@@ -93,7 +108,8 @@ struct vote_coordinator_state {
     std::uint32_t outstanding = 0;
     /// The capacity the worker last reported.
     std::uint32_t capacity = 0;
-    /// The demand last announced to it.
+    /// The demand last announced to it, less the credits it granted since
+    /// (the worker counts it down the same way).
     std::uint32_t announced = 0;
     bool alive = true;
     /// This run's calls the worker answered, and those that were faults.

@@ -16,14 +16,14 @@ namespace ij {
 
 judge_adapter_ptr make_adapter(const judge_spec& spec, std::string& error) {
   if (spec.type == "stub") {
-    if (auto adapter = make_stub_judge(spec.model))
+    if (auto adapter = make_stub_judge(spec.model, spec.policy))
       return adapter;
     error = "unknown stub kind '" + spec.model + "' (expected "
             + stub_kinds_text() + ")";
     return nullptr;
   }
   if (spec.type == "rules") {
-    if (auto adapter = make_rule_judge(spec.model))
+    if (auto adapter = make_rule_judge(spec.model, spec.policy))
       return adapter;
     error = "unknown rule judge '" + spec.model + "' (expected math)";
     return nullptr;
@@ -62,6 +62,8 @@ call_options call_options_for(const judge_spec& spec,
   opts.max_tokens = spec.max_tokens;
   opts.timeout = spec.timeout;
   opts.vote_index = vote_index;
+  opts.logprobs = spec.logprobs;
+  opts.constrain = spec.constrain;
   return opts;
 }
 

@@ -2,6 +2,9 @@
 
 #include <cstring>
 
+#include "core/decision_probs.hpp"
+#include "core/judge_spec.hpp"
+
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 #include <rapidjson/pointer.h>
@@ -13,6 +16,27 @@ namespace ij {
 namespace {
 
 using shape = chat_protocol::content_shape;
+using json_style = chat_protocol::json_style;
+
+constexpr std::string_view regex_text =
+  "DECISION: (EQUIVALENT|DIFFERENT|ABSTAIN)\nREASON: [^\n]{1,400}\n"
+  "NUMERIC_A: [^\n]{1,64}\nNUMERIC_B: [^\n]{1,64}";
+
+constexpr std::string_view gbnf_text =
+  "root ::= \"DECISION: \" decision \"\\nREASON: \" reason \"\\nNUMERIC_A: \" "
+  "value \"\\nNUMERIC_B: \" value\n"
+  "decision ::= \"EQUIVALENT\" | \"DIFFERENT\" | \"ABSTAIN\"\n"
+  "reason ::= [^\\n]{1,400}\n"
+  "value ::= [^\\n]{1,64}\n";
+
+constexpr std::string_view schema_text =
+  R"({"type":"object","properties":{)"
+  R"("decision":{"type":"string","enum":["EQUIVALENT","DIFFERENT","ABSTAIN"]},)"
+  R"("reason":{"type":"string"},)"
+  R"("numeric_a":{"type":["string","null"]},)"
+  R"("numeric_b":{"type":["string","null"]}},)"
+  R"("required":["decision","reason","numeric_a","numeric_b"],)"
+  R"("additionalProperties":false})";
 
 std::string ollama_advice(unsigned status, const api_error& err, const std::string& model) {
   if (status == 404 && err.message.find("not found") != std::string::npos)
@@ -24,6 +48,7 @@ const chat_protocol ollama{
   "ollama", "/api/chat",
   nullptr, nullptr, nullptr, nullptr,
   "options", "num_predict", true, true,
+  json_style::format_schema, false, "/logprobs",
   "/message", shape::text_or_null, "/prompt_eval_count", "/eval_count",
   &ollama_advice};
 
@@ -31,6 +56,7 @@ const chat_protocol anthropic{
   "anthropic", "/v1/messages",
   "x-api-key", "", "anthropic-version", "2023-06-01",
   nullptr, "max_tokens", false, false,
+  json_style::forced_tool, false, nullptr,
   "", shape::text_blocks, "/usage/input_tokens", "/usage/output_tokens",
   nullptr};
 
@@ -38,6 +64,7 @@ const chat_protocol openai{
   "openai", "/chat/completions",
   "authorization", "Bearer ", nullptr, nullptr,
   nullptr, "max_tokens", true, true,
+  json_style::response_format, true, "/choices/0/logprobs/content",
   "/choices/0/message", shape::text_or_null, "/usage/prompt_tokens",
   "/usage/completion_tokens",
   nullptr};
@@ -61,19 +88,139 @@ std::string quoted_pointer(const char* pointer, const char* member) {
   return std::string{"\""} + pointer + (*pointer ? "/" : "") + member + "\"";
 }
 
+/// The input of a tool_use block of the verdict tool, as JSON text.
+void append_verdict_input(const rapidjson::Value& block, std::string& text) {
+  auto name = block.FindMember("name");
+  auto input = block.FindMember("input");
+  if (name == block.MemberEnd() || !name->value.IsString()
+      || std::strcmp(name->value.GetString(), verdict_tool_name) != 0
+      || input == block.MemberEnd() || !input->value.IsObject())
+    return;
+  rapidjson::StringBuffer buf;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+  input->value.Accept(w);
+  text.append(buf.GetString(), buf.GetSize());
+}
+
+/// The token list at the protocol's pointer ({token, logprob, top_logprobs}
+/// entries; extra members such as bytes or llama.cpp's id are ignored), as
+/// decision probabilities; empty when the body has none.
+std::vector<double> read_decision_probs(const chat_protocol& p,
+                                        const rapidjson::Document& doc) {
+  if (!p.logprobs_pointer)
+    return {};
+  auto list = rapidjson::Pointer(p.logprobs_pointer).Get(doc);
+  if (!list || !list->IsArray())
+    return {};
+  auto entry_of = [](const rapidjson::Value& v, std::string& token, double& logprob) {
+    if (!v.IsObject())
+      return false;
+    auto t = v.FindMember("token");
+    auto l = v.FindMember("logprob");
+    if (t == v.MemberEnd() || !t->value.IsString() || l == v.MemberEnd()
+        || !l->value.IsNumber())
+      return false;
+    token.assign(t->value.GetString(), t->value.GetStringLength());
+    logprob = l->value.GetDouble();
+    return true;
+  };
+  std::vector<token_logprob> tokens;
+  for (auto& v : list->GetArray()) {
+    token_logprob t;
+    if (!entry_of(v, t.token, t.logprob))
+      return {}; // not the documented shape: nothing is read from it
+    auto top = v.FindMember("top_logprobs");
+    if (top != v.MemberEnd() && top->value.IsArray())
+      for (auto& alt : top->value.GetArray()) {
+        std::pair<std::string, double> a;
+        if (entry_of(alt, a.first, a.second))
+          t.top.push_back(std::move(a));
+      }
+    tokens.push_back(std::move(t));
+  }
+  return decision_probs_of(tokens);
+}
+
+void write_constraint(const chat_protocol& p, rapidjson::Writer<rapidjson::StringBuffer>& w,
+                      reply_constraint c) {
+  auto raw = [&](std::string_view json) {
+    w.RawValue(json.data(), json.size(), rapidjson::kObjectType);
+  };
+  auto str = [&](std::string_view text) {
+    w.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+  };
+  if (c == reply_constraint::grammar && p.accepts_grammar) {
+    w.Key("structured_outputs"); // vLLM
+    w.StartObject();
+    w.Key("regex");
+    str(verdict_regex());
+    w.EndObject();
+    w.Key("grammar"); // llama.cpp
+    str(verdict_gbnf());
+  }
+  if (c != reply_constraint::json)
+    return;
+  switch (p.json_constraint) {
+    case json_style::format_schema:
+      w.Key("format");
+      raw(verdict_json_schema());
+      break;
+    case json_style::response_format:
+      w.Key("response_format");
+      w.StartObject();
+      w.Key("type");
+      w.String("json_schema");
+      w.Key("json_schema");
+      w.StartObject();
+      w.Key("name");
+      w.String(verdict_tool_name);
+      w.Key("strict");
+      w.Bool(true);
+      w.Key("schema");
+      raw(verdict_json_schema());
+      w.EndObject();
+      w.EndObject();
+      break;
+    case json_style::forced_tool:
+      w.Key("tools");
+      w.StartArray();
+      w.StartObject();
+      w.Key("name");
+      w.String(verdict_tool_name);
+      w.Key("description");
+      w.String("Record the verdict: the four fields the prompt asks for.");
+      w.Key("input_schema");
+      raw(verdict_json_schema());
+      w.EndObject();
+      w.EndArray();
+      w.Key("tool_choice");
+      w.StartObject();
+      w.Key("type");
+      w.String("tool");
+      w.Key("name");
+      w.String(verdict_tool_name);
+      w.EndObject();
+      break;
+  }
+}
+
 bool read_content(const chat_protocol& p, const rapidjson::Value& content,
                   adapter_reply& out, std::string& error) {
   if (p.content == shape::text_blocks) {
-    // Join every text block; thinking / tool_use blocks are not the answer.
+    // Join every text block; thinking blocks and other tools' calls are not
+    // the answer. The forced verdict tool's input is ("constrain": "json").
     for (auto& block : content.GetArray()) {
       if (!block.IsObject())
         continue;
       auto type = block.FindMember("type");
+      if (type == block.MemberEnd() || !type->value.IsString())
+        continue;
       auto text = block.FindMember("text");
-      if (type != block.MemberEnd() && type->value.IsString()
-          && std::strcmp(type->value.GetString(), "text") == 0
+      if (std::strcmp(type->value.GetString(), "text") == 0
           && text != block.MemberEnd() && text->value.IsString())
         out.text.append(text->value.GetString(), text->value.GetStringLength());
+      if (std::strcmp(type->value.GetString(), "tool_use") == 0)
+        append_verdict_input(block, out.text);
     }
     return true;
   }
@@ -88,6 +235,18 @@ bool read_content(const chat_protocol& p, const rapidjson::Value& content,
 }
 
 } // namespace
+
+std::string_view verdict_regex() {
+  return regex_text;
+}
+
+std::string_view verdict_gbnf() {
+  return gbnf_text;
+}
+
+std::string_view verdict_json_schema() {
+  return schema_text;
+}
 
 const chat_protocol* chat_protocol_for(const std::string& type) {
   if (type == "ollama")
@@ -135,6 +294,13 @@ std::string chat_request_body(const chat_protocol& p, const std::string& prompt,
   w.Uint(opts.max_tokens);
   if (p.sampling_object)
     w.EndObject();
+  if (opts.logprobs && p.logprobs_pointer) {
+    w.Key("logprobs");
+    w.Bool(true);
+    w.Key("top_logprobs");
+    w.Uint(decision_top_logprobs);
+  }
+  write_constraint(p, w, opts.constrain);
   w.EndObject();
   return {buf.GetString(), buf.GetSize()};
 }
@@ -191,6 +357,7 @@ bool read_chat_reply(const chat_protocol& p, const std::string& body,
     return false;
   out.input_tokens = count_at(doc, p.input_tokens_pointer);
   out.output_tokens = count_at(doc, p.output_tokens_pointer);
+  out.decision_probs = read_decision_probs(p, doc);
   return true;
 }
 

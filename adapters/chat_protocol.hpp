@@ -13,8 +13,22 @@
 //                  not the answer).
 //   OpenAI-compat. POST {base}/chat/completions  optional bearer key; the
 //                  text is choices[0].message.content (null: empty).
+//
+// Issue 16 (reference/llm-batch-logprobs-constraints.md §3, §4):
+//   logprobs   Ollama and OpenAI-compatible: "logprobs": true,
+//              "top_logprobs": K at the top level; the tokens come back in
+//              "/logprobs" (Ollama >= 0.12.11) or choices[0].logprobs.content
+//              (each {token, logprob, top_logprobs: [{token, logprob}]});
+//              their absence (an older server, a null) reads as none.
+//   grammar    OpenAI-compatible only: vLLM's structured_outputs.regex and
+//              llama.cpp's GBNF "grammar", both sent (each server ignores
+//              the other's field) for the canonical four lines.
+//   json       Ollama "format": schema; OpenAI-compatible response_format
+//              json_schema strict; Anthropic forced tool use (tool
+//              "judge_verdict", whose tool_use input becomes the text).
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "adapters/api_error.hpp"
 #include "adapters/http_client.hpp"
@@ -56,6 +70,21 @@ struct chat_protocol {
   bool sends_stream_false;
 
   // The reply (JSON pointers into a 2xx body).
+  /// How "constrain": "json" is asked.
+  enum class json_style {
+    /// Ollama: "format": the schema.
+    format_schema,
+    /// OpenAI-compatible: "response_format": {"type": "json_schema", ...}.
+    response_format,
+    /// Anthropic: one tool with the schema as input, forced by tool_choice.
+    forced_tool,
+  };
+  json_style json_constraint;
+  /// Whether "constrain": "grammar" can be asked (vLLM, llama.cpp).
+  bool accepts_grammar;
+  /// Where the reply's token log-probabilities are, or null (none exist).
+  const char* logprobs_pointer;
+
   /// The object holding "content": "/message", "" (the root),
   /// "/choices/0/message".
   const char* message_pointer;
@@ -69,6 +98,18 @@ struct chat_protocol {
   std::string (*advise)(unsigned status, const api_error& err,
                         const std::string& model);
 };
+
+/// The canonical four lines as a regular expression (vLLM
+/// structured_outputs.regex); REASON and the numerics are bounded so that
+/// generation ends.
+std::string_view verdict_regex();
+/// The same as a GBNF grammar (llama.cpp "grammar").
+std::string_view verdict_gbnf();
+/// The four fields as a JSON schema: decision one of the three words,
+/// reason a string, numeric_a / numeric_b a string or null.
+std::string_view verdict_json_schema();
+/// The forced tool's name (Anthropic "constrain": "json").
+constexpr const char* verdict_tool_name = "judge_verdict";
 
 /// The protocol of an HTTP judge type ("ollama", "anthropic", "openai"), or
 /// null for any other type.
@@ -84,7 +125,8 @@ http_post chat_request(const chat_protocol& protocol, const std::string& base_pa
                        const std::string& key, const std::string& prompt,
                        const call_options& opts);
 
-/// Reads a 2xx body into `out` (text, token counts). False with `error` set
+/// Reads a 2xx body into `out` (text, token counts, and decision_probs when
+/// the body carries token log-probabilities). False with `error` set
 /// when the body is not the API's reply: malformed JSON, the API's error
 /// shape, or no text where the API puts it.
 bool read_chat_reply(const chat_protocol& protocol, const std::string& body,

@@ -70,6 +70,7 @@ struct circuit_breaker::shared {
     adapter_reply r;
     r.ok = false;
     r.attempts = 0;
+    r.refused_by_breaker = true;
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(open_until - now());
     auto next = "; no call to this judge until the cool-down ends (next try in "
                 + seconds_text(std::max(left, std::chrono::milliseconds(0))) + ")";

@@ -1,6 +1,9 @@
 #include "adapters/http_judge.hpp"
 
+#include <initializer_list>
+
 #include "adapters/redaction.hpp"
+#include "core/text.hpp"
 
 namespace ij {
 
@@ -34,7 +37,33 @@ std::string status_error(const http_result& result, const chat_protocol& protoco
   return text;
 }
 
+bool mentions_any(const std::string& lowered, std::initializer_list<const char*> words) {
+  for (auto w : words)
+    if (lowered.find(w) != std::string::npos)
+      return true;
+  return false;
+}
+
 } // namespace
+
+std::string refused_setting_of(const http_result& result, const call_options& opts) {
+  if (!result.responded || (result.status != 400 && result.status != 422))
+    return {};
+  auto err = parse_api_error(result.body);
+  auto text = err.message + " " + result.body;
+  for (auto& c : text)
+    c = text::lower(c);
+  if (opts.constrain == reply_constraint::grammar
+      && mentions_any(text, {"structured_outputs", "grammar", "regex", "guided"}))
+    return "\"constrain\": \"grammar\"";
+  if (opts.constrain == reply_constraint::json
+      && mentions_any(text, {"response_format", "json_schema", "format", "tool_choice",
+                             "tools", "schema"}))
+    return "\"constrain\": \"json\"";
+  if (opts.logprobs && mentions_any(text, {"logprobs"}))
+    return "\"logprobs\"";
+  return {};
+}
 
 adapter_reply to_adapter_reply(const http_result& result,
                                const chat_protocol& protocol,
@@ -68,7 +97,8 @@ adapter_reply to_adapter_reply(const http_result& result,
 
 http_judge::http_judge(const chat_protocol& protocol, std::string secret,
                        std::unique_ptr<http_client> client)
-  : protocol_(&protocol),
+  : refused_(std::make_shared<refused_setting>()),
+    protocol_(&protocol),
     secret_(std::make_shared<const std::string>(std::move(secret))),
     client_(std::move(client)) {
   id_ = std::string{protocol.kind} + "@" + client_->base().to_string();
@@ -76,13 +106,40 @@ http_judge::http_judge(const chat_protocol& protocol, std::string secret,
 
 void http_judge::call(const std::string& prompt, const call_options& opts,
                       reply_handler done) {
+  {
+    std::unique_lock<std::mutex> lock(refused_->mutex);
+    if (!refused_->text.empty()) {
+      adapter_reply r;
+      r.attempts = 0;
+      r.fault = fault_kind::bad_request;
+      r.error = "not sent: " + refused_->text;
+      lock.unlock();
+      done(std::move(r));
+      return;
+    }
+  }
   auto request = chat_request(*protocol_, client_->base().path, *secret_, prompt, opts);
   // The handler may run after this adapter is gone (destroyed from inside
   // a handler), so it holds copies, never `this`.
   client_->post(std::move(request),
-                [protocol = protocol_, secret = secret_, model = opts.model,
+                [protocol = protocol_, secret = secret_, refused = refused_, opts,
                  done = std::move(done)](http_result result) {
-                  done(to_adapter_reply(result, *protocol, model, *secret));
+                  auto reply = to_adapter_reply(result, *protocol, opts.model, *secret);
+                  auto setting = refused_setting_of(result, opts);
+                  if (!setting.empty()) {
+                    std::lock_guard<std::mutex> lock(refused->mutex);
+                    bool first = refused->text.empty();
+                    if (first)
+                      refused->text = "the backend rejects this judge's " + setting
+                                      + " (" + reply.error + ")";
+                    reply.error = redact(refused->text, *secret)
+                                  + " — a configuration problem: change or remove "
+                                  + setting + " in the judge's configuration"
+                                  + (first ? "; no further call is made to this judge"
+                                           : "");
+                    reply.fault = fault_kind::bad_request;
+                  }
+                  done(std::move(reply));
                 });
 }
 

@@ -5,8 +5,14 @@
 // error statuses become ok=false with the server's own message and a
 // classified fault kind; a 2xx body is read by the protocol. Every text
 // leaving here has the API key redacted.
+//
+// A backend that refuses the judge's "constrain" or "logprobs" setting
+// (HTTP 400/422 whose error names the field) is a configuration fault named
+// once: that reply says which setting and why, and every later call of this
+// adapter is answered at once, not sent (a fault, never a PARSE_ERROR).
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "adapters/chat_protocol.hpp"
@@ -42,14 +48,28 @@ public:
     return client_->connections_opened();
   }
 
+  /// What a backend's refusal of a setting stops (shared with the reply
+  /// handlers, which may outlive the adapter).
+  struct refused_setting {
+    std::mutex mutex;
+    /// The first refusal's words; empty while none.
+    std::string text;
+  };
+
 private:
   std::string id_;
+  std::shared_ptr<refused_setting> refused_;
   const chat_protocol* protocol_;
   std::shared_ptr<const std::string> secret_;
   // Last, so it is destroyed first: its destructor finishes every pending
   // call while the rest of the adapter still exists.
   std::unique_ptr<http_client> client_;
 };
+
+/// The setting a refusal names ("\"constrain\": \"json\"", "\"logprobs\""),
+/// or empty: an HTTP 400/422 whose error text mentions a field the setting
+/// sent (exposed for tests).
+std::string refused_setting_of(const http_result& result, const call_options& opts);
 
 /// Maps one HTTP outcome to a reply (exposed for tests).
 adapter_reply to_adapter_reply(const http_result& result,

@@ -13,7 +13,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include <vector>
+
+#include "core/reply_constraint.hpp"
 #include "messages/fault_kind.hpp"
 
 namespace ij {
@@ -28,6 +32,11 @@ struct call_options {
   /// The vote this call is for (part of the response cache's key: N votes
   /// are never one answer N times).
   std::uint32_t vote_index = 0;
+  /// Ask for the reply tokens' log-probabilities (HTTP judges that have
+  /// them); the reply then carries decision_probs when the backend sent any.
+  bool logprobs = false;
+  /// Hold the reply to the format (core/reply_constraint.hpp).
+  reply_constraint constrain = reply_constraint::none;
 };
 
 struct adapter_reply {
@@ -44,6 +53,13 @@ struct adapter_reply {
   std::uint64_t output_tokens = 0;
   /// Reused from the response cache: no call was made.
   bool cached = false;
+  /// Not sent: the judge's circuit breaker was open (a refusal, not a
+  /// reply of the backend; counted apart from the calls sent).
+  bool refused_by_breaker = false;
+  /// P(EQUIVALENT), P(DIFFERENT), P(ABSTAIN): from the reply's
+  /// log-probabilities (core/decision_probs.hpp), or a stub's own
+  /// (stub:noisy); empty when none.
+  std::vector<double> decision_probs;
 };
 
 using reply_handler = std::function<void(adapter_reply)>;

@@ -9,14 +9,9 @@
 #include "core/judge_response.hpp"
 #include "core/outcome_mapping.hpp"
 #include "core/prompt.hpp"
+#include "core/wall_clock.hpp"
 
 namespace ij {
-
-std::int64_t wall_clock_ms() {
-  using namespace std::chrono;
-  return duration_cast<milliseconds>(system_clock::now().time_since_epoch())
-    .count();
-}
 
 judge_record make_judge_record(const judge_request& request,
                                const call_options& opts,
@@ -35,12 +30,14 @@ judge_record make_judge_record(const judge_request& request,
   rec.swapped = request.swapped;
   rec.raw_text = reply.text;
   rec.cached = reply.cached;
+  rec.refused_by_breaker = reply.refused_by_breaker;
   rec.attempts = reply.attempts;
   rec.input_tokens = reply.input_tokens;
   rec.output_tokens = reply.output_tokens;
   rec.latency_ms = timing.latency_ms;
   rec.started_at_ms = timing.started_at_ms;
   rec.finished_at_ms = timing.finished_at_ms;
+  rec.logprobs_asked = opts.logprobs;
   if (!reply.ok) {
     // Nothing to parse: partial text, if any, stays in raw_text only.
     rec.transport_failed = true;
@@ -63,6 +60,10 @@ judge_record make_judge_record(const judge_request& request,
   rec.numeric_b = std::move(second);
   rec.extra_text = parsed.extra_text;
   rec.inconsistent = parsed.inconsistent;
+  // Probabilities of a decision that was read (an HTTP judge's when it asked
+  // for them, a noisy stub's always); a PARSE_ERROR has none.
+  if (rec.decision != judge_decision::parse_error)
+    rec.decision_probs = reply.decision_probs;
   return rec;
 }
 

@@ -77,7 +77,4 @@ void judge_once(judge_adapter_ptr adapter, const judge_options& opts,
 async_comparator llm_judge_comparator(judge_adapter_ptr adapter,
                                       judge_options opts = {});
 
-/// Milliseconds since the Unix epoch, as records carry them.
-std::int64_t wall_clock_ms();
-
 } // namespace ij

@@ -8,7 +8,8 @@
 
 #include <sqlite3.h>
 
-#include "adapters/llm_judge_comparator.hpp"
+#include "core/wall_clock.hpp"
+#include "adapters/sqlite_statement.hpp"
 #include "core/prompt.hpp"
 #include "core/sha256.hpp"
 
@@ -16,45 +17,7 @@ namespace ij {
 
 namespace {
 
-/// One prepared statement, finalized on scope exit.
-class statement {
-public:
-  statement(sqlite3* db, const char* sql) {
-    if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK)
-      stmt_ = nullptr;
-  }
-  ~statement() {
-    sqlite3_finalize(stmt_);
-  }
-  statement(const statement&) = delete;
-  statement& operator=(const statement&) = delete;
-  explicit operator bool() const {
-    return stmt_ != nullptr;
-  }
-  sqlite3_stmt* get() {
-    return stmt_;
-  }
-  void bind(int i, const std::string& s) {
-    sqlite3_bind_text(stmt_, i, s.data(), static_cast<int>(s.size()),
-                      SQLITE_TRANSIENT);
-  }
-  void bind(int i, std::int64_t v) {
-    sqlite3_bind_int64(stmt_, i, v);
-  }
-  std::string text(int col) {
-    auto p = sqlite3_column_text(stmt_, col);
-    auto n = sqlite3_column_bytes(stmt_, col);
-    return p ? std::string(reinterpret_cast<const char*>(p),
-                           static_cast<std::size_t>(n))
-             : std::string{};
-  }
-  std::int64_t integer(int col) {
-    return sqlite3_column_int64(stmt_, col);
-  }
-
-private:
-  sqlite3_stmt* stmt_ = nullptr;
-};
+using statement = sqlite_statement;
 
 constexpr const char* schema_sql =
   "PRAGMA journal_mode=WAL;"
@@ -80,21 +43,9 @@ std::shared_ptr<response_cache>
 response_cache::open(const std::string& path, std::chrono::seconds ttl,
                      std::uint64_t max_bytes, std::string& error,
                      clock_fn now) {
-  sqlite3* db = nullptr;
-  int rc = sqlite3_open_v2(path.c_str(), &db,
-                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-                             | SQLITE_OPEN_NOMUTEX,
-                           nullptr);
-  if (rc == SQLITE_OK) {
-    sqlite3_busy_timeout(db, 5000);
-    rc = sqlite3_exec(db, schema_sql, nullptr, nullptr, nullptr);
-  }
-  if (rc != SQLITE_OK) {
-    error = "cannot open the response cache " + path + ": "
-            + (db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
-    sqlite3_close(db);
+  sqlite3* db = open_sqlite(path, schema_sql, false, "the response cache", error);
+  if (!db)
     return nullptr;
-  }
   if (!now)
     now = [] { return wall_clock_ms(); };
   return std::shared_ptr<response_cache>(
@@ -107,7 +58,7 @@ response_cache::response_cache(sqlite3* db, std::string path,
   : db_(db), path_(std::move(path)), ttl_(ttl), max_bytes_(max_bytes),
     now_(std::move(now)) {
   statement sum{db_, "SELECT COALESCE(SUM(bytes),0) FROM invjudge_cache"};
-  if (sum && sqlite3_step(sum.get()) == SQLITE_ROW)
+  if (sum && sum.step() == SQLITE_ROW)
     bytes_ = static_cast<std::uint64_t>(sum.integer(0));
   thread_ = std::thread([this] { run(); });
 }
@@ -136,6 +87,9 @@ std::string response_cache::key_of(const std::string& adapter_id,
   append_part(material,
               opts.seed ? std::to_string(*opts.seed) : std::string{"none"});
   append_part(material, std::to_string(opts.vote_index));
+  // Only when set, so that the keys of unconstrained calls stay as they were.
+  if (opts.constrain != reply_constraint::none)
+    append_part(material, "constrain=" + std::string{to_string(opts.constrain)});
   append_part(material, prompt); // A and B, in the order sent
   return sha256_hex(material);
 }
@@ -180,7 +134,7 @@ void response_cache::lookup(
     int rc = SQLITE_ERROR;
     if (q) {
       q.bind(1, key);
-      rc = sqlite3_step(q.get());
+      rc = q.step();
     }
     if (rc == SQLITE_ROW) {
       auto age_ms = now_() - q.integer(3);
@@ -220,7 +174,7 @@ void response_cache::store(std::string key, const adapter_reply& reply) {
     q.bind(4, static_cast<std::int64_t>(out));
     q.bind(5, now_());
     q.bind(6, static_cast<std::int64_t>(text.size()));
-    if (sqlite3_step(q.get()) != SQLITE_DONE) {
+    if (q.step() != SQLITE_DONE) {
       ++counts_.errors;
       return;
     }
@@ -237,7 +191,7 @@ void response_cache::evict_if_over() {
     {
       statement q{db_, "SELECT key, bytes FROM invjudge_cache "
                        "ORDER BY created_ms LIMIT 64"};
-      while (q && sqlite3_step(q.get()) == SQLITE_ROW)
+      while (q && q.step() == SQLITE_ROW)
         oldest.emplace_back(q.text(0), static_cast<std::uint64_t>(q.integer(1)));
     }
     if (oldest.empty()) {
@@ -253,7 +207,7 @@ void response_cache::evict_if_over() {
         return;
       }
       del.bind(1, key);
-      if (sqlite3_step(del.get()) != SQLITE_DONE) {
+      if (del.step() != SQLITE_DONE) {
         ++counts_.errors;
         return;
       }
@@ -268,7 +222,7 @@ cache_stats response_cache::stats() {
     statement q{db_, "SELECT COUNT(*), COALESCE(SUM(bytes),0), "
                      "COALESCE(MIN(created_ms),0), COALESCE(MAX(created_ms),0) "
                      "FROM invjudge_cache"};
-    if (q && sqlite3_step(q.get()) == SQLITE_ROW) {
+    if (q && q.step() == SQLITE_ROW) {
       s.entries = static_cast<std::uint64_t>(q.integer(0));
       s.bytes = static_cast<std::uint64_t>(q.integer(1));
       s.oldest_ms = q.integer(2);
@@ -281,7 +235,7 @@ cache_stats response_cache::stats() {
 std::uint64_t response_cache::clear() {
   return wait_for<std::uint64_t>([this] {
     statement q{db_, "DELETE FROM invjudge_cache"};
-    if (!q || sqlite3_step(q.get()) != SQLITE_DONE) {
+    if (!q || q.step() != SQLITE_DONE) {
       ++counts_.errors;
       return std::uint64_t{0};
     }
@@ -304,6 +258,10 @@ public:
 
   void call(const std::string& prompt, const call_options& opts,
             reply_handler done) override {
+    // The cache keeps text and counts only: a reply whose log-probabilities
+    // were asked for is always fetched (issue 16).
+    if (opts.logprobs)
+      return inner_->call(prompt, opts, std::move(done));
     auto key = response_cache::key_of(inner_->id(), prompt, opts);
     // Weak: a task on the cache thread must never hold the last reference
     // (the cache's destructor joins that thread).

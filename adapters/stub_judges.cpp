@@ -1,5 +1,7 @@
 #include "adapters/stub_judges.hpp"
 
+#include "adapters/noisy_judge.hpp"
+
 #include <utility>
 
 #include "answers/math_rule_judge.hpp"
@@ -50,12 +52,16 @@ private:
 };
 
 /// A rule judge: reads A and B back from the canonical prompt and replies
-/// with `rules(A, B)`.
+/// with `rules(A, B, policy)`.
 class rule_judge : public judge_adapter {
 public:
-  using rules = std::string (*)(std::string_view, std::string_view);
+  using rules = std::string (*)(std::string_view, std::string_view,
+                                const answer_policy&);
 
-  rule_judge(std::string id, rules r) : id_(std::move(id)), rules_(r) {}
+  rule_judge(std::string id, rules r, const answer_policy& policy)
+    : id_(policy.is_default() ? std::move(id)
+                              : id + " policy=" + policy_text(policy)),
+      rules_(r), policy_(policy) {}
 
   std::string id() const override {
     return id_;
@@ -68,7 +74,7 @@ public:
   void call(const std::string& prompt, const call_options&,
             reply_handler done) override {
     if (auto answers = extract_answers(prompt))
-      done(text_reply(rules_(answers->a, answers->b)));
+      done(text_reply(rules_(answers->a, answers->b, policy_)));
     else
       done(text_reply(canonical_reply(judge_decision::abstain,
                                       numeric_stub_unreadable_reason)));
@@ -77,10 +83,17 @@ public:
 private:
   std::string id_;
   rules rules_;
+  answer_policy policy_;
 };
 
-std::string math_rules(std::string_view a, std::string_view b) {
-  return math_rule_reply(a, b);
+std::string math_rules(std::string_view a, std::string_view b,
+                       const answer_policy& policy) {
+  return math_rule_reply(a, b, policy);
+}
+
+std::string numeric_rules(std::string_view a, std::string_view b,
+                          const answer_policy& policy) {
+  return numeric_rule_reply(a, b, policy);
 }
 
 // The template's fixed text around the placeholders.
@@ -158,16 +171,17 @@ judge_adapter_ptr failing_judge(std::string error) {
                                           error_reply(std::move(error)));
 }
 
-judge_adapter_ptr numeric_judge() {
-  return std::make_shared<rule_judge>("stub:numeric", &numeric_rule_reply);
+judge_adapter_ptr numeric_judge(const answer_policy& policy) {
+  return std::make_shared<rule_judge>("stub:numeric", &numeric_rules, policy);
 }
 
-judge_adapter_ptr math_judge() {
-  return std::make_shared<rule_judge>("rules:math", &math_rules);
+judge_adapter_ptr math_judge(const answer_policy& policy) {
+  return std::make_shared<rule_judge>("rules:math", &math_rules, policy);
 }
 
-judge_adapter_ptr make_rule_judge(std::string_view kind) {
-  return kind == "math" ? math_judge() : nullptr;
+judge_adapter_ptr make_rule_judge(std::string_view kind,
+                                  const answer_policy& policy) {
+  return kind == "math" ? math_judge(policy) : nullptr;
 }
 
 scripted_judge_adapter::scripted_judge_adapter(
@@ -235,9 +249,10 @@ adapter_reply error_reply(std::string error) {
 }
 
 
-judge_adapter_ptr make_stub_judge(std::string_view kind) {
+judge_adapter_ptr make_stub_judge(std::string_view kind,
+                                  const answer_policy& policy) {
   if (kind == "numeric")
-    return numeric_judge();
+    return numeric_judge(policy);
   if (kind == "equivalent")
     return always_equivalent_judge();
   if (kind == "different")
@@ -248,6 +263,8 @@ judge_adapter_ptr make_stub_judge(std::string_view kind) {
     return malformed_judge();
   if (kind == "failing")
     return failing_judge();
+  if (auto err = noisy_stub_error(kind))
+    return noisy_judge(*err);
   return nullptr;
 }
 

@@ -66,15 +66,18 @@ std::optional<prompt_answers> extract_answers(std::string_view prompt);
 /// does what the prompt tells a judge to do with answers it cannot read:
 /// replies ABSTAIN in the canonical format, with a REASON that says the
 /// prompt was not canonical (never EQUIVALENT or DIFFERENT on a guess).
-judge_adapter_ptr numeric_judge();
+judge_adapter_ptr numeric_judge(const answer_policy& policy = {});
 
 /// "rules:math": the embedded rule judge, numeric reading first and
 /// symbolic where an answer is not one number (math_rule_reply). Like the
-/// numeric stub it abstains when the prompt is not canonical.
-judge_adapter_ptr math_judge();
+/// numeric stub it abstains when the prompt is not canonical. Both rule
+/// judges compare under `policy`; their adapter id carries a policy other
+/// than the default (" policy=..."), so cached replies never cross policies.
+judge_adapter_ptr math_judge(const answer_policy& policy = {});
 
 /// The rule judge of a given kind ("math"); nullptr for any other kind.
-judge_adapter_ptr make_rule_judge(std::string_view kind);
+judge_adapter_ptr make_rule_judge(std::string_view kind,
+                                  const answer_policy& policy = {});
 
 /// The reason the rule judges give when extract_answers fails.
 inline constexpr std::string_view numeric_stub_unreadable_reason =
@@ -135,6 +138,7 @@ adapter_reply error_reply(std::string error);
 
 /// The stub of a given kind ("numeric", "equivalent", "different",
 /// "abstain", "malformed", "failing"); nullptr for any other kind.
-judge_adapter_ptr make_stub_judge(std::string_view kind);
+judge_adapter_ptr make_stub_judge(std::string_view kind,
+                                  const answer_policy& policy = {});
 
 } // namespace ij

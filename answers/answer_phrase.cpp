@@ -210,6 +210,45 @@ phrase_hit last_answer_phrase(std::string_view s) {
   return hit;
 }
 
+std::vector<phrase_hit> answer_phrases(std::string_view s) {
+  std::vector<phrase_hit> out;
+  for (std::size_t k = 0; k < s.size(); ++k) {
+    const std::size_t len = answer_word_at(s, k);
+    if (len == 0)
+      continue;
+    auto span = phrase_span(s, k + len);
+    if (!span.empty())
+      out.push_back({k, span});
+    k += len - 1;
+  }
+  return out;
+}
+
+bool is_final_phrase(std::string_view s, std::size_t at) {
+  std::size_t p = at;
+  while (p > 0 && (is_space(s[p - 1]) || s[p - 1] == '*'))
+    --p;
+  return p >= 5 && iequal_at(s, p - 5, "final")
+         && (p == 5 || !is_alpha(s[p - 6]));
+}
+
+bool is_retracted(std::string_view s, const phrase_hit& hit) {
+  if (hit.span.empty() || hit.span.data() < s.data())
+    return false;
+  std::size_t k = static_cast<std::size_t>(hit.span.data() - s.data())
+                  + hit.span.size();
+  while (k < s.size() && (is_space(s[k]) || s[k] == ',' || s[k] == '.'
+                          || s[k] == '-' || s[k] == '!' || s[k] == '*'))
+    ++k;
+  static constexpr std::array<std::string_view, 8> takebacks{
+    "wait", "no,", "no ", "actually", "sorry", "i mean", "correction",
+    "oops"};
+  for (auto w : takebacks)
+    if (iequal_at(s, k, w))
+      return true;
+  return false;
+}
+
 /// "12 since ...": a phrase span that opens with the number, followed by
 /// words rather than operators.
 std::optional<std::string_view> leading_number(std::string_view span) {

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace ij {
 
@@ -20,6 +21,18 @@ struct phrase_hit {
 /// `：` ..., or directly by a value; its span runs to the end of the
 /// sentence, never inside math or braces.
 phrase_hit last_answer_phrase(std::string_view s);
+
+/// Every answer phrase with a span, in text order (the last is
+/// last_answer_phrase's).
+std::vector<phrase_hit> answer_phrases(std::string_view s);
+
+/// The phrase at `at` says "final answer" (the word "final" right before
+/// the answer word): it settles what was stated before it.
+bool is_final_phrase(std::string_view s, std::size_t at);
+
+/// The phrase's span is taken back right after it ("the answer is 5, wait,
+/// no, it's 6"; "actually", "sorry", "I mean", "correction", "oops").
+bool is_retracted(std::string_view s, const phrase_hit& hit);
 
 /// "12 since ...": a phrase span that opens with a number followed by
 /// words rather than operators or list joints; nullopt otherwise, and when

@@ -24,6 +24,7 @@ enum class math_method {
   domain,     // equal on the positive reals only
   kind,       // different kinds of answer
   budget,     // the time budget ran out
+  names,      // equal only once a free variable is renamed
 };
 
 struct math_outcome {

@@ -3,8 +3,11 @@
 #include "answers/answer_phrase.hpp"
 #include "answers/boxed.hpp"
 #include "answers/cleaning.hpp"
+#include "answers/number_comparison.hpp"
+#include "answers/ordinals.hpp"
 #include "answers/prose.hpp"
 #include "answers/prose_number.hpp"
+#include "answers/units.hpp"
 #include "core/text.hpp"
 
 namespace ij {
@@ -15,7 +18,8 @@ using text::trim;
 
 /// find_final_answer, keeping the reading when locating it needed one.
 std::optional<final_answer> locate(std::string_view text,
-                                   std::optional<number_reading>& reading) {
+                                   std::optional<number_reading>& reading,
+                                   bool& ambiguous) {
   auto boxes = boxed_answers(text);
   auto phrase = last_answer_phrase(text);
 
@@ -40,6 +44,8 @@ std::optional<final_answer> locate(std::string_view text,
     return final_answer{last, answer_locator::boxed};
   }
   if (phrase.at != std::string_view::npos) {
+    if (is_retracted(text, phrase))
+      return std::nullopt; // "the answer is 5, wait, no, it's 6"
     if ((reading = read_number(phrase.span)))
       return final_answer{phrase.span, answer_locator::answer_phrase};
     if (auto lead = leading_number(phrase.span))
@@ -47,8 +53,10 @@ std::optional<final_answer> locate(std::string_view text,
     // After a phrase, prose means a sentence ("The volume of $V$ is
     // 120"), not a label ("choices: (A) 3 (B) 4").
     if (is_prose(phrase.span, true)) {
-      if (auto n = last_number_in_prose(phrase.span))
+      if (auto n = last_number_in_prose(phrase.span)) {
+        ambiguous = prose_number_is_ambiguous(phrase.span, *n);
         return final_answer{*n, answer_locator::answer_phrase};
+      }
       return std::nullopt;
     }
     return final_answer{phrase.span, answer_locator::answer_phrase};
@@ -61,29 +69,89 @@ std::optional<final_answer> locate(std::string_view text,
     return final_answer{whole, answer_locator::whole_text};
   if (!prose)
     return final_answer{whole, answer_locator::whole_text};
-  if (auto n = last_number_in_prose(whole))
+  if (auto n = last_number_in_prose(whole)) {
+    ambiguous = prose_number_is_ambiguous(whole, *n);
     return final_answer{*n, answer_locator::last_number};
+  }
   return std::nullopt;
+}
+
+/// ...but the word right after it may name one ("It takes 3 hours."), to
+/// tell a different explicit unit on the other side.
+std::string word_after_as_unit(std::string_view text, std::string_view number) {
+  if (number.data() < text.data()
+      || number.data() + number.size() > text.data() + text.size())
+    return {};
+  return unit_after(text, static_cast<std::size_t>(number.data() - text.data())
+                            + number.size());
+}
+
+/// Another answer stated in `text` with another value than `chosen`: an
+/// answer phrase's number, or (when a phrase gave the reading) a box's
+/// content. A "final answer" phrase that gave the reading settles it.
+bool states_another_answer(std::string_view text, const number_reading& chosen,
+                           answer_locator located_by) {
+  auto phrases = answer_phrases(text);
+  if (located_by == answer_locator::answer_phrase && !phrases.empty()
+      && is_final_phrase(text, phrases.back().at))
+    return false;
+  auto differs = [&](std::string_view stated) {
+    auto v = read_number(trim(stated));
+    if (!v)
+      if (auto lead = leading_number(stated))
+        v = read_number(*lead);
+    return v && compare_numbers(*v, chosen).relation == number_relation::different;
+  };
+  // Boxes among themselves follow the graders' convention (side by side:
+  // one multi-part answer; prose between them: the last is a correction).
+  if (located_by == answer_locator::answer_phrase)
+    for (const auto& b : boxed_answers(text))
+      if (differs(b.content))
+        return true;
+  for (const auto& p : phrases)
+    if (differs(p.span))
+      return true;
+  return false;
 }
 
 } // namespace
 
 std::optional<final_answer> find_final_answer(std::string_view text) {
   std::optional<number_reading> unused;
-  return locate(text, unused);
+  bool ambiguous = false;
+  return locate(text, unused, ambiguous);
 }
 
 std::optional<number_reading> read_final_number(std::string_view text) {
   if (auto ascii = halfwidth(text)) // "答案是４２"
     return read_final_number(*ascii);
   std::optional<number_reading> r;
-  auto found = locate(text, r);
+  // "twelfth", "twenty-first": prose to the finder, a number word to the
+  // reader ("twenty" and a unit); an ordinal when it is the whole answer.
+  if (auto digits = ordinal_digits(text); digits && (r = read_number(*digits))) {
+    r->ordinal = true;
+    return r;
+  }
+  bool ambiguous = false;
+  auto found = locate(text, r, ambiguous);
   if (!found)
     return std::nullopt;
   if (!r)
     r = read_number(found->text);
-  if (r && found->located_by == answer_locator::last_number)
-    r->unit.clear(); // prose around the number is not its unit
+  if (!r)
+    if (auto digits = ordinal_digits(found->text))
+      if ((r = read_number(*digits)))
+        r->ordinal = true;
+  if (r) {
+    r->ambiguous = ambiguous;
+    if (found->located_by == answer_locator::boxed
+        || found->located_by == answer_locator::answer_phrase)
+      r->contradicted = states_another_answer(text, *r, found->located_by);
+  }
+  if (r && found->located_by == answer_locator::last_number) {
+    r->unit.clear(); // prose around the number is not its unit...
+    r->prose_unit = word_after_as_unit(text, found->text);
+  }
   return r;
 }
 

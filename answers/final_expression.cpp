@@ -85,6 +85,8 @@ std::vector<std::string> final_expressions(std::string_view text) {
   std::string_view found;
   if (!boxes.empty() && !phrase_later)
     return boxed_readings(text, boxes);
+  if (phrase.at != std::string_view::npos && is_retracted(text, phrase))
+    return {}; // taken back: no final expression
   if (phrase.at != std::string_view::npos)
     found = is_prose(phrase.span, true) ? last_math_segment(phrase.span)
                                         : phrase.span;

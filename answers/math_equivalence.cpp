@@ -388,8 +388,15 @@ math_outcome value_against(const math_answer& v, const math_answer& c,
                            const pair_budget& budget) {
   if (c.number_like)
     return undecided(); // "1,22" against 1.22: a decimal comma, or a list?
-  if (c.items.size() != 1)
+  if (c.items.size() != 1) {
+    // Two values against one: different only when the value is none of
+    // them; one of them may be all the question asked for.
+    // None of them (or an empty set): different.
+    for (const auto& item : c.items)
+      if (!is_different(compare_math(v, item, budget)))
+        return undecided();
     return outcome(math_verdict::different, math_method::kind);
+  }
   auto r = compare_math(v, c.items.front(), budget);
   if (c.kind == math_kind::tuple && is_equal(r))
     return undecided(); // "(5,)" is a tuple, not the number 5

@@ -2,10 +2,12 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "answers/final_expression.hpp"
 #include "answers/math_equivalence.hpp"
+#include "answers/math_names.hpp"
 #include "answers/math_reader.hpp"
 #include "answers/rule_reply.hpp"
 
@@ -18,7 +20,41 @@ namespace {
 struct side {
   std::vector<math_answer> readings;
   std::string shown;
+  /// Integer parameters the text declares ("k \in \mathbb{Z}").
+  std::set<std::string> parameters;
 };
+
+/// "(B) 4", "\\textbf{(D) } 24": a choice's label before its value; the
+/// value is the answer (read as "B times 4" it would differ from 4).
+void strip_choice_label(std::string& e) {
+  std::size_t k = 0;
+  if (e.compare(0, 8, "\\textbf{") == 0)
+    k = 8;
+  if (e.size() < k + 4 || e[k] != '(' || e[k + 1] < 'A' || e[k + 1] > 'E'
+      || e[k + 2] != ')')
+    return;
+  std::size_t rest = k + 3;
+  if (k > 0) {
+    while (rest < e.size() && e[rest] == ' ')
+      ++rest;
+    if (rest >= e.size() || e[rest] != '}')
+      return;
+    ++rest;
+  }
+  if (rest >= e.size() || e[rest] != ' ')
+    return;
+  e.erase(0, rest);
+}
+
+/// read_math after a choice label and a declared integer parameter are
+/// taken off.
+std::optional<math_answer> read_expression(std::string e, side& s,
+                                           symbol_table& symbols) {
+  strip_choice_label(e);
+  if (auto p = strip_integer_parameter(e))
+    s.parameters.insert(*p);
+  return read_math(e, symbols);
+}
 
 /// A number read by the numeric reader, as an exact expression; nullopt
 /// when a percent or a unit makes it more than a value.
@@ -50,7 +86,7 @@ std::optional<side> read_side(std::string_view text,
     expressions.size() == 1
     && expressions.front().find('=') != std::string::npos;
   if (through_equals)
-    if (auto a = read_math(expressions.front(), symbols)) {
+    if (auto a = read_expression(expressions.front(), s, symbols)) {
       s.readings.push_back(std::move(*a));
       s.shown = math_text(s.readings.front());
       return s;
@@ -64,7 +100,7 @@ std::optional<side> read_side(std::string_view text,
     return s;
   }
   for (const auto& e : expressions) {
-    auto a = read_math(e, symbols);
+    auto a = read_expression(e, s, symbols);
     if (!a)
       return std::nullopt;
     s.readings.push_back(std::move(*a));
@@ -75,14 +111,33 @@ std::optional<side> read_side(std::string_view text,
   return s;
 }
 
+/// A lone capital letter A to E: a choice, not a variable (against a
+/// value it is undecided: "B" may be the choice whose value is 4).
+bool choice_letter(const math_answer& a) {
+  if (a.kind != math_kind::expression || !GiNaC::is_a<GiNaC::symbol>(a.value))
+    return false;
+  const auto n = GiNaC::ex_to<GiNaC::symbol>(a.value).get_name();
+  return n.size() == 1 && n[0] >= 'A' && n[0] <= 'E';
+}
+
 /// Every reading of A against every reading of B: decided only when all
 /// agree.
 math_outcome compare_sides(const side& a, const side& b,
-                           const pair_budget& budget) {
+                           const pair_budget& budget, symbol_table& symbols) {
   std::optional<math_outcome> agreed;
-  for (const auto& x : a.readings) {
-    for (const auto& y : b.readings) {
+  auto parameters = a.parameters;
+  parameters.insert(b.parameters.begin(), b.parameters.end());
+  for (const auto& x0 : a.readings) {
+    for (const auto& y0 : b.readings) {
+      auto x = x0, y = y0;
+      if (choice_letter(x) != choice_letter(y)) // "B" against "4"
+        return {math_verdict::undecided, math_method::kind};
+      const auto names = align_names(x, y, parameters, symbols);
       auto o = compare_math(x, y, budget);
+      if ((names == naming::arbitrary && o.verdict == math_verdict::equal)
+          || (names == naming::unaligned
+              && o.verdict == math_verdict::different))
+        o = {math_verdict::undecided, math_method::names};
       if (o.verdict == math_verdict::undecided)
         return o;
       if (agreed && agreed->verdict != o.verdict)
@@ -126,6 +181,9 @@ std::string undecided_reason(math_method m) {
       return "Undecided: the answers agree on the positive reals only.";
     case math_method::budget:
       return "Undecided: the time budget for the pair ran out.";
+    case math_method::names:
+      return "Undecided: the answers agree only with a variable renamed; "
+             "the problem may have meant either name.";
     case math_method::evaluation:
       return "Undecided: neither exact simplification nor evaluation could "
              "tell.";
@@ -147,9 +205,30 @@ std::string unread_reply(bool a_read, bool b_read, const std::string& ta,
                     ta, tb);
 }
 
+/// A rounding the reader could not settle, settled by a declared policy.
+std::optional<std::string> rounding_reply(const answer_policy& policy,
+                                          const std::string& ta,
+                                          const std::string& tb) {
+  if (policy.rounding == rounding_policy::consistent)
+    return rule_reply("EQUIVALENT",
+                      "Equal within the declared rounding (answer_policy "
+                      "rounding: consistent): one answer agrees with the "
+                      "other to the places it gives.",
+                      {}, {});
+  if (policy.rounding == rounding_policy::strict)
+    return rule_reply("DIFFERENT",
+                      "The final answers are different values under the "
+                      "declared rounding (answer_policy rounding: strict), "
+                      "though one agrees with the other to the places it "
+                      "gives.",
+                      ta, tb);
+  return std::nullopt;
+}
+
 std::string symbolic_reply(std::string_view a, std::string_view b,
                            const std::optional<number_reading>& x,
                            const std::optional<number_reading>& y,
+                           const answer_policy& policy,
                            std::chrono::microseconds limit) {
   const auto ea = x ? std::vector<std::string>{} : final_expressions(a);
   const auto eb = y ? std::vector<std::string>{} : final_expressions(b);
@@ -165,9 +244,23 @@ std::string symbolic_reply(std::string_view a, std::string_view b,
   const std::string tb = sb ? sb->shown : (y ? number_text(*y) : "");
   if (!sa || !sb)
     return unread_reply(sa.has_value(), sb.has_value(), ta, tb);
-  auto o = compare_sides(*sa, *sb, budget);
+  auto o = compare_sides(*sa, *sb, budget, symbols);
   if (budget.spent())
     o = {math_verdict::undecided, math_method::budget};
+  if ((x && x->contradicted) || (y && y->contradicted))
+    return rule_reply("ABSTAIN",
+                      "Undecided: an answer states answers with different "
+                      "values and no final answer settles which.",
+                      ta, tb);
+  if (o.verdict == math_verdict::different
+      && ((x && x->ambiguous) || (y && y->ambiguous)))
+    return rule_reply("ABSTAIN",
+                      "Undecided: a final sentence states several values and "
+                      "nothing says which one is the answer.",
+                      ta, tb);
+  if (o.verdict == math_verdict::undecided && o.method == math_method::rounding)
+    if (auto settled = rounding_reply(policy, ta, tb))
+      return *settled;
   if (o.verdict == math_verdict::undecided)
     return rule_reply("ABSTAIN", undecided_reason(o.method), ta, tb);
   return decided_reply(o, ta, tb);
@@ -177,11 +270,17 @@ std::string symbolic_reply(std::string_view a, std::string_view b,
 
 std::string math_rule_reply(std::string_view a, std::string_view b,
                             std::chrono::microseconds budget) {
+  return math_rule_reply(a, b, answer_policy{}, budget);
+}
+
+std::string math_rule_reply(std::string_view a, std::string_view b,
+                            const answer_policy& policy,
+                            std::chrono::microseconds budget) {
   final_numbers read;
-  if (auto decided = numeric_step(a, b, read))
+  if (auto decided = numeric_step(a, b, read, policy))
     return *decided;
   try {
-    return symbolic_reply(a, b, read.a, read.b, budget);
+    return symbolic_reply(a, b, read.a, read.b, policy, budget);
   } catch (const std::exception&) {
     return rule_reply("ABSTAIN",
                       "Undecided: the algebra engine refused the answers.", {},

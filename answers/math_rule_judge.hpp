@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "answers/pair_budget.hpp"
+#include "core/answer_policy.hpp"
 
 namespace ij {
 
@@ -17,6 +18,13 @@ namespace ij {
 /// points (the REASON says which); ABSTAIN otherwise, and once `budget` of
 /// this thread's CPU time is spent on the pair.
 std::string math_rule_reply(std::string_view a, std::string_view b,
+                            std::chrono::microseconds budget
+                            = default_pair_budget);
+
+/// The same under a declared answer policy (rounding, percent, tolerance,
+/// units, fractions); a decision the policy made names it in the REASON.
+std::string math_rule_reply(std::string_view a, std::string_view b,
+                            const answer_policy& policy,
                             std::chrono::microseconds budget
                             = default_pair_budget);
 

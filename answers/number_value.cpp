@@ -106,6 +106,9 @@ std::optional<number_reading> divide(const number_reading& a,
   settle_value(r, a.value / b.value);
   if (!std::isfinite(r.value))
     return std::nullopt;
+  if (is_plain_integer(a) && is_plain_integer(b) && r.exact
+      && r.exact->den != b.exact->num && r.exact->den != -b.exact->num)
+    r.unreduced = true; // reducing changed the denominator
   return r;
 }
 

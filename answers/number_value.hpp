@@ -22,6 +22,24 @@ struct number_reading : exact_number {
   bool percent = false;
   /// Normalised unit ("cm", "deg", "usd", "apple"); empty when none.
   std::string unit;
+  /// A fraction of two integers not in lowest terms ("6/8", "\frac{4}{6}"):
+  /// the answer policy's fractions: reduced tells it from its value.
+  bool unreduced = false;
+  /// Found as the last number of prose whose sentence states other values,
+  /// nothing marking it as the answer (prose_number_is_ambiguous): it may
+  /// confirm an equal answer, never prove a different one.
+  bool ambiguous = false;
+  /// Written as an ordinal ("12th", "twelfth"): a position, a whole number;
+  /// against anything else the comparison abstains.
+  bool ordinal = false;
+  /// Found in prose: the word after the number as a unit ("3 hours." ->
+  /// "hour"), never compared as the unit is, only to tell that the other
+  /// side's explicit unit is another one (then the pair abstains).
+  std::string prose_unit;
+  /// The text states another answer with another value (a box, an answer
+  /// phrase) and no "final answer" settles which: self-contradicting, it
+  /// is never judged, either way.
+  bool contradicted = false;
 };
 
 /// sign * digits * 10^exp with `places` decimal places written; `digits`

@@ -4,9 +4,10 @@
 
 namespace ij {
 
-std::string numeric_rule_reply(std::string_view a, std::string_view b) {
+std::string numeric_rule_reply(std::string_view a, std::string_view b,
+                               const answer_policy& policy) {
   final_numbers read;
-  if (auto decided = numeric_step(a, b, read))
+  if (auto decided = numeric_step(a, b, read, policy))
     return *decided;
   const auto& x = read.a;
   const auto& y = read.b;

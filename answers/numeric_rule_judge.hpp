@@ -5,11 +5,15 @@
 #include <string>
 #include <string_view>
 
+#include "core/answer_policy.hpp"
+
 namespace ij {
 
 /// DECISION EQUIVALENT when both final answers read as the same number,
 /// DIFFERENT when both read as different numbers, ABSTAIN when either does
 /// not read as one number (tuples, intervals, expressions, missing).
-std::string numeric_rule_reply(std::string_view a, std::string_view b);
+/// Numbers compare under the declared answer `policy`.
+std::string numeric_rule_reply(std::string_view a, std::string_view b,
+                               const answer_policy& policy = {});
 
 } // namespace ij

@@ -6,6 +6,7 @@
 #include "answers/cleaning.hpp"
 #include "answers/number_reader.hpp"
 #include "answers/prose.hpp"
+#include "answers/units.hpp"
 #include "core/text.hpp"
 
 namespace ij {
@@ -156,6 +157,9 @@ bool after_operator(std::string_view s, std::size_t begin) {
   for (auto w : refusing_before)
     if (preceded_by(s, begin, w))
       return true;
+  // A ratio's second term: "3:4".
+  if (begin >= 2 && s[begin - 1] == ':' && is_digit(s[begin - 2]))
+    return true;
   return s[begin] != '-' && preceded_by(s, begin, "-");
 }
 
@@ -195,7 +199,105 @@ bool glued_after(std::string_view s, std::size_t e) {
          && !(s.substr(e, 6) == "^\\circ" || s.substr(e, 7) == "^{\\circ");
 }
 
+/// The end of the brace group opening at `open` ('{'), or npos.
+std::size_t group_end(std::string_view s, std::size_t open) {
+  if (open >= s.size() || s[open] != '{')
+    return std::string_view::npos;
+  int depth = 0;
+  for (std::size_t k = open; k < s.size() && k < open + 256; ++k) {
+    if (s[k] == '{')
+      ++depth;
+    else if (s[k] == '}' && --depth == 0)
+      return k + 1;
+  }
+  return std::string_view::npos;
+}
+
+/// "\frac{1}{6}" (\dfrac, \tfrac) in prose around `pos`: the whole command,
+/// with a leading unary minus ("The slope is -\frac{1}{2}.").
+std::optional<number_token> fraction_around(std::string_view s,
+                                            std::size_t pos) {
+  const std::size_t from = pos > 64 ? pos - 64 : 0;
+  for (std::size_t k = pos; k-- > from;) {
+    if (s[k] != '\\')
+      continue;
+    std::size_t name_end = k + 1;
+    while (name_end < s.size() && is_alpha(s[name_end]))
+      ++name_end;
+    const auto name = s.substr(k + 1, name_end - k - 1);
+    if (name != "frac" && name != "dfrac" && name != "tfrac")
+      return std::nullopt;
+    const std::size_t mid = group_end(s, name_end);
+    const std::size_t end = mid == std::string_view::npos ? mid : group_end(s, mid);
+    if (end == std::string_view::npos || pos >= end)
+      return std::nullopt;
+    std::size_t b = k;
+    if (b > 0 && s[b - 1] == '-' && (b == 1 || is_space(s[b - 2])))
+      --b;
+    return number_token{b, end};
+  }
+  return std::nullopt;
+}
+
+/// The position where the sentence holding `pos` starts: after the last
+/// ". ", "! ", "? ", ": " or line break before it.
+std::size_t sentence_start(std::string_view s, std::size_t pos) {
+  for (std::size_t k = pos; k-- > 0;) {
+    if (s[k] == '\n')
+      return k + 1;
+    // "i.e. ", "e.g. " end no sentence.
+    const bool abbreviation = s[k] == '.' && k >= 2 && is_alpha(s[k - 1])
+                              && s[k - 2] == '.';
+    if ((s[k] == '.' || s[k] == '!' || s[k] == '?' || s[k] == ';')
+        && k + 1 < s.size() && is_space(s[k + 1]) && !abbreviation)
+      return k + 1;
+  }
+  return 0;
+}
+
 } // namespace
+
+/// The sentence states the value again in another unit of the same kind
+/// before it: "45 minutes in total, which is 3/4 of an hour".
+bool restated_in_another_unit(std::string_view s, std::size_t from,
+                              std::size_t at, std::size_t end) {
+  const auto last_unit = unit_after(s, end);
+  if (last_unit.empty())
+    return false;
+  for (std::size_t k = from; k < at; ++k) {
+    if (!is_digit(s[k]))
+      continue;
+    std::size_t e = k;
+    while (e < at && (is_digit(s[e]) || s[e] == '.' || s[e] == ','
+                      || s[e] == '/'))
+      ++e;
+    if (other_unit_of_a_kind(unit_after(s, e), last_unit))
+      return true;
+    k = e;
+  }
+  return false;
+}
+
+bool prose_number_is_ambiguous(std::string_view s, std::string_view number) {
+  if (number.data() < s.data() || number.data() > s.data() + s.size())
+    return false;
+  const std::size_t at = static_cast<std::size_t>(number.data() - s.data());
+  if (restated_in_another_unit(s, sentence_start(s, at), at,
+                               at + number.size()))
+    return true;
+  // The grammar says it: "is 12", "= 12", "equals 12", "gives 12".
+  static constexpr std::array<std::string_view, 14> marks{
+    "=", "is", "are", "was", "were", "be", "equals", "equal", "gives",
+    "get", "gets", "makes", ":", "\\approx"};
+  for (auto w : marks)
+    if (preceded_by(s, at, w))
+      return false;
+  const std::size_t from = sentence_start(s, at);
+  for (std::size_t k = from; k < at; ++k)
+    if (is_digit(s[k]) || vulgar_fraction_length(s, k))
+      return true; // another value in the same sentence
+  return false;
+}
 
 std::optional<std::string_view> last_number_in_prose(std::string_view s) {
   if (looks_like_code(s))
@@ -203,6 +305,15 @@ std::optional<std::string_view> last_number_in_prose(std::string_view s) {
   auto tok = last_number_token(s);
   if (!tok)
     return std::nullopt;
+  if (!segment_holding(math_segments(s), tok->begin))
+    if (auto f = fraction_around(s, tok->begin)) {
+      // A fraction written in LaTeX in the sentence: the answer when
+      // nothing around it says otherwise ("The probability is \frac{1}{6}.").
+      if (listed_or_set_aside(s, f->begin) || after_operator(s, f->begin)
+          || in_parentheses_or_choice(s, f->begin) || glued_after(s, f->end))
+        return std::nullopt;
+      return s.substr(f->begin, f->end - f->begin);
+    }
   auto segs = math_segments(s);
   const segment* g = segment_holding(segs, tok->begin);
   const std::size_t anchor = g ? g->begin - 1 : tok->begin;

@@ -13,4 +13,11 @@ namespace ij {
 /// text that looks like code.
 std::optional<std::string_view> last_number_in_prose(std::string_view s);
 
+/// `number` (a view into `s` that last_number_in_prose gave) shares its
+/// sentence with another value and nothing in the grammar before it ("is",
+/// "=", "equals", "gives", ":") marks it as the answer: "She walks at 5
+/// km/h, that is 1 km every 12 minutes." Such a reading may confirm an
+/// equal answer but never proves a different one.
+bool prose_number_is_ambiguous(std::string_view s, std::string_view number);
+
 } // namespace ij

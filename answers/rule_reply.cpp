@@ -4,7 +4,19 @@
 #include "answers/number_comparison.hpp"
 #include "core/answer.hpp"
 
+#include <cstdio>
+
 namespace ij {
+
+namespace {
+
+std::string short_number(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", x);
+  return buf;
+}
+
+} // namespace
 
 std::string rule_reply(std::string_view decision, std::string_view reason,
                        std::string_view numeric_a, std::string_view numeric_b) {
@@ -33,30 +45,82 @@ std::optional<std::string> absent_reply(std::string_view a,
                     {}, {});
 }
 
-std::string numbers_reply(const number_reading& a, const number_reading& b) {
-  auto c = compare_numbers(a, b);
+std::string numbers_reply(const number_reading& a, const number_reading& b,
+                          const answer_policy& policy) {
+  auto c = compare_numbers(a, b, policy);
   const auto ta = number_text(c.shown_a), tb = number_text(c.shown_b);
+  if (a.contradicted || b.contradicted)
+    return rule_reply("ABSTAIN",
+                      std::string{"Undecided: "} + (a.contradicted ? "A" : "B")
+                        + " states answers with different values and no "
+                          "final answer settles which.",
+                      ta, tb);
+  if ((a.ambiguous || b.ambiguous) && c.relation != number_relation::equal)
+    return rule_reply("ABSTAIN",
+                      std::string{"Undecided: the final sentence of "}
+                        + (a.ambiguous ? "A" : "B")
+                        + " states several values and nothing says which "
+                          "one is the answer.",
+                      ta, tb);
+  const std::string rounding =
+    "answer_policy rounding: " + std::string{to_string(policy.rounding)};
   switch (c.relation) {
     case number_relation::equal:
+      if (c.basis == number_basis::rounding)
+        return rule_reply("EQUIVALENT",
+                          "Equal within the declared rounding (" + rounding
+                            + "): one answer is the other rounded to the "
+                              "places it gives.",
+                          ta, tb);
+      if (c.basis == number_basis::tolerance)
+        // The values differ: shown in the REASON, not as NUMERIC_A/B,
+        // which the reply parser would find inconsistent with EQUIVALENT.
+        return rule_reply("EQUIVALENT",
+                          "Equal within the declared tolerance (answer_policy "
+                          "relative_tolerance "
+                            + short_number(policy.relative_tolerance)
+                            + ", absolute_tolerance "
+                            + short_number(policy.absolute_tolerance)
+                            + "): " + ta + " and " + tb + ".",
+                          {}, {});
       return rule_reply("EQUIVALENT", "Both final answers are the same number.",
                         ta, tb);
     case number_relation::different:
+      if (c.basis == number_basis::rounding)
+        return rule_reply("DIFFERENT",
+                          "The final answers are different numbers under the "
+                          "declared rounding (" + rounding
+                            + "), though one may be a rounding of the other.",
+                          ta, tb);
+      if (c.basis == number_basis::fractions)
+        return rule_reply("DIFFERENT",
+                          "The same number, but the declared strictness "
+                          "(answer_policy fractions: reduced) requires lowest "
+                          "terms: " + ta + " and " + tb + ".",
+                          {}, {});
       return rule_reply("DIFFERENT", "The final answers are different numbers.",
                         ta, tb);
     case number_relation::undecidable:
       break;
   }
+  if (c.basis == number_basis::rounding)
+    return rule_reply("ABSTAIN",
+                      "Undecided: one answer agrees with the other only to the "
+                      "places it gives, one may be a rounding of the other ("
+                        + rounding + ").",
+                      ta, tb);
   return rule_reply("ABSTAIN", "Undecided: " + c.why + ".", ta, tb);
 }
 
 std::optional<std::string> numeric_step(std::string_view a, std::string_view b,
-                                        final_numbers& read) {
+                                        final_numbers& read,
+                                        const answer_policy& policy) {
   if (auto missing = absent_reply(a, b))
     return missing;
   read.a = read_final_number(a);
   read.b = read_final_number(b);
   if (read.a && read.b)
-    return numbers_reply(*read.a, *read.b);
+    return numbers_reply(*read.a, *read.b, policy);
   return std::nullopt;
 }
 

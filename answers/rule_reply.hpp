@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "answers/number_value.hpp"
+#include "core/answer_policy.hpp"
 
 namespace ij {
 
@@ -18,8 +19,10 @@ std::string rule_reply(std::string_view decision, std::string_view reason,
 std::optional<std::string> absent_reply(std::string_view a,
                                         std::string_view b);
 
-/// The decision on two numbers read from the final answers.
-std::string numbers_reply(const number_reading& a, const number_reading& b);
+/// The decision on two numbers read from the final answers, under the
+/// declared policy; a decision the policy made names it in the REASON.
+std::string numbers_reply(const number_reading& a, const number_reading& b,
+                          const answer_policy& policy = {});
 
 /// The final numbers of A and B (read_final_number), as far as they read.
 struct final_numbers {
@@ -30,6 +33,7 @@ struct final_numbers {
 /// is missing or both read as one number; else nullopt, with `read` holding
 /// what did read.
 std::optional<std::string> numeric_step(std::string_view a, std::string_view b,
-                                        final_numbers& read);
+                                        final_numbers& read,
+                                        const answer_policy& policy = {});
 
 } // namespace ij

@@ -1,5 +1,7 @@
 #include "answers/units.hpp"
 
+#include <vector>
+
 #include <algorithm>
 #include <array>
 
@@ -118,6 +120,53 @@ bool apply_unit_words(std::vector<std::string> words, number_reading& r) {
   else
     r.unit = unit;
   return true;
+}
+
+/// Two units of one kind (time, length, mass, money) that are not the same
+/// unit: only then does a word in prose tell that the numbers are not
+/// comparable ("km" against "km/h" or "square" tells nothing).
+bool other_unit_of_a_kind(const std::string& x, const std::string& y) {
+  static const std::vector<std::vector<std::string_view>> kinds{
+    {"second", "sec", "minute", "min", "hour", "hr", "day", "week", "month",
+     "year"},
+    {"mm", "cm", "m", "km", "meter", "metre", "kilometer", "kilometre",
+     "centimeter", "centimetre", "inch", "foot", "feet", "yard", "mile"},
+    {"mg", "g", "kg", "gram", "kilogram", "pound", "lb", "ounce", "oz",
+     "ton"},
+    {"usd", "eur", "gbp", "jpy", "cent", "penny", "pence"}};
+  if (x == y)
+    return false;
+  for (const auto& k : kinds)
+    if (std::find(k.begin(), k.end(), x) != k.end()
+        && std::find(k.begin(), k.end(), y) != k.end())
+      return true;
+  return false;
+}
+
+std::string unit_after(std::string_view text, std::size_t at) {
+  std::size_t k = at;
+  for (int words = 0; words < 4; ++words) {
+    while (k < text.size() && (text[k] == ' ' || text[k] == '$'))
+      ++k;
+    std::size_t e = k;
+    while (e < text.size() && text::is_alpha(text[e]))
+      ++e;
+    if (e == k || e - k > 20)
+      return {};
+    std::string word;
+    for (std::size_t i = k; i < e; ++i)
+      word.push_back(text::lower(text[i]));
+    // "3/4 of an hour": the unit after the little words.
+    if (word == "of" || word == "an" || word == "a" || word == "the") {
+      k = e;
+      continue;
+    }
+    number_reading probe;
+    if (!apply_unit_words({word}, probe) || probe.percent)
+      return {};
+    return probe.unit;
+  }
+  return {};
 }
 
 std::string_view currency_prefix_unit(std::string_view word) {

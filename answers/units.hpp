@@ -20,4 +20,12 @@ bool apply_unit_words(std::vector<std::string> words, number_reading& r);
 /// an empty view.
 std::string_view currency_prefix_unit(std::string_view word);
 
+/// Two normalised units of one kind (time, length, mass, money) that are
+/// not the same unit ("minute" and "hour"; never "km" and "km/h").
+bool other_unit_of_a_kind(const std::string& x, const std::string& y);
+
+/// The unit the words right after position `at` of `text` name ("3 hours",
+/// "3/4 of an hour": "hour"), normalised; empty when they name none.
+std::string unit_after(std::string_view text, std::size_t at);
+
 } // namespace ij

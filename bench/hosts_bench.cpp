@@ -87,13 +87,7 @@ struct host_system {
 
   ~host_system() {
     caf::scoped_actor self{sys};
-    self->request(directory, std::chrono::seconds(10), list_atom::value)
-      .receive(
-        [&](std::vector<worker_entry>& ws) {
-          for (auto& w : ws)
-            self->send_exit(w.worker, caf::exit_reason::user_shutdown);
-        },
-        [](caf::error&) {});
+    stop_local_workers(self, directory);
     self->send_exit(host, caf::exit_reason::user_shutdown);
     self->send_exit(directory, caf::exit_reason::user_shutdown);
   }

@@ -45,8 +45,9 @@
 #include "messages/error.hpp"
 #include "messages/registration.hpp"
 #include "tools/gen_pairs.hpp"
-#include "tools/pair_reader.hpp"
+#include "runio/pair_reader.hpp"
 #include "actors/run_client.hpp"
+#include "core/wall_clock.hpp"
 
 extern char** environ;
 

@@ -1,4 +1,6 @@
 #include "core/audit_record.hpp"
+
+#include "core/call_route.hpp"
 #include "core/cascade_tally.hpp"
 #include "core/json_fields.hpp"
 #include "core/statistical_params_json.hpp"
@@ -29,8 +31,8 @@ void write_outcome(json_writer& w, const equivalence_outcome& o) {
   w.EndObject();
 }
 
-void write_vote_counts(json_writer& w, const vote_counts& c) {
-  w.Key("counts");
+void write_vote_counts(json_writer& w, const vote_counts& c, const char* key) {
+  w.Key(key);
   w.StartObject();
   json::uint(w, "votes", c.votes);
   json::uint(w, "min_agreement", c.min_agreement);
@@ -170,6 +172,25 @@ void judge_call_body(rapidjson::StringBuffer& sb, const judge_record& rec) {
   // Only on reused records, so that uncached records read as before.
   if (rec.cached)
     json::boolean(w, "cached", true);
+  // Only on a call the circuit breaker refused (never sent).
+  if (rec.refused_by_breaker)
+    json::string(w, "refused_by", refused_by_breaker_text);
+  // The judge's own probabilities (issue 16) when it gave them (a backend
+  // asked for log-probabilities, or a stub judge that has its own); null
+  // when asked and the backend returned none. Written once: a duplicate
+  // key would make the record ambiguous to every JSON reader.
+  if (rec.logprobs_asked || rec.decision_probs.size() == 3) {
+    w.Key("decision_probs");
+    if (rec.decision_probs.size() == 3) {
+      w.StartObject();
+      json::number(w, "EQUIVALENT", rec.decision_probs[0]);
+      json::number(w, "DIFFERENT", rec.decision_probs[1]);
+      json::number(w, "ABSTAIN", rec.decision_probs[2]);
+      w.EndObject();
+    } else {
+      w.Null();
+    }
+  }
   w.EndObject();
 }
 
@@ -190,6 +211,11 @@ void vote_body(rapidjson::StringBuffer& sb, const answer_pair& pair, const vote_
   write_outcome(w, vr.outcome);
   write_vote_counts(w, vr.counts);
   json::uint(w, "judge_calls", vr.records.size());
+  // With a calibration map (issue 16): P(equivalent) and why voting stopped.
+  if (vr.outcome.has_probability())
+    json::number(w, "probability", vr.outcome.probability);
+  if (!vr.stop.empty())
+    json::string(w, "stop", vr.stop);
   if (!vr.parts.empty()) {
     json::string(w, "route", vr.route);
     w.Key("parts");
@@ -213,14 +239,18 @@ std::string vote_body(const answer_pair& pair, const vote_result& vr) {
   return {sb.GetString(), sb.GetSize()};
 }
 
-void verdict_body(rapidjson::StringBuffer& sb, const answer_pair& pair, const single_verdict& v) {
+void verdict_body(rapidjson::StringBuffer& sb, const answer_pair& pair,
+                  verdict_kind verdict, verdict_rule rule,
+                  const equivalence_outcome& outcome) {
   json_writer w(sb);
   w.StartObject();
-  json::string(w, "pair_id", v.pair_id);
-  json::string(w, "item", v.item);
-  json::string(w, "verdict", to_string(v.verdict));
-  json::string(w, "rule", to_string(v.rule));
-  write_outcome(w, v.outcome);
+  json::string(w, "pair_id", pair.id);
+  json::string(w, "item", pair.item);
+  json::string(w, "verdict", to_string(verdict));
+  json::string(w, "rule", to_string(rule));
+  write_outcome(w, outcome);
+  if (outcome.has_probability())
+    json::number(w, "probability", outcome.probability);
   json::tri(w, "label", pair.label);
   json::string_or_null(w, "transform", pair.transform);
   w.EndObject();
@@ -228,7 +258,7 @@ void verdict_body(rapidjson::StringBuffer& sb, const answer_pair& pair, const si
 
 std::string verdict_body(const answer_pair& pair, const single_verdict& v) {
   auto& sb = scratch();
-  verdict_body(sb, pair, v);
+  verdict_body(sb, pair, v.verdict, v.rule, v.outcome);
   return {sb.GetString(), sb.GetSize()};
 }
 
@@ -251,6 +281,8 @@ std::string item_verdict_body(const statistical_verdict& v) {
   json::number(w, "hi", v.hi);
   w.Key("params");
   write_statistical_params(w, v.params);
+  if (v.probability >= 0)
+    json::number(w, "probability", v.probability);
   w.EndObject();
   return {sb.GetString(), sb.GetSize()};
 }
@@ -493,6 +525,11 @@ std::string run_end_body(const run_summary& s,
   json::uint(w, "faults", s.faults);
   if (s.cached > 0) // judge_call records marked cached (absent: none)
     json::uint(w, "cached", s.cached);
+  // Where the calls went (core/call_route.hpp): sent on to the backend,
+  // refused by a circuit breaker, refused at a budget.
+  json::uint(w, "calls_sent", s.calls_sent);
+  json::uint(w, "calls_refused_breaker", s.calls_refused_breaker);
+  json::uint(w, "calls_refused_budget", s.calls_refused_budget);
   w.Key("usage");
   w.StartArray();
   for (auto& u : s.usage) {

@@ -73,14 +73,16 @@ void judge_call_body(rapidjson::StringBuffer& out, const judge_record& rec);
 void vote_body(rapidjson::StringBuffer& out, const answer_pair& pair,
                const vote_result& vr);
 void verdict_body(rapidjson::StringBuffer& out, const answer_pair& pair,
-                  const single_verdict& v);
+                  verdict_kind verdict, verdict_rule rule,
+                  const equivalence_outcome& outcome);
 
 /// "outcome": {...} and "counts": {...} members, the same in every record
-/// that carries them (vote, verdict, canary).
+/// that carries them (vote, verdict, canary); the vote counts also in the
+/// output lines, under "votes", with the same names.
 void write_outcome(rapidjson::Writer<rapidjson::StringBuffer>& w,
                    const equivalence_outcome& o);
 void write_vote_counts(rapidjson::Writer<rapidjson::StringBuffer>& w,
-                       const vote_counts& c);
+                       const vote_counts& c, const char* key = "counts");
 
 /// The statistical verdict of one item with counts, p, interval and params.
 std::string item_verdict_body(const statistical_verdict& v);

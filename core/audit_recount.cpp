@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <functional>
 
+#include "messages/fault_kind.hpp"
+
 namespace ij {
 
 namespace {
@@ -120,6 +122,15 @@ std::string audit_recount::add(std::string_view type, const Value& r) {
       return lacks("output_tokens");
     std::string_view worker;
     read_string(r, "worker", worker); // null for a vote no worker took
+    call_facts facts;
+    read_bool(r, "cached", facts.cached);
+    std::string_view refused, kind;
+    facts.refused_by_breaker =
+      read_string(r, "refused_by", refused) && refused == refused_by_breaker_text;
+    if (read_string(r, "fault_kind", kind))
+      facts.fault = fault_kind_from_string(kind).value_or(fault_kind::none);
+    facts.has_worker = !worker.empty();
+    routes_.add(route_of(facts));
     note_pair(text);
     auto source = std::string{adapter} + '\n' + std::string{worker};
     for (auto* t : {&calls_, &by_source_[source]}) {
@@ -252,6 +263,29 @@ std::string audit_recount::check_usage(const Value& usage) const {
   return {};
 }
 
+// Where the calls went (absent in audits written before issue 20): each
+// count against the judge_call records of that route.
+std::string audit_recount::check_routes(const Value& e) const {
+  for (auto [field, counted, what] :
+       {std::tuple{"calls_sent", routes_.sent,
+                   "judge_call records of calls sent to a backend"},
+        std::tuple{"calls_refused_breaker", routes_.refused_breaker,
+                   "judge_call records refused by a circuit breaker "
+                   "(\"refused_by\":\"breaker\")"},
+        std::tuple{"calls_refused_budget", routes_.refused_budget,
+                   "judge_call records refused at a budget (fault_kind "
+                   "budget)"}}) {
+    std::uint64_t n = 0;
+    if (!member(e, field))
+      continue;
+    if (!read_u64(e, field, n))
+      return lacks(field);
+    if (n != counted)
+      return says(field, n, counted, what);
+  }
+  return {};
+}
+
 std::string audit_recount::check_run_end(const Value& e) {
   bool interrupted = false;
   std::uint64_t pairs = 0, rejected = 0, items = 0, open_items = 0,
@@ -301,6 +335,8 @@ std::string audit_recount::check_run_end(const Value& e) {
     return says("faults", faults, calls_.faults,
                 "failed judge calls (transport_failed)");
   if (auto why = check_usage(*usage); !why.empty())
+    return why;
+  if (auto why = check_routes(e); !why.empty())
     return why;
   // Failover totals (absent in audits written before judge hosts).
   for (auto [field, counted, what] :

@@ -19,6 +19,8 @@
 
 #include <rapidjson/document.h>
 
+#include "core/call_route.hpp"
+
 namespace ij {
 
 class audit_recount {
@@ -44,6 +46,7 @@ private:
   void note_pair(std::string_view pair_id);
   std::string add_vote_counts(const rapidjson::Value& r);
   std::string check_usage(const rapidjson::Value& usage) const;
+  std::string check_routes(const rapidjson::Value& run_end) const;
 
   /// A judge the manifest declares, in order.
   struct declared_judge {
@@ -55,6 +58,9 @@ private:
   /// a worker.
   std::unordered_map<std::string, calls_tally> by_source_;
   calls_tally calls_;
+  /// The judge_call records by where the call went (sent, refused by the
+  /// breaker, refused at a budget, cached, no worker).
+  call_routes routes_;
   std::uint64_t votes_ = 0;
   std::uint64_t vote_calls_ = 0;
   std::uint64_t not_cast_ = 0;

@@ -10,6 +10,7 @@
 #include <rapidjson/writer.h>
 
 #include "core/audit_record.hpp"
+#include "core/call_route.hpp"
 #include "core/canary_records.hpp"
 #include "core/json_fields.hpp"
 #include "core/sha256.hpp"
@@ -133,6 +134,16 @@ private:
     bool failed = flag(r, "transport_failed");
     ++t.judge_calls;
     t.cached += flag(r, "cached");
+    auto kind = fault_kind_from_string(str(r, "fault_kind"));
+    call_facts facts{flag(r, "cached"),
+                     str(r, "refused_by") == refused_by_breaker_text,
+                     kind.value_or(fault_kind::none), !str(r, "worker").empty()};
+    switch (route_of(facts)) {
+      case call_route::sent: ++t.calls_sent; break;
+      case call_route::refused_breaker: ++t.calls_refused_breaker; break;
+      case call_route::refused_budget: ++t.calls_refused_budget; break;
+      default: break;
+    }
     ++usage.calls;
     usage.input_tokens += u64(r, "input_tokens");
     usage.output_tokens += u64(r, "output_tokens");
@@ -210,6 +221,10 @@ private:
       v.outcome.detail = std::string{str(ov, "detail")};
       v.outcome.fault = flag(ov, "fault");
     }
+    // The calibrated probability, when the run had a map (issue 16).
+    if (auto pr = r.FindMember("probability");
+        pr != r.MemberEnd() && pr->value.IsNumber())
+      v.outcome.probability = pr->value.GetDouble();
     v.counts = counts_;
     v.label = tri(r, "label");
     auto id = v.pair_id;

@@ -1,6 +1,7 @@
 #include "core/cascade_tally.hpp"
 
 #include "core/cascade_policy.hpp"
+#include "core/verdict_table.hpp"
 
 namespace ij {
 
@@ -71,6 +72,20 @@ llm_only_estimate estimate_llm_only(const cascade_summary& s) {
   e.saved_output_tokens =
     e.output_tokens - static_cast<double>(s.llm_output_tokens);
   return e;
+}
+
+rate_estimate rules_precision(const cascade_summary& s, double alpha) {
+  rate_estimate r;
+  r.successes = s.audit_agree;
+  r.n = s.audit_agree + s.audit_disagree;
+  if (r.n == 0)
+    return r;
+  r.value = static_cast<double>(r.successes) / static_cast<double>(r.n);
+  auto [lo, hi] = wilson_interval(static_cast<std::uint32_t>(r.successes),
+                                  static_cast<std::uint32_t>(r.n), alpha);
+  r.lo = lo;
+  r.hi = hi;
+  return r;
 }
 
 } // namespace ij

@@ -3,6 +3,7 @@
 // cascade_summary, and estimates what an LLM-only run would have cost. Pure.
 #include <cstdint>
 
+#include "core/agreement.hpp"
 #include "core/run_config.hpp"
 #include "messages/cascade_summary.hpp"
 #include "messages/vote_result.hpp"
@@ -39,5 +40,11 @@ struct llm_only_estimate {
 };
 
 llm_only_estimate estimate_llm_only(const cascade_summary& s);
+
+/// The rules' live precision: of the audited pairs the LLM judge decided,
+/// the share on which it confirmed the rule judge's decision, with its
+/// Wilson interval at confidence 1 - alpha (n 0 when none was decided).
+/// The run summary and the report both state it from here.
+rate_estimate rules_precision(const cascade_summary& s, double alpha);
 
 } // namespace ij

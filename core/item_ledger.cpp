@@ -12,17 +12,25 @@ void item_ledger::admit(const std::string& item) {
 
 statistical_verdict item_ledger::verdict_of(const std::string& item,
                                             const progress& p) {
-  return statistical_invariance_verdict(item, p.counts, params_);
+  auto v = statistical_invariance_verdict(item, p.counts, params_);
+  if (p.with_probability > 0)
+    v.probability = p.probability_sum / p.with_probability;
+  return v;
 }
 
 std::optional<statistical_verdict>
-item_ledger::decide(const std::string& item, verdict_rule rule) {
+item_ledger::decide(const std::string& item, verdict_rule rule,
+                    double probability) {
   auto i = items_.find(item);
   if (i == items_.end())
     return std::nullopt; // never admitted: nothing to count it against
   auto& p = i->second;
   ++p.counts[static_cast<std::size_t>(rule) - 1];
   ++p.decided;
+  if (probability >= 0) {
+    p.probability_sum += probability;
+    ++p.with_probability;
+  }
   if (!ended_ || p.decided < p.admitted)
     return std::nullopt;
   auto v = verdict_of(item, p);

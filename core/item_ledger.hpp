@@ -22,10 +22,13 @@ public:
   /// A pair of `item` was taken in.
   void admit(const std::string& item);
 
-  /// A pair of `item` was decided by `rule`. Returns the item's statistical
-  /// verdict when that was its last pair and the input has ended.
+  /// A pair of `item` was decided by `rule`, with its calibrated
+  /// probability (negative: none). Returns the item's statistical verdict
+  /// (with the mean probability) when that was its last pair and the input
+  /// has ended.
   std::optional<statistical_verdict> decide(const std::string& item,
-                                            verdict_rule rule);
+                                            verdict_rule rule,
+                                            double probability = -1.0);
 
   /// The input has ended: returns the verdicts of every item whose pairs are
   /// all decided already. Later decisions complete the others.
@@ -45,6 +48,8 @@ private:
     std::array<std::uint32_t, 5> counts{};
     std::uint32_t admitted = 0;
     std::uint32_t decided = 0;
+    double probability_sum = 0.0;
+    std::uint32_t with_probability = 0;
   };
 
   statistical_verdict verdict_of(const std::string& item, const progress& p);

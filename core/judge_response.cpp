@@ -5,6 +5,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <iterator>
+
+#include <rapidjson/document.h>
 
 namespace ij {
 
@@ -103,11 +107,80 @@ parsed_numeric numeric_of(std::string_view v) {
   return out;
 }
 
+/// A JSON value as a field's text: a string as it is, a number as written,
+/// null as "NULL" (the lines' spelling), anything else unusable ("").
+std::string json_field_text(const rapidjson::Value& v) {
+  if (v.IsString())
+    return {v.GetString(), v.GetStringLength()};
+  if (v.IsNull())
+    return "NULL";
+  if (v.IsInt64())
+    return std::to_string(v.GetInt64());
+  if (v.IsUint64())
+    return std::to_string(v.GetUint64());
+  if (v.IsDouble()) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.17g", v.GetDouble());
+    return buf;
+  }
+  return {};
+}
+
+/// A constrained reply of the four fields as a JSON object ({"decision":
+/// ..., "reason": ..., "numeric_a": ..., "numeric_b": ...}) rewritten as
+/// the four lines, so that one parser reads both; nullopt when `raw` is not
+/// such an object. Line breaks inside a value become spaces (a line is a
+/// field); members other than the four make extra_text.
+std::optional<std::string> json_reply_as_lines(std::string_view raw,
+                                               bool& extra) {
+  auto body = trim(raw);
+  if (body.size() < 2 || body.front() != '{' || body.back() != '}')
+    return std::nullopt;
+  rapidjson::Document doc;
+  doc.Parse(body.data(), body.size());
+  if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("decision"))
+    return std::nullopt;
+  static constexpr const char* keys[][2] = {{"decision", "DECISION"},
+                                           {"reason", "REASON"},
+                                           {"numeric_a", "NUMERIC_A"},
+                                           {"numeric_b", "NUMERIC_B"}};
+  std::string lines;
+  for (auto& [key, label] : keys) {
+    auto it = doc.FindMember(key);
+    if (it == doc.MemberEnd())
+      continue;
+    auto value = json_field_text(it->value);
+    std::replace(value.begin(), value.end(), '\n', ' ');
+    std::replace(value.begin(), value.end(), '\r', ' ');
+    lines += std::string{label} + ": " + value + "\n";
+  }
+  extra = doc.MemberCount() > static_cast<rapidjson::SizeType>(std::count_if(
+            std::begin(keys), std::end(keys),
+            [&](auto& k) { return doc.HasMember(k[0]); }));
+  return lines;
+}
+
+judge_response parse_lines(std::string_view raw);
+
 } // namespace
 
 judge_response parse_judge_response(std::string_view raw) {
-  judge_response r;
+  bool extra = false;
+  if (auto lines = json_reply_as_lines(raw, extra)) {
+    auto r = parse_lines(*lines);
+    r.raw = std::string{raw};
+    r.extra_text = r.extra_text || extra;
+    return r;
+  }
+  auto r = parse_lines(raw);
   r.raw = std::string{raw};
+  return r;
+}
+
+namespace {
+
+judge_response parse_lines(std::string_view raw) {
+  judge_response r;
 
   std::optional<judge_decision> decision;
   std::string_view first_decision_value;
@@ -185,5 +258,7 @@ judge_response parse_judge_response(std::string_view raw) {
   }
   return r;
 }
+
+} // namespace
 
 } // namespace ij

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <string_view>
 
 namespace ij {
@@ -28,7 +29,8 @@ std::size_t url_separator(std::string_view rest) {
 
 bool is_stub_kind(const std::string& kind) {
   const auto& kinds = stub_kinds();
-  return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
+  return std::find(kinds.begin(), kinds.end(), kind) != kinds.end()
+         || noisy_stub_error(kind);
 }
 
 } // namespace
@@ -37,6 +39,18 @@ const std::vector<std::string>& stub_kinds() {
   static const std::vector<std::string> kinds{
     "numeric", "equivalent", "different", "abstain", "malformed", "failing"};
   return kinds;
+}
+
+std::optional<double> noisy_stub_error(std::string_view kind) {
+  constexpr std::string_view prefix = "noisy:";
+  if (kind.substr(0, prefix.size()) != prefix || kind.size() == prefix.size())
+    return std::nullopt;
+  std::string rest{kind.substr(prefix.size())};
+  char* end = nullptr;
+  double err = std::strtod(rest.c_str(), &end);
+  if (end != rest.c_str() + rest.size() || !(err >= 0.0) || err > 0.15)
+    return std::nullopt;
+  return err;
 }
 
 std::string stub_kinds_text() {
@@ -50,12 +64,47 @@ std::string stub_kinds_text() {
   return out;
 }
 
+bool follows_answer_policy(const judge_spec& spec) {
+  return spec.type == "rules" || (spec.type == "stub" && spec.model == "numeric");
+}
+
+void set_answer_policy(std::vector<judge_spec>& judges,
+                       const answer_policy& policy) {
+  for (auto& j : judges)
+    if (follows_answer_policy(j))
+      j.policy = policy;
+}
+
 std::string judge_id_of(const judge_spec& spec) {
   char temp[32];
   std::snprintf(temp, sizeof temp, "%g", spec.temperature);
-  return spec.type + ":" + spec.model + " t=" + temp + " prompt="
-         + std::string{judge_prompt_id} + "#"
-         + judge_prompt_template_sha256().substr(0, 8);
+  std::string id = spec.type + ":" + spec.model + " t=" + temp + " prompt="
+                   + std::string{judge_prompt_id} + "#"
+                   + judge_prompt_template_sha256().substr(0, 8);
+  // The default policy keeps the ids every earlier run recorded.
+  if (follows_answer_policy(spec) && !spec.policy.is_default())
+    id += " policy=" + policy_text(spec.policy);
+  return id;
+}
+
+std::string judge_setting_problem(const judge_spec& spec, bool constrain_field) {
+  if (!constrain_field) {
+    if (!spec.logprobs || spec.type == "ollama" || spec.type == "openai")
+      return {};
+    if (spec.type == "anthropic")
+      return "the anthropic API returns no log-probabilities (use an ollama or "
+             "openai judge, or remove \"logprobs\")";
+    return "a " + spec.type + " judge has no log-probabilities (HTTP judges only)";
+  }
+  if (spec.constrain == reply_constraint::none)
+    return {};
+  if (!is_backend_type(spec.type))
+    return "a " + spec.type + " judge takes no constraint (HTTP judges only)";
+  if (spec.constrain == reply_constraint::grammar && spec.type != "openai")
+    return "the " + spec.type
+           + " API accepts no regular grammar (grammar: openai-compatible "
+             "vLLM or llama.cpp servers); use \"json\"";
+  return {};
 }
 
 bool is_backend_type(const std::string& type) {

@@ -7,10 +7,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
+#include "core/answer_policy.hpp"
 #include "core/judge_budget.hpp"
+#include "core/reply_constraint.hpp"
 
 namespace ij {
 
@@ -55,7 +58,35 @@ struct judge_spec {
   std::optional<token_prices> prices;
   /// HTTP judges only; stubs and rule judges never fail to connect.
   breaker_settings breaker;
+  /// Rule judges only (rules:math, stub:numeric): the run's declared
+  /// answer_policy, set by the configuration (run_config's
+  /// apply_answer_policy); part of the judge id when not the default.
+  answer_policy policy;
+  /// Ask the backend for the reply tokens' log-probabilities and record the
+  /// decision's probabilities (core/decision_probs.hpp). Ollama and
+  /// OpenAI-compatible judges only (Anthropic's API returns none).
+  bool logprobs = false;
+  /// How the reply is held to the format (core/reply_constraint.hpp).
+  reply_constraint constrain = reply_constraint::none;
 };
+
+/// A judge whose replies the answer policy changes: rules:math and the
+/// numeric stub.
+bool follows_answer_policy(const judge_spec& spec);
+
+/// Gives every judge that follows it the run's answer policy.
+void set_answer_policy(std::vector<judge_spec>& judges,
+                       const answer_policy& policy);
+
+/// Alternatives asked per token with `logprobs` ("top_logprobs"): within
+/// every API's cap (OpenAI and Ollama 0..20, vLLM --max-logprobs 20).
+constexpr unsigned decision_top_logprobs = 10;
+
+/// Why a judge type cannot take its `logprobs` / `constrain` setting, or
+/// empty when it can: Anthropic returns no log-probabilities; a regular
+/// grammar is OpenAI-compatible servers only (vLLM, llama.cpp); stubs and
+/// rule judges take neither.
+std::string judge_setting_problem(const judge_spec& spec, bool constrain_field);
 
 /// The stub kinds (SPEC §6), in the order of the help text: "numeric",
 /// "equivalent", "different", "abstain", "malformed", "failing".
@@ -71,8 +102,15 @@ bool is_backend_type(const std::string& type);
 /// and prompt (id and template SHA-256), e.g.
 /// "openai:qwen2.5-7b t=0 prompt=invariance-checker/judge/v1#b7c260f6".
 /// Workers serving the same judge on different hosts or endpoints share it;
-/// a different model, temperature or prompt never does.
+/// a different model, temperature or prompt never does. A rule judge with a
+/// declared answer policy other than the default adds " policy=" and its
+/// policy_text: workers are shared by runs, and a run must never be judged
+/// under another run's policy.
 std::string judge_id_of(const judge_spec& spec);
+
+/// The error rate of the noisy stub kind "noisy:ERR" (adapters/noisy_judge),
+/// 0 <= ERR <= 0.15; nullopt for any other kind.
+std::optional<double> noisy_stub_error(std::string_view kind);
 
 /// Parses a short judge name; on failure returns nullopt and sets `error`.
 std::optional<judge_spec> parse_judge_name(const std::string& name,

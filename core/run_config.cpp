@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <set>
 
 #include <rapidjson/document.h>
@@ -16,6 +17,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "core/schema_error.hpp"
 #include "core/statistical_params_json.hpp"
 #include "core/verdict_table.hpp"
 #include "core/embedded_configs.hpp"
@@ -25,151 +27,6 @@ namespace ij {
 namespace {
 
 using rapidjson::Value;
-
-std::string escape_token(std::string_view name) {
-  std::string out;
-  for (char c : name) {
-    if (c == '~')
-      out += "~0";
-    else if (c == '/')
-      out += "~1";
-    else
-      out += c;
-  }
-  return out;
-}
-
-std::string pointer_text(const rapidjson::Pointer& p) {
-  rapidjson::StringBuffer sb;
-  p.Stringify(sb);
-  return sb.GetString();
-}
-
-/// "/" for the root, so that every message shows a pointer.
-std::string shown(const std::string& pointer) {
-  return pointer.empty() ? "/" : pointer;
-}
-
-std::string number_text(const Value& v) {
-  if (v.IsInt64())
-    return std::to_string(v.GetInt64());
-  if (v.IsUint64())
-    return std::to_string(v.GetUint64());
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%g", v.GetDouble());
-  return buf;
-}
-
-std::string json_text(const Value& v) {
-  rapidjson::StringBuffer sb;
-  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
-  v.Accept(w);
-  return sb.GetString();
-}
-
-std::string type_phrase(const Value& type) {
-  auto one = [](std::string_view t) -> std::string {
-    if (t == "integer")
-      return "an integer";
-    if (t == "object" || t == "array")
-      return "an " + std::string{t};
-    return "a " + std::string{t};
-  };
-  if (type.IsString())
-    return one(type.GetString());
-  std::string out;
-  if (type.IsArray())
-    for (auto& t : type.GetArray())
-      if (t.IsString())
-        out += (out.empty() ? "" : " or ") + one(t.GetString());
-  return out.empty() ? "of another type" : out;
-}
-
-/// Turns RapidJSON's (keyword, schema pointer, document pointer) into
-/// "<pointer>: <plain words>", looking into the schema and the document for
-/// what 1.1.0 does not say (which field is missing or unknown).
-std::string schema_error(const rapidjson::Document& schema,
-                         const rapidjson::Document& doc,
-                         const rapidjson::SchemaValidator& v) {
-  std::string keyword = v.GetInvalidSchemaKeyword();
-  std::string where = pointer_text(v.GetInvalidDocumentPointer());
-  const Value* sub = v.GetInvalidSchemaPointer().Get(schema);
-  const Value* node = v.GetInvalidDocumentPointer().Get(doc);
-  auto kw = [&](const char* name) -> const Value* {
-    if (!sub || !sub->IsObject())
-      return nullptr;
-    auto it = sub->FindMember(name);
-    return it == sub->MemberEnd() ? nullptr : &it->value;
-  };
-  if (keyword == "type") {
-    if (auto t = kw("type"))
-      return shown(where) + ": must be " + type_phrase(*t);
-  } else if (keyword == "minimum" || keyword == "maximum") {
-    bool lower = keyword == "minimum";
-    auto ex = kw(lower ? "exclusiveMinimum" : "exclusiveMaximum");
-    bool exclusive = ex && ex->IsBool() && ex->GetBool();
-    if (auto b = kw(keyword.c_str()))
-      return shown(where) + ": must be " + (lower ? ">" : "<")
-             + (exclusive ? " " : "= ") + number_text(*b);
-  } else if (keyword == "enum") {
-    if (auto e = kw("enum"); e && e->IsArray()) {
-      std::string list;
-      for (auto& x : e->GetArray())
-        list += (list.empty() ? "" : ", ") + json_text(x);
-      return shown(where) + ": must be one of " + list;
-    }
-  } else if (keyword == "minLength") {
-    if (auto n = kw("minLength"); n && n->IsUint() && n->GetUint() == 1)
-      return shown(where) + ": must not be empty";
-    if (auto n = kw("minLength"))
-      return shown(where) + ": must have at least " + number_text(*n)
-             + " characters";
-  } else if (keyword == "minItems") {
-    if (auto n = kw("minItems"))
-      return shown(where) + ": must have at least " + number_text(*n)
-             + " item(s)";
-  } else if (keyword == "required") {
-    if (auto r = kw("required"); r && r->IsArray() && node && node->IsObject())
-      for (auto& name : r->GetArray())
-        if (name.IsString() && !node->HasMember(name))
-          return where + "/" + escape_token(name.GetString())
-                 + ": is required";
-  } else if (keyword == "additionalProperties") {
-    auto props = kw("properties");
-    // RapidJSON may point at the object or at the offending key.
-    const Value* obj = node;
-    std::string base = where;
-    if (obj && !obj->IsObject()) {
-      auto slash = where.rfind('/');
-      base = where.substr(0, slash == std::string::npos ? 0 : slash);
-      obj = rapidjson::Pointer(base.c_str()).Get(doc);
-    }
-    if (props && props->IsObject() && obj && obj->IsObject()) {
-      std::string allowed;
-      for (auto& p : props->GetObject())
-        allowed += (allowed.empty() ? "" : ", ") + std::string{p.name.GetString()};
-      for (auto& m : obj->GetObject())
-        if (!props->HasMember(m.name))
-          return base + "/" + escape_token(m.name.GetString())
-                 + ": unknown field (known: " + allowed + ")";
-    }
-  }
-  return shown(where) + ": fails the schema rule \"" + keyword + "\"";
-}
-
-/// "line L, column C" of a byte offset, for JSON syntax errors.
-std::string position_of(std::string_view text, std::size_t offset) {
-  std::size_t line = 1, col = 1;
-  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      col = 1;
-    } else {
-      ++col;
-    }
-  }
-  return "line " + std::to_string(line) + ", column " + std::to_string(col);
-}
 
 const rapidjson::Document& schema_document() {
   static const rapidjson::Document doc = [] {
@@ -234,23 +91,32 @@ judge_spec judge_from(const Value& j) {
     if (auto v = member(*b, "cooldown_ms"))
       s.breaker.cooldown = std::chrono::milliseconds{v->GetUint()};
   }
+  if (auto v = member(j, "logprobs"))
+    s.logprobs = v->GetBool();
+  if (auto v = member(j, "constrain"))
+    s.constrain = reply_constraint_of(v->GetString()).value_or(reply_constraint::none);
   return s;
 }
 
-/// "hosts" and "host_connection"; an error is "<pointer> <what>".
-std::string read_hosts(const Value& doc, run_config& cfg) {
+/// A field that is wrong: where (a JSON pointer) and what.
+struct field_problem {
+  std::string pointer, what;
+};
+
+/// "hosts" and "host_connection".
+std::optional<field_problem> read_hosts(const Value& doc, run_config& cfg) {
   if (auto hosts = member(doc, "hosts")) {
     cfg.hosts.clear();
     for (rapidjson::SizeType i = 0; i < hosts->Size(); ++i) {
       std::string text = (*hosts)[i].GetString(), why;
       if (!parse_host_address(text, false, why))
-        return "/hosts/" + std::to_string(i) + " " + why;
+        return field_problem{"/hosts/" + std::to_string(i), why};
       cfg.hosts.push_back(text);
     }
   }
   auto hc = member(doc, "host_connection");
   if (!hc)
-    return {};
+    return std::nullopt;
   auto& c = cfg.connection;
   auto text = [&](const char* name, std::string& into) {
     if (auto v = member(*hc, name))
@@ -272,13 +138,13 @@ std::string read_hosts(const Value& doc, run_config& cfg) {
   ms("retry_max_ms", c.retry_max);
   auto given = !c.tls_cert.empty() + !c.tls_key.empty() + !c.tls_ca.empty();
   if (given != 0 && given != 3)
-    return std::string{"/host_connection "}
-           + "mutual TLS needs all three of tls_cert, tls_key and tls_ca";
+    return field_problem{"/host_connection",
+                         "mutual TLS needs all three of tls_cert, tls_key and tls_ca"};
   if (c.lost_after < c.heartbeat)
-    return std::string{"/host_connection/lost_after_ms "}
-           + "must be at least heartbeat_ms (a host is lost after missed "
-             "pings)";
-  return {};
+    return field_problem{"/host_connection/lost_after_ms",
+                         "must be at least heartbeat_ms (a host is lost after "
+                         "missed pings)"};
+  return std::nullopt;
 }
 
 // What a panel or a cascade says about its judges: each name is one of the
@@ -448,6 +314,9 @@ bool apply(const Value& doc, run_config& cfg, const std::string& source,
       if (auto seed = member((*judges)[i], "seed"); seed && !seed->IsInt64())
         return fail(at + "/seed", "must fit in a signed 64-bit integer");
       auto spec = judge_from((*judges)[i]);
+      for (bool constrain : {false, true})
+        if (auto why = judge_setting_problem(spec, constrain); !why.empty())
+          return fail(at + (constrain ? "/constrain" : "/logprobs"), why);
       if (!names.insert(spec.name).second)
         return fail(at + (member((*judges)[i], "name") ? "/name" : ""),
                     "duplicate judge name \"" + spec.name
@@ -473,8 +342,8 @@ bool apply(const Value& doc, run_config& cfg, const std::string& source,
     cfg.vote_deadline = std::chrono::milliseconds{v->GetUint()};
   if (auto v = member(doc, "failover_wait_ms"))
     cfg.failover_wait = std::chrono::milliseconds{v->GetUint()};
-  if (auto why = read_hosts(doc, cfg); !why.empty())
-    return fail(why.substr(0, why.find(' ')), why.substr(why.find(' ') + 1));
+  if (auto bad = read_hosts(doc, cfg))
+    return fail(bad->pointer, bad->what);
   if (auto v = member(doc, "max_fault_rate"))
     cfg.max_fault_rate = v->GetDouble();
   if (auto st = member(doc, "statistics")) {
@@ -519,6 +388,17 @@ bool apply(const Value& doc, run_config& cfg, const std::string& source,
     if (auto v = member(*au, "flush"))
       cfg.flush = *flush_policy_from_string(v->GetString());
   }
+  if (auto v = member(doc, "calibration"))
+    cfg.calibration = v->GetString();
+  if (auto v = member(doc, "calibration_sha256"))
+    cfg.calibration_sha256 = v->GetString();
+  if (auto st = member(doc, "stop"))
+    if (auto v = member(*st, "probability"))
+      cfg.stop_probability = v->GetDouble();
+  if (cfg.stop_probability && cfg.calibration.empty())
+    return fail("/stop/probability",
+                "stopping on probability needs a calibration map "
+                "(\"calibration\": \"MAP.json\", made by invjudge calibrate)");
   if (auto c = member(doc, "cache")) {
     if (auto v = member(*c, "path"))
       cfg.cache.path = v->GetString();
@@ -532,8 +412,16 @@ bool apply(const Value& doc, run_config& cfg, const std::string& source,
       error = source + ": " + (pointer.empty() ? "" : pointer + ": ") + what;
       return false;
     };
+  if (auto bad = apply_answer_policy(member(doc, "answer_policy"), cfg.policy,
+                                     cfg.judges))
+    return fail("/answer_policy/" + bad->field, bad->what);
   if (!apply_routes(doc, cfg, judge || judges, fail_at))
     return false;
+  if (!cfg.calibration.empty() && (cfg.panel || cfg.cascade))
+    return fail_at("/calibration",
+                   std::string{"a calibration map applies to pooled votes, "
+                               "not to a "}
+                     + (cfg.panel ? "panel" : "cascade"));
   return check_budgets(cfg, fail_at);
 }
 
@@ -618,6 +506,7 @@ bool override_judge(run_config& cfg, const std::string& name,
     return false;
   }
   cfg.judges = {*spec};
+  set_answer_policy(cfg.judges, cfg.policy);
   return true;
 }
 
@@ -728,6 +617,17 @@ void write_run_config(rapidjson::Writer<rapidjson::StringBuffer>& w,
     w.Key("cooldown_ms");
     w.Int64(j.breaker.cooldown.count());
     w.EndObject();
+    // Written only when set, so that runs without them keep their manifest
+    // as it was.
+    if (j.logprobs) {
+      w.Key("logprobs");
+      w.Bool(true);
+    }
+    if (j.constrain != reply_constraint::none) {
+      auto c = to_string(j.constrain);
+      w.Key("constrain");
+      w.String(c.data(), static_cast<rapidjson::SizeType>(c.size()));
+    }
     w.EndObject();
   }
   w.EndArray();
@@ -784,6 +684,22 @@ void write_run_config(rapidjson::Writer<rapidjson::StringBuffer>& w,
     w.EndObject();
   }
   write_hosts(w, cfg);
+  write_answer_policy(w, cfg.policy);
+  // Only when configured: the map's path and SHA-256 (checked on resume).
+  if (!cfg.calibration.empty()) {
+    w.Key("calibration");
+    w.String(cfg.calibration);
+    w.Key("calibration_sha256");
+    w.String(cfg.calibration_maps ? cfg.calibration_maps->sha256
+                                  : cfg.calibration_sha256);
+  }
+  if (cfg.stop_probability) {
+    w.Key("stop");
+    w.StartObject();
+    w.Key("probability");
+    w.Double(*cfg.stop_probability);
+    w.EndObject();
+  }
   if (cfg.panel) {
     w.Key("panels");
     w.StartObject();

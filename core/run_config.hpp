@@ -8,6 +8,7 @@
 // Pure: no file is read here (tools/config_file.hpp reads files).
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +17,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "core/calibration.hpp"
 #include "core/canary_plan.hpp"
 #include "core/judge_spec.hpp"
 #include "core/panel_rule.hpp"
@@ -135,6 +137,21 @@ struct run_config {
   std::optional<panel_config> panel;
   /// A rules-first cascade instead of pooled votes; excludes `panel`.
   std::optional<cascade_config> cascade;
+  /// The calibration map file (issue 16; `invjudge calibrate`); empty: none.
+  /// Pooled votes only (not with a panel or cascade).
+  std::string calibration;
+  /// The map's SHA-256: declared (a resumed run's manifest), or that of the
+  /// map loaded. A loaded map with another SHA is refused.
+  std::string calibration_sha256;
+  /// The maps, once tools/calibration_file has read `calibration` (core
+  /// reads no file); null until then.
+  std::shared_ptr<const calibration_set> calibration_maps;
+  /// "stop": {"probability": P}: a pair's voting stops once the calibrated
+  /// probability of its leading decision reaches P (needs `calibration`).
+  std::optional<double> stop_probability;
+  /// How the rule judges read answers (core/answer_policy.hpp); copied
+  /// into every rule judge's spec, whose id it is part of.
+  answer_policy policy;
 };
 
 /// The spec of the judge named `name` in `cfg`; nullptr when none is.

@@ -41,6 +41,11 @@ void write_judge_info(json_writer& w, const judge_info& j) {
   // The variable's name only: the key itself never leaves the adapter.
   json::string(w, "api_key_env", j.api_key_env);
   json::string(w, "ca_file", j.ca_file);
+  // Only when set, so that manifests of runs without them read as before.
+  if (j.logprobs)
+    json::boolean(w, "logprobs", true);
+  if (!j.constrain.empty() && j.constrain != "none")
+    json::string(w, "constrain", j.constrain);
   json::string(w, "prompt_id", j.prompt_id);
   json::string(w, "prompt_sha256", j.prompt_sha256);
   json::string(w, "version", j.version);

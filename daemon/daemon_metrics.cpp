@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/run_manifest.hpp"
+#include "daemon/run_counts.hpp"
 
 namespace ij {
 
@@ -59,9 +60,11 @@ void daemon_metrics::record_call(const std::string& judge,
   h.sum += seconds;
 }
 
-void daemon_metrics::record_votes(std::uint64_t cast, std::uint64_t skipped) {
+void daemon_metrics::record_votes(std::uint64_t cast, std::uint64_t faulted,
+                                  std::uint64_t skipped) {
   std::lock_guard<std::mutex> guard{mtx_};
   votes_cast_ += cast;
+  votes_faulted_ += faulted;
   votes_skipped_ += skipped;
 }
 
@@ -80,7 +83,9 @@ std::uint64_t daemon_metrics::requests(const std::string& judge,
 }
 
 std::string daemon_metrics::render(
-  const std::map<std::string, std::uint64_t>& runs_by_state) {
+  const std::map<std::string, std::uint64_t>& runs_by_state,
+  const std::map<std::string, std::uint64_t>& count_sums,
+  std::size_t followers_waiting) {
   std::lock_guard<std::mutex> guard{mtx_};
   std::string out;
   header(out, "invjudge_build_info", "gauge",
@@ -117,8 +122,13 @@ std::string daemon_metrics::render(
          "Judge records reused from the response cache.");
   out += "invjudge_cache_hits_total " + std::to_string(cache_hits_) + "\n";
   header(out, "invjudge_votes_cast_total", "counter",
-         "Votes cast for decided pairs.");
+         "Votes cast for pairs with a verdict: a decision, an abstention or "
+         "an unreadable reply (a call that failed casts no vote).");
   out += "invjudge_votes_cast_total " + std::to_string(votes_cast_) + "\n";
+  header(out, "invjudge_votes_faulted_total", "counter",
+         "Votes whose judge call failed (faults, not votes cast).");
+  out += "invjudge_votes_faulted_total " + std::to_string(votes_faulted_)
+         + "\n";
   header(out, "invjudge_votes_skipped_total", "counter",
          "Votes not cast because the outcome was already fixed.");
   out += "invjudge_votes_skipped_total " + std::to_string(votes_skipped_)
@@ -127,6 +137,10 @@ std::string daemon_metrics::render(
   for (auto& [state, n] : runs_by_state)
     out += "invjudge_runs{state=\"" + label(state) + "\"} "
            + std::to_string(n) + "\n";
+  out += counts_metrics(count_sums);
+  header(out, "invjudge_followers_waiting", "gauge",
+         "Requests for verdicts waiting for the next ones (wait_ms).");
+  out += "invjudge_followers_waiting " + std::to_string(followers_waiting) + "\n";
   header(out, "invjudge_judge_in_flight_cap", "gauge",
          "Calls a judge may have in flight now (adaptive backends lower it "
          "under 429/529).");

@@ -1,8 +1,10 @@
 #pragma once
 // The daemon's counters for GET /metrics (Prometheus text format, prefix
 // invjudge_, base units): judge requests by judge and outcome with a latency
-// histogram, faults by kind, cache hits, votes cast and skipped by early
-// stop, runs by state, the judges' adaptive in-flight caps, build info.
+// histogram, faults by kind, cache hits, votes cast (a vote that faulted is
+// not cast: it is counted as faulted), faulted and skipped by early stop,
+// runs by state and their counts summed (daemon/run_counts), the judges'
+// adaptive in-flight caps, build info.
 // Judge requests are counted by a decorator around each judge's adapter
 // (metered()), so every run of the daemon adds to the same counters.
 #include <array>
@@ -27,15 +29,22 @@ public:
   /// One finished adapter call of `judge`.
   void record_call(const std::string& judge, const adapter_reply& reply,
                    double seconds);
-  /// Votes of decided pairs: cast, and not cast (early stop).
-  void record_votes(std::uint64_t cast, std::uint64_t skipped);
+  /// Votes of pairs with a verdict: cast (a decision, an abstention or an
+  /// unreadable reply), faulted (the call failed: no vote), and not cast
+  /// (early stop).
+  void record_votes(std::uint64_t cast, std::uint64_t faulted,
+                    std::uint64_t skipped);
   /// A judge whose in-flight cap is reported (configured, and the adapter's
   /// current one when it adapts).
   void watch_judge(const std::string& judge, judge_adapter_ptr adapter,
                    std::uint32_t configured);
 
-  /// The exposition text; `runs_by_state` from the daemon's run list.
-  std::string render(const std::map<std::string, std::uint64_t>& runs_by_state);
+  /// The exposition text; `runs_by_state` and `count_sums` (run_counts'
+  /// add_counts over every run) from the daemon's run list, and the
+  /// followers waiting for verdicts now (daemon/run_events).
+  std::string render(const std::map<std::string, std::uint64_t>& runs_by_state,
+                     const std::map<std::string, std::uint64_t>& count_sums,
+                     std::size_t followers_waiting);
 
   /// The same counts for tests and the summary: requests of a judge with
   /// `outcome` ("ok", "fault", "cached").
@@ -53,6 +62,7 @@ private:
   std::map<std::string, std::uint64_t> faults_;
   std::uint64_t cache_hits_ = 0;
   std::uint64_t votes_cast_ = 0;
+  std::uint64_t votes_faulted_ = 0;
   std::uint64_t votes_skipped_ = 0;
   struct watched {
     std::string judge;

@@ -5,22 +5,18 @@
 
 #include <sys/stat.h>
 
-#include <openssl/crypto.h>
-
 #include <boost/beast/http.hpp>
-
-#include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include "actors/judge_directory.hpp"
 #include "actors/local_workers.hpp"
 #include "actors/run_session.hpp"
 #include "adapters/adapter_factory.hpp"
-#include "adapters/llm_judge_comparator.hpp"
+#include "core/wall_clock.hpp"
 #include "core/audit_record.hpp"
 #include "core/judge_spec.hpp"
+#include "daemon/pairs_file_reader.hpp"
+#include "daemon/run_counts.hpp"
+#include "daemon/run_request.hpp"
 #include "messages/error.hpp"
 
 namespace ij {
@@ -30,139 +26,60 @@ namespace http = boost::beast::http;
 
 namespace {
 
-using writer = rapidjson::Writer<rapidjson::StringBuffer>;
-
-http_response json_reply(unsigned status, const std::string& body) {
-  http_response res{static_cast<http::status>(status), 11};
-  res.set(http::field::content_type, "application/json");
-  res.body() = body + "\n";
-  return res;
-}
-
-http_response lines_reply(std::string body) {
-  http_response res{http::status::ok, 11};
-  res.set(http::field::content_type, "application/x-ndjson");
-  res.body() = std::move(body);
-  return res;
-}
-
-// The media type without parameters, lower case.
-std::string media_type(const http_request& req) {
-  std::string v{req[http::field::content_type]};
-  v = v.substr(0, v.find(';'));
-  while (!v.empty() && v.back() == ' ')
-    v.pop_back();
-  for (auto& c : v)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return v;
-}
-
-void write_run(writer& w, const run_row& r) {
-  w.StartObject();
-  w.Key("id");
-  w.String(r.id);
-  w.Key("name");
-  w.String(r.name);
-  w.Key("state");
-  w.String(r.state);
-  w.Key("closed");
-  w.Bool(r.closed);
-  w.Key("lines");
-  w.Uint64(r.lines);
-  w.Key("counts");
-  rapidjson::Document counts;
-  counts.Parse(r.counts_json);
-  if (counts.IsObject())
-    counts.Accept(w);
-  else
-    w.StartObject(), w.EndObject();
-  w.Key("created");
-  w.String(iso8601_utc(r.created_ms));
-  w.Key("finished");
-  if (r.finished_ms > 0)
-    w.String(iso8601_utc(r.finished_ms));
-  else
-    w.Null();
-  if (!r.error.empty()) {
-    w.Key("error");
-    w.String(r.error);
+// A query parameter's value as a number: `fallback` when absent, false
+// when it is not digits (or too long for 64 bits).
+bool number_param(const std::string& query, std::string_view name,
+                  std::uint64_t fallback, std::uint64_t& value) {
+  value = fallback;
+  std::string_view rest = query;
+  while (!rest.empty()) {
+    auto amp = rest.find('&');
+    auto pair = rest.substr(0, amp);
+    rest = amp == std::string_view::npos ? std::string_view{} : rest.substr(amp + 1);
+    auto eq = pair.find('=');
+    if (pair.substr(0, eq) != name)
+      continue;
+    auto v = eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1);
+    if (v.empty() || v.find_first_not_of("0123456789") != std::string_view::npos
+        || v.size() > 19)
+      return false;
+    value = std::stoull(std::string{v});
+    return true;
   }
-  w.EndObject();
+  return true;
 }
 
-std::string run_json(const run_row& r) {
-  rapidjson::StringBuffer sb;
-  writer w(sb);
-  write_run(w, r);
-  return {sb.GetString(), sb.GetSize()};
-}
-
-std::uint64_t after_of(const std::string& query, bool& ok) {
-  ok = true;
-  auto at = query.find("after=");
-  if (at == std::string::npos)
-    return 0;
-  auto v = query.substr(at + 6);
-  v = v.substr(0, v.find('&'));
-  if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos
-      || v.size() > 19) {
-    ok = false;
-    return 0;
-  }
-  return std::stoull(v);
+bool final_state(const std::string& state) {
+  return state == "done" || state == "cancelled" || state == "failed";
 }
 
 bool pairs_media_type(const http_request& req) {
-  auto type = media_type(req);
+  auto type = media_type(header_value(req, http::field::content_type));
   return type == "application/x-ndjson" || type == "application/jsonl"
          || type == "application/x-jsonlines" || type == "text/plain";
 }
 
-http_response wrong_pairs_type(const http_request& req) {
-  return json_error(415, "unsupported_media_type",
-                    "pairs are JSON Lines: application/x-ndjson, not '"
-                      + std::string{req[http::field::content_type]} + "'");
+error_reply wrong_pairs_type(const http_request& req) {
+  return {415, "unsupported_media_type",
+          "pairs are JSON Lines: application/x-ndjson, not '"
+            + std::string{req[http::field::content_type]} + "'", {}};
 }
 
-// {"accepted", "rejected": [{"line", "reason"}...]}
-http_response upload_reply(const daemon_run::upload_result& up) {
-  rapidjson::StringBuffer sb;
-  writer w(sb);
-  w.StartObject();
-  w.Key("accepted");
-  w.Uint64(up.accepted);
-  w.Key("rejected");
-  w.StartArray();
-  for (auto& [line, reason] : up.rejected) {
-    w.StartObject();
-    w.Key("line");
-    w.Uint64(line);
-    w.Key("reason");
-    w.String(reason);
-    w.EndObject();
-  }
-  w.EndArray();
-  w.EndObject();
-  return json_reply(200, {sb.GetString(), sb.GetSize()});
+error_reply unauthorized() {
+  return {401, "unauthorized",
+          "a valid 'Authorization: Bearer TOKEN' header is needed", {}};
 }
 
-// POST /v1/runs/{id}/pairs with the whole body at hand.
-http_response upload_pairs(const http_request& req,
-                           const std::shared_ptr<daemon_run>& run,
-                           const run_row& stored) {
-  if (!pairs_media_type(req))
-    return wrong_pairs_type(req);
-  if (!run || run->ended())
-    return json_error(409, "run_ended",
-                      "run " + stored.id + " has ended (" + stored.state + ")");
-  daemon_run::upload_result up;
-  std::string why;
-  if (!run->upload(req.body(), up, why))
-    return json_error(409, "input_closed", why);
-  return upload_reply(up);
+error_reply run_ended(const run_row& row) {
+  return {409, "run_ended", "run " + row.id + " has ended (" + row.state + ")", {}};
 }
 
-// The same, streamed: each piece goes to the run as it arrives.
+upload_view view_of(const daemon_run::upload_result& up) {
+  return upload_view{up.accepted, up.rejected};
+}
+
+// POST /v1/runs/{id}/pairs streamed: each piece goes to the run as it
+// arrives.
 class pairs_stream : public body_stream {
 public:
   explicit pairs_stream(std::shared_ptr<daemon_run> run) : run_(std::move(run)) {
@@ -178,9 +95,12 @@ public:
   http_response finish() override {
     finished_ = true;
     std::string why;
-    if (!run_->end_upload(st_, true, why))
-      return json_error(500, "state_failed", why);
-    return upload_reply(st_.result);
+    api_result result = error_reply{};
+    if (run_->end_upload(st_, true, why))
+      result = view_of(st_.result);
+    else
+      result = error_reply{500, "state_failed", why, {}};
+    return std::get<http_response>(render_result(result));
   }
 
 private:
@@ -190,11 +110,6 @@ private:
 };
 
 } // namespace
-
-bool same_secret(const std::string& a, const std::string& b) {
-  // The length is not the secret; the bytes are compared in constant time.
-  return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
-}
 
 daemon_service::daemon_service(caf::actor_system& sys, daemon_options options)
   : sys_(sys), options_(std::move(options)) {
@@ -216,6 +131,8 @@ daemon_service::open(caf::actor_system& sys, daemon_options options,
   d->store_ = state_store::open(dir, error);
   if (!d->store_)
     return nullptr;
+  d->store_->on_change(
+    [events = &d->events_](const std::string& id) { events->changed(id); });
   if (!d->options_.cache.path.empty()) {
     d->cache_ = response_cache::open(d->options_.cache.path,
                                      d->options_.cache.ttl,
@@ -228,6 +145,7 @@ daemon_service::open(caf::actor_system& sys, daemon_options options,
   d->ctx_.store = d->store_.get();
   d->ctx_.metrics = std::make_shared<daemon_metrics>();
   d->ctx_.state_dir = dir;
+  d->ctx_.reader = spawn_pairs_file_reader(sys);
   // Every unfinished run resumes by itself.
   for (auto& row : d->store_->runs()) {
     if (row.state != "open" && row.state != "running")
@@ -254,6 +172,7 @@ daemon_service::open(caf::actor_system& sys, daemon_options options,
 daemon_service::~daemon_service() {
   shutdown();
   caf::anon_send_exit(ctx_.directory, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(ctx_.reader, caf::exit_reason::user_shutdown);
 }
 
 void daemon_service::shutdown() {
@@ -271,13 +190,8 @@ void daemon_service::shutdown() {
 }
 
 bool daemon_service::authorized(const http_request& req) const {
-  if (options_.token.empty())
-    return true;
-  std::string auth{req[http::field::authorization]};
-  const std::string prefix = "Bearer ";
-  if (auth.compare(0, prefix.size(), prefix) != 0)
-    return false;
-  return same_secret(auth.substr(prefix.size()), options_.token);
+  return options_.token.empty()
+         || bearer_matches(header_value(req, http::field::authorization), options_.token);
 }
 
 // A worker for every judge of `cfg` that no worker serves yet: judges are
@@ -315,209 +229,254 @@ std::shared_ptr<daemon_run> daemon_service::find(const std::string& id) {
   return it == runs_.end() ? nullptr : it->second;
 }
 
-http_response daemon_service::create_run(const http_request& req) {
-  if (media_type(req) != "application/json")
-    return json_error(415, "unsupported_media_type",
-                      "POST /v1/runs takes application/json, not '"
-                        + std::string{req[http::field::content_type]} + "'");
-  rapidjson::Document doc;
-  doc.Parse(req.body().data(), req.body().size());
-  if (doc.HasParseError())
-    return json_error(400, "malformed_json",
-                      "the body is not valid JSON at byte "
-                        + std::to_string(doc.GetErrorOffset() + 1) + ": "
-                        + rapidjson::GetParseError_En(doc.GetParseError()));
-  if (!doc.IsObject())
-    return json_error(400, "bad_request", "the body must be a JSON object");
-  std::string name;
-  if (doc.HasMember("name")) {
-    if (!doc["name"].IsString())
-      return json_error(400, "bad_request", "/name must be a string");
-    name = doc["name"].GetString();
+daemon_service::handler_fn daemon_service::handler_of(api_endpoint e) {
+  switch (e) {
+  case api_endpoint::health:
+    return &daemon_service::health;
+  case api_endpoint::metrics:
+    return &daemon_service::metrics;
+  case api_endpoint::create_run:
+    return &daemon_service::create_run;
+  case api_endpoint::list_runs:
+    return &daemon_service::list_runs;
+  case api_endpoint::get_run:
+    return &daemon_service::get_run;
+  case api_endpoint::cancel_run:
+    return &daemon_service::cancel_run;
+  case api_endpoint::upload_pairs:
+    return &daemon_service::upload_pairs;
+  case api_endpoint::close_run:
+    return &daemon_service::close_run;
+  case api_endpoint::verdicts:
+    return &daemon_service::verdicts;
+  case api_endpoint::audit:
+    return &daemon_service::audit;
   }
-  std::string config_text = "{}";
-  if (doc.HasMember("config")) {
-    if (!doc["config"].IsObject())
-      return json_error(400, "bad_config", "/config must be a JSON object");
-    rapidjson::StringBuffer sb;
-    writer w(sb);
-    doc["config"].Accept(w);
-    config_text.assign(sb.GetString(), sb.GetSize());
-  }
-  std::string error;
-  auto cfg = parse_config(config_text, "/config", error);
-  if (!cfg)
-    return json_error(400, "bad_config", error);
-  if (!ensure_workers(*cfg, error))
-    return json_error(400, "bad_config", "/config: " + error);
-  run_row row;
-  row.id = make_run_id();
-  row.name = name;
-  row.config_json = config_text;
-  row.created_ms = wall_clock_ms();
-  row.counts_json = "{}";
-  auto run = daemon_run::create(ctx_, row, std::move(*cfg), error);
-  if (!run)
-    return json_error(500, "state_failed", error);
-  {
-    std::lock_guard<std::mutex> guard{mtx_};
-    runs_[row.id] = run;
-  }
-  return json_reply(201, run_json(run->row()));
+  return nullptr; // not reached: every endpoint is above (-Wswitch)
 }
 
-http_reply daemon_service::run_request(const http_request& req,
-                                          const std::string& id,
-                                          const std::string& rest) {
-  auto run = find(id);
-  auto stored = run ? std::optional<run_row>{run->row()} : store_->run(id);
-  if (!stored)
-    return json_error(404, "unknown_run", "no run " + id);
-  auto method = req.method();
+std::optional<run_row> daemon_service::lookup(const std::string& id,
+                                              std::shared_ptr<daemon_run>& run) {
+  run = find(id);
+  return run ? std::optional<run_row>{run->row()} : store_->run(id);
+}
+
+http_reply daemon_service::handle(const http_request& req) {
   std::string target{req.target()};
-  auto query = target.find('?') == std::string::npos
-                 ? std::string{}
-                 : target.substr(target.find('?') + 1);
-  if (rest.empty() && method == http::verb::get)
-    return json_reply(200, run_json(*stored));
-  if (rest.empty() && method == http::verb::delete_) {
-    if (!run || run->ended())
-      return json_error(409, "run_ended",
-                        "run " + id + " has ended (" + stored->state + ")");
-    run->cancel();
-    return json_reply(200, run_json(run->row()));
+  auto q = target.find('?');
+  auto path = target.substr(0, q);
+  auto match = api_routes().find(req.method(), path);
+  bool open = match.found && !match.found->handler.needs_token;
+  if (!open && !authorized(req))
+    return render_result(unauthorized());
+  if (!match.found && match.allowed.empty())
+    return render_result(
+      error_reply{404, "not_found", "no such endpoint: " + path});
+  if (!match.found) {
+    std::string allow;
+    for (auto m : match.allowed)
+      allow += (allow.empty() ? "" : ", ") + std::string{http::to_string(m)};
+    return render_result(error_reply{405, "method_not_allowed",
+                                   std::string{req.method_string()}
+                                     + " is not allowed on " + path
+                                     + " (allowed: " + allow + ")",
+                                   allow});
   }
-  if (rest == "/pairs" && method == http::verb::post)
-    return upload_pairs(req, run, *stored);
-  if (rest == "/close" && method == http::verb::post) {
-    std::string why;
-    if (!run || !run->close(why))
-      return json_error(409, "run_ended",
-                        why.empty() ? "run " + id + " has ended" : why);
-    return json_reply(200, run_json(run->row()));
-  }
-  if (rest == "/verdicts" && method == http::verb::get) {
-    bool ok = true;
-    auto after = after_of(query, ok);
-    if (!ok)
-      return json_error(400, "bad_request",
-                        "after must be a sequence number (digits)");
-    std::string body;
-    for (auto& [seq, line] : store_->verdicts(id, after, 10000))
-      body += line + "\n";
-    auto res = lines_reply(std::move(body));
-    res.set("X-Run-State", stored->state);
-    return res;
-  }
-  if (rest == "/audit" && method == http::verb::get) {
-    http_file_response res{http::status::ok, 11};
-    beast::error_code ec;
-    res.body().open((ctx_.state_dir + "/runs/" + id + "/audit.jsonl").c_str(),
-                    beast::file_mode::scan, ec);
-    if (ec)
-      return json_error(500, "internal",
-                        "cannot read the run's audit: " + ec.message());
-    res.set(http::field::content_type, "application/x-ndjson");
-    return res;
-  }
-  if (rest.empty() || rest == "/pairs" || rest == "/close"
-      || rest == "/verdicts" || rest == "/audit")
-    return json_error(405, "method_not_allowed",
-                      std::string{req.method_string()} + " is not allowed on "
-                        + target);
-  return json_error(404, "not_found", "no such endpoint: " + target);
+  api_request r{req, std::move(match.params),
+                q == std::string::npos ? std::string{} : target.substr(q + 1)};
+  return render_result((this->*handler_of(match.found->handler.endpoint))(r));
 }
 
-http_response daemon_service::list_runs(const http_request&) {
-  rapidjson::StringBuffer sb;
-  writer w(sb);
-  w.StartObject();
-  w.Key("runs");
-  w.StartArray();
-  for (auto& row : store_->runs()) {
-    auto run = find(row.id);
-    write_run(w, run ? run->row() : row);
-  }
-  w.EndArray();
-  w.EndObject();
-  return json_reply(200, {sb.GetString(), sb.GetSize()});
+api_result daemon_service::health(const api_request&) {
+  return health_view{};
 }
 
-http_response daemon_service::metrics(const http_request&) {
-  std::map<std::string, std::uint64_t> states;
+api_result daemon_service::metrics(const api_request&) {
+  std::map<std::string, std::uint64_t> states, counts;
   for (auto s : {"open", "running", "done", "cancelled", "failed"})
     states[s] = 0;
   for (auto& row : store_->runs()) {
     auto run = find(row.id);
-    ++states[run ? run->row().state : row.state];
+    auto now = run ? run->row() : row;
+    ++states[now.state];
+    add_counts(now.counts_json, counts);
   }
-  http_response res{http::status::ok, 11};
-  res.set(http::field::content_type, "text/plain; version=0.0.4");
-  res.body() = ctx_.metrics->render(states);
-  return res;
+  return metrics_text{ctx_.metrics->render(states, counts, events_.waiting())};
+}
+
+api_result daemon_service::create_run(const api_request& req) {
+  auto parsed = parse_run_request(header_value(req.http, http::field::content_type),
+                                  req.http.body());
+  if (auto* e = std::get_if<error_reply>(&parsed))
+    return *e;
+  auto& body = std::get<run_request>(parsed);
+  std::string error;
+  if (!load_run_calibration(body, error))
+    return error_reply{400, "bad_config", error};
+  // The binding's errors already name their source ("/config: ...").
+  if (!ensure_workers(body.config, error))
+    return error_reply{400, "bad_config", error};
+  run_row row;
+  row.id = make_run_id();
+  row.name = body.name;
+  row.config_json = body.config_text;
+  row.created_ms = wall_clock_ms();
+  row.counts_json = "{}";
+  auto run = daemon_run::create(ctx_, row, std::move(body.config), error);
+  if (!run)
+    return error_reply{500, "state_failed", error};
+  {
+    std::lock_guard<std::mutex> guard{mtx_};
+    runs_[row.id] = run;
+  }
+  return run_view{run->row(), 201};
+}
+
+api_result daemon_service::list_runs(const api_request&) {
+  run_list out;
+  for (auto& row : store_->runs()) {
+    auto run = find(row.id);
+    out.rows.push_back(run ? run->row() : row);
+  }
+  return out;
+}
+
+api_result daemon_service::get_run(const api_request& req) {
+  auto& id = req.params.get("id");
+  std::shared_ptr<daemon_run> run;
+  auto stored = lookup(id, run);
+  if (!stored)
+    return error_reply{404, "unknown_run", "no run " + id};
+  return run_view{*stored};
+}
+
+api_result daemon_service::cancel_run(const api_request& req) {
+  auto& id = req.params.get("id");
+  std::shared_ptr<daemon_run> run;
+  auto stored = lookup(id, run);
+  if (!stored)
+    return error_reply{404, "unknown_run", "no run " + id};
+  if (!run || run->ended())
+    return run_ended(*stored);
+  run->cancel();
+  return run_view{run->row()};
+}
+
+// The whole body at hand (the server streams uploads to open_stream; this
+// serves a server without a stream opener).
+api_result daemon_service::upload_pairs(const api_request& req) {
+  auto& id = req.params.get("id");
+  std::shared_ptr<daemon_run> run;
+  auto stored = lookup(id, run);
+  if (!stored)
+    return error_reply{404, "unknown_run", "no run " + id};
+  if (!pairs_media_type(req.http))
+    return wrong_pairs_type(req.http);
+  if (!run || run->ended())
+    return run_ended(*stored);
+  daemon_run::upload_result up;
+  std::string why;
+  if (!run->upload(req.http.body(), up, why))
+    return error_reply{409, "input_closed", why};
+  return view_of(up);
+}
+
+api_result daemon_service::close_run(const api_request& req) {
+  auto& id = req.params.get("id");
+  std::shared_ptr<daemon_run> run;
+  auto stored = lookup(id, run);
+  if (!stored)
+    return error_reply{404, "unknown_run", "no run " + id};
+  std::string why;
+  if (!run || !run->close(why))
+    return error_reply{409, "run_ended",
+                     why.empty() ? "run " + id + " has ended (" + stored->state + ")"
+                                 : why};
+  return run_view{run->row()};
+}
+
+api_result daemon_service::verdicts(const api_request& req) {
+  auto& id = req.params.get("id");
+  std::uint64_t after = 0, wait_ms = 0;
+  if (!number_param(req.query, "after", 0, after))
+    return error_reply{400, "bad_request",
+                       "after must be a sequence number (digits)"};
+  if (!number_param(req.query, "wait_ms", 0, wait_ms) || wait_ms > max_wait_ms)
+    return error_reply{400, "bad_request",
+                       "wait_ms must be a number of milliseconds from 0 to "
+                         + std::to_string(max_wait_ms)};
+  // The version first: a line stored after it wakes the wait below.
+  auto seen = events_.version(id);
+  auto lines = verdicts_after(id, after);
+  auto* found = std::get_if<verdict_lines>(&lines);
+  if (!found || wait_ms == 0 || !found->lines.empty() || final_state(found->state))
+    return lines;
+  // Nothing yet: answer when the run changes (lines stored, its end) or
+  // at wait_ms, without holding a server thread.
+  // The ticket lives as long as the reply waits (held by its answer).
+  auto ticket = std::make_shared<run_events::ticket>();
+  return deferred_result{
+    std::chrono::milliseconds(wait_ms),
+    [this, id, seen, ticket](std::function<void()> wake) {
+      *ticket = events_.wait(id, seen, std::move(wake));
+    },
+    [this, id, after, ticket] {
+      ticket->reset();
+      return verdicts_after(id, after);
+    }};
+}
+
+// The lines after `after` and the run's state read before them (so that a
+// final state means these lines are the last).
+api_result daemon_service::verdicts_after(const std::string& id,
+                                          std::uint64_t after) {
+  std::shared_ptr<daemon_run> run;
+  auto stored = lookup(id, run);
+  if (!stored)
+    return error_reply{404, "unknown_run", "no run " + id};
+  verdict_lines out;
+  out.state = stored->state;
+  for (auto& [seq, line] : store_->verdicts(id, after, 10000))
+    out.lines.push_back(std::move(line));
+  return out;
+}
+
+api_result daemon_service::audit(const api_request& req) {
+  auto& id = req.params.get("id");
+  std::shared_ptr<daemon_run> run;
+  if (!lookup(id, run))
+    return error_reply{404, "unknown_run", "no run " + id};
+  return file_view{ctx_.state_dir + "/runs/" + id + "/audit.jsonl",
+                   "the run's audit"};
 }
 
 std::unique_ptr<body_stream>
 daemon_service::open_stream(const http_request& req, http_response& refusal) {
   std::string target{req.target()};
   auto path = target.substr(0, target.find('?'));
-  const std::string prefix = "/v1/runs/", suffix = "/pairs";
-  if (req.method() != http::verb::post || path.size() <= prefix.size() + suffix.size()
-      || path.compare(0, prefix.size(), prefix) != 0
-      || path.compare(path.size() - suffix.size(), suffix.size(), suffix) != 0)
+  auto match = api_routes().find(req.method(), path);
+  if (!match.found || match.found->handler.endpoint != api_endpoint::upload_pairs)
     return nullptr; // read whole, for handle()
-  auto id = path.substr(prefix.size(), path.size() - prefix.size() - suffix.size());
-  auto run = find(id);
-  if (!authorized(req))
-    refusal = json_error(401, "unauthorized",
-                         "a valid 'Authorization: Bearer TOKEN' header is needed");
-  else if (!pairs_media_type(req))
-    refusal = wrong_pairs_type(req);
-  else if (!run && !store_->run(id))
-    refusal = json_error(404, "unknown_run", "no run " + id);
-  else if (!run || run->ended())
-    refusal = json_error(409, "run_ended", "run " + id + " has ended");
+  auto& id = match.params.get("id");
+  std::shared_ptr<daemon_run> run;
+  std::optional<error_reply> refused;
+  std::optional<run_row> stored;
   std::string why;
-  if (refusal.result() == http::status::unknown && !run->begin_upload(why))
-    refusal = json_error(409, "input_closed", why);
-  if (refusal.result() != http::status::unknown)
-    return nullptr;
-  return std::make_unique<pairs_stream>(run);
-}
-
-http_reply daemon_service::handle(const http_request& req) {
-  std::string target{req.target()};
-  auto path = target.substr(0, target.find('?'));
-  if (path == "/healthz") {
-    http_response res{http::status::ok, 11};
-    res.set(http::field::content_type, "text/plain");
-    res.body() = "ok\n";
-    return res;
-  }
   if (!authorized(req))
-    return json_error(401, "unauthorized",
-                      "a valid 'Authorization: Bearer TOKEN' header is needed");
-  if (path == "/metrics" && req.method() == http::verb::get)
-    return metrics(req);
-  if (path == "/v1/runs") {
-    if (req.method() == http::verb::post)
-      return create_run(req);
-    if (req.method() == http::verb::get)
-      return list_runs(req);
-    return json_error(405, "method_not_allowed",
-                      std::string{req.method_string()}
-                        + " is not allowed on /v1/runs");
+    refused = unauthorized();
+  else if (!pairs_media_type(req))
+    refused = wrong_pairs_type(req);
+  else if (!(stored = lookup(id, run)))
+    refused = error_reply{404, "unknown_run", "no run " + id};
+  else if (!run || run->ended())
+    refused = run_ended(*stored);
+  else if (!run->begin_upload(why))
+    refused = error_reply{409, "input_closed", why};
+  if (refused) {
+    refusal = std::get<http_response>(render_result(*refused));
+    return nullptr;
   }
-  const std::string prefix = "/v1/runs/";
-  if (path.compare(0, prefix.size(), prefix) == 0) {
-    auto rest = path.substr(prefix.size());
-    auto slash = rest.find('/');
-    auto id = rest.substr(0, slash);
-    return run_request(req, id,
-                       slash == std::string::npos ? std::string{}
-                                                  : rest.substr(slash));
-  }
-  return json_error(404, "not_found", "no such endpoint: " + path);
+  return std::make_unique<pairs_stream>(run);
 }
 
 } // namespace ij

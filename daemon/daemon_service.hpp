@@ -2,33 +2,33 @@
 // The evaluation daemon behind `invjudge serve`: the HTTP API over runs that
 // share the judge workers of one actor system (docs/ARCHITECTURE.md,
 // "The daemon"). Requests are handled on the HTTP server's threads; each run
-// has a thread of its own (daemon/daemon_run.hpp); actors never block.
+// is an actor fed by its uploads (daemon/daemon_run.hpp, daemon/run_actor.hpp);
+// actors never block.
 //
-// Endpoints (JSON; errors {"error": {"code", "message"}}):
-//   POST /v1/runs                 {"config": {...}, "name"?} -> 201
-//   POST /v1/runs/{id}/pairs      JSON Lines -> {"accepted", "rejected"}
-//   POST /v1/runs/{id}/close      the input is complete
-//   GET  /v1/runs, /v1/runs/{id}  state and counts
-//   GET  /v1/runs/{id}/verdicts?after=N   JSON Lines with "seq"
-//   GET  /v1/runs/{id}/audit      the audit trail
-//   DELETE /v1/runs/{id}          cancel
-//   GET  /metrics                 Prometheus text
-//   GET  /healthz                 200 while serving
-// Every endpoint but /healthz needs "Authorization: Bearer TOKEN" when a
-// token is set.
+// Requests are routed by a table (daemon/api_routes: method + path
+// pattern -> endpoint -> handler); each handler returns a typed result
+// (daemon/api_result) rendered in one place. The endpoints, their bodies,
+// statuses and errors are described in docs/openapi.yaml (a test checks
+// that it and the table agree). Every endpoint but /healthz needs
+// "Authorization: Bearer TOKEN" when a token is set.
 #include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 
 #include <caf/actor_system.hpp>
 
 #include "adapters/response_cache.hpp"
+#include "daemon/api_result.hpp"
+#include "daemon/api_routes.hpp"
+#include "daemon/bearer_token.hpp"
 #include "daemon/daemon_run.hpp"
 #include "daemon/http_server.hpp"
+#include "daemon/run_events.hpp"
 
 namespace ij {
 
@@ -69,19 +69,43 @@ public:
     return resume_failures_;
   }
 
+  /// A request as a handler sees it: the path's captured segments
+  /// ("{id}") and the query string.
+  struct api_request {
+    const http_request& http;
+    route_params params;
+    std::string query;
+  };
+  using handler_fn = api_result (daemon_service::*)(const api_request&);
+  /// The longest a follower may wait for verdicts (GET .../verdicts?wait_ms).
+  static constexpr std::uint64_t max_wait_ms = 60000;
+  /// The handler of each of the API's endpoints (daemon/api_routes).
+  static handler_fn handler_of(api_endpoint e);
+
 private:
   daemon_service(caf::actor_system& sys, daemon_options options);
   bool authorized(const http_request& req) const;
   bool ensure_workers(const run_config& cfg, std::string& error);
   std::shared_ptr<daemon_run> find(const std::string& id);
-  http_response create_run(const http_request& req);
-  http_reply run_request(const http_request& req, const std::string& id,
-                            const std::string& rest);
-  http_response list_runs(const http_request& req);
-  http_response metrics(const http_request& req);
+  /// The run `id` as now (live or stored); nullopt when there is none.
+  std::optional<run_row> lookup(const std::string& id,
+                                std::shared_ptr<daemon_run>& run);
+
+  api_result health(const api_request& req);
+  api_result metrics(const api_request& req);
+  api_result create_run(const api_request& req);
+  api_result list_runs(const api_request& req);
+  api_result get_run(const api_request& req);
+  api_result cancel_run(const api_request& req);
+  api_result upload_pairs(const api_request& req);
+  api_result close_run(const api_request& req);
+  api_result verdicts(const api_request& req);
+  api_result verdicts_after(const std::string& id, std::uint64_t after);
+  api_result audit(const api_request& req);
 
   caf::actor_system& sys_;
   daemon_options options_;
+  run_events events_; // before store_: the store's writer signals it
   std::unique_ptr<state_store> store_;
   std::shared_ptr<response_cache> cache_;
   daemon_context ctx_;
@@ -92,8 +116,5 @@ private:
   std::uint32_t resumed_ = 0;
   std::vector<std::string> resume_failures_;
 };
-
-/// A constant-time comparison (a token is not guessed byte by byte).
-bool same_secret(const std::string& a, const std::string& b);
 
 } // namespace ij

@@ -1,132 +1,165 @@
 #include "daemon/http_server.hpp"
 
 #include <limits>
-#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
+#include <boost/beast/ssl/ssl_stream.hpp>
 
 namespace ij {
 
 namespace net = boost::asio;
+namespace ssl = boost::asio::ssl;
 namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = net::ip::tcp;
 using boost::system::error_code;
 
-http_response json_error(unsigned status, const std::string& code,
-                         const std::string& message, unsigned version) {
-  rapidjson::StringBuffer sb;
-  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
-  w.StartObject();
-  w.Key("error");
-  w.StartObject();
-  w.Key("code");
-  w.String(code);
-  w.Key("message");
-  w.String(message);
-  w.EndObject();
-  w.EndObject();
-  http_response res{static_cast<http::status>(status), version};
-  res.set(http::field::content_type, "application/json");
-  res.body().assign(sb.GetString(), sb.GetSize());
-  res.body() += '\n';
-  res.prepare_payload();
-  return res;
-}
-
 struct http_server::impl {
-  impl(http_server_options o, http_handler h)
+  impl(http_server_options o, request_handler h)
     : options(std::move(o)), handler(std::move(h)), acceptor(io) {
   }
 
   http_server_options options;
-  http_handler handler;
+  request_handler handler;
   net::io_context io;
   tcp::acceptor acceptor;
+  std::optional<ssl::context> tls;
   std::vector<std::thread> threads;
   std::atomic<std::uint32_t> busy{0};
   std::atomic<bool> stopping{false};
-  std::mutex mtx;
 
   void accept();
 };
 
 namespace {
 
-class connection : public std::enable_shared_from_this<connection> {
+using tls_stream = beast::ssl_stream<beast::tcp_stream>;
+template <class Stream>
+constexpr bool is_tls = std::is_same_v<Stream, tls_stream>;
+
+// What a connection waits for; the timer's expiry is answered by phase.
+enum class phase { handshake, idle, headers, body, waiting, writing };
+
+template <class Stream>
+class connection : public std::enable_shared_from_this<connection<Stream>> {
 public:
-  connection(http_server::impl* srv, tcp::socket sock)
-    : srv_(srv), stream_(std::move(sock)), timer_(srv->io) {
+  connection(http_server::impl* srv, Stream stream)
+    : srv_(srv), stream_(std::move(stream)),
+      timer_(beast::get_lowest_layer(stream_).get_executor()) {
   }
 
-  void read() {
+  // Everything from here runs on the connection's strand.
+  void start() {
+    net::dispatch(timer_.get_executor(), [self = this->shared_from_this()] {
+      if constexpr (is_tls<Stream>)
+        self->handshake();
+      else
+        self->next_request();
+    });
+  }
+
+private:
+  tcp::socket& socket() {
+    return beast::get_lowest_layer(stream_).socket();
+  }
+
+  // Our own timer, not the stream's (which closes the socket), so that a
+  // late client can still be told 408. The generation tells a stale expiry
+  // (one already queued when the timer was re-armed) from the current one.
+  void arm(phase p, std::chrono::milliseconds after) {
+    phase_ = p;
+    expired_ = false;
+    ++generation_;
+    timer_.expires_after(after);
+    timer_.async_wait([self = this->shared_from_this(),
+                       gen = generation_](error_code ec) {
+      if (ec || gen != self->generation_)
+        return;
+      if (self->phase_ == phase::waiting)
+        return self->answer_deferred(); // no socket operation is pending
+      self->expired_ = true;
+      error_code ignored;
+      self->socket().cancel(ignored);
+    });
+  }
+
+  void disarm() {
+    ++generation_;
+    timer_.cancel();
+  }
+
+  void handshake() {
+    arm(phase::handshake, srv_->options.io_timeout);
+    if constexpr (is_tls<Stream>)
+      stream_.async_handshake(ssl::stream_base::server,
+                              [self = this->shared_from_this()](error_code ec) {
+                                if (ec)
+                                  return self->close();
+                                self->next_request();
+                              });
+  }
+
+  // A request's first byte may take up to the idle timeout (silence then
+  // closes the connection); its headers then have io_timeout from there.
+  void next_request() {
+    if (buffer_.size() > 0)
+      return read_header();
+    arm(phase::idle, srv_->options.idle_timeout);
+    stream_.async_read_some(
+      buffer_.prepare(sizeof piece_),
+      [self = this->shared_from_this()](error_code ec, std::size_t n) {
+        if (ec)
+          return self->fail(ec);
+        self->buffer_.commit(n);
+        self->read_header();
+      });
+  }
+
+  void read_header() {
     parser_.emplace();
     // The limit is applied once the headers say whether the body is
     // streamed (no limit) or read whole (on_header). Not boost::none: Beast
     // 1.74 compares the length with the empty optional and refuses.
     parser_->body_limit(std::numeric_limits<std::uint64_t>::max());
     parser_->header_limit(srv_->options.max_header_bytes);
-    // The first byte of a request may take up to the idle timeout; once it
-    // has begun, the whole request must come within the I/O timeout. Our own
-    // timer (not the stream's, which closes the socket) so that a late
-    // client can still be told 408.
-    stream_.expires_never();
-    arm(buffer_.size() > 0 ? srv_->options.io_timeout
-                           : srv_->options.idle_timeout);
+    arm(phase::headers, srv_->options.io_timeout);
     http::async_read_header(
       stream_, buffer_, *parser_,
-      [self = shared_from_this()](error_code ec, std::size_t) {
+      [self = this->shared_from_this()](error_code ec, std::size_t) {
         self->on_header(ec);
       });
   }
 
-private:
-  void arm(std::chrono::milliseconds after) {
-    timed_out_ = false;
-    timer_.expires_after(after);
-    timer_.async_wait([self = shared_from_this()](error_code ec) {
-      if (ec)
-        return; // re-armed or cancelled
-      self->timed_out_ = true;
-      error_code ignored;
-      self->stream_.socket().cancel(ignored);
-    });
-  }
-
   void on_header(error_code ec) {
     if (ec)
-      return fail(ec, true);
-    arm(srv_->options.io_timeout);
+      return fail(ec);
     if (srv_->options.streams && try_stream())
       return;
     // A body read whole is bounded by its Content-Length, checked here (the
     // parser's own limit is fixed before the headers are read).
     auto length = parser_->content_length();
     if (length && *length > srv_->options.max_body_bytes)
-      return fail(http::error::body_limit, false);
-    if (!length && parser_->chunked()) {
-      timer_.cancel();
+      return fail(http::error::body_limit);
+    if (!length && parser_->chunked())
       return reply_and_close(json_error(
         411, "length_required",
         "a chunked body is taken only for pair uploads; send Content-Length"));
-    }
-    expect_continue(*parser_, [this] {
-      http::async_read(stream_, buffer_, *parser_,
-                       [self = shared_from_this()](error_code ec, std::size_t) {
-                         self->on_request(ec);
-                       });
-    });
+    if (parser_->is_done())
+      return on_request();
+    expect_continue(*parser_, [this] { read_body(); });
   }
 
   // A client that asks (curl does for bodies over 1 MB) is told to send the
@@ -136,13 +169,29 @@ private:
     if (!beast::iequals(parser.get()[http::field::expect], "100-continue"))
       return next();
     continue_.version(parser.get().version());
+    arm(phase::writing, srv_->options.io_timeout);
     http::async_write(stream_, continue_,
-                      [self = shared_from_this(), next](error_code ec,
-                                                        std::size_t) {
+                      [self = this->shared_from_this(), next](error_code ec,
+                                                              std::size_t) {
                         if (ec)
-                          return self->fail(ec, false);
+                          return self->fail(ec);
                         next();
                       });
+  }
+
+  // A body read whole, a read at a time: each must bring bytes within the
+  // I/O timeout (a stalled body is a 408, a slow steady one is not).
+  void read_body() {
+    arm(phase::body, srv_->options.io_timeout);
+    http::async_read_some(
+      stream_, buffer_, *parser_,
+      [self = this->shared_from_this()](error_code ec, std::size_t) {
+        if (ec)
+          return self->fail(ec);
+        if (!self->parser_->is_done())
+          return self->read_body();
+        self->on_request();
+      });
   }
 
   // A body the opener takes in pieces: read into a fixed buffer, handed on
@@ -154,13 +203,17 @@ private:
     if (!stream && refusal.result() == http::status::unknown)
       return false;
     if (!stream) {
-      timer_.cancel();
       reply_and_close(std::move(refusal));
       return true;
     }
     body_ = std::move(stream);
     streaming_.emplace(std::move(*parser_));
     streaming_->body_limit(std::numeric_limits<std::uint64_t>::max());
+    // An empty body (Content-Length: 0) is complete now: answered at once.
+    if (streaming_->is_done()) {
+      finish_stream();
+      return true;
+    }
     // Beast reads what the buffer has room for: grown to a piece, a 6 MB
     // upload is ~100 reads and appends instead of ~10,000 (and the run
     // following the file gets batches, not four lines at a time).
@@ -173,24 +226,29 @@ private:
     auto& body = streaming_->get().body();
     body.data = piece_;
     body.size = sizeof piece_;
-    arm(srv_->options.io_timeout);
-    http::async_read_some(stream_, buffer_, *streaming_,
-                          [self = shared_from_this()](error_code ec, std::size_t) {
-                            self->on_piece(ec);
-                          });
+    arm(phase::body, srv_->options.io_timeout);
+    http::async_read_some(
+      stream_, buffer_, *streaming_,
+      [self = this->shared_from_this()](error_code ec, std::size_t) {
+        self->on_piece(ec);
+      });
   }
 
   void on_piece(error_code ec) {
     if (ec == http::error::need_buffer)
       ec = {};
     if (ec)
-      return fail(ec, false);
+      return fail(ec);
     auto used = sizeof piece_ - streaming_->get().body().size;
     if (used > 0)
       body_->chunk({piece_, used});
     if (!streaming_->is_done())
       return read_piece();
-    timer_.cancel();
+    finish_stream();
+  }
+
+  void finish_stream() {
+    disarm();
     auto keep = streaming_->get().keep_alive();
     auto version = streaming_->get().version();
     ++srv_->busy;
@@ -209,22 +267,13 @@ private:
     write(std::move(res));
   }
 
-  void fail(error_code ec, bool before_header) {
-    timer_.cancel();
-    if (timed_out_)
-      ec = beast::error::timeout;
-    if (ec == http::error::end_of_stream || ec == net::error::eof
-        || ec == net::error::operation_aborted
-        || ec == net::error::connection_reset)
-      return close();
-    if (ec == beast::error::timeout) {
-      if (before_header && buffer_.size() == 0)
-        return close(); // an idle keep-alive connection
-      return reply_and_close(json_error(
-        408, "request_timeout",
-        "the request did not arrive within "
-          + std::to_string(srv_->options.io_timeout.count()) + " ms"));
-    }
+  void fail(error_code ec) {
+    disarm();
+    // A cut-off stream keeps the complete lines it brought (its destructor).
+    body_.reset();
+    streaming_.reset();
+    if (expired_)
+      return on_expiry();
     if (ec == http::error::body_limit)
       return reply_and_close(json_error(
         413, "body_too_large",
@@ -233,15 +282,39 @@ private:
     if (ec == http::error::header_limit)
       return reply_and_close(json_error(431, "headers_too_large",
                                         "the request headers are too large"));
+    if (ec.category() == net::error::get_system_category()
+        || ec.category() == net::error::get_misc_category()
+        || ec == http::error::end_of_stream || ec == net::ssl::error::stream_truncated
+        || ec.category() == net::error::get_ssl_category())
+      return close(); // the peer left (or the transport failed)
+    if (ec == http::error::partial_message)
+      return close();
     reply_and_close(json_error(400, "bad_request",
                                "malformed HTTP request: " + ec.message()));
   }
 
-  void on_request(error_code ec) {
-    if (ec)
-      return fail(ec, false);
-    timer_.cancel();
+  // The timer of the phase the connection was in has run out.
+  void on_expiry() {
+    auto ms = std::to_string(srv_->options.io_timeout.count());
+    switch (phase_) {
+    case phase::headers:
+      return reply_and_close(json_error(
+        408, "request_timeout",
+        "the request headers did not arrive within " + ms
+          + " ms of its first byte (io_timeout_ms)"));
+    case phase::body:
+      return reply_and_close(json_error(
+        408, "request_timeout",
+        "the request body made no progress for " + ms + " ms (io_timeout_ms)"));
+    default: // idle, a handshake or a reply the client does not read
+      return close();
+    }
+  }
+
+  void on_request() {
+    disarm();
     auto req = parser_->release();
+    parser_.reset();
     ++srv_->busy;
     http_reply reply;
     try {
@@ -250,29 +323,72 @@ private:
       reply = json_error(500, "internal", e.what());
     }
     --srv_->busy;
+    version_ = req.version();
+    keep_alive_ = req.keep_alive();
+    if (auto* d = std::get_if<http_deferred>(&reply))
+      return wait_for(std::move(*d));
+    write_ready(ready_reply(std::move(reply)));
+  }
+
+  // A deferred reply: no thread is held while it waits; the wake comes
+  // through the strand, and whichever of it and the timer comes first
+  // answers (the other finds nothing left to answer).
+  void wait_for(http_deferred d) {
+    ready_ = std::move(d.ready);
+    arm(phase::waiting, d.at_most);
+    std::weak_ptr<connection> weak = this->shared_from_this();
+    d.wait([weak] {
+      if (auto self = weak.lock())
+        net::post(self->timer_.get_executor(), [self] {
+          if (self->phase_ == phase::waiting)
+            self->answer_deferred();
+        });
+    });
+  }
+
+  void answer_deferred() {
+    if (!ready_)
+      return;
+    disarm();
+    auto ready = std::move(ready_);
+    ready_ = nullptr;
+    ++srv_->busy;
+    http_ready_reply reply;
+    try {
+      reply = ready();
+    } catch (const std::exception& e) {
+      reply = json_error(500, "internal", e.what());
+    }
+    --srv_->busy;
+    write_ready(std::move(reply));
+  }
+
+  void write_ready(http_ready_reply reply) {
     std::visit(
       [&](auto& res) {
-        res.version(req.version());
-        res.keep_alive(req.keep_alive() && !srv_->stopping.load());
+        res.version(version_);
+        res.keep_alive(keep_alive_ && !srv_->stopping.load());
         res.prepare_payload();
       },
       reply);
     write(std::move(reply));
   }
 
-  void write(http_reply reply) {
+  void write(http_ready_reply reply) {
     res_ = std::move(reply);
-    stream_.expires_after(srv_->options.io_timeout);
+    arm(phase::writing, srv_->options.io_timeout);
     std::visit(
       [this](auto& res) {
-        http::async_write(stream_, res,
-                          [self = shared_from_this()](error_code ec, std::size_t) {
-                            bool keep = std::visit(
-                              [](auto& r) { return r.keep_alive(); }, self->res_);
-                            if (ec || !keep)
-                              return self->close();
-                            self->read();
-                          });
+        http::async_write(
+          stream_, res,
+          [self = this->shared_from_this()](error_code ec, std::size_t) {
+            bool keep =
+              std::visit([](auto& r) { return r.keep_alive(); }, self->res_);
+            self->res_ = http_response{};
+            if (ec || !keep)
+              return self->close();
+            self->next_request();
+          });
       },
       res_);
   }
@@ -284,41 +400,86 @@ private:
   }
 
   void close() {
-    timer_.cancel();
+    disarm();
     error_code ignored;
-    stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
-    stream_.socket().close(ignored);
+    socket().shutdown(tcp::socket::shutdown_both, ignored);
+    socket().close(ignored);
   }
 
   http_server::impl* srv_;
-  beast::tcp_stream stream_;
+  Stream stream_;
   net::steady_timer timer_;
-  bool timed_out_ = false;
+  phase phase_ = phase::idle;
+  bool expired_ = false;
+  std::uint64_t generation_ = 0;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   std::optional<http::request_parser<http::buffer_body>> streaming_;
   std::unique_ptr<body_stream> body_;
   char piece_[64 * 1024];
-  http_reply res_;
+  http_ready_reply res_;
+  std::function<http_ready_reply()> ready_; // a deferred reply's, while waiting
+  unsigned version_ = 11;
+  bool keep_alive_ = false;
   http::response<http::empty_body> continue_{http::status::continue_, 11};
 };
+
+void load_tls(ssl::context& ctx, const http_server_options& o) {
+  auto use = [](const std::string& what, const std::string& path, auto load) {
+    error_code ec;
+    load(ec);
+    if (ec)
+      throw std::runtime_error("cannot use the TLS " + what + " " + path + ": "
+                               + ec.message());
+  };
+  ctx.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2
+                  | ssl::context::no_sslv3 | ssl::context::no_tlsv1
+                  | ssl::context::no_tlsv1_1);
+  use("certificate", o.tls_cert,
+      [&](error_code& ec) { ctx.use_certificate_chain_file(o.tls_cert, ec); });
+  use("key", o.tls_key, [&](error_code& ec) {
+    ctx.use_private_key_file(o.tls_key, ssl::context::pem, ec);
+  });
+  if (o.tls_ca.empty())
+    return;
+  use("CA", o.tls_ca, [&](error_code& ec) { ctx.load_verify_file(o.tls_ca, ec); });
+  ctx.set_verify_mode(ssl::verify_peer | ssl::verify_fail_if_no_peer_cert);
+}
 
 } // namespace
 
 void http_server::impl::accept() {
   // `this` outlives every handler: the io_context is a member, and its
-  // pending handlers are destroyed with it.
-  acceptor.async_accept([this](error_code ec, tcp::socket sock) {
+  // pending handlers are destroyed with it. Each connection gets a strand
+  // of its own: its handlers never run at once on the pool's threads.
+  acceptor.async_accept(net::make_strand(io), [this](error_code ec,
+                                                     tcp::socket sock) {
     if (ec || stopping)
       return; // closed
-    std::make_shared<connection>(this, std::move(sock))->read();
+    if (tls)
+      std::make_shared<connection<tls_stream>>(
+        this, tls_stream{std::move(sock), *tls})
+        ->start();
+    else
+      std::make_shared<connection<beast::tcp_stream>>(
+        this, beast::tcp_stream{std::move(sock)})
+        ->start();
     accept();
   });
 }
 
-http_server::http_server(http_server_options options, http_handler handler)
+http_server::http_server(http_server_options options, request_handler handler)
   : impl_(std::make_shared<impl>(std::move(options), std::move(handler))) {
   auto& o = impl_->options;
+  if (!o.tls_cert.empty() || !o.tls_key.empty()) {
+    if (o.tls_cert.empty() || o.tls_key.empty())
+      throw std::runtime_error("TLS needs both a certificate and its key");
+    impl_->tls.emplace(ssl::context::tls_server);
+    load_tls(*impl_->tls, o);
+  } else if (!o.tls_ca.empty()) {
+    throw std::runtime_error("a TLS CA for client certificates needs the "
+                             "server's own certificate and key");
+  }
   error_code ec;
   auto addr = net::ip::make_address(o.address, ec);
   if (ec)

@@ -1,9 +1,18 @@
 #pragma once
-// The daemon's HTTP/1.1 server (Boost.Beast): its own Asio threads (never a
-// CAF scheduler thread), keep-alive, a timeout on every read and write, and
-// limits on header and body sizes. A request that breaks a limit gets a
-// clear 4xx with a JSON error and its connection is closed; the other
-// connections never notice.
+// The daemon's HTTP/1.1 server (Boost.Beast, as its advanced server
+// examples): its own Asio threads (never a CAF scheduler thread), each
+// connection on a strand of its own (its reads, writes and timer never run
+// at once), plain TCP or TLS (Beast's ssl_stream), keep-alive, a timer per
+// request phase and limits on header and body sizes. A request that breaks
+// a limit gets a clear 4xx with a JSON error and its connection is closed;
+// the other connections never notice.
+//
+// The phases and their timers: an idle connection waits idle_timeout for a
+// request's first byte (then it is closed silently); from that byte the
+// headers must be complete within io_timeout (else 408); a body must make
+// progress (some bytes) within every io_timeout (else 408); a reply must be
+// written within io_timeout; a TLS handshake must end within io_timeout; a
+// deferred reply (http_deferred) is answered by its own deadline.
 //
 // The handler runs on a server thread and may block briefly (SQLite, an
 // actor's answer): the pool has several threads so that one slow request
@@ -16,24 +25,13 @@
 #include <string>
 #include <string_view>
 
-#include <variant>
-
-#include <boost/beast/http/file_body.hpp>
-#include <boost/beast/http/message.hpp>
-#include <boost/beast/http/string_body.hpp>
+#include "daemon/http_message.hpp"
 
 namespace ij {
 
-using http_request =
-  boost::beast::http::request<boost::beast::http::string_body>;
-using http_response =
-  boost::beast::http::response<boost::beast::http::string_body>;
-/// A file sent as it is read (an audit trail of any size, never held in
-/// memory): the bytes it had when opened.
-using http_file_response =
-  boost::beast::http::response<boost::beast::http::file_body>;
-using http_reply = std::variant<http_response, http_file_response>;
-using http_handler = std::function<http_reply(const http_request&)>;
+/// Answers a request (on a server thread; see above). An http_deferred
+/// reply waits on the connection's strand without holding the thread.
+using request_handler = std::function<http_reply(const http_request&)>;
 
 /// A request body taken in pieces as they arrive, so that memory stays
 /// bounded whatever the body size (pair uploads).
@@ -56,25 +54,25 @@ struct http_server_options {
   std::string address = "127.0.0.1";
   std::uint16_t port = 0; // 0: the system picks a free one
   unsigned threads = 4;
-  /// Reading a request (headers and body) and writing a reply, each.
+  /// A request's headers (from its first byte), each step of its body's
+  /// progress, a reply's writing, a TLS handshake: each.
   std::chrono::milliseconds io_timeout{30000};
-  /// An idle keep-alive connection is closed after this.
+  /// An idle connection (no byte of a request yet) is closed after this.
   std::chrono::milliseconds idle_timeout{60000};
   std::uint64_t max_body_bytes = 64ull << 20;
   std::uint32_t max_header_bytes = 16u << 10;
   /// Streamed bodies (see stream_opener) have no size limit.
   stream_opener streams;
+  /// HTTPS when set: the server's certificate chain and key (PEM); with
+  /// `tls_ca`, every client must present a certificate that CA signed.
+  std::string tls_cert, tls_key, tls_ca;
 };
-
-/// `{"error": {"code": code, "message": message}}` with `status`.
-http_response json_error(unsigned status, const std::string& code,
-                         const std::string& message, unsigned version = 11);
 
 class http_server {
 public:
-  /// Binds and listens; throws std::runtime_error naming the address when
-  /// it cannot.
-  http_server(http_server_options options, http_handler handler);
+  /// Binds and listens; throws std::runtime_error naming the address (or
+  /// the TLS file) when it cannot.
+  http_server(http_server_options options, request_handler handler);
   ~http_server();
   http_server(const http_server&) = delete;
   http_server& operator=(const http_server&) = delete;

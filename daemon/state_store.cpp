@@ -1,54 +1,18 @@
 #include "daemon/state_store.hpp"
 
+#include <map>
+#include <set>
 #include <string_view>
 
 #include <sqlite3.h>
+
+#include "adapters/sqlite_statement.hpp"
 
 namespace ij {
 
 namespace {
 
-class statement {
-public:
-  statement(sqlite3* db, const char* sql) {
-    if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK)
-      stmt_ = nullptr;
-  }
-  ~statement() {
-    sqlite3_finalize(stmt_);
-  }
-  statement(const statement&) = delete;
-  statement& operator=(const statement&) = delete;
-  explicit operator bool() const {
-    return stmt_ != nullptr;
-  }
-  sqlite3_stmt* get() {
-    return stmt_;
-  }
-  void bind(int i, const std::string& s) {
-    sqlite3_bind_text(stmt_, i, s.data(), static_cast<int>(s.size()),
-                      SQLITE_TRANSIENT);
-  }
-  void bind(int i, std::int64_t v) {
-    sqlite3_bind_int64(stmt_, i, v);
-  }
-  std::string text(int col) {
-    auto p = sqlite3_column_text(stmt_, col);
-    auto n = sqlite3_column_bytes(stmt_, col);
-    return p ? std::string(reinterpret_cast<const char*>(p),
-                           static_cast<std::size_t>(n))
-             : std::string{};
-  }
-  std::int64_t integer(int col) {
-    return sqlite3_column_int64(stmt_, col);
-  }
-  int step() {
-    return stmt_ ? sqlite3_step(stmt_) : SQLITE_ERROR;
-  }
-
-private:
-  sqlite3_stmt* stmt_ = nullptr;
-};
+using statement = sqlite_statement;
 
 /// Calls f with each '\n'-terminated piece of text.
 template <class F>
@@ -71,7 +35,8 @@ constexpr const char* schema_sql =
   " config TEXT NOT NULL, created_ms INTEGER NOT NULL,"
   " finished_ms INTEGER NOT NULL, lines INTEGER NOT NULL,"
   " accepted INTEGER NOT NULL, closed INTEGER NOT NULL,"
-  " counts TEXT NOT NULL, error TEXT NOT NULL);"
+  " counts TEXT NOT NULL, error TEXT NOT NULL,"
+  " final_hash TEXT NOT NULL DEFAULT '');"
   // One row per batch of verdict lines as the run releases them (a row per
   // line cost the daemon a tenth of its CPU with the rule judge): lines
   // first_seq..last_seq, '\n'-joined, and their keys likewise.
@@ -80,9 +45,13 @@ constexpr const char* schema_sql =
   " last_seq INTEGER NOT NULL, keys TEXT NOT NULL, lines TEXT NOT NULL,"
   " PRIMARY KEY (run_id, first_seq));";
 
+// A state written before runs had a final hash gains the column.
+constexpr const char* final_hash_column =
+  "ALTER TABLE runs ADD COLUMN final_hash TEXT NOT NULL DEFAULT ''";
+
 constexpr const char* run_columns =
   "id, name, state, config, created_ms, finished_ms, lines, accepted, "
-  "closed, counts, error";
+  "closed, counts, error, final_hash";
 
 run_row row_of(statement& q) {
   run_row r;
@@ -97,6 +66,7 @@ run_row row_of(statement& q) {
   r.closed = q.integer(8) != 0;
   r.counts_json = q.text(9);
   r.error = q.text(10);
+  r.final_hash = q.text(11);
   return r;
 }
 
@@ -104,26 +74,32 @@ run_row row_of(statement& q) {
 
 std::unique_ptr<state_store> state_store::open(const std::string& dir,
                                                std::string& error) {
-  auto path = dir + "/state.sqlite";
-  sqlite3* db = nullptr;
-  int rc = sqlite3_open_v2(path.c_str(), &db,
-                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-                             | SQLITE_OPEN_FULLMUTEX,
-                           nullptr);
-  if (rc == SQLITE_OK) {
-    sqlite3_busy_timeout(db, 5000);
-    rc = sqlite3_exec(db, schema_sql, nullptr, nullptr, nullptr);
+  auto lock = state_lock::acquire(dir, error);
+  if (!lock)
+    return nullptr;
+  auto db = open_sqlite(dir + "/state.sqlite", schema_sql, true,
+                        "the state database", error);
+  if (!db)
+    return nullptr;
+  bool has_hash = false;
+  {
+    statement q{db, "SELECT name FROM pragma_table_info('runs')"};
+    while (q.step() == SQLITE_ROW)
+      has_hash = has_hash || q.text(0) == "final_hash";
   }
-  if (rc != SQLITE_OK) {
-    error = "cannot open the state database " + path + ": "
-            + (db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+  if (!has_hash
+      && sqlite3_exec(db, final_hash_column, nullptr, nullptr, nullptr)
+           != SQLITE_OK) {
+    error = std::string{"cannot update the state database: "}
+            + sqlite3_errmsg(db);
     sqlite3_close(db);
     return nullptr;
   }
-  return std::unique_ptr<state_store>(new state_store(db));
+  return std::unique_ptr<state_store>(new state_store(db, std::move(lock)));
 }
 
-state_store::state_store(sqlite3* db) : db_(db) {
+state_store::state_store(sqlite3* db, std::unique_ptr<state_lock> lock)
+  : lock_(std::move(lock)), db_(db) {
   writer_ = std::thread([this] { write_loop(); });
 }
 
@@ -139,26 +115,28 @@ state_store::~state_store() {
 
 void state_store::queue_verdicts(
   std::string run_id, std::uint64_t first_seq,
-  std::vector<std::pair<std::string, std::string>> lines) {
-  if (lines.empty())
-    return;
+  std::vector<std::pair<std::string, std::string>> lines,
+  std::string counts_json) {
+  job j;
+  j.run_id = std::move(run_id);
+  j.first_seq = first_seq;
+  j.lines = std::move(lines);
+  j.counts_json = std::move(counts_json);
   {
     std::lock_guard<std::mutex> guard{queue_mtx_};
-    queue_.push_back({std::move(run_id), first_seq, std::move(lines)});
-    ++queued_;
+    queue_.push_back(std::move(j));
   }
   queue_cv_.notify_all();
 }
 
-void state_store::flush_verdicts() {
-  std::unique_lock<std::mutex> lock{queue_mtx_};
-  auto target = queued_;
-  queue_cv_.wait(lock, [&] { return written_ >= target; });
-}
-
-std::string state_store::write_error() {
-  std::lock_guard<std::mutex> guard{queue_mtx_};
-  return write_error_;
+void state_store::queue_run_end(run_end_job end) {
+  job j;
+  j.end = std::move(end);
+  {
+    std::lock_guard<std::mutex> guard{queue_mtx_};
+    queue_.push_back(std::move(j));
+  }
+  queue_cv_.notify_all();
 }
 
 void state_store::write_loop() {
@@ -167,51 +145,104 @@ void state_store::write_loop() {
     queue_cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
     if (queue_.empty())
       return; // stopping, everything stored
-    std::deque<verdict_batch> batches;
-    batches.swap(queue_);
+    std::deque<job> jobs;
+    jobs.swap(queue_);
     lock.unlock();
-    bool ok = store_batches(batches);
+    // The lines up to each run end go first, in one transaction; then the
+    // end; then the lines after it.
+    while (!jobs.empty()) {
+      std::deque<job> lines;
+      while (!jobs.empty() && !jobs.front().end) {
+        lines.push_back(std::move(jobs.front()));
+        jobs.pop_front();
+      }
+      if (!lines.empty() && !store_batches(lines) && write_error_.empty())
+        write_error_ = std::string{"state database: "} + sqlite3_errmsg(db_);
+      if (changed_) {
+        std::set<std::string> runs;
+        for (auto& j : lines)
+          runs.insert(j.run_id);
+        for (auto& id : runs)
+          changed_(id);
+      }
+      if (!jobs.empty()) {
+        auto& end = *jobs.front().end;
+        end_run(end);
+        if (changed_ && end.row)
+          changed_(end.row->id);
+        jobs.pop_front();
+      }
+    }
     lock.lock();
-    if (!ok && write_error_.empty())
-      write_error_ = std::string{"state database: "} + sqlite3_errmsg(db_);
-    written_ += batches.size();
-    queue_cv_.notify_all();
   }
 }
 
-// Whatever was queued meanwhile, in one transaction.
-bool state_store::store_batches(std::deque<verdict_batch>& batches) {
+// Whatever was queued meanwhile, in one transaction, and each run's counts
+// as of its last line.
+bool state_store::store_batches(std::deque<job>& jobs) {
   std::lock_guard<std::mutex> guard{mtx_};
   sqlite3_exec(db_, "BEGIN", nullptr, nullptr, nullptr);
   statement q{db_, "INSERT OR REPLACE INTO verdict_batches (run_id, first_seq, "
                    "last_seq, keys, lines) VALUES (?1, ?2, ?3, ?4, ?5)"};
+  std::map<std::string, const std::string*> counts;
   std::string keys, lines;
-  for (auto& b : batches) {
+  bool ok = true;
+  for (auto& b : jobs) {
+    if (!b.counts_json.empty())
+      counts[b.run_id] = &b.counts_json;
+    if (b.lines.empty())
+      continue;
     keys.clear();
     lines.clear();
     for (auto& [key, line] : b.lines) {
       keys.append(key).push_back('\n');
       lines.append(line).push_back('\n');
     }
-    sqlite3_reset(q.get());
+    q.reset();
     q.bind(1, b.run_id);
     q.bind(2, static_cast<std::int64_t>(b.first_seq));
     q.bind(3, static_cast<std::int64_t>(b.first_seq + b.lines.size() - 1));
     q.bind(4, keys);
     q.bind(5, lines);
-    if (q.step() != SQLITE_DONE) {
-      sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-      return false;
-    }
+    ok = ok && q.step() == SQLITE_DONE;
+  }
+  statement u{db_, "UPDATE runs SET counts = ?2 WHERE id = ?1 AND state IN "
+                   "('open', 'running')"};
+  for (auto& [id, c] : counts) {
+    u.reset();
+    u.bind(1, id);
+    u.bind(2, *c);
+    ok = ok && u.step() == SQLITE_DONE;
+  }
+  if (!ok) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    return false;
   }
   return sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr) == SQLITE_OK;
+}
+
+void state_store::end_run(run_end_job& end) {
+  if (!end.row) {
+    end.done(nullptr);
+    return;
+  }
+  auto& row = *end.row;
+  if (!write_error_.empty() && row.state == "done") {
+    row.state = "failed";
+    row.error = "verdict lines not stored (the audit holds them): "
+                + write_error_;
+  }
+  std::string ignored; // the row in memory is still right; a restart resumes
+  update_run(row, ignored);
+  end.done(&row);
 }
 
 bool state_store::insert_run(const run_row& r, std::string& error) {
   std::lock_guard<std::mutex> guard{mtx_};
   statement q{db_, "INSERT INTO runs (id, name, state, config, created_ms, "
-                   "finished_ms, lines, accepted, closed, counts, error) "
-                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"};
+                   "finished_ms, lines, accepted, closed, counts, error, "
+                   "final_hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+                   "?10, ?11, ?12)"};
   q.bind(1, r.id);
   q.bind(2, r.name);
   q.bind(3, r.state);
@@ -223,6 +254,7 @@ bool state_store::insert_run(const run_row& r, std::string& error) {
   q.bind(9, std::int64_t{r.closed});
   q.bind(10, r.counts_json);
   q.bind(11, r.error);
+  q.bind(12, r.final_hash);
   if (q.step() == SQLITE_DONE)
     return true;
   error = std::string{"state database: "} + sqlite3_errmsg(db_);
@@ -233,7 +265,7 @@ bool state_store::update_run(const run_row& r, std::string& error) {
   std::lock_guard<std::mutex> guard{mtx_};
   statement q{db_, "UPDATE runs SET name = ?2, state = ?3, finished_ms = ?4, "
                    "lines = ?5, accepted = ?6, closed = ?7, counts = ?8, "
-                   "error = ?9 WHERE id = ?1"};
+                   "error = ?9, final_hash = ?10 WHERE id = ?1"};
   q.bind(1, r.id);
   q.bind(2, r.name);
   q.bind(3, r.state);
@@ -243,6 +275,24 @@ bool state_store::update_run(const run_row& r, std::string& error) {
   q.bind(7, std::int64_t{r.closed});
   q.bind(8, r.counts_json);
   q.bind(9, r.error);
+  q.bind(10, r.final_hash);
+  if (q.step() == SQLITE_DONE)
+    return true;
+  error = std::string{"state database: "} + sqlite3_errmsg(db_);
+  return false;
+}
+
+bool state_store::update_input(const run_row& r, std::string& error) {
+  std::lock_guard<std::mutex> guard{mtx_};
+  statement q{db_, "UPDATE runs SET state = ?2, lines = ?3, accepted = ?4, "
+                   "closed = ?5, counts = ?6 WHERE id = ?1 AND state IN "
+                   "('open', 'running')"};
+  q.bind(1, r.id);
+  q.bind(2, r.state);
+  q.bind(3, static_cast<std::int64_t>(r.lines));
+  q.bind(4, static_cast<std::int64_t>(r.accepted));
+  q.bind(5, std::int64_t{r.closed});
+  q.bind(6, r.counts_json);
   if (q.step() == SQLITE_DONE)
     return true;
   error = std::string{"state database: "} + sqlite3_errmsg(db_);
@@ -252,9 +302,8 @@ bool state_store::update_run(const run_row& r, std::string& error) {
 std::vector<run_row> state_store::runs() {
   std::lock_guard<std::mutex> guard{mtx_};
   std::vector<run_row> out;
-  statement q{db_, (std::string{"SELECT "} + run_columns
-                    + " FROM runs ORDER BY created_ms, id")
-                     .c_str()};
+  statement q{db_, std::string{"SELECT "} + run_columns
+                     + " FROM runs ORDER BY created_ms, id"};
   while (q.step() == SQLITE_ROW)
     out.push_back(row_of(q));
   return out;
@@ -262,9 +311,8 @@ std::vector<run_row> state_store::runs() {
 
 std::optional<run_row> state_store::run(const std::string& id) {
   std::lock_guard<std::mutex> guard{mtx_};
-  statement q{db_, (std::string{"SELECT "} + run_columns
-                    + " FROM runs WHERE id = ?1")
-                     .c_str()};
+  statement q{db_, std::string{"SELECT "} + run_columns
+                     + " FROM runs WHERE id = ?1"};
   q.bind(1, id);
   if (q.step() == SQLITE_ROW)
     return row_of(q);

@@ -50,4 +50,10 @@ using host_tick_atom = caf::atom_constant<caf::atom("hosttick")>;
 /// "Answer once your first connection attempt has ended."
 using ready_atom = caf::atom_constant<caf::atom("ready")>;
 
+/// The daemon: lines an upload appended to a run's pairs file; reading a
+/// pairs file back; a run ended by SIGTERM (it resumes at the next start).
+using append_atom = caf::atom_constant<caf::atom("append")>;
+using read_atom = caf::atom_constant<caf::atom("read")>;
+using shutdown_atom = caf::atom_constant<caf::atom("shutdown")>;
+
 } // namespace ij

@@ -34,20 +34,23 @@ typename Inspector::result_type inspect(Inspector& f, audit_entry& x) {
 
 /// One decided pair: written as one judge_call record per vote result
 /// record, then its vote and its verdict.
+/// The verdict's row is all it adds to the pair and its result.
 struct decided_pair {
   answer_pair pair;
   vote_result result;
-  single_verdict verdict;
+  verdict_kind verdict = verdict_kind::neither;
+  verdict_rule rule = verdict_rule::i3;
 };
 
 inline bool operator==(const decided_pair& x, const decided_pair& y) {
-  return x.pair == y.pair && x.result == y.result && x.verdict == y.verdict;
+  return x.pair == y.pair && x.result == y.result && x.verdict == y.verdict
+         && x.rule == y.rule;
 }
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, decided_pair& x) {
   return f(caf::meta::type_name("ij.decided_pair"), x.pair, x.result,
-           x.verdict);
+           x.verdict, x.rule);
 }
 
 /// Records written together, in order — the decided pairs' records first,

@@ -12,6 +12,8 @@
 //   judge directory --joined/left--> subscribers (vote coordinators)
 //   host connector --hello/list/ping--> judge host (another process), and
 //     --join/leave/host_event--> judge directory (workers of hosts join it)
+//   daemon uploads --append--> daemon run (the run session's client and
+//     listener) --read--> pairs file reader (lines an upload spilled)
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -107,7 +109,11 @@ using judge_directory_actor = caf::typed_actor<
   // it left. Unknown ids are ignored.
   caf::reacts_to<leave_atom, std::string, std::string>,
   // A host event, relayed to every subscriber.
-  caf::reacts_to<host_event>>;
+  caf::reacts_to<host_event>,
+  // Ends every worker of this node it knows (a worker referenced by a
+  // coordinator elsewhere would keep the actor system waiting); workers on
+  // other nodes are theirs to end. Replies with how many it ended.
+  caf::replies_to<shutdown_atom>::with<std::uint32_t>>;
 
 // --- Judge hosts ------------------------------------------------------------
 
@@ -236,5 +242,33 @@ using run_actor = caf::typed_actor<
 /// own progress timer (internal).
 using run_session_actor = run_actor::extend_with<vote_sink_actor>::extend<
   caf::reacts_to<progress_atom>>;
+
+// --- The daemon (invjudge serve) -------------------------------------------
+
+/// Reads a run's pairs file back (daemon/pairs_file_reader): the daemon's
+/// one thread for that blocking I/O, shared by its runs.
+using pairs_file_reader_actor = caf::typed_actor<
+  // (path, from, to, line): the lines in bytes [from, to) of the file, the
+  // first numbered line + 1, up to 1,024 pairs; replies with them, the byte
+  // where the next read starts and the number of the last line read.
+  caf::replies_to<read_atom, std::string, std::uint64_t, std::uint64_t,
+                  std::uint64_t>::with<input_batch, std::uint64_t,
+                                       std::uint64_t>>;
+
+/// One run of the daemon (daemon/run_actor): its session's client and
+/// listener, fed by the uploads; no thread of its own.
+using daemon_run_actor = run_listener_actor::extend<
+  // Lines an upload appended and fsynced: its pairs and rejected lines, the
+  // bytes [from, to) of the pairs file they fill, and the number of the
+  // line before them.
+  caf::reacts_to<append_atom, input_batch, std::uint64_t, std::uint64_t,
+                 std::uint64_t>,
+  // The input is complete (POST .../close).
+  caf::reacts_to<end_of_input_atom>,
+  // DELETE: the run ends now, cancelled, with the reason.
+  caf::reacts_to<cancel_atom, std::string>,
+  // SIGTERM: the run ends like Ctrl-C, with the reason, and stays
+  // unfinished in the state (it resumes at the next start).
+  caf::reacts_to<shutdown_atom, std::string>>;
 
 } // namespace ij

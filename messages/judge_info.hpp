@@ -42,6 +42,10 @@ struct judge_info {
   /// The NAME of the variable holding the key, never the key.
   std::string api_key_env;
   std::string ca_file;
+  /// Log-probabilities asked (issue 16): the calls carry decision_probs.
+  bool logprobs = false;
+  /// The reply constraint: "none", "grammar" or "json".
+  std::string constrain = "none";
   std::string prompt_id;
   std::string prompt_sha256;
   /// The software version of the worker's process.
@@ -60,6 +64,7 @@ inline bool operator==(const judge_info& x, const judge_info& y) {
          && x.max_attempts == y.max_attempts
          && x.max_response_bytes == y.max_response_bytes
          && x.api_key_env == y.api_key_env && x.ca_file == y.ca_file
+         && x.logprobs == y.logprobs && x.constrain == y.constrain
          && x.prompt_id == y.prompt_id && x.prompt_sha256 == y.prompt_sha256
          && x.version == y.version;
 }
@@ -70,7 +75,7 @@ typename Inspector::result_type inspect(Inspector& f, judge_info& x) {
            x.host, x.name, x.adapter_type, x.adapter_id, x.model, x.base_url,
            x.temperature, x.supports_seed, x.has_seed, x.seed, x.capacity,
            x.max_tokens, x.timeout_ms, x.max_attempts, x.max_response_bytes,
-           x.api_key_env, x.ca_file, x.prompt_id, x.prompt_sha256, x.version);
+           x.api_key_env, x.ca_file, x.logprobs, x.constrain, x.prompt_id, x.prompt_sha256, x.version);
 }
 
 } // namespace ij

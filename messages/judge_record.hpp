@@ -2,6 +2,7 @@
 // The audit unit of one judge call (SPEC §2). Never holds an API key.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <caf/meta/type_name.hpp>
 
@@ -54,6 +55,17 @@ struct judge_record {
   /// Reused from the response cache (no call was made): "cached" in the
   /// audit, counted in the summary and metrics.
   bool cached = false;
+  /// The judge's own probabilities of its decision words, read from the
+  /// log-probabilities of the token that carries the decision: P(EQUIVALENT),
+  /// P(DIFFERENT), P(ABSTAIN), in that order. Empty when none were asked for
+  /// or the backend returned none (never invented).
+  std::vector<double> decision_probs;
+  /// Not sent: the judge's circuit breaker refused the call (its backend is
+  /// unreachable or refused the key); "refused_by":"breaker" in the audit.
+  bool refused_by_breaker = false;
+  /// The call asked for log-probabilities: the audit then writes
+  /// "decision_probs" (null when empty); absent when not asked.
+  bool logprobs_asked = false;
 };
 
 inline bool operator==(const judge_record& x, const judge_record& y) {
@@ -72,7 +84,10 @@ inline bool operator==(const judge_record& x, const judge_record& y) {
          && x.latency_ms == y.latency_ms && x.started_at_ms == y.started_at_ms
          && x.finished_at_ms == y.finished_at_ms
          && x.input_tokens == y.input_tokens
-         && x.output_tokens == y.output_tokens && x.cached == y.cached;
+         && x.output_tokens == y.output_tokens && x.cached == y.cached
+         && x.decision_probs == y.decision_probs
+         && x.refused_by_breaker == y.refused_by_breaker
+         && x.logprobs_asked == y.logprobs_asked;
 }
 
 template <class Inspector>
@@ -84,7 +99,7 @@ typename Inspector::result_type inspect(Inspector& f, judge_record& x) {
            x.transport_failed, x.transport_error, x.fault, x.attempts,
            x.latency_ms,
            x.started_at_ms, x.finished_at_ms, x.input_tokens, x.output_tokens,
-           x.cached);
+           x.cached, x.decision_probs, x.refused_by_breaker, x.logprobs_asked);
 }
 
 } // namespace ij

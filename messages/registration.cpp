@@ -49,6 +49,7 @@ void add_message_types(caf::actor_system_config& cfg) {
   cfg.add_message_type<statistical_verdict>("ij.statistical_verdict");
   cfg.add_message_type<judge_usage>("ij.judge_usage");
   cfg.add_message_type<host_usage>("ij.host_usage");
+  cfg.add_message_type<fault_reason>("ij.fault_reason");
   cfg.add_message_type<judge_part>("ij.judge_part");
   cfg.add_message_type<judge_confusion>("ij.judge_confusion");
   cfg.add_message_type<panel_summary>("ij.panel_summary");

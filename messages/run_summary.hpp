@@ -7,6 +7,7 @@
 #include <caf/meta/type_name.hpp>
 
 #include "messages/cascade_summary.hpp"
+#include "messages/fault_reason.hpp"
 #include "messages/judge_spend.hpp"
 #include "messages/panel_summary.hpp"
 #include "messages/judge_watch.hpp"
@@ -72,6 +73,12 @@ struct run_summary {
   std::uint64_t calls_skipped = 0; // votes not cast after early stop
   std::uint64_t faults = 0;        // failed judge calls
   std::uint64_t cached = 0;        // judge records reused from the cache
+  /// Where the judge calls went (core/call_route.hpp): handed on to the
+  /// backend, refused by a circuit breaker, refused at a budget. With the
+  /// cached records and those no worker took they make judge_calls.
+  std::uint64_t calls_sent = 0;
+  std::uint64_t calls_refused_breaker = 0;
+  std::uint64_t calls_refused_budget = 0;
   std::vector<judge_usage> usage;
   /// Failed judge calls by fault kind (indexed by fault_kind's value).
   std::vector<std::uint64_t> faults_by_kind;
@@ -112,6 +119,9 @@ struct run_summary {
   std::vector<position_bias_rate> position_bias;
   /// The run was ended by a bias alarm (on_alarm "stop-run"; exit 5).
   bool stopped_by_alarm = false;
+  /// Per judge and fault kind, in order of first occurrence: the first
+  /// failed call's words and the count (this run's part when resumed).
+  std::vector<fault_reason> fault_reasons;
 };
 
 inline bool operator==(const run_summary& x, const run_summary& y) {
@@ -122,7 +132,9 @@ inline bool operator==(const run_summary& x, const run_summary& y) {
          && x.rejected == y.rejected && x.items == y.items
          && x.judge_calls == y.judge_calls
          && x.calls_skipped == y.calls_skipped && x.faults == y.faults
-         && x.cached == y.cached
+         && x.cached == y.cached && x.calls_sent == y.calls_sent
+         && x.calls_refused_breaker == y.calls_refused_breaker
+         && x.calls_refused_budget == y.calls_refused_budget
          && x.usage == y.usage && x.faults_by_kind == y.faults_by_kind
          && x.interrupted == y.interrupted && x.stop_reason == y.stop_reason
          && x.unfinished == y.unfinished && x.open_items == y.open_items
@@ -134,7 +146,8 @@ inline bool operator==(const run_summary& x, const run_summary& y) {
          && x.canaries == y.canaries
          && x.canary_tallies == y.canary_tallies && x.alarms == y.alarms
          && x.position_bias == y.position_bias
-         && x.stopped_by_alarm == y.stopped_by_alarm;
+         && x.stopped_by_alarm == y.stopped_by_alarm
+         && x.fault_reasons == y.fault_reasons;
 }
 
 template <class Inspector>
@@ -142,11 +155,12 @@ typename Inspector::result_type inspect(Inspector& f, run_summary& x) {
   return f(caf::meta::type_name("ij.run_summary"), x.run_id, x.pairs,
            x.rejected, x.items, x.by_rule[0], x.by_rule[1], x.by_rule[2],
            x.by_rule[3], x.by_rule[4], x.judge_calls, x.calls_skipped,
-           x.faults, x.cached, x.usage, x.faults_by_kind, x.interrupted,
+           x.faults, x.cached, x.calls_sent, x.calls_refused_breaker,
+           x.calls_refused_budget, x.usage, x.faults_by_kind, x.interrupted,
            x.stop_reason, x.unfinished, x.open_items, x.audit_lines,
            x.final_hash, x.error, x.votes_moved, x.late_replies, x.hosts,
            x.panel, x.cascade, x.spend, x.canaries, x.canary_tallies, x.alarms,
-           x.position_bias, x.stopped_by_alarm);
+           x.position_bias, x.stopped_by_alarm, x.fault_reasons);
 }
 
 } // namespace ij

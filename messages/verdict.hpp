@@ -110,6 +110,9 @@ struct statistical_verdict {
   double lo = 0.0;           // Wilson interval at confidence 1 - alpha
   double hi = 0.0;
   statistical_params params;
+  /// The mean calibrated probability of the item's pairs that have one
+  /// (issue 16); negative when none has.
+  double probability = -1.0;
 };
 
 inline bool operator==(const statistical_verdict& x,
@@ -117,14 +120,15 @@ inline bool operator==(const statistical_verdict& x,
   return x.item == y.item && x.verdict == y.verdict && x.rule == y.rule
          && x.c1 == y.c1 && x.c2 == y.c2 && x.c3 == y.c3 && x.c4 == y.c4
          && x.c5 == y.c5 && x.n == y.n && x.decided == y.decided
-         && x.p == y.p && x.lo == y.lo && x.hi == y.hi && x.params == y.params;
+         && x.p == y.p && x.lo == y.lo && x.hi == y.hi && x.params == y.params
+         && x.probability == y.probability;
 }
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, statistical_verdict& x) {
   return f(caf::meta::type_name("ij.statistical_verdict"), x.item, x.verdict,
            x.rule, x.c1, x.c2, x.c3, x.c4, x.c5, x.n, x.decided, x.p, x.lo,
-           x.hi, x.params);
+           x.hi, x.params, x.probability);
 }
 
 } // namespace ij

@@ -76,19 +76,23 @@ struct vote_result {
   /// A panel's agreement tier ("all", "majority", "split"), or a cascade's
   /// path ("rules", "fallback", "audited"); empty otherwise.
   std::string route;
+  /// Why voting stopped: "outcome_fixed", "probability" (the calibrated
+  /// probability reached stop.probability) or "votes_exhausted"; empty for
+  /// an absent pair and a panel or cascade.
+  std::string stop;
 };
 
 inline bool operator==(const vote_result& x, const vote_result& y) {
   return x.pair_id == y.pair_id && x.absent == y.absent
          && x.outcome == y.outcome && x.counts == y.counts
          && x.records == y.records && x.parts == y.parts
-         && x.route == y.route;
+         && x.route == y.route && x.stop == y.stop;
 }
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, vote_result& x) {
   return f(caf::meta::type_name("ij.vote_result"), x.pair_id, x.absent,
-           x.outcome, x.counts, x.records, x.parts, x.route);
+           x.outcome, x.counts, x.records, x.parts, x.route, x.stop);
 }
 
 } // namespace ij

@@ -1,7 +1,5 @@
 #include "tools/audit_command.hpp"
 
-#include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -11,31 +9,16 @@
 
 #include "core/audit_chain.hpp"
 #include "tools/exit_codes.hpp"
+#include "tools/final_hash_check.hpp"
 
 namespace ij {
 
-namespace {
-
-bool is_sha256_hex(const std::string& s) {
-  return s.size() == 64 && std::all_of(s.begin(), s.end(), [](char c) {
-           return std::isxdigit(static_cast<unsigned char>(c)) != 0;
-         });
-}
-
-std::string lower(std::string s) {
-  for (auto& c : s)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-} // namespace
-
 int audit_verify_command(const std::string& path,
                          const std::string& expect_hash) {
-  if (!expect_hash.empty() && !is_sha256_hex(expect_hash)) {
-    std::fprintf(stderr, "invjudge: --expect-hash %s: not a SHA-256 (64 hex "
-                         "digits, as `run` and `audit verify` print it)\n",
-                 expect_hash.c_str());
+  auto expected = parse_expected_hash(expect_hash);
+  if (!expect_hash.empty() && !expected) {
+    std::fprintf(stderr, "invjudge: %s\n",
+                 bad_expected_hash_text(expect_hash).c_str());
     return exit_code::bad_input;
   }
   // A directory opens and fails only at the first read: name it first.
@@ -81,14 +64,21 @@ int audit_verify_command(const std::string& path,
       return exit_code::bad_input;
   }
   std::printf("final hash: %s\n", v.final_hash.c_str());
-  if (!expect_hash.empty() && lower(expect_hash) != v.final_hash) {
+  if (!expected) {
+    // The chain cannot vouch for its own last line (the run_end record):
+    // say so, with what would.
+    std::printf("%s (--expect-hash checks it)\n",
+                last_line_caveat(v.lines, v.final_hash).c_str());
+    return code;
+  }
+  if (*expected != v.final_hash) {
     // The chain holds, but not up to the hash the user kept: the file was
     // rewritten (every hash recomputed) or cut.
-    std::printf("EDITED: %s: the final hash is not the expected %s: the file "
-                "was rewritten or cut since that hash was taken\n",
-                path.c_str(), lower(expect_hash).c_str());
+    std::printf("EDITED: %s: %s\n", path.c_str(),
+                final_hash_mismatch_text(*expected, v.final_hash).c_str());
     return exit_code::failed_check;
   }
+  std::printf("%s\n", last_line_checked(v.lines, v.final_hash).c_str());
   return code;
 }
 

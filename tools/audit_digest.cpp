@@ -1,8 +1,12 @@
 #include "tools/audit_digest.hpp"
 
 #include "core/agreement.hpp"
+#include "core/cascade_tally.hpp"
+#include "core/panel_rule.hpp"
+#include "core/panel_tally.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <string_view>
 #include <unordered_map>
@@ -20,6 +24,13 @@ const Value* member(const Value& v, const char* name) {
     return nullptr;
   auto it = v.FindMember(name);
   return it == v.MemberEnd() ? nullptr : &it->value;
+}
+
+/// A number as the manifest's reader wants to see it ("0.01", "1e-09").
+std::string fmt_number(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", x);
+  return buf;
 }
 
 std::string str(const Value& v, const char* name) {
@@ -60,38 +71,43 @@ int decision_index(std::string_view d) {
   return 3;
 }
 
-// Pairs whose judge calls came from two or more judges: each judge's
-// majority decision on the pair (EQUIVALENT, DIFFERENT, ABSTAIN), compared
-// pairwise in a 3x3 table per couple of judges.
+// Each couple of judges that answered the same pairs, one Cohen table per
+// couple (core/agreement). Pooled runs: each judge's majority decision on a
+// pair (EQUIVALENT, DIFFERENT, ABSTAIN) from its judge calls. Panel runs:
+// each judge's outcome (EQUIVALENT, DIFFERENT, NEITHER) on the pairs every
+// panel judge rated, the subjects of the panel's own statistics. Only pairs
+// with a vote record count: a canary's calls never do.
 class agreement_tally {
 public:
-  void call(const std::string& pair, const std::string& judge, int decision) {
-    if (pair != pair_)
-      flush();
-    pair_ = pair;
-    if (decision < 3)
-      ++votes_[judge][static_cast<std::size_t>(decision)];
+  explicit agreement_tally(double alpha) : alpha_(alpha) {
   }
 
-  void flush() {
-    if (votes_.size() >= 2) {
-      std::vector<std::pair<std::string, int>> said;
-      for (auto& [judge, v] : votes_) {
-        auto best = std::max_element(v.begin(), v.end()) - v.begin();
-        said.emplace_back(judge, static_cast<int>(best));
+  void add(const std::vector<std::pair<std::string, std::size_t>>& said) {
+    for (std::size_t i = 0; i < said.size(); ++i)
+      for (std::size_t j = i + 1; j < said.size(); ++j) {
+        auto key = std::make_pair(said[i].first, said[j].first);
+        if (key.second < key.first)
+          key = {said[j].first, said[i].first};
+        auto a = key.first == said[i].first ? said[i].second : said[j].second;
+        auto b = key.first == said[i].first ? said[j].second : said[i].second;
+        tables_.try_emplace(key, 3).first->second.add(a, b);
       }
-      for (std::size_t i = 0; i < said.size(); ++i)
-        for (std::size_t j = i + 1; j < said.size(); ++j)
-          tables_.try_emplace({said[i].first, said[j].first}, 3)
-            .first->second.add(static_cast<std::size_t>(said[i].second),
-                               static_cast<std::size_t>(said[j].second));
-    }
-    votes_.clear();
-    pair_.clear();
   }
 
-  std::vector<audit_digest::agreement> result() {
-    flush();
+  /// A pooled pair's judge calls: each judge's majority decision.
+  void add_majorities(const std::map<std::string, std::array<std::uint64_t, 3>>& votes) {
+    if (votes.size() < 2)
+      return;
+    std::vector<std::pair<std::string, std::size_t>> said;
+    for (auto& [judge, v] : votes)
+      if (v[0] + v[1] + v[2] > 0)
+        said.emplace_back(
+          judge, static_cast<std::size_t>(std::max_element(v.begin(), v.end())
+                                          - v.begin()));
+    add(said);
+  }
+
+  std::vector<audit_digest::agreement> result() const {
     std::vector<audit_digest::agreement> out;
     for (auto& [names, t] : tables_) {
       audit_digest::agreement a;
@@ -100,26 +116,76 @@ public:
       a.pairs = t.subjects();
       for (std::size_t i = 0; i < 3; ++i)
         a.agree += t.cell(i, i);
-      // The same kappa as a panel's (core/agreement); undefined when both
-      // judges put every pair in one class.
-      if (auto k = t.kappa(0.05); k.defined)
-        a.kappa = k.value;
+      // The same arithmetic as a panel's (core/agreement).
+      a.raw = t.raw_agreement(alpha_);
+      a.kappa = t.kappa(alpha_);
       out.push_back(std::move(a));
     }
     return out;
   }
 
 private:
-  std::string pair_;
-  std::map<std::string, std::array<std::uint64_t, 3>> votes_;
+  double alpha_;
   std::map<std::pair<std::string, std::string>, cohen_table> tables_;
 };
+
+// The pair being read: its judge calls come first, then its vote record,
+// then its verdict (which holds the label). A canary's calls are followed
+// by a canary record instead, and are dropped.
+struct pending_pair {
+  std::string id;
+  /// Judge calls: per judge, decisions EQUIVALENT, DIFFERENT, ABSTAIN.
+  std::map<std::string, std::array<std::uint64_t, 3>> votes;
+  /// Tokens per call, for the cascade's account.
+  std::vector<judge_record> records;
+  /// The vote record, with a panel's or cascade's parts.
+  std::optional<vote_result> vote;
+
+  void reset(const std::string& pair) {
+    id = pair;
+    votes.clear();
+    records.clear();
+    vote.reset();
+  }
+};
+
+equivalence_outcome outcome_of(const Value& r) {
+  equivalence_outcome o;
+  if (auto m = member(r, "outcome")) {
+    o.equivalent = tri(*m, "equivalent");
+    o.fault = flag(*m, "fault");
+    o.detail = str(*m, "detail");
+  }
+  return o;
+}
+
+vote_counts counts_of(const Value& r) {
+  vote_counts c;
+  if (auto m = member(r, "counts")) {
+    auto u32 = [&](const char* k) { return static_cast<std::uint32_t>(u64(*m, k)); };
+    c.votes = u32("votes");
+    c.min_agreement = u32("min_agreement");
+    c.equivalent = u32("equivalent");
+    c.different = u32("different");
+    c.abstain = u32("abstain");
+    c.parse_error = u32("parse_error");
+    c.faults = u32("faults");
+    c.not_cast = u32("not_cast");
+  }
+  return c;
+}
 
 struct reader {
   audit_digest d;
   std::unordered_map<std::string, std::string> judge_of_worker;
   std::unordered_map<std::string, std::string> judge_of_adapter;
-  agreement_tally agreement;
+  agreement_tally agreement{0.05};
+  std::optional<panel_config> panel_cfg;
+  std::optional<cascade_config> cascade_cfg;
+  // The summary's own tallies, made once the manifest is read.
+  std::optional<panel_tally> panel;
+  std::optional<cascade_tally> cascade;
+  pending_pair pending;
 
   audit_digest::judge& judge(const std::string& name) {
     auto it = std::find_if(d.judges.begin(), d.judges.end(),
@@ -158,11 +224,49 @@ struct reader {
             if (auto v = member(*p, "output"); v && v->IsNumber())
               jd.price_output = v->GetDouble();
           }
+      if (auto ap = member(*c, "answer_policy"); ap && ap->IsObject())
+        for (auto& m : ap->GetObject())
+          d.answer_policy += (d.answer_policy.empty() ? "" : ", ")
+                             + std::string{m.name.GetString()} + " "
+                             + (m.value.IsString() ? std::string{m.value.GetString()}
+                                : m.value.IsNumber() ? fmt_number(m.value.GetDouble())
+                                                     : std::string{"?"});
       if (auto ca = member(*c, "canaries")) {
         d.canary_rate = num(*ca, "rate");
         d.canary_seed = u64(*ca, "seed");
         d.on_alarm = str(*ca, "on_alarm");
       }
+      if (auto st = member(*c, "statistics"); st && member(*st, "alpha"))
+        d.alpha = num(*st, "alpha");
+      routes(*c);
+    }
+    agreement = agreement_tally{d.alpha};
+    if (panel_cfg)
+      panel.emplace(*panel_cfg, d.alpha);
+    if (cascade_cfg)
+      cascade.emplace(*cascade_cfg);
+  }
+
+  // A panel or a cascade, as the configuration the manifest recorded
+  // declares it (core/run_config writes it).
+  void routes(const Value& c) {
+    if (auto p = member(c, "panels")) {
+      panel_config pc;
+      if (auto js = member(*p, "judges"); js && js->IsArray())
+        for (auto& j : js->GetArray())
+          if (j.IsString())
+            pc.judges.emplace_back(j.GetString(), j.GetStringLength());
+      pc.rule = panel_rule_from_string(str(*p, "rule")).value_or(panel_rule::unanimous);
+      if (pc.judges.size() >= 2)
+        panel_cfg = std::move(pc);
+    }
+    if (auto k = member(c, "cascade")) {
+      cascade_config cc;
+      cc.rules = str(*k, "rules");
+      cc.llm = str(*k, "llm");
+      cc.audit_rate = num(*k, "audit_rate");
+      cc.seed = u64(*k, "seed");
+      cascade_cfg = std::move(cc);
     }
   }
 
@@ -179,8 +283,15 @@ struct reader {
       name = worker.empty() ? str(r, "adapter_id") : worker;
     auto& j = judge(name);
     ++j.calls;
-    j.input_tokens += u64(r, "input_tokens");
-    j.output_tokens += u64(r, "output_tokens");
+    auto pair = str(r, "pair_id");
+    if (pair != pending.id)
+      pending.reset(pair);
+    judge_record rec;
+    rec.input_tokens = u64(r, "input_tokens");
+    rec.output_tokens = u64(r, "output_tokens");
+    pending.records.push_back(rec);
+    j.input_tokens += rec.input_tokens;
+    j.output_tokens += rec.output_tokens;
     if (flag(r, "transport_failed")) {
       ++j.faults;
       return;
@@ -192,7 +303,49 @@ struct reader {
     while (bin < std::size(latency_edges_ms) && ms >= latency_edges_ms[bin])
       ++bin;
     ++j.latency[bin];
-    agreement.call(str(r, "pair_id"), name, di);
+    if (di < 3)
+      ++pending.votes[name][static_cast<std::size_t>(di)];
+  }
+
+  // A pair's vote record: its judge calls were a pair's, not a canary's.
+  void vote(const Value& r) {
+    auto pair = str(r, "pair_id");
+    if (pair != pending.id)
+      pending.reset(pair); // a pair without judge calls (absent, cached)
+    auto parts = member(r, "parts");
+    if (!parts || !parts->IsArray()) {
+      agreement.add_majorities(pending.votes);
+      pending.reset({});
+      return;
+    }
+    vote_result vr;
+    vr.pair_id = pair;
+    vr.absent = flag(r, "absent");
+    vr.outcome = outcome_of(r);
+    vr.counts = counts_of(r);
+    vr.route = str(r, "route");
+    vr.records = std::move(pending.records);
+    for (auto& p : parts->GetArray())
+      vr.parts.push_back(judge_part{str(p, "judge"), str(p, "role"),
+                                    outcome_of(p), counts_of(p)});
+    pending.vote = std::move(vr);
+  }
+
+  // A panel's or a cascade's pair, with its label: into the summary's own
+  // tallies, and the panel's couples into the agreement table.
+  void routed(const vote_result& vr, std::optional<bool> label) {
+    if (panel) {
+      panel->add(vr, label);
+      std::vector<std::pair<std::string, std::size_t>> said;
+      for (auto& p : vr.parts)
+        if (auto rating = rating_of(p.outcome))
+          said.emplace_back(p.judge, *rating);
+      if (!vr.absent && said.size() == panel_cfg->judges.size()
+          && said.size() == vr.parts.size())
+        agreement.add(said);
+    }
+    if (cascade)
+      cascade->add(vr);
   }
 
   void verdict(const Value& r) {
@@ -201,6 +354,9 @@ struct reader {
     if (rule.size() == 2 && rule[0] == 'I' && rule[1] >= '1' && rule[1] <= '5')
       ++d.by_rule[static_cast<std::size_t>(rule[1] - '1')];
     auto label = tri(r, "label");
+    if (pending.vote && pending.id == str(r, "pair_id"))
+      routed(*pending.vote, label);
+    pending.reset({});
     if (!label)
       return;
     std::optional<bool> eq;
@@ -266,15 +422,19 @@ struct reader {
     else if (type == "item_verdict") {
       auto v = str(doc, "verdict");
       ++d.items[v == "INVARIANT" ? 0 : v == "VIOLATED" ? 1 : 2];
-    } else if (type == "canary")
+    } else if (type == "canary") {
       canary(doc);
+      pending.reset({}); // its calls were a canary's, not a pair's
+    }
     else if (type == "bias_alarm")
       alarm(doc);
     else if (type == "run_end")
       run_end(doc);
     else if (type == "rejected")
       ++d.rejected;
-    else if (type != "vote")
+    else if (type == "vote")
+      vote(doc);
+    else
       other(type);
   }
 };
@@ -287,6 +447,10 @@ audit_digest digest_audit(std::istream& in) {
   while (std::getline(in, text))
     r.line(text);
   r.d.agreements = r.agreement.result();
+  if (r.panel)
+    r.d.panel = r.panel->summary();
+  if (r.cascade)
+    r.d.cascade = r.cascade->summary();
   return std::move(r.d);
 }
 

@@ -3,7 +3,11 @@
 // and nothing else, so that any run can be reported later: the manifest's
 // declarations, verdicts by rule and against labels, per-judge calls,
 // decisions, latencies and tokens, agreement between judges that answered
-// the same pairs, canaries and bias alarms over the run, position bias.
+// the same pairs, a panel's agreement and a cascade's account (computed by
+// core/panel_tally and core/cascade_tally from the vote records, as the run
+// summary is), canaries and bias alarms over the run, position bias.
+// Canaries are never pairs here: their judge calls count as calls and
+// tokens only.
 // Tolerant: record types it does not know are counted and listed, fields
 // it does not find are left at zero, so audits of older or newer versions
 // still report.
@@ -14,7 +18,11 @@
 #include <string>
 #include <vector>
 
+#include "core/agreement.hpp"
+
+#include "messages/cascade_summary.hpp"
 #include "messages/judge_watch.hpp"
+#include "messages/panel_summary.hpp"
 
 namespace ij {
 
@@ -36,6 +44,11 @@ struct audit_digest {
   double canary_rate = 0;
   std::uint64_t canary_seed = 0;
   std::string on_alarm;
+  /// The run's statistics alpha: intervals are at confidence 1 - alpha.
+  double alpha = 0.05;
+  /// The rule judges' declared answer policy, "rounding abstain, percent
+  /// either, ..." (empty in audits written before it was recorded).
+  std::string answer_policy;
 
   // The run end.
   bool has_run_end = false;
@@ -70,16 +83,28 @@ struct audit_digest {
   };
   std::vector<judge> judges;
 
-  /// Two judges that answered the same pairs: their decisions compared.
+  /// Two judges that answered the same pairs (never canaries): with a
+  /// panel their outcomes (EQUIVALENT, DIFFERENT, NEITHER) on the pairs
+  /// every panel judge rated, else their majority decisions (EQUIVALENT,
+  /// DIFFERENT, ABSTAIN), compared.
   struct agreement {
     std::string a;
     std::string b;
     std::uint64_t pairs = 0;
     std::uint64_t agree = 0;
-    /// Cohen's kappa; nullopt when chance agreement is 1 (one class only).
-    std::optional<double> kappa;
+    /// Raw agreement with its Wilson interval (confidence 1 - alpha).
+    rate_estimate raw;
+    /// Cohen's kappa with its jackknife interval; not defined when chance
+    /// agreement is 1 (one class only).
+    kappa_estimate kappa;
   };
   std::vector<agreement> agreements;
+
+  /// A panel run: tiers, raw agreement, kappa and each judge against the
+  /// labels, as the run summary computes them.
+  std::optional<panel_summary> panel;
+  /// A cascade run: paths, the audit's findings, calls.
+  std::optional<cascade_summary> cascade;
 
   struct canary {
     std::string kind;

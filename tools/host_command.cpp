@@ -146,13 +146,7 @@ int serve(const host_options& opts, prepared_host& h) {
   // Workers known to coordinators are referenced from there: they are ended
   // explicitly, or the actor system would wait for them.
   auto stop = [&] {
-    self->request(directory, std::chrono::seconds(10), list_atom::value)
-      .receive(
-        [&](std::vector<worker_entry>& ws) {
-          for (auto& w : ws)
-            self->send_exit(w.worker, caf::exit_reason::user_shutdown);
-        },
-        [](caf::error&) {});
+    stop_local_workers(self, directory);
     self->send_exit(impl, caf::exit_reason::user_shutdown);
     self->send_exit(directory, caf::exit_reason::user_shutdown);
   };

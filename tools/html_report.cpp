@@ -1,37 +1,15 @@
 #include "tools/html_report.hpp"
 
-#include <cmath>
-#include <cstdio>
-
-#include "tools/svg_chart.hpp"
+#include "tools/calibration_section.hpp"
+#include "tools/final_hash_check.hpp"
+#include "tools/html_markup.hpp"
+#include "tools/report_agreement.hpp"
 
 namespace ij {
 
 namespace {
 
-using svg::escape;
-
-template <class... Ts>
-std::string fmt(const char* f, Ts... xs) {
-  char buf[512];
-  std::snprintf(buf, sizeof buf, f, xs...);
-  return buf;
-}
-
-unsigned long long ull(std::uint64_t x) {
-  return static_cast<unsigned long long>(x);
-}
-
-std::string section(const std::string& id, const std::string& title,
-                    const std::string& what, const std::string& body) {
-  return "<section id=\"" + escape(id) + "\"><h2>" + escape(title)
-         + "</h2><p class=\"what\">" + escape(what) + "</p>" + body
-         + "</section>\n";
-}
-
-std::string none(const std::string& text) {
-  return "<p class=\"none\">" + escape(text) + "</p>";
-}
+using namespace html;
 
 const char* style = R"(<style>
 body{font-family:system-ui,sans-serif;margin:2em auto;max-width:980px;color:#222}
@@ -40,24 +18,38 @@ h1{font-size:1.5em}h2{font-size:1.15em;border-bottom:1px solid #ccc;padding-bott
 table{border-collapse:collapse;font-size:.9em}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}
 th{background:#f4f4f4}td:first-child,th:first-child{text-align:left}
 .ok{background:#e8f5e9;border:1px solid #66bb6a;padding:.6em}
+.checked{background:#eef3f8;border:1px solid #7a9cc6;padding:.6em}
 .warn{background:#fff8e1;border:1px solid #ffb300;padding:.6em}
 .bad{background:#b71c1c;color:#fff;font-size:1.3em;font-weight:bold;padding:1em;border:4px solid #000}
-.alarm{color:#b71c1c;font-weight:bold}table.left td{text-align:left}code{font-size:.85em}
+.alarm{color:#b71c1c;font-weight:bold}table.left td,table.left th{text-align:left}code{font-size:.85em}
+figure{margin:1em 0}caption{caption-side:top;text-align:left;font-size:.9em;color:#555;padding:.2em 0}
+h3{font-size:1em}svg.plot{display:block;max-width:none}
 </style>)";
 
+// Says exactly what was checked: the chain covers every line but the last,
+// which only the final hash the reader kept (--expect-hash) covers.
 std::string banner(const report_status& s) {
   if (s.unverified)
-    return "<div class=\"bad\" id=\"unverified\">UNVERIFIED AUDIT: the hash "
-           "chain of this audit does not verify ("
+    return "<div class=\"bad\" id=\"unverified\">UNVERIFIED AUDIT: this "
+           "audit does not verify ("
            + escape(s.reason)
            + "). What follows may have been edited; do not rely on it.</div>";
+  auto hash = s.hash_checked ? last_line_checked(s.lines, s.final_hash)
+                             : last_line_caveat(s.lines, s.final_hash);
+  // The hash in a <code> of its own, to copy and compare.
+  auto at = hash.find(s.final_hash);
+  auto words = escape(hash.substr(0, at)) + "<code>" + escape(s.final_hash)
+               + "</code>" + escape(hash.substr(at + s.final_hash.size()));
   if (s.chain == "ok")
-    return "<div class=\"ok\" id=\"verified\">Audit chain verified: intact, run "
-           "complete. Final hash <code>"
-           + escape(s.final_hash) + "</code></div>";
-  return "<div class=\"warn\" id=\"verified\">Audit chain intact, but "
-         + escape(s.reason) + ". Final hash <code>"
-         + escape(s.final_hash) + "</code></div>";
+    return std::string{"<div class=\""} + (s.hash_checked ? "ok" : "checked")
+           + "\" id=\"verified\">Audit " + words + ". Run complete."
+           + (s.hash_checked ? ""
+                             : " (<code>invjudge report --expect-hash "
+                               "HASH</code> checks the last line against the "
+                               "hash printed when the run ended.)")
+           + "</div>";
+  return "<div class=\"warn\" id=\"verified\">Audit " + words + "; but "
+         + escape(s.reason) + ".</div>";
 }
 
 std::string run_table(const audit_digest& d, const report_status& s) {
@@ -76,6 +68,7 @@ std::string run_table(const audit_digest& d, const report_status& s) {
   row("judges", judges);
   row("votes", fmt("%llu, %llu must agree%s", ull(d.votes), ull(d.min_agreement),
                    d.order_balancing ? ", order balancing on" : ""));
+  row("answer policy", d.answer_policy.empty() ? "not recorded" : d.answer_policy);
   row("canaries", d.canary_rate > 0
                     ? fmt("rate %g, seed %llu, on alarm: ", d.canary_rate,
                           ull(d.canary_seed))
@@ -100,12 +93,19 @@ std::string verdicts(const audit_digest& d) {
                                   "I4 equivalent (INVARIANT)",
                                   "I5 different (VIOLATED)"};
   std::vector<double> v;
-  for (auto n : d.by_rule)
-    v.push_back(static_cast<double>(n));
+  std::vector<std::vector<std::string>> rows;
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    v.push_back(static_cast<double>(d.by_rule[i]));
+    rows.push_back({labels[i], fmt("%llu", ull(d.by_rule[i]))});
+  }
   return section("verdicts", "Verdicts by rule",
                  "Pair verdicts by the row of the I1-I5 table that fired "
                  "(canaries are not pairs and are not counted here).",
-                 svg::bar_chart("plot-verdicts", "pair verdicts by rule", labels, v));
+                 figure(svg::bar_chart("plot-verdicts", "pair verdicts by rule "
+                                       "(numbers in the table below)",
+                                       labels, v),
+                        table("data-verdicts", "Pair verdicts by rule",
+                              {"rule (verdict)", "pairs"}, rows)));
 }
 
 std::string confusion(const audit_digest& d) {
@@ -116,9 +116,18 @@ std::string confusion(const audit_digest& d) {
     std::vector<std::vector<std::uint64_t>> c;
     for (auto& r : d.confusion)
       c.push_back({r[0], r[1]});
-    body = svg::heat_grid("plot-confusion", "comparator outcome against label",
-                          {"outcome true", "outcome false", "outcome neither"},
-                          {"label true", "label false"}, c);
+    std::vector<std::string> outcomes{"outcome true", "outcome false",
+                                      "outcome neither"};
+    std::vector<std::vector<std::string>> rows;
+    for (std::size_t r = 0; r < 3; ++r)
+      rows.push_back({outcomes[r], fmt("%llu", ull(d.confusion[r][0])),
+                      fmt("%llu", ull(d.confusion[r][1]))});
+    body = figure(svg::heat_grid("plot-confusion",
+                                 "comparator outcome against label (numbers "
+                                 "in the table below)",
+                                 outcomes, {"label true", "label false"}, c),
+                  table("data-confusion", "Labelled pairs by outcome and label",
+                        {"outcome", "label true", "label false"}, rows));
     auto right = d.confusion[0][0] + d.confusion[1][1];
     auto decided = right + d.confusion[0][1] + d.confusion[1][0];
     if (decided > 0)
@@ -132,35 +141,42 @@ std::string confusion(const audit_digest& d) {
                  "label the input gave it.", body);
 }
 
-std::string agreement(const audit_digest& d) {
-  std::string body;
-  if (d.agreements.empty()) {
-    body = none("No panel in this run: no pair was answered by two or more "
-                "judges.");
-  } else {
-    std::vector<std::string> labels;
-    std::vector<double> raw;
-    body = "<table id=\"agreement\"><tr><th>judges</th><th>pairs</th><th>agree"
-           "</th><th>raw agreement</th><th>Cohen's kappa</th></tr>";
-    for (auto& a : d.agreements) {
-      double r = static_cast<double>(a.agree) / static_cast<double>(a.pairs);
-      labels.push_back(a.a + " / " + a.b);
-      raw.push_back(std::round(1000 * r) / 1000);
-      body += "<tr><td>" + escape(a.a + " / " + a.b) + "</td>"
-              + fmt("<td>%llu</td><td>%llu</td><td>%.3f</td><td>", ull(a.pairs),
-                    ull(a.agree), r)
-              + (a.kappa ? fmt("%.3f", *a.kappa) : std::string{"n/a (one class)"})
-              + "</td></tr>";
+// The canary plot's numbers: per judge, the canaries it answered, and the
+// numbers of those it failed.
+std::string canary_table(const audit_digest& d) {
+  std::vector<std::string> judges;
+  std::vector<std::uint64_t> answered;
+  std::vector<std::string> failed_at;
+  std::vector<std::uint64_t> failed;
+  auto index = [&](const std::string& j) {
+    std::size_t i = 0;
+    while (i < judges.size() && judges[i] != j)
+      ++i;
+    if (i == judges.size()) {
+      judges.push_back(j);
+      answered.push_back(0);
+      failed_at.emplace_back();
+      failed.push_back(0);
     }
-    body += "</table>"
-            + svg::bar_chart("plot-agreement", "raw agreement per couple of "
-                             "judges", labels, raw, "#59a14f");
+    return i;
+  };
+  for (std::size_t k = 0; k < d.canaries.size(); ++k) {
+    for (auto& j : d.canaries[k].judges)
+      ++answered[index(j)];
+    for (auto& j : d.canaries[k].failed_judges) {
+      auto i = index(j);
+      ++failed[i];
+      failed_at[i] += (failed_at[i].empty() ? "" : ", ") + std::to_string(k + 1);
+    }
   }
-  return section("agreement", "Agreement between judges",
-                 "For pairs two judges both answered: each judge's majority "
-                 "decision (EQUIVALENT, DIFFERENT, ABSTAIN) compared; raw "
-                 "agreement and Cohen's kappa (agreement beyond chance).",
-                 body);
+  std::vector<std::vector<std::string>> rows;
+  for (std::size_t i = 0; i < judges.size(); ++i)
+    rows.push_back({judges[i], fmt("%llu", ull(answered[i])),
+                    fmt("%llu", ull(failed[i])),
+                    failed_at[i].empty() ? std::string{"-"} : failed_at[i]});
+  return table("data-canaries", "Canaries per judge",
+               {"judge", "canaries answered", "failed", "failed at canary number"},
+               rows);
 }
 
 std::string canaries(const audit_digest& d) {
@@ -203,9 +219,11 @@ std::string canaries(const audit_digest& d) {
     for (auto& sp : series)
       sp.points.emplace_back(static_cast<double>(d.canaries.size()),
                              sp.points.empty() ? 0.0 : sp.points.back().second);
-    body += svg::step_lines("plot-canaries", "failed canaries over the run",
-                            "canary number", "failed canaries (cumulative)",
-                            series, markers);
+    body += figure(svg::step_lines("plot-canaries", "failed canaries over the "
+                                   "run (numbers in the table below)",
+                                   "canary number", "failed canaries (cumulative)",
+                                   series, markers),
+                   canary_table(d));
     if (d.alarms.empty()) {
       body += "<p>No bias alarm fired.</p>";
     } else {
@@ -240,14 +258,25 @@ std::string position_bias(const audit_digest& d) {
                   : "Order balancing was off: A and B were never swapped.");
   } else {
     std::vector<svg::interval> rows;
-    for (auto& p : d.position_bias)
-      rows.push_back({p.judge + fmt(" (%llu of %llu)", ull(p.changed),
-                                    ull(p.comparisons)),
-                      p.rate, p.lo, p.hi});
-    body = svg::interval_chart("plot-position-bias",
-                               "share of pairs whose decision changed when A "
-                               "and B were swapped",
-                               rows);
+    std::vector<std::vector<std::string>> numbers;
+    for (auto& p : d.position_bias) {
+      auto changed = fmt("%llu of %llu: ", ull(p.changed), ull(p.comparisons))
+                     + percent_interval(p.rate, p.lo, p.hi);
+      rows.push_back({p.judge, p.rate, p.lo, p.hi, changed});
+      numbers.push_back({p.judge, fmt("%llu", ull(p.comparisons)),
+                         fmt("%llu", ull(p.changed)), percent(p.rate),
+                         fmt("[%.1f%%, %.1f%%]", 100 * p.lo, 100 * p.hi)});
+    }
+    body = figure(svg::interval_chart("plot-position-bias",
+                                      "share of pairs whose decision changed "
+                                      "when A and B were swapped (numbers "
+                                      "beside each judge and in the table "
+                                      "below)",
+                                      rows),
+                  table("data-position-bias", "Position bias per judge",
+                        {"judge", "pairs compared", "changed", "rate",
+                         "Wilson interval"},
+                        numbers));
   }
   return section("position-bias", "Position bias",
                  "Per judge: of the pairs it answered both ways round, the "
@@ -266,56 +295,71 @@ std::string latency(const audit_digest& d) {
     labels.push_back(edge(e));
   std::vector<std::string> names;
   std::vector<std::vector<double>> values;
+  std::vector<std::vector<std::string>> rows(labels.size());
+  for (std::size_t b = 0; b < labels.size(); ++b)
+    rows[b].push_back(b + 1 < labels.size() ? labels[b] + " to " + labels[b + 1]
+                                            : labels[b] + " and over");
   for (auto& j : d.judges) {
     names.push_back(j.name);
     std::vector<double> v;
-    for (auto n : j.latency)
-      v.push_back(static_cast<double>(n));
+    for (std::size_t b = 0; b < j.latency.size(); ++b) {
+      v.push_back(static_cast<double>(j.latency[b]));
+      rows[b].push_back(fmt("%llu", ull(j.latency[b])));
+    }
     values.push_back(std::move(v));
   }
+  std::vector<std::string> head{"latency band (ms; s: seconds)"};
+  head.insert(head.end(), names.begin(), names.end());
   return section("latency", "Latency of judge calls",
                  "Answered judge calls by latency band, each labelled by its "
                  "lower edge in milliseconds (s: seconds; the last band is "
-                 "open), per judge; faults excluded.",
-                 svg::grouped_bars("plot-latency", "judge call latency (ms)",
-                                   labels, names, values));
+                 "open), one histogram per judge; faults excluded.",
+                 figure(svg::histograms("plot-latency",
+                                        "judge call latency (ms), one "
+                                        "histogram per judge (numbers in the "
+                                        "table below)",
+                                        labels, names, values),
+                        table("data-latency", "Answered calls per latency band",
+                              head, rows)));
 }
 
 std::string cost(const audit_digest& d) {
   std::vector<std::string> names;
   std::vector<double> in, out;
-  std::string table = "<table id=\"cost\"><tr><th>judge</th><th>calls</th><th>"
-                      "faults</th><th>EQUIVALENT</th><th>DIFFERENT</th><th>"
-                      "ABSTAIN</th><th>PARSE_ERROR</th><th>input tokens</th><th>"
-                      "output tokens</th></tr>";
+  std::vector<std::vector<std::string>> rows;
   for (auto& j : d.judges) {
     names.push_back(j.name);
     in.push_back(static_cast<double>(j.input_tokens));
     out.push_back(static_cast<double>(j.output_tokens));
-    table += "<tr><td>" + escape(j.name) + "</td>"
-             + fmt("<td>%llu</td><td>%llu</td><td>%llu</td><td>%llu</td><td>"
-                   "%llu</td><td>%llu</td><td>%llu</td><td>%llu</td></tr>",
-                   ull(j.calls), ull(j.faults), ull(j.decisions[0]),
-                   ull(j.decisions[1]), ull(j.decisions[2]), ull(j.decisions[3]),
-                   ull(j.input_tokens), ull(j.output_tokens));
+    std::vector<std::string> r{j.name};
+    for (auto n : {j.calls, j.faults, j.decisions[0], j.decisions[1],
+                   j.decisions[2], j.decisions[3], j.input_tokens,
+                   j.output_tokens})
+      r.push_back(fmt("%llu", ull(n)));
+    rows.push_back(std::move(r));
   }
-  table += "</table>";
+  auto body = table("cost", "",
+                    {"judge", "calls", "faults", "EQUIVALENT", "DIFFERENT",
+                     "ABSTAIN", "PARSE_ERROR", "input tokens", "output tokens"},
+                    rows);
   for (auto& j : d.judges)
     if (j.price_input || j.price_output)
-      table += "<p>" + escape(j.name)
-               + fmt(": %.4f at the declared prices (%g input, %g output per "
-                     "million tokens).</p>",
-                     (static_cast<double>(j.input_tokens) * j.price_input.value_or(0)
-                      + static_cast<double>(j.output_tokens) * j.price_output.value_or(0))
-                       / 1e6,
-                     j.price_input.value_or(0), j.price_output.value_or(0));
+      body += "<p>" + escape(j.name)
+              + fmt(": %.4f at the declared prices (%g input, %g output per "
+                    "million tokens).</p>",
+                    (static_cast<double>(j.input_tokens) * j.price_input.value_or(0)
+                     + static_cast<double>(j.output_tokens) * j.price_output.value_or(0))
+                      / 1e6,
+                    j.price_input.value_or(0), j.price_output.value_or(0));
   return section("cost", "Calls and tokens per judge",
                  "What the run cost: calls, decisions and tokens as the "
                  "backends reported them (canaries included: they are real "
-                 "calls), and the cost where the configuration declares "
-                 "prices.",
-                 table
-                   + svg::grouped_bars("plot-tokens", "tokens per judge", names,
+                 "calls, never pairs), and the cost where the configuration "
+                 "declares prices. The plot's numbers are the table's token "
+                 "columns.",
+                 body
+                   + svg::grouped_bars("plot-tokens", "tokens per judge (numbers "
+                                       "in the table above)", names,
                                        {"input tokens", "output tokens"},
                                        {in, out}));
 }
@@ -329,11 +373,13 @@ std::string render_html_report(const audit_digest& d, const report_status& s) {
                      + banner(s) + "\n" + run_table(d, s) + "\n";
   page += verdicts(d);
   page += confusion(d);
-  page += agreement(d);
+  page += agreement_section(d);
+  page += cascade_section(d);
   page += canaries(d);
   page += position_bias(d);
   page += latency(d);
   page += cost(d);
+  page += calibration_section_html(s.audit_path);
   page += "<p class=\"what\">Made by invjudge report from the audit trail alone.</p>"
           "</body></html>\n";
   return page;

@@ -13,6 +13,7 @@
 #include "tools/gen_pairs.hpp"
 #include "tools/host_command.hpp"
 #include "tools/interrupt.hpp"
+#include "tools/calibrate_command.hpp"
 #include "tools/report_command.hpp"
 #include "tools/run_command.hpp"
 #include "tools/selftest_command.hpp"
@@ -31,16 +32,21 @@ constexpr const char* exit_codes_text = R"(Exit codes:
      controls as predicted (selftest)
   1  audit verify: a line was edited (named), the run end disagrees with
      the records, or the final hash is not --expect-hash; selftest: a
-     control missed; report: the audit does not verify (without
-     --allow-unverified)
+     control missed; report: the audit does not verify, or does not end
+     at --expect-hash (without --allow-unverified); calibrate: an audit
+     does not verify
   2  bad input: pairs file missing or unreadable, a read error in it, a bad
      line with --strict, --strict on an input that cannot be read twice,
      --out naming the pairs or audit file or an existing file (without
      --force), or a bad command line; audit verify, report: the file
-     cannot be read (report: or the page cannot be written)
+     cannot be read (report: or the page cannot be written); calibrate:
+     too few labelled pairs for a judge (named, with the count), no map
+     written
   3  bad configuration: schema or semantic error (file and JSON pointer
      named), a judge that cannot be built, an audit file that cannot be
-     created, holds records or is in use by another run; nothing was judged
+     created, holds records or is in use by another run; a calibration map
+     that is edited, not monotone, lacks a run's judge, or (--resume) is
+     not the manifest's; nothing was judged
   4  incomplete: the run was interrupted (Ctrl-C, SIGTERM, output closed),
      failed, or its fault rate is above max_fault_rate; audit verify:
      intact, but the run did not finish or was interrupted
@@ -75,8 +81,10 @@ struct command_line {
   ij::host_options host;
   std::string host_judge;
   CLI::Option* host_judge_opt = nullptr;
+  CLI::App* calibrate_cmd = nullptr;
+  ij::calibrate_options calibrate;
   CLI::App* report_cmd = nullptr;
-  std::string report_audit, report_html;
+  std::string report_audit, report_html, report_expect_hash;
   bool allow_unverified = false;
 
   CLI::App* gen_cmd = nullptr;
@@ -221,6 +229,14 @@ void add_serve(CLI::App& app, command_line& c) {
   cmd->add_option("--token-file", c.serve.token_file,
                   "File holding the bearer token every request but /healthz "
                   "must carry (else $INVJUDGE_TOKEN; none: loopback only)");
+  cmd->add_option("--tls-cert", c.serve.tls_cert,
+                  "Serve HTTPS: the server's certificate chain (PEM; "
+                  "scripts/make-certs makes test ones)");
+  cmd->add_option("--tls-key", c.serve.tls_key,
+                  "Serve HTTPS: the certificate's private key (PEM)");
+  cmd->add_option("--tls-ca", c.serve.tls_ca,
+                  "With --tls-cert: clients must present a certificate this "
+                  "CA signed");
 }
 
 void add_submit(CLI::App& app, command_line& c) {
@@ -228,7 +244,7 @@ void add_submit(CLI::App& app, command_line& c) {
     "submit", "Create a run on a daemon, upload the pairs, close it; with "
               "--follow print its verdicts as they come (token: "
               "$INVJUDGE_TOKEN)");
-  cmd->add_option("--server", c.submit.server, "http://HOST:PORT")->required();
+  cmd->add_option("--server", c.submit.server, "http://HOST:PORT or https://HOST:PORT")->required();
   cmd->add_option("--pairs", c.submit.pairs_path, "Pairs, JSON Lines")
     ->required();
   cmd->add_option("--config", c.submit.config_path,
@@ -237,6 +253,14 @@ void add_submit(CLI::App& app, command_line& c) {
                 "Print verdict lines as they come, and the counts at the end");
   cmd->add_option("--out", c.submit.out_path,
                   "With --follow: verdict lines go here instead of stdout");
+  cmd->add_option("--tls-ca", c.submit.tls_ca,
+                  "https:// servers: verify the server's certificate with "
+                  "this CA (default: the system's CAs)");
+  cmd->add_option("--tls-cert", c.submit.tls_cert,
+                  "https:// servers that ask for one: this client's "
+                  "certificate (PEM)");
+  cmd->add_option("--tls-key", c.submit.tls_key,
+                  "The client certificate's private key (PEM)");
 }
 
 void add_cache(CLI::App& app, command_line& c) {
@@ -259,6 +283,30 @@ void add_report(CLI::App& app, command_line& c) {
   cmd->add_flag("--allow-unverified", c.allow_unverified,
                 "Report an audit whose chain does not verify (refused "
                 "otherwise, exit 1), marked UNVERIFIED at the top");
+  cmd->add_option("--expect-hash", c.report_expect_hash,
+                  "The final hash printed when the run ended (kept "
+                  "elsewhere): the audit must still end there (exit 1 "
+                  "otherwise), which covers its last line too");
+}
+
+void add_calibrate(CLI::App& app, command_line& c) {
+  auto cmd = c.calibrate_cmd = app.add_subcommand(
+    "calibrate", "Fit a calibration map per judge on the labelled pairs of "
+                 "audits (isotonic, cross-validated; ECE, Brier, log loss "
+                 "before and after with bootstrap intervals)");
+  auto& o = c.calibrate;
+  cmd->add_option("AUDIT", o.audits, "Audit files (JSON Lines) of labelled runs")
+    ->required();
+  cmd->add_option("--out", o.out, "Where to write the map (JSON)")->required();
+  cmd->add_option("--folds", o.fit.folds, "Cross-validation folds (default 5)")
+    ->check(CLI::Range(2u, 100u));
+  cmd->add_option("--bootstrap", o.fit.bootstrap,
+                  "Bootstrap resamples for the intervals (default 1000)")
+    ->check(CLI::Range(0u, 100000u));
+  cmd->add_option("--seed", o.fit.seed, "Seed of folds and bootstrap (default 1)");
+  cmd->add_option("--min-pairs", o.fit.min_pairs,
+                  "Fewest labelled pairs a judge's map may rest on (default 50)")
+    ->check(CLI::Range(std::uint64_t{2}, std::uint64_t{1} << 40));
 }
 
 // Hidden: synthetic pairs for load and memory tests.
@@ -301,9 +349,11 @@ int dispatch(command_line& c) {
     return ij::submit_command(c.submit);
   if (*c.cache_cmd)
     return ij::cache_command(c.cache_action, c.cache_path);
+  if (*c.calibrate_cmd)
+    return ij::calibrate_command(c.calibrate);
   if (*c.report_cmd)
     return ij::report_command(c.report_audit, c.report_html,
-                              c.allow_unverified);
+                              c.allow_unverified, c.report_expect_hash);
   if (*c.gen_cmd)
     return ij::write_synthetic_pairs(stdout, c.gen_n, c.gen_per_item)
              ? ij::exit_code::ok
@@ -327,6 +377,7 @@ int main(int argc, char** argv) {
   add_host(app, c);
   add_audit(app, c);
   add_report(app, c);
+  add_calibrate(app, c);
   add_cache(app, c);
   add_serve(app, c);
   add_submit(app, c);

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "actors/run_client.hpp"
-#include "tools/pair_reader.hpp"
+#include "runio/pair_reader.hpp"
 
 namespace ij {
 

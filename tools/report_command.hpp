@@ -1,6 +1,6 @@
 #pragma once
-// `invjudge report AUDIT.jsonl --html REPORT.html [--allow-unverified]`: the
-// run's report as one self-contained HTML page (tools/html_report), made
+// `invjudge report AUDIT.jsonl --html REPORT.html [--allow-unverified]
+// [--expect-hash HEX]`: the run's report as one self-contained HTML page (tools/html_report), made
 // from the audit trail alone.
 #include <string>
 
@@ -9,9 +9,12 @@ namespace ij {
 /// Verifies the audit first (core/audit_chain): an edited one is refused
 /// (exit 1, nothing written) unless `allow_unverified`, which marks the
 /// page loudly instead; an interrupted or unfinished run is reported with a
-/// notice. Exit 2 when the audit cannot be read or the page cannot be
-/// written; 0 when the page is written.
+/// notice. With `expect_hash` (the final hash `run` printed), a file that
+/// no longer ends there is an edit like any other; without it the page says
+/// that the last line is only as safe as the final hash the reader kept.
+/// Exit 2 when the audit cannot be read, the page cannot be written or
+/// `expect_hash` is not a SHA-256; 0 when the page is written.
 int report_command(const std::string& audit_path, const std::string& html_path,
-                   bool allow_unverified);
+                   bool allow_unverified, const std::string& expect_hash = {});
 
 } // namespace ij

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <memory>
 #include <optional>
@@ -26,11 +27,15 @@
 #include "actors/run_session.hpp"
 #include "actors/system_config.hpp"
 #include "adapters/adapter_factory.hpp"
+#include "adapters/redaction.hpp"
 #include "adapters/response_cache.hpp"
 #include "core/fault_budget.hpp"
+#include "core/fault_reason_tally.hpp"
 #include "core/host_address.hpp"
+#include "core/judge_match.hpp"
 #include "messages/registration.hpp"
 #include "messages/error.hpp"
+#include "runio/calibration_file.hpp"
 #include "tools/config_file.hpp"
 #include "tools/exit_codes.hpp"
 #include "tools/input_source.hpp"
@@ -41,7 +46,7 @@
 #include "tools/progress_bar.hpp"
 #include "tools/run_report.hpp"
 #include "tools/strict_check.hpp"
-#include "tools/verdict_output.hpp"
+#include "runio/verdict_output.hpp"
 
 namespace ij {
 
@@ -146,6 +151,10 @@ int prepare_config(const run_options& opts, prepared_run& run) {
     cfg->cache.path = opts.cache_path;
   if (auto code = add_hosts(opts, *cfg); code != exit_code::ok)
     return code;
+  if (!attach_calibration(*cfg, error)) {
+    say(error);
+    return exit_code::bad_config;
+  }
   // With judge hosts, the hosts serve the configured judges (their keys stay
   // there) unless local_judges asks for local workers too.
   if (!cfg->hosts.empty() && !cfg->connection.local_judges) {
@@ -341,10 +350,28 @@ struct run_view {
   }
 };
 
+// The keys of the configured judges, as the environment holds them: the
+// adapters keep them out of every record already; a line on the terminal
+// is redacted once more, whatever a backend echoed.
+std::vector<std::string> judge_keys(const run_config& cfg) {
+  std::vector<std::string> keys;
+  for (auto& j : cfg.judges)
+    if (!j.api_key_env.empty())
+      if (auto* v = std::getenv(j.api_key_env.c_str()); v && *v)
+        keys.emplace_back(v);
+  return keys;
+}
+
+std::string redact_keys(std::string text, const std::vector<std::string>& keys) {
+  for (auto& k : keys)
+    text = redact(std::move(text), k);
+  return text;
+}
+
 // The end of a run in words and an exit code: 4 when it did not complete,
 // 2 when the input could not be read to its end, else 0.
 int conclude(const run_outcome& out, run_view& view, const run_options& opts,
-             const std::string& audit_path) {
+             const std::string& audit_path, const std::vector<std::string>& keys) {
   view.sink.flush();
   if (view.bar)
     view.bar->clear();
@@ -361,6 +388,9 @@ int conclude(const run_outcome& out, run_view& view, const run_options& opts,
     return exit_code::incomplete;
   }
   std::fputs(view.report.render(s, audit_path, s.interrupted).c_str(), stderr);
+  // Why the calls failed: the first words per judge and fault kind.
+  for (auto& r : s.fault_reasons)
+    say(redact_keys(fault_reason_line(r), keys));
   if (view.sink.failed())
     say("writing the verdicts failed: "
         + (opts.out_path.empty() ? std::string{"standard output"}
@@ -420,21 +450,25 @@ connect_hosts(caf::actor_system& sys, caf::scoped_actor& self,
 }
 
 // The first configured judge no worker serves ("" when all are served), so
-// that a run whose hosts all failed stops before anything is written.
+// that a run whose hosts all failed stops before anything is written; it
+// names what each connected host serves and the field that differs. A host
+// that serves none of the run's judges while others do is warned about:
+// connected, but its workers are not used.
 std::string unserved_judge(caf::scoped_actor& self,
                            const judge_directory_actor& directory,
                            const run_config& cfg) {
-  std::vector<worker_entry> all;
+  std::vector<judge_info> served;
   self->request(directory, std::chrono::seconds(30), list_atom::value)
-    .receive([&](std::vector<worker_entry>& xs) { all = std::move(xs); },
-             [](caf::error&) {});
-  for (auto& spec : cfg.judges) {
-    auto id = judge_id_of(spec);
-    if (std::none_of(all.begin(), all.end(),
-                     [&](auto& e) { return e.info.judge_id == id; }))
-      return "no worker serves judge " + spec.name + " (" + id
-             + "): no host that serves it could be used";
-  }
+    .receive(
+      [&](std::vector<worker_entry>& xs) {
+        for (auto& e : xs)
+          served.push_back(std::move(e.info));
+      },
+      [](caf::error&) {});
+  if (auto missing = unserved_judge_text(cfg.judges, served); !missing.empty())
+    return missing;
+  for (auto& w : unused_host_warnings(cfg.judges, served))
+    say("warning: " + w);
   return {};
 }
 
@@ -513,7 +547,7 @@ int run_pairs(const run_options& opts, prepared_run& run) {
     self, *session,
     [&source](input_batch& b, std::string& why) { return source.next(b, why); },
     on);
-  return conclude(outcome, view, opts, run.audit_path);
+  return conclude(outcome, view, opts, run.audit_path, judge_keys(run.config));
 }
 
 } // namespace

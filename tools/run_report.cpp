@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "core/calibration.hpp"
 #include "core/cascade_tally.hpp"
 #include "core/verdict_table.hpp"
 
@@ -79,11 +80,10 @@ std::string cascade_lines(const cascade_summary& c, double alpha) {
                ull(c.audit_agree), ull(c.audit_disagree),
                ull(c.audit_undecided));
     if (checked > 0) {
-      auto [lo, hi] = wilson_interval(static_cast<std::uint32_t>(c.audit_agree),
-                                      static_cast<std::uint32_t>(checked), alpha);
+      auto p = rules_precision(c, alpha); // as the report states it
       out += fmt("; rules precision %.1f%% [%.1f%%, %.1f%%] (EQUIVALENT "
                  "%llu/%llu, DIFFERENT %llu/%llu confirmed)",
-                 pct(double(c.audit_agree) / double(checked)), pct(lo), pct(hi),
+                 pct(p.value), pct(p.lo), pct(p.hi),
                  ull(c.equivalent_confirmed), ull(c.equivalent_checked),
                  ull(c.different_confirmed), ull(c.different_checked));
     }
@@ -164,6 +164,23 @@ std::string render_judge_watch(const run_summary& s) {
   return out;
 }
 
+// The judge calls recorded, and where they went: a vote refused by the
+// breaker or at a budget is recorded (a fault) but was never sent.
+std::string judge_calls_line(const run_summary& s) {
+  auto out = fmt("  judge calls: %llu recorded: %llu sent, %llu refused by the "
+                 "breaker, %llu refused by a budget",
+                 ull(s.judge_calls), ull(s.calls_sent),
+                 ull(s.calls_refused_breaker), ull(s.calls_refused_budget));
+  if (s.cached > 0)
+    out += fmt(", %llu from the cache", ull(s.cached));
+  auto routed = s.calls_sent + s.calls_refused_breaker + s.calls_refused_budget
+                + s.cached;
+  if (s.judge_calls > routed)
+    out += fmt(", %llu taken by no worker", ull(s.judge_calls - routed));
+  return out + fmt("; %llu skipped by early stop; %llu faults\n",
+                   ull(s.calls_skipped), ull(s.faults));
+}
+
 } // namespace
 
 void run_report::add(const single_verdict& v) {
@@ -176,6 +193,10 @@ void run_report::add(const single_verdict& v) {
     ++labelled_;
     std::size_t row = !v.outcome.equivalent ? 2 : (*v.outcome.equivalent ? 0 : 1);
     ++confusion_[row][*label ? 0 : 1];
+    if (auto pe = v.outcome.probability; pe >= 0) {
+      calibrated_.push_back(pe >= 0.5 ? pe : 1.0 - pe);
+      calibrated_right_.push_back((pe >= 0.5) == *label);
+    }
   }
 }
 
@@ -200,8 +221,7 @@ std::string run_report::render(const run_summary& s,
   out += fmt("  item verdicts: INVARIANT %llu, VIOLATED %llu, NEITHER %llu\n",
              ull(items_by_verdict_[0]), ull(items_by_verdict_[1]),
              ull(items_by_verdict_[2]));
-  out += fmt("  judge calls: %llu made, %llu skipped by early stop, %llu faults\n",
-             ull(s.judge_calls), ull(s.calls_skipped), ull(s.faults));
+  out += judge_calls_line(s);
   if (s.cached > 0)
     out += fmt("  cached: %llu judge record(s) reused from the response cache\n",
                ull(s.cached));
@@ -245,6 +265,12 @@ std::string run_report::render(const run_summary& s,
     if (decided > 0)
       out += fmt("    decided %llu of %llu; correct when decided: %.1f%%\n",
                  ull(decided), ull(labelled_), 100.0 * double(right) / double(decided));
+    if (!calibrated_.empty())
+      out += fmt("    calibrated probability: ECE %.4f, Brier %.4f over %llu "
+                 "labelled pairs\n",
+                 expected_calibration_error(calibrated_, calibrated_right_),
+                 brier_score(calibrated_, calibrated_right_),
+                 ull(calibrated_.size()));
   }
   out += render_judge_watch(s);
   out += "  audit: " + audit_path + fmt(" (%llu lines)\n", ull(s.audit_lines));

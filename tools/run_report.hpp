@@ -2,11 +2,13 @@
 // What the driver tells the user at the end of a run (on stderr): verdicts
 // by rule, items by verdict, judge calls made and skipped, faults, tokens per
 // judge, and, when the input had labels, the confusion matrix of the
-// comparator outcome against the label.
+// comparator outcome against the label (with a calibration map, the
+// calibrated probability's ECE and Brier score against the labels).
 #include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "messages/run_summary.hpp"
 #include "messages/verdict.hpp"
@@ -43,6 +45,10 @@ private:
   /// [outcome: true, false, neither][label: true, false]
   std::array<std::array<std::uint64_t, 2>, 3> confusion_{};
   std::uint64_t labelled_ = 0;
+  /// Labelled pairs with a calibrated probability (issue 16): that of the
+  /// leading decision, and whether the decision matched the label.
+  std::vector<double> calibrated_;
+  std::vector<bool> calibrated_right_;
 };
 
 } // namespace ij

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -143,6 +144,36 @@ bool split_listen(const std::string& listen, http_server_options& http,
   return true;
 }
 
+// --state: never empty (the state would land in the filesystem root), and
+// made absolute, so that a relative one is where it was meant (the working
+// directory at start) and the operator sees where the state is.
+bool resolve_state_dir(std::string& dir, std::string& error) {
+  if (dir.find_first_not_of(" \t") == std::string::npos) {
+    error = "--state: the state directory is empty; give a directory, e.g. "
+            "--state /var/lib/invjudge";
+    return false;
+  }
+  std::error_code ec;
+  auto path = std::filesystem::absolute(dir, ec).lexically_normal();
+  if (ec) {
+    error = "--state: cannot resolve '" + dir + "': " + ec.message();
+    return false;
+  }
+  dir = path.string();
+  while (dir.size() > 1 && dir.back() == '/')
+    dir.pop_back();
+  if (dir == "/") {
+    error = "--state: the filesystem root is not a state directory";
+    return false;
+  }
+  std::filesystem::create_directories(dir, ec); // "created if absent"
+  if (ec) {
+    error = "--state: cannot create " + dir + ": " + ec.message();
+    return false;
+  }
+  return true;
+}
+
 } // namespace
 
 int serve_command(const serve_options& opts) {
@@ -155,6 +186,10 @@ int serve_command(const serve_options& opts) {
   }
   daemon_options d;
   d.state_dir = opts.state_dir;
+  if (!resolve_state_dir(d.state_dir, error)) {
+    say(error);
+    return exit_code::bad_config;
+  }
   d.cache = s.cache;
   if (!read_token(opts.token_file, d.token, error)) {
     say(error);
@@ -172,6 +207,14 @@ int serve_command(const serve_options& opts) {
           "--token-file FILE or INVJUDGE_TOKEN");
     return exit_code::bad_config;
   }
+  s.http.tls_cert = opts.tls_cert;
+  s.http.tls_key = opts.tls_key;
+  s.http.tls_ca = opts.tls_ca;
+  if (!addr.is_loopback() && opts.tls_cert.empty())
+    say("warning: listening on " + s.http.address
+        + " without TLS: the bearer token travels in clear text on the "
+          "network; give --tls-cert and --tls-key (or put a TLS proxy in "
+          "front)");
   install_interrupt_handler();
   caf::actor_system_config cfg;
   configure_actor_system(cfg);
@@ -181,6 +224,7 @@ int serve_command(const serve_options& opts) {
     say(error);
     return exit_code::bad_config;
   }
+  say("state directory " + d.state_dir);
   if (service->resumed() > 0)
     say("resumed " + std::to_string(service->resumed()) + " unfinished run(s)");
   for (auto& f : service->resume_failures())
@@ -197,8 +241,9 @@ int serve_command(const serve_options& opts) {
     say(e.what());
     return exit_code::bad_config;
   }
-  std::fprintf(stderr, "listening on %s:%u\n", s.http.address.c_str(),
-               static_cast<unsigned>(server->port()));
+  std::fprintf(stderr, "listening on %s:%u%s\n", s.http.address.c_str(),
+               static_cast<unsigned>(server->port()),
+               opts.tls_cert.empty() ? "" : " (https)");
   std::fflush(stderr);
   while (!interrupt_requested())
     std::this_thread::sleep_for(std::chrono::milliseconds(100));

@@ -17,6 +17,9 @@ struct serve_options {
   /// The bearer token's file; else $INVJUDGE_TOKEN; else none (loopback
   /// only).
   std::string token_file;
+  /// HTTPS: the server's certificate chain and key (PEM); with tls_ca,
+  /// clients must present a certificate that CA signed.
+  std::string tls_cert, tls_key, tls_ca;
 };
 
 int serve_command(const serve_options& opts);

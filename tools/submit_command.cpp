@@ -6,12 +6,11 @@
 #include <fstream>
 #include <memory>
 #include <sstream>
-#include <thread>
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 
-#include "daemon/api_client.hpp"
+#include "tools/api_client.hpp"
 #include "tools/exit_codes.hpp"
 
 namespace ij {
@@ -80,17 +79,17 @@ bool upload(api_client& api, const std::string& id, const std::string& name,
 }
 
 // Prints verdict lines as they come until the run has ended; returns its
-// final state ("" when the daemon could not be asked).
+// final state ("" when the daemon could not be asked). Each request waits
+// at the daemon until there are lines or the run has ended (wait_ms), so
+// lines arrive as they are released, without polling.
 std::string follow(api_client& api, const std::string& id, std::FILE* out,
                    std::string& run_json) {
   std::uint64_t after = 0;
   for (;;) {
-    auto state_reply = api.request("GET", "/v1/runs/" + id);
     auto r = api.request("GET", "/v1/runs/" + id + "/verdicts?after="
-                                  + std::to_string(after));
-    if (r.status != 200 || state_reply.status != 200) {
-      say("following the run failed: "
-          + reason_of(r.status != 200 ? r : state_reply));
+                                  + std::to_string(after) + "&wait_ms=20000");
+    if (r.status != 200) {
+      say("following the run failed: " + reason_of(r));
       return {};
     }
     std::size_t start = 0, nl;
@@ -104,18 +103,18 @@ std::string follow(api_client& api, const std::string& id, std::FILE* out,
       std::fprintf(out, "%s\n", line.c_str());
     }
     std::fflush(out);
-    rapidjson::Document s;
-    s.Parse(state_reply.body);
-    std::string state = s.IsObject() && s.HasMember("state") ? s["state"].GetString() : "";
-    bool final = state == "done" || state == "cancelled" || state == "failed";
-    // The state was read before the verdicts: once it is final, the lines
+    // The state was read before the lines: once it is final, the lines
     // just read are the last.
-    if (final) {
-      run_json = state_reply.body;
+    auto state = r.header("X-Run-State");
+    if (state == "done" || state == "cancelled" || state == "failed") {
+      auto ended = api.request("GET", "/v1/runs/" + id);
+      if (ended.status != 200) {
+        say("reading the run's end failed: " + reason_of(ended));
+        return {};
+      }
+      run_json = ended.body;
       return state;
     }
-    if (r.body.empty())
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
 }
 
@@ -125,7 +124,8 @@ int submit_command(const submit_options& opts) {
   std::string token;
   if (auto env = std::getenv("INVJUDGE_TOKEN"))
     token = env;
-  api_client api{opts.server, token};
+  api_client api{opts.server, token, std::chrono::seconds(60),
+                 api_tls{opts.tls_ca, opts.tls_cert, opts.tls_key}};
   std::string error;
   if (!api.valid(error)) {
     say(error);
@@ -183,6 +183,13 @@ int submit_command(const submit_options& opts) {
   if (state.empty())
     return exit_code::incomplete;
   say("run " + id + " " + state + ": " + final_json);
+  // Last: the audit's final hash, to keep apart from the daemon and compare
+  // with `invjudge audit verify --expect-hash` of the downloaded audit.
+  rapidjson::Document ended;
+  ended.Parse(final_json);
+  if (ended.IsObject() && ended.HasMember("final_hash")
+      && ended["final_hash"].IsString())
+    say("run " + id + " final hash: " + ended["final_hash"].GetString());
   return state == "done" ? exit_code::ok : exit_code::incomplete;
 }
 

@@ -82,13 +82,7 @@ struct host_side {
   // the actor system waits for them forever.
   ~host_side() {
     caf::scoped_actor self{sys};
-    self->request(directory, std::chrono::seconds(10), list_atom::value)
-      .receive(
-        [&](std::vector<worker_entry>& ws) {
-          for (auto& w : ws)
-            self->send_exit(w.worker, caf::exit_reason::user_shutdown);
-        },
-        [](caf::error&) {});
+    stop_local_workers(self, directory);
     caf::anon_send_exit(host, caf::exit_reason::user_shutdown);
     caf::anon_send_exit(directory, caf::exit_reason::user_shutdown);
   }
@@ -220,4 +214,29 @@ TEST_CASE("incompatibility names the field that differs") {
   w.prompt_sha256 = "ff";
   CHECK(incompatibility(own, w).find("worker x#1@h:1: prompt_sha256 differs")
         == 0);
+}
+
+TEST_CASE("connect_failure tells a refused connection, a timeout and a failed TLS "
+          "handshake apart") {
+  host_connection plain;
+  host_connection tls;
+  tls.tls_cert = "c.pem";
+  tls.tls_key = "c.key";
+  tls.tls_ca = "ca.pem";
+  auto refused = caf::make_error(caf::sec::cannot_connect_to_node, "ip_connect failed",
+                                 "127.0.0.1", std::uint16_t{1});
+  for (auto* c : {&plain, &tls})
+    CHECK(connect_failure(refused, *c).rfind("connection refused: ", 0) == 0);
+  for (auto code : {caf::sec::connection_timeout, caf::sec::request_timeout})
+    CHECK(connect_failure(caf::make_error(code), plain).rfind("timed out: ", 0) == 0);
+  auto closed = caf::make_error(caf::sec::disconnect_during_handshake);
+  CHECK(connect_failure(closed, plain).find("likely requires TLS") != std::string::npos);
+  CHECK(connect_failure(closed, tls).rfind("TLS handshake failed: ", 0) == 0);
+  auto no_tls = caf::make_error(caf::sec::cannot_connect_to_node);
+  CHECK(connect_failure(no_tls, tls).rfind("TLS handshake failed: ", 0) == 0);
+  CHECK(connect_failure(no_tls, tls).find("same CA") != std::string::npos);
+  // Anything else is said in CAF's words.
+  CHECK(connect_failure(caf::make_error(caf::sec::invalid_argument), plain)
+          .find("TLS")
+        == std::string::npos);
 }

@@ -87,6 +87,26 @@ TEST_CASE("workers join the directory, are listed, and subscribers hear of "
   caf::anon_send_exit(dir, caf::exit_reason::user_shutdown);
 }
 
+TEST_CASE("the directory ends the workers of its node it knows, and they "
+          "leave") {
+  test_system t;
+  auto dir = spawn_judge_directory(t.sys);
+  auto w1 = spawn_judge_worker(t.sys, test_binding(numeric_judge()), "a@local");
+  auto w2 = spawn_judge_worker(t.sys, test_binding(numeric_judge()), "b@local");
+  caf::anon_send(dir, join_atom::value, w1);
+  caf::anon_send(dir, join_atom::value, w2);
+  t.run();
+  auto ended = ask<std::uint32_t>(t.sys, dir, shutdown_atom::value);
+  t.run();
+  REQUIRE(ended->value);
+  CHECK(*ended->value == 2);
+  auto after = ask<std::vector<worker_entry>>(t.sys, dir, list_atom::value);
+  t.run();
+  REQUIRE(after->value);
+  CHECK(after->value->empty());
+  caf::anon_send_exit(dir, caf::exit_reason::user_shutdown);
+}
+
 TEST_CASE("a worker id taken by another worker is refused, joining twice is "
           "harmless") {
   test_system t;

@@ -255,6 +255,31 @@ TEST_CASE("synchronous stubs answer a batch of calls in one message") {
   caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
 }
 
+TEST_CASE("clients sharing an inline judge get credits in shares, so that "
+          "their batches stay large (eight runs on one daemon)") {
+  test_system t;
+  auto w = spawn_judge_worker(t.sys, binding_with_cap(numeric_judge(), 8),
+                              "w@local");
+  std::vector<std::unique_ptr<test_client>> clients;
+  for (int k = 0; k < 8; ++k)
+    clients.push_back(std::make_unique<test_client>(t.sys, w));
+  for (int k = 0; k < 8; ++k) {
+    std::vector<judge_request> reqs;
+    for (int i = 0; i < 2048; ++i)
+      reqs.push_back(request_for("c" + std::to_string(k) + "-" + std::to_string(i)));
+    clients[k]->submit(reqs);
+  }
+  t.run();
+  // An inline judge's credit limit is 1024: a share of 128 each. One
+  // credit at a time would split each freed batch over the eight clients
+  // and end in thousands of one-call updates.
+  for (auto& c : clients) {
+    CHECK(c->st->replies.size() == 2048);
+    CHECK(c->st->updates <= 2 * 2048 / 128 + 4);
+  }
+  caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
+}
+
 TEST_CASE("a swapped request swaps NUMERIC_A/B back into the pair's order") {
   test_system t;
   auto adapter = std::make_shared<manual_adapter>();

@@ -158,6 +158,35 @@ TEST_CASE("a split first wave asks for just the votes still needed") {
   CHECK(res->value->outcome.equivalent == std::optional<bool>{true});
 }
 
+TEST_CASE("a vote that waits when credits come with the replies that ask "
+          "for it is asked for again (a worker's demand is never lost)") {
+  // The worker counts down the demand it was told as it grants credits. A
+  // worker update that brings a credit and a reply whose pair needs one
+  // more vote leaves the number waiting unchanged; unless the coordinator
+  // counts the credit against what it announced, it tells the worker
+  // nothing, the worker believes nobody waits, and the run hangs.
+  auto judge = std::make_shared<manual_adapter>();
+  rig r({judge}, votes(5, 3), 1000, 3);
+  auto first = r.vote(pair_of("1", "1", "p1"));
+  r.run();
+  REQUIRE(judge->open() == 3);
+  auto second = r.vote(pair_of("2", "2", "p2"));
+  r.run();
+  // p1's first wave: E, D, E -> one more vote; each answer frees a slot
+  // that goes to p2.
+  for (auto d : {"EQUIVALENT", "DIFFERENT", "EQUIVALENT"}) {
+    REQUIRE(judge->complete_next(canonical(d)));
+    r.run();
+  }
+  while (judge->complete_next(canonical("EQUIVALENT")))
+    r.run();
+  REQUIRE(second->value);
+  REQUIRE(first->value);
+  CHECK(first->value->counts.equivalent == 3);
+  CHECK(first->value->counts.different == 1);
+  CHECK(judge->calls() == 7);
+}
+
 TEST_CASE("votes=3 k=3 with a 2-1 split yields null and never true or false") {
   auto judge_stub = scripted_judge({canonical("EQUIVALENT"),
                                     canonical("EQUIVALENT"),
@@ -556,4 +585,113 @@ TEST_CASE("several pairs share the judges fairly and each gets its own "
     CHECK(results[i]->value->outcome.equivalent == std::optional<bool>{true});
     CHECK(results[i]->value->records.size() == 2);
   }
+}
+
+// --- Calibration and confidence-sequential voting (issue 16) -----------------
+
+namespace {
+
+std::string judge_id_for(const judge_adapter_ptr& a) {
+  return describe_worker(test_binding(a, 16, 1000), "x@local", "local").judge_id;
+}
+
+adapter_reply with_probs(const std::string& decision, std::vector<double> p) {
+  auto r = canonical(decision);
+  r.decision_probs = std::move(p);
+  return r;
+}
+
+// A map for the adapter's judge: the identity, or the one given.
+vote_settings calibrated(std::uint32_t n, std::uint32_t k,
+                         const judge_adapter_ptr& a,
+                         std::optional<double> stop,
+                         calibration_map m = {"", "decision_probs", {0.0, 1.0},
+                                              {0.0, 1.0}}) {
+  auto vs = votes(n, k);
+  auto set = std::make_shared<calibration_set>();
+  m.judge_id = judge_id_for(a);
+  set->judges[m.judge_id].map = m;
+  vs.calibration = set;
+  vs.stop_probability = stop;
+  return vs;
+}
+
+} // namespace
+
+TEST_CASE("sequential voting stops once the calibrated probability reaches the threshold") {
+  // 0.9 alone is below 0.99; with 0.95 the odds are 9 * 19 = 171.
+  auto judge_stub = scripted_judge({with_probs("EQUIVALENT", {0.9, 0.08, 0.02}),
+                                    with_probs("EQUIVALENT", {0.95, 0.04, 0.01})},
+                                   script_end::fail);
+  rig r({judge_stub}, calibrated(5, 3, judge_stub, 0.99));
+  auto res = r.vote(pair_of("1", "1"));
+  r.run();
+  REQUIRE(res->value);
+  CHECK(judge_stub->calls() == 2);
+  CHECK(res->value->stop == "probability");
+  CHECK(res->value->outcome.equivalent == std::optional<bool>{true});
+  CHECK(res->value->outcome.probability == Approx(171.0 / 172.0));
+  CHECK(res->value->counts.equivalent == 2);
+  CHECK(res->value->counts.not_cast == 3);
+  CHECK(res->value->records.size() == 2);
+}
+
+TEST_CASE("sequential voting never asks beyond N votes") {
+  auto judge_stub = scripted_judge({with_probs("EQUIVALENT", {0.6, 0.3, 0.1}),
+                                    with_probs("DIFFERENT", {0.3, 0.6, 0.1}),
+                                    with_probs("EQUIVALENT", {0.6, 0.3, 0.1}),
+                                    with_probs("DIFFERENT", {0.3, 0.6, 0.1}),
+                                    with_probs("ABSTAIN", {0.1, 0.1, 0.8})},
+                                   script_end::cycle);
+  rig r({judge_stub}, calibrated(5, 3, judge_stub, 0.99));
+  auto res = r.vote(pair_of("1", "1"));
+  r.run();
+  REQUIRE(res->value);
+  CHECK(judge_stub->calls() == 5);
+  CHECK(res->value->stop == "votes_exhausted");
+  CHECK(res->value->counts.not_cast == 0);
+  CHECK_FALSE(res->value->outcome.equivalent.has_value());
+  CHECK(res->value->outcome.probability == Approx(0.5));
+}
+
+TEST_CASE("a judge without decision probabilities is calibrated on its vote share") {
+  // One EQUIVALENT vote: share 1, mapped to 0.995 >= 0.99.
+  auto judge_stub = scripted_judge({canonical("EQUIVALENT")}, script_end::cycle);
+  rig r({judge_stub},
+        calibrated(5, 3, judge_stub, 0.99,
+                   {"", "vote_share", {0.0, 1.0}, {0.02, 0.995}}));
+  auto res = r.vote(pair_of("1", "1"));
+  r.run();
+  REQUIRE(res->value);
+  CHECK(judge_stub->calls() == 1);
+  CHECK(res->value->stop == "probability");
+  CHECK(res->value->outcome.probability == Approx(0.995));
+  CHECK(res->value->outcome.equivalent == std::optional<bool>{true});
+}
+
+TEST_CASE("with a map but no stop rule the waves and outcome are today's, with a probability") {
+  auto judge_stub = scripted_judge({with_probs("EQUIVALENT", {0.9, 0.08, 0.02})},
+                                   script_end::cycle);
+  rig r({judge_stub}, calibrated(5, 3, judge_stub, std::nullopt));
+  auto res = r.vote(pair_of("1", "1"));
+  r.run();
+  REQUIRE(res->value);
+  CHECK(judge_stub->calls() == 3);
+  CHECK(res->value->stop == "outcome_fixed");
+  CHECK(res->value->outcome.confidence == Approx(0.6));
+  CHECK(res->value->outcome.detail == "3/5 EQUIVALENT");
+  CHECK(res->value->outcome.probability == Approx(729.0 / 730.0));
+}
+
+TEST_CASE("without a map a result has no probability") {
+  auto judge_stub = scripted_judge({with_probs("EQUIVALENT", {0.9, 0.08, 0.02})},
+                                   script_end::cycle);
+  rig r({judge_stub}, votes(3, 2));
+  auto res = r.vote(pair_of("1", "1"));
+  r.run();
+  REQUIRE(res->value);
+  CHECK_FALSE(res->value->outcome.has_probability());
+  CHECK(res->value->stop == "outcome_fixed");
+  CHECK(res->value->records[0].decision_probs
+        == std::vector<double>{0.9, 0.08, 0.02});
 }

@@ -106,6 +106,7 @@ TEST_CASE("breaker: N connection failures in a row open it, then no call is made
   r.inner->script = {refused()};
   auto third = r.call();
   CHECK(third.fault == fault_kind::connection);
+  CHECK_FALSE(third.refused_by_breaker); // it reached the backend
   CHECK(third.error.find("3 connection failures in a row: no call to this judge for 10 s")
         != std::string::npos);
   CHECK(r.breaker->current_state() == state::open);
@@ -113,6 +114,7 @@ TEST_CASE("breaker: N connection failures in a row open it, then no call is made
     auto not_sent = r.call();
     CHECK_FALSE(not_sent.ok);
     CHECK(not_sent.attempts == 0);
+    CHECK(not_sent.refused_by_breaker);
     CHECK(not_sent.fault == fault_kind::unavailable);
     CHECK(not_sent.error.find("not sent: the backend is unreachable (3 connection failures "
                               "in a row, the last: connecting to 127.0.0.1:9: Connection "
@@ -190,12 +192,14 @@ TEST_CASE("breaker: HTTP 401/403 opens it at once and says it is a configuration
                                            "HTTP 401 authentication_error: invalid x-api-key")};
   auto first = r.call();
   CHECK(first.fault == fault_kind::auth);
+  CHECK_FALSE(first.refused_by_breaker);
   CHECK(first.error == "HTTP 401 authentication_error: invalid x-api-key — a configuration "
                        "problem: check the API key in $K; no call to this judge for 10 s");
   CHECK(r.breaker->current_state() == state::open);
   auto next = r.call();
   CHECK(next.fault == fault_kind::auth);
   CHECK(next.attempts == 0);
+  CHECK(next.refused_by_breaker);
   CHECK(next.error.find("not sent: the backend refused this judge's credentials: HTTP 401 "
                         "authentication_error: invalid x-api-key — a configuration problem")
         == 0);

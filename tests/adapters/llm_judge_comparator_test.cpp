@@ -7,6 +7,7 @@
 #include "adapters/llm_judge_comparator.hpp"
 #include "adapters/stub_judges.hpp"
 #include "core/prompt.hpp"
+#include "core/wall_clock.hpp"
 
 using namespace ij;
 

@@ -161,3 +161,30 @@ TEST_CASE("a file that is not a cache is refused, naming the path") {
   CHECK_FALSE(cache);
   CHECK(error.find("/nonexistent-dir/c.sqlite") != std::string::npos);
 }
+
+TEST_CASE("calls asking for log-probabilities pass the cache, constrained ones have their own key") {
+  temp_file file;
+  std::string error;
+  auto cache = response_cache::open(file.path, std::chrono::seconds{60}, 0, error);
+  REQUIRE(cache);
+  auto judge = std::make_shared<counting_judge>();
+  auto cached = with_cache(judge, cache);
+  call_options o;
+  o.model = "m";
+  o.logprobs = true;
+  for (int i = 0; i < 2; ++i) {
+    std::promise<adapter_reply> p;
+    auto f = p.get_future();
+    cached->call("A=1 B=1", o, [&](adapter_reply r) { p.set_value(std::move(r)); });
+    CHECK_FALSE(f.get().cached); // the cache keeps no probabilities
+  }
+  CHECK(judge->calls == 2);
+  CHECK(cache->stats().entries == 0);
+  o.logprobs = false;
+  auto plain = response_cache::key_of("x", "p", o);
+  o.constrain = reply_constraint::json;
+  auto json = response_cache::key_of("x", "p", o);
+  o.constrain = reply_constraint::grammar;
+  CHECK(plain != json);
+  CHECK(json != response_cache::key_of("x", "p", o));
+}

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "adapter_test_support.hpp"
+#include "adapters/adapter_factory.hpp"
 #include "adapters/stub_judges.hpp"
 #include "answers/math_rule_judge.hpp"
 #include "answers/numeric_rule_judge.hpp"
@@ -355,4 +356,83 @@ TEST_CASE("the rule judges' own replies for numbers a double cannot tell apart a
       CHECK_FALSE(r.inconsistent);
     }
   }
+}
+
+TEST_CASE("the rule judges follow the run's declared answer policy, and their "
+          "adapter id names it",
+          "[stubs][rules][answer_policy]") {
+  answer_policy consistent;
+  consistent.rounding = rounding_policy::consistent;
+  auto plain = math_judge();
+  auto declared = math_judge(consistent);
+  CHECK(plain->id() == "rules:math"); // the default keeps its id
+  CHECK(declared->id() == "rules:math policy=" + policy_text(consistent));
+  CHECK(ask(*plain, "299.94", "300").decision == judge_decision::abstain);
+  CHECK(ask(*declared, "299.94", "300").decision == judge_decision::equivalent);
+  auto numeric = make_stub_judge("numeric", consistent);
+  REQUIRE(numeric);
+  CHECK(numeric->id() == "stub:numeric policy=" + policy_text(consistent));
+  CHECK(ask(*numeric, "299.94", "300").decision == judge_decision::equivalent);
+  // Built from a configured spec, as workers are.
+  judge_spec spec;
+  spec.type = "rules";
+  spec.model = "math";
+  spec.policy.percent = percent_policy::fraction;
+  std::string error;
+  auto built = make_adapter(spec, error);
+  REQUIRE(built);
+  CHECK(built->id().find("percent=fraction") != std::string::npos);
+  CHECK(ask(*built, "10%", "10").decision == judge_decision::different);
+  CHECK(ask(*math_judge(), "10%", "10").decision == judge_decision::equivalent);
+}
+
+// --- stub:noisy:ERR (issue 16) -------------------------------------------------
+
+TEST_CASE("the noisy stub errs at its declared rate with probabilities that carry signal") {
+  auto judge = make_stub_judge("noisy:0.1");
+  REQUIRE(judge);
+  CHECK(judge->id() == "stub:noisy:0.1");
+  int wrong = 0, n = 4000;
+  double p_right = 0, p_wrong = 0;
+  for (int i = 0; i < n; ++i) {
+    // Equal numbers in two spellings: the truth is EQUIVALENT.
+    auto prompt = build_judge_prompt(std::to_string(i), std::to_string(i) + ".0");
+    call_options opts;
+    opts.seed = 1000 + i % 5;
+    opts.vote_index = static_cast<std::uint32_t>(i % 5);
+    auto reply = call_now(*judge, prompt, opts);
+    REQUIRE(reply.ok);
+    REQUIRE(reply.decision_probs.size() == 3);
+    CHECK(reply.decision_probs[0] + reply.decision_probs[1] + reply.decision_probs[2]
+          == Approx(1.0));
+    auto d = parse_judge_response(reply.text).decision;
+    REQUIRE((d == judge_decision::equivalent || d == judge_decision::different));
+    bool right = d == judge_decision::equivalent;
+    double p = reply.decision_probs[right ? 0 : 1];
+    (right ? p_right : p_wrong) += p;
+    wrong += !right;
+  }
+  CHECK(wrong == Approx(0.1 * n).epsilon(0.15));
+  // Wrong decisions are made with less certainty than right ones.
+  CHECK(p_wrong / wrong < p_right / (n - wrong) - 0.05);
+}
+
+TEST_CASE("the noisy stub is deterministic per prompt, seed and vote") {
+  auto judge = make_stub_judge("noisy:0.15");
+  auto prompt = build_judge_prompt("7", "seven");
+  call_options opts;
+  opts.seed = 42;
+  auto a = call_now(*judge, prompt, opts), b = call_now(*judge, prompt, opts);
+  CHECK(a.text == b.text);
+  CHECK(a.decision_probs == b.decision_probs);
+  // At rate 0 it is the numeric rule judge, sure of itself.
+  auto exact = make_stub_judge("noisy:0");
+  auto r = call_now(*exact, build_judge_prompt("7", "8"), opts);
+  CHECK(parse_judge_response(r.text).decision == judge_decision::different);
+  CHECK(r.decision_probs[1] == 1.0);
+  // Unreadable answers: ABSTAIN.
+  auto u = call_now(*exact, "not a canonical prompt", opts);
+  CHECK(parse_judge_response(u.text).decision == judge_decision::abstain);
+  CHECK(make_stub_judge("noisy:0.2") == nullptr);
+  CHECK(make_stub_judge("noisy:") == nullptr);
 }

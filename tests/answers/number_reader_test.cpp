@@ -288,7 +288,7 @@ TEST_CASE("number comparison: exact when both are exact", "[number_reader]") {
   CHECK(rel("8/46", "\\frac{4}{23}") == number_relation::equal);
   CHECK(rel("1,234", "1.234") == number_relation::different);
   CHECK(rel("0.5", "0.05") == number_relation::different);
-  CHECK(rel("0.1", "0") == number_relation::different);
+  CHECK(rel("0.1", "0.2") == number_relation::different);
   CHECK(rel("1/3", "2/3") == number_relation::different);
   CHECK(rel("1500", "1.5e3") == number_relation::equal);
   CHECK(rel("-0", "0") == number_relation::equal);
@@ -305,8 +305,114 @@ TEST_CASE("number comparison: a decimal that only rounds to the other side "
   CHECK(rel("\\approx 0.58", "0.577") == number_relation::undecidable);
   CHECK(rel("\\approx 11", "11") == number_relation::equal);
   CHECK(rel("about 7", "8") == number_relation::different);
-  // Two written decimals compare exactly: no rounding benefit.
-  CHECK(rel("0.5", "0.52") == number_relation::different);
+  // Two written decimals: when one may be the other rounded to the places
+  // it gives, they are not known to differ (the default rounding: abstain).
+  CHECK(rel("0.5", "0.52") == number_relation::undecidable);
+  CHECK(rel("1.27\\%", "1.3\\%") == number_relation::undecidable);
+  CHECK(rel("299.94", "300") == number_relation::undecidable);
+  CHECK(rel("165.47 grams", "165.5 grams") == number_relation::undecidable);
+  CHECK(rel("2.653", "2.65") == number_relation::undecidable);
+  CHECK(rel("0.1", "0") == number_relation::different); // no digit kept
+  CHECK(rel("0.04", "0.0") == number_relation::different);
+  CHECK(rel("4E-385", "0") == number_relation::different); // no double zero
+  // No rounding reconciles these: still different.
+  CHECK(rel("0.5", "0.56") == number_relation::different);
+  CHECK(rel("2.653", "2.66") == number_relation::different);
+  CHECK(rel("299.94", "299.8") == number_relation::different);
+  CHECK(rel("12.5", "12.4") == number_relation::different); // same places
+}
+
+namespace {
+
+number_comparison under(std::string_view a, std::string_view b,
+                        const answer_policy& p) {
+  auto x = read_number(a);
+  auto y = read_number(b);
+  REQUIRE(x);
+  REQUIRE(y);
+  return compare_numbers(*x, *y, p);
+}
+
+} // namespace
+
+TEST_CASE("answer policy rounding: abstain, strict and consistent decide a "
+          "rounding, never a number no rounding reconciles",
+          "[number_reader][answer_policy]") {
+  answer_policy strict, consistent;
+  strict.rounding = rounding_policy::strict;
+  consistent.rounding = rounding_policy::consistent;
+  for (auto [a, b] : {std::pair{"299.94", "300"}, std::pair{"1.27%", "1.3%"},
+                      std::pair{"\\frac{1}{3}", "0.333"},
+                      std::pair{"2.653", "2.65"}}) {
+    INFO(a << " | " << b);
+    CHECK(under(a, b, {}).relation == number_relation::undecidable);
+    CHECK(under(a, b, strict).relation == number_relation::different);
+    CHECK(under(a, b, strict).basis == number_basis::rounding);
+    auto c = under(a, b, consistent);
+    CHECK(c.relation == number_relation::equal);
+    CHECK(c.basis == number_basis::rounding);
+    CHECK(same_value(c.shown_a, c.shown_b)); // shown as the rounding
+  }
+  CHECK(under("299.94", "301", consistent).relation == number_relation::different);
+  CHECK(under("2.653", "2.64", consistent).relation == number_relation::different);
+}
+
+TEST_CASE("answer policy percent: either, fraction or number",
+          "[number_reader][answer_policy]") {
+  answer_policy fraction, number;
+  fraction.percent = percent_policy::fraction;
+  number.percent = percent_policy::number;
+  CHECK(under("10%", "0.1", {}).relation == number_relation::equal);
+  CHECK(under("10%", "10", {}).relation == number_relation::equal);
+  CHECK(under("10%", "0.1", fraction).relation == number_relation::equal);
+  CHECK(under("10%", "10", fraction).relation == number_relation::different);
+  CHECK(under("10%", "10", number).relation == number_relation::equal);
+  CHECK(under("10%", "0.1", number).relation == number_relation::different);
+  CHECK(under("10%", "12%", number).relation == number_relation::different);
+}
+
+TEST_CASE("answer policy tolerance: relative and absolute",
+          "[number_reader][answer_policy]") {
+  answer_policy rel, abs;
+  rel.relative_tolerance = 0.01;
+  abs.absolute_tolerance = 0.5;
+  CHECK(under("10.5%", "10.4%", {}).relation == number_relation::different);
+  auto r = under("10.5%", "10.4%", rel);
+  CHECK(r.relation == number_relation::equal);
+  CHECK(r.basis == number_basis::tolerance);
+  CHECK(under("10.5", "10.7", rel).relation == number_relation::different);
+  CHECK(under("100", "100.4", abs).relation == number_relation::equal);
+  CHECK(under("100", "100.6", abs).relation == number_relation::different);
+  CHECK(under("100", "100.6", {}).relation == number_relation::different);
+}
+
+TEST_CASE("answer policy units: lenient ignores a one-sided unit, strict "
+          "abstains",
+          "[number_reader][answer_policy]") {
+  answer_policy strict;
+  strict.units = unit_policy::strict;
+  CHECK(under("12 cm", "12", {}).relation == number_relation::equal);
+  auto s = under("12 cm", "12", strict);
+  CHECK(s.relation == number_relation::undecidable);
+  CHECK(s.why.find("units: strict") != std::string::npos);
+  CHECK(under("12 cm", "12 cm", strict).relation == number_relation::equal);
+  CHECK(under("12 cm", "13 cm", strict).relation == number_relation::different);
+}
+
+TEST_CASE("answer policy fractions: reduced tells an unreduced fraction from "
+          "its value",
+          "[number_reader][answer_policy]") {
+  answer_policy reduced;
+  reduced.fractions = fraction_policy::reduced;
+  CHECK(under("6/8", "3/4", {}).relation == number_relation::equal);
+  auto r = under("6/8", "3/4", reduced);
+  CHECK(r.relation == number_relation::different);
+  CHECK(r.basis == number_basis::fractions);
+  CHECK(under("\\frac{4}{6}", "\\frac{2}{3}", reduced).relation
+        == number_relation::different);
+  CHECK(under("3/4", "0.75", reduced).relation == number_relation::equal);
+  CHECK(under("6/8", "4/8", reduced).relation == number_relation::different);
+  CHECK(under("6/8", "12/16", reduced).relation == number_relation::equal);
 }
 
 TEST_CASE("number comparison: percent on one side matches p or p/100",

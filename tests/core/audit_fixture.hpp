@@ -56,6 +56,7 @@ public:
       judge_record rec;
       rec.pair_id = id;
       rec.adapter_id = "stub:a";
+      rec.worker_id = "judge-a#1@local";
       rec.vote_index = i;
       rec.transport_failed = i < failed;
       rec.input_tokens = 10;
@@ -72,6 +73,7 @@ public:
     ++summary_.pairs;
     ++summary_.by_rule[static_cast<int>(rule) - 1];
     summary_.judge_calls += calls;
+    summary_.calls_sent += calls;
     summary_.calls_skipped += not_cast;
     summary_.faults += failed;
     auto& u = summary_.usage[0];
@@ -103,6 +105,42 @@ public:
     summary_.judge_calls += calls;
     summary_.calls_skipped += not_cast;
     summary_.usage[0].calls += calls;
+    return *this;
+  }
+
+  /// One pair (rule I2) whose three votes on judge-a were never sent: the
+  /// first two refused by the circuit breaker, the third at the budget.
+  audit_builder& refused_pair(const std::string& id, const std::string& item) {
+    answer_pair p{id, item, "1", "1", std::nullopt, ""};
+    vote_result vr;
+    vr.pair_id = id;
+    vr.counts.votes = 3;
+    for (std::uint32_t i = 0; i < 3; ++i) {
+      judge_record rec;
+      rec.pair_id = id;
+      rec.adapter_id = "stub:a";
+      rec.worker_id = "judge-a#1@local";
+      rec.vote_index = i;
+      rec.transport_failed = true;
+      rec.refused_by_breaker = i < 2;
+      rec.fault = i < 2 ? fault_kind::unavailable : fault_kind::budget;
+      recs_.push_back({"judge_call", judge_call_body(rec)});
+      vr.records.push_back(rec);
+    }
+    recs_.push_back({"vote", vote_body(p, vr)});
+    single_verdict v;
+    v.pair_id = id;
+    v.item = item;
+    v.rule = verdict_rule::i2;
+    recs_.push_back({"verdict", verdict_body(p, v)});
+    ++summary_.pairs;
+    ++summary_.by_rule[1];
+    summary_.judge_calls += 3;
+    summary_.calls_refused_breaker += 2;
+    summary_.calls_refused_budget += 1;
+    summary_.faults += 3;
+    summary_.usage[0].calls += 3;
+    summary_.usage[0].faults += 3;
     return *this;
   }
 

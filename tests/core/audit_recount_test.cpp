@@ -112,6 +112,59 @@ TEST_CASE("each run_end total is checked against the records") {
   }
 }
 
+TEST_CASE("calls sent, refused by the breaker and refused at a budget are recounted") {
+  auto b = sample_run();
+  b.refused_pair("p5", "q2");
+  b.open_items() = 1;
+  b.summary().interrupted = true;
+  CHECK(b.summary().calls_sent == 3);
+  {
+    auto v = verify(b.lines());
+    INFO(v.reason);
+    CHECK(v.status == audit_status::interrupted);
+  }
+  struct edit_case {
+    const char* name;
+    void (*edit)(run_summary&);
+    const char* says;
+  };
+  const edit_case cases[] = {
+    {"calls_sent", [](run_summary& s) { s.calls_sent = 6; },
+     "run_end says calls_sent 6, but the records before it hold 3 judge_call records of "
+     "calls sent to a backend"},
+    {"calls_refused_breaker", [](run_summary& s) { s.calls_refused_breaker = 0; },
+     "run_end says calls_refused_breaker 0, but the records before it hold 2 judge_call "
+     "records refused by a circuit breaker"},
+    {"calls_refused_budget", [](run_summary& s) { s.calls_refused_budget = 3; },
+     "run_end says calls_refused_budget 3, but the records before it hold 1 judge_call "
+     "records refused at a budget"},
+  };
+  for (auto& c : cases) {
+    SECTION(c.name) {
+      auto edited = b;
+      c.edit(edited.summary());
+      auto v = verify(edited.lines());
+      INFO(v.reason);
+      CHECK(v.status == audit_status::edited);
+      CHECK(v.reason.find(c.says) != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("a run_end written before the calls were split by route still verifies") {
+  audit_builder b;
+  b.pair("p1", "q1", verdict_rule::i4).item("q1");
+  auto lines = b.lines();
+  auto& end = lines.back();
+  for (auto field : {"\"calls_sent\":1,", "\"calls_refused_breaker\":0,",
+                     "\"calls_refused_budget\":0,"}) {
+    auto at = end.find(field);
+    REQUIRE(at != std::string::npos);
+    end.erase(at, std::string{field}.size());
+  }
+  CHECK(verify(lines).status == audit_status::ok);
+}
+
 TEST_CASE("a completed run lists no unfinished pair and leaves no item open") {
   audit_builder b;
   b.pair("p1", "q1", verdict_rule::i4).item("q1");

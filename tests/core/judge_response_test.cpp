@@ -315,3 +315,30 @@ TEST_CASE("parser: underscore emphasis, list bullets and closed headings") {
   CHECK(parse_judge_response("### DECISION: DIFFERENT ###").decision
         == judge_decision::different);
 }
+
+// Issue 16 item 4: a reply constrained to JSON is read like the four lines.
+TEST_CASE("a JSON object of the four fields reads like the four lines",
+          "[core][judge_response]") {
+  auto r = parse_judge_response(
+    R"({"decision":"DIFFERENT","reason":"two\nlines","numeric_a":"0.5","numeric_b":null})");
+  CHECK(r.decision == judge_decision::different);
+  CHECK(r.reason == "two lines");
+  REQUIRE(r.numeric_a.text);
+  CHECK(*r.numeric_a.text == "0.5");
+  CHECK_FALSE(r.numeric_b.text);
+  CHECK_FALSE(r.extra_text);
+  CHECK(r.raw.front() == '{');
+
+  auto n = parse_judge_response(R"( {"decision":"EQUIVALENT","reason":"same",
+    "numeric_a":0.5,"numeric_b":"1/2","note":"x"} )");
+  CHECK(n.decision == judge_decision::equivalent);
+  CHECK(n.extra_text);
+  CHECK_FALSE(n.inconsistent);
+
+  auto bad = parse_judge_response(R"({"decision":"MAYBE","reason":"?"})");
+  CHECK(bad.decision == judge_decision::parse_error);
+  CHECK(bad.parse_error.find("MAYBE") != std::string::npos);
+  // JSON without the decision member is not the constrained shape.
+  CHECK(parse_judge_response(R"({"verdict":"EQUIVALENT"})").decision
+        == judge_decision::parse_error);
+}

@@ -9,6 +9,7 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <thread>
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -27,36 +28,6 @@ namespace {
 
 std::string examples() {
   return read_file(source_dir() + "/examples/pairs.jsonl");
-}
-
-/// Sends `bytes` on a raw connection and returns what comes back until the
-/// server closes it.
-std::string raw_exchange(int port, const std::string& bytes) {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<std::uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
-  REQUIRE(::write(fd, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size()));
-  std::string got;
-  char buf[4096];
-  ssize_t n;
-  while ((n = ::read(fd, buf, sizeof buf)) > 0)
-    got.append(buf, static_cast<std::size_t>(n));
-  ::close(fd);
-  return got;
-}
-
-/// A connected socket to the daemon (closed by the caller).
-int connect_to(int port) {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<std::uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
-  return fd;
 }
 
 /// Reads one response head (up to the blank line) and, with Content-Length,
@@ -183,6 +154,88 @@ TEST_CASE("daemon API: a run from creation to its verdicts, audit and metrics") 
   CHECK(m["invjudge_build_info{version=\"" IJ_VERSION "\"}"] == 1);
   CHECK(m["invjudge_votes_cast_total"] == calls);
   CHECK(m.count("invjudge_judge_in_flight_cap{judge=\"rules:math\"}") == 1);
+}
+
+// Waits (bounded) until the daemon has `n` followers waiting.
+bool followers_waiting(api_client& api, double n) {
+  for (int i = 0; i < 1000; ++i) {
+    if (parse_metrics(api.request("GET", "/metrics").body)["invjudge_followers_waiting"] == n)
+      return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+TEST_CASE("daemon API: a follower that waits (wait_ms) is answered when verdicts are "
+          "released or the run ends, not when its wait runs out") {
+  temp_dir dir;
+  started_daemon d{dir, dir.file("state")};
+  api_client api{d.url(), ""};
+  auto id = field(api.request("POST", "/v1/runs", "{}", "application/json").body, "id");
+  auto path = "/v1/runs/" + id + "/verdicts";
+
+  // Nothing to read: a short wait ends with no lines, the run still open,
+  // and leaves no follower behind.
+  auto empty = api.request("GET", path + "?wait_ms=50");
+  CHECK(empty.status == 200);
+  CHECK(empty.body.empty());
+  CHECK(empty.header("X-Run-State") == "open");
+  CHECK(followers_waiting(api, 0));
+  CHECK(api.request("GET", path + "?wait_ms=60001").status == 400);
+  CHECK(api.request("GET", path + "?wait_ms=soon").status == 400);
+  CHECK(api.request("GET", "/v1/runs/run-nope/verdicts?wait_ms=10").status == 404);
+
+  // Followers that would wait 60 s, with clients that give up after 30 s:
+  // only the event answers them in time.
+  auto follow = [&](const std::string& target, api_reply& got) {
+    return std::thread([&got, target, url = d.url()] {
+      api_client f{url, "", std::chrono::seconds(30)};
+      got = f.request("GET", target);
+    });
+  };
+  api_reply first, second;
+  auto t1 = follow(path + "?after=0&wait_ms=60000", first);
+  auto t2 = follow(path + "?after=0&wait_ms=60000", second);
+  REQUIRE(followers_waiting(api, 2));
+  REQUIRE(api.request("POST", "/v1/runs/" + id + "/pairs", examples(),
+                      "application/x-ndjson").status == 200);
+  t1.join();
+  t2.join();
+  CHECK(first.status == 200);
+  CHECK(second.status == 200);
+  auto got = lines_of(first.body);
+  REQUIRE(!got.empty());
+  CHECK(got.front().rfind("{\"seq\":1,", 0) == 0);
+  // Both woken by the first lines stored; one may have read a later batch
+  // too: the lines are the same as far as both go.
+  auto& shorter = first.body.size() <= second.body.size() ? first.body : second.body;
+  auto& longer = first.body.size() <= second.body.size() ? second.body : first.body;
+  CHECK(!shorter.empty());
+  CHECK(longer.compare(0, shorter.size(), shorter) == 0);
+
+  // Every pair's line (items come only after close), then wait again: the
+  // run's end (a cancel) answers.
+  std::vector<std::string> all;
+  for (int i = 0; i < 1000 && all.size() < 39; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    all = lines_of(api.request("GET", path).body);
+  }
+  REQUIRE(all.size() == 39);
+  auto last = std::to_string(all.size());
+  api_reply ended;
+  auto t3 = follow(path + "?after=" + last + "&wait_ms=60000", ended);
+  REQUIRE(followers_waiting(api, 1));
+  CHECK(api.request("DELETE", "/v1/runs/" + id).status == 200);
+  t3.join();
+  CHECK(ended.status == 200);
+  // Woken by the run's end, or by lines it stored on its way there.
+  CHECK((ended.header("X-Run-State") == "cancelled" || !ended.body.empty()));
+  CHECK(followers_waiting(api, 0));
+
+  // A run that has ended answers a wait at once.
+  auto done = api.request("GET", path + "?after=" + last + "&wait_ms=60000");
+  CHECK(done.status == 200);
+  CHECK(done.header("X-Run-State") == "cancelled");
 }
 
 TEST_CASE("daemon API: bad requests get a clear 4xx and disturb nothing") {

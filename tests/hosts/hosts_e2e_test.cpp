@@ -9,8 +9,11 @@
 #include <algorithm>
 #include <csignal>
 #include <cstdlib>
+#include <arpa/inet.h>
 #include <fcntl.h>
 #include <memory>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -367,4 +370,152 @@ TEST_CASE("e2e hosts: a host whose judge uses another prompt is refused, "
         != std::string::npos);
   host.proc->signal(SIGTERM);
   CHECK(host.proc->wait() == 0);
+}
+
+namespace {
+
+/// A TCP listener on 127.0.0.1 that never accepts: the kernel completes
+/// the connection into its backlog, and nothing ever answers on it.
+struct silent_listener {
+  int fd = -1;
+  std::string address;
+  silent_listener() {
+    fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    REQUIRE(fd >= 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+    REQUIRE(::listen(fd, 16) == 0);
+    socklen_t len = sizeof a;
+    REQUIRE(::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0);
+    address = "127.0.0.1:" + std::to_string(ntohs(a.sin_port));
+  }
+  ~silent_listener() {
+    ::close(fd);
+  }
+};
+
+/// Short connect attempts: each failure is known within seconds.
+const char* quick_connect = R"({"host_connection": {"connect_timeout_ms": 2000}})";
+
+/// A coordinator run of 5 pairs on `judge` against `hosts`, with `extra`
+/// options; its stderr and exit code.
+cli_result coordinate(const temp_dir& dir, const std::string& judge,
+                      const std::vector<std::string>& hosts, const std::string& audit,
+                      const std::string& extra = {}) {
+  write_file(dir.file("pairs.jsonl"), invjudge(dir, "gen-pairs 5").out);
+  write_file(dir.file("quick.json"), quick_connect);
+  auto args = "run --pairs pairs.jsonl --judge " + judge
+              + " --config quick.json --no-progress --audit " + audit + extra;
+  for (auto& h : hosts)
+    args += " --host " + h;
+  return invjudge(dir, args);
+}
+
+} // namespace
+
+TEST_CASE("e2e hosts: a host serving another model or temperature is refused "
+          "naming the host, what it serves and the field that differs") {
+  temp_dir dir;
+  host_process other_model{dir, "m", {"--listen", "127.0.0.1:0", "--judge", "stub:equivalent"}};
+  write_file(dir.file("warm.json"),
+             R"({"judges":[{"name":"stub:numeric","type":"stub","model":"numeric",)"
+             R"("temperature":0.7,"max_in_flight":4,"timeout_ms":10000}]})");
+  host_process warm{dir, "t", {"--listen", "127.0.0.1:0", "--config", dir.file("warm.json")}};
+  auto r = coordinate(dir, "stub:numeric", {other_model.address}, "a.jsonl");
+  INFO(r.err);
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("no worker serves judge stub:numeric (stub:numeric t=0 prompt=")
+        != std::string::npos);
+  CHECK(r.err.find("host " + other_model.address
+                   + " serves judge stub:equivalent (stub, model equivalent, temperature 0): "
+                     "model differs (host: equivalent, here: numeric); nothing was judged")
+        != std::string::npos);
+  CHECK(r.err.find("no host that serves it could be used") == std::string::npos);
+  auto t = coordinate(dir, "stub:numeric", {warm.address}, "b.jsonl");
+  INFO(t.err);
+  CHECK(t.exit_code == 3);
+  CHECK(t.err.find("host " + warm.address
+                   + " serves judge stub:numeric (stub, model numeric, temperature 0.7): "
+                     "temperature differs (host: 0.7, here: 0)")
+        != std::string::npos);
+  for (auto* h : {&other_model, &warm}) {
+    h->proc->signal(SIGTERM);
+    CHECK(h->proc->wait() == 0);
+  }
+}
+
+TEST_CASE("e2e hosts: a host serving another model while another host matches is "
+          "connected with a warning naming it, what it serves and the field") {
+  temp_dir dir;
+  host_process other_model{dir, "m", {"--listen", "127.0.0.1:0", "--judge", "stub:equivalent"}};
+  host_process same{dir, "s", {"--listen", "127.0.0.1:0", "--judge", "stub:numeric"}};
+  auto r = coordinate(dir, "stub:numeric", {other_model.address, same.address}, "a.jsonl");
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(count_of(r.err, "warning: host ") == 1);
+  CHECK(r.err.find("invjudge: warning: host " + other_model.address
+                   + " serves judge stub:equivalent (stub, model equivalent, temperature 0), "
+                     "which differs from judge stub:numeric: model differs (host: "
+                     "equivalent, here: numeric); it serves no judge of this run, so its "
+                     "workers are not used")
+        != std::string::npos);
+  CHECK(count_of(read_file(dir.file("a.jsonl")), verdict_record) == 5);
+  for (auto* h : {&other_model, &same}) {
+    h->proc->signal(SIGTERM);
+    CHECK(h->proc->wait() == 0);
+  }
+}
+
+// What CAF 0.17.6 lets a coordinator observe: a refused TCP connection
+// (cannot_connect_to_node, "ip_connect failed"), a handshake nobody answers
+// (connection_timeout or the connect request's timeout) and a TLS handshake
+// that fails (disconnect_during_handshake for a plain coordinator at a TLS
+// host, cannot_connect_to_node for a TLS coordinator at a plain host). A TLS
+// coordinator at a silent listener is not tried: CAF's OpenSSL transport
+// does not give that attempt up.
+TEST_CASE("e2e hosts: a refused connection, a timeout and a failed TLS handshake are "
+          "told apart") {
+  temp_dir dir;
+  auto script = source_dir() + "/scripts/make-certs";
+  REQUIRE(std::system((script + " " + dir.file("pki") + " host coordinator >/dev/null").c_str())
+          == 0);
+  auto pki = [&](const std::string& f) { return dir.file("pki/" + f); };
+  const std::string refused = "not reachable: connection refused: nothing accepts TCP "
+                              "connections on that address and port";
+  const std::string timed_out = "not reachable: timed out: the host did not complete the "
+                                "handshake in time (connect_timeout_ms 2000)";
+  const std::string closed_in_handshake =
+    "not reachable: the host closed the connection during the handshake: the host likely "
+    "requires TLS, which this coordinator does not use";
+  const std::string tls_failed = "not reachable: TLS handshake failed: the host does not "
+                                 "speak TLS, or its certificate is not signed by this "
+                                 "coordinator's --tls-ca";
+  const std::vector<std::string> all = {refused, timed_out, closed_in_handshake, tls_failed};
+  auto only = [&](const cli_result& r, const std::string& which) {
+    INFO(r.err);
+    CHECK(r.exit_code == 3);
+    for (auto& m : all)
+      CHECK((r.err.find(m) != std::string::npos) == (m == which));
+    CHECK(r.err.find("(a host with TLS refuses a coordinator without)") == std::string::npos);
+  };
+  // Port 1 on 127.0.0.1: nothing listens there.
+  only(coordinate(dir, "stub:numeric", {"127.0.0.1:1"}, "r.jsonl"), refused);
+  silent_listener silent;
+  only(coordinate(dir, "stub:numeric", {silent.address}, "s.jsonl"), timed_out);
+  host_process tls_host{dir, "tls",
+                        {"--listen", "127.0.0.1:0", "--judge", "stub:numeric", "--tls-cert",
+                         pki("host.pem"), "--tls-key", pki("host.key"), "--tls-ca",
+                         pki("ca.pem")}};
+  only(coordinate(dir, "stub:numeric", {tls_host.address}, "t.jsonl"), closed_in_handshake);
+  host_process plain_host{dir, "plain", {"--listen", "127.0.0.1:0", "--judge", "stub:numeric"}};
+  only(coordinate(dir, "stub:numeric", {plain_host.address}, "p.jsonl",
+                  " --tls-cert " + pki("coordinator.pem") + " --tls-key "
+                    + pki("coordinator.key") + " --tls-ca " + pki("ca.pem")),
+       tls_failed);
+  for (auto* h : {&tls_host, &plain_host}) {
+    h->proc->signal(SIGTERM);
+    CHECK(h->proc->wait() == 0);
+  }
 }

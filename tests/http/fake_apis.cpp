@@ -4,6 +4,8 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <regex>
+
 #include <boost/beast/http.hpp>
 
 namespace ij::test {
@@ -65,6 +67,12 @@ std::vector<std::string> fake_api::bodies() const {
 }
 
 planned_reply fake_api::success(const std::string& text) const {
+  return success_with(text, nullptr);
+}
+
+planned_reply fake_api::success_with(const std::string& text,
+                                     const std::vector<fake_token>* tokens,
+                                     const std::string& tool_input) const {
   planned_reply r;
   switch (opt_.kind) {
     case api_kind::ollama:
@@ -91,6 +99,10 @@ planned_reply fake_api::success(const std::string& text) const {
         w.Uint64(opt_.input_tokens);
         w.Key("eval_count");
         w.Uint64(opt_.output_tokens);
+        if (tokens) {
+          w.Key("logprobs");
+          write_tokens(w, *tokens, false);
+        }
         w.EndObject();
       });
       break;
@@ -116,9 +128,21 @@ planned_reply fake_api::success(const std::string& text) const {
           w.String(text);
           w.EndObject();
         }
+        if (!tool_input.empty()) {
+          w.StartObject();
+          w.Key("type");
+          w.String("tool_use");
+          w.Key("id");
+          w.String("toolu_01Test");
+          w.Key("name");
+          w.String("judge_verdict");
+          w.Key("input");
+          w.RawValue(tool_input.data(), tool_input.size(), rapidjson::kObjectType);
+          w.EndObject();
+        }
         w.EndArray();
         w.Key("stop_reason");
-        w.String("end_turn");
+        w.String(tool_input.empty() ? "end_turn" : "tool_use");
         w.Key("stop_sequence");
         w.Null();
         w.Key("usage");
@@ -158,6 +182,18 @@ planned_reply fake_api::success(const std::string& text) const {
         w.Key("reasoning_content");
         w.Null();
         w.EndObject();
+        w.Key("logprobs");
+        if (tokens) {
+          w.StartObject();
+          w.Key("content");
+          // llama.cpp adds each token's id; a vLLM-like fake does not.
+          write_tokens(w, *tokens, opt_.grammar_field == "grammar");
+          w.Key("refusal");
+          w.Null();
+          w.EndObject();
+        } else {
+          w.Null();
+        }
         w.Key("finish_reason");
         w.String("stop");
         w.EndObject();
@@ -445,12 +481,143 @@ planned_reply fake_api::handle(const fake_request& req) {
   if (!script_.empty()) {
     r = std::move(script_.front());
     script_.pop_front();
+  } else if (opt_.model_replies) {
+    rapidjson::Document doc;
+    doc.Parse(req.body().data(), req.body().size());
+    r = model_reply(doc);
   } else {
     r = success(opt_.reply_text);
   }
   if (r.delay.count() == 0)
     r.delay = opt_.latency;
   return r;
+}
+
+asked_constraint fake_api::constraint_of(const rapidjson::Document& doc,
+                                         std::string& field) {
+  auto obj = [&](const rapidjson::Value& v, const char* name) -> const rapidjson::Value* {
+    auto it = v.FindMember(name);
+    return it != v.MemberEnd() && it->value.IsObject() ? &it->value : nullptr;
+  };
+  auto str = [&](const rapidjson::Value& v, const char* name) -> std::string {
+    auto it = v.FindMember(name);
+    return it != v.MemberEnd() && it->value.IsString() ? it->value.GetString() : "";
+  };
+  // A schema of the four fields, all required (strict mode requires it).
+  auto verdict_schema = [&](const rapidjson::Value* schema) {
+    if (!schema)
+      return false;
+    auto props = obj(*schema, "properties");
+    auto req = schema->FindMember("required");
+    return props && props->HasMember("decision") && req != schema->MemberEnd()
+           && req->value.IsArray() && req->value.Size() == 4;
+  };
+  switch (opt_.kind) {
+    case api_kind::openai: {
+      if (doc.HasMember("guided_regex") || doc.HasMember("guided_grammar"))
+        violations_.push_back("guided_* fields: removed in vLLM 0.12 (ignored, unconstrained)");
+      if (opt_.grammar_field == "structured_outputs") {
+        if (auto so = obj(doc, "structured_outputs"); so && !str(*so, "regex").empty()) {
+          field = "structured_outputs";
+          std::regex re(str(*so, "regex"));
+          if (!std::regex_match(verdict_lines(opt_.verdict), re))
+            violations_.push_back("structured_outputs.regex does not match the four lines");
+          return asked_constraint::grammar;
+        }
+      } else if (str(doc, "grammar").find("root ::=") != std::string::npos) {
+        field = "grammar";
+        return asked_constraint::grammar;
+      }
+      if (auto rf = obj(doc, "response_format")) {
+        auto js = obj(*rf, "json_schema");
+        auto strict = js ? js->FindMember("strict") : rapidjson::Value::ConstMemberIterator{};
+        if (str(*rf, "type") != "json_schema" || !js || str(*js, "name").empty()
+            || strict == js->MemberEnd() || !strict->value.IsTrue()
+            || !verdict_schema(obj(*js, "schema")))
+          violations_.push_back("response_format is not a strict json_schema of the verdict");
+        field = "response_format";
+        return asked_constraint::json;
+      }
+      return asked_constraint::none;
+    }
+    case api_kind::ollama: {
+      auto it = doc.FindMember("format");
+      if (it == doc.MemberEnd())
+        return asked_constraint::none;
+      field = "format";
+      if (!it->value.IsObject() || !verdict_schema(&it->value))
+        violations_.push_back("format is not the verdict's JSON schema");
+      return asked_constraint::json;
+    }
+    case api_kind::anthropic: {
+      auto choice = obj(doc, "tool_choice");
+      if (!choice)
+        return asked_constraint::none;
+      field = "tool_choice";
+      bool found = false;
+      auto tools = doc.FindMember("tools");
+      if (tools != doc.MemberEnd() && tools->value.IsArray())
+        for (auto& t : tools->value.GetArray())
+          found = found
+                  || (t.IsObject() && str(t, "name") == str(*choice, "name")
+                      && verdict_schema(obj(t, "input_schema")));
+      if (str(*choice, "type") != "tool" || !found)
+        violations_.push_back("tool_choice does not force a verdict tool of the tools given");
+      return asked_constraint::json;
+    }
+  }
+  return asked_constraint::none;
+}
+
+planned_reply fake_api::model_reply(const rapidjson::Document& doc) {
+  std::string field;
+  auto constraint = constraint_of(doc, field);
+  if (constraint != asked_constraint::none && opt_.rejects_constraints)
+    return error(400, "invalid_request_error",
+                 field + ": structured output is not supported by this server");
+  bool want_logprobs = false;
+  if (opt_.supports_logprobs && opt_.kind != api_kind::anthropic) {
+    auto lp = doc.FindMember("logprobs");
+    auto top = doc.FindMember("top_logprobs");
+    want_logprobs = lp != doc.MemberEnd() && lp->value.IsTrue();
+    if (top != doc.MemberEnd()) {
+      if (!top->value.IsInt())
+        return error(400, "invalid_request_error", "top_logprobs: integer expected");
+      if (opt_.kind == api_kind::openai && !want_logprobs)
+        return error(400, "BadRequestError",
+                     "when using `top_logprobs`, `logprobs` must be set to true.");
+      int k = top->value.GetInt();
+      if (k < 0 || k > 20)
+        return error(400, "invalid_request_error",
+                     opt_.kind == api_kind::ollama
+                       ? std::string{"top_logprobs must be between 0 and 20"}
+                       : "Requested sample logprobs of " + std::to_string(k)
+                           + ", which is greater than max allowed: 20");
+    }
+  }
+  auto verdict = opt_.verdict;
+  auto alternatives = opt_.decision_alternatives;
+  if (opt_.decide)
+    opt_.decide(doc, verdict, alternatives);
+  std::string text;
+  switch (constraint) {
+    case asked_constraint::grammar:
+      text = verdict_lines(verdict);
+      break;
+    case asked_constraint::json:
+      text = verdict_json(verdict);
+      break;
+    case asked_constraint::none:
+      text = opt_.sloppy_unless_constrained ? sloppy_reply(verdict, unconstrained_++)
+                                            : verdict_lines(verdict);
+      break;
+  }
+  if (opt_.kind == api_kind::anthropic && constraint == asked_constraint::json)
+    return success_with("", nullptr, text);
+  if (!want_logprobs)
+    return success_with(text, nullptr);
+  auto tokens = fake_tokens(text, alternatives);
+  return success_with(text, &tokens);
 }
 
 } // namespace ij::test

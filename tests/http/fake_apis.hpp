@@ -6,12 +6,16 @@
 // and error shapes. A test scripts the next replies (rate limits, overload,
 // HTML pages, resets, ...); after the script, every call succeeds.
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include <rapidjson/document.h>
+
 #include "tests/http/fake_server.hpp"
+#include "tests/http/fake_verdicts.hpp"
 
 namespace ij::test {
 
@@ -35,6 +39,33 @@ struct fake_api_options {
   /// Keep every prompt and body for inspection (off in the benchmark).
   bool record_requests = true;
   std::shared_ptr<boost::asio::ssl::context> tls;
+
+  // Issue 16: the "model" behind the API (tests/http/fake_verdicts.hpp).
+  /// Replies hold the verdict: under a constraint the request asked for it
+  /// is held to the format; without one it misses the format (a chatty
+  /// model) when `sloppy_unless_constrained`, else it is the four lines.
+  /// Off: `reply_text` / the script, as before.
+  bool model_replies = false;
+  fake_verdict verdict;
+  bool sloppy_unless_constrained = false;
+  /// The OpenAI-compatible server's grammar field: "structured_outputs"
+  /// (vLLM, a regex) or "grammar" (llama.cpp, GBNF); it ignores the other.
+  std::string grammar_field = "structured_outputs";
+  /// A server refusing constraints: 400 naming the field.
+  bool rejects_constraints = false;
+  /// Log-probabilities: returned when asked (Ollama >= 0.12.11, OpenAI-
+  /// compatible servers); false is an older server that ignores the field.
+  bool supports_logprobs = true;
+  /// The decision token's top alternatives (letters only, logprob).
+  std::vector<std::pair<std::string, double>> decision_alternatives{
+    {"EQUIV", -0.105}, {"DIFF", -2.4}, {"ABST", -4.6}, {"NOT", -5.0}};
+  /// A model deciding per request (calibration_bench's noisy judge): given
+  /// the request body, it sets the verdict and the decision token's
+  /// alternatives (handed `verdict` and `decision_alternatives` to start
+  /// from). Called on the server's threads: it must be thread-safe.
+  std::function<void(const rapidjson::Document& request, fake_verdict& verdict,
+                     std::vector<std::pair<std::string, double>>& alternatives)>
+    decide;
 };
 
 class fake_api {
@@ -51,6 +82,11 @@ public:
 
   // Replies in this API's documented shapes.
   planned_reply success(const std::string& text) const;
+  /// A success carrying `tokens` as the API's log-probabilities (none when
+  /// null) and, for Anthropic, `tool_input` (JSON) as a verdict tool_use
+  /// block instead of text.
+  planned_reply success_with(const std::string& text, const std::vector<fake_token>* tokens,
+                             const std::string& tool_input = {}) const;
   planned_reply error(unsigned status, const std::string& type,
                       const std::string& message) const;
   /// A proxy's HTML error page.
@@ -71,6 +107,13 @@ private:
                 planned_reply& rejection, bool& stream_absent);
   planned_reply reject(unsigned status, const std::string& type,
                        const std::string& message);
+  /// The constraint and log-probability fields of a valid request: a
+  /// rejection when they break the API's rules (or the server refuses
+  /// constraints), else the model's reply.
+  planned_reply model_reply(const rapidjson::Document& doc);
+  asked_constraint constraint_of(const rapidjson::Document& doc, std::string& field);
+
+  std::uint64_t unconstrained_ = 0;
 
   fake_api_options opt_;
   mutable std::mutex mtx_;

@@ -34,12 +34,7 @@
 #include "messages/run_summary.hpp"
 #include "messages/verdict.hpp"
 #include "messages/vote_result.hpp"
-#if __has_include("messages/audit_entry.hpp")
 #include "messages/audit_entry.hpp"
-#define IJ_HAS_AUDIT_ENTRY 1
-#else
-#define IJ_HAS_AUDIT_ENTRY 0
-#endif
 
 using namespace ij;
 
@@ -162,6 +157,9 @@ judge_record full_record(std::uint32_t vote) {
   r.input_tokens = 311;
   r.output_tokens = 27;
   r.cached = true;
+  r.refused_by_breaker = true;
+  r.decision_probs = {0.25, 0.625, 0.125};
+  r.logprobs_asked = true;
   return r;
 }
 
@@ -269,6 +267,26 @@ TEST_CASE_METHOD(registered_system, "messages: vote_result round-trips with its 
   CHECK(binary_round_trip(v).records.size() == 3);
 }
 
+TEST_CASE_METHOD(registered_system, "messages: a calibrated probability and stop reason round-trip",
+                 "[messages]") {
+  vote_result v;
+  v.pair_id = "pair-1";
+  v.outcome = outcome(true, false);
+  v.outcome.probability = 0.987654321;
+  v.stop = "probability";
+  v.records = {full_record(0)};
+  v.records[0].decision_probs = {0.9, 0.07, 0.03};
+  check_round_trips(v, "ij.vote_result");
+  auto back = binary_round_trip(v);
+  CHECK(back.outcome.probability == 0.987654321);
+  CHECK(back.stop == "probability");
+  statistical_verdict item;
+  item.item = "q";
+  item.probability = 0.75;
+  check_round_trips(item, "ij.statistical_verdict");
+  CHECK(binary_round_trip(item).probability == 0.75);
+}
+
 TEST_CASE_METHOD(registered_system, "messages: single_verdict round-trips", "[messages]") {
   single_verdict s;
   s.pair_id = "pair-1";
@@ -337,6 +355,12 @@ TEST_CASE_METHOD(registered_system, "messages: run_summary round-trips with usag
                                2, 2, 4.605, 4.595, "stop-run", 3}};
   s.position_bias = {position_bias_rate{"judge", 40, 3, 0.075, 0.026, 0.199}};
   s.stopped_by_alarm = true;
+  s.calls_sent = 200;
+  s.calls_refused_breaker = 52;
+  s.calls_refused_budget = 8;
+  s.fault_reasons = {fault_reason{"ollama:qwen2.5:7b", "connection",
+                                  "connecting to 127.0.0.1:1: Connection refused", 3},
+                     fault_reason{"ollama:qwen2.5:7b", "unavailable", "not sent", 52}};
   check_round_trips(s, "ij.run_summary");
 }
 
@@ -449,7 +473,6 @@ TEST_CASE_METHOD(registered_system, "messages: what the canaries and the bias "
   }
 }
 
-#if IJ_HAS_AUDIT_ENTRY
 TEST_CASE_METHOD(registered_system, "messages: audit_entry and audit_batch round-trip", "[messages]") {
   audit_entry e{"verdict", R"({"pair":"p1","rule":"I4"})"};
   check_round_trips(e, "ij.audit_entry");
@@ -458,13 +481,12 @@ TEST_CASE_METHOD(registered_system, "messages: audit_entry and audit_batch round
   d.pair.a = "1";
   d.pair.b = "one";
   d.result.records = {full_record(0)};
-  d.verdict.pair_id = "p1";
-  d.verdict.label = true;
+  d.verdict = verdict_kind::invariant;
+  d.rule = verdict_rule::i4;
   check_round_trips(d, "ij.decided_pair");
   audit_batch b{{d}, {e, audit_entry{"vote", "{}"}}, true, true};
   check_round_trips(b, "ij.audit_batch");
 }
-#endif
 
 judge_info full_info() {
   judge_info i;
@@ -487,6 +509,8 @@ judge_info full_info() {
   i.max_response_bytes = 1 << 20;
   i.api_key_env = "OPENAI_API_KEY";
   i.ca_file = "/etc/ssl/ca.pem";
+  i.logprobs = true;
+  i.constrain = "json";
   i.prompt_id = "invariance-checker/judge/v1";
   i.prompt_sha256 = std::string(64, 'b');
   i.version = "0.2.0";

@@ -5,6 +5,8 @@
 
 #include <sstream>
 
+#include "core/panel_rule.hpp"
+#include "core/panel_tally.hpp"
 #include "tools/audit_digest.hpp"
 #include "tools/html_report.hpp"
 
@@ -97,8 +99,11 @@ TEST_CASE("audit digest: every figure of a fixed audit") {
   CHECK(d.agreements[0].b == "B");
   CHECK(d.agreements[0].pairs == 4);
   CHECK(d.agreements[0].agree == 3);
-  REQUIRE(d.agreements[0].kappa);
-  CHECK(*d.agreements[0].kappa == Approx(0.5));
+  REQUIRE(d.agreements[0].kappa.defined);
+  CHECK(d.agreements[0].kappa.value == Approx(0.5));
+  CHECK(d.agreements[0].raw.value == Approx(0.75));
+  CHECK_FALSE(d.panel);
+  CHECK_FALSE(d.cascade);
   REQUIRE(d.canaries.size() == 2);
   CHECK(d.canaries[0].passed == false);
   CHECK(d.canaries[0].failed_judges == std::vector<std::string>{"A"});
@@ -119,26 +124,31 @@ TEST_CASE("audit digest: kappa is undefined with one class only, perfect "
   auto two = one;
   for (int i = 0; i < 3; ++i) {
     auto p = "p" + std::to_string(i);
-    one += call(p, "wa", "EQUIVALENT", 1) + call(p, "wb", "EQUIVALENT", 1);
+    auto vote = R"({"type":"vote","pair_id":")" + p + "\"}\n";
+    one += call(p, "wa", "EQUIVALENT", 1) + call(p, "wb", "EQUIVALENT", 1) + vote;
     auto d = i % 2 ? "EQUIVALENT" : "DIFFERENT";
-    two += call(p, "wa", d, 1) + call(p, "wb", d, 1);
+    two += call(p, "wa", d, 1) + call(p, "wb", d, 1) + vote;
   }
   std::istringstream a{one}, b{two};
   auto da = digest_audit(a);
   REQUIRE(da.agreements.size() == 1);
   CHECK(da.agreements[0].agree == 3);
-  CHECK_FALSE(da.agreements[0].kappa);
+  CHECK_FALSE(da.agreements[0].kappa.defined);
   auto db = digest_audit(b);
   REQUIRE(db.agreements.size() == 1);
-  REQUIRE(db.agreements[0].kappa);
-  CHECK(*db.agreements[0].kappa == Approx(1.0));
+  REQUIRE(db.agreements[0].kappa.defined);
+  CHECK(db.agreements[0].kappa.value == Approx(1.0));
 }
 
 TEST_CASE("html report: every section, escaped text, the verification banner") {
   std::istringstream in{fixed_audit()};
   auto d = digest_audit(in);
   d.judges[0].name = "<b>A&</b>";
-  report_status ok{"ok", "", std::string(64, 'f'), false, "a.jsonl"};
+  report_status ok;
+  ok.chain = "ok";
+  ok.final_hash = std::string(64, 'f');
+  ok.lines = 21;
+  ok.audit_path = "a.jsonl";
   auto page = render_html_report(d, ok);
   for (auto id : {"plot-verdicts", "plot-confusion", "plot-agreement",
                   "plot-canaries", "plot-position-bias", "plot-latency",
@@ -146,14 +156,113 @@ TEST_CASE("html report: every section, escaped text, the verification banner") {
     CHECK(page.find(std::string{"id=\""} + id + "\"") != std::string::npos);
   CHECK(page.find("<b>A&</b>") == std::string::npos);
   CHECK(page.find("&lt;b&gt;A&amp;&lt;/b&gt;") != std::string::npos);
-  CHECK(page.find("Audit chain verified") != std::string::npos);
+  CHECK(page.find("Audit chain intact through line 21; the last line is only "
+                  "as safe as the final hash you kept: <code>" + ok.final_hash)
+        != std::string::npos);
+  ok.hash_checked = true;
+  CHECK(render_html_report(d, ok).find(
+          "Audit chain intact through line 21 and it ends at the final hash "
+          "you kept (<code>" + ok.final_hash + "</code>)")
+        != std::string::npos);
   CHECK(page.find("alarm: A (false_equivalent)") != std::string::npos);
   CHECK(page.find("panel_pair 1") != std::string::npos);
   // 50 input tokens at 3 and 10 output at 15 per million.
   CHECK(page.find(": 0.0003 at the declared prices (3 input, 15 output per "
                   "million tokens)") != std::string::npos);
-  report_status bad{"edited", "line 7: the chain breaks", "", true, "a.jsonl"};
+  report_status bad;
+  bad.chain = "edited";
+  bad.reason = "line 7: the chain breaks";
+  bad.unverified = true;
+  bad.audit_path = "a.jsonl";
   auto marked = render_html_report(d, bad);
   CHECK(marked.find("UNVERIFIED AUDIT") != std::string::npos);
   CHECK(marked.find("line 7: the chain breaks") != std::string::npos);
+}
+
+TEST_CASE("audit digest: a canary's judge calls are never a pair of the "
+          "couples' agreement") {
+  std::string a = R"({"type":"manifest","judges":[{"name":"A","worker_id":"wa"},{"name":"B","worker_id":"wb"}]})"
+                  "\n";
+  a += call("p0", "wa", "EQUIVALENT", 1) + call("p0", "wb", "EQUIVALENT", 1)
+       + R"({"type":"vote","pair_id":"p0"})" "\n";
+  // Both judges answered the canary, and disagreed: not a pair.
+  a += call("canary-1@r", "wa", "EQUIVALENT", 1)
+       + call("canary-1@r", "wb", "DIFFERENT", 1)
+       + R"({"type":"canary","canary_id":"canary-1@r","kind":"mismatch","passed":false,"judges":[]})"
+         "\n";
+  a += call("p1", "wa", "DIFFERENT", 1) + call("p1", "wb", "DIFFERENT", 1)
+       + R"({"type":"vote","pair_id":"p1"})" "\n";
+  std::istringstream in{a};
+  auto d = digest_audit(in);
+  REQUIRE(d.agreements.size() == 1);
+  CHECK(d.agreements[0].pairs == 2);
+  CHECK(d.agreements[0].agree == 2);
+  CHECK(d.judges[0].calls == 3); // the canary's call is a call
+}
+
+TEST_CASE("audit digest: a panel's figures are core/panel_tally's over the "
+          "vote records and labels, without canaries") {
+  std::string a =
+    R"({"type":"manifest","judges":[],"config":{"statistics":{"alpha":0.1},"panels":{"judges":["A","B","C"],"rule":"majority"}}})"
+    "\n";
+  // Outcomes per pair for A, B, C ("t" EQUIVALENT, "f" DIFFERENT, "n"
+  // NEITHER, "x" fault), the tier, and the label.
+  struct row {
+    const char* o;
+    const char* tier;
+    const char* label;
+  };
+  std::vector<row> rows{{"ttt", "all", "true"},  {"ttf", "majority", "true"},
+                        {"fff", "all", "false"}, {"tnf", "split", "null"},
+                        {"tfx", "split", "false"}, {"ftf", "majority", "false"}};
+  panel_config pc{{"A", "B", "C"}, panel_rule::majority};
+  panel_tally direct{pc, 0.1};
+  auto outcome = [](char c) {
+    equivalence_outcome o;
+    if (c == 't' || c == 'f')
+      o.equivalent = c == 't';
+    o.fault = c == 'x';
+    return o;
+  };
+  auto json = [](const equivalence_outcome& o) {
+    return std::string{R"("outcome":{"equivalent":)"}
+           + (o.equivalent ? (*o.equivalent ? "true" : "false") : "null")
+           + R"(,"fault":)" + (o.fault ? "true" : "false") + "}";
+  };
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    auto p = "p" + std::to_string(i);
+    vote_result vr;
+    vr.route = rows[i].tier;
+    std::string parts;
+    for (int j = 0; j < 3; ++j) {
+      auto name = std::string(1, static_cast<char>('A' + j));
+      vr.parts.push_back({name, "panel", outcome(rows[i].o[j]), {}});
+      parts += (j ? "," : "") + std::string{R"({"judge":")"} + name
+               + R"(","role":"panel",)" + json(vr.parts.back().outcome) + "}";
+    }
+    std::optional<bool> label;
+    if (std::string{rows[i].label} != "null")
+      label = std::string{rows[i].label} == "true";
+    direct.add(vr, label);
+    a += R"({"type":"vote","pair_id":")" + p + R"(","absent":false,"route":")"
+         + rows[i].tier + R"(","parts":[)" + parts + "]}\n";
+    a += R"({"type":"verdict","pair_id":")" + p + R"(","rule":"I3","label":)"
+         + rows[i].label + "}\n";
+    if (i == 2) // a canary between the pairs: its calls and record only
+      a += call("canary-1@r", "wa", "EQUIVALENT", 1)
+           + R"({"type":"canary","canary_id":"canary-1@r","kind":"identity","passed":true,"judges":[]})"
+             "\n";
+  }
+  std::istringstream in{a};
+  auto d = digest_audit(in);
+  REQUIRE(d.panel);
+  CHECK(*d.panel == direct.summary());
+  CHECK(d.panel->pairs == 6);
+  CHECK(d.panel->rated == 5);
+  CHECK(d.panel->kappa_kind == "fleiss");
+  CHECK(d.panel->confidence == Approx(0.9));
+  // The couples: over the five pairs every judge rated.
+  REQUIRE(d.agreements.size() == 3);
+  for (auto& c : d.agreements)
+    CHECK(c.pairs == 5);
 }

@@ -73,8 +73,13 @@ TEST_CASE("a finished audit verifies") {
   auto lines = finished_audit(dir);
   auto v = invjudge(dir, "audit verify a.jsonl");
   CHECK(v.exit_code == 0);
-  CHECK(v.out == "ok: " + std::to_string(lines.size()) + " records, run complete\n"
-                 "final hash: " + ij::sha256_hex(lines.back()) + "\n");
+  auto hash = ij::sha256_hex(lines.back());
+  auto n = std::to_string(lines.size());
+  // The chain cannot vouch for its own last line: verify says what would.
+  CHECK(v.out == "ok: " + n + " records, run complete\nfinal hash: " + hash
+                   + "\nchain intact through line " + n
+                   + "; the last line is only as safe as the final hash you "
+                     "kept: " + hash + " (--expect-hash checks it)\n");
 }
 
 TEST_CASE("an edited line is named") {
@@ -273,6 +278,10 @@ TEST_CASE("the final hash: printed by run and verify, checked by --expect-hash")
   auto v = invjudge(dir, "audit verify a.jsonl --expect-hash " + hash);
   CHECK(v.exit_code == 0);
   CHECK(printed_hash(v.out) == hash);
+  CHECK(v.out.find("and it ends at the final hash you kept (" + hash
+                   + "): no line was changed, the last one included")
+        != std::string::npos);
+  CHECK(v.out.find("only as safe as") == std::string::npos);
 
   SECTION("another hash") {
     auto other = std::string(64, 'a');

@@ -13,7 +13,7 @@ TEST_CASE("an unknown subcommand is named (exit 2)") {
   CHECK(r.exit_code == 2);
   // (starts with: a sanitizer build adds its own report at exit)
   CHECK(r.err.rfind("invjudge: unknown subcommand 'frobnicate' (expected run, selftest, host, "
-                    "audit, report, cache, serve or submit); see invjudge --help\n", 0) == 0);
+                    "audit, report, calibrate, cache, serve or submit); see invjudge --help\n", 0) == 0);
   auto a = invjudge(dir, "audit verfiy a.jsonl");
   CHECK(a.exit_code == 2);
   CHECK(a.err.rfind("invjudge: unknown subcommand 'verfiy' of audit (expected verify); see "

@@ -4,7 +4,7 @@
 #include <string>
 #include <unordered_set>
 
-#include "tools/id_set.hpp"
+#include "runio/id_set.hpp"
 
 using ij::id_set;
 

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <string>
 
-#include "tools/pair_reader.hpp"
+#include "runio/pair_reader.hpp"
 
 using namespace ij;
 

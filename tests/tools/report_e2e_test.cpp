@@ -3,10 +3,16 @@
 // checked in a real browser (headless Chromium) when one is installed.
 #include <catch2/catch.hpp>
 
+#include <cctype>
 #include <cstdlib>
+#include <regex>
 #include <string>
 
+#include <unistd.h>
+
 #include "cli_support.hpp"
+#include "core/sha256.hpp"
+#include "tests/required_input.hpp"
 
 using namespace ij::test;
 
@@ -18,17 +24,30 @@ const char* plots[] = {"plot-verdicts", "plot-confusion", "plot-canaries",
                        "plot-position-bias", "plot-latency", "plot-tokens"};
 
 // An audit with something in those plots: three votes, all cast, A and B
-// swapped on the second (position bias), canaries, labels.
-void make_audit(const temp_dir& dir) {
+// swapped on the second (position bias), canaries, labels. Returns the
+// final hash the run printed.
+std::string make_audit(const temp_dir& dir) {
   write_file(dir.file("c.json"), R"({"votes":3,"min_agreement":3,
     "order_balancing":true,"canaries":{"rate":0.3,"seed":5}})");
   auto r = invjudge(dir, "run --pairs " + source_dir()
                            + "/examples/pairs.jsonl --config c.json --audit a.jsonl --out v.jsonl");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
+  auto at = r.err.find("final hash: ");
+  REQUIRE(at != std::string::npos);
+  return r.err.substr(at + 12, 64);
+}
+
+// The banner's element (id "verified" or "unverified"), tags included.
+std::string banner_of(const std::string& page) {
+  auto at = page.find("<div class=");
+  REQUIRE(at != std::string::npos);
+  return page.substr(at, page.find("</div>", at) + 6 - at);
 }
 
 std::string find_chromium() {
+  if (::access("/usr/bin/chromium", X_OK) == 0)
+    return "/usr/bin/chromium";
   for (auto name : {"chromium", "chromium-browser", "google-chrome"}) {
     std::string cmd = std::string{"command -v "} + name + " >/dev/null 2>&1";
     if (std::system(cmd.c_str()) == 0)
@@ -36,6 +55,109 @@ std::string find_chromium() {
   }
   return {};
 }
+
+// Chromium, or empty after saying why the browser check is skipped; on CI
+// (CI=true) a missing browser fails the test instead.
+std::string chromium_or_skip() {
+  auto chromium = find_chromium();
+  if (chromium.empty()) {
+    if (in_ci())
+      FAIL("chromium is not installed (scripts/setup installs it), and CI=true: "
+           "the browser check cannot be skipped");
+    WARN("chromium is not installed (scripts/setup installs it): the browser "
+         "check is skipped");
+  }
+  return chromium;
+}
+
+// Headless Chromium on `page` (a file in `dir`) at 1280 px wide, with no
+// network and a profile of its own inside `dir`; `action` is --dump-dom or
+// --screenshot=FILE. Standard output goes to `out`, the log to browser.log.
+int run_chromium(const temp_dir& dir, const std::string& chromium,
+                 const std::string& page, const std::string& action,
+                 const std::string& out) {
+  std::string cmd = "cd " + shell_quote(dir.path()) + " && timeout 120 " + chromium
+                    + " --headless --no-sandbox --disable-gpu --disable-quic"
+                      " --no-first-run --disable-background-networking"
+                      " --disable-component-update --disable-sync"
+                      " --user-data-dir=" + shell_quote(dir.file("profile"))
+                    + " --window-size=1280,1000 --enable-logging=stderr --v=0"
+                      " --proxy-server=127.0.0.1:9 " + action + " file://"
+                    + dir.file(page) + " > " + out + " 2> browser.log";
+  return std::system(cmd.c_str());
+}
+
+// A panel of three judges (one with a long name, to test the labels) with
+// canaries and order balancing: every section of the report has content.
+cli_result make_panel_audit(const temp_dir& dir) {
+  write_file(dir.file("panel.json"), R"({"judges":[
+    {"name":"rules:math","type":"rules","model":"math","temperature":0,
+     "timeout_ms":60000,"max_in_flight":8},
+    {"name":"numeric-judge-with-a-rather-long-name","type":"stub",
+     "model":"numeric","temperature":0,"timeout_ms":60000,"max_in_flight":8},
+    {"name":"stub:equivalent","type":"stub","model":"equivalent",
+     "temperature":0,"timeout_ms":60000,"max_in_flight":8}],
+    "panels":{"rule":"majority"},"votes":3,"min_agreement":2,
+    "order_balancing":true,"canaries":{"rate":0.3,"seed":5}})");
+  auto r = invjudge(dir, "run --pairs " + source_dir()
+                           + "/examples/pairs.jsonl --config panel.json "
+                             "--audit a.jsonl --out v.jsonl");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  return r;
+}
+
+/// The first match of `re` in `text`; the test fails without one.
+std::smatch must_match(const std::string& text, const std::string& re) {
+  std::smatch m;
+  INFO(re);
+  REQUIRE(std::regex_search(text, m, std::regex{re}));
+  return m;
+}
+
+/// The section `id` of a page.
+std::string section_of(const std::string& page, const std::string& id) {
+  auto at = page.find("<section id=\"" + id + "\">");
+  REQUIRE(at != std::string::npos);
+  return page.substr(at, page.find("</section>", at) - at);
+}
+
+// Measures every text label of every plot from inside the page (their
+// boxes as the browser lays them out) and writes what it finds into the
+// page, for --dump-dom: labels that overlap, labels outside their plot, a
+// page wider than the window.
+const char* layout_check = R"(<script>
+(function () {
+  var texts = Array.prototype.slice.call(document.querySelectorAll('svg text'));
+  var out = [];
+  var boxes = texts.map(function (t) {
+    return {r: t.getBoundingClientRect(), s: t.textContent,
+            svg: t.ownerSVGElement.getBoundingClientRect()};
+  });
+  for (var i = 0; i < boxes.length; ++i) {
+    var a = boxes[i].r, p = boxes[i].svg;
+    if (a.width <= 0 || a.height <= 0) out.push('empty label: ' + boxes[i].s);
+    if (a.left < p.left - 0.5 || a.right > p.right + 0.5 || a.top < p.top - 0.5
+        || a.bottom > p.bottom + 0.5)
+      out.push('outside its plot: "' + boxes[i].s + '"');
+    for (var j = i + 1; j < boxes.length; ++j) {
+      var b = boxes[j].r;
+      var ox = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      var oy = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (ox > 0.5 && oy > 0.5)
+        out.push('overlap: "' + boxes[i].s + '" and "' + boxes[j].s + '"');
+    }
+  }
+  if (document.documentElement.scrollWidth > window.innerWidth)
+    out.push('the page is wider than the window: '
+             + document.documentElement.scrollWidth + ' px');
+  var pre = document.createElement('pre');
+  pre.id = 'layout-check';
+  pre.textContent = 'labels measured: ' + texts.length + '\n'
+                    + (out.length ? out.join('\n') : 'no overlap');
+  document.body.appendChild(pre);
+})();
+</script>)";
 
 } // namespace
 
@@ -52,7 +174,7 @@ TEST_CASE("report: one self-contained page with every plot, from the audit "
     CHECK(page.find(std::string{"<svg class=\"plot\" id=\""} + id + "\"")
           != std::string::npos);
   }
-  CHECK(page.find("Audit chain verified") != std::string::npos);
+  CHECK(page.find("Audit chain intact through line") != std::string::npos);
   CHECK(page.find("No panel in this run") != std::string::npos);
   CHECK(page.find("No canaries in this run") == std::string::npos);
   // Nothing to fetch: no script, no external resource.
@@ -101,23 +223,13 @@ TEST_CASE("report: a run without panel, canaries or labels says so") {
 
 TEST_CASE("report: headless Chromium loads the page without errors and shows "
           "the plots") {
-  auto chromium = find_chromium();
-  if (chromium.empty()) {
-    WARN("chromium is not installed (scripts/setup installs it): the browser "
-         "check is skipped");
+  auto chromium = chromium_or_skip();
+  if (chromium.empty())
     return;
-  }
   temp_dir dir;
   make_audit(dir);
   REQUIRE(invjudge(dir, "report a.jsonl --html r.html").exit_code == 0);
-  // No network, a profile of its own inside the test directory.
-  std::string cmd = "cd " + dir.path() + " && timeout 120 " + chromium
-                    + " --headless --no-sandbox --disable-gpu --no-first-run"
-                      " --user-data-dir=" + dir.file("profile")
-                    + " --enable-logging=stderr --v=0"
-                      " --proxy-server=127.0.0.1:9 --dump-dom file://"
-                    + dir.file("r.html") + " > dom.html 2> browser.log";
-  int rc = std::system(cmd.c_str());
+  int rc = run_chromium(dir, chromium, "r.html", "--dump-dom", "dom.html");
   auto dom = read_file(dir.file("dom.html"));
   auto log = read_file(dir.file("browser.log"));
   INFO(log);
@@ -130,4 +242,221 @@ TEST_CASE("report: headless Chromium loads the page without errors and shows "
   CHECK(log.find("Uncaught") == std::string::npos);
   CHECK(log.find(":CONSOLE(") == std::string::npos);
   CHECK(log.find("Failed to load resource") == std::string::npos);
+}
+
+TEST_CASE("report: an edited last line is not called verified: the banner says "
+          "what was checked, and --expect-hash catches the edit") {
+  temp_dir dir;
+  auto kept = make_audit(dir);
+  auto text = read_file(dir.file("a.jsonl"));
+  auto lines = lines_of(text);
+  REQUIRE(lines.back().find("\"type\":\"run_end\"") != std::string::npos);
+  // The run end's position-bias figure changed: "changed":0 -> 9. Nothing
+  // follows the last line, so the chain still holds and verify passes.
+  auto at = text.rfind("\"changed\":0");
+  REQUIRE(at != std::string::npos);
+  REQUIRE(at > text.size() - lines.back().size() - 1);
+  text.replace(at, 11, "\"changed\":9");
+  write_file(dir.file("a.jsonl"), text);
+  auto edited = ij::sha256_hex(lines_of(text).back());
+  REQUIRE(edited != kept);
+  auto n = std::to_string(lines.size());
+  REQUIRE(invjudge(dir, "audit verify a.jsonl").exit_code == 0);
+
+  SECTION("without --expect-hash: what the chain covers, and what it cannot") {
+    auto r = invjudge(dir, "report a.jsonl --html r.html");
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    auto banner = banner_of(read_file(dir.file("r.html")));
+    INFO(banner);
+    CHECK(banner.find("chain intact through line " + n
+                      + "; the last line is only as safe as the final hash "
+                        "you kept: <code>" + edited + "</code>")
+          != std::string::npos);
+    CHECK(banner.find("Audit chain verified") == std::string::npos);
+    CHECK(banner.find(": intact") == std::string::npos);
+    CHECK(banner.find("class=\"ok\"") == std::string::npos);
+  }
+  SECTION("with the hash the run printed: an edit, no page") {
+    auto r = invjudge(dir, "report a.jsonl --html r.html --expect-hash " + kept);
+    CHECK(r.exit_code == 1);
+    CHECK(r.err.find("the final hash is not the expected " + kept)
+          != std::string::npos);
+    CHECK(r.err.find("rewritten or cut") != std::string::npos);
+    CHECK(read_file(dir.file("r.html")).empty());
+    // --allow-unverified: a page that says so, never "verified".
+    auto marked = invjudge(dir, "report a.jsonl --html r.html --allow-unverified "
+                                "--expect-hash " + kept);
+    CHECK(marked.exit_code == 0);
+    auto banner = banner_of(read_file(dir.file("r.html")));
+    CHECK(banner.find("UNVERIFIED AUDIT") != std::string::npos);
+    CHECK(banner.find("the final hash is not the expected " + kept)
+          != std::string::npos);
+    CHECK(banner.find("no line was changed") == std::string::npos);
+  }
+  SECTION("upper-case hex is the same hash, a non-hash is bad input") {
+    std::string upper = kept;
+    for (auto& c : upper)
+      c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    CHECK(invjudge(dir, "report a.jsonl --html r.html --expect-hash " + upper)
+            .exit_code == 1);
+    auto bad = invjudge(dir, "report a.jsonl --html r.html --expect-hash 12ab");
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err.find("--expect-hash 12ab: not a SHA-256") != std::string::npos);
+  }
+}
+
+TEST_CASE("report: with the final hash kept, an unedited audit is verified to "
+          "its last line") {
+  temp_dir dir;
+  auto kept = make_audit(dir);
+  auto n = std::to_string(lines_of(read_file(dir.file("a.jsonl"))).size());
+  auto r = invjudge(dir, "report a.jsonl --html r.html --expect-hash " + kept);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  auto banner = banner_of(read_file(dir.file("r.html")));
+  INFO(banner);
+  CHECK(banner.find("class=\"ok\"") != std::string::npos);
+  CHECK(banner.find("chain intact through line " + n
+                    + " and it ends at the final hash you kept (<code>" + kept
+                    + "</code>): no line was changed, the last one included")
+        != std::string::npos);
+  CHECK(banner.find("only as safe as") == std::string::npos);
+}
+
+TEST_CASE("report: a panel run with canaries states the summary's agreement, "
+          "kappa, tiers and confusion, and never counts a canary as a pair") {
+  temp_dir dir;
+  auto run = make_panel_audit(dir);
+  auto& summary = run.err;
+  INFO(summary);
+  auto canaries = std::stoull(must_match(summary, R"(canaries: (\d+) judged)")[1]);
+  REQUIRE(canaries > 0);
+  auto tiers = must_match(summary, R"((\d+) pairs: all agree (\d+), majority (\d+), split (\d+))");
+  auto stats = must_match(summary, R"(raw agreement (\S+ \[\S+, \S+\]) over (\d+) rated pairs; Fleiss' kappa (\S+ \[\S+, \S+\]))");
+  std::string pairs = tiers[1], rated = stats[2];
+  REQUIRE(invjudge(dir, "report a.jsonl --html r.html").exit_code == 0);
+  auto page = read_file(dir.file("r.html"));
+  auto agreement = section_of(page, "agreement");
+  INFO(agreement);
+  CHECK(agreement.find("majority (a pair is decided") != std::string::npos);
+  CHECK(agreement.find("pairs the panel judged</th><td>" + pairs + " (canaries")
+        != std::string::npos);
+  CHECK(agreement.find("all agree " + std::string{tiers[2]} + ", majority "
+                       + std::string{tiers[3]} + ", split " + std::string{tiers[4]})
+        != std::string::npos);
+  CHECK(agreement.find("rated pairs</th><td>" + rated + " (") != std::string::npos);
+  CHECK(agreement.find("raw agreement (every judge the same)</th><td>"
+                       + std::string{stats[1]} + "</td>")
+        != std::string::npos);
+  CHECK(agreement.find("Fleiss&#39; kappa</th><td>" + std::string{stats[3]} + "</td>")
+        != std::string::npos);
+  // Each judge against the labels: the summary's cells (true/false).
+  std::regex row{R"(    (\S+) +(\d+)/(\d+) +(\d+)/(\d+) +(\d+)/(\d+))"};
+  int judges = 0;
+  for (auto& line : lines_of(summary)) {
+    std::smatch m;
+    if (!std::regex_match(line, m, row))
+      continue;
+    std::string cells = "<th scope=\"row\">" + std::string{m[1]} + "</th>";
+    for (int i = 2; i <= 7; ++i)
+      cells += "<td>" + std::string{m[i]} + "</td>";
+    INFO(cells);
+    CHECK(agreement.find(cells) != std::string::npos);
+    ++judges;
+  }
+  CHECK(judges == 3);
+  // The couples: over the rated pairs, canaries never among them.
+  auto couples = agreement.substr(agreement.find("<table id=\"agreement\""));
+  CHECK(couples.find("</th><td>" + rated + "</td>") != std::string::npos);
+  auto with_canaries = std::to_string(std::stoull(pairs) + canaries);
+  CHECK(agreement.find("<td>" + with_canaries + "</td>") == std::string::npos);
+  // Position bias is over pairs too, in the summary and in the report; the
+  // plot states each judge's figures beside its interval (0 of 37 changed:
+  // an interval too short to see).
+  auto bias = must_match(summary, R"((\d+) of +(\d+) pairs +(\S+%) +\[(\S+), (\S+)\])");
+  CHECK(std::string{bias[2]} == pairs);
+  auto bias_section = section_of(page, "position-bias");
+  CHECK(bias_section.find("</th><td>" + pairs + "</td>") != std::string::npos);
+  CHECK(bias_section.find(">" + std::string{bias[1]} + " of " + pairs + ": "
+                          + std::string{bias[3]} + " [" + std::string{bias[4]}
+                          + ", " + std::string{bias[5]} + "]</text>")
+        != std::string::npos);
+}
+
+TEST_CASE("report: a cascade run states its paths, audited share and the "
+          "rules' live precision as the summary does") {
+  temp_dir dir;
+  write_file(dir.file("k.json"), R"({"cascade":{"rules":"rules:math",
+    "llm":"stub:equivalent","audit_rate":0.5,"seed":1},
+    "canaries":{"rate":0.2,"seed":3}})");
+  auto run = invjudge(dir, "run --pairs " + source_dir()
+                             + "/examples/pairs.jsonl --config k.json "
+                               "--audit a.jsonl --out v.jsonl");
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  auto paths = must_match(run.err, R"((\d+) pairs: (\d+) decided by the rules, (\d+) sent on \(rules undecided\), (\d+) rule-decided pairs audited)");
+  auto precision = must_match(run.err, R"(rules precision (\S+ \[\S+, \S+\]))");
+  REQUIRE(invjudge(dir, "report a.jsonl --html r.html").exit_code == 0);
+  auto cascade = section_of(read_file(dir.file("r.html")), "cascade");
+  INFO(cascade);
+  CHECK(cascade.find("pairs into the cascade</th><td>" + std::string{paths[1]}
+                     + " (canaries")
+        != std::string::npos);
+  CHECK(cascade.find("decided by the rules (rules:math)</th><td>"
+                     + std::string{paths[2]} + "</td>")
+        != std::string::npos);
+  CHECK(cascade.find("(rules undecided)</th><td>" + std::string{paths[3]} + "</td>")
+        != std::string::npos);
+  CHECK(cascade.find("audited by stub:equivalent</th><td>" + std::string{paths[4]}
+                     + " of " + std::string{paths[2]} + ": ")
+        != std::string::npos);
+  CHECK(cascade.find("live precision (95%)</th><td>" + std::string{precision[1]}
+                     + " over ")
+        != std::string::npos);
+}
+
+TEST_CASE("report: three judges in headless Chromium at 1280 px: no two plot "
+          "labels overlap, none leaves its plot, every plot has its numbers") {
+  auto chromium = chromium_or_skip();
+  if (chromium.empty())
+    return;
+  temp_dir dir;
+  make_panel_audit(dir);
+  REQUIRE(invjudge(dir, "report a.jsonl --html r.html").exit_code == 0);
+  auto page = read_file(dir.file("r.html"));
+  // Every plot is followed, in its figure, by a table of its numbers (the
+  // tokens plot by the cost table above it); the page stays one file.
+  for (auto id : {"plot-verdicts", "plot-confusion", "plot-agreement",
+                  "plot-canaries", "plot-position-bias", "plot-latency"}) {
+    INFO(id);
+    auto at = page.find(std::string{"<svg class=\"plot\" id=\""} + id + "\"");
+    REQUIRE(at != std::string::npos);
+    auto end = page.find("</figure>", at);
+    REQUIRE(end != std::string::npos);
+    CHECK(page.substr(at, end - at).find("<table") != std::string::npos);
+  }
+  CHECK(page.find("<script") == std::string::npos);
+  CHECK(page.find("src=") == std::string::npos);
+  // The alarms' labels are text of the canary plot (and so measured below).
+  for (auto mode : {"false_equivalent", "decided_abstain"}) {
+    INFO(mode);
+    CHECK(std::regex_search(page, std::regex{std::string{"<text [^>]*>alarm: "
+                                                         "stub:equivalent \\("}
+                                             + mode + "\\)<"}));
+  }
+  // A test copy of the page measures its labels.
+  auto body_end = page.rfind("</body>");
+  REQUIRE(body_end != std::string::npos);
+  write_file(dir.file("t.html"), page.substr(0, body_end) + layout_check
+                                   + page.substr(body_end));
+  int rc = run_chromium(dir, chromium, "t.html", "--dump-dom", "dom.html");
+  INFO(read_file(dir.file("browser.log")));
+  REQUIRE(rc == 0);
+  auto dom = read_file(dir.file("dom.html"));
+  auto check = must_match(dom, R"(<pre id="layout-check">labels measured: (\d+)\n([^<]*)</pre>)");
+  INFO(check[0]);
+  // Three judges' latency, canaries, position bias, agreement: many labels.
+  CHECK(std::stoul(check[1]) > 80);
+  CHECK(std::string{check[2]} == "no overlap");
 }

@@ -51,7 +51,8 @@ TEST_CASE("configs/default.json on disk is what the binary embeds") {
 
 TEST_CASE("every shipped example configuration is valid") {
   for (auto name : {"voting-5", "ollama", "anthropic", "openai-compatible",
-                    "hosts", "panel", "cascade"}) {
+                    "hosts", "panel", "cascade", "logprobs", "constrained",
+                    "calibrated", "answer-policy"}) {
     std::string error;
     auto path = test::source_dir() + "/configs/examples/" + name + ".json";
     auto cfg = load_config(path, error);
@@ -321,4 +322,47 @@ TEST_CASE("canaries: bad settings name the field") {
   CHECK(error_of(R"({"canaries":{"rate":0.1,"ratio":2}})")
         .rfind("x.json: /canaries/ratio: unknown field", 0)
         == 0);
+}
+
+TEST_CASE("calibration and stop.probability are read, checked and written back") {
+  std::string error;
+  auto cfg = parse_config(
+    R"({"judge":"stub:noisy:0.1","votes":5,"calibration":"map.json",)"
+    R"("calibration_sha256":"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",)"
+    R"("stop":{"probability":0.99}})",
+    "c.json", error);
+  INFO(error);
+  REQUIRE(cfg);
+  CHECK(cfg->calibration == "map.json");
+  CHECK(cfg->stop_probability == std::optional<double>{0.99});
+  auto json = to_json(*cfg);
+  CHECK(json.find(R"("calibration":"map.json","calibration_sha256":"0123456789abcdef)")
+        != std::string::npos);
+  CHECK(json.find(R"("stop":{"probability":0.99})") != std::string::npos);
+
+  CHECK_FALSE(parse_config(R"({"stop":{"probability":0.99}})", "s.json", error));
+  CHECK(error == "s.json: /stop/probability: stopping on probability needs a "
+                 "calibration map (\"calibration\": \"MAP.json\", made by "
+                 "invjudge calibrate)");
+  CHECK_FALSE(parse_config(R"({"calibration":"m.json","stop":{"probability":0.5}})",
+                           "s.json", error));
+  CHECK(error.find("/stop/probability") != std::string::npos);
+  CHECK_FALSE(parse_config(
+    R"({"panels":{"judges":["rules:math","stub:numeric"]},"calibration":"m.json"})",
+    "p.json", error));
+  CHECK(error == "p.json: /calibration: a calibration map applies to pooled "
+                 "votes, not to a panel");
+  // Without them nothing is written: older manifests read the same.
+  auto plain = parse_config("{}", "d.json", error);
+  REQUIRE(plain);
+  CHECK(to_json(*plain).find("calibration") == std::string::npos);
+  CHECK(to_json(*plain).find("\"stop\"") == std::string::npos);
+}
+
+TEST_CASE("the noisy stub judge names its error rate, within bounds") {
+  std::string error;
+  CHECK(parse_config(R"({"judge":"stub:noisy:0.15"})", "n.json", error));
+  CHECK_FALSE(parse_config(R"({"judge":"stub:noisy:0.2"})", "n.json", error));
+  CHECK(error.find("unknown stub kind 'noisy:0.2'") != std::string::npos);
+  CHECK_FALSE(parse_config(R"({"judge":"stub:noisy:x"})", "n.json", error));
 }

@@ -99,10 +99,10 @@ TEST_CASE("every output line follows the documented schema") {
       CHECK(d["id"].IsString());
       CHECK((d["equivalent"].IsBool() || d["equivalent"].IsNull()));
       CHECK(d["confidence"].IsNumber());
-      for (auto f : {"n", "k", "equivalent", "different", "abstain", "parse_error",
+      for (auto f : {"votes", "min_agreement", "equivalent", "different", "abstain", "parse_error",
                      "faults", "not_cast"})
         CHECK(d["votes"][f].IsUint());
-      CHECK(d["votes"]["n"].GetUint() == 1);
+      CHECK(d["votes"]["votes"].GetUint() == 1);
       CHECK((!d.HasMember("label") || d["label"].IsBool()));
       // The verdict follows the rule (SPEC §8).
       if (rule == "I4")
@@ -182,8 +182,8 @@ TEST_CASE("five votes with min_agreement 3 stop early and say so") {
   for (auto& d : docs) {
     if (d["kind"].GetString() != std::string{"pair"})
       continue;
-    CHECK(d["votes"]["n"].GetUint() == 5);
-    CHECK(d["votes"]["k"].GetUint() == 3);
+    CHECK(d["votes"]["votes"].GetUint() == 5);
+    CHECK(d["votes"]["min_agreement"].GetUint() == 3);
     if (d["id"].GetString() == std::string{"x"}) {
       seen_x = true;
       CHECK(d["rule"].GetString() == std::string{"I4"});
@@ -197,7 +197,9 @@ TEST_CASE("five votes with min_agreement 3 stop early and say so") {
   }
   CHECK(seen_x);
   CHECK(seen_y);
-  CHECK(r.err.find("judge calls: 3 made, 2 skipped by early stop") != std::string::npos);
+  CHECK(r.err.find("judge calls: 3 recorded: 3 sent, 0 refused by the breaker, 0 refused "
+                   "by a budget; 2 skipped by early stop; 0 faults")
+        != std::string::npos);
 }
 
 TEST_CASE("the option --judge replaces the judge for the run") {

@@ -4,7 +4,7 @@
 #include <rapidjson/document.h>
 
 #include "tools/run_report.hpp"
-#include "tools/verdict_output.hpp"
+#include "runio/verdict_output.hpp"
 
 using namespace ij;
 
@@ -30,8 +30,8 @@ TEST_CASE("a pair verdict line carries verdict, rule, outcome, votes and label")
   CHECK(d["rule"].GetString() == std::string{"I5"});
   CHECK(d["equivalent"].IsFalse());
   CHECK(d["confidence"].GetDouble() == 0.6);
-  CHECK(d["votes"]["n"].GetUint() == 5);
-  CHECK(d["votes"]["k"].GetUint() == 3);
+  CHECK(d["votes"]["votes"].GetUint() == 5);
+  CHECK(d["votes"]["min_agreement"].GetUint() == 3);
   CHECK(d["votes"]["equivalent"].GetUint() == 1);
   CHECK(d["votes"]["different"].GetUint() == 3);
   CHECK(d["votes"]["abstain"].GetUint() == 0);
@@ -98,14 +98,28 @@ TEST_CASE("the summary counts rules, calls, tokens and the confusion matrix") {
   r.add(with(neither, std::nullopt));
   run_summary s;
   s.judge_calls = 7;
+  s.calls_sent = 7;
   s.calls_skipped = 2;
   s.usage = {judge_usage{"stub:numeric", 7, 0, 100, 20}};
   auto text = r.render(s, "a.jsonl", false);
   CHECK(text.find("run complete: 4 pairs judged") != std::string::npos);
-  CHECK(text.find("7 made, 2 skipped by early stop") != std::string::npos);
+  CHECK(text.find("7 recorded: 7 sent, 0 refused by the breaker, 0 refused by a budget; "
+                  "2 skipped by early stop") != std::string::npos);
   CHECK(text.find("stub:numeric") != std::string::npos);
   CHECK(text.find("comparator outcome x label (3 labelled pairs)") != std::string::npos);
   CHECK(text.find("audit: a.jsonl") != std::string::npos);
+  // Calls recorded but never sent are counted apart (issue 20).
+  auto refused = s;
+  refused.judge_calls = 37;
+  refused.calls_sent = 6;
+  refused.calls_refused_breaker = 29;
+  refused.faults = 37;
+  refused.cached = 1;
+  CHECK(r.render(refused, "a.jsonl", false)
+          .find("judge calls: 37 recorded: 6 sent, 29 refused by the breaker, 0 refused by "
+                "a budget, 1 from the cache, 1 taken by no worker; 2 skipped by early stop; "
+                "37 faults")
+        != std::string::npos);
   s.final_hash = std::string(64, 'f');
   CHECK(r.render(s, "a.jsonl", false).find("final hash: " + s.final_hash)
         != std::string::npos);

@@ -1,4 +1,4 @@
-#include "tools/pair_reader.hpp"
+#include "runio/pair_reader.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "tools/id_set.hpp"
+#include "runio/id_set.hpp"
 
 #include <algorithm>
 #include <cstring>

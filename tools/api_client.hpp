@@ -1,8 +1,9 @@
 #pragma once
 // A small synchronous HTTP/1.1 client (Boost.Beast) for the daemon's API:
-// `invjudge submit` and the daemon's tests use it. One keep-alive connection,
-// reopened once when the server closed it. Plain http:// only (the daemon
-// listens on loopback or behind a TLS proxy).
+// `invjudge submit` and the daemon's tests use it. One keep-alive
+// connection, reopened once when the server closed it. http:// or https://
+// (Beast's ssl_stream): the server's certificate is verified against the
+// system's CAs or the given CA file, and its name against the URL's host.
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -20,16 +21,25 @@ struct api_reply {
   std::string header(const std::string& name) const;
 };
 
+/// https:// settings: empty ca_file means the system's CAs; cert_file and
+/// key_file are this client's certificate for a server that asks for one.
+struct api_tls {
+  std::string ca_file, cert_file, key_file;
+};
+
 class api_client {
 public:
-  /// `base_url` as "http://HOST:PORT"; `token` empty: no Authorization.
+  /// `base_url` as "http://HOST:PORT" or "https://HOST:PORT"; `token`
+  /// empty: no Authorization.
   api_client(std::string base_url, std::string token,
-             std::chrono::milliseconds timeout = std::chrono::seconds(60));
+             std::chrono::milliseconds timeout = std::chrono::seconds(60),
+             api_tls tls = {});
   ~api_client();
   api_client(const api_client&) = delete;
   api_client& operator=(const api_client&) = delete;
 
-  /// False with `error` when the URL is not http://HOST:PORT.
+  /// False with `error` when the URL is not http(s)://HOST:PORT or a TLS
+  /// file cannot be used.
   bool valid(std::string& error) const;
 
   api_reply request(const std::string& method, const std::string& target,

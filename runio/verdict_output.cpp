@@ -1,8 +1,9 @@
-#include "tools/verdict_output.hpp"
+#include "runio/verdict_output.hpp"
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "core/audit_record.hpp"
 #include "core/json_fields.hpp"
 
 namespace ij {
@@ -10,24 +11,6 @@ namespace ij {
 namespace {
 
 using writer = rapidjson::Writer<rapidjson::StringBuffer>;
-
-} // namespace
-
-namespace {
-
-void votes(writer& w, const vote_counts& c) {
-  w.Key("votes");
-  w.StartObject();
-  json::uint(w, "n", c.votes);
-  json::uint(w, "k", c.min_agreement);
-  json::uint(w, "equivalent", c.equivalent);
-  json::uint(w, "different", c.different);
-  json::uint(w, "abstain", c.abstain);
-  json::uint(w, "parse_error", c.parse_error);
-  json::uint(w, "faults", c.faults);
-  json::uint(w, "not_cast", c.not_cast);
-  w.EndObject();
-}
 
 } // namespace
 
@@ -44,7 +27,10 @@ std::string pair_verdict_line(const single_verdict& v) {
   json::tri(w, "equivalent", v.outcome.equivalent);
   json::number(w, "confidence", v.outcome.confidence);
   json::string(w, "detail", v.outcome.detail);
-  votes(w, v.counts);
+  // With a calibration map: P(equivalent), calibrated (never decides).
+  if (v.outcome.has_probability())
+    json::number(w, "probability", v.outcome.probability);
+  write_vote_counts(w, v.counts, "votes");
   if (label)
     json::boolean(w, "label", *label);
   w.EndObject();
@@ -72,6 +58,8 @@ std::string item_verdict_line(const statistical_verdict& v) {
   json::number(w, "p", v.p);
   json::number(w, "lo", v.lo);
   json::number(w, "hi", v.hi);
+  if (v.probability >= 0) // the mean over its pairs, with calibration
+    json::number(w, "probability", v.probability);
   w.EndObject();
   return sb.GetString();
 }
@@ -97,7 +85,7 @@ std::string canary_line(const canary_result& c) {
   for (auto& j : c.failed_judges)
     w.String(j.data(), static_cast<rapidjson::SizeType>(j.size()));
   w.EndArray();
-  votes(w, c.counts);
+  write_vote_counts(w, c.counts, "votes");
   w.EndObject();
   return sb.GetString();
 }

@@ -4,7 +4,7 @@
 // Each line becomes a pair or a rejection with its line number and reason.
 //
 // Memory note: duplicate ids are found with a set of every id seen, which
-// grows with the input (tools/id_set.hpp: about 28 bytes per short id, ~28 MB
+// grows with the input (runio/id_set.hpp: about 28 bytes per short id, ~28 MB
 // for a million pairs). Everything else here is bounded.
 #include <cstddef>
 #include <cstdint>
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "messages/answer_pair.hpp"
-#include "tools/id_set.hpp"
+#include "runio/id_set.hpp"
 
 namespace ij {
 

@@ -1,0 +1,211 @@
+#include "answers/math_parser.hpp"
+
+#include <algorithm>
+
+namespace ij::math_parsing {
+
+math_answer math_parser::matrix() {
+  const auto env = peek()->text;
+  ++pos_;
+  if (env != "pmatrix" && env != "bmatrix" && env != "matrix"
+      && env != "Bmatrix" && env != "smallmatrix")
+    refuse();
+  math_answer out;
+  out.kind = math_kind::matrix;
+  math_answer row;
+  row.kind = math_kind::tuple;
+  for (;;) {
+    if (is(K::end, env)) {
+      ++pos_;
+      break;
+    }
+    auto cell = sequence_until_cell_end();
+    out.min_places = fewer_places(out.min_places, cell.min_places);
+    row.items.push_back(std::move(cell));
+    if (eat_op("&"))
+      continue;
+    if (eat_op("\\\\")) {
+      out.items.push_back(std::move(row));
+      row = math_answer{};
+      row.kind = math_kind::tuple;
+      if (is(K::end, env)) { // a trailing "\\"
+        ++pos_;
+        return checked_matrix(std::move(out));
+      }
+      continue;
+    }
+    if (!is(K::end, env))
+      refuse();
+  }
+  if (!row.items.empty())
+    out.items.push_back(std::move(row));
+  return checked_matrix(std::move(out));
+}
+
+math_answer math_parser::sequence_until_cell_end() {
+  auto cell = sum();
+  if (!is_expression(cell))
+    refuse();
+  return cell;
+}
+
+math_answer math_parser::checked_matrix(math_answer m) {
+  if (m.items.empty())
+    refuse();
+  for (const auto& r : m.items)
+    if (r.items.size() != m.items.front().items.size())
+      refuse();
+  return m;
+}
+
+math_answer math_parser::empty_set() {
+  math_answer set;
+  set.kind = math_kind::set;
+  return set;
+}
+
+math_answer math_parser::bracketed() {
+  const auto open = peek()->text;
+  if (open == "(" || open == "[")
+    return round_or_square(open);
+  ++pos_;
+  if (open == "{") { // a LaTeX group: "{1, 2}" is the list 1, 2
+    auto g = sequence("}");
+    expect_op("}");
+    return g;
+  }
+  if (open == "\\{") {
+    if (eat_op("\\}"))
+      return empty_set();
+    auto g = sequence("\\}");
+    expect_op("\\}");
+    math_answer set;
+    set.kind = math_kind::set;
+    if (g.kind == math_kind::list || g.kind == math_kind::set)
+      set.items = flattened(std::move(g.items));
+    else
+      set.items.push_back(std::move(g));
+    return set;
+  }
+  if (open == "|") {
+    auto x = sum();
+    expect_op("|");
+    if (!is_expression(x))
+      refuse();
+    return expression_of(GiNaC::abs(x.value), x.min_places);
+  }
+  refuse();
+}
+
+math_answer math_parser::round_or_square(std::string_view open) {
+  ++pos_;
+  if (open == "[" && eat_op("]"))
+    return empty_set(); // "[]"
+  auto inner = sequence_in_brackets();
+  const auto close = peek();
+  if (!close || close->kind != K::op || (close->text != ")" && close->text != "]"))
+    refuse();
+  ++pos_;
+  const bool round_open = open == "(", round_close = close->text == ")";
+  const bool several = inner.kind == math_kind::list && !inner.items.empty();
+  if (!several) {
+    if (!round_open || !round_close)
+      refuse(); // "[5]": not an answer form the reader knows
+    return inner;
+  }
+  const std::size_t n = inner.items.size();
+  if (n == 2 && (round_open != round_close || has_infinity(inner)))
+    return interval(inner, !round_open, !round_close);
+  inner.kind = math_kind::tuple;
+  inner.round_pair = n == 2 && round_open;
+  inner.square_pair = n == 2 && !round_open;
+  return expanded_tuple(std::move(inner));
+}
+
+math_answer math_parser::expanded_tuple(math_answer tuple) {
+  if (std::none_of(tuple.items.begin(), tuple.items.end(),
+                   [](const math_answer& a) { return a.plus_minus; }))
+    return tuple;
+  // "(\pm\sqrt 2, 0, \pm\sqrt 2)": every choice of signs, a set of tuples.
+  std::vector<math_answer> tuples{tuple};
+  for (std::size_t i = 0; i < tuple.items.size(); ++i) {
+    if (!tuple.items[i].plus_minus)
+      continue;
+    std::vector<math_answer> next;
+    for (const auto& t : tuples)
+      for (const auto& choice : tuple.items[i].items) {
+        next.push_back(t);
+        next.back().items[i] = choice;
+      }
+    if (next.size() > max_alternatives * 2)
+      refuse();
+    tuples = std::move(next);
+  }
+  math_answer set;
+  set.kind = math_kind::set;
+  set.items = std::move(tuples);
+  return set;
+}
+
+math_answer math_parser::sequence_in_brackets() {
+  std::vector<math_answer> items;
+  bool trailing = false;
+  while (!is_op(")") && !is_op("]")) {
+    if (at_end())
+      refuse();
+    if (is_op(",") || is_op(";")) {
+      ++pos_;
+      trailing = true;
+      continue;
+    }
+    items.push_back(element());
+    trailing = false;
+  }
+  if (items.empty())
+    refuse();
+  if (items.size() == 1 && !trailing)
+    return std::move(items.front());
+  math_answer list;
+  list.kind = math_kind::list;
+  list.items = std::move(items);
+  return list;
+}
+
+bool math_parser::has_infinity(const math_answer& pair) {
+  const auto inf = symbols_.infinity();
+  return std::any_of(pair.items.begin(), pair.items.end(),
+                     [&](const math_answer& a) {
+                       return is_expression(a) && a.value.has(inf);
+                     });
+}
+
+math_answer math_parser::interval(const math_answer& inner, bool lo_closed,
+                     bool hi_closed) {
+  math_interval i;
+  i.lo = end_of(inner.items[0], lo_closed);
+  i.hi = end_of(inner.items[1], hi_closed);
+  math_answer out;
+  out.kind = math_kind::intervals;
+  out.intervals.push_back(std::move(i));
+  out.min_places = fewer_places(inner.items[0].min_places,
+                                inner.items[1].min_places);
+  return out;
+}
+
+interval_end math_parser::end_of(const math_answer& a, bool closed) {
+  if (!is_expression(a))
+    refuse();
+  interval_end e;
+  e.closed = closed;
+  e.value = a.value;
+  e.places = a.min_places;
+  const auto inf = symbols_.infinity();
+  if (a.value.is_equal(inf) || a.value.is_equal(-inf)) {
+    e.infinite = true;
+    e.value = a.value.is_equal(inf) ? ex(1) : ex(-1);
+    e.closed = false;
+  }
+  return e;
+}
+
+} // namespace ij::math_parsing

@@ -1,0 +1,380 @@
+#include "answers/math_parser.hpp"
+
+#include "core/text.hpp"
+
+namespace ij::math_parsing {
+
+// ------------------------------------------------------------ operands
+
+math_answer math_parser::united() {
+  math_answer first = sum();
+  if (!is_op("cup"))
+    return first;
+  math_answer out;
+  out.kind = math_kind::intervals;
+  auto add = [&](math_answer& part) {
+    if (part.kind == math_kind::tuple && (part.round_pair || part.square_pair))
+      part = interval(part, part.square_pair, part.square_pair);
+    if (part.kind != math_kind::intervals)
+      refuse();
+    for (auto& i : part.intervals)
+      out.intervals.push_back(std::move(i));
+  };
+  add(first);
+  while (eat_op("cup")) {
+    auto next = sum();
+    add(next);
+  }
+  return out;
+}
+
+math_answer math_parser::sum() {
+  depth_guard guard{depth_};
+  math_answer acc;
+  if (eat_op("pm")) {
+    acc = plus_minus(expression_of(0), term());
+  } else {
+    const bool negative = is_op("-");
+    if (negative || is_op("+"))
+      ++pos_;
+    acc = term();
+    if (negative)
+      acc = arithmetic(expression_of(0), acc, '-');
+  }
+  for (;;) {
+    if (eat_op("+"))
+      acc = arithmetic(acc, term(), '+');
+    else if (eat_op("-"))
+      acc = arithmetic(acc, term(), '-');
+    else if (eat_op("pm") || eat_op("mp"))
+      acc = plus_minus(acc, term());
+    else
+      return acc;
+  }
+}
+
+math_answer math_parser::plus_minus(const math_answer& a, const math_answer& b) {
+  auto plus = arithmetic(a, b, '+');
+  auto minus = arithmetic(a, b, '-');
+  math_answer out;
+  out.kind = math_kind::set;
+  out.plus_minus = true;
+  for (auto* part : {&plus, &minus}) {
+    if (part->plus_minus)
+      for (auto& x : part->items)
+        out.items.push_back(std::move(x));
+    else
+      out.items.push_back(std::move(*part));
+  }
+  if (out.items.size() > max_alternatives)
+    refuse();
+  return out;
+}
+
+math_answer math_parser::arithmetic(const math_answer& a, const math_answer& b, char op) {
+  if (a.plus_minus || b.plus_minus) {
+    math_answer out;
+    out.kind = math_kind::set;
+    out.plus_minus = true;
+    const auto& xs = a.plus_minus ? a.items : std::vector<math_answer>{a};
+    const auto& ys = b.plus_minus ? b.items : std::vector<math_answer>{b};
+    for (const auto& x : xs)
+      for (const auto& y : ys)
+        out.items.push_back(arithmetic(x, y, op));
+    if (out.items.size() > max_alternatives)
+      refuse();
+    return out;
+  }
+  if (!is_expression(a) || !is_expression(b))
+    refuse();
+  ex r;
+  switch (op) {
+    case '+': r = a.value + b.value; break;
+    case '-': r = a.value - b.value; break;
+    case '*': r = a.value * b.value; break;
+    case '/':
+      if (b.value.is_zero())
+        refuse();
+      r = a.value / b.value;
+      break;
+    default: r = checked_power(a.value, b.value); break;
+  }
+  return expression_of(r, fewer_places(a.min_places, b.min_places));
+}
+
+bool math_parser::starts_factor() const {
+  auto p = peek();
+  if (!p)
+    return false;
+  switch (p->kind) {
+    case K::number: case K::name: case K::function: case K::constant:
+    case K::command:
+      return true;
+    case K::op:
+      return p->text == "(" || p->text == "{";
+    default:
+      return false;
+  }
+}
+
+math_answer math_parser::term() {
+  math_answer acc = signed_factor();
+  for (;;) {
+    if (eat_op("*"))
+      acc = arithmetic(acc, signed_factor(), '*');
+    else if (eat_op("/"))
+      acc = arithmetic(acc, signed_factor(), '/');
+    else if (starts_factor())
+      acc = arithmetic(acc, power(), '*'); // implicit multiplication
+    else
+      return acc;
+  }
+}
+
+math_answer math_parser::signed_factor() {
+  if (eat_op("-"))
+    return arithmetic(expression_of(0), signed_factor(), '-');
+  if (eat_op("+"))
+    return signed_factor();
+  return power();
+}
+
+math_answer math_parser::power() {
+  depth_guard guard{depth_};
+  math_answer base = postfix(primary());
+  if (!eat_op("^"))
+    return base;
+  auto exponent = exponent_operand();
+  return postfix(arithmetic(base, exponent, '^'));
+}
+
+math_answer math_parser::exponent_operand() {
+  if (eat_op("{")) {
+    auto e = sequence("}");
+    expect_op("}");
+    return e;
+  }
+  if (eat_op("-"))
+    return arithmetic(expression_of(0), exponent_operand(), '-');
+  return primary();
+}
+
+math_answer math_parser::postfix(math_answer a) {
+  while (is_op("!")) {
+    ++pos_;
+    if (!is_expression(a))
+      refuse();
+    check_count(a.value, max_factorial);
+    a.value = GiNaC::factorial(a.value);
+  }
+  return a;
+}
+
+// ------------------------------------------------------------ primaries
+
+math_answer math_parser::primary() {
+  depth_guard guard{depth_};
+  auto p = peek();
+  if (!p)
+    refuse();
+  switch (p->kind) {
+    case K::number: return number();
+    case K::name: return name();
+    case K::constant: return constant();
+    case K::function: return function();
+    case K::command: return command();
+    case K::begin: return matrix();
+    case K::op: return bracketed();
+    default: refuse();
+  }
+}
+
+math_answer math_parser::number() {
+  auto text = peek()->text;
+  ++pos_;
+  const auto dot = text.find('.');
+  std::string digits{text.substr(0, dot)};
+  int places = -1;
+  if (dot != std::string_view::npos) {
+    auto frac = text.substr(dot + 1);
+    digits += frac;
+    places = static_cast<int>(frac.size());
+  }
+  if (text.size() > 1 && text[0] == '0' && text::is_digit(text[1]))
+    refuse(); // "01", "2023-01-05": a date or a code, not arithmetic
+  digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size()));
+  if (digits.empty())
+    digits = "0";
+  if (digits.size() > max_literal_digits)
+    refuse();
+  ex value = GiNaC::numeric(digits.c_str());
+  if (places > 0)
+    value = value / GiNaC::pow(GiNaC::numeric(10), places);
+  return expression_of(value, places);
+}
+
+std::optional<std::string> math_parser::function_label() {
+  if (!is_op("(", 1))
+    return std::nullopt;
+  std::string label{peek()->text};
+  label += "(";
+  std::size_t k = 2;
+  for (; peek(k) && !is(K::op, ")", k); ++k) {
+    const auto* q = peek(k);
+    if (q->kind != K::name && !(q->kind == K::op && q->text == ","))
+      return std::nullopt;
+    label += q->text;
+  }
+  if (!is(K::op, ")", k) || !relation_at(k + 1))
+    return std::nullopt;
+  pos_ += k + 1;
+  return label + ")";
+}
+
+bool math_parser::is_op(std::string_view text, std::size_t k) const {
+  return is(K::op, text, k);
+}
+
+math_answer math_parser::name() {
+  if (auto label = function_label())
+    return expression_of(symbols_.get(*label));
+  std::string n{peek()->text};
+  ++pos_;
+  if (eat_op("_")) {
+    n += "_";
+    if (eat_op("{")) {
+      while (!is_op("}")) {
+        auto q = peek();
+        if (!q || (q->kind != K::number && q->kind != K::name))
+          refuse();
+        n += q->text;
+        ++pos_;
+      }
+      ++pos_;
+    } else {
+      auto q = peek();
+      if (!q || (q->kind != K::number && q->kind != K::name))
+        refuse();
+      n += q->text;
+      ++pos_;
+    }
+  }
+  return expression_of(symbols_.get(n));
+}
+
+math_answer math_parser::constant() {
+  auto c = peek()->text;
+  ++pos_;
+  if (c == "pi")
+    return expression_of(GiNaC::Pi);
+  if (c == "e")
+    return expression_of(GiNaC::exp(ex(1)));
+  if (c == "i")
+    return expression_of(GiNaC::I);
+  return expression_of(symbols_.infinity());
+}
+
+math_answer math_parser::function_argument() {
+  if (is_op("(") || is_op("{"))
+    return primary();
+  math_answer acc = signed_factor();
+  while (peek() && (peek()->kind == K::number || peek()->kind == K::name
+                    || peek()->kind == K::constant))
+    acc = arithmetic(acc, primary(), '*');
+  return acc;
+}
+
+math_answer math_parser::function() {
+  const auto f = peek()->text;
+  ++pos_;
+  std::optional<math_answer> base, power_of;
+  if (eat_op("_")) // \log_2 x
+    base = eat_op("{") ? braced_rest() : primary();
+  if (eat_op("^")) // \sin^2 x
+    power_of = exponent_operand();
+  auto arg = function_argument();
+  if (!is_expression(arg) || (base && !is_expression(*base)))
+    refuse();
+  math_answer out = expression_of(apply_function(f, arg.value, base),
+                                  arg.min_places);
+  if (power_of)
+    out = arithmetic(out, *power_of, '^');
+  return out;
+}
+
+math_answer math_parser::braced_rest() {
+  auto e = sequence("}");
+  expect_op("}");
+  return e;
+}
+
+ex math_parser::apply_function(std::string_view f, const ex& x,
+                         const std::optional<math_answer>& base) {
+  if (base) {
+    if (f != "log" || base->value.is_zero())
+      refuse();
+    return GiNaC::log(x) / GiNaC::log(base->value);
+  }
+  if (f == "sin") return GiNaC::sin(x);
+  if (f == "cos") return GiNaC::cos(x);
+  if (f == "tan") return GiNaC::tan(x);
+  if (f == "sec") return 1 / GiNaC::cos(x);
+  if (f == "csc") return 1 / GiNaC::sin(x);
+  if (f == "cot") return GiNaC::cos(x) / GiNaC::sin(x);
+  if (f == "arcsin") return GiNaC::asin(x);
+  if (f == "arccos") return GiNaC::acos(x);
+  if (f == "arctan") return GiNaC::atan(x);
+  if (f == "sinh") return GiNaC::sinh(x);
+  if (f == "cosh") return GiNaC::cosh(x);
+  if (f == "tanh") return GiNaC::tanh(x);
+  if (f == "exp") return GiNaC::exp(x);
+  if (f == "lg") return GiNaC::log(x) / GiNaC::log(ex(10));
+  if (x.is_zero())
+    refuse();
+  return GiNaC::log(x); // log and ln: the natural logarithm
+}
+
+math_answer math_parser::command_argument() {
+  if (eat_op("{"))
+    return braced_rest();
+  auto p = peek();
+  if (!p)
+    refuse();
+  if (p->kind == K::number && p->text.size() > 1) {
+    // "\frac34": one digit is the argument, the next digit the other.
+    auto d = p->text.substr(0, 1);
+    t_[pos_].text = p->text.substr(1);
+    return expression_of(GiNaC::numeric(std::string{d}.c_str()));
+  }
+  return primary();
+}
+
+math_answer math_parser::command() {
+  const auto c = peek()->text;
+  ++pos_;
+  if (c == "frac") {
+    auto num = command_argument();
+    auto den = command_argument();
+    return arithmetic(num, den, '/');
+  }
+  if (c == "binom") {
+    auto n = command_argument();
+    auto k = command_argument();
+    if (!is_expression(n) || !is_expression(k))
+      refuse();
+    check_count(n.value, max_binomial);
+    return expression_of(GiNaC::binomial(n.value, k.value));
+  }
+  // \sqrt[n]{x}, \sqrt{x}, \sqrt x, sqrt(x)
+  math_answer index = expression_of(2);
+  if (eat_op("[")) {
+    index = sequence("]");
+    expect_op("]");
+  }
+  auto x = is_op("(") ? primary() : command_argument();
+  if (!is_expression(index) || index.value.is_zero())
+    refuse();
+  return arithmetic(x, expression_of(1 / index.value), '^');
+}
+
+} // namespace ij::math_parsing

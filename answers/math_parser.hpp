@@ -1,0 +1,221 @@
+#pragma once
+// The symbolic reader's parser (internal to answers/): a hand-written
+// recursive descent over math_lexer's tokens into math_answer. Its members
+// live in three files along the grammar's seams: math_parser.cpp (sequences,
+// collections, relations), math_operands.cpp (sums, products, powers,
+// numbers, names, functions, commands), math_brackets.cpp (brackets, sets,
+// intervals, matrices). Only math_reader.cpp uses it.
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "answers/math_answer.hpp"
+#include "answers/math_lexer.hpp"
+
+namespace ij::math_parsing {
+
+using K = math_token_kind;
+using GiNaC::ex;
+
+// Bounds that keep every GiNaC operation on a read answer small.
+inline constexpr std::size_t max_answer_bytes = 4096;
+inline constexpr std::size_t max_tokens = 800;
+inline constexpr int max_depth = 40;
+inline constexpr std::size_t max_literal_digits = 60;
+inline constexpr long max_integer_exponent = 1000;
+inline constexpr long max_result_digits = 5000;
+inline constexpr long max_factorial = 1000;
+inline constexpr long max_binomial = 10000;
+inline constexpr std::size_t max_alternatives = 8;
+
+/// Thrown inside the parser when the answer is not read; caught at the top.
+struct not_read : std::runtime_error {
+  not_read() : std::runtime_error("not read") {}
+};
+
+[[noreturn]] void refuse();
+
+math_answer expression_of(ex e, int places = -1);
+
+int fewer_places(int a, int b);
+
+bool is_expression(const math_answer& a);
+
+/// base^exponent within the bounds.
+ex checked_power(const ex& base, const ex& exponent);
+
+/// n! and binomials only of small numbers: GiNaC computes them at once.
+void check_count(const ex& n, long max);
+
+class math_parser {
+public:
+  math_parser(std::vector<math_token> toks, symbol_table& symbols)
+    : t_(std::move(toks)), symbols_(symbols) {}
+
+  math_answer answer() {
+    auto a = sequence(nullptr);
+    if (pos_ != t_.size())
+      refuse();
+    return a;
+  }
+
+private:
+  std::vector<math_token> t_;
+  symbol_table& symbols_;
+  std::size_t pos_ = 0;
+  int depth_ = 0;
+
+  struct depth_guard {
+    int& d;
+    explicit depth_guard(int& x) : d(x) {
+      if (++d > max_depth)
+        refuse();
+    }
+    ~depth_guard() { --d; }
+  };
+
+  bool at_end() const { return pos_ >= t_.size(); }
+  const math_token* peek(std::size_t k = 0) const {
+    return pos_ + k < t_.size() ? &t_[pos_ + k] : nullptr;
+  }
+  bool is(K kind, std::string_view text, std::size_t k = 0) const {
+    auto p = peek(k);
+    return p && p->kind == kind && p->text == text;
+  }
+  bool is_op(std::string_view text) const { return is(K::op, text); }
+  bool eat_op(std::string_view text) {
+    if (!is_op(text))
+      return false;
+    ++pos_;
+    return true;
+  }
+  void expect_op(std::string_view text) {
+    if (!eat_op(text))
+      refuse();
+  }
+
+  bool at_separator() const;
+
+  bool at_close(const char* close) const;
+
+  /// Elements separated by , ; and or, up to `close` (not consumed) or the
+  /// end; one element without separators is returned as it is.
+  math_answer sequence(const char* close);
+
+  /// What a list of elements means: named values, a variable's values, a
+  /// set of alternatives or points, else a bare list.
+  math_answer collection(std::vector<math_answer> items, bool alternatives);
+
+  /// The values of a ± pair stand beside the other elements.
+  static std::vector<math_answer> flattened(std::vector<math_answer> items);
+
+  /// "x = 1, y = 2": one solution; "p = 5, q = 2, p = 7, q = 2": a set of
+  /// solutions, a new one starting where a name repeats.
+  static math_answer systems(std::vector<math_answer> items);
+
+  bool relation_at(std::size_t k) const;
+
+  std::optional<relation_op> relation_here() const;
+
+  /// A relation chain, an assignment, "x \in S", "E \approx 0.33" (the
+  /// exact value E is the answer), or one operand.
+  math_answer element();
+
+  static std::optional<std::string> simple_name(const math_answer& a);
+
+  /// "(x, y)" on the left of "=": the names of a point's coordinates.
+  static std::optional<std::string> names_tuple(const math_answer& a);
+
+  math_answer assignment(const math_answer& lhs, math_answer value);
+
+  math_answer relation(std::vector<math_answer> parts,
+                       std::vector<relation_op> ops);
+
+  /// An operand, or a union of intervals "A \cup B".
+  math_answer united();
+
+  math_answer sum();
+
+  math_answer plus_minus(const math_answer& a, const math_answer& b);
+
+  /// a op b for expressions, distributed over ± pairs.
+  math_answer arithmetic(const math_answer& a, const math_answer& b, char op);
+
+  bool starts_factor() const;
+
+  math_answer term();
+
+  math_answer signed_factor();
+
+  math_answer power();
+
+  /// "^{...}", "^2", "^-1", "^x", "^(...)".
+  math_answer exponent_operand();
+
+  /// n! (factorials of small numbers only).
+  math_answer postfix(math_answer a);
+
+  math_answer primary();
+
+  math_answer number();
+
+  /// "f(x) =", "0 < f(x) < 1": a function's name before a relation labels
+  /// the value, like a variable.
+  std::optional<std::string> function_label();
+
+  bool is_op(std::string_view text, std::size_t k) const;
+
+  /// A variable, with its subscript: "x", "x_1", "a_{37}", "\alpha".
+  math_answer name();
+
+  math_answer constant();
+
+  /// The argument of a function: a bracketed group, or the product of the
+  /// plain factors that follow ("\sin 2x").
+  math_answer function_argument();
+
+  math_answer function();
+
+  math_answer braced_rest();
+
+  static ex apply_function(std::string_view f, const ex& x,
+                           const std::optional<math_answer>& base);
+
+  /// One argument of \frac, \sqrt, \binom: "{...}" or one token ("\frac34").
+  math_answer command_argument();
+
+  math_answer command();
+
+  /// \begin{pmatrix} a & b \\ c & d \end{pmatrix} (also bmatrix, matrix).
+  math_answer matrix();
+
+  math_answer sequence_until_cell_end();
+
+  static math_answer checked_matrix(math_answer m);
+
+  static math_answer empty_set();
+
+  /// ( ... ), [ ... ], { ... }, \{ ... \}, | x |.
+  math_answer bracketed();
+
+  /// "(x+1)" a group; "(1, 2)" a point or an open interval; "[0, 1)" an
+  /// interval; "[1, 2, 3]" a list written as a vector.
+  math_answer round_or_square(std::string_view open);
+
+  /// A tuple with ± elements is the set of the tuples they stand for.
+  math_answer expanded_tuple(math_answer tuple);
+
+  /// The inside of ( ) or [ ]: a list when it has separators.
+  math_answer sequence_in_brackets();
+
+  bool has_infinity(const math_answer& pair);
+
+  math_answer interval(const math_answer& inner, bool lo_closed,
+                       bool hi_closed);
+
+  interval_end end_of(const math_answer& a, bool closed);
+};
+
+} // namespace ij::math_parsing

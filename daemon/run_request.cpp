@@ -1,0 +1,89 @@
+#include "daemon/run_request.hpp"
+
+#include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <filesystem>
+#include <system_error>
+
+#include "runio/calibration_file.hpp"
+
+namespace ij {
+
+std::variant<run_request, error_reply>
+parse_run_request(std::string_view content_type, std::string_view body) {
+  if (media_type(content_type) != "application/json")
+    return error_reply{415, "unsupported_media_type",
+                     "POST /v1/runs takes application/json, not '"
+                       + std::string{content_type} + "'"};
+  rapidjson::Document doc;
+  doc.Parse(body.data(), body.size());
+  if (doc.HasParseError())
+    return error_reply{400, "malformed_json",
+                     "the body is not valid JSON at byte "
+                       + std::to_string(doc.GetErrorOffset() + 1) + ": "
+                       + rapidjson::GetParseError_En(doc.GetParseError())};
+  if (!doc.IsObject())
+    return error_reply{400, "bad_request", "the body must be a JSON object"};
+  for (auto& m : doc.GetObject()) {
+    std::string key{m.name.GetString(), m.name.GetStringLength()};
+    if (key != "config" && key != "name")
+      return error_reply{400, "unknown_field",
+                       "/" + key + ": unknown field (known: config, name)"};
+  }
+  run_request out;
+  if (doc.HasMember("name")) {
+    if (!doc["name"].IsString())
+      return error_reply{400, "bad_request", "/name: must be a string"};
+    out.name = doc["name"].GetString();
+  }
+  out.config_text = "{}";
+  if (doc.HasMember("config")) {
+    if (!doc["config"].IsObject())
+      return error_reply{400, "bad_config", "/config: must be a JSON object"};
+    rapidjson::StringBuffer sb;
+    rapidjson::Writer<rapidjson::StringBuffer> w(sb);
+    doc["config"].Accept(w);
+    out.config_text.assign(sb.GetString(), sb.GetSize());
+  }
+  // Errors read "/config: <pointer>: <what>" (the source named once).
+  std::string error;
+  auto cfg = parse_config(out.config_text, "/config", error);
+  if (!cfg)
+    return error_reply{400, "bad_config", error};
+  out.config = std::move(*cfg);
+  return out;
+}
+
+bool load_run_calibration(run_request& req, std::string& error) {
+  auto& cfg = req.config;
+  if (cfg.calibration.empty())
+    return true;
+  std::error_code ec;
+  auto path = std::filesystem::absolute(cfg.calibration, ec);
+  if (ec) {
+    error = "/config: /calibration: cannot resolve " + cfg.calibration + ": "
+            + ec.message();
+    return false;
+  }
+  cfg.calibration = path.lexically_normal().string();
+  if (!attach_calibration(cfg, error))
+    return false;
+  rapidjson::Document doc;
+  doc.Parse(req.config_text.data(), req.config_text.size());
+  auto& a = doc.GetAllocator();
+  doc.RemoveMember("calibration");
+  doc.RemoveMember("calibration_sha256");
+  doc.AddMember("calibration", rapidjson::Value(cfg.calibration.c_str(), a), a);
+  doc.AddMember("calibration_sha256",
+                rapidjson::Value(cfg.calibration_sha256.c_str(), a), a);
+  rapidjson::StringBuffer sb;
+  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
+  doc.Accept(w);
+  req.config_text.assign(sb.GetString(), sb.GetSize());
+  return true;
+}
+
+} // namespace ij

@@ -1,0 +1,35 @@
+#pragma once
+// The body of POST /v1/runs, read and checked before anything is created:
+// {"config": {...the driver's configuration...}, "name"?: "..."}. Any other
+// top-level field is refused by name (a misspelt "config" would otherwise
+// silently run the default configuration).
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "core/run_config.hpp"
+#include "daemon/api_result.hpp"
+
+namespace ij {
+
+struct run_request {
+  std::string name;
+  /// The configuration as given ("{}" when absent), stored with the run.
+  std::string config_text;
+  run_config config;
+};
+
+/// `content_type` is the request's Content-Type header.
+std::variant<run_request, error_reply>
+parse_run_request(std::string_view content_type, std::string_view body);
+
+/// Reads the calibration map the configuration names, on the daemon's host
+/// (runio/calibration_file: the driver's checks). A relative path resolves
+/// against the daemon's working directory. The stored configuration then
+/// names the absolute path and the map's SHA-256 (`calibration_sha256`), so
+/// that a run resumed after a restart refuses a map edited in between.
+/// False with `error` (a 400 `bad_config`) naming the file and what is wrong.
+bool load_run_calibration(run_request& req, std::string& error);
+
+} // namespace ij

@@ -1,0 +1,209 @@
+#include "tools/api_client.hpp"
+
+#include <optional>
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+
+#include <openssl/ssl.h>
+
+namespace ij {
+
+namespace net = boost::asio;
+namespace ssl = boost::asio::ssl;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = net::ip::tcp;
+
+std::string api_reply::header(const std::string& name) const {
+  for (auto& [k, v] : headers)
+    if (beast::iequals(k, name))
+      return v;
+  return {};
+}
+
+struct api_client::impl {
+  std::string host, port, token, init_error;
+  std::chrono::milliseconds timeout;
+  net::io_context io;
+  std::optional<ssl::context> tls; // https:// only
+  std::optional<beast::tcp_stream> plain;
+  std::optional<beast::ssl_stream<beast::tcp_stream>> secure;
+  beast::flat_buffer buffer;
+
+  bool connected() const {
+    return plain || secure;
+  }
+  void drop() {
+    plain.reset();
+    secure.reset();
+  }
+  beast::tcp_stream& lowest() {
+    return secure ? beast::get_lowest_layer(*secure) : *plain;
+  }
+
+  bool connect(std::string& error) {
+    if (tls)
+      secure.emplace(io, *tls);
+    else
+      plain.emplace(io);
+    lowest().expires_after(timeout);
+    beast::error_code ec;
+    tcp::resolver resolver{io};
+    auto results = resolver.resolve(host, port, ec);
+    if (!ec)
+      lowest().connect(results, ec);
+    if (ec) {
+      error = "cannot connect to " + host + ":" + port + ": " + ec.message();
+      drop();
+      return false;
+    }
+    if (secure) {
+      // The server's name is checked (an IP address against the
+      // certificate's IP entries); SNI names a host, never an address.
+      net::ip::make_address(host, ec);
+      if (ec)
+        SSL_set_tlsext_host_name(secure->native_handle(), host.c_str());
+      secure->set_verify_callback(ssl::host_name_verification(host));
+      secure->handshake(ssl::stream_base::client, ec);
+      if (ec) {
+        error = "TLS handshake with " + host + ":" + port + " failed: "
+                + ec.message();
+        drop();
+        return false;
+      }
+    }
+    buffer.clear();
+    return true;
+  }
+
+  template <class Stream>
+  void exchange(Stream& stream, const http::request<http::string_body>& req,
+                http::response_parser<http::string_body>& parser,
+                beast::error_code& ec) {
+    http::write(stream, req, ec);
+    if (!ec)
+      http::read(stream, buffer, parser, ec);
+  }
+
+  api_reply once(const http::request<http::string_body>& req) {
+    api_reply out;
+    if (!connected() && !connect(out.error))
+      return out;
+    beast::error_code ec;
+    lowest().expires_after(timeout);
+    http::response_parser<http::string_body> parser;
+    parser.body_limit(std::uint64_t{1} << 32);
+    if (secure)
+      exchange(*secure, req, parser, ec);
+    else
+      exchange(*plain, req, parser, ec);
+    if (ec) {
+      out.error = "HTTP exchange with " + host + ":" + port + " failed: "
+                  + ec.message();
+      drop();
+      return out;
+    }
+    auto res = parser.release();
+    out.status = res.result_int();
+    out.body = std::move(res.body());
+    for (auto& f : res)
+      out.headers.emplace_back(std::string{f.name_string()},
+                               std::string{f.value()});
+    if (!res.keep_alive())
+      drop();
+    return out;
+  }
+
+  void setup_tls(const api_tls& t) {
+    tls.emplace(ssl::context::tls_client);
+    beast::error_code ec;
+    auto step = [&](const std::string& what, auto load) {
+      if (!init_error.empty())
+        return;
+      load();
+      if (ec)
+        init_error = what + ": " + ec.message();
+    };
+    tls->set_verify_mode(ssl::verify_peer);
+    if (t.ca_file.empty())
+      step("the system's CA certificates",
+           [&] { tls->set_default_verify_paths(ec); });
+    else
+      step("--tls-ca " + t.ca_file, [&] { tls->load_verify_file(t.ca_file, ec); });
+    if (!t.cert_file.empty())
+      step("--tls-cert " + t.cert_file,
+           [&] { tls->use_certificate_chain_file(t.cert_file, ec); });
+    if (!t.key_file.empty())
+      step("--tls-key " + t.key_file, [&] {
+        tls->use_private_key_file(t.key_file, ssl::context::pem, ec);
+      });
+  }
+};
+
+api_client::api_client(std::string base_url, std::string token,
+                       std::chrono::milliseconds timeout, api_tls tls)
+  : impl_(std::make_unique<impl>()) {
+  impl_->token = std::move(token);
+  impl_->timeout = timeout;
+  std::string rest;
+  for (std::string scheme : {"http://", "https://"})
+    if (base_url.compare(0, scheme.size(), scheme) == 0)
+      rest = base_url.substr(scheme.size());
+  if (rest.empty()) {
+    impl_->init_error =
+      "the server URL must start with http:// or https://: " + base_url;
+    return;
+  }
+  rest = rest.substr(0, rest.find('/'));
+  auto colon = rest.rfind(':');
+  if (colon == std::string::npos || colon + 1 == rest.size()) {
+    impl_->init_error = "the server URL must name a port: " + base_url;
+    return;
+  }
+  impl_->host = rest.substr(0, colon);
+  impl_->port = rest.substr(colon + 1);
+  if (base_url.compare(0, 8, "https://") == 0)
+    impl_->setup_tls(tls);
+  else if (!tls.ca_file.empty() || !tls.cert_file.empty())
+    impl_->init_error = "TLS options need an https:// server URL: " + base_url;
+}
+
+api_client::~api_client() = default;
+
+bool api_client::valid(std::string& error) const {
+  error = impl_->init_error;
+  return error.empty();
+}
+
+api_reply api_client::request(const std::string& method,
+                              const std::string& target,
+                              const std::string& body,
+                              const std::string& content_type) {
+  if (!impl_->init_error.empty())
+    return {0, {}, impl_->init_error, {}};
+  http::request<http::string_body> req{http::string_to_verb(method), target,
+                                       11};
+  req.set(http::field::host, impl_->host);
+  req.set(http::field::user_agent, "invjudge-submit");
+  if (!impl_->token.empty())
+    req.set(http::field::authorization, "Bearer " + impl_->token);
+  if (!content_type.empty())
+    req.set(http::field::content_type, content_type);
+  req.body() = body;
+  req.keep_alive(true);
+  req.prepare_payload();
+  bool reused = impl_->connected();
+  auto out = impl_->once(req);
+  // A kept-alive connection the server had closed meanwhile: once more.
+  if (out.status == 0 && reused)
+    out = impl_->once(req);
+  return out;
+}
+
+} // namespace ij

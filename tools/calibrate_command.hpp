@@ -1,0 +1,28 @@
+#pragma once
+// `invjudge calibrate AUDIT.jsonl [AUDIT.jsonl ...] --out MAP.json` (issue
+// 16): per judge id in the audits, a calibration map fitted on the labelled
+// pairs (core/calibration), with ECE, Brier score and log loss before and
+// after (cross-validated) and their bootstrap intervals, written as one map
+// file that a run names in "calibration".
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/calibration.hpp"
+
+namespace ij {
+
+struct calibrate_options {
+  std::vector<std::string> audits;
+  std::string out;
+  fit_options fit;
+};
+
+/// Each audit is verified first (an edited one: exit 1). Exit 2 when an
+/// audit cannot be read, holds no labelled vote, or a judge has fewer
+/// labelled pairs than fit.min_pairs (named, with the count; nothing is
+/// written), or the map cannot be written. 0 when it is written; a table of
+/// each judge's figures goes to stderr.
+int calibrate_command(const calibrate_options& opts);
+
+} // namespace ij

@@ -1,0 +1,103 @@
+#include "tools/labelled_votes.hpp"
+
+#include <string_view>
+#include <unordered_map>
+
+#include <rapidjson/document.h>
+
+namespace ij {
+
+std::string judge_votes::source() const {
+  if (without_probs == 0)
+    return "decision_probs";
+  return with_probs == 0 ? "vote_share" : "mixed";
+}
+
+namespace {
+
+using rapidjson::Value;
+
+std::string str(const Value& v, const char* name) {
+  auto m = v.FindMember(name);
+  return m != v.MemberEnd() && m->value.IsString() ? m->value.GetString() : "";
+}
+
+struct call {
+  std::string judge;
+  judge_decision decision;
+  std::vector<double> probs;
+};
+
+std::vector<double> probs_of(const Value& r) {
+  auto m = r.FindMember("decision_probs");
+  if (m == r.MemberEnd() || !m->value.IsObject())
+    return {};
+  std::vector<double> p;
+  for (auto k : {"EQUIVALENT", "DIFFERENT", "ABSTAIN"}) {
+    auto f = m->value.FindMember(k);
+    if (f == m->value.MemberEnd() || !f->value.IsNumber())
+      return {};
+    p.push_back(f->value.GetDouble());
+  }
+  return p;
+}
+
+} // namespace
+
+void read_labelled_votes(std::istream& in, labelled_votes& out) {
+  std::unordered_map<std::string, std::string> judge_of_worker;
+  std::unordered_map<std::string, std::vector<call>> calls;
+  std::vector<std::pair<std::string, bool>> labels;
+  std::string line;
+  while (std::getline(in, line)) {
+    rapidjson::Document r;
+    r.Parse<rapidjson::kParseFullPrecisionFlag>(line.data(), line.size());
+    if (r.HasParseError() || !r.IsObject())
+      continue;
+    auto type = str(r, "type");
+    if (type == "manifest") {
+      if (auto js = r.FindMember("judges");
+          js != r.MemberEnd() && js->value.IsArray())
+        for (auto& j : js->value.GetArray())
+          if (j.IsObject())
+            judge_of_worker[str(j, "worker_id")] = str(j, "judge_id");
+    } else if (type == "judge_call") {
+      auto t = r.FindMember("transport_failed");
+      if (t != r.MemberEnd() && t->value.IsBool() && t->value.GetBool())
+        continue;
+      auto d = str(r, "decision");
+      if (d != "EQUIVALENT" && d != "DIFFERENT")
+        continue;
+      auto w = judge_of_worker.find(str(r, "worker"));
+      auto judge = w != judge_of_worker.end() ? w->second : str(r, "adapter_id");
+      calls[str(r, "pair_id")].push_back(
+        {judge, d == "EQUIVALENT" ? judge_decision::equivalent
+                                  : judge_decision::different,
+         probs_of(r)});
+    } else if (type == "verdict") {
+      ++out.pairs;
+      auto l = r.FindMember("label");
+      if (l != r.MemberEnd() && l->value.IsBool())
+        labels.emplace_back(str(r, "pair_id"), l->value.GetBool());
+    }
+  }
+  for (auto& [pair, label] : labels) {
+    auto c = calls.find(pair);
+    if (c == calls.end())
+      continue;
+    ++out.labelled_pairs;
+    const auto group = out.pairs + out.labelled_pairs; // unique per audit
+    std::uint32_t eq = 0, diff = 0;
+    for (auto& v : c->second)
+      (v.decision == judge_decision::equivalent ? eq : diff)++;
+    for (auto& v : c->second) {
+      auto& jv = out.judges[v.judge];
+      (v.probs.empty() ? jv.without_probs : jv.with_probs)++;
+      jv.votes.push_back({raw_confidence(v.decision, v.probs, eq, diff),
+                          (v.decision == judge_decision::equivalent) == label,
+                          group});
+    }
+  }
+}
+
+} // namespace ij
