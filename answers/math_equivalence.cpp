@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "answers/interval_union.hpp"
+
 namespace ij {
 
 namespace {
@@ -165,9 +167,14 @@ std::optional<std::vector<math_interval>> sorted(std::vector<math_interval> v) {
 math_outcome compare_intervals(const std::vector<math_interval>& a,
                                const std::vector<math_interval>& b,
                                const pair_budget& budget) {
-  if (a.size() != b.size())
+  // Pieces may overlap or merge: unions of real constants are compared in
+  // canonical form, where another number of pieces is another set.
+  auto ca = canonical_union(a), cb = canonical_union(b);
+  if (ca && cb && ca->size() != cb->size())
+    return outcome(math_verdict::different, math_method::exact);
+  if (a.size() != b.size() && !(ca && cb))
     return undecided(); // a union may merge into fewer pieces
-  auto x = sorted(a), y = sorted(b);
+  auto x = ca && cb ? ca : sorted(a), y = ca && cb ? cb : sorted(b);
   if (!x || !y)
     return undecided(math_method::evaluation);
   std::vector<math_outcome> parts;

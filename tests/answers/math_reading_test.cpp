@@ -1,0 +1,47 @@
+// rules:math: readings added to close general gaps (docs/ANSWER_READING.md
+// §5-§6): unions of intervals in canonical form, ratios, quoted answers.
+// Our own examples, never rows of the public dev set.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "answers/math_rule_judge.hpp"
+#include "core/judge_response.hpp"
+
+using namespace ij;
+
+namespace {
+
+judge_decision decide(std::string_view a, std::string_view b) {
+  auto r = parse_judge_response(math_rule_reply(a, b));
+  INFO(a << " | " << b << "\n" << r.raw);
+  REQUIRE(r.parse_error.empty());
+  CHECK_FALSE(r.inconsistent);
+  return r.decision;
+}
+
+constexpr auto eq = judge_decision::equivalent;
+constexpr auto diff = judge_decision::different;
+constexpr auto abstain = judge_decision::abstain;
+
+} // namespace
+
+TEST_CASE("rules:math: unions of intervals compare as sets",
+          "[math_rule_judge][math_reading]") {
+  // Touching or overlapping pieces merge.
+  CHECK(decide("[1, 4] \\cup [4, 9]", "[1, 9]") == eq);
+  CHECK(decide("(1, 4] \\cup (4, 9)", "(1, 9)") == eq);
+  CHECK(decide("[0, 5] \\cup [2, 8]", "[0, 3] \\cup [1, 8]") == eq);
+  CHECK(decide("(-\\infty, 0] \\cup [0, \\infty)", "(-\\infty, \\infty)")
+        == eq);
+  // A point left out, or a gap, is another set.
+  CHECK(decide("(1, 4) \\cup (4, 9)", "(1, 9)") == diff);
+  CHECK(decide("[-5, 1]", "(-\\infty, -5] \\cup [1, \\infty)") == diff);
+  CHECK(decide("(-\\infty, -5] \\cup [1, \\infty)", "[-5, 1]") == diff);
+  CHECK(decide("[0, 1] \\cup [2, 3]", "[0, 3]") == diff);
+  CHECK(decide("[0, \\sqrt{2}] \\cup [\\sqrt 2, 3]", "[0, 3]") == eq);
+  CHECK(decide("[0, \\sqrt{2}) \\cup (\\sqrt 2, 3]", "[0, 3]") == diff);
+  // Unknown or rounded ends: the pieces may merge or not.
+  CHECK(decide("[0, a] \\cup [b, 3]", "[0, 3]") == abstain);
+  CHECK(decide("[0, 0.33] \\cup [\\frac{1}{3}, 1]", "[0, 1]") == abstain);
+}
