@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <string>
+#include <utility>
 
 #include "answers/cleaning.hpp"
 #include "answers/prose.hpp"
@@ -134,6 +135,33 @@ std::size_t sentence_end(std::string_view s, std::size_t start) {
   return k;
 }
 
+/// "The final answer is "12"": the quotes mark the answer off, they are no
+/// part of it. Only one pair wrapping the whole span ("\"...\"" as well,
+/// a quote escaped as in a JSON string), with no closing quote inside, so
+/// that `"a" and "b"` stays as it is.
+std::string_view unquoted(std::string_view span) {
+  static const std::pair<std::string_view, std::string_view> pairs[] = {
+    {"\\\"", "\\\""}, {"\"", "\""}, {"'", "'"},
+    {"\xE2\x80\x9C", "\xE2\x80\x9D"}, // “ ”
+    {"\xE2\x80\x98", "\xE2\x80\x99"}, // ‘ ’
+    {"\xC2\xAB", "\xC2\xBB"},          // « »
+    {"\xE3\x80\x8C", "\xE3\x80\x8D"}, // 「 」
+  };
+  for (const auto& [open, close] : pairs) {
+    if (span.size() < open.size() + close.size() + 1
+        || span.substr(0, open.size()) != open
+        || span.substr(span.size() - close.size()) != close)
+      continue;
+    auto inner = span.substr(open.size(),
+                             span.size() - open.size() - close.size());
+    if (inner.find(close) != std::string_view::npos
+        || (close == "\"" && inner.find('"') != std::string_view::npos))
+      return span;
+    return trim(inner);
+  }
+  return span;
+}
+
 /// The answer span after an "answer" phrase ending at `after`; empty when
 /// the phrase is not followed by an answer.
 std::string_view phrase_span(std::string_view s, std::size_t after) {
@@ -142,6 +170,9 @@ std::string_view phrase_span(std::string_view s, std::size_t after) {
     return {};
   auto span = trim(s.substr(start, sentence_end(s, start) - start));
   while (!span.empty() && (span.back() == '*' || span.back() == '.'))
+    span.remove_suffix(1);
+  span = unquoted(trim(span));
+  while (!span.empty() && span.back() == '.')
     span.remove_suffix(1);
   return trim(span);
 }

@@ -45,3 +45,15 @@ TEST_CASE("rules:math: unions of intervals compare as sets",
   CHECK(decide("[0, a] \\cup [b, 3]", "[0, 3]") == abstain);
   CHECK(decide("[0, 0.33] \\cup [\\frac{1}{3}, 1]", "[0, 1]") == abstain);
 }
+
+TEST_CASE("rules:math: quotes around an answer phrase's value are no part "
+          "of it", "[math_rule_judge][math_reading]") {
+  CHECK(decide("So the final answer is \"17\". I hope it is correct.", "17")
+        == eq);
+  CHECK(decide("The answer is \"17\".", "18") == diff);
+  CHECK(decide("The final answer is \\\"$2x-3$\\\". Done.", "2x - 3") == eq);
+  CHECK(decide("The answer is \xE2\x80\x9C(4, 5)\xE2\x80\x9D.", "(4,5)") == eq);
+  CHECK(decide("The answer is '$\\frac{7}{2}$'.", "3.5") == eq);
+  // Two quoted values are two answers, not one quoted span.
+  CHECK(decide("The answer is \"6\" or \"9\".", "6") == abstain);
+}
