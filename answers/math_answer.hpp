@@ -22,6 +22,7 @@ enum class math_kind {
   assignment, // x = 5 (name and value), "a = 4, -8" (a list of values)
   system,     // x = 1, y = 2: named values of one solution (items: assignments)
   text,       // \text{east}, "odd": words, compared as words
+  ratio,      // 3:4, a:b:c (items: the terms, in order)
 };
 
 enum class relation_op { eq, lt, le, gt, ge, ne };

@@ -459,6 +459,27 @@ math_outcome intervals_against(const math_answer& a, const math_answer& b,
   return compare_intervals(*x, *y, budget);
 }
 
+/// "a:b" against "c:d": the same terms are the same ratio; terms out of
+/// proportion are another ratio (and another time of day, if "7:32" is
+/// one). Proportional terms ("2:4", "1:2") are the same ratio but not the
+/// same clock time, and the text does not say which: undecided.
+math_outcome ratios(const math_answer& a, const math_answer& b,
+                    const pair_budget& budget) {
+  if (a.items.size() != b.items.size())
+    return outcome(math_verdict::different, math_method::exact);
+  auto same = in_order(a.items, b.items, budget);
+  if (is_equal(same))
+    return same;
+  std::vector<math_outcome> cross;
+  for (std::size_t i = 0; i < a.items.size(); ++i)
+    for (std::size_t j = i + 1; j < a.items.size(); ++j)
+      cross.push_back(compare_expressions(
+        a.items[i].value * b.items[j].value, a.min_places,
+        a.items[j].value * b.items[i].value, b.min_places, budget));
+  auto proportional = all_of(cross);
+  return is_different(proportional) ? proportional : undecided();
+}
+
 math_outcome matrices(const math_answer& a, const math_answer& b,
                       const pair_budget& budget) {
   if (a.items.size() != b.items.size()
@@ -546,6 +567,8 @@ math_outcome compare_math(const math_answer& a, const math_answer& b,
     return collections(a, b, budget);
   if (ka == math_kind::matrix && kb == math_kind::matrix)
     return matrices(a, b, budget);
+  if (ka == math_kind::ratio && kb == math_kind::ratio)
+    return ratios(a, b, budget);
   if (ka == math_kind::relation && kb == math_kind::relation)
     return compare_relations(a, b, budget);
   return undecided();
@@ -558,11 +581,12 @@ namespace {
 void print(std::ostringstream& out, const math_answer& a);
 
 void print_items(std::ostringstream& out, const std::vector<math_answer>& v,
-                 const char* open, const char* close) {
+                 const char* open, const char* close,
+                 const char* between = ", ") {
   out << open;
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (i)
-      out << ", ";
+      out << between;
     print(out, v[i]);
   }
   out << close;
@@ -585,6 +609,7 @@ void print(std::ostringstream& out, const math_answer& a) {
     case math_kind::matrix: print_items(out, a.items, "[", "]"); break;
     case math_kind::system: print_items(out, a.items, "", ""); break;
     case math_kind::text: out << a.name; break;
+    case math_kind::ratio: print_items(out, a.items, "", "", ":"); break;
     case math_kind::assignment:
       out << a.name << " = ";
       print(out, a.items.front());

@@ -139,6 +139,11 @@ private:
     while (e < s_.size() && is_alpha(s_[e]))
       ++e;
     const auto run = s_.substr(i_, e - i_);
+    if (subscript_label(e)) {
+      push(K::name, run); // "S_{ABC}": the area of triangle ABC
+      i_ = e;
+      return true;
+    }
     for (const auto& w : plain_words) {
       if (run == w.from) {
         push(w.kind, w.to);
@@ -153,6 +158,15 @@ private:
       push(letter == "e" || letter == "i" ? K::constant : K::name, letter);
     }
     return true;
+  }
+
+  /// A run of letters that is a whole subscript ("_{ABC}", "_{max}"):
+  /// a label of the name it follows, not a word of prose.
+  bool subscript_label(std::size_t run_end) const {
+    const std::size_t n = out_.size();
+    return n >= 2 && out_[n - 2].kind == K::op && out_[n - 2].text == "_"
+           && out_[n - 1].kind == K::op && out_[n - 1].text == "{"
+           && run_end < s_.size() && s_[run_end] == '}';
   }
 
   bool symbol() {

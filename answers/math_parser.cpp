@@ -211,7 +211,7 @@ std::optional<relation_op> math_parser::relation_here() const {
 }
 
 math_answer math_parser::element() {
-  math_answer first = united();
+  math_answer first = ratio();
   if (eat_op("approx")) {
     // "x \approx 0.58": the value; "\frac{1}{3} \approx 0.33": the exact
     // value is the answer, the approximation only illustrates it.
@@ -231,7 +231,7 @@ math_answer math_parser::element() {
   while (auto op = relation_here()) {
     ++pos_;
     ops.push_back(*op);
-    parts.push_back(united());
+    parts.push_back(ratio());
   }
   if (eat_op("approx"))
     united();
@@ -262,10 +262,42 @@ std::optional<std::string> math_parser::names_tuple(const math_answer& a) {
   return out + ")";
 }
 
+math_answer math_parser::ratio() {
+  math_answer first = united();
+  if (!is_op(":"))
+    return first;
+  math_answer out;
+  out.kind = math_kind::ratio;
+  out.items.push_back(std::move(first));
+  while (eat_op(":"))
+    out.items.push_back(united());
+  for (const auto& t : out.items) {
+    if (!is_expression(t) || t.plus_minus)
+      refuse(); // a ratio of structures
+    out.min_places = fewer_places(out.min_places, t.min_places);
+  }
+  return out;
+}
+
+std::optional<std::string> math_parser::names_ratio(const math_answer& a) {
+  if (a.kind != math_kind::ratio)
+    return std::nullopt;
+  std::string out;
+  for (const auto& item : a.items) {
+    auto n = simple_name(item);
+    if (!n)
+      return std::nullopt;
+    out += (out.empty() ? "" : ":") + *n;
+  }
+  return out;
+}
+
 math_answer math_parser::assignment(const math_answer& lhs, math_answer value) {
   auto name = simple_name(lhs);
   if (!name)
     name = names_tuple(lhs);
+  if (!name && value.kind == math_kind::ratio)
+    name = names_ratio(lhs); // "a:b = 2:3"
   if (!name)
     refuse();
   math_answer out;
@@ -285,6 +317,9 @@ math_answer math_parser::relation(std::vector<math_answer> parts,
   });
   // "x = 5", "5 = x", "z = 1 + 1 = 2" (the last value counts).
   if (all_eq && (simple_name(parts.front()) || names_tuple(parts.front())))
+    return assignment(parts.front(), std::move(parts.back()));
+  if (all_eq && parts.size() == 2 && names_ratio(parts.front())
+      && parts.back().kind == math_kind::ratio)
     return assignment(parts.front(), std::move(parts.back()));
   if (all_eq && parts.size() == 2 && simple_name(parts.back()))
     return assignment(parts.back(), std::move(parts.front()));

@@ -133,6 +133,12 @@ private:
   math_answer relation(std::vector<math_answer> parts,
                        std::vector<relation_op> ops);
 
+  /// "3:4", "a:b:c": a ratio of two or more terms, else one operand.
+  math_answer ratio();
+
+  /// "a:b" on the left of "=": a ratio of names labels the ratio's value.
+  static std::optional<std::string> names_ratio(const math_answer& a);
+
   /// An operand, or a union of intervals "A \cup B".
   math_answer united();
 

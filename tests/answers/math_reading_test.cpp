@@ -57,3 +57,29 @@ TEST_CASE("rules:math: quotes around an answer phrase's value are no part "
   // Two quoted values are two answers, not one quoted span.
   CHECK(decide("The answer is \"6\" or \"9\".", "6") == abstain);
 }
+
+TEST_CASE("rules:math: ratios compare term by term",
+          "[math_rule_judge][math_reading]") {
+  CHECK(decide("5:9", "$5 : 9$") == eq);
+  CHECK(decide("The ratio of red to blue is $5:9$.", "\\boxed{5:9}") == eq);
+  CHECK(decide("5:9", "9:5") == diff);  // a ratio has an order
+  CHECK(decide("5:9", "5:8") == diff);
+  CHECK(decide("2:3:4", "2:3") == diff);
+  CHECK(decide("1:\\sqrt{3}", "\\frac{2}{2}:\\sqrt 3") == eq);
+  // Proportional terms: the same ratio, but "10:18" may be a clock time.
+  CHECK(decide("5:9", "10:18") == abstain);
+  // A ratio is not a fraction or a list unless the problem says so.
+  CHECK(decide("5:9", "\\frac{5}{9}") == abstain);
+  CHECK(decide("5:9", "5, 9") == abstain);
+  // A ratio of names labels the value, as "x = 5" does.
+  CHECK(decide("$p:q = 5:9$", "5:9") == eq);
+  CHECK(decide("$S_{ABC}:S = 5:9$", "5:9") == eq);
+  CHECK(decide("$S_{ABC}:S = 5:9$", "4:9") == diff);
+}
+
+TEST_CASE("rules:math: a whole subscript of letters is a label",
+          "[math_rule_judge][math_reading]") {
+  CHECK(decide("$v_{max} = 12$", "12") == eq);
+  CHECK(decide("$S_{ABCD} = 2\\sqrt 3$", "$2\\sqrt{3}$") == eq);
+  CHECK(decide("$S_{ABCD} = 2\\sqrt 3$", "$3\\sqrt{2}$") == diff);
+}
