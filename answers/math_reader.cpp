@@ -144,6 +144,13 @@ std::optional<math_answer> read_math(std::string_view final_answer,
     if (stray_infinity(a, symbols.infinity()))
       return std::nullopt;
     a.number_like = ambiguous_comma(cleaned);
+    if (a.kind == math_kind::assignment && !a.items.empty()) {
+      // "x = 6,8": the value may be a decimal comma as much as a list.
+      const auto eq = cleaned.rfind('=');
+      a.items.front().number_like =
+        eq != std::string::npos
+        && ambiguous_comma(text::trim(std::string_view{cleaned}.substr(eq + 1)));
+    }
     return a;
   } catch (const not_read&) {
     return std::nullopt;

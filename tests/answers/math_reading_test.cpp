@@ -83,3 +83,10 @@ TEST_CASE("rules:math: a whole subscript of letters is a label",
   CHECK(decide("$S_{ABCD} = 2\\sqrt 3$", "$2\\sqrt{3}$") == eq);
   CHECK(decide("$S_{ABCD} = 2\\sqrt 3$", "$3\\sqrt{2}$") == diff);
 }
+
+TEST_CASE("rules:math: an assigned value of digit groups may be a decimal "
+          "comma", "[math_rule_judge][math_reading]") {
+  CHECK(decide("$t = 3,5$", "3.5") == abstain);
+  CHECK(decide("$t = 3,5$", "5, 3") == eq);
+  CHECK(decide("$t = 3, 5$", "3.5") == diff);
+}
