@@ -22,6 +22,55 @@ std::string joined(const std::vector<boxed_span>& boxes, std::size_t from) {
   return out;
 }
 
+/// Where a name ending at `end` starts: a letter, with a subscript
+/// ("n", "x_1", "a_{k}"), standing on its own (after a space, "$", "(" or
+/// the start); npos when there is none.
+std::size_t name_before(std::string_view s, std::size_t end) {
+  std::size_t k = end;
+  if (k > 0 && s[k - 1] == '}') {
+    const auto open = s.rfind('{', k - 1);
+    if (open == std::string_view::npos || open == 0 || s[open - 1] != '_'
+        || k - open > 12)
+      return std::string_view::npos;
+    for (std::size_t i = open + 1; i + 1 < k; ++i)
+      if (!text::is_alpha(s[i]) && !text::is_digit(s[i]))
+        return std::string_view::npos;
+    k = open - 1;
+  } else if (k >= 2 && s[k - 2] == '_'
+             && (text::is_alpha(s[k - 1]) || text::is_digit(s[k - 1]))) {
+    k -= 2;
+  }
+  if (k == 0 || !text::is_alpha(s[k - 1]))
+    return std::string_view::npos;
+  --k;
+  if (k > 0 && s[k - 1] != ' ' && s[k - 1] != '$' && s[k - 1] != '(')
+    return std::string_view::npos;
+  return k;
+}
+
+/// "$n = \boxed{1, -2}$": the name before a box that holds a list says
+/// whose values they are (a set of solutions), as "$n = 1, -2$" without
+/// the box is read. Only a list: a single value reads the same either way,
+/// and "x = \boxed{5}" must stay 5 against an equation.
+std::string labelled_list(std::string_view text, const boxed_span& box,
+                          std::string content) {
+  if (content.find(',') == std::string::npos
+      || content.find_first_not_of("0123456789,") == std::string::npos)
+    return content; // "6,8": a decimal comma as much as a list
+  std::size_t k = box.start;
+  while (k > 0 && text[k - 1] == ' ')
+    --k;
+  if (k == 0 || text[k - 1] != '=')
+    return content;
+  --k;
+  while (k > 0 && text[k - 1] == ' ')
+    --k;
+  const auto at = name_before(text, k);
+  if (at == std::string_view::npos)
+    return content;
+  return std::string{text.substr(at, k - at)} + " = " + content;
+}
+
 std::vector<std::string> boxed_readings(std::string_view text,
                                         const std::vector<boxed_span>& boxes) {
   std::size_t first = boxes.size() - 1;
@@ -29,6 +78,13 @@ std::vector<std::string> boxed_readings(std::string_view text,
          && is_list_gap(text.substr(boxes[first - 1].end,
                                     boxes[first].start - boxes[first - 1].end)))
     --first;
+  if (first + 1 == boxes.size()) {
+    std::vector<std::string> out{
+      labelled_list(text, boxes[first], joined(boxes, first))};
+    if (first > 0)
+      out.push_back(joined(boxes, 0));
+    return out;
+  }
   std::vector<std::string> out{joined(boxes, first)};
   if (first > 0)
     out.push_back(joined(boxes, 0));

@@ -84,6 +84,20 @@ TEST_CASE("rules:math: a whole subscript of letters is a label",
   CHECK(decide("$S_{ABCD} = 2\\sqrt 3$", "$3\\sqrt{2}$") == diff);
 }
 
+TEST_CASE("rules:math: a name before a boxed list says whose values they are",
+          "[math_rule_judge][math_reading]") {
+  // "n = 3, -4" is the set of n's values: the order is free.
+  CHECK(decide("so the roots are $t = \\boxed{3,-4}$.", "-4, 3") == eq);
+  CHECK(decide("so the roots are $t = \\boxed{3,-4}$.", "3, -4") == eq);
+  CHECK(decide("so the roots are $t = \\boxed{3,-4}$.", "3, 4") == diff);
+  CHECK(decide("so $a_{2} = \\boxed{7, 9}$", "\\{9, 7\\}") == eq);
+  // Without a simple name, or with a single value, the box is read alone.
+  CHECK(decide("so $2t = \\boxed{3,-4}$.", "-4, 3") == abstain);
+  CHECK(decide("so $t = \\boxed{5}$.", "$2t + s = 5$") == abstain);
+  // Digit groups are a decimal comma as much as a list.
+  CHECK(decide("so $t = \\boxed{3,5}$.", "3.5") == abstain);
+}
+
 TEST_CASE("rules:math: an assigned value of digit groups may be a decimal "
           "comma", "[math_rule_judge][math_reading]") {
   CHECK(decide("$t = 3,5$", "3.5") == abstain);
