@@ -22,7 +22,7 @@ struct alias {
 using K = math_token_kind;
 
 // LaTeX commands the reader understands, with the token each becomes.
-constexpr std::array<alias, 60> commands{{
+constexpr std::array<alias, 64> commands{{
   {"frac", K::command, "frac"},   {"sqrt", K::command, "sqrt"},
   {"binom", K::command, "binom"}, {"dbinom", K::command, "binom"},
   {"tbinom", K::command, "binom"},
@@ -52,6 +52,8 @@ constexpr std::array<alias, 60> commands{{
   {"mid", K::op, "|"},            {"langle", K::op, "("},
   {"rangle", K::op, ")"},         {"colon", K::op, ":"},
   {"to", K::op, "->"},            {"rightarrow", K::op, "->"},
+  {"overline", K::command, "overline"}, {"mathbb", K::command, "mathbb"},
+  {"emptyset", K::command, "emptyset"}, {"varnothing", K::command, "emptyset"},
 }};
 
 // Greek letters read as variable names.
@@ -127,6 +129,8 @@ private:
       ++i_;
       while (is_digit(peek()))
         ++i_;
+    } else if (peek() == '.' && s_.substr(i_ + 1, 9) == "\\overline") {
+      ++i_; // "0.\overline{3}": the point belongs to the repeating decimal
     }
     push(K::number, s_.substr(b, i_ - b));
   }

@@ -210,7 +210,28 @@ math_answer math_parser::number() {
   ex value = GiNaC::numeric(digits.c_str());
   if (places > 0)
     value = value / GiNaC::pow(GiNaC::numeric(10), places);
+  if (dot != std::string_view::npos && is(K::command, "overline"))
+    return repeating(value, places);
+  if (places == 0)
+    refuse(); // "3." without a repeating part
   return expression_of(value, places);
+}
+
+math_answer math_parser::repeating(const ex& head, int places) {
+  ++pos_;
+  expect_op("{");
+  auto p = peek();
+  if (!p || p->kind != K::number || p->text.find('.') != std::string_view::npos
+      || p->text.size() > max_literal_digits)
+    refuse();
+  const auto period = static_cast<int>(p->text.size());
+  const ex block = GiNaC::numeric(std::string{p->text}.c_str());
+  ++pos_;
+  expect_op("}");
+  // 0.1\overline{6} = 0.1 + 6 / (10 * (10^1 - 1)): exact, and no rounding.
+  const ex shift = GiNaC::pow(GiNaC::numeric(10), std::max(places, 0));
+  return expression_of(
+    head + block / (shift * (GiNaC::pow(GiNaC::numeric(10), period) - 1)));
 }
 
 std::optional<std::string> math_parser::function_label() {
@@ -352,6 +373,25 @@ math_answer math_parser::command_argument() {
 math_answer math_parser::command() {
   const auto c = peek()->text;
   ++pos_;
+  if (c == "emptyset")
+    return empty_set();
+  if (c == "mathbb") { // \mathbb{R}: the real line; other number sets unread
+    expect_op("{");
+    if (!is(K::name, "R"))
+      refuse();
+    ++pos_;
+    expect_op("}");
+    math_answer reals;
+    reals.kind = math_kind::intervals;
+    math_interval line;
+    line.lo.infinite = line.hi.infinite = true;
+    line.lo.value = -1;
+    line.hi.value = 1;
+    reals.intervals.push_back(line);
+    return reals;
+  }
+  if (c == "overline")
+    refuse(); // a segment, a conjugate, a repeating part without its number
   if (c == "frac") {
     auto num = command_argument();
     auto den = command_argument();

@@ -167,6 +167,10 @@ private:
 
   math_answer number();
 
+  /// "0.\overline{3}", "1.2\overline{45}": the repeating decimal after
+  /// `head` (written with `places` decimals), exactly.
+  math_answer repeating(const ex& head, int places);
+
   /// "f(x) =", "0 < f(x) < 1": a function's name before a relation labels
   /// the value, like a variable.
   std::optional<std::string> function_label();

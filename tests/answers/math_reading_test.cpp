@@ -104,3 +104,20 @@ TEST_CASE("rules:math: an assigned value of digit groups may be a decimal "
   CHECK(decide("$t = 3,5$", "5, 3") == eq);
   CHECK(decide("$t = 3, 5$", "3.5") == diff);
 }
+
+TEST_CASE("rules:math: repeating decimals, the real line and the empty set",
+          "[math_rule_judge][math_reading]") {
+  CHECK(decide("0.\\overline{7}", "\\frac{7}{9}") == eq);
+  CHECK(decide("$0.2\\overline{5}$", "\\frac{23}{90}") == eq);
+  CHECK(decide("$3.\\overline{12}$", "\\frac{103}{33}") == eq);
+  CHECK(decide("0.\\overline{7}", "\\frac{7}{10}") == diff);
+  CHECK(decide("0.\\overline{7}", "0.78") == abstain); // a rounding of it
+  CHECK(decide("\\overline{AB}", "5") == abstain);      // a segment: unread
+  CHECK(decide("\\mathbb{R}", "(-\\infty, \\infty)") == eq);
+  CHECK(decide("x \\in \\mathbb{R}", "(-\\infty,\\infty)") == eq);
+  CHECK(decide("\\mathbb{R}", "(-\\infty, 2) \\cup (2, \\infty)") == diff);
+  CHECK(decide("\\mathbb{Q}", "(-\\infty, \\infty)") == abstain);
+  CHECK(decide("\\emptyset", "\\varnothing") == eq);
+  CHECK(decide("\\emptyset", "\\{\\}") == eq);
+  CHECK(decide("\\varnothing", "\\{0\\}") == diff);
+}
