@@ -214,6 +214,18 @@ std::optional<std::vector<math_interval>> relation_as_interval(
   const auto& t = r.terms;
   if (t.size() < 2 || t.size() > 3)
     return std::nullopt;
+  if (t.size() == 2 && r.ops[0] == relation_op::ne) {
+    // "x \ne 2": the line without the point, (-oo, 2) U (2, oo).
+    const std::size_t var = GiNaC::is_a<GiNaC::symbol>(t[0]) ? 0 : 1;
+    if (!GiNaC::is_a<GiNaC::symbol>(t[var]) || has_symbol(t[1 - var]))
+      return std::nullopt;
+    math_interval below, above;
+    below.lo.infinite = above.hi.infinite = true;
+    below.lo.value = -1;
+    above.hi.value = 1;
+    below.hi.value = above.lo.value = t[1 - var];
+    return std::vector<math_interval>{below, above};
+  }
   const bool up = std::all_of(r.ops.begin(), r.ops.end(), [](relation_op o) {
     return o == relation_op::lt || o == relation_op::le;
   });
@@ -438,11 +450,47 @@ bool is_pair(const math_answer& a) {
   return a.kind == math_kind::tuple && (a.round_pair || a.square_pair);
 }
 
-/// Intervals, a relation around one variable, "(a, b)" or "[a, b]" as the
-/// set they describe.
+/// The one variable of a relation with constant bounds.
+std::optional<ex> bounded_variable(const math_answer& r) {
+  std::optional<ex> var;
+  for (const auto& t : r.terms) {
+    if (GiNaC::is_a<GiNaC::symbol>(t)) {
+      if (var && !var->is_equal(t))
+        return std::nullopt;
+      var = t;
+    }
+  }
+  return var;
+}
+
+/// "x \le -1 or x \ge 1": alternatives around one variable are the union
+/// of their solution sets.
+std::optional<std::vector<math_interval>>
+alternatives_as_union(const math_answer& a) {
+  if (a.kind != math_kind::set || a.items.empty())
+    return std::nullopt;
+  std::optional<ex> var;
+  std::vector<math_interval> out;
+  for (const auto& r : a.items) {
+    if (r.kind != math_kind::relation)
+      return std::nullopt;
+    auto v = bounded_variable(r);
+    auto pieces = relation_as_interval(r);
+    if (!v || !pieces || (var && !var->is_equal(*v)))
+      return std::nullopt;
+    var = v;
+    out.insert(out.end(), pieces->begin(), pieces->end());
+  }
+  return out;
+}
+
+/// Intervals, a relation around one variable, alternatives of such
+/// relations, "(a, b)" or "[a, b]" as the set they describe.
 std::optional<std::vector<math_interval>> as_intervals(const math_answer& a) {
   if (a.kind == math_kind::intervals)
     return a.intervals;
+  if (a.kind == math_kind::set)
+    return alternatives_as_union(a);
   if (a.kind == math_kind::relation)
     return relation_as_interval(a);
   if (is_pair(a))
@@ -560,8 +608,8 @@ math_outcome compare_math(const math_answer& a, const math_answer& b,
   if (kb == math_kind::expression && is_collection(a))
     return value_against(b, a, budget);
   if (ka == math_kind::intervals || kb == math_kind::intervals
-      || (ka == math_kind::relation && is_pair(b))
-      || (kb == math_kind::relation && is_pair(a)))
+      || (ka == math_kind::relation && (is_pair(b) || kb == math_kind::set))
+      || (kb == math_kind::relation && (is_pair(a) || ka == math_kind::set)))
     return intervals_against(a, b, budget);
   if (is_collection(a) && is_collection(b))
     return collections(a, b, budget);

@@ -121,3 +121,18 @@ TEST_CASE("rules:math: repeating decimals, the real line and the empty set",
   CHECK(decide("\\emptyset", "\\{\\}") == eq);
   CHECK(decide("\\varnothing", "\\{0\\}") == diff);
 }
+
+TEST_CASE("rules:math: alternatives of inequalities and \\ne are unions",
+          "[math_rule_judge][math_reading]") {
+  CHECK(decide("t < -3 \\text{ or } t \\ge 4", "(-\\infty,-3) \\cup [4,\\infty)")
+        == eq);
+  CHECK(decide("t < -3 \\text{ or } t \\ge 4", "(-\\infty,-3] \\cup [4,\\infty)")
+        == diff);
+  CHECK(decide("t \\le 2 \\text{ or } t \\ge 2", "\\mathbb{R}") == eq);
+  CHECK(decide("t < 5 \\text{ or } t > 5", "t \\ne 5") == eq);
+  CHECK(decide("t \\ne 5", "(-\\infty, 5) \\cup (5, \\infty)") == eq);
+  CHECK(decide("t \\neq 5", "(-\\infty, 6) \\cup (6, \\infty)") == diff);
+  CHECK(decide("t \\ne 5", "t = 5") == diff);
+  // Two variables: not one solution set of the line.
+  CHECK(decide("t < 0 \\text{ or } s > 0", "(-\\infty, 0)") == abstain);
+}
