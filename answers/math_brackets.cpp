@@ -8,7 +8,7 @@ math_answer math_parser::matrix() {
   const auto env = peek()->text;
   ++pos_;
   if (env != "pmatrix" && env != "bmatrix" && env != "matrix"
-      && env != "Bmatrix" && env != "smallmatrix")
+      && env != "Bmatrix" && env != "smallmatrix" && env != "array")
     refuse();
   math_answer out;
   out.kind = math_kind::matrix;
@@ -77,6 +77,8 @@ math_answer math_parser::bracketed() {
   if (open == "\\{") {
     if (eat_op("\\}"))
       return empty_set();
+    if (auto described = set_builder())
+      return std::move(*described);
     auto g = sequence("\\}");
     expect_op("\\}");
     math_answer set;
@@ -95,6 +97,32 @@ math_answer math_parser::bracketed() {
     return expression_of(GiNaC::abs(x.value), x.min_places);
   }
   refuse();
+}
+
+std::optional<math_answer> math_parser::set_builder() {
+  const auto* var = peek();
+  if (!var || var->kind != K::name || !(is(K::op, "|", 1) || is(K::op, ":", 1)))
+    return std::nullopt;
+  const ex x = symbols_.get(std::string{var->text});
+  pos_ += 2;
+  auto condition = sequence("\\}");
+  expect_op("\\}");
+  // Only a condition on x alone: its solution set is the set described.
+  auto on_x = [&](const math_answer& r) {
+    if (r.kind != math_kind::relation)
+      return false;
+    for (const auto& t : r.terms)
+      for (auto it = t.preorder_begin(); it != t.preorder_end(); ++it)
+        if (GiNaC::is_a<GiNaC::symbol>(*it) && !it->is_equal(x))
+          return false;
+    return true;
+  };
+  const bool alternatives =
+    condition.kind == math_kind::set && !condition.items.empty()
+    && std::all_of(condition.items.begin(), condition.items.end(), on_x);
+  if (!on_x(condition) && !alternatives)
+    refuse();
+  return condition;
 }
 
 math_answer math_parser::round_or_square(std::string_view open) {

@@ -219,6 +219,8 @@ private:
       if (!env)
         return false;
       push(name == "begin" ? K::begin : K::end, *env);
+      if (name == "begin" && *env == "array")
+        return environment().has_value(); // the column spec "{cc}", "{c|c}"
       return true;
     }
     if (name == "operatorname" || name == "mathrm" || name == "text")

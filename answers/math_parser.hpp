@@ -210,6 +210,11 @@ private:
   /// ( ... ), [ ... ], { ... }, \{ ... \}, | x |.
   math_answer bracketed();
 
+  /// "\{x \mid x > 2\}", "\{x : x < 0 or x > 1\}" (after "\{"): the
+  /// condition on x, whose solution set the braces describe; nullopt when
+  /// the braces do not open with "x |" or "x :".
+  std::optional<math_answer> set_builder();
+
   /// "(x+1)" a group; "(1, 2)" a point or an open interval; "[0, 1)" an
   /// interval; "[1, 2, 3]" a list written as a vector.
   math_answer round_or_square(std::string_view open);

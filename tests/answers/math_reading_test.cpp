@@ -136,3 +136,29 @@ TEST_CASE("rules:math: alternatives of inequalities and \\ne are unions",
   // Two variables: not one solution set of the line.
   CHECK(decide("t < 0 \\text{ or } s > 0", "(-\\infty, 0)") == abstain);
 }
+
+TEST_CASE("rules:math: set-builder braces are the solution set of their "
+          "condition", "[math_rule_judge][math_reading]") {
+  CHECK(decide("\\{t \\mid t \\ge 7\\}", "[7, \\infty)") == eq);
+  CHECK(decide("\\{t : t > 7\\}", "[7, \\infty)") == diff);
+  CHECK(decide("\\{t | -1 < t \\le 4\\}", "(-1, 4]") == eq);
+  CHECK(decide("\\{t \\mid t < 0 \\text{ or } t > 2\\}",
+               "(-\\infty, 0) \\cup (2, \\infty)")
+        == eq);
+  // A condition on other names too is not read.
+  CHECK(decide("\\{t \\mid t + s > 1\\}", "(1, \\infty)") == abstain);
+}
+
+TEST_CASE("rules:math: an array environment is a matrix",
+          "[math_rule_judge][math_reading]") {
+  CHECK(decide("\\begin{array}{cc} 5 & 6 \\\\ 7 & 8 \\end{array}",
+               "\\begin{pmatrix} 5 & 6 \\\\ 7 & 8 \\end{pmatrix}")
+        == eq);
+  CHECK(decide("\\left(\\begin{array}{c} 5 \\\\ 6 \\end{array}\\right)",
+               "\\begin{pmatrix} 5 \\\\ 7 \\end{pmatrix}")
+        == diff);
+  // Equations laid out in an array are no matrix.
+  CHECK(decide("\\begin{array}{l} t = 1 \\\\ s = 2 \\end{array}",
+               "\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}")
+        == abstain);
+}
