@@ -86,8 +86,8 @@ bool unit_in_text(std::string_view s) {
       std::size_t b = at;
       while (b > 0 && text::is_space(s[b - 1]))
         --b;
-      if (b == 0 || !(text::is_digit(s[b - 1]) || s[b - 1] == '}'
-                      || s[b - 1] == ')'))
+      if (b == 0 || !(text::is_digit(s[b - 1]) || text::is_alpha(s[b - 1])
+                      || s[b - 1] == '}' || s[b - 1] == ')'))
         continue;
       const auto open = at + cmd.size();
       const auto close = s.find('}', open);

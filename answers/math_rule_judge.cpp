@@ -9,6 +9,7 @@
 #include "answers/math_equivalence.hpp"
 #include "answers/math_names.hpp"
 #include "answers/math_reader.hpp"
+#include "answers/math_units.hpp"
 #include "answers/rule_reply.hpp"
 
 namespace ij {
@@ -22,6 +23,8 @@ struct side {
   std::string shown;
   /// Integer parameters the text declares ("k \in \mathbb{Z}").
   std::set<std::string> parameters;
+  /// Units written after the value ("16\pi\text{ cm}^2": "cm^2").
+  std::set<std::string> units;
 };
 
 /// "(B) 4", "\\textbf{(D) } 24": a choice's label before its value; the
@@ -46,20 +49,24 @@ void strip_choice_label(std::string& e) {
   e.erase(0, rest);
 }
 
-/// read_math after a choice label and a declared integer parameter are
-/// taken off.
+/// read_math after a choice label, a declared integer parameter and a
+/// unit after the value are taken off.
 std::optional<math_answer> read_expression(std::string e, side& s,
                                            symbol_table& symbols) {
   strip_choice_label(e);
   if (auto p = strip_integer_parameter(e))
     s.parameters.insert(*p);
+  if (auto u = trailing_unit(e)) {
+    s.units.insert(u->unit);
+    e = u->expression;
+  }
   return read_math(e, symbols);
 }
 
 /// A number read by the numeric reader, as an exact expression; nullopt
-/// when a percent or a unit makes it more than a value.
+/// when a percent makes it more than a value (its unit is the side's).
 std::optional<math_answer> number_as_math(const number_reading& r) {
-  if (r.percent || !r.unit.empty() || r.approximate)
+  if (r.percent || r.approximate)
     return std::nullopt;
   math_answer a;
   if (r.exact) {
@@ -97,6 +104,8 @@ std::optional<side> read_side(std::string_view text,
       return std::nullopt;
     s.readings.push_back(std::move(*a));
     s.shown = number_text(*number);
+    if (!number->unit.empty())
+      s.units.insert(number->unit);
     return s;
   }
   for (const auto& e : expressions) {
@@ -225,6 +234,39 @@ std::optional<std::string> rounding_reply(const answer_policy& policy,
   return std::nullopt;
 }
 
+std::string joined_units(const std::set<std::string>& u) {
+  std::string out;
+  for (const auto& x : u)
+    out += (out.empty() ? "" : " ") + x;
+  return out;
+}
+
+/// Units, as the number reader's: different units on both sides abstain
+/// (converting is not the judge's job), one side's unit is ignored unless
+/// the declared policy is strict.
+std::optional<std::string> unit_reply(const side& a, const side& b,
+                                      const math_outcome& o,
+                                      const answer_policy& policy,
+                                      const std::string& ta,
+                                      const std::string& tb) {
+  if (o.verdict == math_verdict::undecided || a.units == b.units)
+    return std::nullopt;
+  if (!a.units.empty() && !b.units.empty())
+    return rule_reply("ABSTAIN",
+                      "Undecided: the answers carry different units ("
+                        + joined_units(a.units) + ", " + joined_units(b.units)
+                        + ").",
+                      ta, tb);
+  if (policy.units == unit_policy::strict)
+    return rule_reply("ABSTAIN",
+                      "Undecided: the declared unit policy (answer_policy "
+                      "units: strict) needs the unit ("
+                        + joined_units(a.units.empty() ? b.units : a.units)
+                        + ") on both sides.",
+                      ta, tb);
+  return std::nullopt;
+}
+
 std::string symbolic_reply(std::string_view a, std::string_view b,
                            const std::optional<number_reading>& x,
                            const std::optional<number_reading>& y,
@@ -258,6 +300,8 @@ std::string symbolic_reply(std::string_view a, std::string_view b,
                       "Undecided: a final sentence states several values and "
                       "nothing says which one is the answer.",
                       ta, tb);
+  if (auto u = unit_reply(*sa, *sb, o, policy, ta, tb))
+    return *u;
   if (o.verdict == math_verdict::undecided && o.method == math_method::rounding)
     if (auto settled = rounding_reply(policy, ta, tb))
       return *settled;

@@ -162,3 +162,24 @@ TEST_CASE("rules:math: an array environment is a matrix",
                "\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}")
         == abstain);
 }
+
+TEST_CASE("rules:math: a unit after a symbolic value is compared as a unit",
+          "[math_rule_judge][math_reading]") {
+  // It used to be read as letters: "cm" was c times m, and DIFFERENT.
+  CHECK(decide("$4\\pi \\text{ cm}$", "$4\\pi$") == eq);
+  CHECK(decide("$4\\pi \\text{ cm}$", "$5\\pi$") == diff);
+  CHECK(decide("$9\\sqrt{3}\\text{ m}^2$", "9\\sqrt 3\\text{ m}^2") == eq);
+  CHECK(decide("$9\\sqrt{3}\\text{ m}^2$", "9\\sqrt 3\\text{ cm}^2") == abstain);
+  CHECK(decide("The area is $\\frac{\\sqrt5}{4}\\mbox{ square units}$.",
+               "\\sqrt{5}/4")
+        == eq);
+  // Words that qualify the value are no unit.
+  CHECK(decide("$t\\text{ only}$", "t") == abstain);
+  CHECK(decide("$t\\text{ is odd}$", "t") == abstain);
+  // Under a strict unit policy one side's unit is not enough.
+  answer_policy strict;
+  strict.units = unit_policy::strict;
+  auto r = parse_judge_response(
+    math_rule_reply("$4\\pi \\text{ cm}$", "$4\\pi$", strict));
+  CHECK(r.decision == abstain);
+}
