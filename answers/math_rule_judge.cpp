@@ -27,12 +27,17 @@ struct side {
   std::set<std::string> units;
 };
 
-/// "(B) 4", "\\textbf{(D) } 24": a choice's label before its value; the
-/// value is the answer (read as "B times 4" it would differ from 4).
+/// "(B) 4", "\\textbf{(D) } 24", "\\text{(A)}\\ 5": a choice's label
+/// before its value; the value is the answer (read as "B times 4" it would
+/// differ from 4).
 void strip_choice_label(std::string& e) {
   std::size_t k = 0;
-  if (e.compare(0, 8, "\\textbf{") == 0)
-    k = 8;
+  for (const char* w : {"\\textbf{", "\\text{", "\\mathbf{", "\\mathrm{",
+                        "\\textrm{"}) {
+    const std::string_view wrap{w};
+    if (e.compare(0, wrap.size(), wrap) == 0)
+      k = wrap.size();
+  }
   if (e.size() < k + 4 || e[k] != '(' || e[k + 1] < 'A' || e[k + 1] > 'E'
       || e[k + 2] != ')')
     return;
@@ -43,6 +48,19 @@ void strip_choice_label(std::string& e) {
     if (rest >= e.size() || e[rest] != '}')
       return;
     ++rest;
+    // Spacing after the wrapped label: " ", "\\ ", "~", "\\quad".
+    for (bool more = true; more;) {
+      more = false;
+      for (std::string_view gap : {" ", "~", "\\ ", "\\quad", "\\,"})
+        if (e.compare(rest, gap.size(), gap) == 0) {
+          rest += gap.size();
+          more = true;
+        }
+    }
+    if (rest >= e.size())
+      return;
+    e.erase(0, rest);
+    return;
   }
   if (rest >= e.size() || e[rest] != ' ')
     return;

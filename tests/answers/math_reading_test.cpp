@@ -183,3 +183,13 @@ TEST_CASE("rules:math: a unit after a symbolic value is compared as a unit",
     math_rule_reply("$4\\pi \\text{ cm}$", "$4\\pi$", strict));
   CHECK(r.decision == abstain);
 }
+
+TEST_CASE("rules:math: a choice label in any text wrapper is dropped",
+          "[math_rule_judge][math_reading]") {
+  // It was read as the letter times the value: a false DIFFERENT.
+  CHECK(decide("\\text{(C) } 17", "17") == eq);
+  CHECK(decide("\\mathrm{(B)}~17", "17") == eq);
+  CHECK(decide("\\textbf{(E)}\\ 17", "17") == eq);
+  CHECK(decide("\\text{(C) } 17", "18") == diff);
+  CHECK(decide("\\text{(C)}", "17") == abstain); // the label alone
+}
