@@ -25,6 +25,7 @@ enum class math_method {
   kind,       // different kinds of answer
   budget,     // the time budget ran out
   names,      // equal only once a free variable is renamed
+  log_base,   // decided only as one base of an unbased logarithm
 };
 
 struct math_outcome {

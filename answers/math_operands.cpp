@@ -316,6 +316,16 @@ math_answer math_parser::function() {
   auto arg = function_argument();
   if (!is_expression(arg) || (base && !is_expression(*base)))
     refuse();
+  if (power_of && is_expression(*power_of) && power_of->value.is_equal(-1)) {
+    // "\sin^{-1} x" is arcsin x by convention, not 1 / sin x.
+    if (base || (f != "sin" && f != "cos" && f != "tan"))
+      refuse(); // "\sec^{-1}", "\log^{-1}": no settled convention
+    const std::string inverse = "arc" + std::string{f};
+    return expression_of(apply_function(inverse, arg.value, base),
+                         arg.min_places);
+  }
+  if (f == "log" && !base && log_base_ > 0)
+    base = expression_of(log_base_);
   math_answer out = expression_of(apply_function(f, arg.value, base),
                                   arg.min_places);
   if (power_of)

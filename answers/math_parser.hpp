@@ -51,8 +51,10 @@ void check_count(const ex& n, long max);
 
 class math_parser {
 public:
-  math_parser(std::vector<math_token> toks, symbol_table& symbols)
-    : t_(std::move(toks)), symbols_(symbols) {}
+  /// `log_base`: the base of "\log x" written without one (0: natural).
+  math_parser(std::vector<math_token> toks, symbol_table& symbols,
+              int log_base = 0)
+    : t_(std::move(toks)), symbols_(symbols), log_base_(log_base) {}
 
   math_answer answer() {
     auto a = sequence(nullptr);
@@ -66,6 +68,7 @@ private:
   symbol_table& symbols_;
   std::size_t pos_ = 0;
   int depth_ = 0;
+  int log_base_ = 0;
 
   struct depth_guard {
     int& d;

@@ -128,6 +128,27 @@ bool stray_infinity(const math_answer& a, const ex& inf) {
 
 std::optional<math_answer> read_math(std::string_view final_answer,
                                      symbol_table& symbols) {
+  return read_math(final_answer, symbols, log_reading::natural);
+}
+
+bool has_unbased_log(std::string_view s) {
+  for (auto at = s.find("log"); at != std::string_view::npos;
+       at = s.find("log", at + 1)) {
+    if (at > 0 && text::is_alpha(s[at - 1]))
+      continue; // inside a word
+    std::size_t k = at + 3;
+    if (k < s.size() && text::is_alpha(s[k]))
+      continue; // "logic"
+    while (k < s.size() && text::is_space(s[k]))
+      ++k;
+    if (k >= s.size() || s[k] != '_')
+      return true;
+  }
+  return false;
+}
+
+std::optional<math_answer> read_math(std::string_view final_answer,
+                                     symbol_table& symbols, log_reading log) {
   if (final_answer.size() > max_answer_bytes)
     return std::nullopt;
   if (unit_in_text(final_answer))
@@ -140,7 +161,10 @@ std::optional<math_answer> read_math(std::string_view final_answer,
   if (!tokens || tokens->empty())
     return std::nullopt;
   try {
-    auto a = math_parser{std::move(*tokens), symbols}.answer();
+    const int log_base = log == log_reading::common   ? 10
+                         : log == log_reading::binary ? 2
+                                                      : 0;
+    auto a = math_parser{std::move(*tokens), symbols, log_base}.answer();
     if (stray_infinity(a, symbols.infinity()))
       return std::nullopt;
     a.number_like = ambiguous_comma(cleaned);

@@ -20,4 +20,16 @@ namespace ij {
 std::optional<math_answer> read_math(std::string_view final_answer,
                                      symbol_table& symbols);
 
+/// How "\log x" without a base is read: the natural logarithm (analysis,
+/// most graders), the common one (school texts, log 100 = 2) or the binary
+/// one (computer science, log 8 = 3).
+enum class log_reading { natural, common, binary };
+
+std::optional<math_answer> read_math(std::string_view final_answer,
+                                     symbol_table& symbols, log_reading log);
+
+/// The text writes a logarithm without a base ("\log 8", "log(x)"), whose
+/// base the reader can only assume.
+bool has_unbased_log(std::string_view final_answer);
+
 } // namespace ij

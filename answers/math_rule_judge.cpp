@@ -1,5 +1,6 @@
 #include "answers/math_rule_judge.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <set>
@@ -70,7 +71,8 @@ void strip_choice_label(std::string& e) {
 /// read_math after a choice label, a declared integer parameter and a
 /// unit after the value are taken off.
 std::optional<math_answer> read_expression(std::string e, side& s,
-                                           symbol_table& symbols) {
+                                           symbol_table& symbols,
+                                           log_reading log) {
   strip_choice_label(e);
   if (auto p = strip_integer_parameter(e))
     s.parameters.insert(*p);
@@ -78,7 +80,7 @@ std::optional<math_answer> read_expression(std::string e, side& s,
     s.units.insert(u->unit);
     e = u->expression;
   }
-  return read_math(e, symbols);
+  return read_math(e, symbols, log);
 }
 
 /// A number read by the numeric reader, as an exact expression; nullopt
@@ -102,7 +104,7 @@ std::optional<math_answer> number_as_math(const number_reading& r) {
 
 std::optional<side> read_side(std::string_view text,
                               const std::optional<number_reading>& number,
-                              symbol_table& symbols) {
+                              symbol_table& symbols, log_reading log) {
   side s;
   const auto expressions = final_expressions(text);
   // A number read through "=" ("xy = 1") is read symbolically first: the
@@ -111,7 +113,7 @@ std::optional<side> read_side(std::string_view text,
     expressions.size() == 1
     && expressions.front().find('=') != std::string::npos;
   if (through_equals)
-    if (auto a = read_expression(expressions.front(), s, symbols)) {
+    if (auto a = read_expression(expressions.front(), s, symbols, log)) {
       s.readings.push_back(std::move(*a));
       s.shown = math_text(s.readings.front());
       return s;
@@ -127,7 +129,7 @@ std::optional<side> read_side(std::string_view text,
     return s;
   }
   for (const auto& e : expressions) {
-    auto a = read_expression(e, s, symbols);
+    auto a = read_expression(e, s, symbols, log);
     if (!a)
       return std::nullopt;
     s.readings.push_back(std::move(*a));
@@ -214,6 +216,9 @@ std::string undecided_reason(math_method m) {
     case math_method::evaluation:
       return "Undecided: neither exact simplification nor evaluation could "
              "tell.";
+    case math_method::log_base:
+      return "Undecided: a logarithm without a base decides differently "
+             "as the natural, the common or the binary logarithm.";
     default:
       return "Undecided: the answers are of different kinds, or their order "
              "or meaning is ambiguous.";
@@ -285,6 +290,16 @@ std::optional<std::string> unit_reply(const side& a, const side& b,
   return std::nullopt;
 }
 
+bool unbased_log(const std::vector<std::string>& ea,
+                 const std::vector<std::string>& eb) {
+  auto any = [](const std::vector<std::string>& v) {
+    return std::any_of(v.begin(), v.end(), [](const std::string& e) {
+      return has_unbased_log(e);
+    });
+  };
+  return any(ea) || any(eb);
+}
+
 std::string symbolic_reply(std::string_view a, std::string_view b,
                            const std::optional<number_reading>& x,
                            const std::optional<number_reading>& y,
@@ -298,13 +313,26 @@ std::string symbolic_reply(std::string_view a, std::string_view b,
   std::lock_guard<std::mutex> lock{math_lock()};
   pair_budget budget{limit}; // from here: the wait for the lock is not ours
   symbol_table symbols;
-  auto sa = read_side(a, x, symbols);
-  auto sb = read_side(b, y, symbols);
+  auto sa = read_side(a, x, symbols, log_reading::natural);
+  auto sb = read_side(b, y, symbols, log_reading::natural);
   const std::string ta = sa ? sa->shown : (x ? number_text(*x) : "");
   const std::string tb = sb ? sb->shown : (y ? number_text(*y) : "");
   if (!sa || !sb)
     return unread_reply(sa.has_value(), sb.has_value(), ta, tb);
   auto o = compare_sides(*sa, *sb, budget, symbols);
+  if (o.verdict != math_verdict::undecided && unbased_log(ea, eb)) {
+    // "\log 100" against 2, "\log 8" against 3: decided only when the
+    // common and the binary logarithm decide as the natural one does.
+    for (auto log : {log_reading::common, log_reading::binary}) {
+      auto ca = read_side(a, x, symbols, log);
+      auto cb = read_side(b, y, symbols, log);
+      if (!ca || !cb
+          || compare_sides(*ca, *cb, budget, symbols).verdict != o.verdict) {
+        o = {math_verdict::undecided, math_method::log_base};
+        break;
+      }
+    }
+  }
   if (budget.spent())
     o = {math_verdict::undecided, math_method::budget};
   if ((x && x->contradicted) || (y && y->contradicted))

@@ -193,3 +193,24 @@ TEST_CASE("rules:math: a choice label in any text wrapper is dropped",
   CHECK(decide("\\text{(C) } 17", "18") == diff);
   CHECK(decide("\\text{(C)}", "17") == abstain); // the label alone
 }
+
+TEST_CASE("rules:math: a logarithm without a base decides only when its base "
+          "does not matter", "[math_rule_judge][math_reading]") {
+  CHECK(decide("\\log 1000", "3") == abstain);  // common logarithm
+  CHECK(decide("\\log 16", "4") == abstain);    // binary logarithm
+  CHECK(decide("\\log 1000", "7") == diff);     // no base gives 7
+  CHECK(decide("\\log 1000", "3\\log 10") == eq);
+  CHECK(decide("\\frac{\\log 27}{\\log 3}", "3") == eq);
+  CHECK(decide("\\log_{10} 1000", "3") == eq);
+  CHECK(decide("\\ln 1000", "3 \\ln 10") == eq);
+}
+
+TEST_CASE("rules:math: sin^{-1} is arcsin", "[math_rule_judge][math_reading]") {
+  // It was read as 1 / sin: a false DIFFERENT against arcsin.
+  CHECK(decide("\\sin^{-1}(t)", "\\arcsin t") == eq);
+  CHECK(decide("\\cos^{-1} \\frac{1}{2}", "\\frac{\\pi}{3}") == eq);
+  CHECK(decide("\\tan^{-1} 1", "\\frac{\\pi}{4}") == eq);
+  CHECK(decide("\\sin^{-1}(t)", "\\frac{1}{\\sin t}") == diff);
+  CHECK(decide("\\sin^{2} t + \\cos^2 t", "1") == eq);
+  CHECK(decide("\\sec^{-1} 2", "\\frac{\\pi}{3}") == abstain); // unread
+}
