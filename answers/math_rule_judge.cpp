@@ -274,6 +274,15 @@ std::optional<std::string> unit_reply(const side& a, const side& b,
                                       const std::string& tb) {
   if (o.verdict == math_verdict::undecided || a.units == b.units)
     return std::nullopt;
+  // "30^\circ" against "\frac{\pi}{6}": the other is an angle in radians
+  // as likely as in degrees.
+  const bool degrees = a.units.count("deg") > 0 || b.units.count("deg") > 0;
+  if (degrees && (a.units.empty() || b.units.empty())
+      && o.verdict == math_verdict::different)
+    return rule_reply("ABSTAIN",
+                      "Undecided: an angle in degrees against a value "
+                      "without a unit, which may be in radians.",
+                      ta, tb);
   if (!a.units.empty() && !b.units.empty())
     return rule_reply("ABSTAIN",
                       "Undecided: the answers carry different units ("

@@ -176,6 +176,9 @@ TEST_CASE("rules:math: a unit after a symbolic value is compared as a unit",
   // Words that qualify the value are no unit.
   CHECK(decide("$t\\text{ only}$", "t") == abstain);
   CHECK(decide("$t\\text{ is odd}$", "t") == abstain);
+  // Degrees against a value without a unit: it may be in radians.
+  CHECK(decide("45^\\circ", "\\frac{\\pi}{4}") == abstain);
+  CHECK(decide("45^\\circ", "\\sqrt{2025}") == eq);
   // Under a strict unit policy one side's unit is not enough.
   answer_policy strict;
   strict.units = unit_policy::strict;
