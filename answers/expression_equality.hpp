@@ -26,6 +26,7 @@ enum class math_method {
   budget,     // the time budget ran out
   names,      // equal only once a free variable is renamed
   log_base,   // decided only as one base of an unbased logarithm
+  convention, // decided only under one reading of "1/2x"
 };
 
 struct math_outcome {

@@ -64,6 +64,9 @@ struct math_answer {
   /// Fewest decimal places of a decimal literal in the answer (rounding
   /// policy); -1 when it has none.
   int min_places = -1;
+  /// "1/2x": a factor juxtaposed to a divisor; read (1/2)x, though 1/(2x)
+  /// is meant as often (set on the answer read, not on its parts).
+  bool ambiguous_division = false;
 };
 
 /// The variables of one pair: the same name is the same symbol on both

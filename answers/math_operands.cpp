@@ -123,12 +123,23 @@ math_answer math_parser::term() {
     if (eat_op("*"))
       acc = arithmetic(acc, signed_factor(), '*');
     else if (eat_op("/"))
-      acc = arithmetic(acc, signed_factor(), '/');
+      acc = arithmetic(acc, divisor(), '/');
     else if (starts_factor())
       acc = arithmetic(acc, power(), '*'); // implicit multiplication
     else
       return acc;
   }
+}
+
+math_answer math_parser::divisor() {
+  auto d = signed_factor();
+  if (!starts_factor())
+    return d;
+  juxtaposed_divisor_ = true; // "1/2x": 1/(2x) or x/2?
+  if (tight_division_)
+    while (starts_factor())
+      d = arithmetic(d, power(), '*');
+  return d;
 }
 
 math_answer math_parser::signed_factor() {

@@ -52,9 +52,15 @@ void check_count(const ex& n, long max);
 class math_parser {
 public:
   /// `log_base`: the base of "\log x" written without one (0: natural).
+  /// `tight_division`: "1/2x" is 1/(2x) (else (1/2)x).
   math_parser(std::vector<math_token> toks, symbol_table& symbols,
-              int log_base = 0)
-    : t_(std::move(toks)), symbols_(symbols), log_base_(log_base) {}
+              int log_base = 0, bool tight_division = false)
+    : t_(std::move(toks)), symbols_(symbols), log_base_(log_base),
+      tight_division_(tight_division) {}
+
+  /// A factor followed a divisor without an operator ("1/2x", "a/bc"):
+  /// the text leaves open what the division covers.
+  bool juxtaposed_divisor() const { return juxtaposed_divisor_; }
 
   math_answer answer() {
     auto a = sequence(nullptr);
@@ -69,6 +75,8 @@ private:
   std::size_t pos_ = 0;
   int depth_ = 0;
   int log_base_ = 0;
+  bool tight_division_ = false;
+  bool juxtaposed_divisor_ = false;
 
   struct depth_guard {
     int& d;
@@ -157,6 +165,10 @@ private:
   math_answer term();
 
   math_answer signed_factor();
+
+  /// The operand after "/", with the factors juxtaposed to it under the
+  /// tight-division convention.
+  math_answer divisor();
 
   math_answer power();
 

@@ -128,7 +128,7 @@ bool stray_infinity(const math_answer& a, const ex& inf) {
 
 std::optional<math_answer> read_math(std::string_view final_answer,
                                      symbol_table& symbols) {
-  return read_math(final_answer, symbols, log_reading::natural);
+  return read_math(final_answer, symbols, math_convention{});
 }
 
 bool has_unbased_log(std::string_view s) {
@@ -148,7 +148,8 @@ bool has_unbased_log(std::string_view s) {
 }
 
 std::optional<math_answer> read_math(std::string_view final_answer,
-                                     symbol_table& symbols, log_reading log) {
+                                     symbol_table& symbols,
+                                     const math_convention& convention) {
   if (final_answer.size() > max_answer_bytes)
     return std::nullopt;
   if (unit_in_text(final_answer))
@@ -161,10 +162,14 @@ std::optional<math_answer> read_math(std::string_view final_answer,
   if (!tokens || tokens->empty())
     return std::nullopt;
   try {
+    const auto log = convention.log;
     const int log_base = log == log_reading::common   ? 10
                          : log == log_reading::binary ? 2
                                                       : 0;
-    auto a = math_parser{std::move(*tokens), symbols, log_base}.answer();
+    math_parser parser{std::move(*tokens), symbols, log_base,
+                       convention.tight_division};
+    auto a = parser.answer();
+    a.ambiguous_division = parser.juxtaposed_divisor();
     if (stray_infinity(a, symbols.infinity()))
       return std::nullopt;
     a.number_like = ambiguous_comma(cleaned);

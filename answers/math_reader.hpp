@@ -25,8 +25,17 @@ std::optional<math_answer> read_math(std::string_view final_answer,
 /// one (computer science, log 8 = 3).
 enum class log_reading { natural, common, binary };
 
+/// The conventions a text may leave open; the judge decides only when the
+/// answers compare the same under each one the text leaves open.
+struct math_convention {
+  log_reading log = log_reading::natural;
+  /// "1/2x" is 1/(2x) (else (1/2)x, left to right).
+  bool tight_division = false;
+};
+
 std::optional<math_answer> read_math(std::string_view final_answer,
-                                     symbol_table& symbols, log_reading log);
+                                     symbol_table& symbols,
+                                     const math_convention& convention);
 
 /// The text writes a logarithm without a base ("\log 8", "log(x)"), whose
 /// base the reader can only assume.

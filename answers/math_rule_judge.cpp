@@ -26,6 +26,8 @@ struct side {
   std::set<std::string> parameters;
   /// Units written after the value ("16\pi\text{ cm}^2": "cm^2").
   std::set<std::string> units;
+  /// "1/2x": the text leaves open what a division covers.
+  bool ambiguous_division = false;
 };
 
 /// "(B) 4", "\\textbf{(D) } 24", "\\text{(A)}\\ 5": a choice's label
@@ -72,7 +74,7 @@ void strip_choice_label(std::string& e) {
 /// unit after the value are taken off.
 std::optional<math_answer> read_expression(std::string e, side& s,
                                            symbol_table& symbols,
-                                           log_reading log) {
+                                           const math_convention& convention) {
   strip_choice_label(e);
   if (auto p = strip_integer_parameter(e))
     s.parameters.insert(*p);
@@ -80,7 +82,10 @@ std::optional<math_answer> read_expression(std::string e, side& s,
     s.units.insert(u->unit);
     e = u->expression;
   }
-  return read_math(e, symbols, log);
+  auto a = read_math(e, symbols, convention);
+  if (a && a->ambiguous_division)
+    s.ambiguous_division = true;
+  return a;
 }
 
 /// A number read by the numeric reader, as an exact expression; nullopt
@@ -104,7 +109,8 @@ std::optional<math_answer> number_as_math(const number_reading& r) {
 
 std::optional<side> read_side(std::string_view text,
                               const std::optional<number_reading>& number,
-                              symbol_table& symbols, log_reading log) {
+                              symbol_table& symbols,
+                              const math_convention& convention) {
   side s;
   const auto expressions = final_expressions(text);
   // A number read through "=" ("xy = 1") is read symbolically first: the
@@ -113,7 +119,7 @@ std::optional<side> read_side(std::string_view text,
     expressions.size() == 1
     && expressions.front().find('=') != std::string::npos;
   if (through_equals)
-    if (auto a = read_expression(expressions.front(), s, symbols, log)) {
+    if (auto a = read_expression(expressions.front(), s, symbols, convention)) {
       s.readings.push_back(std::move(*a));
       s.shown = math_text(s.readings.front());
       return s;
@@ -129,7 +135,7 @@ std::optional<side> read_side(std::string_view text,
     return s;
   }
   for (const auto& e : expressions) {
-    auto a = read_expression(e, s, symbols, log);
+    auto a = read_expression(e, s, symbols, convention);
     if (!a)
       return std::nullopt;
     s.readings.push_back(std::move(*a));
@@ -216,6 +222,9 @@ std::string undecided_reason(math_method m) {
     case math_method::evaluation:
       return "Undecided: neither exact simplification nor evaluation could "
              "tell.";
+    case math_method::convention:
+      return "Undecided: a division written \"1/2x\" decides differently "
+             "as (1/2)x and as 1/(2x).";
     case math_method::log_base:
       return "Undecided: a logarithm without a base decides differently "
              "as the natural, the common or the binary logarithm.";
@@ -309,6 +318,39 @@ bool unbased_log(const std::vector<std::string>& ea,
   return any(ea) || any(eb);
 }
 
+/// `o` stands only if every convention the texts leave open decides the
+/// same: "\log 100" against 2 (natural, common, binary logarithm), "1/2x"
+/// against "\frac{1}{2x}" ((1/2)x or 1/(2x)).
+math_outcome under_open_conventions(math_outcome o, std::string_view a,
+                                    std::string_view b,
+                                    const std::optional<number_reading>& x,
+                                    const std::optional<number_reading>& y,
+                                    bool open_log, bool open_division,
+                                    const pair_budget& budget,
+                                    symbol_table& symbols) {
+  std::vector<log_reading> logs{log_reading::natural};
+  if (open_log) {
+    logs.push_back(log_reading::common);
+    logs.push_back(log_reading::binary);
+  }
+  for (auto log : logs) {
+    for (bool tight : {false, true}) {
+      if ((log == log_reading::natural && !tight) || (tight && !open_division))
+        continue;
+      const math_convention c{log, tight};
+      auto ca = read_side(a, x, symbols, c);
+      auto cb = read_side(b, y, symbols, c);
+      if (!ca || !cb
+          || compare_sides(*ca, *cb, budget, symbols).verdict != o.verdict)
+        return {math_verdict::undecided,
+                open_log && log != log_reading::natural
+                  ? math_method::log_base
+                  : math_method::convention};
+    }
+  }
+  return o;
+}
+
 std::string symbolic_reply(std::string_view a, std::string_view b,
                            const std::optional<number_reading>& x,
                            const std::optional<number_reading>& y,
@@ -322,26 +364,18 @@ std::string symbolic_reply(std::string_view a, std::string_view b,
   std::lock_guard<std::mutex> lock{math_lock()};
   pair_budget budget{limit}; // from here: the wait for the lock is not ours
   symbol_table symbols;
-  auto sa = read_side(a, x, symbols, log_reading::natural);
-  auto sb = read_side(b, y, symbols, log_reading::natural);
+  auto sa = read_side(a, x, symbols, math_convention{});
+  auto sb = read_side(b, y, symbols, math_convention{});
   const std::string ta = sa ? sa->shown : (x ? number_text(*x) : "");
   const std::string tb = sb ? sb->shown : (y ? number_text(*y) : "");
   if (!sa || !sb)
     return unread_reply(sa.has_value(), sb.has_value(), ta, tb);
   auto o = compare_sides(*sa, *sb, budget, symbols);
-  if (o.verdict != math_verdict::undecided && unbased_log(ea, eb)) {
-    // "\log 100" against 2, "\log 8" against 3: decided only when the
-    // common and the binary logarithm decide as the natural one does.
-    for (auto log : {log_reading::common, log_reading::binary}) {
-      auto ca = read_side(a, x, symbols, log);
-      auto cb = read_side(b, y, symbols, log);
-      if (!ca || !cb
-          || compare_sides(*ca, *cb, budget, symbols).verdict != o.verdict) {
-        o = {math_verdict::undecided, math_method::log_base};
-        break;
-      }
-    }
-  }
+  if (o.verdict != math_verdict::undecided)
+    o = under_open_conventions(o, a, b, x, y, unbased_log(ea, eb),
+                               sa->ambiguous_division
+                                 || sb->ambiguous_division,
+                               budget, symbols);
   if (budget.spent())
     o = {math_verdict::undecided, math_method::budget};
   if ((x && x->contradicted) || (y && y->contradicted))

@@ -217,3 +217,13 @@ TEST_CASE("rules:math: sin^{-1} is arcsin", "[math_rule_judge][math_reading]") {
   CHECK(decide("\\sin^{2} t + \\cos^2 t", "1") == eq);
   CHECK(decide("\\sec^{-1} 2", "\\frac{\\pi}{3}") == abstain); // unread
 }
+
+TEST_CASE("rules:math: \"1/2x\" decides only when both readings agree",
+          "[math_rule_judge][math_reading]") {
+  CHECK(decide("1/3t", "\\frac{1}{3t}") == abstain); // or t/3
+  CHECK(decide("1/3t", "\\frac{t}{3}") == abstain);  // or 1/(3t)
+  CHECK(decide("1/3\\pi", "\\frac{\\pi}{3}") == abstain);
+  CHECK(decide("1/3t", "5t") == diff);               // neither reading
+  CHECK(decide("1/(3t)", "\\frac{1}{3t}") == eq);    // brackets settle it
+  CHECK(decide("t/3", "\\frac{t}{3}") == eq);
+}
