@@ -67,6 +67,8 @@ struct math_answer {
   /// "1/2x": a factor juxtaposed to a divisor; read (1/2)x, though 1/(2x)
   /// is meant as often (set on the answer read, not on its parts).
   bool ambiguous_division = false;
+  /// "2\frac{1}{3}": a mixed number (7/3) or a product (2/3).
+  bool ambiguous_mixed = false;
 };
 
 /// The variables of one pair: the same name is the same symbol on both

@@ -117,8 +117,42 @@ bool math_parser::starts_factor() const {
   }
 }
 
+bool math_parser::at_proper_fraction() const {
+  if (!is(K::command, "frac"))
+    return false;
+  auto whole = [](const math_token* t) {
+    return t && t->kind == K::number
+           && t->text.find('.') == std::string_view::npos;
+  };
+  long p = 0, q = 0;
+  if (is_op("{", 1) && whole(peek(2)) && is_op("}", 3) && is_op("{", 4)
+      && whole(peek(5)) && is_op("}", 6)) {
+    if (peek(2)->text.size() > 9 || peek(5)->text.size() > 9)
+      return false;
+    p = std::stol(std::string{peek(2)->text});
+    q = std::stol(std::string{peek(5)->text});
+  } else if (whole(peek(1)) && peek(1)->text.size() == 2) { // "\frac13"
+    p = peek(1)->text[0] - '0';
+    q = peek(1)->text[1] - '0';
+  } else {
+    return false;
+  }
+  return p > 0 && p < q;
+}
+
 math_answer math_parser::term() {
+  const bool from_whole = peek() && peek()->kind == K::number
+                          && peek()->text.find('.') == std::string_view::npos;
   math_answer acc = signed_factor();
+  if (from_whole && pos_ > 0 && t_[pos_ - 1].kind == K::number
+      && at_proper_fraction()) {
+    juxtaposed_fraction_ = true; // "2\frac{1}{3}": 7/3 or 2/3?
+    if (mixed_numbers_) {
+      auto part = power();
+      const bool negative = is_expression(acc) && acc.value.info(GiNaC::info_flags::negative);
+      acc = arithmetic(acc, part, negative ? '-' : '+');
+    }
+  }
   for (;;) {
     if (eat_op("*"))
       acc = arithmetic(acc, signed_factor(), '*');

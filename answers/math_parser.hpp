@@ -54,9 +54,14 @@ public:
   /// `log_base`: the base of "\log x" written without one (0: natural).
   /// `tight_division`: "1/2x" is 1/(2x) (else (1/2)x).
   math_parser(std::vector<math_token> toks, symbol_table& symbols,
-              int log_base = 0, bool tight_division = false)
+              int log_base = 0, bool tight_division = false,
+              bool mixed_numbers = false)
     : t_(std::move(toks)), symbols_(symbols), log_base_(log_base),
-      tight_division_(tight_division) {}
+      tight_division_(tight_division), mixed_numbers_(mixed_numbers) {}
+
+  /// A whole number right before a proper fraction ("2\frac{1}{3}"): a
+  /// mixed number or a product, the text does not say.
+  bool juxtaposed_fraction() const { return juxtaposed_fraction_; }
 
   /// A factor followed a divisor without an operator ("1/2x", "a/bc"):
   /// the text leaves open what the division covers.
@@ -77,6 +82,11 @@ private:
   int log_base_ = 0;
   bool tight_division_ = false;
   bool juxtaposed_divisor_ = false;
+  bool mixed_numbers_ = false;
+  bool juxtaposed_fraction_ = false;
+
+  /// At "\frac{p}{q}" (or "\frac pq") of whole numbers p < q.
+  bool at_proper_fraction() const;
 
   struct depth_guard {
     int& d;

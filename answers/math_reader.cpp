@@ -167,9 +167,10 @@ std::optional<math_answer> read_math(std::string_view final_answer,
                          : log == log_reading::binary ? 2
                                                       : 0;
     math_parser parser{std::move(*tokens), symbols, log_base,
-                       convention.tight_division};
+                       convention.tight_division, convention.mixed_numbers};
     auto a = parser.answer();
     a.ambiguous_division = parser.juxtaposed_divisor();
+    a.ambiguous_mixed = parser.juxtaposed_fraction();
     if (stray_infinity(a, symbols.infinity()))
       return std::nullopt;
     a.number_like = ambiguous_comma(cleaned);

@@ -31,6 +31,8 @@ struct math_convention {
   log_reading log = log_reading::natural;
   /// "1/2x" is 1/(2x) (else (1/2)x, left to right).
   bool tight_division = false;
+  /// "2\frac{1}{3}" is the mixed number 7/3 (else 2 times 1/3).
+  bool mixed_numbers = false;
 };
 
 std::optional<math_answer> read_math(std::string_view final_answer,

@@ -26,8 +26,9 @@ struct side {
   std::set<std::string> parameters;
   /// Units written after the value ("16\pi\text{ cm}^2": "cm^2").
   std::set<std::string> units;
-  /// "1/2x": the text leaves open what a division covers.
-  bool ambiguous_division = false;
+  /// "1/2x", "2\frac{1}{3}": the text leaves open what a division covers,
+  /// or whether a whole number and a fraction are a mixed number.
+  bool open_convention = false;
 };
 
 /// "(B) 4", "\\textbf{(D) } 24", "\\text{(A)}\\ 5": a choice's label
@@ -83,8 +84,8 @@ std::optional<math_answer> read_expression(std::string e, side& s,
     e = u->expression;
   }
   auto a = read_math(e, symbols, convention);
-  if (a && a->ambiguous_division)
-    s.ambiguous_division = true;
+  if (a && (a->ambiguous_division || a->ambiguous_mixed))
+    s.open_convention = true;
   return a;
 }
 
@@ -223,8 +224,8 @@ std::string undecided_reason(math_method m) {
       return "Undecided: neither exact simplification nor evaluation could "
              "tell.";
     case math_method::convention:
-      return "Undecided: a division written \"1/2x\" decides differently "
-             "as (1/2)x and as 1/(2x).";
+      return "Undecided: the answers decide differently as \"1/2x\" = "
+             "(1/2)x or 1/(2x), or \"2\\frac{1}{3}\" = 2/3 or 7/3.";
     case math_method::log_base:
       return "Undecided: a logarithm without a base decides differently "
              "as the natural, the common or the binary logarithm.";
@@ -320,12 +321,13 @@ bool unbased_log(const std::vector<std::string>& ea,
 
 /// `o` stands only if every convention the texts leave open decides the
 /// same: "\log 100" against 2 (natural, common, binary logarithm), "1/2x"
-/// against "\frac{1}{2x}" ((1/2)x or 1/(2x)).
+/// against "\frac{1}{2x}" ((1/2)x or 1/(2x)), "(2\frac{1}{3}, 1)" (a mixed
+/// number or a product).
 math_outcome under_open_conventions(math_outcome o, std::string_view a,
                                     std::string_view b,
                                     const std::optional<number_reading>& x,
                                     const std::optional<number_reading>& y,
-                                    bool open_log, bool open_division,
+                                    bool open_log, bool open_juxtaposition,
                                     const pair_budget& budget,
                                     symbol_table& symbols) {
   std::vector<log_reading> logs{log_reading::natural};
@@ -335,9 +337,12 @@ math_outcome under_open_conventions(math_outcome o, std::string_view a,
   }
   for (auto log : logs) {
     for (bool tight : {false, true}) {
-      if ((log == log_reading::natural && !tight) || (tight && !open_division))
+      if ((log == log_reading::natural && !tight)
+          || (tight && !open_juxtaposition))
         continue;
-      const math_convention c{log, tight};
+      // Both juxtaposition conventions at once: "1/2x" and "2\frac13" are
+      // the same habit of writing (what binds tighter than an operator).
+      const math_convention c{log, tight, tight};
       auto ca = read_side(a, x, symbols, c);
       auto cb = read_side(b, y, symbols, c);
       if (!ca || !cb
@@ -373,8 +378,7 @@ std::string symbolic_reply(std::string_view a, std::string_view b,
   auto o = compare_sides(*sa, *sb, budget, symbols);
   if (o.verdict != math_verdict::undecided)
     o = under_open_conventions(o, a, b, x, y, unbased_log(ea, eb),
-                               sa->ambiguous_division
-                                 || sb->ambiguous_division,
+                               sa->open_convention || sb->open_convention,
                                budget, symbols);
   if (budget.spent())
     o = {math_verdict::undecided, math_method::budget};

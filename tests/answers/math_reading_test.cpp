@@ -227,3 +227,14 @@ TEST_CASE("rules:math: \"1/2x\" decides only when both readings agree",
   CHECK(decide("1/(3t)", "\\frac{1}{3t}") == eq);    // brackets settle it
   CHECK(decide("t/3", "\\frac{t}{3}") == eq);
 }
+
+TEST_CASE("rules:math: a whole number before a proper fraction inside an "
+          "expression decides only when both readings agree",
+          "[math_rule_judge][math_reading]") {
+  // A mixed number (as the number reader reads one alone) or a product.
+  CHECK(decide("(3\\frac{1}{2}, 4)", "(\\frac{7}{2}, 4)") == abstain);
+  CHECK(decide("(3\\frac{1}{2}, 4)", "(\\frac{3}{2}, 4)") == abstain);
+  CHECK(decide("(3\\frac{1}{2}, 4)", "(9, 4)") == diff);
+  CHECK(decide("(3\\frac{5}{2}, 4)", "(\\frac{15}{2}, 4)") == eq); // improper
+  CHECK(decide("3\\frac{1}{2}", "3.5") == eq); // the number reader's reading
+}
