@@ -97,7 +97,7 @@ public:
       if (is_gap(c) || c == '`') // spacing, markdown code quotes
         ++i_;
       else if (is_digit(c) || (c == '.' && is_digit(peek(1))))
-        number();
+        ok = number();
       else if (c == '\\')
         ok = command();
       else if (is_alpha(c))
@@ -121,7 +121,9 @@ private:
   }
   void push(math_token_kind k, std::string_view t) { out_.push_back({k, t}); }
 
-  void number() {
+  /// False at "1e-3", "2E5": scientific notation (the number reader's) or
+  /// a product with e ("2e-1" = 2e - 1)? The text does not say.
+  bool number() {
     const std::size_t b = i_;
     while (is_digit(peek()))
       ++i_;
@@ -133,6 +135,12 @@ private:
       ++i_; // "0.\overline{3}": the point belongs to the repeating decimal
     }
     push(K::number, s_.substr(b, i_ - b));
+    if (peek() == 'e' || peek() == 'E') {
+      const char n = peek(1);
+      if (is_digit(n) || ((n == '-' || n == '+') && is_digit(peek(2))))
+        return false;
+    }
+    return true;
   }
 
   /// A run of letters: a plain-text word it knows, else one variable a

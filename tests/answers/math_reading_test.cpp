@@ -238,3 +238,12 @@ TEST_CASE("rules:math: a whole number before a proper fraction inside an "
   CHECK(decide("(3\\frac{5}{2}, 4)", "(\\frac{15}{2}, 4)") == eq); // improper
   CHECK(decide("3\\frac{1}{2}", "3.5") == eq); // the number reader's reading
 }
+
+TEST_CASE("rules:math: E notation inside an expression is not read",
+          "[math_rule_judge][math_reading]") {
+  // "1e-3" was 1 times e minus 3: a false DIFFERENT against 0.001.
+  CHECK(decide("(1e-3, 7)", "(0.001, 7)") == abstain);
+  CHECK(decide("(4E5, 7)", "(400000, 7)") == abstain);
+  CHECK(decide("1e-3", "0.001") == eq); // one number: the number reader's
+  CHECK(decide("(3e, 7)", "(3 \\cdot e, 7)") == eq); // Euler's number
+}
