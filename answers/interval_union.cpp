@@ -30,10 +30,10 @@ std::optional<int> order(const interval_end& x, const interval_end& y) {
   return v->real() < 0 ? -1 : 1;
 }
 
-bool usable(const interval_end& e) {
+bool usable(const interval_end& e, bool decimals) {
   if (e.infinite)
     return true;
-  if (e.places >= 0)
+  if (e.places >= 0 && !decimals)
     return false;
   auto v = value_at(e.value, {});
   return v && v->imag() == 0.0;
@@ -42,10 +42,11 @@ bool usable(const interval_end& e) {
 } // namespace
 
 std::optional<std::vector<math_interval>>
-canonical_union(const std::vector<math_interval>& pieces) {
+canonical_union(const std::vector<math_interval>& pieces,
+                bool decimals_as_written) {
   std::vector<math_interval> v;
   for (const auto& p : pieces) {
-    if (!usable(p.lo) || !usable(p.hi))
+    if (!usable(p.lo, decimals_as_written) || !usable(p.hi, decimals_as_written))
       return std::nullopt;
     auto o = order(p.lo, p.hi);
     if (!o || *o > 0 || (*o == 0 && !(p.lo.closed && p.hi.closed)))

@@ -12,10 +12,12 @@
 namespace ij {
 
 /// The canonical union of `pieces`; nullopt when it is not known for sure:
-/// an end that is not a real constant, a written decimal (it may be a
-/// rounding of the end the other side means), an empty or reversed piece,
-/// or two ends too close to order by evaluation yet not exactly equal.
+/// an end that is not a real constant, a written decimal unless
+/// `decimals_as_written` (it may be a rounding of the end the other side
+/// means), an empty or reversed piece, or two ends too close to order by
+/// evaluation yet not exactly equal.
 std::optional<std::vector<math_interval>>
-canonical_union(const std::vector<math_interval>& pieces);
+canonical_union(const std::vector<math_interval>& pieces,
+                bool decimals_as_written = false);
 
 } // namespace ij

@@ -174,6 +174,13 @@ math_outcome compare_intervals(const std::vector<math_interval>& a,
     return outcome(math_verdict::different, math_method::exact);
   if (a.size() != b.size() && !(ca && cb))
     return undecided(); // a union may merge into fewer pieces
+  if (!(ca && cb) && a.size() > 1) {
+    // Written decimals or unknown ends: piece by piece only when neither
+    // side's pieces overlap or touch as written.
+    auto wa = canonical_union(a, true), wb = canonical_union(b, true);
+    if (!wa || !wb || wa->size() != a.size() || wb->size() != b.size())
+      return undecided();
+  }
   auto x = ca && cb ? ca : sorted(a), y = ca && cb ? cb : sorted(b);
   if (!x || !y)
     return undecided(math_method::evaluation);

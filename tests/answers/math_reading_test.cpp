@@ -44,6 +44,11 @@ TEST_CASE("rules:math: unions of intervals compare as sets",
   // Unknown or rounded ends: the pieces may merge or not.
   CHECK(decide("[0, a] \\cup [b, 3]", "[0, 3]") == abstain);
   CHECK(decide("[0, 0.33] \\cup [\\frac{1}{3}, 1]", "[0, 1]") == abstain);
+  // Overlapping pieces with a written decimal: not piece by piece.
+  CHECK(decide("[1, 5] \\cup [2, 9]", "[1, 2] \\cup [1.5, 9]") == abstain);
+  CHECK(decide("(-\\infty, 0.5) \\cup (1, \\infty)",
+               "(-\\infty, 0.5) \\cup (2, \\infty)")
+        == diff);
 }
 
 TEST_CASE("rules:math: quotes around an answer phrase's value are no part "
