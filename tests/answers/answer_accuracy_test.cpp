@@ -301,9 +301,10 @@ TEST_CASE("rules:math and the numeric stub on the public dev set: "
   // rules:math, the embedded default: symbolic coverage over every
   // symbolic row, precision over the mathematical labels; numeric as the
   // numeric stub is held, on the mathematical labels.
-  CHECK(math_sym.coverage() >= 0.80);
-  CHECK(math_sym_math.precision() >= 0.99);
-  CHECK(math_num_math.coverage() >= 0.95);
+  // Floors at what was reached (symbolic 98/114, numeric 152/155).
+  CHECK(math_sym.coverage() >= 0.855);
+  CHECK(math_sym_math.precision() >= 1.0);
+  CHECK(math_num_math.coverage() >= 0.98);
   CHECK(math_num_math.precision() >= 0.99);
   CHECK(stub_num.coverage() >= 0.90);
   CHECK(stub_num_math.precision() >= 0.99);
@@ -374,7 +375,7 @@ TEST_CASE("rules:math on our hard pairs: per category precision and coverage",
   // Every category of issue 15 is present, and each holds what it reached.
   const std::map<std::string, std::pair<double, double>> floor{
     // category: {coverage, precision}
-    {"which-value", {0.75, 1.0}}, {"rounding", {0.95, 1.0}},
+    {"which-value", {0.80, 1.0}}, {"rounding", {0.95, 1.0}},
     {"names", {0.95, 1.0}},       {"shorthand", {0.95, 1.0}},
     {"shapes", {0.95, 1.0}},      {"self-contradicting", {0.95, 1.0}}};
   for (const auto& [c, f] : floor) {
