@@ -469,6 +469,16 @@ math_answer math_parser::command() {
   auto x = is_op("(") ? primary() : command_argument();
   if (!is_expression(index) || index.value.is_zero())
     refuse();
+  if (is_expression(x) && GiNaC::is_a<GiNaC::numeric>(index.value)) {
+    const auto n = GiNaC::ex_to<GiNaC::numeric>(index.value);
+    if (n.is_integer() && n.is_odd() && n > 1 && negative_constant(x.value)) {
+      // "\sqrt[3]{-8}": an odd root of a negative number is the real one.
+      const auto positive = arithmetic(expression_of(0), x, '-');
+      return arithmetic(
+        expression_of(0),
+        arithmetic(positive, expression_of(1 / index.value), '^'), '-');
+    }
+  }
   return arithmetic(x, expression_of(1 / index.value), '^');
 }
 

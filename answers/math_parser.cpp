@@ -34,11 +34,23 @@ long digits_of(const GiNaC::numeric& n) {
   return static_cast<long>(GiNaC::numeric(GiNaC::abs(n)).int_length()) / 3 + 1;
 }
 
+bool negative_constant(const ex& e) {
+  const ex v = e.evalf();
+  if (!GiNaC::is_a<GiNaC::numeric>(v))
+    return false;
+  const auto n = GiNaC::ex_to<GiNaC::numeric>(v);
+  return n.is_real() && n.is_negative();
+}
+
 /// base^exponent within the bounds.
 ex checked_power(const ex& base, const ex& exponent) {
   if (GiNaC::is_a<GiNaC::numeric>(exponent)) {
     const auto e = GiNaC::ex_to<GiNaC::numeric>(exponent);
     if (!e.is_rational())
+      refuse();
+    // "(-8)^{1/3}": the real root (-2) or the principal complex one
+    // (1 + i sqrt 3)? The text does not say.
+    if (!e.is_integer() && e.denom().is_odd() && negative_constant(base))
       refuse();
     const auto num = GiNaC::abs(e.numer());
     if (num > max_integer_exponent)

@@ -43,8 +43,12 @@ int fewer_places(int a, int b);
 
 bool is_expression(const math_answer& a);
 
-/// base^exponent within the bounds.
+/// base^exponent within the bounds; a negative constant to a fraction
+/// with an odd denominator is not read (real or principal root?).
 ex checked_power(const ex& base, const ex& exponent);
+
+/// A constant that evaluates to a negative real number.
+bool negative_constant(const ex& e);
 
 /// n! and binomials only of small numbers: GiNaC computes them at once.
 void check_count(const ex& n, long max);

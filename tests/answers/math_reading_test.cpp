@@ -252,3 +252,16 @@ TEST_CASE("rules:math: E notation inside an expression is not read",
   CHECK(decide("1e-3", "0.001") == eq); // one number: the number reader's
   CHECK(decide("(3e, 7)", "(3 \\cdot e, 7)") == eq); // Euler's number
 }
+
+TEST_CASE("rules:math: an odd root of a negative number is the real one",
+          "[math_rule_judge][math_reading]") {
+  // GiNaC's principal root made \sqrt[3]{-27} = 1.5 + 2.6i: a false
+  // DIFFERENT against -3.
+  CHECK(decide("\\sqrt[3]{-27}", "-3") == eq);
+  CHECK(decide("\\sqrt[5]{-32} t", "-2t") == eq);
+  CHECK(decide("\\sqrt[3]{-27}", "3") == diff);
+  CHECK(decide("\\sqrt{-9}", "3i") == eq); // even roots stay principal
+  // A power leaves the root open: real or principal?
+  CHECK(decide("(-27)^{1/3}", "-3") == abstain);
+  CHECK(decide("(-27)^{2/3}", "9") == abstain);
+}
