@@ -111,6 +111,23 @@ bool unit_in_text(std::string_view s) {
   return false;
 }
 
+/// "n!", "(n-1)!": a final "!" after a one-letter name or a bracket is a
+/// factorial, which strip_punctuation took for an exclamation ("5!" it
+/// keeps itself); "Yes!" stays an exclamation.
+std::string_view with_factorial(const std::string& full, std::string_view v) {
+  if (v.empty() || v.data() < full.data())
+    return v;
+  const auto end = static_cast<std::size_t>(v.data() - full.data()) + v.size();
+  if (end >= full.size() || full[end] != '!')
+    return v;
+  const char c = v.back();
+  const bool one_letter =
+    text::is_alpha(c) && (v.size() == 1 || !text::is_alpha(v[v.size() - 2]));
+  if (c == ')' || c == '}' || one_letter)
+    return std::string_view{v.data(), v.size() + 1};
+  return v;
+}
+
 /// An infinity anywhere but at an interval's end is not read.
 bool stray_infinity(const math_answer& a, const ex& inf) {
   if (a.kind == math_kind::expression && a.value.has(inf))
@@ -154,8 +171,8 @@ std::optional<math_answer> read_math(std::string_view final_answer,
     return std::nullopt;
   if (unit_in_text(final_answer))
     return std::nullopt;
-  const std::string cleaned{
-    strip_punctuation(clean_answer(final_answer, /*keep_line_breaks=*/true))};
+  const std::string full = clean_answer(final_answer, /*keep_line_breaks=*/true);
+  const std::string cleaned{with_factorial(full, strip_punctuation(full))};
   if (auto t = text_answer(cleaned))
     return t;
   auto tokens = lex_math(cleaned, max_tokens);

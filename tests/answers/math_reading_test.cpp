@@ -265,3 +265,14 @@ TEST_CASE("rules:math: an odd root of a negative number is the real one",
   CHECK(decide("(-27)^{1/3}", "-3") == abstain);
   CHECK(decide("(-27)^{2/3}", "9") == abstain);
 }
+
+TEST_CASE("rules:math: a final factorial of a name or a bracket is kept",
+          "[math_rule_judge][math_reading]") {
+  // The "!" was dropped as an exclamation: n! was read as n, so n! against
+  // n (n-1)! was a false DIFFERENT.
+  CHECK(decide("m!", "m \\cdot (m-1)!") == abstain); // not evaluated
+  CHECK(decide("m!", "m") == abstain);
+  CHECK(decide("(2m)!", "(2m)!") == eq);
+  CHECK(decide("4!", "24") == eq);
+  CHECK(decide("\\text{Yes!}", "yes") == eq); // an exclamation
+}
