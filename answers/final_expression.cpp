@@ -45,6 +45,19 @@ std::size_t name_before(std::string_view s, std::size_t end) {
   --k;
   if (k > 0 && s[k - 1] != ' ' && s[k - 1] != '$' && s[k - 1] != '(')
     return std::string_view::npos;
+  // The whole left side: not the last factor of "2 \cdot n" or "3 + n".
+  std::size_t j = k;
+  while (j > 0 && s[j - 1] == ' ')
+    --j;
+  if (j > 0 && (text::is_digit(s[j - 1])
+                || std::string_view{"+-*/=^_{}|&<>"}.find(s[j - 1])
+                     != std::string_view::npos))
+    return std::string_view::npos;
+  std::size_t w = j;
+  while (w > 0 && text::is_alpha(s[w - 1]))
+    --w;
+  if (w < j && w > 0 && s[w - 1] == '\\')
+    return std::string_view::npos; // "\cdot n =", "\times n ="
   return k;
 }
 

@@ -98,6 +98,8 @@ TEST_CASE("rules:math: a name before a boxed list says whose values they are",
   CHECK(decide("so $a_{2} = \\boxed{7, 9}$", "\\{9, 7\\}") == eq);
   // Without a simple name, or with a single value, the box is read alone.
   CHECK(decide("so $2t = \\boxed{3,-4}$.", "-4, 3") == abstain);
+  CHECK(decide("so $2 \\cdot t = \\boxed{3,-4}$.", "-4, 3") == abstain);
+  CHECK(decide("so $1 + t = \\boxed{3,-4}$.", "-4, 3") == abstain);
   CHECK(decide("so $t = \\boxed{5}$.", "$2t + s = 5$") == abstain);
   // Digit groups are a decimal comma as much as a list.
   CHECK(decide("so $t = \\boxed{3,5}$.", "3.5") == abstain);
