@@ -216,11 +216,63 @@ bool has_symbol(const ex& e) {
 
 /// "a < x \le b", "x > 2", "2 > x": the solution set of a chain around
 /// one variable, with constant bounds.
+/// "|x - 1| < 2" = (-1, 3), "|x| \ge 2" = (-oo, -2] U [2, oo): an absolute
+/// value of x plus a constant against a positive constant.
+std::optional<std::vector<math_interval>> absolute_as_interval(
+  const math_answer& r) {
+  if (r.terms.size() != 2 || r.ops[0] == relation_op::eq
+      || r.ops[0] == relation_op::ne)
+    return std::nullopt;
+  const bool abs_left = GiNaC::is_the_function<GiNaC::abs_SERIAL>(r.terms[0]);
+  const ex& a = r.terms[abs_left ? 0 : 1];
+  const ex& c = r.terms[abs_left ? 1 : 0];
+  if (!GiNaC::is_the_function<GiNaC::abs_SERIAL>(a) || has_symbol(c))
+    return std::nullopt;
+  const ex arg = a.op(0).expand();
+  std::optional<ex> var;
+  for (auto it = arg.preorder_begin(); it != arg.preorder_end(); ++it)
+    if (GiNaC::is_a<GiNaC::symbol>(*it)) {
+      if (var && !var->is_equal(*it))
+        return std::nullopt;
+      var = *it;
+    }
+  auto cv = real_value(c);
+  if (!var || !cv || *cv <= 0 || !arg.is_polynomial(*var)
+      || arg.degree(*var) != 1)
+    return std::nullopt;
+  const ex s = arg.coeff(*var, 1), rest = arg.coeff(*var, 0);
+  if (!(s.is_equal(1) || s.is_equal(-1)) || has_symbol(rest))
+    return std::nullopt;
+  const ex shift = rest * s; // |s x + rest| = |x + rest s|
+  auto op = r.ops[0];
+  if (!abs_left) // "2 > |x|" is "|x| < 2"
+    op = op == relation_op::lt   ? relation_op::gt
+         : op == relation_op::le ? relation_op::ge
+         : op == relation_op::gt ? relation_op::lt
+                                 : relation_op::le;
+  const bool closed = op == relation_op::le || op == relation_op::ge;
+  math_interval inner;
+  inner.lo.value = -c - shift;
+  inner.hi.value = c - shift;
+  inner.lo.closed = inner.hi.closed = closed;
+  if (op == relation_op::lt || op == relation_op::le)
+    return std::vector<math_interval>{inner};
+  math_interval below, above;
+  below.lo.infinite = above.hi.infinite = true;
+  below.lo.value = -1;
+  above.hi.value = 1;
+  below.hi = inner.lo;
+  above.lo = inner.hi;
+  return std::vector<math_interval>{below, above};
+}
+
 std::optional<std::vector<math_interval>> relation_as_interval(
   const math_answer& r) {
   const auto& t = r.terms;
   if (t.size() < 2 || t.size() > 3)
     return std::nullopt;
+  if (auto a = absolute_as_interval(r))
+    return a;
   if (t.size() == 2 && r.ops[0] == relation_op::ne) {
     // "x \ne 2": the line without the point, (-oo, 2) U (2, oo).
     const std::size_t var = GiNaC::is_a<GiNaC::symbol>(t[0]) ? 0 : 1;

@@ -278,3 +278,15 @@ TEST_CASE("rules:math: a final factorial of a name or a bracket is kept",
   CHECK(decide("4!", "24") == eq);
   CHECK(decide("\\text{Yes!}", "yes") == eq); // an exclamation
 }
+
+TEST_CASE("rules:math: an absolute value against a positive constant is "
+          "its solution set", "[math_rule_judge][math_reading]") {
+  CHECK(decide("|t - 4| < 3", "(1, 7)") == eq);
+  CHECK(decide("|t - 4| \\le 3", "(1, 7)") == diff);
+  CHECK(decide("|4 - t| \\le 3", "1 \\le t \\le 7") == eq);
+  CHECK(decide("|t| > 5", "(-\\infty, -5) \\cup (5, \\infty)") == eq);
+  CHECK(decide("5 \\le |t|", "(-\\infty, -5) \\cup (5, \\infty)") == diff);
+  // Another coefficient or another name in the bars: not read as a set.
+  CHECK(decide("|3t - 1| < 2", "(-\\frac13, 1)") == abstain);
+  CHECK(decide("|t - s| < 1", "(0, 1)") == abstain);
+}
