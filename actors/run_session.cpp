@@ -15,11 +15,11 @@
 
 #include "actors/audit_file.hpp"
 #include "actors/audit_logger.hpp"
-#include "actors/run_totals.hpp"
 #include "actors/vote_router.hpp"
 #include "core/wall_clock.hpp"
 #include "core/audit_record.hpp"
 #include "core/cascade_policy.hpp"
+#include "core/run_budgets.hpp"
 #include "core/run_manifest.hpp"
 #include "core/verdict_table.hpp"
 #include "messages/error.hpp"
@@ -39,6 +39,22 @@ audit_entry entry(std::string_view type, std::string body) {
   return {std::string{type}, std::move(body)};
 }
 
+// The run as its listener sees it now (state, pairs taken in and written,
+// I2 faults, judge calls), without the workers' loads.
+run_progress snapshot(const run_session_state& st) {
+  run_progress p;
+  p.run_id = st.setup.run_id;
+  p.state = st.state == phase::starting ? "starting"
+            : st.state == phase::ended  ? "ended"
+            : st.end_written            ? "finishing"
+                                        : "running";
+  p.admitted = st.admitted;
+  p.released = st.released;
+  p.faults = st.totals.summary().by_rule[1];
+  p.judge_calls = st.totals.summary().judge_calls;
+  return p;
+}
+
 // --- Audit writes: every record goes through here, in order ---------------
 
 // Releases what a written batch rests on; the logger answers in write order.
@@ -48,8 +64,8 @@ void on_written(self_ptr self, std::uint64_t seq, std::string& hash) {
     return;
   auto w = std::move(st.writes.front());
   st.writes.pop_front();
-  st.summary.audit_lines = seq;
-  st.summary.final_hash = std::move(hash);
+  st.totals.summary().audit_lines = seq;
+  st.totals.summary().final_hash = std::move(hash);
   st.released += w.verdicts.size();
   if (st.setup.listener) {
     if (!w.verdicts.empty())
@@ -62,7 +78,7 @@ void on_written(self_ptr self, std::uint64_t seq, std::string& hash) {
   if (w.last) {
     st.state = phase::ended;
     if (st.setup.listener)
-      self->send(st.setup.listener, st.summary);
+      self->send(st.setup.listener, st.totals.summary());
     self->quit();
     return;
   }
@@ -93,20 +109,20 @@ void write_run_end(self_ptr self) {
   for (auto& kv : st.open_pairs)
     unfinished.push_back(kv.second);
   std::sort(unfinished.begin(), unfinished.end());
-  st.summary.unfinished = unfinished.size();
-  st.summary.open_items = st.items.open_items();
-  fill_watch_summaries(st);
+  st.totals.summary().unfinished = unfinished.size();
+  st.totals.summary().open_items = st.items.open_items();
+  st.totals.fill_end_parts(st.setup.config);
   if (st.canaries)
-    st.summary.canary_tallies = st.canaries->tallies();
-  st.summary.position_bias = st.position_bias.rates(st.setup.config.stats.alpha);
-  st.summary.fault_reasons = st.fault_reasons.reasons();
+    st.totals.summary().canary_tallies = st.canaries->tallies();
+  st.totals.summary().position_bias = st.position_bias.rates(st.setup.config.stats.alpha);
+  st.totals.summary().fault_reasons = st.totals.fault_reasons();
   audit_batch batch;
   batch.durable = true;
   batch.last = true;
   batch.entries.push_back(
     entry(audit_type::run_end,
-          run_end_body(st.summary, unfinished,
-                       static_cast<std::uint32_t>(st.summary.open_items))));
+          run_end_body(st.totals.summary(), unfinished,
+                       static_cast<std::uint32_t>(st.totals.summary().open_items))));
   pending_write w;
   w.last = true;
   write(self, std::move(batch), std::move(w));
@@ -124,8 +140,8 @@ void fail_run(self_ptr self, const caf::error& err) {
   if (st.state == phase::ended)
     return;
   st.state = phase::ended;
-  st.summary.error = render_error(err);
-  st.summary.fault_reasons = st.fault_reasons.reasons();
+  st.totals.summary().error = render_error(err);
+  st.totals.summary().fault_reasons = st.totals.fault_reasons();
   for (auto& w : st.waiting)
     w.promise.deliver(err);
   st.waiting.clear();
@@ -135,7 +151,7 @@ void fail_run(self_ptr self, const caf::error& err) {
   if (st.coordinator)
     self->send(st.coordinator, cancel_atom::value);
   if (st.setup.listener)
-    self->send(st.setup.listener, st.summary);
+    self->send(st.setup.listener, st.totals.summary());
   self->quit();
 }
 
@@ -143,14 +159,14 @@ void cancel_run(self_ptr self, std::string reason) {
   auto& st = self->state;
   if (st.end_written || st.state == phase::ended)
     return;
-  st.summary.interrupted = true;
-  st.summary.stop_reason = std::move(reason);
+  st.totals.summary().interrupted = true;
+  st.totals.summary().stop_reason = std::move(reason);
   if (st.state == phase::starting)
     return; // the run-end record follows the manifest (on_manifest_written)
   self->send(st.coordinator, cancel_atom::value);
   for (auto& p : st.held)
     p.deliver(make_error(errc::run_ended, "the run was cancelled: "
-                                            + st.summary.stop_reason));
+                                            + st.totals.summary().stop_reason));
   st.held.clear();
   write_run_end(self);
 }
@@ -168,7 +184,7 @@ void record_rejected(self_ptr self, std::vector<rejected_line>& lines) {
         entry(audit_type::rejected, rejected_body(r.file, r.line, r.reason)));
   if (batch.entries.empty())
     return; // all recorded before the resume
-  st.summary.rejected += batch.entries.size();
+  st.totals.add_rejected(batch.entries.size());
   write(self, std::move(batch), {});
 }
 
@@ -277,7 +293,7 @@ void end_input(self_ptr self) {
     for (auto& v : due)
       batch.entries.push_back(
         entry(audit_type::item_verdict, item_verdict_body(v)));
-    st.summary.items += due.size();
+    st.totals.add_items(due.size());
     pending_write w;
     w.items = std::move(due);
     write(self, std::move(batch), std::move(w));
@@ -289,8 +305,8 @@ caf::result<std::uint64_t> on_input(self_ptr self, input_batch& in) {
   auto& st = self->state;
   if (st.state == phase::ended || st.end_written)
     return make_error(errc::run_ended,
-                      st.summary.interrupted
-                        ? "the run was cancelled: " + st.summary.stop_reason
+                      st.totals.summary().interrupted
+                        ? "the run was cancelled: " + st.totals.summary().stop_reason
                         : std::string{"no more pairs are taken"});
   if (st.input_ended)
     return make_error(errc::run_state, "the input was already closed");
@@ -301,7 +317,7 @@ caf::result<std::uint64_t> on_input(self_ptr self, input_batch& in) {
   }
   admit(self, in);
   if (st.state == phase::ended) // the input failed the run
-    return make_error(errc::bad_input, st.summary.error);
+    return make_error(errc::bad_input, st.totals.summary().error);
   return answer_input(self);
 }
 
@@ -315,16 +331,7 @@ void on_notes(self_ptr self, std::vector<run_note>& notes) {
     return; // nothing is written after the run-end record
   audit_batch batch;
   for (auto& n : notes) {
-    auto& h = host_line(st, n.host);
-    if (n.type == "vote_moved") {
-      ++st.summary.votes_moved;
-      ++h.votes_moved;
-    } else if (n.type == "late_reply") {
-      ++st.summary.late_replies;
-      ++h.late_replies;
-    } else if (n.event == "lost") {
-      ++h.lost;
-    }
+    st.totals.add_note(n.type, n.host, n.event);
     batch.entries.push_back(entry(n.type, std::move(n.body)));
   }
   write(self, std::move(batch), {});
@@ -338,18 +345,11 @@ single_verdict decide_pair(run_session_state& st, voted_pair& vp,
   auto d = single_invariance_verdict(vr.absent, vr.outcome);
   single_verdict v{vp.pair.id, vp.pair.item, d.verdict, d.rule, vr.outcome,
                    vr.counts, vp.pair.label};
-  account(st, vr);
-  if (st.panel)
-    st.panel->add(vr, vp.pair.label);
-  if (st.cascade) {
-    st.cascade->add(vr);
-    if (vr.parts.size() == 2
-        && cascade_disagrees(vr.parts[0].outcome, vr.parts[1].outcome))
-      batch.entries.push_back(entry(audit_type::cascade_disagreement,
-                                    cascade_disagreement_body(vp.pair, vr)));
-  }
-  ++st.summary.pairs;
-  ++st.summary.by_rule[static_cast<int>(d.rule) - 1];
+  st.totals.add_pair(vr, vp.pair.label, d.rule);
+  if (st.setup.config.cascade && vr.parts.size() == 2
+      && cascade_disagrees(vr.parts[0].outcome, vr.parts[1].outcome))
+    batch.entries.push_back(entry(audit_type::cascade_disagreement,
+                                  cascade_disagreement_body(vp.pair, vr)));
   st.open_pairs.erase(vp.seq);
   batch.pairs.push_back(decided_pair{std::move(vp.pair), std::move(vr), d.verdict, d.rule});
   return v;
@@ -378,15 +378,12 @@ void warn_on_refused_credentials(self_ptr self, const vote_result& vr) {
 std::vector<bias_alarm_event> take_canary(run_session_state& st,
                                           voted_pair& vp, audit_batch& batch,
                                           pending_write& w) {
-  account(st, vp.result);
   auto judged = st.canaries->take(vp, [&st](const std::string& worker) {
-    return judge_of(st, worker);
+    return st.totals.judge_of(worker);
   });
-  ++st.summary.canaries;
+  st.totals.add_canary(vp.result, judged.alarms);
   for (auto& e : judged.entries)
     batch.entries.push_back(std::move(e));
-  for (auto& a : judged.alarms)
-    st.summary.alarms.push_back(a);
   w.canaries.push_back(std::move(judged.result));
   return std::move(judged.alarms);
 }
@@ -413,7 +410,7 @@ void act_on_alarms(self_ptr self, const std::vector<bias_alarm_event>& alarms) {
                      "bias alarm on " + a.judge + " (" + a.mode + ")");
     } else if (a.action == to_string(alarm_action::stop_run)
                && !st.end_written) {
-      st.summary.stopped_by_alarm = true;
+      st.totals.summary().stopped_by_alarm = true;
       cancel_run(self, why);
       return;
     }
@@ -443,7 +440,7 @@ void on_voted(self_ptr self, std::vector<voted_pair>& done) {
     // Position bias is over pairs: a canary is never one.
     if (st.setup.config.order_balancing)
       st.position_bias.add_pair(vp.result.records, [&st](const judge_record& r) {
-        return judge_of(st, r.worker_id).first;
+        return st.totals.judge_of(r.worker_id).first;
       });
     auto v = decide_pair(st, vp, batch);
     auto item = st.items.decide(v.item, v.rule, v.outcome.probability);
@@ -455,7 +452,7 @@ void on_voted(self_ptr self, std::vector<voted_pair>& done) {
     if (item) {
       batch.entries.push_back(
         entry(audit_type::item_verdict, item_verdict_body(*item)));
-      ++st.summary.items;
+      st.totals.add_items(1);
       w.items.push_back(std::move(*item));
     }
     w.verdicts.push_back(std::move(v));
@@ -481,8 +478,8 @@ void progress_tick(self_ptr self);
 
 void on_manifest_written(self_ptr self, std::uint64_t seq, std::string& hash) {
   auto& st = self->state;
-  st.summary.audit_lines = seq;
-  st.summary.final_hash = std::move(hash);
+  st.totals.summary().audit_lines = seq;
+  st.totals.summary().final_hash = std::move(hash);
   st.state = phase::running;
   if (st.setup.listener) {
     self->send(st.setup.listener,
@@ -497,12 +494,12 @@ void on_manifest_written(self_ptr self, std::uint64_t seq, std::string& hash) {
   st.waiting.clear();
   for (auto& w : waiting) {
     if (st.state == phase::ended) { // an earlier batch failed the run
-      w.promise.deliver(make_error(errc::bad_input, st.summary.error));
+      w.promise.deliver(make_error(errc::bad_input, st.totals.summary().error));
       continue;
     }
     admit(self, w.batch);
     if (st.state == phase::ended)
-      w.promise.deliver(make_error(errc::bad_input, st.summary.error));
+      w.promise.deliver(make_error(errc::bad_input, st.totals.summary().error));
     else if (st.admitted - st.released < st.setup.window)
       w.promise.deliver(st.admitted);
     else
@@ -510,9 +507,9 @@ void on_manifest_written(self_ptr self, std::uint64_t seq, std::string& hash) {
   }
   if (st.state == phase::ended)
     return;
-  if (st.summary.interrupted) {
-    auto reason = st.summary.stop_reason;
-    st.summary.interrupted = false;
+  if (st.totals.summary().interrupted) {
+    auto reason = st.totals.summary().stop_reason;
+    st.totals.summary().interrupted = false;
     cancel_run(self, std::move(reason));
     return;
   }
@@ -577,15 +574,14 @@ void on_workers(self_ptr self, std::vector<worker_entry>& all) {
     ids.push_back(judge_id_of(spec));
   for (auto& e : *ours)
     st.judges.push_back(e.info);
-  // A resumed run's usage so far is in the summary already (by judge name).
-  index_usage(st);
+  st.totals.name_workers(st.judges);
   if (st.setup.window == 0)
     st.setup.window = automatic_window(st.judges);
   st.warnings = run_warnings(st.setup.config, st.judges);
   const auto& cfg = st.setup.config;
   vote_settings vs{cfg.votes, cfg.order_balancing, cfg.abstain_as_neither,
                    cfg.vote_deadline, cfg.failover_wait,
-                   budget_meters(cfg, st.setup.resume.get()),
+                   run_budgets(cfg, st.setup.resume.get()),
                    cfg.calibration_maps, cfg.stop_probability};
   auto sink = caf::actor_cast<vote_sink_actor>(self);
   if (auto plan = route_plan_of(cfg, vs)) {
@@ -597,10 +593,6 @@ void on_workers(self_ptr self, std::vector<worker_entry>& all) {
                                    std::move(ids), std::move(*ours), vs);
     st.coordinator = caf::actor_cast<vote_service_actor>(coordinator);
   }
-  if (cfg.panel)
-    st.panel.emplace(*cfg.panel, cfg.stats.alpha);
-  if (cfg.cascade)
-    st.cascade.emplace(*cfg.cascade);
   st.children->push_back(caf::actor_cast<caf::actor>(st.coordinator));
   write_manifest(self);
 }
@@ -664,9 +656,10 @@ run_session(run_session_actor::stateful_pointer<run_session_state> self,
   st.items = item_ledger{st.setup.config.stats};
   std::uint64_t seq = 0;
   std::string hash{audit_genesis_hash};
+  // A resumed run's records already in the file count in this run's end.
+  st.totals = run_tally{st.setup.config, st.setup.resume ? st.setup.resume->totals
+                                                         : run_summary{}};
   if (auto& r = st.setup.resume) {
-    // Every record already in the file counts in this run's end.
-    st.summary = r->totals;
     seq = r->seq;
     hash = r->last_hash;
   }
@@ -674,8 +667,7 @@ run_session(run_session_actor::stateful_pointer<run_session_state> self,
     st.canaries.emplace(st.setup.config.canaries, st.setup.run_id);
   if (st.canaries && st.setup.resume)
     st.canaries->skip(st.setup.resume->canaries);
-  st.summary.run_id = st.setup.run_id;
-  st.summary.faults_by_kind.resize(std::size(all_fault_kinds), 0);
+  st.totals.summary().run_id = st.setup.run_id;
   const auto& path = st.setup.audit_path;
   auto policy = st.setup.config.flush;
   if (st.setup.detached_logger)

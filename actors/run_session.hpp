@@ -39,12 +39,10 @@
 #include "actors/canary_watch.hpp"
 #include "actors/vote_coordinator.hpp"
 #include "core/audit_resume.hpp"
-#include "core/cascade_tally.hpp"
-#include "core/fault_reason_tally.hpp"
 #include "core/item_ledger.hpp"
-#include "core/panel_tally.hpp"
 #include "core/position_bias.hpp"
 #include "core/run_config.hpp"
+#include "core/run_tally.hpp"
 #include "messages/interfaces.hpp"
 
 namespace ij {
@@ -131,19 +129,7 @@ struct run_session_state {
   bool end_written = false;
 
   /// Totals of every record sent to the logger (the run-end record's).
-  run_summary summary;
-  /// worker id -> index in summary.usage (usage is per judge name).
-  std::unordered_map<std::string, std::size_t> usage_index;
-  /// host -> index in summary.hosts.
-  std::unordered_map<std::string, std::size_t> host_index;
-  /// Votes refused at a judge's budget, by index in summary.usage.
-  std::vector<std::uint64_t> budget_faults;
-  /// A panel's agreement and a cascade's account, pair by pair.
-  std::optional<panel_tally> panel;
-  std::optional<cascade_tally> cascade;
-  /// Per judge and fault kind, the first failed call's words and the count
-  /// (the summary's fault_reasons: the client says why calls failed).
-  fault_reason_tally fault_reasons;
+  run_tally totals;
   /// Workers whose refused credentials (HTTP 401/403) the listener was
   /// told about: once per run and worker.
   std::unordered_set<std::string> credentials_warned;
