@@ -48,8 +48,8 @@ run_progress snapshot(const run_session_state& st) {
             : st.state == phase::ended  ? "ended"
             : st.end_written            ? "finishing"
                                         : "running";
-  p.admitted = st.admitted;
-  p.released = st.released;
+  p.admitted = st.window.admitted();
+  p.released = st.window.released();
   p.faults = st.totals.summary().by_rule[1];
   p.judge_calls = st.totals.summary().judge_calls;
   return p;
@@ -66,7 +66,7 @@ void on_written(self_ptr self, std::uint64_t seq, std::string& hash) {
   st.writes.pop_front();
   st.totals.summary().audit_lines = seq;
   st.totals.summary().final_hash = std::move(hash);
-  st.released += w.verdicts.size();
+  st.window.release(w.verdicts.size());
   if (st.setup.listener) {
     if (!w.verdicts.empty())
       self->send(st.setup.listener, std::move(w.verdicts));
@@ -82,9 +82,9 @@ void on_written(self_ptr self, std::uint64_t seq, std::string& hash) {
     self->quit();
     return;
   }
-  if (st.admitted - st.released < st.setup.window) {
+  if (st.window.has_room()) {
     for (auto& p : st.held)
-      p.deliver(st.admitted);
+      p.deliver(st.window.admitted());
     st.held.clear();
   }
   maybe_end(self);
@@ -104,11 +104,7 @@ void write(self_ptr self, audit_batch batch, pending_write what) {
 void write_run_end(self_ptr self) {
   auto& st = self->state;
   st.end_written = true;
-  std::vector<std::string> unfinished;
-  unfinished.reserve(st.open_pairs.size());
-  for (auto& kv : st.open_pairs)
-    unfinished.push_back(kv.second);
-  std::sort(unfinished.begin(), unfinished.end());
+  auto unfinished = st.window.unfinished();
   st.totals.summary().unfinished = unfinished.size();
   st.totals.summary().open_items = st.items.open_items();
   st.totals.fill_end_parts(st.setup.config);
@@ -130,7 +126,7 @@ void write_run_end(self_ptr self) {
 
 void maybe_end(self_ptr self) {
   auto& st = self->state;
-  if (st.state == phase::running && st.input_ended && st.open_pairs.empty()
+  if (st.state == phase::running && st.input_ended && st.window.all_decided()
       && (!st.canaries || st.canaries->open() == 0) && !st.end_written)
     write_run_end(self);
 }
@@ -239,13 +235,12 @@ void admit(self_ptr self, input_batch& in) {
     // A canary goes before the pair when the plan puts one at its position;
     // a resumed run places them as the run did (decided pairs count) and
     // skips the ones its audit holds.
+    auto position = st.window.take_position();
     if (st.canaries)
-      if (auto canary =
-            st.canaries->before(st.input_position, st.next_seq)) {
-        ++st.next_seq;
+      if (auto canary = st.canaries->before(position, st.window.next_seq())) {
+        st.window.take_seq();
         jobs.push_back(std::move(*canary));
       }
-    ++st.input_position;
     if (decided_before(st, pair, again, changed)) {
       if (!changed.empty()) {
         fail_run(self, make_error(errc::bad_input,
@@ -257,10 +252,9 @@ void admit(self_ptr self, input_batch& in) {
       }
       continue;
     }
-    auto seq = st.next_seq++;
-    st.open_pairs.emplace(seq, pair.id);
+    auto seq = st.window.take_seq();
+    st.window.admit(seq, pair.id);
     st.items.admit(pair.item);
-    ++st.admitted;
     jobs.push_back(vote_job{seq, std::move(pair)});
   }
   if (!jobs.empty())
@@ -272,8 +266,8 @@ void admit(self_ptr self, input_batch& in) {
 // The reply to an input batch: at once while the window has room.
 caf::result<std::uint64_t> answer_input(self_ptr self) {
   auto& st = self->state;
-  if (st.admitted - st.released < st.setup.window)
-    return st.admitted;
+  if (st.window.has_room())
+    return st.window.admitted();
   auto promise = self->make_response_promise<std::uint64_t>();
   st.held.push_back(promise);
   return promise;
@@ -350,7 +344,7 @@ single_verdict decide_pair(run_session_state& st, voted_pair& vp,
       && cascade_disagrees(vr.parts[0].outcome, vr.parts[1].outcome))
     batch.entries.push_back(entry(audit_type::cascade_disagreement,
                                   cascade_disagreement_body(vp.pair, vr)));
-  st.open_pairs.erase(vp.seq);
+  st.window.decide(vp.seq);
   batch.pairs.push_back(decided_pair{std::move(vp.pair), std::move(vr), d.verdict, d.rule});
   return v;
 }
@@ -429,7 +423,7 @@ void on_voted(self_ptr self, std::vector<voted_pair>& done) {
   std::vector<bias_alarm_event> alarms;
   for (auto& vp : done) {
     bool canary = st.canaries && st.canaries->owns(vp.seq);
-    if (!canary && st.open_pairs.count(vp.seq) == 0)
+    if (!canary && !st.window.is_open(vp.seq))
       continue; // not ours, or already decided
     warn_on_refused_credentials(self, vp.result);
     if (canary) {
@@ -464,16 +458,6 @@ void on_voted(self_ptr self, std::vector<voted_pair>& done) {
 
 // --- Start -----------------------------------------------------------------
 
-std::uint32_t automatic_window(const std::vector<judge_info>& judges) {
-  std::uint64_t cap = 0;
-  for (auto& j : judges)
-    cap += j.capacity;
-  // Enough pairs to keep every worker slot busy while records are written,
-  // few enough to keep memory small.
-  auto w = std::max<std::uint64_t>(256, 4 * cap);
-  return static_cast<std::uint32_t>(std::min<std::uint64_t>(w, 8192));
-}
-
 void progress_tick(self_ptr self);
 
 void on_manifest_written(self_ptr self, std::uint64_t seq, std::string& hash) {
@@ -500,8 +484,8 @@ void on_manifest_written(self_ptr self, std::uint64_t seq, std::string& hash) {
     admit(self, w.batch);
     if (st.state == phase::ended)
       w.promise.deliver(make_error(errc::bad_input, st.totals.summary().error));
-    else if (st.admitted - st.released < st.setup.window)
-      w.promise.deliver(st.admitted);
+    else if (st.window.has_room())
+      w.promise.deliver(st.window.admitted());
     else
       st.held.push_back(w.promise);
   }
@@ -575,8 +559,10 @@ void on_workers(self_ptr self, std::vector<worker_entry>& all) {
   for (auto& e : *ours)
     st.judges.push_back(e.info);
   st.totals.name_workers(st.judges);
-  if (st.setup.window == 0)
-    st.setup.window = automatic_window(st.judges);
+  std::uint64_t capacity = 0;
+  for (auto& j : st.judges)
+    capacity += j.capacity;
+  st.window.fit_to_capacity(capacity);
   st.warnings = run_warnings(st.setup.config, st.judges);
   const auto& cfg = st.setup.config;
   vote_settings vs{cfg.votes, cfg.order_balancing, cfg.abstain_as_neither,
@@ -654,6 +640,7 @@ run_session(run_session_actor::stateful_pointer<run_session_state> self,
   auto& st = self->state;
   st.setup = std::move(setup);
   st.items = item_ledger{st.setup.config.stats};
+  st.window = input_window{st.setup.window};
   std::uint64_t seq = 0;
   std::string hash{audit_genesis_hash};
   // A resumed run's records already in the file count in this run's end.

@@ -39,6 +39,7 @@
 #include "actors/canary_watch.hpp"
 #include "actors/vote_coordinator.hpp"
 #include "core/audit_resume.hpp"
+#include "core/input_window.hpp"
 #include "core/item_ledger.hpp"
 #include "core/position_bias.hpp"
 #include "core/run_config.hpp"
@@ -113,15 +114,8 @@ struct run_session_state {
   std::deque<waiting_input> waiting;
   /// Input replies held until the window has room.
   std::vector<caf::typed_response_promise<std::uint64_t>> held;
-  std::uint64_t next_seq = 1;
-  std::uint64_t admitted = 0;
-  std::uint64_t released = 0;
-  /// Real pairs taken in, those a resumed run's audit decided included:
-  /// where the canaries go.
-  std::uint64_t input_position = 0;
-  /// Pairs taken in whose records are not written yet, by seq (their ids
-  /// are listed unfinished if the run is cancelled).
-  std::unordered_map<std::uint64_t, std::string> open_pairs;
+  /// Pairs taken in and not yet released: seqs, open pairs, positions.
+  input_window window;
   item_ledger items{statistical_params{}};
   /// Batches sent to the logger and not answered yet, in order.
   std::deque<pending_write> writes;
