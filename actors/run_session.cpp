@@ -29,7 +29,6 @@ namespace ij {
 namespace {
 
 using self_ptr = run_session_actor::stateful_pointer<run_session_state>;
-using phase = run_session_state::phase;
 using pending_write = run_session_state::pending_write;
 
 void fail_run(self_ptr self, const caf::error& err);
@@ -44,10 +43,7 @@ audit_entry entry(std::string_view type, std::string body) {
 run_progress snapshot(const run_session_state& st) {
   run_progress p;
   p.run_id = st.setup.run_id;
-  p.state = st.state == phase::starting ? "starting"
-            : st.state == phase::ended  ? "ended"
-            : st.end_written            ? "finishing"
-                                        : "running";
+  p.state = std::string{st.phase.name()};
   p.admitted = st.window.admitted();
   p.released = st.window.released();
   p.faults = st.totals.summary().by_rule[1];
@@ -60,7 +56,7 @@ run_progress snapshot(const run_session_state& st) {
 // Releases what a written batch rests on; the logger answers in write order.
 void on_written(self_ptr self, std::uint64_t seq, std::string& hash) {
   auto& st = self->state;
-  if (st.state == phase::ended || st.writes.empty())
+  if (st.phase.ended() || st.writes.empty())
     return;
   auto w = std::move(st.writes.front());
   st.writes.pop_front();
@@ -76,7 +72,7 @@ void on_written(self_ptr self, std::uint64_t seq, std::string& hash) {
       self->send(st.setup.listener, std::move(w.canaries));
   }
   if (w.last) {
-    st.state = phase::ended;
+    st.phase.end();
     if (st.setup.listener)
       self->send(st.setup.listener, st.totals.summary());
     self->quit();
@@ -103,22 +99,23 @@ void write(self_ptr self, audit_batch batch, pending_write what) {
 
 void write_run_end(self_ptr self) {
   auto& st = self->state;
-  st.end_written = true;
+  st.phase.finish();
   auto unfinished = st.window.unfinished();
-  st.totals.summary().unfinished = unfinished.size();
-  st.totals.summary().open_items = st.items.open_items();
+  auto& sum = st.totals.summary();
+  sum.unfinished = unfinished.size();
+  sum.open_items = st.items.open_items();
   st.totals.fill_end_parts(st.setup.config);
   if (st.canaries)
-    st.totals.summary().canary_tallies = st.canaries->tallies();
-  st.totals.summary().position_bias = st.position_bias.rates(st.setup.config.stats.alpha);
-  st.totals.summary().fault_reasons = st.totals.fault_reasons();
+    sum.canary_tallies = st.canaries->tallies();
+  sum.position_bias = st.position_bias.rates(st.setup.config.stats.alpha);
+  sum.fault_reasons = st.totals.fault_reasons();
   audit_batch batch;
   batch.durable = true;
   batch.last = true;
   batch.entries.push_back(
     entry(audit_type::run_end,
-          run_end_body(st.totals.summary(), unfinished,
-                       static_cast<std::uint32_t>(st.totals.summary().open_items))));
+          run_end_body(sum, unfinished,
+                       static_cast<std::uint32_t>(sum.open_items))));
   pending_write w;
   w.last = true;
   write(self, std::move(batch), std::move(w));
@@ -126,16 +123,15 @@ void write_run_end(self_ptr self) {
 
 void maybe_end(self_ptr self) {
   auto& st = self->state;
-  if (st.state == phase::running && st.input_ended && st.window.all_decided()
-      && (!st.canaries || st.canaries->open() == 0) && !st.end_written)
+  if (st.phase.may_end(st.window.all_decided()
+                       && (!st.canaries || st.canaries->open() == 0)))
     write_run_end(self);
 }
 
 void fail_run(self_ptr self, const caf::error& err) {
   auto& st = self->state;
-  if (st.state == phase::ended)
+  if (!st.phase.end())
     return;
-  st.state = phase::ended;
   st.totals.summary().error = render_error(err);
   st.totals.summary().fault_reasons = st.totals.fault_reasons();
   for (auto& w : st.waiting)
@@ -153,11 +149,12 @@ void fail_run(self_ptr self, const caf::error& err) {
 
 void cancel_run(self_ptr self, std::string reason) {
   auto& st = self->state;
-  if (st.end_written || st.state == phase::ended)
+  auto answer = st.phase.cancel();
+  if (answer == session_phase::cancel_answer::ignore)
     return;
   st.totals.summary().interrupted = true;
   st.totals.summary().stop_reason = std::move(reason);
-  if (st.state == phase::starting)
+  if (answer == session_phase::cancel_answer::defer)
     return; // the run-end record follows the manifest (on_manifest_written)
   self->send(st.coordinator, cancel_atom::value);
   for (auto& p : st.held)
@@ -297,20 +294,24 @@ void end_input(self_ptr self) {
 
 caf::result<std::uint64_t> on_input(self_ptr self, input_batch& in) {
   auto& st = self->state;
-  if (st.state == phase::ended || st.end_written)
-    return make_error(errc::run_ended,
-                      st.totals.summary().interrupted
-                        ? "the run was cancelled: " + st.totals.summary().stop_reason
-                        : std::string{"no more pairs are taken"});
-  if (st.input_ended)
-    return make_error(errc::run_state, "the input was already closed");
-  if (st.state == phase::starting) {
-    auto promise = self->make_response_promise<std::uint64_t>();
-    st.waiting.push_back({std::move(in), promise});
-    return promise;
+  auto& sum = st.totals.summary();
+  switch (st.phase.on_input()) {
+    case session_phase::input_answer::refused_ended:
+      return make_error(errc::run_ended,
+                        sum.interrupted
+                          ? "the run was cancelled: " + sum.stop_reason
+                          : std::string{"no more pairs are taken"});
+    case session_phase::input_answer::refused_closed:
+      return make_error(errc::run_state, "the input was already closed");
+    case session_phase::input_answer::wait: {
+      auto promise = self->make_response_promise<std::uint64_t>();
+      st.waiting.push_back({std::move(in), promise});
+      return promise;
+    }
+    case session_phase::input_answer::admit: break;
   }
   admit(self, in);
-  if (st.state == phase::ended) // the input failed the run
+  if (st.phase.ended()) // the input failed the run
     return make_error(errc::bad_input, st.totals.summary().error);
   return answer_input(self);
 }
@@ -321,7 +322,7 @@ caf::result<std::uint64_t> on_input(self_ptr self, input_batch& in) {
 // with the pairs' records, counted in the run-end totals.
 void on_notes(self_ptr self, std::vector<run_note>& notes) {
   auto& st = self->state;
-  if (st.state == phase::ended || st.end_written || notes.empty())
+  if (!st.phase.writes_records() || notes.empty())
     return; // nothing is written after the run-end record
   audit_batch batch;
   for (auto& n : notes) {
@@ -403,7 +404,7 @@ void act_on_alarms(self_ptr self, const std::vector<bias_alarm_event>& alarms) {
           self->send(st.coordinator, stop_judge_atom::value, j.judge_id,
                      "bias alarm on " + a.judge + " (" + a.mode + ")");
     } else if (a.action == to_string(alarm_action::stop_run)
-               && !st.end_written) {
+               && st.phase.writes_records()) {
       st.totals.summary().stopped_by_alarm = true;
       cancel_run(self, why);
       return;
@@ -413,7 +414,7 @@ void act_on_alarms(self_ptr self, const std::vector<bias_alarm_event>& alarms) {
 
 void on_voted(self_ptr self, std::vector<voted_pair>& done) {
   auto& st = self->state;
-  if (st.state != phase::running || st.end_written)
+  if (!st.phase.takes_votes())
     return; // cancelled: these pairs are listed unfinished
   audit_batch batch;
   batch.durable = true;
@@ -464,7 +465,7 @@ void on_manifest_written(self_ptr self, std::uint64_t seq, std::string& hash) {
   auto& st = self->state;
   st.totals.summary().audit_lines = seq;
   st.totals.summary().final_hash = std::move(hash);
-  st.state = phase::running;
+  st.phase.start();
   if (st.setup.listener) {
     self->send(st.setup.listener,
                run_started{st.setup.run_id, st.setup.audit_path, st.judges,
@@ -477,27 +478,26 @@ void on_manifest_written(self_ptr self, std::uint64_t seq, std::string& hash) {
   auto waiting = std::move(st.waiting);
   st.waiting.clear();
   for (auto& w : waiting) {
-    if (st.state == phase::ended) { // an earlier batch failed the run
+    if (st.phase.ended()) { // an earlier batch failed the run
       w.promise.deliver(make_error(errc::bad_input, st.totals.summary().error));
       continue;
     }
     admit(self, w.batch);
-    if (st.state == phase::ended)
+    if (st.phase.ended())
       w.promise.deliver(make_error(errc::bad_input, st.totals.summary().error));
     else if (st.window.has_room())
       w.promise.deliver(st.window.admitted());
     else
       st.held.push_back(w.promise);
   }
-  if (st.state == phase::ended)
+  if (st.phase.ended())
     return;
-  if (st.totals.summary().interrupted) {
+  if (st.phase.cancel_deferred()) {
     auto reason = st.totals.summary().stop_reason;
-    st.totals.summary().interrupted = false;
     cancel_run(self, std::move(reason));
     return;
   }
-  if (st.input_ended)
+  if (st.phase.ends_input())
     end_input(self);
 }
 
@@ -587,7 +587,7 @@ void on_workers(self_ptr self, std::vector<worker_entry>& all) {
 
 void progress_tick(self_ptr self) {
   auto& st = self->state;
-  if (st.state != phase::running)
+  if (!st.phase.live())
     return;
   self->request(st.coordinator, caf::infinite, status_atom::value)
     .then(
@@ -677,16 +677,13 @@ run_session(run_session_actor::stateful_pointer<run_session_state> self,
     [=](input_batch& in) { return on_input(self, in); },
     [=](end_of_input_atom) {
       auto& st = self->state;
-      if (st.input_ended)
-        return;
-      st.input_ended = true;
-      if (st.state == phase::running)
+      if (st.phase.close_input() && st.phase.ends_input())
         end_input(self);
     },
     [=](cancel_atom, std::string& reason) { cancel_run(self, reason); },
     [=](status_atom) -> caf::result<run_progress> {
       auto& st = self->state;
-      if (st.state != phase::running)
+      if (!st.phase.live())
         return snapshot(st);
       auto promise = self->make_response_promise<run_progress>();
       self->request(st.coordinator, caf::infinite, status_atom::value)

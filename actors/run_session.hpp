@@ -44,6 +44,7 @@
 #include "core/position_bias.hpp"
 #include "core/run_config.hpp"
 #include "core/run_tally.hpp"
+#include "core/session_phase.hpp"
 #include "messages/interfaces.hpp"
 
 namespace ij {
@@ -83,8 +84,6 @@ struct run_setup {
 struct run_session_state {
   static inline const char* name = "run-session";
 
-  enum class phase { starting, running, ended };
-
   /// Input that arrived while the run was starting.
   struct waiting_input {
     input_batch batch;
@@ -100,7 +99,9 @@ struct run_session_state {
   };
 
   run_setup setup;
-  phase state = phase::starting;
+  /// Starting, running, finishing, ended; input closed; cancel deferred
+  /// (core/session_phase.hpp: what each message may do in each).
+  session_phase phase;
   logger_actor logger;
   /// The run's vote coordinator, or its vote router (panel, cascade).
   vote_service_actor coordinator;
@@ -119,8 +120,6 @@ struct run_session_state {
   item_ledger items{statistical_params{}};
   /// Batches sent to the logger and not answered yet, in order.
   std::deque<pending_write> writes;
-  bool input_ended = false;
-  bool end_written = false;
 
   /// Totals of every record sent to the logger (the run-end record's).
   run_tally totals;
