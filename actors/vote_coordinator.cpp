@@ -23,6 +23,8 @@ using self_ptr =
 using state = vote_coordinator_state;
 using job = state::job;
 
+// --- Votes: waves, tallies and results --------------------------------------
+
 // The record of a vote no worker answered: a fault with what the
 // coordinator knows of the call.
 judge_record unanswered(const judge_info* w, const judge_request& req,
@@ -482,7 +484,7 @@ void on_host_event(state& st, const host_event& e) {
   note(st, audit_type::host, e.host, host_event_body(e), to_string(e.kind));
 }
 
-// --- Stopped judges (the bias alarm's stop-judge) ------------------------------
+// --- Stopped judges (the bias alarm's stop-judge) ---------------------------
 
 // The bias alarm stopped a judge: its workers get no more calls in this run,
 // and their outstanding votes are faults (a stopped judge's votes never
@@ -506,7 +508,7 @@ void stop_judge(self_ptr self, const std::string& judge_id,
   }
 }
 
-// --- Status and cancel -----------------------------------------------------------
+// --- Status and cancel ------------------------------------------------------
 
 std::vector<worker_load> loads(const state& st) {
   std::vector<worker_load> out;

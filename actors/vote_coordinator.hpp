@@ -15,11 +15,12 @@
 // credit, to the worker with credits and the fewest of this run's calls
 // outstanding. Every vote has the vote deadline from the moment it is sent:
 // no answer in time is a fault ("deadline exceeded"), like a transport
-// failure. The backlog, credits, demand and deadlines are a core class of
-// their own (core/vote_schedule.hpp); this actor owns the messages, the
-// votes' tallies and records. Deadlines are kept with one timer armed for the oldest
+// failure. Deadlines are kept with one timer armed for the oldest
 // outstanding vote (CAF 0.17 keeps each request timeout's clock entry for the
 // whole deadline, answered or not). A reply after its vote expired is dropped.
+// The backlog, credits, demand and deadlines are a pure class of their own
+// (core/vote_schedule.hpp); this actor owns the messages, the votes' tallies
+// and records.
 // Vote i carries the chosen worker's base seed + i. With order balancing,
 // odd votes swap A and B (the worker swaps NUMERIC_A/B back).
 //

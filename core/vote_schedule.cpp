@@ -13,7 +13,7 @@ vote_schedule::vote_schedule(std::chrono::milliseconds deadline,
     budgets_(std::move(budgets)) {
 }
 
-// --- Workers ------------------------------------------------------------------
+// --- Workers ----------------------------------------------------------------
 
 std::size_t vote_schedule::add_worker(std::string judge_id,
                                       std::uint32_t capacity) {
@@ -83,7 +83,7 @@ vote_schedule::pick_for_moved(const std::string& judge_id) const {
   });
 }
 
-// --- Budgets --------------------------------------------------------------------
+// --- Budgets ----------------------------------------------------------------
 
 budget_meter* vote_schedule::meter(const std::string& judge_id) {
   auto i = budgets_.find(judge_id);
@@ -108,7 +108,7 @@ std::optional<std::size_t> vote_schedule::all_at_budget() const {
   return any;
 }
 
-// --- The backlog ----------------------------------------------------------------
+// --- The backlog ------------------------------------------------------------
 
 void vote_schedule::wait(std::uint64_t seq, std::uint32_t votes) {
   for (std::uint32_t n = 0; n < votes; ++n)
@@ -121,7 +121,7 @@ std::uint64_t vote_schedule::take_waiting() {
   return seq;
 }
 
-// --- Votes sent and answered ------------------------------------------------------
+// --- Votes sent and answered ------------------------------------------------
 
 std::uint64_t vote_schedule::sent(std::uint64_t seq, std::size_t wi,
                                   judge_request meta, std::int64_t started_ms,
@@ -192,7 +192,7 @@ std::vector<pending_vote> vote_schedule::take_outstanding(std::size_t wi) {
   return out;
 }
 
-// --- Failover -----------------------------------------------------------------------
+// --- Failover ---------------------------------------------------------------
 
 void vote_schedule::move(pending_vote vote, std::string judge_id,
                          schedule_time now) {
@@ -227,7 +227,7 @@ bool vote_schedule::starvation_over(schedule_time now) {
   return true;
 }
 
-// --- Credits and demand ---------------------------------------------------------------
+// --- Credits and demand -----------------------------------------------------
 
 std::uint32_t vote_schedule::wanted() const {
   std::uint32_t unused = 0;
@@ -263,7 +263,7 @@ vote_schedule::letting_go vote_schedule::let_go(std::size_t wi) {
   return out;
 }
 
-// --- Time --------------------------------------------------------------------------------
+// --- Time -------------------------------------------------------------------
 
 std::optional<schedule_time> vote_schedule::next_due() const {
   std::optional<schedule_time> at;

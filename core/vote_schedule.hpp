@@ -100,7 +100,7 @@ public:
   /// budget when first made); nullopt when none.
   std::optional<std::size_t> pick_for_moved(const std::string& judge_id) const;
 
-  // --- Budgets ---------------------------------------------------------------
+  // --- Budgets --------------------------------------------------------------
 
   /// The meter of a judge; nullptr when it has no budget.
   budget_meter* meter(const std::string& judge_id);
@@ -109,7 +109,7 @@ public:
   /// worker's judge is; nullopt while some alive worker may still be called.
   std::optional<std::size_t> all_at_budget() const;
 
-  // --- The backlog -------------------------------------------------------------
+  // --- The backlog ----------------------------------------------------------
 
   /// `votes` more votes of job `seq` wait for a credit.
   void wait(std::uint64_t seq, std::uint32_t votes);
@@ -137,7 +137,7 @@ public:
   /// or its judge was stopped).
   std::vector<pending_vote> take_outstanding(std::size_t wi);
 
-  // --- Failover ------------------------------------------------------------------
+  // --- Failover -------------------------------------------------------------
 
   /// A vote taken from a worker that left waits for another worker of
   /// `judge_id` until the failover wait from `now` is over.
@@ -171,7 +171,7 @@ public:
   /// at `now` (the wait then starts afresh).
   bool starvation_over(schedule_time now);
 
-  // --- Credits and demand ------------------------------------------------------
+  // --- Credits and demand ---------------------------------------------------
 
   /// Votes waiting (backlog and moved) beyond the credits held: the demand
   /// to announce to every alive worker.
@@ -189,7 +189,7 @@ public:
   };
   letting_go let_go(std::size_t wi);
 
-  // --- Time ------------------------------------------------------------------------
+  // --- Time -----------------------------------------------------------------
 
   /// The earliest time something is due: the oldest outstanding vote's
   /// deadline, the oldest moved vote's wait, the end of a wait for any
