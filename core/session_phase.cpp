@@ -46,8 +46,10 @@ bool session_phase::close_input() {
   return true;
 }
 
+// Not while finishing: the run-end record is on its way, and an item verdict
+// written after it would count in the summary but not in that record.
 bool session_phase::ends_input() const {
-  return input_closed_ && live();
+  return input_closed_ && state_ == state::running;
 }
 
 session_phase::cancel_answer session_phase::cancel() {

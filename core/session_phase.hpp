@@ -47,7 +47,8 @@ public:
   input_answer on_input() const;
 
   /// The input is complete. False when it already was. Item verdicts become
-  /// due at once when ends_input() says so, else once the run starts.
+  /// due at once when ends_input() says so (running), else once the run
+  /// starts; never once the run-end record is on its way.
   bool close_input();
   bool input_closed() const { return input_closed_; }
   bool ends_input() const;

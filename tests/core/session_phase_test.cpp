@@ -78,6 +78,15 @@ TEST_CASE("input closed while starting is refused, and ends once the run starts"
   CHECK(p.ends_input());
 }
 
+TEST_CASE("input closed after the run-end record was sent makes nothing due") {
+  session_phase p;
+  p.start();
+  CHECK(p.cancel() == cancel::end_now);
+  p.finish();
+  CHECK(p.close_input());
+  CHECK_FALSE(p.ends_input());
+}
+
 TEST_CASE("the run-end record is due only running, with the input closed and all decided") {
   session_phase p;
   CHECK_FALSE(p.may_end(true));
