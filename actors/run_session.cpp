@@ -15,11 +15,11 @@
 
 #include "actors/audit_file.hpp"
 #include "actors/audit_logger.hpp"
-#include "actors/run_totals.hpp"
 #include "actors/vote_router.hpp"
 #include "core/wall_clock.hpp"
 #include "core/audit_record.hpp"
 #include "core/cascade_policy.hpp"
+#include "core/run_budgets.hpp"
 #include "core/run_manifest.hpp"
 #include "core/verdict_table.hpp"
 #include "messages/error.hpp"
@@ -29,7 +29,6 @@ namespace ij {
 namespace {
 
 using self_ptr = run_session_actor::stateful_pointer<run_session_state>;
-using phase = run_session_state::phase;
 using pending_write = run_session_state::pending_write;
 
 void fail_run(self_ptr self, const caf::error& err);
@@ -39,18 +38,31 @@ audit_entry entry(std::string_view type, std::string body) {
   return {std::string{type}, std::move(body)};
 }
 
+// The run as its listener sees it now (state, pairs taken in and written,
+// I2 faults, judge calls), without the workers' loads.
+run_progress snapshot(const run_session_state& st) {
+  run_progress p;
+  p.run_id = st.setup.run_id;
+  p.state = std::string{st.phase.name()};
+  p.admitted = st.window.admitted();
+  p.released = st.window.released();
+  p.faults = st.totals.summary().by_rule[1];
+  p.judge_calls = st.totals.summary().judge_calls;
+  return p;
+}
+
 // --- Audit writes: every record goes through here, in order ---------------
 
 // Releases what a written batch rests on; the logger answers in write order.
 void on_written(self_ptr self, std::uint64_t seq, std::string& hash) {
   auto& st = self->state;
-  if (st.state == phase::ended || st.writes.empty())
+  if (st.phase.ended() || st.writes.empty())
     return;
   auto w = std::move(st.writes.front());
   st.writes.pop_front();
-  st.summary.audit_lines = seq;
-  st.summary.final_hash = std::move(hash);
-  st.released += w.verdicts.size();
+  st.totals.summary().audit_lines = seq;
+  st.totals.summary().final_hash = std::move(hash);
+  st.window.release(w.verdicts.size());
   if (st.setup.listener) {
     if (!w.verdicts.empty())
       self->send(st.setup.listener, std::move(w.verdicts));
@@ -60,15 +72,15 @@ void on_written(self_ptr self, std::uint64_t seq, std::string& hash) {
       self->send(st.setup.listener, std::move(w.canaries));
   }
   if (w.last) {
-    st.state = phase::ended;
+    st.phase.end();
     if (st.setup.listener)
-      self->send(st.setup.listener, st.summary);
+      self->send(st.setup.listener, st.totals.summary());
     self->quit();
     return;
   }
-  if (st.admitted - st.released < st.setup.window) {
+  if (st.window.has_room()) {
     for (auto& p : st.held)
-      p.deliver(st.admitted);
+      p.deliver(st.window.admitted());
     st.held.clear();
   }
   maybe_end(self);
@@ -87,26 +99,23 @@ void write(self_ptr self, audit_batch batch, pending_write what) {
 
 void write_run_end(self_ptr self) {
   auto& st = self->state;
-  st.end_written = true;
-  std::vector<std::string> unfinished;
-  unfinished.reserve(st.open_pairs.size());
-  for (auto& kv : st.open_pairs)
-    unfinished.push_back(kv.second);
-  std::sort(unfinished.begin(), unfinished.end());
-  st.summary.unfinished = unfinished.size();
-  st.summary.open_items = st.items.open_items();
-  fill_watch_summaries(st);
+  st.phase.finish();
+  auto unfinished = st.window.unfinished();
+  auto& sum = st.totals.summary();
+  sum.unfinished = unfinished.size();
+  sum.open_items = st.items.open_items();
+  st.totals.fill_end_parts(st.setup.config);
   if (st.canaries)
-    st.summary.canary_tallies = st.canaries->tallies();
-  st.summary.position_bias = st.position_bias.rates(st.setup.config.stats.alpha);
-  st.summary.fault_reasons = st.fault_reasons.reasons();
+    sum.canary_tallies = st.canaries->tallies();
+  sum.position_bias = st.position_bias.rates(st.setup.config.stats.alpha);
+  sum.fault_reasons = st.totals.fault_reasons();
   audit_batch batch;
   batch.durable = true;
   batch.last = true;
   batch.entries.push_back(
     entry(audit_type::run_end,
-          run_end_body(st.summary, unfinished,
-                       static_cast<std::uint32_t>(st.summary.open_items))));
+          run_end_body(sum, unfinished,
+                       static_cast<std::uint32_t>(sum.open_items))));
   pending_write w;
   w.last = true;
   write(self, std::move(batch), std::move(w));
@@ -114,18 +123,17 @@ void write_run_end(self_ptr self) {
 
 void maybe_end(self_ptr self) {
   auto& st = self->state;
-  if (st.state == phase::running && st.input_ended && st.open_pairs.empty()
-      && (!st.canaries || st.canaries->open() == 0) && !st.end_written)
+  if (st.phase.may_end(st.window.all_decided()
+                       && (!st.canaries || st.canaries->open() == 0)))
     write_run_end(self);
 }
 
 void fail_run(self_ptr self, const caf::error& err) {
   auto& st = self->state;
-  if (st.state == phase::ended)
+  if (!st.phase.end())
     return;
-  st.state = phase::ended;
-  st.summary.error = render_error(err);
-  st.summary.fault_reasons = st.fault_reasons.reasons();
+  st.totals.summary().error = render_error(err);
+  st.totals.summary().fault_reasons = st.totals.fault_reasons();
   for (auto& w : st.waiting)
     w.promise.deliver(err);
   st.waiting.clear();
@@ -135,22 +143,23 @@ void fail_run(self_ptr self, const caf::error& err) {
   if (st.coordinator)
     self->send(st.coordinator, cancel_atom::value);
   if (st.setup.listener)
-    self->send(st.setup.listener, st.summary);
+    self->send(st.setup.listener, st.totals.summary());
   self->quit();
 }
 
 void cancel_run(self_ptr self, std::string reason) {
   auto& st = self->state;
-  if (st.end_written || st.state == phase::ended)
+  auto answer = st.phase.cancel();
+  if (answer == session_phase::cancel_answer::ignore)
     return;
-  st.summary.interrupted = true;
-  st.summary.stop_reason = std::move(reason);
-  if (st.state == phase::starting)
+  st.totals.summary().interrupted = true;
+  st.totals.summary().stop_reason = std::move(reason);
+  if (answer == session_phase::cancel_answer::defer)
     return; // the run-end record follows the manifest (on_manifest_written)
   self->send(st.coordinator, cancel_atom::value);
   for (auto& p : st.held)
     p.deliver(make_error(errc::run_ended, "the run was cancelled: "
-                                            + st.summary.stop_reason));
+                                            + st.totals.summary().stop_reason));
   st.held.clear();
   write_run_end(self);
 }
@@ -168,7 +177,7 @@ void record_rejected(self_ptr self, std::vector<rejected_line>& lines) {
         entry(audit_type::rejected, rejected_body(r.file, r.line, r.reason)));
   if (batch.entries.empty())
     return; // all recorded before the resume
-  st.summary.rejected += batch.entries.size();
+  st.totals.add_rejected(batch.entries.size());
   write(self, std::move(batch), {});
 }
 
@@ -223,13 +232,12 @@ void admit(self_ptr self, input_batch& in) {
     // A canary goes before the pair when the plan puts one at its position;
     // a resumed run places them as the run did (decided pairs count) and
     // skips the ones its audit holds.
+    auto position = st.window.take_position();
     if (st.canaries)
-      if (auto canary =
-            st.canaries->before(st.input_position, st.next_seq)) {
-        ++st.next_seq;
+      if (auto canary = st.canaries->before(position, st.window.next_seq())) {
+        st.window.take_seq();
         jobs.push_back(std::move(*canary));
       }
-    ++st.input_position;
     if (decided_before(st, pair, again, changed)) {
       if (!changed.empty()) {
         fail_run(self, make_error(errc::bad_input,
@@ -241,10 +249,9 @@ void admit(self_ptr self, input_batch& in) {
       }
       continue;
     }
-    auto seq = st.next_seq++;
-    st.open_pairs.emplace(seq, pair.id);
+    auto seq = st.window.take_seq();
+    st.window.admit(seq, pair.id);
     st.items.admit(pair.item);
-    ++st.admitted;
     jobs.push_back(vote_job{seq, std::move(pair)});
   }
   if (!jobs.empty())
@@ -256,8 +263,8 @@ void admit(self_ptr self, input_batch& in) {
 // The reply to an input batch: at once while the window has room.
 caf::result<std::uint64_t> answer_input(self_ptr self) {
   auto& st = self->state;
-  if (st.admitted - st.released < st.setup.window)
-    return st.admitted;
+  if (st.window.has_room())
+    return st.window.admitted();
   auto promise = self->make_response_promise<std::uint64_t>();
   st.held.push_back(promise);
   return promise;
@@ -277,7 +284,7 @@ void end_input(self_ptr self) {
     for (auto& v : due)
       batch.entries.push_back(
         entry(audit_type::item_verdict, item_verdict_body(v)));
-    st.summary.items += due.size();
+    st.totals.add_items(due.size());
     pending_write w;
     w.items = std::move(due);
     write(self, std::move(batch), std::move(w));
@@ -287,21 +294,25 @@ void end_input(self_ptr self) {
 
 caf::result<std::uint64_t> on_input(self_ptr self, input_batch& in) {
   auto& st = self->state;
-  if (st.state == phase::ended || st.end_written)
-    return make_error(errc::run_ended,
-                      st.summary.interrupted
-                        ? "the run was cancelled: " + st.summary.stop_reason
-                        : std::string{"no more pairs are taken"});
-  if (st.input_ended)
-    return make_error(errc::run_state, "the input was already closed");
-  if (st.state == phase::starting) {
-    auto promise = self->make_response_promise<std::uint64_t>();
-    st.waiting.push_back({std::move(in), promise});
-    return promise;
+  auto& sum = st.totals.summary();
+  switch (st.phase.on_input()) {
+    case session_phase::input_answer::refused_ended:
+      return make_error(errc::run_ended,
+                        sum.interrupted
+                          ? "the run was cancelled: " + sum.stop_reason
+                          : std::string{"no more pairs are taken"});
+    case session_phase::input_answer::refused_closed:
+      return make_error(errc::run_state, "the input was already closed");
+    case session_phase::input_answer::wait: {
+      auto promise = self->make_response_promise<std::uint64_t>();
+      st.waiting.push_back({std::move(in), promise});
+      return promise;
+    }
+    case session_phase::input_answer::admit: break;
   }
   admit(self, in);
-  if (st.state == phase::ended) // the input failed the run
-    return make_error(errc::bad_input, st.summary.error);
+  if (st.phase.ended()) // the input failed the run
+    return make_error(errc::bad_input, st.totals.summary().error);
   return answer_input(self);
 }
 
@@ -311,20 +322,11 @@ caf::result<std::uint64_t> on_input(self_ptr self, input_batch& in) {
 // with the pairs' records, counted in the run-end totals.
 void on_notes(self_ptr self, std::vector<run_note>& notes) {
   auto& st = self->state;
-  if (st.state == phase::ended || st.end_written || notes.empty())
+  if (!st.phase.writes_records() || notes.empty())
     return; // nothing is written after the run-end record
   audit_batch batch;
   for (auto& n : notes) {
-    auto& h = host_line(st, n.host);
-    if (n.type == "vote_moved") {
-      ++st.summary.votes_moved;
-      ++h.votes_moved;
-    } else if (n.type == "late_reply") {
-      ++st.summary.late_replies;
-      ++h.late_replies;
-    } else if (n.event == "lost") {
-      ++h.lost;
-    }
+    st.totals.add_note(n.type, n.host, n.event);
     batch.entries.push_back(entry(n.type, std::move(n.body)));
   }
   write(self, std::move(batch), {});
@@ -338,19 +340,12 @@ single_verdict decide_pair(run_session_state& st, voted_pair& vp,
   auto d = single_invariance_verdict(vr.absent, vr.outcome);
   single_verdict v{vp.pair.id, vp.pair.item, d.verdict, d.rule, vr.outcome,
                    vr.counts, vp.pair.label};
-  account(st, vr);
-  if (st.panel)
-    st.panel->add(vr, vp.pair.label);
-  if (st.cascade) {
-    st.cascade->add(vr);
-    if (vr.parts.size() == 2
-        && cascade_disagrees(vr.parts[0].outcome, vr.parts[1].outcome))
-      batch.entries.push_back(entry(audit_type::cascade_disagreement,
-                                    cascade_disagreement_body(vp.pair, vr)));
-  }
-  ++st.summary.pairs;
-  ++st.summary.by_rule[static_cast<int>(d.rule) - 1];
-  st.open_pairs.erase(vp.seq);
+  st.totals.add_pair(vr, vp.pair.label, d.rule);
+  if (st.setup.config.cascade && vr.parts.size() == 2
+      && cascade_disagrees(vr.parts[0].outcome, vr.parts[1].outcome))
+    batch.entries.push_back(entry(audit_type::cascade_disagreement,
+                                  cascade_disagreement_body(vp.pair, vr)));
+  st.window.decide(vp.seq);
   batch.pairs.push_back(decided_pair{std::move(vp.pair), std::move(vr), d.verdict, d.rule});
   return v;
 }
@@ -378,15 +373,12 @@ void warn_on_refused_credentials(self_ptr self, const vote_result& vr) {
 std::vector<bias_alarm_event> take_canary(run_session_state& st,
                                           voted_pair& vp, audit_batch& batch,
                                           pending_write& w) {
-  account(st, vp.result);
   auto judged = st.canaries->take(vp, [&st](const std::string& worker) {
-    return judge_of(st, worker);
+    return st.totals.judge_of(worker);
   });
-  ++st.summary.canaries;
+  st.totals.add_canary(vp.result, judged.alarms);
   for (auto& e : judged.entries)
     batch.entries.push_back(std::move(e));
-  for (auto& a : judged.alarms)
-    st.summary.alarms.push_back(a);
   w.canaries.push_back(std::move(judged.result));
   return std::move(judged.alarms);
 }
@@ -412,8 +404,8 @@ void act_on_alarms(self_ptr self, const std::vector<bias_alarm_event>& alarms) {
           self->send(st.coordinator, stop_judge_atom::value, j.judge_id,
                      "bias alarm on " + a.judge + " (" + a.mode + ")");
     } else if (a.action == to_string(alarm_action::stop_run)
-               && !st.end_written) {
-      st.summary.stopped_by_alarm = true;
+               && st.phase.writes_records()) {
+      st.totals.summary().stopped_by_alarm = true;
       cancel_run(self, why);
       return;
     }
@@ -422,7 +414,7 @@ void act_on_alarms(self_ptr self, const std::vector<bias_alarm_event>& alarms) {
 
 void on_voted(self_ptr self, std::vector<voted_pair>& done) {
   auto& st = self->state;
-  if (st.state != phase::running || st.end_written)
+  if (!st.phase.takes_votes())
     return; // cancelled: these pairs are listed unfinished
   audit_batch batch;
   batch.durable = true;
@@ -432,7 +424,7 @@ void on_voted(self_ptr self, std::vector<voted_pair>& done) {
   std::vector<bias_alarm_event> alarms;
   for (auto& vp : done) {
     bool canary = st.canaries && st.canaries->owns(vp.seq);
-    if (!canary && st.open_pairs.count(vp.seq) == 0)
+    if (!canary && !st.window.is_open(vp.seq))
       continue; // not ours, or already decided
     warn_on_refused_credentials(self, vp.result);
     if (canary) {
@@ -443,7 +435,7 @@ void on_voted(self_ptr self, std::vector<voted_pair>& done) {
     // Position bias is over pairs: a canary is never one.
     if (st.setup.config.order_balancing)
       st.position_bias.add_pair(vp.result.records, [&st](const judge_record& r) {
-        return judge_of(st, r.worker_id).first;
+        return st.totals.judge_of(r.worker_id).first;
       });
     auto v = decide_pair(st, vp, batch);
     auto item = st.items.decide(v.item, v.rule, v.outcome.probability);
@@ -455,7 +447,7 @@ void on_voted(self_ptr self, std::vector<voted_pair>& done) {
     if (item) {
       batch.entries.push_back(
         entry(audit_type::item_verdict, item_verdict_body(*item)));
-      ++st.summary.items;
+      st.totals.add_items(1);
       w.items.push_back(std::move(*item));
     }
     w.verdicts.push_back(std::move(v));
@@ -467,23 +459,13 @@ void on_voted(self_ptr self, std::vector<voted_pair>& done) {
 
 // --- Start -----------------------------------------------------------------
 
-std::uint32_t automatic_window(const std::vector<judge_info>& judges) {
-  std::uint64_t cap = 0;
-  for (auto& j : judges)
-    cap += j.capacity;
-  // Enough pairs to keep every worker slot busy while records are written,
-  // few enough to keep memory small.
-  auto w = std::max<std::uint64_t>(256, 4 * cap);
-  return static_cast<std::uint32_t>(std::min<std::uint64_t>(w, 8192));
-}
-
 void progress_tick(self_ptr self);
 
 void on_manifest_written(self_ptr self, std::uint64_t seq, std::string& hash) {
   auto& st = self->state;
-  st.summary.audit_lines = seq;
-  st.summary.final_hash = std::move(hash);
-  st.state = phase::running;
+  st.totals.summary().audit_lines = seq;
+  st.totals.summary().final_hash = std::move(hash);
+  st.phase.start();
   if (st.setup.listener) {
     self->send(st.setup.listener,
                run_started{st.setup.run_id, st.setup.audit_path, st.judges,
@@ -496,27 +478,26 @@ void on_manifest_written(self_ptr self, std::uint64_t seq, std::string& hash) {
   auto waiting = std::move(st.waiting);
   st.waiting.clear();
   for (auto& w : waiting) {
-    if (st.state == phase::ended) { // an earlier batch failed the run
-      w.promise.deliver(make_error(errc::bad_input, st.summary.error));
+    if (st.phase.ended()) { // an earlier batch failed the run
+      w.promise.deliver(make_error(errc::bad_input, st.totals.summary().error));
       continue;
     }
     admit(self, w.batch);
-    if (st.state == phase::ended)
-      w.promise.deliver(make_error(errc::bad_input, st.summary.error));
-    else if (st.admitted - st.released < st.setup.window)
-      w.promise.deliver(st.admitted);
+    if (st.phase.ended())
+      w.promise.deliver(make_error(errc::bad_input, st.totals.summary().error));
+    else if (st.window.has_room())
+      w.promise.deliver(st.window.admitted());
     else
       st.held.push_back(w.promise);
   }
-  if (st.state == phase::ended)
+  if (st.phase.ended())
     return;
-  if (st.summary.interrupted) {
-    auto reason = st.summary.stop_reason;
-    st.summary.interrupted = false;
+  if (st.phase.cancel_deferred()) {
+    auto reason = st.totals.summary().stop_reason;
     cancel_run(self, std::move(reason));
     return;
   }
-  if (st.input_ended)
+  if (st.phase.ends_input())
     end_input(self);
 }
 
@@ -577,15 +558,16 @@ void on_workers(self_ptr self, std::vector<worker_entry>& all) {
     ids.push_back(judge_id_of(spec));
   for (auto& e : *ours)
     st.judges.push_back(e.info);
-  // A resumed run's usage so far is in the summary already (by judge name).
-  index_usage(st);
-  if (st.setup.window == 0)
-    st.setup.window = automatic_window(st.judges);
+  st.totals.name_workers(st.judges);
+  std::uint64_t capacity = 0;
+  for (auto& j : st.judges)
+    capacity += j.capacity;
+  st.window.fit_to_capacity(capacity);
   st.warnings = run_warnings(st.setup.config, st.judges);
   const auto& cfg = st.setup.config;
   vote_settings vs{cfg.votes, cfg.order_balancing, cfg.abstain_as_neither,
                    cfg.vote_deadline, cfg.failover_wait,
-                   budget_meters(cfg, st.setup.resume.get()),
+                   run_budgets(cfg, st.setup.resume.get()),
                    cfg.calibration_maps, cfg.stop_probability};
   auto sink = caf::actor_cast<vote_sink_actor>(self);
   if (auto plan = route_plan_of(cfg, vs)) {
@@ -597,10 +579,6 @@ void on_workers(self_ptr self, std::vector<worker_entry>& all) {
                                    std::move(ids), std::move(*ours), vs);
     st.coordinator = caf::actor_cast<vote_service_actor>(coordinator);
   }
-  if (cfg.panel)
-    st.panel.emplace(*cfg.panel, cfg.stats.alpha);
-  if (cfg.cascade)
-    st.cascade.emplace(*cfg.cascade);
   st.children->push_back(caf::actor_cast<caf::actor>(st.coordinator));
   write_manifest(self);
 }
@@ -609,7 +587,7 @@ void on_workers(self_ptr self, std::vector<worker_entry>& all) {
 
 void progress_tick(self_ptr self) {
   auto& st = self->state;
-  if (st.state != phase::running)
+  if (!st.phase.live())
     return;
   self->request(st.coordinator, caf::infinite, status_atom::value)
     .then(
@@ -662,11 +640,13 @@ run_session(run_session_actor::stateful_pointer<run_session_state> self,
   auto& st = self->state;
   st.setup = std::move(setup);
   st.items = item_ledger{st.setup.config.stats};
+  st.window = input_window{st.setup.window};
   std::uint64_t seq = 0;
   std::string hash{audit_genesis_hash};
+  // A resumed run's records already in the file count in this run's end.
+  st.totals = run_tally{st.setup.config, st.setup.resume ? st.setup.resume->totals
+                                                         : run_summary{}};
   if (auto& r = st.setup.resume) {
-    // Every record already in the file counts in this run's end.
-    st.summary = r->totals;
     seq = r->seq;
     hash = r->last_hash;
   }
@@ -674,8 +654,7 @@ run_session(run_session_actor::stateful_pointer<run_session_state> self,
     st.canaries.emplace(st.setup.config.canaries, st.setup.run_id);
   if (st.canaries && st.setup.resume)
     st.canaries->skip(st.setup.resume->canaries);
-  st.summary.run_id = st.setup.run_id;
-  st.summary.faults_by_kind.resize(std::size(all_fault_kinds), 0);
+  st.totals.summary().run_id = st.setup.run_id;
   const auto& path = st.setup.audit_path;
   auto policy = st.setup.config.flush;
   if (st.setup.detached_logger)
@@ -698,16 +677,13 @@ run_session(run_session_actor::stateful_pointer<run_session_state> self,
     [=](input_batch& in) { return on_input(self, in); },
     [=](end_of_input_atom) {
       auto& st = self->state;
-      if (st.input_ended)
-        return;
-      st.input_ended = true;
-      if (st.state == phase::running)
+      if (st.phase.close_input() && st.phase.ends_input())
         end_input(self);
     },
     [=](cancel_atom, std::string& reason) { cancel_run(self, reason); },
     [=](status_atom) -> caf::result<run_progress> {
       auto& st = self->state;
-      if (st.state != phase::running)
+      if (!st.phase.live())
         return snapshot(st);
       auto promise = self->make_response_promise<run_progress>();
       self->request(st.coordinator, caf::infinite, status_atom::value)

@@ -39,12 +39,12 @@
 #include "actors/canary_watch.hpp"
 #include "actors/vote_coordinator.hpp"
 #include "core/audit_resume.hpp"
-#include "core/cascade_tally.hpp"
-#include "core/fault_reason_tally.hpp"
+#include "core/input_window.hpp"
 #include "core/item_ledger.hpp"
-#include "core/panel_tally.hpp"
 #include "core/position_bias.hpp"
 #include "core/run_config.hpp"
+#include "core/run_tally.hpp"
+#include "core/session_phase.hpp"
 #include "messages/interfaces.hpp"
 
 namespace ij {
@@ -84,8 +84,6 @@ struct run_setup {
 struct run_session_state {
   static inline const char* name = "run-session";
 
-  enum class phase { starting, running, ended };
-
   /// Input that arrived while the run was starting.
   struct waiting_input {
     input_batch batch;
@@ -101,7 +99,9 @@ struct run_session_state {
   };
 
   run_setup setup;
-  phase state = phase::starting;
+  /// Starting, running, finishing, ended; input closed; cancel deferred
+  /// (core/session_phase.hpp: what each message may do in each).
+  session_phase phase;
   logger_actor logger;
   /// The run's vote coordinator, or its vote router (panel, cascade).
   vote_service_actor coordinator;
@@ -115,35 +115,14 @@ struct run_session_state {
   std::deque<waiting_input> waiting;
   /// Input replies held until the window has room.
   std::vector<caf::typed_response_promise<std::uint64_t>> held;
-  std::uint64_t next_seq = 1;
-  std::uint64_t admitted = 0;
-  std::uint64_t released = 0;
-  /// Real pairs taken in, those a resumed run's audit decided included:
-  /// where the canaries go.
-  std::uint64_t input_position = 0;
-  /// Pairs taken in whose records are not written yet, by seq (their ids
-  /// are listed unfinished if the run is cancelled).
-  std::unordered_map<std::uint64_t, std::string> open_pairs;
+  /// Pairs taken in and not yet released: seqs, open pairs, positions.
+  input_window window;
   item_ledger items{statistical_params{}};
   /// Batches sent to the logger and not answered yet, in order.
   std::deque<pending_write> writes;
-  bool input_ended = false;
-  bool end_written = false;
 
   /// Totals of every record sent to the logger (the run-end record's).
-  run_summary summary;
-  /// worker id -> index in summary.usage (usage is per judge name).
-  std::unordered_map<std::string, std::size_t> usage_index;
-  /// host -> index in summary.hosts.
-  std::unordered_map<std::string, std::size_t> host_index;
-  /// Votes refused at a judge's budget, by index in summary.usage.
-  std::vector<std::uint64_t> budget_faults;
-  /// A panel's agreement and a cascade's account, pair by pair.
-  std::optional<panel_tally> panel;
-  std::optional<cascade_tally> cascade;
-  /// Per judge and fault kind, the first failed call's words and the count
-  /// (the summary's fault_reasons: the client says why calls failed).
-  fault_reason_tally fault_reasons;
+  run_tally totals;
   /// Workers whose refused credentials (HTTP 401/403) the listener was
   /// told about: once per run and worker.
   std::unordered_set<std::string> credentials_warned;

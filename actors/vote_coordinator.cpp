@@ -23,6 +23,8 @@ using self_ptr =
 using state = vote_coordinator_state;
 using job = state::job;
 
+// --- Votes: waves, tallies and results --------------------------------------
+
 // The record of a vote no worker answered: a fault with what the
 // coordinator knows of the call.
 judge_record unanswered(const judge_info* w, const judge_request& req,
@@ -127,8 +129,7 @@ void step(state& st, std::uint64_t seq) {
                 : std::min(k - std::max(c.equivalent, c.different), left);
   j.asked += wave;
   j.in_flight += wave;
-  for (std::uint32_t n = 0; n < wave; ++n)
-    st.backlog.push_back(seq);
+  st.schedule.wait(seq, wave);
 }
 
 void count_vote(state& st, std::uint64_t seq, judge_record rec) {
@@ -145,163 +146,67 @@ void count_vote(state& st, std::uint64_t seq, judge_record rec) {
   step(st, seq);
 }
 
-// Removes an answered vote; false when it had already expired or was
-// re-counted. Answered tokens at the front of the deadline queue go at once,
-// so the queue holds little more than the votes in flight.
-bool take_pending(state& st, std::uint64_t token) {
-  if (st.pending.erase(token) == 0)
-    return false;
-  while (!st.by_due.empty() && st.pending.count(st.by_due.front()) == 0)
-    st.by_due.pop_front();
-  return true;
-}
-
-// The earliest time something is due: the oldest outstanding vote's
-// deadline, the oldest moved vote's wait, the end of a wait for any worker.
-std::optional<caf::actor_clock::time_point> next_due(const state& st) {
-  std::optional<caf::actor_clock::time_point> at;
-  auto consider = [&](caf::actor_clock::time_point t) {
-    if (!at || t < *at)
-      at = t;
-  };
-  if (!st.by_due.empty())
-    if (auto p = st.pending.find(st.by_due.front()); p != st.pending.end())
-      consider(p->second.due);
-  if (!st.moved.empty())
-    consider(st.moved.front().due);
-  if (st.starved_since)
-    consider(*st.starved_since + st.settings.failover_wait);
-  return at;
-}
+// --- Scheduling: votes under credits (core/vote_schedule.hpp) ---------------
 
 // Arms the deadline timer for whatever is due first (again when something
 // became due earlier than the timer on its way).
 void arm_timer(self_ptr self) {
-  auto& st = self->state;
-  auto at = next_due(st);
-  if (!at || (st.timer_armed && st.timer_at <= *at))
+  auto at = self->state.schedule.timer_to_arm();
+  if (!at)
     return;
   auto now = self->clock().now();
   auto wait = *at > now ? *at - now : caf::actor_clock::duration_type{0};
-  st.timer_armed = true;
-  st.timer_at = *at;
   self->delayed_send(self, wait, deadline_atom::value);
 }
 
-void expire_moved(self_ptr self, caf::actor_clock::time_point now);
-void expire_starved(self_ptr self, caf::actor_clock::time_point now);
+void expire_moved(state& st, schedule_time now);
+void expire_starved(state& st, schedule_time now);
 
 // Every outstanding vote past its deadline becomes a fault; so do votes that
 // waited for a worker longer than the failover wait.
 void expire_votes(self_ptr self) {
   auto& st = self->state;
   auto now = self->clock().now();
-  if (st.timer_armed && st.timer_at <= now)
-    st.timer_armed = false;
-  expire_moved(self, now);
-  expire_starved(self, now);
-  while (!st.by_due.empty()) {
-    auto p = st.pending.find(st.by_due.front());
-    if (p == st.pending.end()) {
-      st.by_due.pop_front();
-      continue;
-    }
-    if (p->second.due > now)
-      break;
-    auto v = std::move(p->second);
-    st.pending.erase(p);
-    st.by_due.pop_front();
-    auto& w = st.workers[v.worker];
-    --w.outstanding;
-    count_vote(st, v.seq,
-               unanswered(&w.info, v.meta, v.started_ms, "deadline exceeded",
-                          fault_kind::deadline));
-  }
-}
-
-// The meter of a worker's judge; nullptr when the judge has no budget.
-budget_meter* meter_of(state& st, const state::worker_slot& w) {
-  auto i = st.settings.budgets.find(w.info.judge_id);
-  return i == st.settings.budgets.end() ? nullptr : &i->second;
-}
-
-bool at_budget(state& st, const state::worker_slot& w) {
-  auto m = meter_of(st, w);
-  return m && m->reached();
-}
-
-// An alive worker whose judge is at its budget, when every alive worker's
-// judge is; nullptr while some alive worker may still be called.
-const state::worker_slot* all_at_budget(state& st) {
-  const state::worker_slot* any = nullptr;
-  for (auto& w : st.workers) {
-    if (!w.alive)
-      continue;
-    if (!at_budget(st, w))
-      return nullptr;
-    any = any ? any : &w;
-  }
-  return any;
-}
-
-// The alive worker with a credit and the fewest of our calls outstanding,
-// ties broken round-robin; workers.size() when none has a credit.
-std::size_t pick_worker(state& st) {
-  auto n = st.workers.size();
-  auto best = n;
-  for (std::size_t k = 0; k < n; ++k) {
-    auto i = (st.next_worker + k) % n;
-    auto& w = st.workers[i];
-    if (!w.alive || w.credits == 0 || at_budget(st, w))
-      continue;
-    if (best == n || w.outstanding < st.workers[best].outstanding)
-      best = i;
-  }
-  if (best != n)
-    st.next_worker = best + 1;
-  return best;
+  st.schedule.timer_fired(now);
+  expire_moved(st, now);
+  expire_starved(st, now);
+  while (auto v = st.schedule.next_expired(now))
+    count_vote(st, v->seq,
+               unanswered(&st.workers[v->worker].info, v->meta, v->started_ms,
+                          "deadline exceeded", fault_kind::deadline));
 }
 
 // Queues vote `meta` of job `seq` for worker `wi` under one of its credits
-// (sent at flush): the call carries the answers, the coordinator keeps the
-// request without them.
+// (sent at the end of the message): the call carries the answers, the
+// schedule keeps the request without them.
 void send_vote(self_ptr self, std::uint64_t seq, const answer_pair& pair,
                judge_request meta, std::size_t wi) {
   auto& st = self->state;
-  auto& w = st.workers[wi];
-  --w.credits;
-  ++w.outstanding;
-  judge_call call{st.next_token++, meta};
+  judge_call call{0, meta};
   call.request.a = meta.swapped ? pair.b : pair.a;
   call.request.b = meta.swapped ? pair.a : pair.b;
-  st.pending.emplace(call.token,
-                     state::pending_vote{seq, wi, std::move(meta), wall_clock_ms(),
-                                         self->clock().now() + st.settings.deadline});
-  st.by_due.push_back(call.token);
-  w.outgoing.push_back(std::move(call));
+  call.token = st.schedule.sent(seq, wi, std::move(meta), wall_clock_ms(),
+                                self->clock().now());
+  st.workers[wi].outgoing.push_back(std::move(call));
 }
 
-// Sends the next vote of job `seq` to worker `wi`.
+// Sends the next vote of job `seq` to worker `wi`: its index, the worker's
+// seed for it, A and B swapped on odd votes with order balancing.
 void dispatch(self_ptr self, std::uint64_t seq, job& j, std::size_t wi) {
   auto& st = self->state;
-  auto& w = st.workers[wi];
-  if (auto m = meter_of(st, w))
+  auto& info = st.workers[wi].info;
+  if (auto m = st.schedule.meter(info.judge_id))
     m->count_call();
   auto vote_index = j.dispatched++;
   judge_request meta;
   meta.pair_id = j.work.pair.id;
   meta.vote_index = vote_index;
   meta.swapped = st.settings.order_balancing && vote_index % 2 == 1;
-  if (w.info.has_seed) {
+  if (info.has_seed) {
     meta.has_seed = true;
-    meta.seed = w.info.seed + static_cast<std::int64_t>(vote_index);
+    meta.seed = info.seed + static_cast<std::int64_t>(vote_index);
   }
   send_vote(self, seq, j.work.pair, std::move(meta), wi);
-}
-
-bool any_alive(const state& st) {
-  return std::any_of(st.workers.begin(), st.workers.end(),
-                     [](const auto& w) { return w.alive; });
 }
 
 // Whether the bias alarm stopped every judge of the run (no worker that
@@ -318,8 +223,7 @@ bool all_judges_stopped(const state& st) {
 // call (attributed to `who` when a worker's judge refused it).
 void fault_oldest_waiting(state& st, const judge_info* who,
                           const std::string& error, fault_kind kind) {
-  auto seq = st.backlog.front();
-  st.backlog.pop_front();
+  auto seq = st.schedule.take_waiting();
   auto i = st.jobs.find(seq);
   if (i == st.jobs.end())
     return;
@@ -332,10 +236,11 @@ void fault_oldest_waiting(state& st, const judge_info* who,
 }
 
 // The oldest waiting vote becomes a budget fault, recorded as the judge's.
-void refuse_at_budget(state& st, const state::worker_slot& w) {
-  fault_oldest_waiting(st, &w.info,
-                       "budget reached: judge " + w.info.name + ": "
-                         + meter_of(st, w)->why(),
+void refuse_at_budget(state& st, std::size_t wi) {
+  auto& info = st.workers[wi].info;
+  fault_oldest_waiting(st, &info,
+                       "budget reached: judge " + info.name + ": "
+                         + st.schedule.meter(info.judge_id)->why(),
                        fault_kind::budget);
 }
 
@@ -347,12 +252,9 @@ void place_moved(self_ptr self);
 void place_votes(self_ptr self) {
   auto& st = self->state;
   place_moved(self);
-  if (any_alive(st) || st.backlog.empty())
-    st.starved_since.reset();
-  else if (!st.starved_since)
-    st.starved_since = self->clock().now();
-  while (!st.backlog.empty()) {
-    if (!any_alive(st) && all_judges_stopped(st)) {
+  st.schedule.track_starvation(self->clock().now());
+  while (!st.schedule.backlog_empty()) {
+    if (!st.schedule.any_alive() && all_judges_stopped(st)) {
       // The bias alarm stopped every judge of the run: no worker will take
       // these votes, so they are faults now, not after the failover wait.
       fault_oldest_waiting(st, nullptr,
@@ -361,46 +263,36 @@ void place_votes(self_ptr self) {
                            fault_kind::unavailable);
       continue;
     }
-    if (auto spent = all_at_budget(st)) {
+    if (auto spent = st.schedule.all_at_budget()) {
       refuse_at_budget(st, *spent);
       continue;
     }
-    auto wi = pick_worker(st);
-    if (wi == st.workers.size())
+    auto wi = st.schedule.pick_for_waiting();
+    if (!wi)
       return;
-    auto seq = st.backlog.front();
-    st.backlog.pop_front();
+    auto seq = st.schedule.take_waiting();
     auto i = st.jobs.find(seq);
     if (i != st.jobs.end())
-      dispatch(self, seq, i->second, wi);
+      dispatch(self, seq, i->second, *wi);
   }
 }
-
-bool wants_moved(const state& st, const state::worker_slot& w);
 
 // Tells each worker what it needs to know after a message: the calls placed
 // with it, the votes still waiting (demand), and credits not needed.
 void talk_to_workers(self_ptr self) {
   auto& st = self->state;
-  std::uint32_t unused = 0;
-  for (auto& w : st.workers)
-    unused += w.alive ? w.credits : 0;
-  auto waiting = static_cast<std::uint32_t>(st.backlog.size() + st.moved.size());
-  auto wanted = waiting > unused ? waiting - unused : 0;
-  for (auto& w : st.workers) {
-    if (!w.alive)
+  auto wanted = st.schedule.wanted();
+  for (std::size_t wi = 0; wi < st.workers.size(); ++wi) {
+    if (!st.schedule.worker(wi).alive)
       continue;
+    auto& w = st.workers[wi];
     if (!w.outgoing.empty())
       self->send(w.actor, std::move(w.outgoing));
     w.outgoing.clear();
-    if (st.backlog.empty() && w.credits > 0 && !wants_moved(st, w)) {
-      self->send(w.actor, release_atom::value, w.credits);
-      w.credits = 0;
-    }
-    if (w.announced != wanted) {
-      w.announced = wanted;
-      self->send(w.actor, demand_atom::value, wanted);
-    }
+    if (auto unneeded = st.schedule.unneeded_credits(wi))
+      self->send(w.actor, release_atom::value, unneeded);
+    if (auto demand = st.schedule.demand_change(wi, wanted))
+      self->send(w.actor, demand_atom::value, *demand);
   }
 }
 
@@ -444,15 +336,16 @@ void add_job(state& st, vote_job& work) {
 }
 
 void note_late(state& st, judge_reply& r);
-void drop_late(self_ptr self, state::worker_slot& w, worker_update& u);
+void drop_late(self_ptr self, const state::worker_link& w, worker_update& u);
 
 void on_update(self_ptr self, worker_update& u) {
   auto& st = self->state;
   auto i = st.worker_index.find(u.worker_id);
   if (i == st.worker_index.end())
     return; // not one of ours (anymore)
-  auto& w = st.workers[i->second];
-  if (!w.alive) {
+  auto wi = i->second;
+  auto& w = st.workers[wi];
+  if (!st.schedule.worker(wi).alive) {
     drop_late(self, w, u);
     return;
   }
@@ -462,26 +355,17 @@ void on_update(self_ptr self, worker_update& u) {
       self->send(w.actor, release_atom::value, u.credits);
     return;
   }
-  w.credits += u.credits;
-  // Counted down as the worker counts its copy, so that a demand it has used
-  // up is told again even when the number waiting is unchanged (else: a hang).
-  w.announced -= std::min(w.announced, u.credits);
-  w.capacity = u.capacity;
+  st.schedule.grant(wi, u.credits, u.capacity);
   for (auto& r : u.replies) {
-    auto p = st.pending.find(r.token);
-    if (p == st.pending.end()) {
+    auto seq = st.schedule.answered(r.token, wi, r.record.transport_failed);
+    if (!seq) {
       // Expired, or its vote moved while the worker was away: dropped.
       note_late(st, r);
       continue;
     }
-    auto seq = p->second.seq;
-    take_pending(st, r.token);
-    --w.outstanding;
-    ++w.served;
-    w.faults += r.record.transport_failed ? 1 : 0;
-    if (auto m = meter_of(st, w))
+    if (auto m = st.schedule.meter(w.info.judge_id))
       m->count_tokens(r.record.input_tokens, r.record.output_tokens);
-    count_vote(st, seq, std::move(r.record));
+    count_vote(st, *seq, std::move(r.record));
   }
 }
 
@@ -494,17 +378,12 @@ void add_worker(state& st, const worker_entry& e) {
     auto& w = st.workers[i->second];
     w.actor = e.worker;
     w.info = e.info;
-    w.alive = true;
-    w.credits = 0;
-    w.announced = 0;
+    st.schedule.rejoin(i->second, e.info.judge_id);
     return;
   }
-  st.worker_index[e.info.worker_id] = st.workers.size();
-  state::worker_slot w;
-  w.actor = e.worker;
-  w.info = e.info;
-  w.capacity = e.info.capacity;
-  st.workers.push_back(std::move(w));
+  st.worker_index[e.info.worker_id] =
+    st.schedule.add_worker(e.info.judge_id, e.info.capacity);
+  st.workers.push_back(state::worker_link{e.worker, e.info, {}});
 }
 
 // --- Failover (judge hosts) -------------------------------------------------
@@ -527,7 +406,7 @@ void note_late(state& st, judge_reply& r) {
 
 // A worker that left still talks (its host hung and came back): its replies
 // are late, its credits go back, it hears that we want nothing more.
-void drop_late(self_ptr self, state::worker_slot& w, worker_update& u) {
+void drop_late(self_ptr self, const state::worker_link& w, worker_update& u) {
   auto& st = self->state;
   for (auto& r : u.replies)
     note_late(st, r);
@@ -535,99 +414,46 @@ void drop_late(self_ptr self, state::worker_slot& w, worker_update& u) {
     self->send(w.actor, release_atom::value, u.credits);
 }
 
-// Whether a moved vote waits for this worker's judge.
-bool wants_moved(const state& st, const state::worker_slot& w) {
-  return std::any_of(st.moved.begin(), st.moved.end(), [&](auto& m) {
-    return m.judge_id == w.info.judge_id;
+// Moved votes go to a worker of their judge with a credit, oldest first,
+// again with their own vote index, seed and swap; the others keep waiting.
+void place_moved(self_ptr self) {
+  self->state.schedule.place_moved([&](moved_vote& m, std::size_t wi) {
+    auto j = self->state.jobs.find(m.seq);
+    if (j != self->state.jobs.end())
+      send_vote(self, m.seq, j->second.work.pair, std::move(m.meta), wi);
   });
 }
 
-// The alive worker of `judge_id` with a credit and the fewest of our calls
-// outstanding; workers.size() when none.
-std::size_t pick_worker_of(const state& st, const std::string& judge_id) {
-  auto n = st.workers.size();
-  auto best = n;
-  for (std::size_t i = 0; i < n; ++i) {
-    auto& w = st.workers[i];
-    if (!w.alive || w.credits == 0 || w.info.judge_id != judge_id)
-      continue;
-    if (best == n || w.outstanding < st.workers[best].outstanding)
-      best = i;
-  }
-  return best;
-}
-
-// Sends a moved vote again, to worker `wi`, with its own vote index, seed
-// and swap.
-void redispatch(self_ptr self, state::moved_vote& m, std::size_t wi) {
-  auto j = self->state.jobs.find(m.seq);
-  if (j != self->state.jobs.end())
-    send_vote(self, m.seq, j->second.work.pair, std::move(m.meta), wi);
-}
-
-// Moved votes go to a worker of their judge with a credit, oldest first; the
-// others keep waiting.
-void place_moved(self_ptr self) {
-  auto& st = self->state;
-  std::deque<state::moved_vote> waiting;
-  while (!st.moved.empty()) {
-    auto m = std::move(st.moved.front());
-    st.moved.pop_front();
-    auto wi = pick_worker_of(st, m.judge_id);
-    if (wi == st.workers.size())
-      waiting.push_back(std::move(m));
-    else
-      redispatch(self, m, wi);
-  }
-  st.moved = std::move(waiting);
-}
-
 // Moved votes no worker of their judge took in time are faults.
-void expire_moved(self_ptr self, caf::actor_clock::time_point now) {
-  auto& st = self->state;
-  while (!st.moved.empty() && st.moved.front().due <= now) {
-    auto m = std::move(st.moved.front());
-    st.moved.pop_front();
-    count_vote(st, m.seq,
-               unanswered(nullptr, m.meta, wall_clock_ms(),
-                          "no worker serves judge " + m.judge_id
+void expire_moved(state& st, schedule_time now) {
+  while (auto m = st.schedule.next_moved_expired(now))
+    count_vote(st, m->seq,
+               unanswered(nullptr, m->meta, wall_clock_ms(),
+                          "no worker serves judge " + m->judge_id
                             + " any more (waited "
                             + std::to_string(st.settings.failover_wait.count())
                             + " ms after its worker left)",
                           fault_kind::unavailable));
-  }
 }
 
 // With no worker at all for the failover wait, waiting votes are faults.
-void expire_starved(self_ptr self, caf::actor_clock::time_point now) {
-  auto& st = self->state;
-  if (!st.starved_since || *st.starved_since + st.settings.failover_wait > now)
+void expire_starved(state& st, schedule_time now) {
+  if (!st.schedule.starvation_over(now))
     return;
-  st.starved_since.reset();
-  while (!st.backlog.empty())
+  while (!st.schedule.backlog_empty())
     fault_oldest_waiting(st, nullptr, "no worker serves the run's judges",
                          fault_kind::unavailable);
 }
 
-// We want nothing more from `w` (it serves other runs, or lives on behind a
-// host that hung): its credits go back, our demand is zero.
-void let_go(self_ptr self, state::worker_slot& w) {
-  if (w.credits > 0)
-    self->send(w.actor, release_atom::value, w.credits);
-  if (w.announced > 0)
+// We want nothing more from worker `wi` (it serves other runs, or lives on
+// behind a host that hung): its credits go back, our demand is zero.
+void let_go(self_ptr self, std::size_t wi) {
+  auto& w = self->state.workers[wi];
+  auto gone = self->state.schedule.let_go(wi);
+  if (gone.credits > 0)
+    self->send(w.actor, release_atom::value, gone.credits);
+  if (gone.zero_demand)
     self->send(w.actor, demand_atom::value, std::uint32_t{0});
-  w.credits = 0;
-  w.announced = 0;
-}
-
-// The tokens of the votes outstanding at worker `wi`, oldest first.
-std::vector<std::uint64_t> pending_at(const state& st, std::size_t wi) {
-  std::vector<std::uint64_t> out;
-  for (auto& [token, p] : st.pending)
-    if (p.worker == wi)
-      out.push_back(token);
-  std::sort(out.begin(), out.end());
-  return out;
 }
 
 // A worker left: its outstanding votes move (to another worker of the same
@@ -636,25 +462,21 @@ std::vector<std::uint64_t> pending_at(const state& st, std::size_t wi) {
 void lose_worker(self_ptr self, const std::string& id, const std::string& why) {
   auto& st = self->state;
   auto i = st.worker_index.find(id);
-  if (i == st.worker_index.end() || !st.workers[i->second].alive)
+  if (i == st.worker_index.end() || !st.schedule.worker(i->second).alive)
     return;
   auto wi = i->second;
-  auto& w = st.workers[wi];
-  let_go(self, w);
-  w.alive = false;
-  w.outgoing.clear();
-  auto lost = pending_at(st, wi);
-  auto due = self->clock().now() + st.settings.failover_wait;
-  for (auto token : lost) {
-    auto p = std::move(st.pending[token]);
-    take_pending(st, token);
-    --w.outstanding;
-    st.moved_tokens.emplace(token, w.info.worker_id);
-    note(st, audit_type::vote_moved, w.info.host,
+  auto& info = st.workers[wi].info;
+  let_go(self, wi);
+  st.schedule.worker(wi).alive = false;
+  st.workers[wi].outgoing.clear();
+  auto now = self->clock().now();
+  for (auto& p : st.schedule.take_outstanding(wi)) {
+    st.moved_tokens.emplace(p.token, info.worker_id);
+    note(st, audit_type::vote_moved, info.host,
          vote_moved_body({p.meta.pair_id, p.meta.vote_index, p.meta.has_seed,
-                          p.meta.seed, w.info.judge_id, w.info.worker_id,
-                          w.info.host, why}));
-    st.moved.push_back({p.seq, std::move(p.meta), w.info.judge_id, due});
+                          p.meta.seed, info.judge_id, info.worker_id,
+                          info.host, why}));
+    st.schedule.move(std::move(p), info.judge_id, now);
   }
 }
 
@@ -662,47 +484,41 @@ void on_host_event(state& st, const host_event& e) {
   note(st, audit_type::host, e.host, host_event_body(e), to_string(e.kind));
 }
 
-// A stopped judge's worker: used no more in this run; its outstanding votes
-// are faults with `error` (a stopped judge's votes never move).
-void fault_worker(state& st, const std::string& id, const std::string& error) {
-  auto i = st.worker_index.find(id);
-  if (i == st.worker_index.end())
-    return;
-  auto wi = i->second;
-  auto& w = st.workers[wi];
-  w.alive = false;
-  w.credits = 0;
-  w.announced = 0;
-  for (auto token : pending_at(st, wi)) {
-    auto p = std::move(st.pending[token]);
-    take_pending(st, token);
-    --w.outstanding;
-    count_vote(st, p.seq,
-               unanswered(&w.info, p.meta, p.started_ms, error,
-                          fault_kind::unavailable));
-  }
-}
+// --- Stopped judges (the bias alarm's stop-judge) ---------------------------
 
-// The bias alarm stopped a judge: its workers are used no more in this run.
+// The bias alarm stopped a judge: its workers get no more calls in this run,
+// and their outstanding votes are faults (a stopped judge's votes never
+// move).
 void stop_judge(self_ptr self, const std::string& judge_id,
                 const std::string& why) {
   auto& st = self->state;
   if (!st.stopped_judges.emplace(judge_id, why).second)
     return;
-  for (auto& w : st.workers) {
-    if (w.info.judge_id != judge_id || !w.alive)
+  auto error = "judge stopped: " + why;
+  for (std::size_t wi = 0; wi < st.workers.size(); ++wi) {
+    auto& info = st.workers[wi].info;
+    if (info.judge_id != judge_id || !st.schedule.worker(wi).alive)
       continue;
-    let_go(self, w);
-    fault_worker(st, w.info.worker_id, "judge stopped: " + why);
+    let_go(self, wi);
+    st.schedule.worker(wi).alive = false;
+    for (auto& p : st.schedule.take_outstanding(wi))
+      count_vote(st, p.seq,
+                 unanswered(&info, p.meta, p.started_ms, error,
+                            fault_kind::unavailable));
   }
 }
 
+// --- Status and cancel ------------------------------------------------------
+
 std::vector<worker_load> loads(const state& st) {
   std::vector<worker_load> out;
-  for (auto& w : st.workers)
-    out.push_back(worker_load{w.info.worker_id, w.info.name, w.capacity,
-                              w.info.capacity, w.outstanding, w.alive,
-                              w.info.host, w.served, w.faults});
+  for (std::size_t wi = 0; wi < st.workers.size(); ++wi) {
+    auto& info = st.workers[wi].info;
+    auto& w = st.schedule.worker(wi);
+    out.push_back(worker_load{info.worker_id, info.name, w.capacity,
+                              info.capacity, w.outstanding, w.alive, info.host,
+                              w.served, w.faults});
+  }
   return out;
 }
 
@@ -710,15 +526,11 @@ void cancel(self_ptr self) {
   auto& st = self->state;
   st.cancelled = true;
   st.jobs.clear();
-  st.backlog.clear();
-  st.pending.clear();
-  st.by_due.clear();
+  st.schedule.clear();
   st.done.clear();
-  st.moved.clear();
-  st.starved_since.reset();
-  for (auto& w : st.workers)
-    if (w.alive)
-      let_go(self, w);
+  for (std::size_t wi = 0; wi < st.workers.size(); ++wi)
+    if (st.schedule.worker(wi).alive)
+      let_go(self, wi);
 }
 
 } // namespace
@@ -731,7 +543,9 @@ vote_coordinator(vote_coordinator_actor::stateful_pointer<vote_coordinator_state
                  std::vector<worker_entry> workers, vote_settings settings) {
   auto& st = self->state;
   st.sink = std::move(sink);
-  st.settings = settings;
+  st.settings = std::move(settings);
+  st.schedule = vote_schedule{st.settings.deadline, st.settings.failover_wait,
+                              std::move(st.settings.budgets)};
   st.judge_ids.insert(judge_ids.begin(), judge_ids.end());
   for (auto& e : workers)
     add_worker(st, e);

@@ -15,9 +15,12 @@
 // credit, to the worker with credits and the fewest of this run's calls
 // outstanding. Every vote has the vote deadline from the moment it is sent:
 // no answer in time is a fault ("deadline exceeded"), like a transport
-// failure. Deadlines are kept here with one timer armed for the oldest
+// failure. Deadlines are kept with one timer armed for the oldest
 // outstanding vote (CAF 0.17 keeps each request timeout's clock entry for the
 // whole deadline, answered or not). A reply after its vote expired is dropped.
+// The backlog, credits, demand and deadlines are a pure class of their own
+// (core/vote_schedule.hpp); this actor owns the messages, the votes' tallies
+// and records.
 // Vote i carries the chosen worker's base seed + i. With order balancing,
 // odd votes swap A and B (the worker swaps NUMERIC_A/B back).
 //
@@ -55,7 +58,6 @@
 // a judge that cannot read the answers outvote one that can).
 #include <chrono>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <map>
@@ -64,11 +66,11 @@
 #include <unordered_map>
 #include <vector>
 
-#include <caf/actor_clock.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
 #include "core/calibration.hpp"
 #include "core/judge_budget.hpp"
+#include "core/vote_schedule.hpp"
 #include "core/vote_tally.hpp"
 #include "messages/interfaces.hpp"
 
@@ -98,23 +100,11 @@ struct vote_settings {
 struct vote_coordinator_state {
   static inline const char* name = "vote-coordinator";
 
-  /// A worker as this run uses it.
-  struct worker_slot {
+  /// A worker's handle and description; its credits, calls and demand are
+  /// the schedule's, at the same index.
+  struct worker_link {
     judge_worker_actor actor;
     judge_info info;
-    /// Credits granted and not used yet.
-    std::uint32_t credits = 0;
-    /// This run's calls sent and not answered.
-    std::uint32_t outstanding = 0;
-    /// The capacity the worker last reported.
-    std::uint32_t capacity = 0;
-    /// The demand last announced to it, less the credits it granted since
-    /// (the worker counts it down the same way).
-    std::uint32_t announced = 0;
-    bool alive = true;
-    /// This run's calls the worker answered, and those that were faults.
-    std::uint64_t served = 0;
-    std::uint64_t faults = 0;
     /// Calls to send at the end of the current message.
     std::vector<judge_call> outgoing;
   };
@@ -131,49 +121,19 @@ struct vote_coordinator_state {
     std::vector<judge_record> records;
   };
 
-  /// A vote sent to a worker and not answered yet.
-  struct pending_vote {
-    std::uint64_t seq;
-    std::size_t worker;
-    /// The request without its answers, for a fault record.
-    judge_request meta;
-    std::int64_t started_ms;
-    caf::actor_clock::time_point due;
-  };
-
-  /// A vote taken from a worker that left, waiting for another worker of
-  /// the same judge (its request keeps vote index, seed and swap).
-  struct moved_vote {
-    std::uint64_t seq;
-    judge_request meta;
-    std::string judge_id;
-    caf::actor_clock::time_point due;
-  };
-
+  /// The settings; their budgets live in the schedule from spawn on.
   vote_settings settings;
   vote_sink_actor sink;
   /// The run's judges: workers of other judges are not used.
   std::set<std::string> judge_ids;
-  std::vector<worker_slot> workers;
+  std::vector<worker_link> workers;
   std::unordered_map<std::string, std::size_t> worker_index;
   std::unordered_map<std::uint64_t, job> jobs;
-  /// Votes waiting for a credit, one entry per vote (job seq), oldest first.
-  std::deque<std::uint64_t> backlog;
-  /// Outstanding votes by token; a token absent here was answered or expired.
-  std::unordered_map<std::uint64_t, pending_vote> pending;
-  /// Tokens in dispatch order, which is deadline order (one deadline for all).
-  std::deque<std::uint64_t> by_due;
-  std::uint64_t next_token = 1;
-  std::size_t next_worker = 0;
-  /// Moved votes, oldest first (their waits end in this order).
-  std::deque<moved_vote> moved;
+  /// Backlog, credits and demand, deadlines and the timer, moved votes,
+  /// budgets (core/vote_schedule.hpp).
+  vote_schedule schedule;
   /// Tokens of calls whose vote moved away: a reply with one is late.
   std::unordered_map<std::uint64_t, std::string> moved_tokens;
-  /// Since when no worker is alive while votes wait (failover_wait runs).
-  std::optional<caf::actor_clock::time_point> starved_since;
-  /// Whether a deadline_atom is on its way to us, and when it fires.
-  bool timer_armed = false;
-  caf::actor_clock::time_point timer_at;
   bool cancelled = false;
   /// Judges stopped for this run (the bias alarm's stop-judge), with why:
   /// their workers get no call, even if they join again.

@@ -412,6 +412,31 @@ TEST_CASE("a cancel does not wait for judge calls and lists the unfinished "
   CHECK(verify_audit_file(r.path).status == audit_status::interrupted);
 }
 
+TEST_CASE("the end of input after a cancel writes nothing more: the summary "
+          "agrees with the run-end record") {
+  auto manual = std::make_shared<manual_adapter>();
+  rig r({manual}, "cancel-then-end");
+  r.setup.config.stats.min_decided = 1;
+  r.start();
+  r.send({pair_of("a1", "A", "1", "1"), pair_of("b1", "B", "2", "2")});
+  r.t.run();
+  manual->complete_next(canonical("EQUIVALENT")); // item A is complete
+  r.t.run();
+  // Both arrive before the run-end record is written.
+  caf::anon_send(r.run, cancel_atom::value, std::string{"interrupted by test"});
+  r.end_input();
+  r.t.run();
+  auto& got = r.got();
+  REQUIRE(got.summary);
+  CHECK(got.summary->interrupted);
+  CHECK(got.items.empty());
+  auto recs = records_of(read_file(r.path));
+  REQUIRE(recs.back().type == "run_end");
+  CHECK(recs.back().doc["items"].GetUint64() == got.summary->items);
+  CHECK(got.summary->items == 0);
+  CHECK(verify_audit_file(r.path).status == audit_status::interrupted);
+}
+
 TEST_CASE("rejected input lines are recorded") {
   rig r({numeric_judge()}, "rejected");
   r.start();
