@@ -17,6 +17,8 @@ std::string_view to_string(errc code) {
     case errc::unreachable: return "unreachable";
     case errc::incompatible_peer: return "incompatible peer";
     case errc::internal: return "internal error";
+    case errc::io_failed: return "cannot read or write";
+    case errc::bad_reply: return "an unreadable reply";
   }
   return "unknown error";
 }
@@ -71,6 +73,13 @@ std::string_view sec_words(caf::sec code) {
 }
 
 } // namespace
+
+std::string context_of(const caf::error& err) {
+  if (!err)
+    return {};
+  auto ctx = context_text(err);
+  return ctx.empty() ? render_error(err) : ctx;
+}
 
 std::string render_error(const caf::error& err) {
   if (!err)

@@ -35,6 +35,10 @@ enum class errc : std::uint8_t {
   incompatible_peer,
   /// Something that should not happen; a bug to report.
   internal,
+  /// A file, socket or database could not be read or written.
+  io_failed,
+  /// A backend or peer answered with something that cannot be read.
+  bad_reply,
 };
 
 /// The plain words of a code, e.g. "the audit trail cannot be written".
@@ -47,6 +51,11 @@ caf::error make_error(errc code, std::string context);
 /// CAF's own (a request timeout, a lost actor, ...). Never a secret: errors
 /// never carry one.
 std::string render_error(const caf::error& err);
+
+/// The context text alone (what and where), without the code's words: for
+/// messages that already say what kind of failure it is (the CLI's pinned
+/// "cannot read config.json: line 3: ..." keep their wording this way).
+std::string context_of(const caf::error& err);
 
 } // namespace ij
 

@@ -225,6 +225,14 @@ TEST_CASE_METHOD(registered_system, "messages: project errors render in plain wo
   CHECK(render_error(timeout) == "no reply in time");
   auto runtime = caf::make_error(caf::sec::runtime_error, std::string{"the run ended"});
   CHECK(render_error(runtime) == "the run ended");
+  // The context alone, for messages that already name the kind of failure.
+  CHECK(context_of(err) == "audit.jsonl: disk full");
+  CHECK(context_of(timeout) == "no reply in time");
+  CHECK(context_of(caf::error{}).empty());
+  CHECK(render_error(make_error(errc::io_failed, "state.db: locked"))
+        == "cannot read or write: state.db: locked");
+  CHECK(render_error(make_error(errc::bad_reply, "HTTP 200: not JSON"))
+        == "an unreadable reply: HTTP 200: not JSON");
 }
 
 TEST_CASE_METHOD(registered_system, "messages: verdict_kind and verdict_rule round-trip every value",
