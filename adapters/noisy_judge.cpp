@@ -7,28 +7,11 @@
 #include "adapters/stub_judges.hpp"
 #include "answers/numeric_rule_judge.hpp"
 #include "core/judge_response.hpp"
+#include "core/seeded_hash.hpp"
 
 namespace ij {
 
 namespace {
-
-std::uint64_t splitmix(std::uint64_t& x) {
-  std::uint64_t z = (x += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-double uniform(std::uint64_t& x) {
-  return static_cast<double>(splitmix(x) >> 11) * 0x1.0p-53;
-}
-
-std::uint64_t fnv1a(std::string_view s) {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  for (unsigned char c : s)
-    h = (h ^ c) * 0x100000001b3ull;
-  return h;
-}
 
 class noisy_adapter : public judge_adapter {
 public:
@@ -63,15 +46,8 @@ public:
       done(std::move(r));
       return;
     }
-    std::uint64_t state = fnv1a(prompt)
-                          ^ (static_cast<std::uint64_t>(opts.seed.value_or(0))
-                             * 0xd6e8feb86659fd93ull)
-                          ^ (std::uint64_t{opts.vote_index} << 32);
-    const bool sure = uniform(state) < 0.75;
-    const double m = 3.925 * err_;
-    const double e = sure ? err_ / 20.0 * uniform(state)
-                          : m * (0.5 + uniform(state));
-    const bool right = uniform(state) >= e;
+    auto [sure, e, right] =
+      draw_noise(err_, prompt, opts.seed.value_or(0), opts.vote_index);
     const auto flip = truth == judge_decision::equivalent
                         ? judge_decision::different
                         : judge_decision::equivalent;
@@ -92,6 +68,19 @@ private:
 };
 
 } // namespace
+
+noise_draw draw_noise(double err, std::string_view prompt, std::int64_t seed,
+                      std::uint32_t vote_index) {
+  std::uint64_t state = fnv1a64(prompt)
+                        ^ (static_cast<std::uint64_t>(seed) * 0xd6e8feb86659fd93ull)
+                        ^ (std::uint64_t{vote_index} << 32);
+  noise_draw d;
+  d.sure = unit_draw(state) < 0.75;
+  const double m = 3.925 * err;
+  d.error = d.sure ? err / 20.0 * unit_draw(state) : m * (0.5 + unit_draw(state));
+  d.right = unit_draw(state) >= d.error;
+  return d;
+}
 
 judge_adapter_ptr noisy_judge(double err) {
   return std::make_shared<noisy_adapter>(err);

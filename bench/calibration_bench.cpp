@@ -29,6 +29,7 @@
 
 #include <rapidjson/document.h>
 
+#include "adapters/noisy_judge.hpp"
 #include "adapters/stub_judges.hpp"
 #include "answers/numeric_rule_judge.hpp"
 #include "core/judge_response.hpp"
@@ -80,24 +81,6 @@ figures read_pairs(const std::string& path) {
   return f;
 }
 
-std::uint64_t splitmix(std::uint64_t& x) {
-  std::uint64_t z = (x += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-double uniform(std::uint64_t& x) {
-  return static_cast<double>(splitmix(x) >> 11) * 0x1.0p-53;
-}
-
-std::uint64_t fnv1a(const std::string& s) {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  for (unsigned char c : s)
-    h = (h ^ c) * 0x100000001b3ull;
-  return h;
-}
-
 // The fake server's model: stub:noisy's noise model (adapters/noisy_judge)
 // over the request's prompt and seed (the judge's seed plus the vote
 // index): wrong at about the declared rate, and the decision token's
@@ -122,10 +105,8 @@ void noisy_model(double err, const rapidjson::Document& req, ij::test::fake_verd
     alternatives = {{"ABST", std::log(0.9)}, {"EQUIV", std::log(0.05)}, {"DIFF", std::log(0.05)}};
     return;
   }
-  std::uint64_t state = fnv1a(prompt) ^ (static_cast<std::uint64_t>(seed) * 0xd6e8feb86659fd93ull);
-  const bool sure = uniform(state) < 0.75;
-  const double e = sure ? err / 20.0 * uniform(state) : 3.925 * err * (0.5 + uniform(state));
-  const bool right = uniform(state) >= e;
+  // The seed already holds the vote index (the judge's seed plus it).
+  auto [sure, e, right] = ij::draw_noise(err, prompt, seed, 0);
   const bool equivalent = (truth == ij::judge_decision::equivalent) == right;
   const double p = std::max(1.0 - e * e, 1e-6);
   const double other = std::max(0.8 * (1.0 - p), 1e-9), abstain = std::max(0.2 * (1.0 - p), 1e-9);

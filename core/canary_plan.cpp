@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "core/seeded_hash.hpp"
+
 namespace ij {
 
 std::string_view to_string(alarm_action a) {
@@ -19,13 +21,6 @@ std::optional<alarm_action> alarm_action_from_string(std::string_view s) {
     if (to_string(a) == s)
       return a;
   return std::nullopt;
-}
-
-std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
 }
 
 namespace {

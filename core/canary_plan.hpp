@@ -51,9 +51,6 @@ struct canary_settings {
   }
 };
 
-/// splitmix64: the project's counter-based hash for seeded choices.
-std::uint64_t splitmix64(std::uint64_t x);
-
 class canary_plan {
 public:
   /// Precondition: 0 <= rate <= 1; `set` not empty and outliving the plan.

@@ -3,19 +3,14 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "core/seeded_hash.hpp"
+
 namespace ij {
 
 namespace {
 
-/// A cheap, stable mix of the index (splitmix64), so that the stream does
-/// not depend on the standard library's random engines.
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
+// The pairs' values and surfaces are seeded mixes of the index
+// (core/seeded_hash), the same stream on every machine.
 std::string surface(std::uint64_t value, std::uint64_t form) {
   auto v = std::to_string(value);
   switch (form % 6) {
@@ -32,8 +27,8 @@ std::string surface(std::uint64_t value, std::uint64_t form) {
 
 std::string synthetic_pair_line(std::uint64_t index, std::uint32_t per_item) {
   auto item_no = index / (per_item == 0 ? 1 : per_item);
-  auto r = mix(index);
-  auto value = mix(item_no) % 100000;
+  auto r = splitmix64(index);
+  auto value = splitmix64(item_no) % 100000;
   std::string a = surface(value, r);
   std::string b;
   bool label = true;
