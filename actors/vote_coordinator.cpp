@@ -5,7 +5,6 @@
 
 #include <caf/typed_event_based_actor.hpp>
 
-#include "adapters/llm_judge_comparator.hpp"
 #include "core/answer.hpp"
 #include "core/calibration.hpp"
 #include "core/failover_records.hpp"
@@ -318,15 +317,8 @@ void settle(self_ptr self) {
 void add_job(state& st, vote_job& work) {
   auto& pair = work.pair;
   if (is_absent(pair.a) || is_absent(pair.b)) {
-    voted_pair out;
-    out.seq = work.seq;
-    out.result.pair_id = pair.id;
-    out.result.absent = true;
-    out.result.outcome = absent_outcome();
-    out.result.counts.votes = st.settings.votes.votes;
-    out.result.counts.min_agreement = st.settings.votes.min_agreement;
-    out.pair = std::move(pair);
-    st.done.push_back(std::move(out));
+    auto result = absent_result(pair.id, st.settings.votes);
+    st.done.push_back(voted_pair{work.seq, std::move(pair), std::move(result)});
     return;
   }
   auto seq = work.seq;

@@ -3,7 +3,6 @@
 #include <memory>
 #include <utility>
 
-#include "adapters/llm_judge_comparator.hpp"
 #include "core/answer.hpp"
 #include "core/outcome_mapping.hpp"
 #include "core/cascade_policy.hpp"
@@ -98,16 +97,8 @@ void finish(state& st, std::uint64_t seq) {
 void add_job(state& st, vote_job& work) {
   auto& pair = work.pair;
   if (is_absent(pair.a) || is_absent(pair.b)) {
-    voted_pair out;
-    out.seq = work.seq;
-    out.result.pair_id = pair.id;
-    out.result.absent = true;
-    out.result.outcome = absent_outcome();
-    out.result.counts.votes = st.plan.judges.back().settings.votes.votes;
-    out.result.counts.min_agreement =
-      st.plan.judges.back().settings.votes.min_agreement;
-    out.pair = std::move(pair);
-    st.done.push_back(std::move(out));
+    auto result = absent_result(pair.id, st.plan.judges.back().settings.votes);
+    st.done.push_back(voted_pair{work.seq, std::move(pair), std::move(result)});
     return;
   }
   auto& op = st.pairs[work.seq];

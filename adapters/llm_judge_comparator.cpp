@@ -67,13 +67,6 @@ judge_record make_judge_record(const judge_request& request,
   return rec;
 }
 
-equivalence_outcome outcome_of_record(const judge_record& record,
-                                      bool abstain_as_neither) {
-  if (record.transport_failed)
-    return fault_outcome(record.transport_error);
-  return outcome_of(record.decision, abstain_as_neither);
-}
-
 namespace {
 
 // Shared by the adapter's callback and the caller's frame: the reply may

@@ -50,11 +50,6 @@ judge_record make_judge_record(const judge_request& request,
                                const adapter_reply& reply,
                                const call_timing& timing);
 
-/// The outcome a record stands for: a transport failure is a fault carrying
-/// its error; otherwise outcome_of(decision, abstain_as_neither).
-equivalence_outcome outcome_of_record(const judge_record& record,
-                                      bool abstain_as_neither);
-
 using record_handler =
   std::function<void(judge_record, equivalence_outcome)>;
 

@@ -30,4 +30,21 @@ equivalence_outcome fault_outcome(std::string error) {
   return {std::nullopt, 0.0, std::move(error), true};
 }
 
+equivalence_outcome outcome_of_record(const judge_record& record,
+                                      bool abstain_as_neither) {
+  if (record.transport_failed)
+    return fault_outcome(record.transport_error);
+  return outcome_of(record.decision, abstain_as_neither);
+}
+
+vote_result absent_result(std::string pair_id, const vote_config& votes) {
+  vote_result out;
+  out.pair_id = std::move(pair_id);
+  out.absent = true;
+  out.outcome = absent_outcome();
+  out.counts.votes = votes.votes;
+  out.counts.min_agreement = votes.min_agreement;
+  return out;
+}
+
 } // namespace ij
