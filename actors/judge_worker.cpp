@@ -13,6 +13,7 @@
 #include "adapters/llm_judge_comparator.hpp"
 #include "core/prompt.hpp"
 #include "core/run_manifest.hpp"
+#include "core/worker_fields.hpp"
 
 namespace ij {
 
@@ -183,8 +184,8 @@ void finish_call(self_ptr self, std::uint64_t id, judge_record rec) {
   if (c == st.clients.end())
     return; // the client ended: nobody to tell
   --c->second.in_flight;
-  rec.worker_id = st.info.worker_id;
-  rec.host = st.info.host;
+  // The client holds this worker's info and puts its constants back.
+  drop_worker_fields(rec);
   outbox_for(st, call.client).replies.push_back({call.token, std::move(rec)});
 }
 

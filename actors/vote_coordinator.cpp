@@ -12,6 +12,7 @@
 #include "core/prompt.hpp"
 #include "core/sequential_stop.hpp"
 #include "core/wall_clock.hpp"
+#include "core/worker_fields.hpp"
 
 namespace ij {
 
@@ -32,13 +33,8 @@ judge_record unanswered(const judge_info* w, const judge_request& req,
   judge_record rec;
   rec.pair_id = req.pair_id;
   rec.prompt_id = std::string{judge_prompt_id};
-  if (w) {
-    rec.adapter_id = w->adapter_id;
-    rec.worker_id = w->worker_id;
-    rec.host = w->host;
-    rec.model = w->model;
-    rec.temperature = w->temperature;
-  }
+  if (w)
+    set_worker_fields(rec, *w);
   rec.has_seed = req.has_seed;
   rec.seed = req.seed;
   rec.vote_index = req.vote_index;
@@ -337,6 +333,8 @@ void on_update(self_ptr self, worker_update& u) {
     return; // not one of ours (anymore)
   auto wi = i->second;
   auto& w = st.workers[wi];
+  for (auto& r : u.replies)
+    set_worker_fields(r.record, w.info);
   if (!st.schedule.worker(wi).alive) {
     drop_late(self, w, u);
     return;

@@ -8,6 +8,7 @@
 #include "actors/judge_worker.hpp"
 #include "adapters/stub_judges.hpp"
 #include "core/prompt.hpp"
+#include "core/worker_fields.hpp"
 #include "test_support.hpp"
 
 using namespace ij;
@@ -157,7 +158,8 @@ TEST_CASE("the adapter's own lower concurrency caps the worker") {
   caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
 }
 
-TEST_CASE("a judge record carries every field of the call") {
+TEST_CASE("a judge record carries every field of the call; its worker's constants come from "
+          "the worker's info") {
   test_system t;
   auto adapter = std::make_shared<manual_adapter>();
   auto w = spawn_judge_worker(t.sys, binding_with_cap(adapter, 1), "w7@local");
@@ -171,9 +173,21 @@ TEST_CASE("a judge record carries every field of the call") {
   adapter->complete_next(reply);
   t.run();
   REQUIRE(c.record(1));
-  auto& rec = *c.record(1);
+  auto rec = *c.record(1);
+  // Sent without what the worker's info says once for all its records ...
+  CHECK(rec.prompt_id.empty());
+  CHECK(rec.adapter_id.empty());
+  CHECK(rec.worker_id.empty());
+  CHECK(rec.host.empty());
+  CHECK(rec.model.empty());
+  // ... which the client puts back (the vote coordinator does on receipt).
+  auto info = ask<judge_info>(t.sys, w, info_atom::value);
+  t.run();
+  REQUIRE(info->value);
+  set_worker_fields(rec, *info->value);
   CHECK(rec.pair_id == "p7");
   CHECK(rec.prompt_id == std::string{judge_prompt_id});
+  CHECK(rec.host == "local");
   CHECK(rec.adapter_id == "test:manual");
   CHECK(rec.worker_id == "w7@local");
   CHECK(rec.model == "manual-model");
