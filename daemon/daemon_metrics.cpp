@@ -37,6 +37,13 @@ void header(std::string& out, const char* name, const char* type,
   out += std::string{"# TYPE "} + name + " " + type + "\n";
 }
 
+// A metric without labels: its header and its one value.
+void single(std::string& out, const char* name, const char* type,
+            const char* help, std::uint64_t value) {
+  header(out, name, type, help);
+  out += std::string{name} + " " + std::to_string(value) + "\n";
+}
+
 } // namespace
 
 void daemon_metrics::record_call(const std::string& judge,
@@ -118,29 +125,26 @@ std::string daemon_metrics::render(
   for (auto& [kind, n] : faults_)
     out += "invjudge_faults_total{kind=\"" + label(kind) + "\"} "
            + std::to_string(n) + "\n";
-  header(out, "invjudge_cache_hits_total", "counter",
-         "Judge records reused from the response cache.");
-  out += "invjudge_cache_hits_total " + std::to_string(cache_hits_) + "\n";
-  header(out, "invjudge_votes_cast_total", "counter",
+  single(out, "invjudge_cache_hits_total", "counter",
+         "Judge records reused from the response cache.", cache_hits_);
+  single(out, "invjudge_votes_cast_total", "counter",
          "Votes cast for pairs with a verdict: a decision, an abstention or "
-         "an unreadable reply (a call that failed casts no vote).");
-  out += "invjudge_votes_cast_total " + std::to_string(votes_cast_) + "\n";
-  header(out, "invjudge_votes_faulted_total", "counter",
-         "Votes whose judge call failed (faults, not votes cast).");
-  out += "invjudge_votes_faulted_total " + std::to_string(votes_faulted_)
-         + "\n";
-  header(out, "invjudge_votes_skipped_total", "counter",
-         "Votes not cast because the outcome was already fixed.");
-  out += "invjudge_votes_skipped_total " + std::to_string(votes_skipped_)
-         + "\n";
+         "an unreadable reply (a call that failed casts no vote).",
+         votes_cast_);
+  single(out, "invjudge_votes_faulted_total", "counter",
+         "Votes whose judge call failed (faults, not votes cast).",
+         votes_faulted_);
+  single(out, "invjudge_votes_skipped_total", "counter",
+         "Votes not cast because the outcome was already fixed.",
+         votes_skipped_);
   header(out, "invjudge_runs", "gauge", "Runs by state.");
   for (auto& [state, n] : runs_by_state)
     out += "invjudge_runs{state=\"" + label(state) + "\"} "
            + std::to_string(n) + "\n";
   out += counts_metrics(count_sums);
-  header(out, "invjudge_followers_waiting", "gauge",
-         "Requests for verdicts waiting for the next ones (wait_ms).");
-  out += "invjudge_followers_waiting " + std::to_string(followers_waiting) + "\n";
+  single(out, "invjudge_followers_waiting", "gauge",
+         "Requests for verdicts waiting for the next ones (wait_ms).",
+         followers_waiting);
   header(out, "invjudge_judge_in_flight_cap", "gauge",
          "Calls a judge may have in flight now (adaptive backends lower it "
          "under 429/529).");
