@@ -103,6 +103,17 @@ void add_tls_options(CLI::App* cmd, std::string& cert, std::string& key,
                   "signed by");
 }
 
+// `--config PATH` or `--judge NAME`, not both (host, selftest): the judge
+// option is returned, to tell a given name from the default.
+CLI::Option* add_config_or_judge(CLI::App* cmd, std::string& config_path,
+                                 std::string& judge,
+                                 const char* config_help) {
+  auto config = cmd->add_option("--config", config_path, config_help);
+  return cmd->add_option("--judge", judge,
+                         "Judge by short name (default: the embedded default)")
+    ->excludes(config);
+}
+
 void add_run(CLI::App& app, command_line& c) {
   auto cmd = c.run_cmd = app.add_subcommand(
     "run", "Judge the pairs of a JSON Lines file; verdicts go to stdout (or "
@@ -170,13 +181,9 @@ void add_host(CLI::App& app, command_line& c) {
                   "ADDR:PORT to listen on (:0 picks a free port); an address "
                   "other than loopback needs TLS or --insecure")
     ->required();
-  auto config = cmd->add_option("--config", h.config_path,
-                                "Configuration whose judges to serve (its "
-                                "host_connection too)");
-  c.host_judge_opt =
-    cmd->add_option("--judge", c.host_judge,
-                    "Judge by short name (default: the embedded default)")
-      ->excludes(config);
+  c.host_judge_opt = add_config_or_judge(
+    cmd, h.config_path, c.host_judge,
+    "Configuration whose judges to serve (its host_connection too)");
   add_tls_options(cmd, h.tls_cert, h.tls_key, h.tls_ca);
   cmd->add_flag("--insecure", h.insecure,
                 "Allow a non-loopback address without TLS (warned about)");
@@ -190,12 +197,9 @@ void add_selftest(CLI::App& app, command_line& c) {
     "selftest", "Send the negative controls (identity, mismatch, abstain, "
                 "master keys) to the judge and report counts per kind; exit 1 "
                 "on any miss");
-  auto config = cmd->add_option("--config", c.selftest_config,
-                                "Configuration whose judges to test");
   c.selftest_judge_opt =
-    cmd->add_option("--judge", c.selftest_judge,
-                    "Judge by short name (default: the embedded default)")
-      ->excludes(config);
+    add_config_or_judge(cmd, c.selftest_config, c.selftest_judge,
+                        "Configuration whose judges to test");
 }
 
 void add_audit(CLI::App& app, command_line& c) {
