@@ -533,6 +533,10 @@ void batch_client::results(const std::string& id, batch_results_handler done) {
       return fetch_files(c, std::move(files), std::make_shared<std::vector<batch_result>>(),
                          std::move(done));
     }
+    if (st->results_url.empty())
+      return done(make_error(errc::bad_reply,
+                             "batch " + id + " has ended without a results_url "
+                               "(results are kept 29 days after creation)"));
     auto target = results_target(st->results_url);
     if (!target)
       return done(target.error());

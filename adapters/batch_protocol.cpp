@@ -198,14 +198,15 @@ caf::expected<batch_result> openai_result(const value& line) {
   auto code = member(*response, "status_code");
   auto body = member(*response, "body");
   r.status = code && code->IsUint() ? code->GetUint() : 0;
-  if (!body || !body->IsObject())
-    return make_error(errc::bad_reply, "a response without body: " + r.custom_id);
   if (r.status >= 200 && r.status < 300) {
+    if (!body || !body->IsObject())
+      return make_error(errc::bad_reply, "a response without body: " + r.custom_id);
     take_reply(batch_api::openai, *body, r);
     return r;
   }
+  // An error status: whatever its body, the request failed.
   r.kind = result_kind::errored;
-  auto err = parse_api_error(json_text(*body));
+  auto err = parse_api_error(body ? json_text(*body) : std::string{});
   r.error = "HTTP " + std::to_string(r.status) + ": " + err.message;
   r.error_type = err.type;
   return r;
@@ -500,6 +501,19 @@ caf::expected<batch_result> parse_result_line(batch_api api, std::string_view li
   if (!doc)
     return doc.error();
   return api == batch_api::anthropic ? anthropic_result(*doc) : openai_result(*doc);
+}
+
+std::vector<std::string> missing_results(const std::vector<std::string>& sent,
+                                         const std::vector<batch_result>& results) {
+  std::unordered_set<std::string_view> answered;
+  answered.reserve(results.size());
+  for (auto& r : results)
+    answered.insert(r.custom_id);
+  std::vector<std::string> out;
+  for (auto& id : sent)
+    if (!answered.count(id))
+      out.push_back(id);
+  return out;
 }
 
 caf::expected<std::vector<batch_result>> parse_result_lines(batch_api api,

@@ -208,4 +208,10 @@ caf::expected<batch_result> parse_result_line(batch_api api, std::string_view li
 caf::expected<std::vector<batch_result>> parse_result_lines(batch_api api,
                                                             std::string_view jsonl);
 
+/// The custom_ids of `sent` that have no line in `results`: an OpenAI
+/// batch cancelled (or a provider's mistake) leaves some out; they are the
+/// caller's to send again or to fault, never a silent gap.
+std::vector<std::string> missing_results(const std::vector<std::string>& sent,
+                                         const std::vector<batch_result>& results);
+
 } // namespace ij

@@ -273,6 +273,11 @@ TEST_CASE("batch client: cancel moves the batch through cancelling to its end",
     } else {
       // OpenAI: partial results only; the caller finds the missing ones.
       CHECK(results.size() == 2);
+      std::vector<batch_result> lines;
+      for (auto& kv : results)
+        lines.push_back(kv.second);
+      CHECK(missing_results({"p0-v0", "p1-v0", "p2-v0", "p3-v0", "p4-v0"}, lines)
+            == std::vector<std::string>{"p2-v0", "p3-v0", "p4-v0"});
     }
   }
 }
@@ -315,7 +320,9 @@ TEST_CASE("batch client: HTTP error statuses name the status and the API's messa
           "[http][batch]") {
   for (auto api : {batch_api::anthropic, batch_api::openai}) {
     INFO(to_string(api));
-    fake_batches fake(fake_options(api));
+    auto options = fake_options(api);
+    options.echo_key_in_errors = true;  // a careless server
+    fake_batches fake(options);
     auto client = client_for(fake.base_url(), api);
     auto first = submit(*client, api, 1);
 
@@ -341,6 +348,7 @@ TEST_CASE("batch client: HTTP error statuses name the status and the API's messa
     REQUIRE_FALSE(denied);
     CHECK(code_of(denied.error()) == code(errc::bad_config));
     CHECK_THAT(render_error(denied.error()), Catch::Contains("HTTP 401"));
+    CHECK_THAT(render_error(denied.error()), Catch::Contains("[redacted]"));
     CHECK(render_error(denied.error()).find("sk-wrong-key") == std::string::npos);
     CHECK(fake.violations().size() == 1);  // the wrong key only
   }

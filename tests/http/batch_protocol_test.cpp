@@ -397,6 +397,15 @@ TEST_CASE("result lines: OpenAI's output and error file lines", "[http][batch]")
   CHECK(other->kind == result_kind::errored);
   CHECK(other->error == "boom");
 
+  // An error status whose body is not the API's error object.
+  auto odd = parse_result_line(
+    batch_api::openai,
+    R"({"custom_id":"x","response":{"status_code":500,"body":"upstream"},"error":null})");
+  REQUIRE(odd);
+  CHECK(odd->kind == result_kind::errored);
+  CHECK(odd->status == 500);
+  CHECK_THAT(odd->error, Catch::StartsWith("HTTP 500"));
+
   for (auto bad : {R"({"custom_id":"x","response":null,"error":null})",
                    R"({"response":{"status_code":200,"body":{}}})",
                    R"({"custom_id":"x","response":{"status_code":200}})"}) {
@@ -429,4 +438,13 @@ TEST_CASE("batch API of a judge type", "[http][batch]") {
   auto none = batch_api_for("ollama");
   REQUIRE_FALSE(none);
   CHECK_THAT(render_error(none.error()), Catch::Contains("no batch API"));
+}
+
+TEST_CASE("missing results: the sent custom_ids without a line", "[http][batch]") {
+  std::vector<batch_result> results(2);
+  results[0].custom_id = "p2-v0";
+  results[1].custom_id = "p0-v0";
+  CHECK(missing_results({"p0-v0", "p1-v0", "p2-v0", "p3-v0"}, results)
+        == std::vector<std::string>{"p1-v0", "p3-v0"});
+  CHECK(missing_results({"p0-v0"}, {}) == std::vector<std::string>{"p0-v0"});
 }

@@ -278,12 +278,15 @@ planned_reply fake_batches::handle(const fake_request& req) {
   if (opt_.kind == api_kind::anthropic) {
     auto key = header(req, "x-api-key");
     if (key.empty() || (!opt_.api_key.empty() && key != opt_.api_key))
-      return reject(401, "authentication_error", "invalid x-api-key");
+      return reject(401, "authentication_error",
+                    "invalid x-api-key" + (opt_.echo_key_in_errors ? ": " + key : ""));
     if (header(req, "anthropic-version") != "2023-06-01")
       return reject(400, "invalid_request_error", "anthropic-version header is required");
   } else if (!opt_.api_key.empty()
              && header(req, "authorization") != "Bearer " + opt_.api_key) {
-    return reject(401, "invalid_request_error", "Incorrect API key provided");
+    return reject(401, "invalid_request_error",
+                  "Incorrect API key provided"
+                    + (opt_.echo_key_in_errors ? ": " + header(req, "authorization") : ""));
   }
   std::string target(req.target());
   return opt_.kind == api_kind::anthropic ? handle_anthropic(req, target)

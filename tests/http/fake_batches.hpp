@@ -39,6 +39,9 @@ struct fake_batch_options {
   api_kind kind = api_kind::openai;
   /// The key every request must carry (x-api-key / bearer); empty: any.
   std::string api_key;
+  /// Put the key the client sent into authentication errors (a careless
+  /// server), to show the client redacts it.
+  bool echo_key_in_errors = false;
   std::shared_ptr<boost::asio::ssl::context> tls;
   /// The statuses (the API's words) a new batch goes through, one per poll;
   /// empty: the default (OpenAI validating, in_progress, finalizing,
