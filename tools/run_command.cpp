@@ -207,9 +207,8 @@ int check_strict(const run_options& opts, input_source& input,
     return exit_code::bad_input;
   }
   run.total = checked.pairs;
-  std::string error;
-  if (!input.rewind(error)) {
-    say(error);
+  if (auto err = input.rewind()) {
+    say(context_of(err));
     return exit_code::bad_input;
   }
   return exit_code::ok;
@@ -224,15 +223,15 @@ int prepare_destinations(const run_options& opts, prepared_run& run) {
     run.audit_path = !opts.audit_path.empty() ? opts.audit_path
                                               : run.config.audit_path;
   if (!opts.out_path.empty()) {
-    run.out_owner.reset(open_output_file(
+    auto out = open_output_file(
       opts.out_path, opts.force,
       {{"the pairs file", {}, ::fileno(run.input.stream())},
-       {"the audit file", run.audit_path, -1}},
-      error));
-    if (!run.out_owner) {
-      say(error);
+       {"the audit file", run.audit_path, -1}});
+    if (!out) {
+      say(context_of(out.error()));
       return exit_code::bad_input;
     }
+    run.out_owner.reset(*out);
     run.out = run.out_owner.get();
   }
   if (run.audit_path.empty()) {
@@ -396,7 +395,7 @@ int conclude(const run_outcome& out, run_view& view, const run_options& opts,
         + (opts.out_path.empty() ? std::string{"standard output"}
                                  : opts.out_path));
   if (view.source.read_failed())
-    say(view.source.read_error());
+    say(context_of(view.source.read_error()));
   if (s.stopped_by_alarm) {
     say("the bias alarm stopped the run (canaries on_alarm stop-run): "
         + s.stop_reason);
@@ -545,7 +544,7 @@ int run_pairs(const run_options& opts, prepared_run& run) {
   auto on = view.handlers();
   auto outcome = drive_run(
     self, *session,
-    [&source](input_batch& b, std::string& why) { return source.next(b, why); },
+    [&source](input_batch& b) { return source.next(b); },
     on);
   return conclude(outcome, view, opts, run.audit_path, judge_keys(run.config));
 }
@@ -557,9 +556,8 @@ int run_command(const run_options& opts) {
   prepared_run run;
   if (auto code = prepare_config(opts, run); code != exit_code::ok)
     return code;
-  std::string error;
-  if (!run.input.open(opts.pairs_path, error)) {
-    say(error);
+  if (auto err = run.input.open(opts.pairs_path)) {
+    say(context_of(err));
     return exit_code::bad_input;
   }
   if (opts.strict)
