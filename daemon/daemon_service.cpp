@@ -76,8 +76,10 @@ error_reply run_ended(const run_row& row) {
 
 // The answer to a failure of the daemon's own: its code says the status
 // (the configuration: 400; the run's state: 409 with `conflict` as the
-// JSON code; the state on disk and anything else: 500).
-error_reply reply_of(const caf::error& err, const char* conflict) {
+// JSON code, as docs/openapi.yaml names it per endpoint; the state on disk
+// and anything else: 500).
+error_reply reply_of(const caf::error& err,
+                     const char* conflict = "run_ended") {
   auto text = context_of(err);
   if (err.category() == caf::atom("ij")) {
     switch (static_cast<errc>(err.code())) {
@@ -339,10 +341,10 @@ api_result daemon_service::create_run(const api_request& req) {
     return *e;
   auto& body = std::get<run_request>(parsed);
   if (auto err = load_run_calibration(body))
-    return reply_of(err, "run_state");
+    return reply_of(err);
   // The binding's errors already name their source ("/config: ...").
   if (auto err = ensure_workers(body.config))
-    return reply_of(err, "run_state");
+    return reply_of(err);
   run_row row;
   row.id = make_run_id();
   row.name = body.name;
@@ -351,7 +353,7 @@ api_result daemon_service::create_run(const api_request& req) {
   row.counts_json = "{}";
   auto run = daemon_run::create(ctx_, row, std::move(body.config));
   if (!run)
-    return reply_of(run.error(), "run_state");
+    return reply_of(run.error());
   {
     std::lock_guard<std::mutex> guard{mtx_};
     runs_[row.id] = *run;
