@@ -87,17 +87,20 @@ struct prepared_run {
 
 // --resume: the audit is opened (locked, verified, its uncommitted tail
 // cut) and the run's configuration is its manifest's.
-std::optional<run_config> resume_config(const run_options& opts,
-                                        prepared_run& run, std::string& error) {
+caf::expected<run_config> resume_config(const run_options& opts,
+                                        prepared_run& run) {
+  std::string error;
   auto audit = open_audit_for_resume(opts.resume_path, error);
   if (!audit)
-    return std::nullopt;
+    return make_error(errc::audit_failed, error);
   run.audit_fd = audit->fd;
   run.audit_path = opts.resume_path;
   auto cfg = parse_config(audit->point.config_json,
                           opts.resume_path + " (manifest config)", error);
   run.resume = std::make_shared<const resume_point>(std::move(audit->point));
-  return cfg;
+  if (!cfg)
+    return make_error(errc::bad_config, error);
+  return std::move(*cfg);
 }
 
 
@@ -135,9 +138,14 @@ int add_hosts(const run_options& opts, run_config& cfg) {
 int prepare_config(const run_options& opts, prepared_run& run) {
   std::string error;
   std::optional<run_config> cfg;
-  if (!opts.resume_path.empty())
-    cfg = resume_config(opts, run, error);
-  else if (opts.config_path.empty())
+  if (!opts.resume_path.empty()) {
+    auto resumed = resume_config(opts, run);
+    if (!resumed) {
+      say(context_of(resumed.error()));
+      return exit_code::bad_config;
+    }
+    cfg = std::move(*resumed);
+  } else if (opts.config_path.empty())
     cfg = default_config();
   else
     cfg = load_config(opts.config_path, error);
