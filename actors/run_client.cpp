@@ -36,21 +36,22 @@ struct client_loop {
   void feed() {
     while (!input_done && unanswered < max_batches) {
       input_batch batch;
-      std::string why;
-      auto state = next(batch, why);
+      auto state = next(batch);
       if (!batch.pairs.empty() || !batch.rejected.empty()) {
         self->send(session, std::move(batch));
         ++unanswered;
       }
-      idle = state == input_state::idle;
+      if (!state) {
+        out.input_error = state.error();
+        cancel(context_of(state.error()));
+        continue;
+      }
+      idle = *state == input_state::idle;
       if (idle)
         return;
-      if (state == input_state::end) {
+      if (*state == input_state::end) {
         input_done = true;
         self->send(session, end_of_input_atom::value);
-      } else if (state == input_state::failed) {
-        out.input_error = why;
-        cancel(why);
       }
     }
   }

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <caf/error.hpp>
+#include <caf/expected.hpp>
 #include <caf/scoped_actor.hpp>
 
 #include "messages/interfaces.hpp"
@@ -19,16 +21,16 @@ namespace ij {
 
 /// What an input source reports after filling a batch.
 enum class input_state {
-  more,   // call again
-  end,    // the input is complete (the batch may hold its last lines)
-  failed, // reading failed: the run is cancelled with the source's reason
-  idle,   // nothing to send now (a daemon run waiting for uploads): call
-          // again after the run's events are handled
+  more, // call again
+  end,  // the input is complete (the batch may hold its last lines)
+  idle, // nothing to send now (a daemon run waiting for uploads): call
+        // again after the run's events are handled
 };
 
-/// Fills `batch` with the next lines; `why` says what failed.
-using batch_source =
-  std::function<input_state(input_batch& batch, std::string& why)>;
+/// Fills `batch` with the next lines. An error means reading failed: the
+/// run is cancelled with its context as the reason (what the batch holds
+/// is still sent).
+using batch_source = std::function<caf::expected<input_state>(input_batch& batch)>;
 
 /// What to do with the run's events (each may be left empty).
 struct run_event_handlers {
@@ -51,8 +53,8 @@ struct run_outcome {
   run_summary summary;
   /// Set when the session refused input or ended without a summary.
   std::vector<std::string> failures;
-  /// Set when the input source failed (its words).
-  std::string input_error;
+  /// Set when the input source failed.
+  caf::error input_error;
 };
 
 /// Runs `session` to its end with `self` as its listener (spawn the session

@@ -22,6 +22,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "messages/error.hpp"
 #include "tools/api_client.hpp"
 #include "tests/http/fake_apis.hpp"
 #include "tests/tools/cli_support.hpp"
@@ -74,7 +75,7 @@ std::string create(api_client& api, const std::string& config) {
   auto r = api.request("POST", "/v1/runs", "{\"config\":" + config + "}",
                        "application/json");
   if (r.status != 201)
-    throw std::runtime_error("create failed: " + r.body + r.error);
+    throw std::runtime_error("create failed: " + r.body + ij::context_of(r.error));
   return json_field(r.body, "id");
 }
 
@@ -96,7 +97,7 @@ std::string wait_done(api_client& api, const std::string& id) {
   for (;;) {
     auto r = api.request("GET", "/v1/runs/" + id);
     if (r.status == 0)
-      throw std::runtime_error("the daemon does not answer: " + r.error);
+      throw std::runtime_error("the daemon does not answer: " + ij::context_of(r.error));
     auto state = json_field(r.body, "state");
     if (state == "done" || state == "failed" || state == "cancelled")
       return r.body;

@@ -60,13 +60,13 @@ std::vector<answer_pair> make_pairs(std::uint64_t n) {
   std::vector<answer_pair> out;
   out.reserve(n);
   for (std::uint64_t i = 0; i < n; ++i) {
-    answer_pair p;
-    std::string why;
-    if (!parse_pair_line(synthetic_pair_line(i, 10), p, why)) {
-      std::fprintf(stderr, "generator bug: %s\n", why.c_str());
+    auto p = parse_pair_line(synthetic_pair_line(i, 10));
+    if (!p) {
+      std::fprintf(stderr, "generator bug: %s\n",
+                   render_error(p.error()).c_str());
       std::exit(1);
     }
-    out.push_back(std::move(p));
+    out.push_back(std::move(*p));
   }
   return out;
 }
@@ -262,7 +262,7 @@ result pipeline(const std::vector<answer_pair>& pairs, vote_config votes,
     std::exit(1);
   }
   std::size_t next = 0;
-  batch_source source = [&](input_batch& b, std::string&) {
+  batch_source source = [&](input_batch& b) -> caf::expected<input_state> {
     auto end = std::min(pairs.size(), next + 128);
     b.pairs.assign(pairs.begin() + static_cast<std::ptrdiff_t>(next),
                    pairs.begin() + static_cast<std::ptrdiff_t>(end));

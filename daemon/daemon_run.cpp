@@ -12,6 +12,7 @@
 
 #include "actors/audit_file.hpp"
 #include "actors/file_write.hpp"
+#include "messages/error.hpp"
 #include "runio/calibration_file.hpp"
 #include "runio/pair_reader.hpp"
 
@@ -31,13 +32,12 @@ constexpr std::uint64_t sync_bytes = std::uint64_t{4} << 20;
 
 // Cuts a pairs file after its last newline: a line whose upload was never
 // acknowledged (the daemon died while appending it) is not input.
-bool cut_partial_line(const std::string& path, std::uint64_t& size,
-                      std::string& error) {
+// The file's size after the cut.
+caf::expected<std::uint64_t> cut_partial_line(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
-  if (fd < 0) {
-    error = "cannot open " + path + ": " + std::strerror(errno);
-    return false;
-  }
+  if (fd < 0)
+    return make_error(errc::io_failed,
+                      "cannot open " + path + ": " + std::strerror(errno));
   struct stat st {};
   ::fstat(fd, &st);
   off_t end = st.st_size;
@@ -47,9 +47,9 @@ bool cut_partial_line(const std::string& path, std::uint64_t& size,
   bool ok = end == st.st_size || ::ftruncate(fd, end) == 0;
   ::close(fd);
   if (!ok)
-    error = "cannot cut the partial last line of " + path;
-  size = static_cast<std::uint64_t>(end);
-  return ok;
+    return make_error(errc::io_failed,
+                      "cannot cut the partial last line of " + path);
+  return static_cast<std::uint64_t>(end);
 }
 
 } // namespace
@@ -82,29 +82,28 @@ void daemon_run::start(run_actor_setup setup) {
   actor_ = spawn_run_actor(std::move(setup));
 }
 
-std::shared_ptr<daemon_run> daemon_run::create(daemon_context& ctx,
-                                               run_row row, run_config config,
-                                               std::string& error) {
+caf::expected<std::shared_ptr<daemon_run>>
+daemon_run::create(daemon_context& ctx, run_row row, run_config config) {
   std::shared_ptr<daemon_run> run{new daemon_run(ctx, std::move(row))};
   auto dir = run->dir();
-  if (::mkdir(dir.c_str(), 0755) != 0) {
-    error = "cannot create " + dir + ": " + std::strerror(errno);
-    return nullptr;
-  }
+  if (::mkdir(dir.c_str(), 0755) != 0)
+    return make_error(errc::io_failed,
+                      "cannot create " + dir + ": " + std::strerror(errno));
   auto pairs = dir + "/pairs.jsonl";
   run->pairs_fd_ = ::open(pairs.c_str(),
                           O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC,
                           0644);
-  int audit_fd = run->pairs_fd_ < 0 ? -1
-                                    : open_audit_file(run->audit_path(), error);
-  if (run->pairs_fd_ < 0 && error.empty())
-    error = "cannot create " + pairs + ": " + std::strerror(errno);
+  if (run->pairs_fd_ < 0)
+    return make_error(errc::io_failed,
+                      "cannot create " + pairs + ": " + std::strerror(errno));
+  std::string error;
+  int audit_fd = open_audit_file(run->audit_path(), error);
   if (audit_fd < 0)
-    return nullptr;
+    return make_error(errc::audit_failed, error);
   run->status_->row.counts_json = counts_json(run->status_->totals);
-  if (!ctx.store->insert_run(run->status_->row, error)) {
+  if (auto err = ctx.store->insert_run(run->status_->row)) {
     ::close(audit_fd);
-    return nullptr;
+    return err;
   }
   run_actor_setup setup;
   setup.config = std::move(config);
@@ -113,18 +112,20 @@ std::shared_ptr<daemon_run> daemon_run::create(daemon_context& ctx,
   return run;
 }
 
-std::shared_ptr<daemon_run> daemon_run::restart(daemon_context& ctx,
-                                                run_row row,
-                                                std::string& error) {
+caf::expected<std::shared_ptr<daemon_run>>
+daemon_run::restart(daemon_context& ctx, run_row row) {
+  std::string error;
   auto config = parse_config(row.config_json, "run " + row.id, error);
   // The stored map path is absolute and its SHA-256 pinned (run_request).
   if (!config || !attach_calibration(*config, error))
-    return nullptr;
+    return make_error(errc::bad_config, error);
   std::shared_ptr<daemon_run> run{new daemon_run(ctx, std::move(row))};
   auto pairs = run->dir() + "/pairs.jsonl";
   run_actor_setup setup;
-  if (!cut_partial_line(pairs, setup.stored_bytes, error))
-    return nullptr;
+  auto stored = cut_partial_line(pairs);
+  if (!stored)
+    return std::move(stored.error());
+  setup.stored_bytes = *stored;
   // The upload side reads the lines already received, so that line numbers
   // and duplicate ids go on from there. Rejected lines are records of a
   // few hundred bytes: this takes no longer for a huge rejected line.
@@ -156,10 +157,9 @@ std::shared_ptr<daemon_run> daemon_run::restart(daemon_context& ctx,
   }
   run->pairs_bytes_ = setup.stored_bytes;
   run->pairs_fd_ = ::open(pairs.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
-  if (run->pairs_fd_ < 0) {
-    error = "cannot open " + pairs + ": " + std::strerror(errno);
-    return nullptr;
-  }
+  if (run->pairs_fd_ < 0)
+    return make_error(errc::io_failed,
+                      "cannot open " + pairs + ": " + std::strerror(errno));
   for (auto& key : ctx.store->verdict_keys(run->id_))
     setup.stored_keys.insert(key);
   setup.next_seq = ctx.store->last_seq(run->id_) + 1;
@@ -170,11 +170,11 @@ std::shared_ptr<daemon_run> daemon_run::restart(daemon_context& ctx,
   if (::stat(run->audit_path().c_str(), &st) == 0 && st.st_size == 0) {
     setup.audit_fd = open_audit_file(run->audit_path(), error);
     if (setup.audit_fd < 0)
-      return nullptr;
+      return make_error(errc::audit_failed, error);
   } else {
     auto audit = open_audit_for_resume(run->audit_path(), error);
     if (!audit)
-      return nullptr;
+      return make_error(errc::audit_failed, error);
     setup.resume = std::make_shared<const resume_point>(std::move(audit->point));
     setup.audit_fd = audit->fd;
   }
@@ -182,28 +182,27 @@ std::shared_ptr<daemon_run> daemon_run::restart(daemon_context& ctx,
   return run;
 }
 
-bool daemon_run::upload(std::string_view body, upload_result& out,
-                        std::string& why) {
-  if (!begin_upload(why))
-    return false;
+caf::expected<daemon_run::upload_result>
+daemon_run::upload(std::string_view body) {
+  if (auto err = begin_upload())
+    return err;
   upload_state st;
   upload_piece(body, st);
-  bool ok = end_upload(st, true, why);
-  out = std::move(st.result);
-  return ok;
+  if (auto err = end_upload(st, true))
+    return err;
+  return std::move(st.result);
 }
 
-bool daemon_run::begin_upload(std::string& why) {
+caf::error daemon_run::begin_upload() {
   std::unique_lock<std::mutex> lock{upload_mtx_};
   upload_done_.wait(lock, [this] { return !uploading_; });
-  bool over = ended();
-  if (closed_ || over) {
-    why = over ? "the run has ended (" + row().state + ")"
-               : "the run's input is closed";
-    return false;
-  }
+  if (ended())
+    return make_error(errc::run_ended,
+                      "the run has ended (" + row().state + ")");
+  if (closed_)
+    return make_error(errc::run_state, "the run's input is closed");
   uploading_ = true;
-  return true;
+  return caf::none;
 }
 
 // One line of the upload: the pair as it came, or its rejection's record,
@@ -214,16 +213,16 @@ void daemon_run::take_line(std::string_view line, bool oversized,
   if (st.pending.empty() || st.pending.back().batch.pairs.size() >= batch_pairs)
     st.pending.push_back({{}, at(), at(), uploads_.lines()});
   auto& h = st.pending.back();
-  answer_pair p;
-  std::string reason;
-  auto kind = oversized ? uploads_.take_oversized(reason)
-                        : uploads_.take(line, p, reason);
-  if (kind == pair_intake::kind::pair) {
+  auto taken = oversized ? caf::expected<std::optional<answer_pair>>{
+                             uploads_.take_oversized()}
+                         : uploads_.take(line);
+  if (taken && *taken) {
     ++st.result.accepted;
     out.append(line.data(), line.size());
-    h.batch.pairs.push_back(std::move(p));
-  } else if (kind == pair_intake::kind::rejected) {
+    h.batch.pairs.push_back(std::move(**taken));
+  } else if (!taken) {
     auto n = uploads_.lines();
+    auto reason = context_of(taken.error());
     out += pair_intake::rejection_record(n, reason,
                                          oversized ? st.prefix : line);
     h.batch.rejected.push_back({"pairs.jsonl", n, reason});
@@ -283,7 +282,7 @@ bool daemon_run::hand_over(upload_state& st) {
   return !st.failed;
 }
 
-bool daemon_run::end_upload(upload_state& st, bool complete, std::string& why) {
+caf::error daemon_run::end_upload(upload_state& st, bool complete) {
   // A last line without its newline; cut off inside a long line, it ends
   // there (rejected); cut off inside a short one, it is not input.
   if ((complete && !st.tail.empty()) || st.oversized)
@@ -301,27 +300,28 @@ bool daemon_run::end_upload(upload_state& st, bool complete, std::string& why) {
     row.counts_json = counts_json(status_->totals);
     saved = row;
   }
-  std::string ignored;
-  ctx_.store->update_input(saved, ignored);
+  // Not checked: the pairs are durable and the row in memory is right; the
+  // next update or a restart saves its counts.
+  ctx_.store->update_input(saved);
   {
     std::lock_guard<std::mutex> guard{upload_mtx_};
     uploading_ = false;
   }
   upload_done_.notify_all();
   if (!ok)
-    why = "cannot append to the run's pairs file: "
-          + std::string{std::strerror(err ? err : errno)};
-  return ok;
+    return make_error(errc::io_failed,
+                      "cannot append to the run's pairs file: "
+                        + std::string{std::strerror(err ? err : errno)});
+  return caf::none;
 }
 
-bool daemon_run::close(std::string& why) {
+caf::error daemon_run::close() {
   std::unique_lock<std::mutex> lock{upload_mtx_};
   // An upload under way finishes first: its lines are input.
   upload_done_.wait(lock, [this] { return !uploading_; });
-  if (ended()) {
-    why = "the run has ended (" + row().state + ")";
-    return false;
-  }
+  if (ended())
+    return make_error(errc::run_ended,
+                      "the run has ended (" + row().state + ")");
   closed_ = true;
   run_row saved;
   {
@@ -333,7 +333,7 @@ bool daemon_run::close(std::string& why) {
     saved.counts_json = counts_json(status_->totals);
   }
   caf::anon_send(actor_, end_of_input_atom::value);
-  return ctx_.store->update_input(saved, why);
+  return ctx_.store->update_input(saved);
 }
 
 void daemon_run::cancel() {

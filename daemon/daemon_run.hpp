@@ -17,6 +17,9 @@
 #include <utility>
 #include <vector>
 
+#include <caf/error.hpp>
+#include <caf/expected.hpp>
+
 #include "core/run_config.hpp"
 #include "daemon/pair_intake.hpp"
 #include "daemon/run_actor.hpp"
@@ -27,13 +30,14 @@ namespace ij {
 class daemon_run {
 public:
   /// A new run: its folder, empty pairs file and audit are created, its row
-  /// inserted, and its actor started. nullptr with `error`.
-  static std::shared_ptr<daemon_run> create(daemon_context& ctx, run_row row,
-                                            run_config config,
-                                            std::string& error);
-  /// A run found unfinished at start: resumed from its audit.
-  static std::shared_ptr<daemon_run> restart(daemon_context& ctx, run_row row,
-                                             std::string& error);
+  /// inserted, and its actor started. Fails with io_failed or audit_failed.
+  static caf::expected<std::shared_ptr<daemon_run>>
+  create(daemon_context& ctx, run_row row, run_config config);
+  /// A run found unfinished at start: resumed from its audit. Fails with
+  /// bad_config (its stored configuration or map), io_failed or
+  /// audit_failed.
+  static caf::expected<std::shared_ptr<daemon_run>>
+  restart(daemon_context& ctx, run_row row);
   ~daemon_run();
   daemon_run(const daemon_run&) = delete;
   daemon_run& operator=(const daemon_run&) = delete;
@@ -42,9 +46,10 @@ public:
     std::uint64_t accepted = 0;
     std::vector<std::pair<std::uint64_t, std::string>> rejected;
   };
-  /// Appends JSON Lines of pairs (made durable before it returns); false
-  /// with `why` when the run takes no more input (closed or ended).
-  bool upload(std::string_view body, upload_result& out, std::string& why);
+  /// Appends JSON Lines of pairs (made durable before it returns). Fails
+  /// with run_ended or run_state when the run takes no more input (ended or
+  /// closed), io_failed when the pairs file cannot be written.
+  caf::expected<upload_result> upload(std::string_view body);
 
   /// The lines of an upload not yet handed to the run: bytes [from, to) of
   /// the pairs file, after line `line`.
@@ -67,11 +72,14 @@ public:
     std::uint64_t unsynced = 0; // bytes written since the last fsync
     std::uint64_t sync_at = 0;  // the next handoff's size (0: the first's)
   };
-  bool begin_upload(std::string& why);
+  /// Fails as upload() does when the run takes no more input.
+  caf::error begin_upload();
   void upload_piece(std::string_view data, upload_state& st);
-  bool end_upload(upload_state& st, bool complete, std::string& why);
-  /// The input is complete.
-  bool close(std::string& why);
+  /// Fails with io_failed when the pairs file could not be written.
+  caf::error end_upload(upload_state& st, bool complete);
+  /// The input is complete. Fails with run_ended, or io_failed when the
+  /// state database cannot save it.
+  caf::error close();
   /// DELETE: no more calls; the audit's run end says cancelled. Waits for
   /// the run to end.
   void cancel();

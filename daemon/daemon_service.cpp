@@ -74,6 +74,27 @@ error_reply run_ended(const run_row& row) {
   return {409, "run_ended", "run " + row.id + " has ended (" + row.state + ")", {}};
 }
 
+// The answer to a failure of the daemon's own: its code says the status
+// (the configuration: 400; the run's state: 409 with `conflict` as the
+// JSON code, as docs/openapi.yaml names it per endpoint; the state on disk
+// and anything else: 500).
+error_reply reply_of(const caf::error& err,
+                     const char* conflict = "run_ended") {
+  auto text = context_of(err);
+  if (err.category() == caf::atom("ij")) {
+    switch (static_cast<errc>(err.code())) {
+      case errc::bad_config:
+        return {400, "bad_config", text, {}};
+      case errc::run_ended:
+      case errc::run_state:
+        return {409, conflict, text, {}};
+      default:
+        break;
+    }
+  }
+  return {500, "state_failed", text, {}};
+}
+
 upload_view view_of(const daemon_run::upload_result& up) {
   return upload_view{up.accepted, up.rejected};
 }
@@ -85,21 +106,19 @@ public:
   explicit pairs_stream(std::shared_ptr<daemon_run> run) : run_(std::move(run)) {
   }
   ~pairs_stream() override {
-    std::string why;
-    if (!finished_) // cut off: its complete lines stay
-      run_->end_upload(st_, false, why);
+    if (!finished_) // cut off: its complete lines stay; nobody to tell
+      run_->end_upload(st_, false);
   }
   void chunk(std::string_view data) override {
     run_->upload_piece(data, st_);
   }
   http_response finish() override {
     finished_ = true;
-    std::string why;
     api_result result = error_reply{};
-    if (run_->end_upload(st_, true, why))
-      result = view_of(st_.result);
+    if (auto err = run_->end_upload(st_, true))
+      result = reply_of(err, "input_closed");
     else
-      result = error_reply{500, "state_failed", why, {}};
+      result = view_of(st_.result);
     return std::get<http_response>(render_result(result));
   }
 
@@ -115,30 +134,29 @@ daemon_service::daemon_service(caf::actor_system& sys, daemon_options options)
   : sys_(sys), options_(std::move(options)) {
 }
 
-std::unique_ptr<daemon_service>
-daemon_service::open(caf::actor_system& sys, daemon_options options,
-                     std::string& error) {
+caf::expected<std::unique_ptr<daemon_service>>
+daemon_service::open(caf::actor_system& sys, daemon_options options) {
   std::unique_ptr<daemon_service> d{new daemon_service(sys, std::move(options))};
   auto& dir = d->options_.state_dir;
   ::mkdir(dir.c_str(), 0755);
   ::mkdir((dir + "/runs").c_str(), 0755);
   struct stat st {};
-  if (::stat((dir + "/runs").c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-    error = "cannot use the state directory " + dir + ": "
-            + std::strerror(errno);
-    return nullptr;
-  }
-  d->store_ = state_store::open(dir, error);
-  if (!d->store_)
-    return nullptr;
+  if (::stat((dir + "/runs").c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    return make_error(errc::io_failed, "cannot use the state directory " + dir
+                                         + ": " + std::strerror(errno));
+  auto store = state_store::open(dir);
+  if (!store)
+    return std::move(store.error());
+  d->store_ = std::move(*store);
   d->store_->on_change(
     [events = &d->events_](const std::string& id) { events->changed(id); });
   if (!d->options_.cache.path.empty()) {
+    std::string error;
     d->cache_ = response_cache::open(d->options_.cache.path,
                                      d->options_.cache.ttl,
                                      d->options_.cache.max_bytes, error);
     if (!d->cache_)
-      return nullptr;
+      return make_error(errc::io_failed, error);
   }
   d->ctx_.sys = &sys;
   d->ctx_.directory = spawn_judge_directory(sys);
@@ -146,27 +164,39 @@ daemon_service::open(caf::actor_system& sys, daemon_options options,
   d->ctx_.metrics = std::make_shared<daemon_metrics>();
   d->ctx_.state_dir = dir;
   d->ctx_.reader = spawn_pairs_file_reader(sys);
-  // Every unfinished run resumes by itself.
-  for (auto& row : d->store_->runs()) {
+  d->resume_runs();
+  return d;
+}
+
+// Every unfinished run resumes by itself; one that cannot is failed, and
+// why is kept for the log.
+void daemon_service::resume_runs() {
+  for (auto& row : store_->runs()) {
     if (row.state != "open" && row.state != "running")
       continue;
-    std::string why;
-    auto cfg = parse_config(row.config_json, "run " + row.id, why);
-    std::shared_ptr<daemon_run> run;
-    if (cfg && d->ensure_workers(*cfg, why))
-      run = daemon_run::restart(d->ctx_, row, why);
+    auto run = resume(row);
     if (!run) {
       row.state = "failed";
-      row.error = "could not resume after a restart: " + why;
+      row.error = "could not resume after a restart: " + context_of(run.error());
       row.finished_ms = wall_clock_ms();
-      d->store_->update_run(row, why);
-      d->resume_failures_.push_back(row.id + ": " + row.error);
+      store_->update_run(row); // not checked: it is failed in the log too
+      resume_failures_.push_back(row.id + ": " + row.error);
       continue;
     }
-    d->runs_[row.id] = run;
-    ++d->resumed_;
+    runs_[row.id] = std::move(*run);
+    ++resumed_;
   }
-  return d;
+}
+
+caf::expected<std::shared_ptr<daemon_run>>
+daemon_service::resume(const run_row& row) {
+  std::string why;
+  auto cfg = parse_config(row.config_json, "run " + row.id, why);
+  if (!cfg)
+    return make_error(errc::bad_config, why);
+  if (auto err = ensure_workers(*cfg))
+    return err;
+  return daemon_run::restart(ctx_, row);
 }
 
 daemon_service::~daemon_service() {
@@ -196,10 +226,11 @@ bool daemon_service::authorized(const http_request& req) const {
 
 // A worker for every judge of `cfg` that no worker serves yet: judges are
 // shared by every run (and their calls metered and, with a cache, cached).
-bool daemon_service::ensure_workers(const run_config& cfg, std::string& error) {
+caf::error daemon_service::ensure_workers(const run_config& cfg) {
+  std::string error;
   auto bindings = bind_judges(cfg, error);
   if (!bindings)
-    return false;
+    return make_error(errc::bad_config, error);
   std::lock_guard<std::mutex> guard{workers_mtx_};
   std::vector<judge_binding> fresh;
   for (auto& b : *bindings) {
@@ -214,13 +245,12 @@ bool daemon_service::ensure_workers(const run_config& cfg, std::string& error) {
     fresh.push_back(std::move(b));
   }
   if (fresh.empty())
-    return true;
+    return caf::none;
   auto started = start_local_workers(sys_, ctx_.directory, std::move(fresh));
-  if (!started) {
-    error = "cannot start the judges: " + render_error(started.error());
-    return false;
-  }
-  return true;
+  if (!started) // a 400 as before: the judges the configuration names
+    return make_error(errc::bad_config, "cannot start the judges: "
+                                          + render_error(started.error()));
+  return caf::none;
 }
 
 std::shared_ptr<daemon_run> daemon_service::find(const std::string& id) {
@@ -310,26 +340,25 @@ api_result daemon_service::create_run(const api_request& req) {
   if (auto* e = std::get_if<error_reply>(&parsed))
     return *e;
   auto& body = std::get<run_request>(parsed);
-  std::string error;
-  if (!load_run_calibration(body, error))
-    return error_reply{400, "bad_config", error};
+  if (auto err = load_run_calibration(body))
+    return reply_of(err);
   // The binding's errors already name their source ("/config: ...").
-  if (!ensure_workers(body.config, error))
-    return error_reply{400, "bad_config", error};
+  if (auto err = ensure_workers(body.config))
+    return reply_of(err);
   run_row row;
   row.id = make_run_id();
   row.name = body.name;
   row.config_json = body.config_text;
   row.created_ms = wall_clock_ms();
   row.counts_json = "{}";
-  auto run = daemon_run::create(ctx_, row, std::move(body.config), error);
+  auto run = daemon_run::create(ctx_, row, std::move(body.config));
   if (!run)
-    return error_reply{500, "state_failed", error};
+    return reply_of(run.error());
   {
     std::lock_guard<std::mutex> guard{mtx_};
-    runs_[row.id] = run;
+    runs_[row.id] = *run;
   }
-  return run_view{run->row(), 201};
+  return run_view{(*run)->row(), 201};
 }
 
 api_result daemon_service::list_runs(const api_request&) {
@@ -374,11 +403,10 @@ api_result daemon_service::upload_pairs(const api_request& req) {
     return wrong_pairs_type(req.http);
   if (!run || run->ended())
     return run_ended(*stored);
-  daemon_run::upload_result up;
-  std::string why;
-  if (!run->upload(req.http.body(), up, why))
-    return error_reply{409, "input_closed", why};
-  return view_of(up);
+  auto up = run->upload(req.http.body());
+  if (!up)
+    return reply_of(up.error(), "input_closed");
+  return view_of(*up);
 }
 
 api_result daemon_service::close_run(const api_request& req) {
@@ -387,11 +415,11 @@ api_result daemon_service::close_run(const api_request& req) {
   auto stored = lookup(id, run);
   if (!stored)
     return error_reply{404, "unknown_run", "no run " + id};
-  std::string why;
-  if (!run || !run->close(why))
+  if (!run)
     return error_reply{409, "run_ended",
-                     why.empty() ? "run " + id + " has ended (" + stored->state + ")"
-                                 : why};
+                       "run " + id + " has ended (" + stored->state + ")"};
+  if (auto err = run->close())
+    return reply_of(err, "run_ended");
   return run_view{run->row()};
 }
 
@@ -461,7 +489,7 @@ daemon_service::open_stream(const http_request& req, http_response& refusal) {
   std::shared_ptr<daemon_run> run;
   std::optional<error_reply> refused;
   std::optional<run_row> stored;
-  std::string why;
+  caf::error why;
   if (!authorized(req))
     refused = unauthorized();
   else if (!pairs_media_type(req))
@@ -470,8 +498,8 @@ daemon_service::open_stream(const http_request& req, http_response& refusal) {
     refused = error_reply{404, "unknown_run", "no run " + id};
   else if (!run || run->ended())
     refused = run_ended(*stored);
-  else if (!run->begin_upload(why))
-    refused = error_reply{409, "input_closed", why};
+  else if ((why = run->begin_upload()))
+    refused = reply_of(why, "input_closed");
   if (refused) {
     refusal = std::get<http_response>(render_result(*refused));
     return nullptr;

@@ -21,6 +21,8 @@
 #include <string>
 
 #include <caf/actor_system.hpp>
+#include <caf/error.hpp>
+#include <caf/expected.hpp>
 
 #include "adapters/response_cache.hpp"
 #include "daemon/api_result.hpp"
@@ -43,9 +45,9 @@ struct daemon_options {
 class daemon_service {
 public:
   /// Opens the state under options.state_dir and resumes every unfinished
-  /// run; nullptr with `error`.
-  static std::unique_ptr<daemon_service>
-  open(caf::actor_system& sys, daemon_options options, std::string& error);
+  /// run; io_failed naming what could not be opened.
+  static caf::expected<std::unique_ptr<daemon_service>>
+  open(caf::actor_system& sys, daemon_options options);
   ~daemon_service();
 
   /// The HTTP handler (thread-safe).
@@ -85,7 +87,10 @@ public:
 private:
   daemon_service(caf::actor_system& sys, daemon_options options);
   bool authorized(const http_request& req) const;
-  bool ensure_workers(const run_config& cfg, std::string& error);
+  /// bad_config when a judge cannot be bound or started.
+  caf::error ensure_workers(const run_config& cfg);
+  void resume_runs();
+  caf::expected<std::shared_ptr<daemon_run>> resume(const run_row& row);
   std::shared_ptr<daemon_run> find(const std::string& id);
   /// The run `id` as now (live or stored); nullopt when there is none.
   std::optional<run_row> lookup(const std::string& id,

@@ -4,6 +4,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "messages/error.hpp"
 #include "runio/pair_reader.hpp"
 
 namespace ij {
@@ -12,9 +13,11 @@ namespace {
 
 const std::string pairs_file = "pairs.jsonl";
 
-std::string too_long() {
-  return "line longer than " + std::to_string(pair_reader::max_line_bytes)
-         + " bytes (the limit)";
+caf::error too_long() {
+  return make_error(errc::bad_input,
+                    "line longer than "
+                      + std::to_string(pair_reader::max_line_bytes)
+                      + " bytes (the limit)");
 }
 
 // The text cut to at most n bytes, not inside a UTF-8 sequence, with any
@@ -51,32 +54,30 @@ std::string printable_prefix(std::string_view text, std::size_t n) {
 
 } // namespace
 
-pair_intake::kind pair_intake::take(std::string_view line, answer_pair& pair,
-                                    std::string& reason) {
+caf::expected<std::optional<answer_pair>>
+pair_intake::take(std::string_view line) {
   ++lines_;
   if (!line.empty() && line.back() == '\r')
     line.remove_suffix(1);
   if (line.find_first_not_of(" \t") == std::string_view::npos)
-    return kind::blank;
-  if (line.size() > pair_reader::max_line_bytes) {
-    reason = too_long();
-    return kind::rejected;
-  }
-  if (!parse_pair_line(line, pair, reason))
-    return kind::rejected;
-  if (!ids_.insert(pair.id)) {
-    reason = "duplicate id \""
-             + (pair.id.size() > 80 ? pair.id.substr(0, 80) + "..." : pair.id)
-             + "\"";
-    return kind::rejected;
-  }
-  return kind::pair;
+    return std::optional<answer_pair>{};
+  if (line.size() > pair_reader::max_line_bytes)
+    return too_long();
+  auto pair = parse_pair_line(line);
+  if (!pair)
+    return std::move(pair.error());
+  if (!ids_.insert(pair->id))
+    return make_error(errc::bad_input,
+                      "duplicate id \""
+                        + (pair->id.size() > 80 ? pair->id.substr(0, 80) + "..."
+                                                : pair->id)
+                        + "\"");
+  return std::optional<answer_pair>{std::move(*pair)};
 }
 
-pair_intake::kind pair_intake::take_oversized(std::string& reason) {
+caf::error pair_intake::take_oversized() {
   ++lines_;
-  reason = too_long();
-  return kind::rejected;
+  return too_long();
 }
 
 pair_intake::kind pair_intake::take_stored(std::string_view line,
@@ -98,11 +99,15 @@ pair_intake::kind pair_intake::take_stored(std::string_view line,
       }
     }
   }
-  std::string reason;
-  auto k = take(line, pair, reason);
-  if (k == kind::rejected)
-    rejected = {pairs_file, lines_, std::move(reason)};
-  return k;
+  auto taken = take(line);
+  if (!taken) {
+    rejected = {pairs_file, lines_, context_of(taken.error())};
+    return kind::rejected;
+  }
+  if (!*taken)
+    return kind::blank;
+  pair = std::move(**taken);
+  return kind::pair;
 }
 
 std::string pair_intake::rejection_record(std::uint64_t line,

@@ -13,8 +13,12 @@
 // cannot be a pair (it has no "id"), so the file reads back unambiguously.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+
+#include <caf/error.hpp>
+#include <caf/expected.hpp>
 
 #include "messages/answer_pair.hpp"
 #include "messages/run_input.hpp"
@@ -34,12 +38,13 @@ public:
     : lines_(lines_before) {
   }
 
-  /// Takes the next uploaded line (without its newline); numbers it; fills
-  /// `pair` or `reason`.
-  kind take(std::string_view line, answer_pair& pair, std::string& reason);
+  /// Takes the next uploaded line (without its newline); numbers it. The
+  /// pair, nullopt for a blank line, or the line's rejection (bad_input, its
+  /// context the reason a record keeps).
+  caf::expected<std::optional<answer_pair>> take(std::string_view line);
   /// Takes the next line when it was over the limit (only its length was
-  /// looked at): always rejected.
-  kind take_oversized(std::string& reason);
+  /// looked at): always rejected, this is why.
+  caf::error take_oversized();
   /// Takes the next line of a pairs file: a rejection record is rejected
   /// with its own line number and reason; any other line as take().
   kind take_stored(std::string_view line, answer_pair& pair,

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "messages/error.hpp"
 #include "runio/calibration_file.hpp"
 
 namespace ij {
@@ -57,20 +58,19 @@ parse_run_request(std::string_view content_type, std::string_view body) {
   return out;
 }
 
-bool load_run_calibration(run_request& req, std::string& error) {
+caf::error load_run_calibration(run_request& req) {
   auto& cfg = req.config;
   if (cfg.calibration.empty())
-    return true;
+    return caf::none;
   std::error_code ec;
   auto path = std::filesystem::absolute(cfg.calibration, ec);
-  if (ec) {
-    error = "/config: /calibration: cannot resolve " + cfg.calibration + ": "
-            + ec.message();
-    return false;
-  }
+  if (ec)
+    return make_error(errc::bad_config, "/config: /calibration: cannot resolve "
+                                          + cfg.calibration + ": " + ec.message());
   cfg.calibration = path.lexically_normal().string();
+  std::string error;
   if (!attach_calibration(cfg, error))
-    return false;
+    return make_error(errc::bad_config, error);
   rapidjson::Document doc;
   doc.Parse(req.config_text.data(), req.config_text.size());
   auto& a = doc.GetAllocator();
@@ -83,7 +83,7 @@ bool load_run_calibration(run_request& req, std::string& error) {
   rapidjson::Writer<rapidjson::StringBuffer> w(sb);
   doc.Accept(w);
   req.config_text.assign(sb.GetString(), sb.GetSize());
-  return true;
+  return caf::none;
 }
 
 } // namespace ij

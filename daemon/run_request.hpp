@@ -8,6 +8,8 @@
 #include <string_view>
 #include <variant>
 
+#include <caf/error.hpp>
+
 #include "core/run_config.hpp"
 #include "daemon/api_result.hpp"
 
@@ -29,7 +31,7 @@ parse_run_request(std::string_view content_type, std::string_view body);
 /// against the daemon's working directory. The stored configuration then
 /// names the absolute path and the map's SHA-256 (`calibration_sha256`), so
 /// that a run resumed after a restart refuses a map edited in between.
-/// False with `error` (a 400 `bad_config`) naming the file and what is wrong.
-bool load_run_calibration(run_request& req, std::string& error);
+/// Fails with bad_config (a 400) naming the file and what is wrong.
+caf::error load_run_calibration(run_request& req);
 
 } // namespace ij

@@ -8,16 +8,17 @@
 #include <unistd.h>
 
 #include "actors/file_write.hpp"
+#include "messages/error.hpp"
 
 namespace ij {
 
-std::unique_ptr<state_lock> state_lock::acquire(const std::string& dir,
-                                                std::string& error) {
+caf::expected<std::unique_ptr<state_lock>>
+state_lock::acquire(const std::string& dir) {
   auto path = dir + "/lock";
   int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) {
-    error = "cannot open the state lock " + path + ": " + std::strerror(errno);
-    return nullptr;
+    return make_error(errc::io_failed, "cannot open the state lock " + path
+                                         + ": " + std::strerror(errno));
   }
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     auto why = errno;
@@ -28,19 +29,21 @@ std::unique_ptr<state_lock> state_lock::acquire(const std::string& dir,
       pid.pop_back();
     ::close(fd);
     if (why == EWOULDBLOCK)
-      error = "the state directory " + dir + " is in use by another invjudge "
-              "serve (pid " + (pid.empty() ? "unknown" : pid) + ", which holds "
-              + path + "): one daemon per state directory";
-    else
-      error = "cannot lock " + path + ": " + std::strerror(why);
-    return nullptr;
+      return make_error(errc::io_failed,
+                        "the state directory " + dir + " is in use by another "
+                        "invjudge serve (pid " + (pid.empty() ? "unknown" : pid)
+                          + ", which holds " + path
+                          + "): one daemon per state directory");
+    return make_error(errc::io_failed,
+                      "cannot lock " + path + ": " + std::strerror(why));
   }
   // Ours now: the pid is written for the next daemon's message.
   auto pid = std::to_string(::getpid()) + "\n";
   if (::ftruncate(fd, 0) != 0 || !write_all(fd, pid.data(), pid.size())) {
-    error = "cannot write the state lock " + path + ": " + std::strerror(errno);
+    auto err = make_error(errc::io_failed, "cannot write the state lock "
+                                             + path + ": " + std::strerror(errno));
     ::close(fd);
-    return nullptr;
+    return err;
   }
   return std::unique_ptr<state_lock>(new state_lock(fd));
 }

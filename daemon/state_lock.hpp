@@ -8,14 +8,16 @@
 #include <memory>
 #include <string>
 
+#include <caf/expected.hpp>
+
 namespace ij {
 
 class state_lock {
 public:
-  /// Takes the lock on `dir` (which must exist); nullptr with `error`
-  /// naming the directory and the pid that holds it.
-  static std::unique_ptr<state_lock> acquire(const std::string& dir,
-                                             std::string& error);
+  /// Takes the lock on `dir` (which must exist); io_failed naming the
+  /// directory and the pid that holds it (or what else failed).
+  static caf::expected<std::unique_ptr<state_lock>>
+  acquire(const std::string& dir);
   ~state_lock();
   state_lock(const state_lock&) = delete;
   state_lock& operator=(const state_lock&) = delete;

@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 
 #include "adapters/sqlite_statement.hpp"
+#include "messages/error.hpp"
 
 namespace ij {
 
@@ -72,15 +73,16 @@ run_row row_of(statement& q) {
 
 } // namespace
 
-std::unique_ptr<state_store> state_store::open(const std::string& dir,
-                                               std::string& error) {
-  auto lock = state_lock::acquire(dir, error);
+caf::expected<std::unique_ptr<state_store>>
+state_store::open(const std::string& dir) {
+  auto lock = state_lock::acquire(dir);
   if (!lock)
-    return nullptr;
+    return std::move(lock.error());
+  std::string error;
   auto db = open_sqlite(dir + "/state.sqlite", schema_sql, true,
                         "the state database", error);
   if (!db)
-    return nullptr;
+    return make_error(errc::io_failed, error);
   bool has_hash = false;
   {
     statement q{db, "SELECT name FROM pragma_table_info('runs')"};
@@ -90,12 +92,13 @@ std::unique_ptr<state_store> state_store::open(const std::string& dir,
   if (!has_hash
       && sqlite3_exec(db, final_hash_column, nullptr, nullptr, nullptr)
            != SQLITE_OK) {
-    error = std::string{"cannot update the state database: "}
-            + sqlite3_errmsg(db);
+    auto err = make_error(errc::io_failed,
+                          std::string{"cannot update the state database: "}
+                            + sqlite3_errmsg(db));
     sqlite3_close(db);
-    return nullptr;
+    return err;
   }
-  return std::unique_ptr<state_store>(new state_store(db, std::move(lock)));
+  return std::unique_ptr<state_store>(new state_store(db, std::move(*lock)));
 }
 
 state_store::state_store(sqlite3* db, std::unique_ptr<state_lock> lock)
@@ -156,8 +159,10 @@ void state_store::write_loop() {
         lines.push_back(std::move(jobs.front()));
         jobs.pop_front();
       }
-      if (!lines.empty() && !store_batches(lines) && write_error_.empty())
-        write_error_ = std::string{"state database: "} + sqlite3_errmsg(db_);
+      if (!lines.empty() && !store_batches(lines) && !write_error_)
+        write_error_ = make_error(errc::io_failed,
+                                  std::string{"state database: "}
+                                    + sqlite3_errmsg(db_));
       if (changed_) {
         std::set<std::string> runs;
         for (auto& j : lines)
@@ -227,17 +232,17 @@ void state_store::end_run(run_end_job& end) {
     return;
   }
   auto& row = *end.row;
-  if (!write_error_.empty() && row.state == "done") {
+  if (write_error_ && row.state == "done") {
     row.state = "failed";
     row.error = "verdict lines not stored (the audit holds them): "
-                + write_error_;
+                + context_of(write_error_);
   }
-  std::string ignored; // the row in memory is still right; a restart resumes
-  update_run(row, ignored);
+  // Not checked: the row in memory is still right; a restart resumes.
+  update_run(row);
   end.done(&row);
 }
 
-bool state_store::insert_run(const run_row& r, std::string& error) {
+caf::error state_store::insert_run(const run_row& r) {
   std::lock_guard<std::mutex> guard{mtx_};
   statement q{db_, "INSERT INTO runs (id, name, state, config, created_ms, "
                    "finished_ms, lines, accepted, closed, counts, error, "
@@ -256,12 +261,12 @@ bool state_store::insert_run(const run_row& r, std::string& error) {
   q.bind(11, r.error);
   q.bind(12, r.final_hash);
   if (q.step() == SQLITE_DONE)
-    return true;
-  error = std::string{"state database: "} + sqlite3_errmsg(db_);
-  return false;
+    return caf::none;
+  return make_error(errc::io_failed,
+                    std::string{"state database: "} + sqlite3_errmsg(db_));
 }
 
-bool state_store::update_run(const run_row& r, std::string& error) {
+caf::error state_store::update_run(const run_row& r) {
   std::lock_guard<std::mutex> guard{mtx_};
   statement q{db_, "UPDATE runs SET name = ?2, state = ?3, finished_ms = ?4, "
                    "lines = ?5, accepted = ?6, closed = ?7, counts = ?8, "
@@ -277,12 +282,12 @@ bool state_store::update_run(const run_row& r, std::string& error) {
   q.bind(9, r.error);
   q.bind(10, r.final_hash);
   if (q.step() == SQLITE_DONE)
-    return true;
-  error = std::string{"state database: "} + sqlite3_errmsg(db_);
-  return false;
+    return caf::none;
+  return make_error(errc::io_failed,
+                    std::string{"state database: "} + sqlite3_errmsg(db_));
 }
 
-bool state_store::update_input(const run_row& r, std::string& error) {
+caf::error state_store::update_input(const run_row& r) {
   std::lock_guard<std::mutex> guard{mtx_};
   statement q{db_, "UPDATE runs SET state = ?2, lines = ?3, accepted = ?4, "
                    "closed = ?5, counts = ?6 WHERE id = ?1 AND state IN "
@@ -294,9 +299,9 @@ bool state_store::update_input(const run_row& r, std::string& error) {
   q.bind(5, std::int64_t{r.closed});
   q.bind(6, r.counts_json);
   if (q.step() == SQLITE_DONE)
-    return true;
-  error = std::string{"state database: "} + sqlite3_errmsg(db_);
-  return false;
+    return caf::none;
+  return make_error(errc::io_failed,
+                    std::string{"state database: "} + sqlite3_errmsg(db_));
 }
 
 std::vector<run_row> state_store::runs() {

@@ -25,6 +25,9 @@
 #include <utility>
 #include <vector>
 
+#include <caf/error.hpp>
+#include <caf/expected.hpp>
+
 #include "daemon/state_lock.hpp"
 
 struct sqlite3;
@@ -65,20 +68,21 @@ struct run_end_job {
 class state_store {
 public:
   /// Locks DIR (daemon/state_lock) and opens (creating) DIR/state.sqlite;
-  /// nullptr with `error` naming what failed (the lock's holder's pid).
-  static std::unique_ptr<state_store> open(const std::string& dir,
-                                           std::string& error);
+  /// io_failed naming what failed (the lock's holder's pid).
+  static caf::expected<std::unique_ptr<state_store>>
+  open(const std::string& dir);
   ~state_store();
   state_store(const state_store&) = delete;
   state_store& operator=(const state_store&) = delete;
 
-  bool insert_run(const run_row& row, std::string& error);
+  /// Each of these fails with io_failed naming the database's error.
+  caf::error insert_run(const run_row& row);
   /// Saves every field but id, config and created.
-  bool update_run(const run_row& row, std::string& error);
+  caf::error update_run(const run_row& row);
   /// Saves what the uploads change (lines, accepted, closed, state, counts)
   /// while the run is unfinished (open or running); a run that has ended
   /// keeps its saved end.
-  bool update_input(const run_row& row, std::string& error);
+  caf::error update_input(const run_row& row);
   std::vector<run_row> runs();
   std::optional<run_row> run(const std::string& id);
 
@@ -130,7 +134,7 @@ private:
   std::condition_variable queue_cv_;
   std::deque<job> queue_;
   bool stopping_ = false;
-  std::string write_error_; // the writer's first error (its thread's own)
+  caf::error write_error_; // the writer's first error (its thread's own)
   std::function<void(const std::string&)> changed_;
   std::thread writer_;
 };

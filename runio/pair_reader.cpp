@@ -10,6 +10,8 @@
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 
+#include "messages/error.hpp"
+
 namespace ij {
 
 namespace {
@@ -21,33 +23,28 @@ bool blank(std::string_view s) {
   return true;
 }
 
-/// An optional string field: absent or null leaves `into` alone.
-bool optional_string(const rapidjson::Value& obj, const char* name,
-                     std::string& into, std::string& reason) {
-  auto it = obj.FindMember(name);
-  if (it == obj.MemberEnd() || it->value.IsNull())
-    return true;
-  if (!it->value.IsString()) {
-    reason = std::string{"field \""} + name + "\" must be a string";
-    return false;
-  }
-  into.assign(it->value.GetString(), it->value.GetStringLength());
-  return true;
+caf::error bad_line(std::string reason) {
+  return make_error(errc::bad_input, std::move(reason));
 }
 
-bool required_string(const rapidjson::Value& obj, const char* name,
-                     std::string& into, std::string& reason) {
+/// An optional string field: absent or null leaves `into` alone.
+caf::error optional_string(const rapidjson::Value& obj, const char* name,
+                           std::string& into) {
   auto it = obj.FindMember(name);
-  if (it == obj.MemberEnd()) {
-    reason = std::string{"missing field \""} + name + "\"";
-    return false;
-  }
-  if (!it->value.IsString()) {
-    reason = std::string{"field \""} + name + "\" must be a string";
-    return false;
-  }
+  if (it == obj.MemberEnd() || it->value.IsNull())
+    return caf::none;
+  if (!it->value.IsString())
+    return bad_line(std::string{"field \""} + name + "\" must be a string");
   into.assign(it->value.GetString(), it->value.GetStringLength());
-  return true;
+  return caf::none;
+}
+
+caf::error required_string(const rapidjson::Value& obj, const char* name,
+                           std::string& into) {
+  auto it = obj.FindMember(name);
+  if (it == obj.MemberEnd())
+    return bad_line(std::string{"missing field \""} + name + "\"");
+  return optional_string(obj, name, into);
 }
 
 /// At most ~80 bytes of `s`, cut on a UTF-8 boundary, for messages.
@@ -75,64 +72,53 @@ std::string duplicate_field(const rapidjson::Value& obj) {
 
 } // namespace
 
-bool parse_pair_line(std::string_view text, answer_pair& out,
-                     std::string& reason) {
+caf::expected<answer_pair> parse_pair_line(std::string_view text) {
   // RapidJSON stops at a NUL as at the end of the text, so "{...}\0{...}"
   // would read as its first object alone.
-  if (auto nul = text.find('\0'); nul != std::string_view::npos) {
-    reason = "NUL byte at byte " + std::to_string(nul + 1)
-             + ": a line holds one JSON object and nothing else";
-    return false;
-  }
+  if (auto nul = text.find('\0'); nul != std::string_view::npos)
+    return bad_line("NUL byte at byte " + std::to_string(nul + 1)
+                    + ": a line holds one JSON object and nothing else");
   rapidjson::Document doc;
   doc.Parse<rapidjson::kParseValidateEncodingFlag>(text.data(), text.size());
   if (doc.HasParseError()) {
     auto code = doc.GetParseError();
     if (code == rapidjson::kParseErrorStringInvalidEncoding)
-      reason = "invalid UTF-8 (byte " + std::to_string(doc.GetErrorOffset() + 1)
-               + ")";
-    else
-      reason = "malformed JSON at byte "
-               + std::to_string(doc.GetErrorOffset() + 1) + ": "
-               + rapidjson::GetParseError_En(code);
-    return false;
+      return bad_line("invalid UTF-8 (byte "
+                      + std::to_string(doc.GetErrorOffset() + 1) + ")");
+    return bad_line("malformed JSON at byte "
+                    + std::to_string(doc.GetErrorOffset() + 1) + ": "
+                    + rapidjson::GetParseError_En(code));
   }
-  if (!doc.IsObject()) {
-    reason = "a line must be a JSON object";
-    return false;
-  }
-  if (auto dup = duplicate_field(doc); !dup.empty()) {
-    reason = "duplicate field \"" + abbreviated(dup)
-             + "\" (each field at most once)";
-    return false;
-  }
-  out = answer_pair{};
-  if (!required_string(doc, "id", out.id, reason)
-      || !required_string(doc, "a", out.a, reason)
-      || !required_string(doc, "b", out.b, reason)
-      || !optional_string(doc, "item", out.item, reason)
-      || !optional_string(doc, "transform", out.transform, reason))
-    return false;
-  if (out.id.empty()) {
-    reason = "field \"id\" must not be empty";
-    return false;
-  }
+  if (!doc.IsObject())
+    return bad_line("a line must be a JSON object");
+  if (auto dup = duplicate_field(doc); !dup.empty())
+    return bad_line("duplicate field \"" + abbreviated(dup)
+                    + "\" (each field at most once)");
+  answer_pair out;
+  if (auto err = required_string(doc, "id", out.id))
+    return err;
+  if (auto err = required_string(doc, "a", out.a))
+    return err;
+  if (auto err = required_string(doc, "b", out.b))
+    return err;
+  if (auto err = optional_string(doc, "item", out.item))
+    return err;
+  if (auto err = optional_string(doc, "transform", out.transform))
+    return err;
+  if (out.id.empty())
+    return bad_line("field \"id\" must not be empty");
   if (auto it = doc.FindMember("item");
-      it != doc.MemberEnd() && it->value.IsString() && out.item.empty()) {
-    reason = "field \"item\" must not be empty (omit it to use the id)";
-    return false;
-  }
+      it != doc.MemberEnd() && it->value.IsString() && out.item.empty())
+    return bad_line("field \"item\" must not be empty (omit it to use the id)");
   if (out.item.empty())
     out.item = out.id;
   if (auto it = doc.FindMember("label"); it != doc.MemberEnd()) {
     if (it->value.IsBool())
       out.label = it->value.GetBool();
-    else if (!it->value.IsNull()) {
-      reason = "field \"label\" must be true, false or null";
-      return false;
-    }
+    else if (!it->value.IsNull())
+      return bad_line("field \"label\" must be true, false or null");
   }
-  return true;
+  return out;
 }
 
 pair_reader::pair_reader(std::FILE* in, std::string name)
@@ -148,8 +134,8 @@ bool pair_reader::fill_buffered() {
   end_ = std::fread(buf_.data(), 1, buf_.size(), in_);
   // errno is only meaningful right after the read that failed (fread may
   // return what it got before the error, and fail for good on the next call).
-  if (std::ferror(in_) && error_.empty())
-    error_ = std::strerror(errno);
+  if (std::ferror(in_) && !error_)
+    error_ = make_error(errc::io_failed, std::strerror(errno));
   if (end_ == 0) {
     eof_ = true;
     failed_ = std::ferror(in_) != 0;
@@ -169,8 +155,8 @@ bool pair_reader::fill() {
   // wait for 64 KiB), so a run fed slowly judges what it has.
   auto n = ::read(::fileno(in_), buf_.data(), buf_.size());
   if (n < 0) {
-    if (error_.empty())
-      error_ = std::strerror(errno);
+    if (!error_)
+      error_ = make_error(errc::io_failed, std::strerror(errno));
     eof_ = true;
     failed_ = true;
     return false;
@@ -224,7 +210,7 @@ bool pair_reader::next(pair_line& out) {
       out.what = pair_line::kind::rejected;
       out.line = line_ + 1;
       out.reason = "read error after line " + std::to_string(line_) + ": "
-                   + error_ + "; the rest of the input was not read";
+                   + context_of(error_) + "; the rest of the input was not read";
       return true;
     }
     ++line_;
@@ -239,12 +225,13 @@ bool pair_reader::next(pair_line& out) {
       line_buf_.pop_back();
     if (blank(line_buf_))
       continue;
-    std::string reason;
-    if (!parse_pair_line(line_buf_, out.pair, reason)) {
+    auto pair = parse_pair_line(line_buf_);
+    if (!pair) {
       out.what = pair_line::kind::rejected;
-      out.reason = std::move(reason);
+      out.reason = context_of(pair.error());
       return true;
     }
+    out.pair = std::move(*pair);
     if (!ids_.insert(out.pair.id)) {
       out.what = pair_line::kind::rejected;
       out.reason = "duplicate id \"" + abbreviated(out.pair.id) + "\"";

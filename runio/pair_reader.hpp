@@ -13,6 +13,9 @@
 #include <string_view>
 #include <vector>
 
+#include <caf/error.hpp>
+#include <caf/expected.hpp>
+
 #include "messages/answer_pair.hpp"
 #include "runio/id_set.hpp"
 
@@ -27,10 +30,9 @@ struct pair_line {
   std::string reason;     // when what == rejected
 };
 
-/// Parses one line (without its newline) into a pair; on failure returns
-/// false with `reason` in plain words. Does not check for duplicates.
-bool parse_pair_line(std::string_view text, answer_pair& out,
-                     std::string& reason);
+/// Parses one line (without its newline) into a pair; bad_input with the
+/// reason in plain words otherwise. Does not check for duplicates.
+caf::expected<answer_pair> parse_pair_line(std::string_view text);
 
 class pair_reader {
 public:
@@ -54,8 +56,9 @@ public:
     return failed_;
   }
 
-  /// The system's words for that error (e.g. "Connection reset by peer").
-  const std::string& error() const {
+  /// That error (io_failed), its context the system's words (e.g.
+  /// "Connection reset by peer").
+  const caf::error& error() const {
     return error_;
   }
 
@@ -90,7 +93,7 @@ private:
   bool streaming_ = false;
   bool failed_ = false;
   bool failure_reported_ = false;
-  std::string error_;
+  caf::error error_;
   std::uint64_t line_ = 0;
   std::uint64_t bytes_ = 0;
   std::string line_buf_;

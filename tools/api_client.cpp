@@ -12,6 +12,8 @@
 
 #include <openssl/ssl.h>
 
+#include "messages/error.hpp"
+
 namespace ij {
 
 namespace net = boost::asio;
@@ -28,7 +30,8 @@ std::string api_reply::header(const std::string& name) const {
 }
 
 struct api_client::impl {
-  std::string host, port, token, init_error;
+  std::string host, port, token;
+  caf::error init_error; // the URL or a TLS file is unusable
   std::chrono::milliseconds timeout;
   net::io_context io;
   std::optional<ssl::context> tls; // https:// only
@@ -47,7 +50,7 @@ struct api_client::impl {
     return secure ? beast::get_lowest_layer(*secure) : *plain;
   }
 
-  bool connect(std::string& error) {
+  caf::error connect() {
     if (tls)
       secure.emplace(io, *tls);
     else
@@ -59,9 +62,9 @@ struct api_client::impl {
     if (!ec)
       lowest().connect(results, ec);
     if (ec) {
-      error = "cannot connect to " + host + ":" + port + ": " + ec.message();
       drop();
-      return false;
+      return make_error(errc::unreachable, "cannot connect to " + host + ":"
+                                             + port + ": " + ec.message());
     }
     if (secure) {
       // The server's name is checked (an IP address against the
@@ -72,14 +75,14 @@ struct api_client::impl {
       secure->set_verify_callback(ssl::host_name_verification(host));
       secure->handshake(ssl::stream_base::client, ec);
       if (ec) {
-        error = "TLS handshake with " + host + ":" + port + " failed: "
-                + ec.message();
         drop();
-        return false;
+        return make_error(errc::unreachable, "TLS handshake with " + host + ":"
+                                               + port + " failed: "
+                                               + ec.message());
       }
     }
     buffer.clear();
-    return true;
+    return caf::none;
   }
 
   template <class Stream>
@@ -93,7 +96,7 @@ struct api_client::impl {
 
   api_reply once(const http::request<http::string_body>& req) {
     api_reply out;
-    if (!connected() && !connect(out.error))
+    if (!connected() && (out.error = connect()))
       return out;
     beast::error_code ec;
     lowest().expires_after(timeout);
@@ -104,8 +107,9 @@ struct api_client::impl {
     else
       exchange(*plain, req, parser, ec);
     if (ec) {
-      out.error = "HTTP exchange with " + host + ":" + port + " failed: "
-                  + ec.message();
+      out.error = make_error(errc::unreachable, "HTTP exchange with " + host
+                                                  + ":" + port + " failed: "
+                                                  + ec.message());
       drop();
       return out;
     }
@@ -124,11 +128,11 @@ struct api_client::impl {
     tls.emplace(ssl::context::tls_client);
     beast::error_code ec;
     auto step = [&](const std::string& what, auto load) {
-      if (!init_error.empty())
+      if (init_error)
         return;
       load();
       if (ec)
-        init_error = what + ": " + ec.message();
+        init_error = make_error(errc::bad_config, what + ": " + ec.message());
     };
     tls->set_verify_mode(ssl::verify_peer);
     if (t.ca_file.empty())
@@ -156,14 +160,16 @@ api_client::api_client(std::string base_url, std::string token,
     if (base_url.compare(0, scheme.size(), scheme) == 0)
       rest = base_url.substr(scheme.size());
   if (rest.empty()) {
-    impl_->init_error =
-      "the server URL must start with http:// or https://: " + base_url;
+    impl_->init_error = make_error(
+      errc::bad_config,
+      "the server URL must start with http:// or https://: " + base_url);
     return;
   }
   rest = rest.substr(0, rest.find('/'));
   auto colon = rest.rfind(':');
   if (colon == std::string::npos || colon + 1 == rest.size()) {
-    impl_->init_error = "the server URL must name a port: " + base_url;
+    impl_->init_error = make_error(errc::bad_config,
+                                   "the server URL must name a port: " + base_url);
     return;
   }
   impl_->host = rest.substr(0, colon);
@@ -171,21 +177,21 @@ api_client::api_client(std::string base_url, std::string token,
   if (base_url.compare(0, 8, "https://") == 0)
     impl_->setup_tls(tls);
   else if (!tls.ca_file.empty() || !tls.cert_file.empty())
-    impl_->init_error = "TLS options need an https:// server URL: " + base_url;
+    impl_->init_error = make_error(
+      errc::bad_config, "TLS options need an https:// server URL: " + base_url);
 }
 
 api_client::~api_client() = default;
 
-bool api_client::valid(std::string& error) const {
-  error = impl_->init_error;
-  return error.empty();
+caf::error api_client::check() const {
+  return impl_->init_error;
 }
 
 api_reply api_client::request(const std::string& method,
                               const std::string& target,
                               const std::string& body,
                               const std::string& content_type) {
-  if (!impl_->init_error.empty())
+  if (impl_->init_error)
     return {0, {}, impl_->init_error, {}};
   http::request<http::string_body> req{http::string_to_verb(method), target,
                                        11};

@@ -11,12 +11,16 @@
 #include <utility>
 #include <vector>
 
+#include <caf/error.hpp>
+
 namespace ij {
 
 struct api_reply {
   unsigned status = 0; // 0: no reply (error says why)
   std::string body;
-  std::string error;
+  /// Why there is no reply: unreachable (connect, TLS, the exchange) or
+  /// bad_config (the client's URL or TLS files).
+  caf::error error;
   std::vector<std::pair<std::string, std::string>> headers;
   std::string header(const std::string& name) const;
 };
@@ -38,9 +42,9 @@ public:
   api_client(const api_client&) = delete;
   api_client& operator=(const api_client&) = delete;
 
-  /// False with `error` when the URL is not http(s)://HOST:PORT or a TLS
-  /// file cannot be used.
-  bool valid(std::string& error) const;
+  /// bad_config when the URL is not http(s)://HOST:PORT or a TLS file
+  /// cannot be used.
+  caf::error check() const;
 
   api_reply request(const std::string& method, const std::string& target,
                     const std::string& body = {},

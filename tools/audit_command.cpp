@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "core/audit_chain.hpp"
+#include "messages/error.hpp"
 #include "tools/exit_codes.hpp"
 #include "tools/final_hash_check.hpp"
 
@@ -15,12 +16,12 @@ namespace ij {
 
 int audit_verify_command(const std::string& path,
                          const std::string& expect_hash) {
-  auto expected = parse_expected_hash(expect_hash);
-  if (!expect_hash.empty() && !expected) {
-    std::fprintf(stderr, "invjudge: %s\n",
-                 bad_expected_hash_text(expect_hash).c_str());
+  auto given = parse_expected_hash(expect_hash);
+  if (!given) {
+    std::fprintf(stderr, "invjudge: %s\n", context_of(given.error()).c_str());
     return exit_code::bad_input;
   }
+  auto& expected = *given;
   // A directory opens and fails only at the first read: name it first.
   struct stat st;
   if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {

@@ -3,24 +3,26 @@
 #include <algorithm>
 #include <cctype>
 
+#include "messages/error.hpp"
+
 namespace ij {
 
-std::optional<std::string> parse_expected_hash(const std::string& given) {
+caf::expected<std::optional<std::string>>
+parse_expected_hash(const std::string& given) {
+  if (given.empty())
+    return std::optional<std::string>{};
   if (given.size() != 64
       || !std::all_of(given.begin(), given.end(), [](char c) {
            return std::isxdigit(static_cast<unsigned char>(c)) != 0;
          }))
-    return std::nullopt;
+    return make_error(errc::bad_input,
+                      "--expect-hash " + given
+                        + ": not a SHA-256 (64 hex digits, as `run` and "
+                          "`audit verify` print it)");
   std::string out = given;
   for (auto& c : out)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string bad_expected_hash_text(const std::string& given) {
-  return "--expect-hash " + given
-         + ": not a SHA-256 (64 hex digits, as `run` and `audit verify` "
-           "print it)";
+  return std::optional<std::string>{std::move(out)};
 }
 
 std::string last_line_caveat(std::uint64_t lines, const std::string& final_hash) {

@@ -9,14 +9,14 @@
 #include <optional>
 #include <string>
 
+#include <caf/expected.hpp>
+
 namespace ij {
 
-/// `given` as a SHA-256 in lower-case hex; nullopt when it is not 64 hex
-/// digits.
-std::optional<std::string> parse_expected_hash(const std::string& given);
-
-/// The error for an --expect-hash that is not a SHA-256.
-std::string bad_expected_hash_text(const std::string& given);
+/// --expect-hash `given` as a SHA-256 in lower-case hex; nullopt when none
+/// was given (empty); bad_input naming it when it is not 64 hex digits.
+caf::expected<std::optional<std::string>>
+parse_expected_hash(const std::string& given);
 
 /// What the chain alone shows (no hash kept to compare): "chain intact
 /// through line N; the last line is only as safe as the final hash you

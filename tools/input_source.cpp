@@ -5,6 +5,8 @@
 
 #include <sys/stat.h>
 
+#include "messages/error.hpp"
+
 namespace ij {
 
 namespace {
@@ -14,26 +16,23 @@ constexpr std::uint64_t max_counted_bytes = 256ull << 20;
 
 } // namespace
 
-bool input_source::open(const std::string& path, std::string& error) {
+caf::error input_source::open(const std::string& path) {
   path_ = path;
   if (path == "-") {
     in_ = stdin;
     name_ = "<stdin>";
-    return true;
+    return caf::none;
   }
   name_ = path;
   struct stat st;
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-    error = path + ": is a directory";
-    return false;
-  }
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    return make_error(errc::io_failed, path + ": is a directory");
   owned_.reset(std::fopen(path.c_str(), "rb"));
-  if (!owned_) {
-    error = path + ": cannot open: " + std::strerror(errno);
-    return false;
-  }
+  if (!owned_)
+    return make_error(errc::io_failed,
+                      path + ": cannot open: " + std::strerror(errno));
   in_ = owned_.get();
-  return true;
+  return caf::none;
 }
 
 bool input_source::rereadable() const {
@@ -41,13 +40,12 @@ bool input_source::rereadable() const {
   return owned_ && ::fstat(::fileno(in_), &st) == 0 && S_ISREG(st.st_mode);
 }
 
-bool input_source::rewind(std::string& error) {
-  if (!rereadable() || std::fseek(in_, 0, SEEK_SET) != 0) {
-    error = name_ + ": cannot be read a second time from its start";
-    return false;
-  }
+caf::error input_source::rewind() {
+  if (!rereadable() || std::fseek(in_, 0, SEEK_SET) != 0)
+    return make_error(errc::io_failed,
+                      name_ + ": cannot be read a second time from its start");
   std::clearerr(in_);
-  return true;
+  return caf::none;
 }
 
 std::optional<std::uint64_t> input_source::count_pairs() const {

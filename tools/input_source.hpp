@@ -9,13 +9,15 @@
 #include <optional>
 #include <string>
 
+#include <caf/error.hpp>
+
 namespace ij {
 
 class input_source {
 public:
-  /// Opens `path` ("-": standard input). False with `error` naming the path
-  /// (missing, unreadable, a directory).
-  bool open(const std::string& path, std::string& error);
+  /// Opens `path` ("-": standard input). Fails with io_failed naming the
+  /// path (missing, unreadable, a directory).
+  caf::error open(const std::string& path);
 
   std::FILE* stream() const {
     return in_;
@@ -32,8 +34,8 @@ public:
   /// first, even when redirected from a file).
   bool rereadable() const;
 
-  /// Back to the start for a second reading; false with `error`.
-  bool rewind(std::string& error);
+  /// Back to the start for a second reading; io_failed when it cannot be.
+  caf::error rewind();
 
   /// Non-blank lines of a regular file up to 256 MB, counted on a separate
   /// descriptor (for the progress total); nullopt otherwise.

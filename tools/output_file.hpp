@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <caf/expected.hpp>
+
 namespace ij {
 
 /// A file the output must not be.
@@ -28,10 +30,10 @@ struct kept_file {
 /// `kept` is refused; so is an existing regular file with content unless
 /// `force` (it is then truncated, only after every check passed). Devices
 /// and pipes (/dev/null, /dev/stdout) are written as they are. Returns the
-/// stream, owned by the caller, or nullptr with `error` naming the path and
-/// the reason; a file created here is removed again when refused.
-std::FILE* open_output_file(const std::string& path, bool force,
-                            const std::vector<kept_file>& kept,
-                            std::string& error);
+/// stream, owned by the caller; io_failed (cannot write) or bad_input (a
+/// refused path) naming the path and the reason otherwise. A file created
+/// here is removed again when refused.
+caf::expected<std::FILE*> open_output_file(const std::string& path, bool force,
+                                           const std::vector<kept_file>& kept);
 
 } // namespace ij

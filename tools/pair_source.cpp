@@ -1,5 +1,7 @@
 #include "tools/pair_source.hpp"
 
+#include "messages/error.hpp"
+
 namespace ij {
 
 pair_source::pair_source(std::FILE* in, std::string name, std::size_t batch)
@@ -19,7 +21,7 @@ void pair_source::echo(const pair_line& line) {
                          "the audit\n");
 }
 
-input_state pair_source::next(input_batch& batch, std::string&) {
+caf::expected<input_state> pair_source::next(input_batch& batch) {
   pair_line line;
   while (batch.pairs.size() < batch_) {
     if (!reader_.next(line)) {
@@ -36,10 +38,13 @@ input_state pair_source::next(input_batch& batch, std::string&) {
   return input_state::more;
 }
 
-std::string pair_source::read_error() const {
-  return name_ + ": read error after line " + std::to_string(reader_.lines())
-         + ": " + reader_.error()
-         + "; the pairs before it were judged, the rest was not read";
+caf::error pair_source::read_error() const {
+  return make_error(errc::io_failed,
+                    name_ + ": read error after line "
+                      + std::to_string(reader_.lines()) + ": "
+                      + context_of(reader_.error())
+                      + "; the pairs before it were judged, the rest was not "
+                        "read");
 }
 
 } // namespace ij

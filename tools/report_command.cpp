@@ -9,6 +9,7 @@
 
 #include "core/audit_chain.hpp"
 #include "tools/audit_digest.hpp"
+#include "messages/error.hpp"
 #include "tools/exit_codes.hpp"
 #include "tools/final_hash_check.hpp"
 #include "tools/html_report.hpp"
@@ -49,8 +50,8 @@ report_status status_of(const audit_verification& v, const std::string& path,
 int report_command(const std::string& audit_path, const std::string& html_path,
                    bool allow_unverified, const std::string& expect_hash) {
   auto expected = parse_expected_hash(expect_hash);
-  if (!expect_hash.empty() && !expected) {
-    say(bad_expected_hash_text(expect_hash));
+  if (!expected) {
+    say(context_of(expected.error()));
     return exit_code::bad_input;
   }
   struct stat st;
@@ -63,7 +64,7 @@ int report_command(const std::string& audit_path, const std::string& html_path,
     say(audit_path + ": " + v.reason);
     return exit_code::bad_input;
   }
-  auto status = status_of(v, audit_path, expected);
+  auto status = status_of(v, audit_path, *expected);
   if (status.chain == to_string(audit_status::edited)) {
     if (!allow_unverified) {
       say(audit_path + " does not verify (" + status.reason

@@ -87,17 +87,20 @@ struct prepared_run {
 
 // --resume: the audit is opened (locked, verified, its uncommitted tail
 // cut) and the run's configuration is its manifest's.
-std::optional<run_config> resume_config(const run_options& opts,
-                                        prepared_run& run, std::string& error) {
+caf::expected<run_config> resume_config(const run_options& opts,
+                                        prepared_run& run) {
+  std::string error;
   auto audit = open_audit_for_resume(opts.resume_path, error);
   if (!audit)
-    return std::nullopt;
+    return make_error(errc::audit_failed, error);
   run.audit_fd = audit->fd;
   run.audit_path = opts.resume_path;
   auto cfg = parse_config(audit->point.config_json,
                           opts.resume_path + " (manifest config)", error);
   run.resume = std::make_shared<const resume_point>(std::move(audit->point));
-  return cfg;
+  if (!cfg)
+    return make_error(errc::bad_config, error);
+  return std::move(*cfg);
 }
 
 
@@ -135,9 +138,14 @@ int add_hosts(const run_options& opts, run_config& cfg) {
 int prepare_config(const run_options& opts, prepared_run& run) {
   std::string error;
   std::optional<run_config> cfg;
-  if (!opts.resume_path.empty())
-    cfg = resume_config(opts, run, error);
-  else if (opts.config_path.empty())
+  if (!opts.resume_path.empty()) {
+    auto resumed = resume_config(opts, run);
+    if (!resumed) {
+      say(context_of(resumed.error()));
+      return exit_code::bad_config;
+    }
+    cfg = std::move(*resumed);
+  } else if (opts.config_path.empty())
     cfg = default_config();
   else
     cfg = load_config(opts.config_path, error);
@@ -207,9 +215,8 @@ int check_strict(const run_options& opts, input_source& input,
     return exit_code::bad_input;
   }
   run.total = checked.pairs;
-  std::string error;
-  if (!input.rewind(error)) {
-    say(error);
+  if (auto err = input.rewind()) {
+    say(context_of(err));
     return exit_code::bad_input;
   }
   return exit_code::ok;
@@ -224,15 +231,15 @@ int prepare_destinations(const run_options& opts, prepared_run& run) {
     run.audit_path = !opts.audit_path.empty() ? opts.audit_path
                                               : run.config.audit_path;
   if (!opts.out_path.empty()) {
-    run.out_owner.reset(open_output_file(
+    auto out = open_output_file(
       opts.out_path, opts.force,
       {{"the pairs file", {}, ::fileno(run.input.stream())},
-       {"the audit file", run.audit_path, -1}},
-      error));
-    if (!run.out_owner) {
-      say(error);
+       {"the audit file", run.audit_path, -1}});
+    if (!out) {
+      say(context_of(out.error()));
       return exit_code::bad_input;
     }
+    run.out_owner.reset(*out);
     run.out = run.out_owner.get();
   }
   if (run.audit_path.empty()) {
@@ -396,7 +403,7 @@ int conclude(const run_outcome& out, run_view& view, const run_options& opts,
         + (opts.out_path.empty() ? std::string{"standard output"}
                                  : opts.out_path));
   if (view.source.read_failed())
-    say(view.source.read_error());
+    say(context_of(view.source.read_error()));
   if (s.stopped_by_alarm) {
     say("the bias alarm stopped the run (canaries on_alarm stop-run): "
         + s.stop_reason);
@@ -545,7 +552,7 @@ int run_pairs(const run_options& opts, prepared_run& run) {
   auto on = view.handlers();
   auto outcome = drive_run(
     self, *session,
-    [&source](input_batch& b, std::string& why) { return source.next(b, why); },
+    [&source](input_batch& b) { return source.next(b); },
     on);
   return conclude(outcome, view, opts, run.audit_path, judge_keys(run.config));
 }
@@ -557,9 +564,8 @@ int run_command(const run_options& opts) {
   prepared_run run;
   if (auto code = prepare_config(opts, run); code != exit_code::ok)
     return code;
-  std::string error;
-  if (!run.input.open(opts.pairs_path, error)) {
-    say(error);
+  if (auto err = run.input.open(opts.pairs_path)) {
+    say(context_of(err));
     return exit_code::bad_input;
   }
   if (opts.strict)

@@ -20,6 +20,7 @@
 #include "actors/system_config.hpp"
 #include "daemon/daemon_service.hpp"
 #include "daemon/http_server.hpp"
+#include "messages/error.hpp"
 #include "tools/exit_codes.hpp"
 #include "tools/interrupt.hpp"
 
@@ -102,99 +103,88 @@ bool read_settings(const std::string& path, serve_settings& s,
   return true;
 }
 
-// The token: --token-file, else $INVJUDGE_TOKEN (never printed).
-bool read_token(const std::string& file, std::string& token,
-                std::string& error) {
+// The token: --token-file, else $INVJUDGE_TOKEN (never printed; empty:
+// none).
+caf::expected<std::string> read_token(const std::string& file) {
   if (file.empty()) {
-    if (auto env = std::getenv("INVJUDGE_TOKEN"))
-      token = env;
-    return true;
+    auto env = std::getenv("INVJUDGE_TOKEN");
+    return std::string{env ? env : ""};
   }
   std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    error = "cannot read the token file " + file;
-    return false;
-  }
+  if (!in)
+    return make_error(errc::bad_config, "cannot read the token file " + file);
+  std::string token;
   std::getline(in, token);
   while (!token.empty() && (token.back() == '\r' || token.back() == ' '))
     token.pop_back();
-  if (token.empty()) {
-    error = "the token file " + file + " is empty";
-    return false;
-  }
-  return true;
+  if (token.empty())
+    return make_error(errc::bad_config, "the token file " + file + " is empty");
+  return token;
 }
 
-bool split_listen(const std::string& listen, http_server_options& http,
-                  std::string& error) {
+caf::error split_listen(const std::string& listen, http_server_options& http) {
   auto colon = listen.rfind(':');
   if (colon == std::string::npos || colon + 1 == listen.size()
       || listen.find_first_not_of("0123456789", colon + 1) != std::string::npos
-      || listen.size() - colon - 1 > 5) {
-    error = "--listen takes ADDR:PORT, e.g. 127.0.0.1:8321, not '" + listen + "'";
-    return false;
-  }
-  http.address = colon == 0 ? "127.0.0.1" : listen.substr(0, colon);
+      || listen.size() - colon - 1 > 5)
+    return make_error(errc::bad_config,
+                      "--listen takes ADDR:PORT, e.g. 127.0.0.1:8321, not '"
+                        + listen + "'");
   auto port = std::stoul(listen.substr(colon + 1));
-  if (port > 65535) {
-    error = "--listen: port " + std::to_string(port) + " is over 65535";
-    return false;
-  }
+  if (port > 65535)
+    return make_error(errc::bad_config, "--listen: port " + std::to_string(port)
+                                          + " is over 65535");
+  http.address = colon == 0 ? "127.0.0.1" : listen.substr(0, colon);
   http.port = static_cast<std::uint16_t>(port);
-  return true;
+  return caf::none;
 }
 
 // --state: never empty (the state would land in the filesystem root), and
 // made absolute, so that a relative one is where it was meant (the working
 // directory at start) and the operator sees where the state is.
-bool resolve_state_dir(std::string& dir, std::string& error) {
-  if (dir.find_first_not_of(" \t") == std::string::npos) {
-    error = "--state: the state directory is empty; give a directory, e.g. "
-            "--state /var/lib/invjudge";
-    return false;
-  }
+caf::expected<std::string> resolve_state_dir(const std::string& given) {
+  if (given.find_first_not_of(" \t") == std::string::npos)
+    return make_error(errc::bad_config,
+                      "--state: the state directory is empty; give a "
+                      "directory, e.g. --state /var/lib/invjudge");
   std::error_code ec;
-  auto path = std::filesystem::absolute(dir, ec).lexically_normal();
-  if (ec) {
-    error = "--state: cannot resolve '" + dir + "': " + ec.message();
-    return false;
-  }
-  dir = path.string();
+  auto path = std::filesystem::absolute(given, ec).lexically_normal();
+  if (ec)
+    return make_error(errc::bad_config, "--state: cannot resolve '" + given
+                                          + "': " + ec.message());
+  auto dir = path.string();
   while (dir.size() > 1 && dir.back() == '/')
     dir.pop_back();
-  if (dir == "/") {
-    error = "--state: the filesystem root is not a state directory";
-    return false;
-  }
+  if (dir == "/")
+    return make_error(errc::bad_config,
+                      "--state: the filesystem root is not a state directory");
   std::filesystem::create_directories(dir, ec); // "created if absent"
-  if (ec) {
-    error = "--state: cannot create " + dir + ": " + ec.message();
-    return false;
-  }
-  return true;
+  if (ec)
+    return make_error(errc::bad_config,
+                      "--state: cannot create " + dir + ": " + ec.message());
+  return dir;
 }
 
 } // namespace
 
 int serve_command(const serve_options& opts) {
   serve_settings s;
+  if (auto err = split_listen(opts.listen, s.http)) {
+    say(context_of(err));
+    return exit_code::bad_config;
+  }
   std::string error;
-  if (!split_listen(opts.listen, s.http, error)
-      || (!opts.config_path.empty() && !read_settings(opts.config_path, s, error))) {
+  if (!opts.config_path.empty() && !read_settings(opts.config_path, s, error)) {
     say(error);
     return exit_code::bad_config;
   }
-  daemon_options d;
-  d.state_dir = opts.state_dir;
-  if (!resolve_state_dir(d.state_dir, error)) {
-    say(error);
+  auto state_dir = resolve_state_dir(opts.state_dir);
+  auto token = state_dir ? read_token(opts.token_file) : std::string{};
+  if (!state_dir || !token) {
+    say(context_of(state_dir ? token.error() : state_dir.error()));
     return exit_code::bad_config;
   }
-  d.cache = s.cache;
-  if (!read_token(opts.token_file, d.token, error)) {
-    say(error);
-    return exit_code::bad_config;
-  }
+  daemon_options d{std::move(*state_dir), std::move(*token), s.cache};
   boost::system::error_code ec;
   auto addr = boost::asio::ip::make_address(s.http.address, ec);
   if (ec) {
@@ -219,11 +209,12 @@ int serve_command(const serve_options& opts) {
   caf::actor_system_config cfg;
   configure_actor_system(cfg);
   caf::actor_system sys{cfg};
-  auto service = daemon_service::open(sys, d, error);
-  if (!service) {
-    say(error);
+  auto opened = daemon_service::open(sys, d);
+  if (!opened) {
+    say(context_of(opened.error()));
     return exit_code::bad_config;
   }
+  auto service = std::move(*opened);
   say("state directory " + d.state_dir);
   if (service->resumed() > 0)
     say("resumed " + std::to_string(service->resumed()) + " unfinished run(s)");

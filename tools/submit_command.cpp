@@ -10,6 +10,7 @@
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 
+#include "messages/error.hpp"
 #include "tools/api_client.hpp"
 #include "tools/exit_codes.hpp"
 
@@ -24,7 +25,7 @@ void say(const std::string& text) {
 // The daemon's error message, or the status.
 std::string reason_of(const api_reply& r) {
   if (r.status == 0)
-    return r.error;
+    return context_of(r.error);
   rapidjson::Document d;
   d.Parse(r.body);
   if (d.IsObject() && d.HasMember("error") && d["error"].IsObject()
@@ -126,9 +127,8 @@ int submit_command(const submit_options& opts) {
     token = env;
   api_client api{opts.server, token, std::chrono::seconds(60),
                  api_tls{opts.tls_ca, opts.tls_cert, opts.tls_key}};
-  std::string error;
-  if (!api.valid(error)) {
-    say(error);
+  if (auto err = api.check()) {
+    say(context_of(err));
     return exit_code::bad_input;
   }
   std::ifstream pairs(opts.pairs_path, std::ios::binary);

@@ -62,7 +62,7 @@ TEST_CASE("a run on real threads with a detached logger writes a chain that "
   REQUIRE(run);
   constexpr int n = 200;
   int sent = 0;
-  batch_source source = [&](input_batch& b, std::string&) {
+  batch_source source = [&](input_batch& b) -> caf::expected<input_state> {
     for (int k = 0; k < 16 && sent < n; ++k, ++sent) {
       answer_pair pair;
       pair.id = "p" + std::to_string(sent);

@@ -16,6 +16,7 @@
 
 #include "core/audit_chain.hpp"
 #include "tests/daemon/daemon_support.hpp"
+#include "tests/error_text.hpp"
 
 using namespace ij;
 using namespace ij::test;
@@ -40,7 +41,7 @@ bool expect(load_tally& t, const api_reply& r, std::initializer_list<unsigned> o
   for (auto s : ok)
     if (r.status == s)
       return true;
-  t.fail(step + ": HTTP " + std::to_string(r.status) + " " + r.error + " " + r.body);
+  t.fail(step + ": HTTP " + std::to_string(r.status) + " " + ::test::why(r.error) + " " + r.body);
   return false;
 }
 

@@ -6,6 +6,7 @@
 #include <rapidjson/document.h>
 
 #include "daemon/pair_intake.hpp"
+#include "tests/error_text.hpp"
 
 using namespace ij;
 
@@ -41,13 +42,17 @@ TEST_CASE("pair intake: a rejection record is valid JSON, bounded, and reads bac
 
 TEST_CASE("pair intake: uploaded lines are numbered, duplicates and long lines rejected") {
   pair_intake intake{10};
-  answer_pair p;
-  std::string why;
-  CHECK(intake.take(R"({"id":"a","a":"1","b":"1"})", p, why) == pair_intake::kind::pair);
-  CHECK(intake.take("  ", p, why) == pair_intake::kind::blank);
-  CHECK(intake.take(R"({"id":"a","a":"2","b":"2"})", p, why) == pair_intake::kind::rejected);
-  CHECK(why == "duplicate id \"a\"");
-  CHECK(intake.take_oversized(why) == pair_intake::kind::rejected);
-  CHECK(why.find("line longer than") == 0);
+  auto pair = intake.take(R"({"id":"a","a":"1","b":"1"})");
+  REQUIRE(pair);
+  CHECK((*pair && (*pair)->id == "a"));
+  auto blank = intake.take("  ");
+  REQUIRE(blank);
+  CHECK_FALSE(*blank);
+  auto dup = intake.take(R"({"id":"a","a":"2","b":"2"})");
+  CHECK_FALSE(dup);
+  CHECK(test::why(dup) == "duplicate id \"a\"");
+  auto err = intake.take_oversized();
+  CHECK(err);
+  CHECK(test::why(err).find("line longer than") == 0);
   CHECK(intake.lines() == 14);
 }

@@ -21,6 +21,7 @@
 #include "daemon/api_routes.hpp"
 #include "daemon/bearer_token.hpp"
 #include "daemon/run_request.hpp"
+#include "messages/error.hpp"
 #include "runio/pair_reader.hpp"
 
 namespace http = boost::beast::http;
@@ -50,12 +51,11 @@ void pair_lines(std::string_view body) {
     auto nl = body.find('\n');
     auto line = body.substr(0, nl);
     body.remove_prefix(nl == std::string_view::npos ? body.size() : nl + 1);
-    ij::answer_pair pair;
-    std::string reason;
-    if (ij::parse_pair_line(line, pair, reason))
-      ids.insert(pair.id);
+    auto pair = ij::parse_pair_line(line);
+    if (pair)
+      ids.insert(pair->id);
     else
-      require(!reason.empty());
+      require(!ij::context_of(pair.error()).empty());
   }
 }
 

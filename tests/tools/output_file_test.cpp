@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli_support.hpp"
+#include "tests/error_text.hpp"
 #include "tools/output_file.hpp"
 
 using namespace ij;
@@ -25,25 +26,24 @@ bool exists(const std::string& path) {
 
 TEST_CASE("a new output file is created, /dev/null is written as it is") {
   temp_dir d;
-  std::string error;
-  auto f = open_output_file(d.file("v.jsonl"), false, {}, error);
+  auto f = open_output_file(d.file("v.jsonl"), false, {});
   REQUIRE(f);
-  std::fputs("x\n", f);
-  std::fclose(f);
+  std::fputs("x\n", *f);
+  std::fclose(*f);
   CHECK(read_file(d.file("v.jsonl")) == "x\n");
-  f = open_output_file("/dev/null", false, {{"the pairs file", "/dev/null", -1}}, error);
+  f = open_output_file("/dev/null", false, {{"the pairs file", "/dev/null", -1}});
   REQUIRE(f);
-  std::fclose(f);
+  std::fclose(*f);
 }
 
 TEST_CASE("the output is refused when it is the pairs file or the audit, by any name") {
   temp_dir d;
   write_file(d.file("p.jsonl"), "pairs\n");
-  std::string error;
   SECTION("the same path") {
-    CHECK_FALSE(open_output_file(d.file("p.jsonl"), true,
-                                 {{"the pairs file", d.file("p.jsonl"), -1}}, error));
-    CHECK(error == "--out " + d.file("p.jsonl")
+    auto f = open_output_file(d.file("p.jsonl"), true,
+                              {{"the pairs file", d.file("p.jsonl"), -1}});
+    CHECK_FALSE(f);
+    CHECK(::test::why(f) == "--out " + d.file("p.jsonl")
                      + " is the pairs file (the same file): writing verdicts there "
                        "would destroy it; choose another path");
   }
@@ -51,14 +51,16 @@ TEST_CASE("the output is refused when it is the pairs file or the audit, by any 
     REQUIRE(::link(d.file("p.jsonl").c_str(), d.file("q.jsonl").c_str()) == 0);
     int in = ::open(d.file("p.jsonl").c_str(), O_RDONLY);
     REQUIRE(in >= 0);
-    CHECK_FALSE(open_output_file(d.file("q.jsonl"), true, {{"the pairs file", "", in}}, error));
+    auto f = open_output_file(d.file("q.jsonl"), true, {{"the pairs file", "", in}});
+    CHECK_FALSE(f);
     ::close(in);
-    CHECK(error.find("is the pairs file") != std::string::npos);
+    CHECK(::test::why(f).find("is the pairs file") != std::string::npos);
   }
   SECTION("the audit, which did not exist before the output was created") {
-    CHECK_FALSE(open_output_file(d.file("a.jsonl"), false,
-                                 {{"the audit file", d.file("./a.jsonl"), -1}}, error));
-    CHECK(error.find("is the audit file") != std::string::npos);
+    auto f = open_output_file(d.file("a.jsonl"), false,
+                              {{"the audit file", d.file("./a.jsonl"), -1}});
+    CHECK_FALSE(f);
+    CHECK(::test::why(f).find("is the audit file") != std::string::npos);
     CHECK_FALSE(exists(d.file("a.jsonl"))); // created, then removed again
   }
   // Never truncated on the way.
@@ -68,27 +70,27 @@ TEST_CASE("the output is refused when it is the pairs file or the audit, by any 
 TEST_CASE("an existing output with content is replaced only with force") {
   temp_dir d;
   write_file(d.file("v.jsonl"), "earlier verdicts\n");
-  std::string error;
-  CHECK_FALSE(open_output_file(d.file("v.jsonl"), false, {}, error));
-  CHECK(error == "--out " + d.file("v.jsonl")
+  auto refused = open_output_file(d.file("v.jsonl"), false, {});
+  CHECK_FALSE(refused);
+  CHECK(::test::why(refused) == "--out " + d.file("v.jsonl")
                    + " exists and is not empty: use --force to replace it, or choose "
                      "another path");
   CHECK(read_file(d.file("v.jsonl")) == "earlier verdicts\n");
-  auto f = open_output_file(d.file("v.jsonl"), true, {}, error);
+  auto f = open_output_file(d.file("v.jsonl"), true, {});
   REQUIRE(f);
-  std::fputs("new\n", f);
-  std::fclose(f);
+  std::fputs("new\n", *f);
+  std::fclose(*f);
   CHECK(read_file(d.file("v.jsonl")) == "new\n");
   // An existing empty file needs no force.
   write_file(d.file("e.jsonl"), "");
-  f = open_output_file(d.file("e.jsonl"), false, {}, error);
+  f = open_output_file(d.file("e.jsonl"), false, {});
   REQUIRE(f);
-  std::fclose(f);
+  std::fclose(*f);
 }
 
 TEST_CASE("an output that cannot be written names the reason") {
   temp_dir d;
-  std::string error;
-  CHECK_FALSE(open_output_file(d.file("no/v.jsonl"), false, {}, error));
-  CHECK(error == d.file("no/v.jsonl") + ": cannot write: No such file or directory");
+  auto f = open_output_file(d.file("no/v.jsonl"), false, {});
+  CHECK_FALSE(f);
+  CHECK(::test::why(f) == d.file("no/v.jsonl") + ": cannot write: No such file or directory");
 }

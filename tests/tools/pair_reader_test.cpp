@@ -9,6 +9,7 @@
 #include <string>
 
 #include "runio/pair_reader.hpp"
+#include "tests/error_text.hpp"
 
 using namespace ij;
 
@@ -31,19 +32,17 @@ std::vector<pair_line> read_all(const std::string& text) {
 }
 
 std::string reason_of(const std::string& line) {
-  answer_pair p;
-  std::string reason;
-  CHECK_FALSE(parse_pair_line(line, p, reason));
-  return reason;
+  auto p = parse_pair_line(line);
+  CHECK_FALSE(p);
+  return ::test::why(p);
 }
 
 } // namespace
 
 TEST_CASE("a full pair line is read with every field") {
-  answer_pair p;
-  std::string reason;
-  REQUIRE(parse_pair_line(R"({"id":"p1","item":"q","a":"1","b":"one","label":true,"transform":"t","extra":[1]})",
-                          p, reason));
+  auto parsed = parse_pair_line(R"({"id":"p1","item":"q","a":"1","b":"one","label":true,"transform":"t","extra":[1]})");
+  REQUIRE(parsed);
+  auto& p = *parsed;
   CHECK(p.id == "p1");
   CHECK(p.item == "q");
   CHECK(p.a == "1");
@@ -54,15 +53,15 @@ TEST_CASE("a full pair line is read with every field") {
 }
 
 TEST_CASE("item defaults to the id, label and transform are optional") {
-  answer_pair p;
-  std::string reason;
-  REQUIRE(parse_pair_line(R"({"id":"p1","a":"","b":"x","label":null,"item":null})", p, reason));
-  CHECK(p.item == "p1");
-  CHECK_FALSE(p.label);
-  CHECK(p.a.empty());
-  REQUIRE(parse_pair_line(R"({"id":"p2","a":"1","b":"2","label":false})", p, reason));
-  REQUIRE(p.label);
-  CHECK_FALSE(*p.label);
+  auto p = parse_pair_line(R"({"id":"p1","a":"","b":"x","label":null,"item":null})");
+  REQUIRE(p);
+  CHECK(p->item == "p1");
+  CHECK_FALSE(p->label);
+  CHECK(p->a.empty());
+  p = parse_pair_line(R"({"id":"p2","a":"1","b":"2","label":false})");
+  REQUIRE(p);
+  REQUIRE(p->label);
+  CHECK_FALSE(*p->label);
 }
 
 TEST_CASE("bad lines are rejected with a reason") {
@@ -197,6 +196,6 @@ TEST_CASE("a read error is reported once, as the line that could not be read") {
   CHECK(lines[2].reason
         == "read error after line 2: Input/output error; the rest of the input was not read");
   CHECK(r.failed());
-  CHECK(r.error() == "Input/output error");
+  CHECK(::test::why(r.error()) == "Input/output error");
   CHECK_FALSE(r.next(line)); // reported once
 }
