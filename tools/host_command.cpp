@@ -57,12 +57,8 @@ int prepare(const host_options& opts, prepared_host& h) {
     c = host_connection{opts.tls_cert, opts.tls_key, opts.tls_ca,
                         c.local_judges, c.heartbeat, c.lost_after,
                         c.connection_timeout, c.connect_timeout, c.retry_max};
-  if (c.tls() && (c.tls_key.empty() || c.tls_ca.empty())) {
-    say("mutual TLS needs all three of --tls-cert, --tls-key and --tls-ca");
-    return exit_code::bad_config;
-  }
-  if (auto why = check_tls_files(c); !why.empty()) {
-    say(why);
+  if (auto err = check_tls_files(c)) {
+    say(context_of(err));
     return exit_code::bad_config;
   }
   if (!is_loopback(h.listen.addr) && !c.tls()) {

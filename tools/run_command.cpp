@@ -121,13 +121,9 @@ int add_hosts(const run_options& opts, run_config& cfg) {
     c.tls_cert = opts.tls_cert;
     c.tls_key = opts.tls_key;
     c.tls_ca = opts.tls_ca;
-    if (c.tls_cert.empty() || c.tls_key.empty() || c.tls_ca.empty()) {
-      say("mutual TLS needs all three of --tls-cert, --tls-key and --tls-ca");
-      return exit_code::bad_config;
-    }
   }
-  if (auto why = check_tls_files(c); !why.empty()) {
-    say(why);
+  if (auto err = check_tls_files(c)) {
+    say(context_of(err));
     return exit_code::bad_config;
   }
   return exit_code::ok;
