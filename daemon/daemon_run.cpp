@@ -95,12 +95,16 @@ std::shared_ptr<daemon_run> daemon_run::create(daemon_context& ctx,
   run->pairs_fd_ = ::open(pairs.c_str(),
                           O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC,
                           0644);
-  int audit_fd = run->pairs_fd_ < 0 ? -1
-                                    : open_audit_file(run->audit_path(), error);
-  if (run->pairs_fd_ < 0 && error.empty())
+  if (run->pairs_fd_ < 0) {
     error = "cannot create " + pairs + ": " + std::strerror(errno);
-  if (audit_fd < 0)
     return nullptr;
+  }
+  auto audit = open_audit_file(run->audit_path());
+  if (!audit) {
+    error = context_of(audit.error());
+    return nullptr;
+  }
+  int audit_fd = *audit;
   run->status_->row.counts_json = counts_json(run->status_->totals);
   if (!ctx.store->insert_run(run->status_->row, error)) {
     ::close(audit_fd);
@@ -118,8 +122,12 @@ std::shared_ptr<daemon_run> daemon_run::restart(daemon_context& ctx,
                                                 std::string& error) {
   auto config = parse_config(row.config_json, "run " + row.id, error);
   // The stored map path is absolute and its SHA-256 pinned (run_request).
-  if (!config || !attach_calibration(*config, error))
+  if (!config)
     return nullptr;
+  if (auto err = attach_calibration(*config)) {
+    error = context_of(err);
+    return nullptr;
+  }
   std::shared_ptr<daemon_run> run{new daemon_run(ctx, std::move(row))};
   auto pairs = run->dir() + "/pairs.jsonl";
   run_actor_setup setup;
@@ -168,13 +176,18 @@ std::shared_ptr<daemon_run> daemon_run::restart(daemon_context& ctx,
   // Killed before its manifest was written: an empty audit starts afresh.
   struct stat st {};
   if (::stat(run->audit_path().c_str(), &st) == 0 && st.st_size == 0) {
-    setup.audit_fd = open_audit_file(run->audit_path(), error);
-    if (setup.audit_fd < 0)
+    auto audit = open_audit_file(run->audit_path());
+    if (!audit) {
+      error = context_of(audit.error());
       return nullptr;
+    }
+    setup.audit_fd = *audit;
   } else {
-    auto audit = open_audit_for_resume(run->audit_path(), error);
-    if (!audit)
+    auto audit = open_audit_for_resume(run->audit_path());
+    if (!audit) {
+      error = context_of(audit.error());
       return nullptr;
+    }
     setup.resume = std::make_shared<const resume_point>(std::move(audit->point));
     setup.audit_fd = audit->fd;
   }

@@ -134,11 +134,14 @@ daemon_service::open(caf::actor_system& sys, daemon_options options,
   d->store_->on_change(
     [events = &d->events_](const std::string& id) { events->changed(id); });
   if (!d->options_.cache.path.empty()) {
-    d->cache_ = response_cache::open(d->options_.cache.path,
-                                     d->options_.cache.ttl,
-                                     d->options_.cache.max_bytes, error);
-    if (!d->cache_)
+    auto cache = response_cache::open(d->options_.cache.path,
+                                      d->options_.cache.ttl,
+                                      d->options_.cache.max_bytes);
+    if (!cache) {
+      error = context_of(cache.error());
       return nullptr;
+    }
+    d->cache_ = std::move(*cache);
   }
   d->ctx_.sys = &sys;
   d->ctx_.directory = spawn_judge_directory(sys);
@@ -197,9 +200,11 @@ bool daemon_service::authorized(const http_request& req) const {
 // A worker for every judge of `cfg` that no worker serves yet: judges are
 // shared by every run (and their calls metered and, with a cache, cached).
 bool daemon_service::ensure_workers(const run_config& cfg, std::string& error) {
-  auto bindings = bind_judges(cfg, error);
-  if (!bindings)
+  auto bindings = bind_judges(cfg);
+  if (!bindings) {
+    error = context_of(bindings.error());
     return false;
+  }
   std::lock_guard<std::mutex> guard{workers_mtx_};
   std::vector<judge_binding> fresh;
   for (auto& b : *bindings) {

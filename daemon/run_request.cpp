@@ -69,8 +69,10 @@ bool load_run_calibration(run_request& req, std::string& error) {
     return false;
   }
   cfg.calibration = path.lexically_normal().string();
-  if (!attach_calibration(cfg, error))
+  if (auto err = attach_calibration(cfg)) {
+    error = context_of(err);
     return false;
+  }
   rapidjson::Document doc;
   doc.Parse(req.config_text.data(), req.config_text.size());
   auto& a = doc.GetAllocator();

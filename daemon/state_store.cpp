@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 
 #include "adapters/sqlite_statement.hpp"
+#include "messages/error.hpp"
 
 namespace ij {
 
@@ -77,10 +78,13 @@ std::unique_ptr<state_store> state_store::open(const std::string& dir,
   auto lock = state_lock::acquire(dir, error);
   if (!lock)
     return nullptr;
-  auto db = open_sqlite(dir + "/state.sqlite", schema_sql, true,
-                        "the state database", error);
-  if (!db)
+  auto opened = open_sqlite(dir + "/state.sqlite", schema_sql, true,
+                            "the state database");
+  if (!opened) {
+    error = context_of(opened.error());
     return nullptr;
+  }
+  sqlite3* db = *opened;
   bool has_hash = false;
   {
     statement q{db, "SELECT name FROM pragma_table_info('runs')"};
