@@ -760,10 +760,10 @@ caf::expected<run_actor> spawn_run(caf::actor_system& sys, run_setup setup) {
   // runs never write one audit. The logger owns the descriptor.
   int fd = setup.audit_fd;
   if (fd < 0) {
-    std::string why;
-    fd = open_audit_file(setup.audit_path, why);
-    if (fd < 0)
-      return make_error(errc::audit_failed, why);
+    auto opened = open_audit_file(setup.audit_path);
+    if (!opened)
+      return std::move(opened.error());
+    fd = *opened;
   }
   if (setup.resume)
     setup.run_id = setup.resume->run_id;

@@ -68,9 +68,8 @@ caf::error load_run_calibration(run_request& req) {
     return make_error(errc::bad_config, "/config: /calibration: cannot resolve "
                                           + cfg.calibration + ": " + ec.message());
   cfg.calibration = path.lexically_normal().string();
-  std::string error;
-  if (!attach_calibration(cfg, error))
-    return make_error(errc::bad_config, error);
+  if (auto err = attach_calibration(cfg))
+    return make_error(errc::bad_config, context_of(err));
   rapidjson::Document doc;
   doc.Parse(req.config_text.data(), req.config_text.size());
   auto& a = doc.GetAllocator();

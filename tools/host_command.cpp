@@ -74,9 +74,9 @@ int prepare(const host_options& opts, prepared_host& h) {
         + " WITHOUT TLS (--insecure): anyone who reaches it can use these "
           "judges");
   }
-  auto judges = bind_judges(*cfg, error);
+  auto judges = bind_judges(*cfg);
   if (!judges) {
-    say(error);
+    say(context_of(judges.error()));
     return exit_code::bad_config;
   }
   h.config = std::move(*cfg);

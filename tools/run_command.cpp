@@ -89,12 +89,12 @@ struct prepared_run {
 // cut) and the run's configuration is its manifest's.
 caf::expected<run_config> resume_config(const run_options& opts,
                                         prepared_run& run) {
-  std::string error;
-  auto audit = open_audit_for_resume(opts.resume_path, error);
+  auto audit = open_audit_for_resume(opts.resume_path);
   if (!audit)
-    return make_error(errc::audit_failed, error);
+    return std::move(audit.error());
   run.audit_fd = audit->fd;
   run.audit_path = opts.resume_path;
+  std::string error;
   auto cfg = parse_config(audit->point.config_json,
                           opts.resume_path + " (manifest config)", error);
   run.resume = std::make_shared<const resume_point>(std::move(audit->point));
@@ -155,8 +155,8 @@ int prepare_config(const run_options& opts, prepared_run& run) {
     cfg->cache.path = opts.cache_path;
   if (auto code = add_hosts(opts, *cfg); code != exit_code::ok)
     return code;
-  if (!attach_calibration(*cfg, error)) {
-    say(error);
+  if (auto err = attach_calibration(*cfg)) {
+    say(context_of(err));
     return exit_code::bad_config;
   }
   // With judge hosts, the hosts serve the configured judges (their keys stay
@@ -165,20 +165,20 @@ int prepare_config(const run_options& opts, prepared_run& run) {
     run.config = std::move(*cfg);
     return exit_code::ok;
   }
-  auto judges = bind_judges(*cfg, error);
+  auto judges = bind_judges(*cfg);
   if (!judges) {
-    say(error);
+    say(context_of(judges.error()));
     return exit_code::bad_config;
   }
   if (!cfg->cache.path.empty()) {
     auto cache = response_cache::open(cfg->cache.path, cfg->cache.ttl,
-                                      cfg->cache.max_bytes, error);
+                                      cfg->cache.max_bytes);
     if (!cache) {
-      say(error);
+      say(context_of(cache.error()));
       return exit_code::bad_config;
     }
     for (auto& j : *judges)
-      j.adapter = with_cache(std::move(j.adapter), cache);
+      j.adapter = with_cache(std::move(j.adapter), *cache);
   }
   run.config = std::move(*cfg);
   run.judges = std::move(*judges);
@@ -239,10 +239,9 @@ int prepare_destinations(const run_options& opts, prepared_run& run) {
     run.out = run.out_owner.get();
   }
   if (run.audit_path.empty()) {
-    auto name = create_fresh_audit_file(default_audit_stem(std::time(nullptr)),
-                                        error);
+    auto name = create_fresh_audit_file(default_audit_stem(std::time(nullptr)));
     if (!name) {
-      say(error);
+      say(context_of(name.error()));
       return exit_code::bad_config;
     }
     run.audit_path = *name;

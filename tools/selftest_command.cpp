@@ -24,9 +24,9 @@ int selftest_command(const std::string& config_path,
     std::fprintf(stderr, "invjudge: %s\n", error.c_str());
     return exit_code::bad_config;
   }
-  auto judges = bind_judges(*cfg, error);
+  auto judges = bind_judges(*cfg);
   if (!judges) {
-    std::fprintf(stderr, "invjudge: %s\n", error.c_str());
+    std::fprintf(stderr, "invjudge: %s\n", context_of(judges.error()).c_str());
     return exit_code::bad_config;
   }
   bool all_passed = true;

@@ -37,12 +37,11 @@ struct judged {
 };
 
 std::vector<judged> judge_n(const judge_spec& spec, std::size_t n) {
-  std::string err;
   scoped_env key("IJ_TEST_KEY", std::string{"sk-test"});
   auto s = spec;
   if (s.type == "anthropic")
     s.api_key_env = "IJ_TEST_KEY";
-  auto adapter = make_http_adapter(s, fast_tuning(), err);
+  auto adapter = adapter_or_null(make_http_adapter(s, fast_tuning()));
   REQUIRE(adapter);
   judge_options opts;
   opts.call = call_options_for(s, 0);

@@ -210,9 +210,12 @@ TEST_CASE("judges that cannot be built are named with their pointer") {
       "temperature":0,"timeout_ms":1000,"max_in_flight":1}]})",
                           "x.json", error);
   REQUIRE(cfg);
-  CHECK_FALSE(bind_judges(*cfg, error));
-  CHECK(error.rfind("x.json: /judges/0 (claude): ", 0) == 0);
-  CHECK(error.find("IJ_TEST_SURELY_UNSET_KEY") != std::string::npos);
+  auto bound = bind_judges(*cfg);
+  REQUIRE_FALSE(bound);
+  auto why = ij::context_of(bound.error());
+  CHECK(why.rfind("x.json: /judges/0 (claude): ", 0) == 0);
+  CHECK(why.find("IJ_TEST_SURELY_UNSET_KEY") != std::string::npos);
+  CHECK(bound.error() == ij::errc::bad_config);
 }
 
 TEST_CASE("the option --judge replaces the configured judges") {
