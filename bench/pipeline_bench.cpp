@@ -73,7 +73,7 @@ std::vector<answer_pair> make_pairs(std::uint64_t n) {
 
 judge_binding numeric_stub() {
   std::string error;
-  auto spec = parse_judge_name("stub:numeric", error);
+  auto spec = parse_judge_name("stub:numeric");
   auto adapter = spec ? make_adapter(*spec, error) : nullptr;
   if (!adapter) {
     std::fprintf(stderr, "cannot build stub:numeric: %s\n", error.c_str());

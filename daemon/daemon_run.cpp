@@ -116,9 +116,13 @@ std::shared_ptr<daemon_run> daemon_run::create(daemon_context& ctx,
 std::shared_ptr<daemon_run> daemon_run::restart(daemon_context& ctx,
                                                 run_row row,
                                                 std::string& error) {
-  auto config = parse_config(row.config_json, "run " + row.id, error);
+  auto config = parse_config(row.config_json, "run " + row.id);
+  if (!config) {
+    error = context_of(config.error());
+    return nullptr;
+  }
   // The stored map path is absolute and its SHA-256 pinned (run_request).
-  if (!config || !attach_calibration(*config, error))
+  if (!attach_calibration(*config, error))
     return nullptr;
   std::shared_ptr<daemon_run> run{new daemon_run(ctx, std::move(row))};
   auto pairs = run->dir() + "/pairs.jsonl";

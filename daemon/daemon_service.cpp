@@ -151,7 +151,9 @@ daemon_service::open(caf::actor_system& sys, daemon_options options,
     if (row.state != "open" && row.state != "running")
       continue;
     std::string why;
-    auto cfg = parse_config(row.config_json, "run " + row.id, why);
+    auto cfg = parse_config(row.config_json, "run " + row.id);
+    if (!cfg)
+      why = context_of(cfg.error());
     std::shared_ptr<daemon_run> run;
     if (cfg && d->ensure_workers(*cfg, why))
       run = daemon_run::restart(d->ctx_, row, why);

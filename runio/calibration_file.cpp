@@ -21,9 +21,11 @@ bool attach_calibration(run_config& cfg, std::string& error) {
             + std::strerror(errno);
     return false;
   }
-  auto set = parse_calibration_file(text.str(), path, error);
-  if (!set)
+  auto set = parse_calibration_file(text.str(), path);
+  if (!set) {
+    error = context_of(set.error());
     return false;
+  }
   if (!cfg.calibration_sha256.empty() && cfg.calibration_sha256 != set->sha256) {
     error = path + ": SHA-256 " + set->sha256 + " differs from "
             + cfg.calibration_sha256 + " declared by " + cfg.source
