@@ -76,10 +76,10 @@ caf::expected<resumable_audit> open_audit_for_resume(const std::string& path) {
     return refuse("cannot resume from " + path
                   + ": the run finished; there is nothing to resume");
   std::ifstream in(path, std::ios::binary);
-  std::string why;
-  auto point = read_resume_point(in, why);
+  auto point = read_resume_point(in);
   if (!point)
-    return refuse("cannot resume from " + path + ": " + why);
+    return refuse("cannot resume from " + path + ": "
+                  + context_of(point.error()));
   // The uncommitted tail goes before anything is appended; the resume
   // record says what it was.
   if (point->cut_bytes > 0

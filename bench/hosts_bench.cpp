@@ -57,7 +57,7 @@ std::vector<judge_binding> judges_for(const std::string& name,
                                       std::uint32_t cap) {
   std::string error;
   auto cfg = default_config();
-  auto spec = parse_judge_name(name, error);
+  auto spec = parse_judge_name(name);
   spec->max_in_flight = cap;
   cfg.judges = {*spec};
   auto b = bind_judges(cfg);

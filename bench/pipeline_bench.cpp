@@ -72,10 +72,10 @@ std::vector<answer_pair> make_pairs(std::uint64_t n) {
 }
 
 judge_binding numeric_stub() {
-  std::string error;
-  auto spec = parse_judge_name("stub:numeric", error);
+  auto spec = parse_judge_name("stub:numeric");
   if (!spec) {
-    std::fprintf(stderr, "cannot build stub:numeric: %s\n", error.c_str());
+    std::fprintf(stderr, "cannot build stub:numeric: %s\n",
+                 render_error(spec.error()).c_str());
     std::exit(1);
   }
   auto adapter = make_adapter(*spec);

@@ -114,11 +114,10 @@ daemon_run::create(daemon_context& ctx, run_row row, run_config config) {
 
 caf::expected<std::shared_ptr<daemon_run>>
 daemon_run::restart(daemon_context& ctx, run_row row) {
-  std::string error;
-  auto config = parse_config(row.config_json, "run " + row.id, error);
-  // The stored map path is absolute and its SHA-256 pinned (run_request).
+  auto config = parse_config(row.config_json, "run " + row.id);
   if (!config)
-    return make_error(errc::bad_config, error);
+    return std::move(config.error());
+  // The stored map path is absolute and its SHA-256 pinned (run_request).
   if (auto err = attach_calibration(*config))
     return err;
   std::shared_ptr<daemon_run> run{new daemon_run(ctx, std::move(row))};

@@ -190,10 +190,9 @@ void daemon_service::resume_runs() {
 
 caf::expected<std::shared_ptr<daemon_run>>
 daemon_service::resume(const run_row& row) {
-  std::string why;
-  auto cfg = parse_config(row.config_json, "run " + row.id, why);
+  auto cfg = parse_config(row.config_json, "run " + row.id);
   if (!cfg)
-    return make_error(errc::bad_config, why);
+    return std::move(cfg.error());
   if (auto err = ensure_workers(*cfg))
     return err;
   return daemon_run::restart(ctx_, row);

@@ -50,10 +50,9 @@ parse_run_request(std::string_view content_type, std::string_view body) {
     out.config_text.assign(sb.GetString(), sb.GetSize());
   }
   // Errors read "/config: <pointer>: <what>" (the source named once).
-  std::string error;
-  auto cfg = parse_config(out.config_text, "/config", error);
+  auto cfg = parse_config(out.config_text, "/config");
   if (!cfg)
-    return error_reply{400, "bad_config", error};
+    return error_reply{400, "bad_config", context_of(cfg.error())};
   out.config = std::move(*cfg);
   return out;
 }

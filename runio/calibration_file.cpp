@@ -20,10 +20,9 @@ caf::error attach_calibration(run_config& cfg) {
   if (!in || !(text << in.rdbuf()))
     return make_error(errc::io_failed, cfg.source + ": /calibration: cannot read "
                                          + path + ": " + std::strerror(errno));
-  std::string why;
-  auto set = parse_calibration_file(text.str(), path, why);
+  auto set = parse_calibration_file(text.str(), path);
   if (!set)
-    return make_error(errc::bad_config, why);
+    return std::move(set.error());
   if (!cfg.calibration_sha256.empty() && cfg.calibration_sha256 != set->sha256)
     return make_error(errc::bad_config,
                       path + ": SHA-256 " + set->sha256 + " differs from "

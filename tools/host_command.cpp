@@ -38,18 +38,19 @@ struct prepared_host {
 
 int prepare(const host_options& opts, prepared_host& h) {
   std::string error;
-  auto listen = parse_host_address(opts.listen, true, error);
+  auto listen = parse_host_address(opts.listen, true);
   if (!listen) {
-    say("--listen: " + error);
+    say("--listen: " + context_of(listen.error()));
     return exit_code::bad_input;
   }
   h.listen = *listen;
-  auto cfg = opts.config_path.empty() ? std::optional{default_config()}
-                                      : load_config(opts.config_path, error);
-  if (cfg && opts.judge && !override_judge(*cfg, *opts.judge, error))
-    cfg.reset();
+  auto cfg = opts.config_path.empty() ? caf::expected<run_config>{default_config()}
+                                      : load_config(opts.config_path);
+  if (cfg && opts.judge)
+    if (auto err = override_judge(*cfg, *opts.judge))
+      cfg = std::move(err);
   if (!cfg) {
-    say(error);
+    say(context_of(cfg.error()));
     return exit_code::bad_config;
   }
   auto& c = cfg->connection;

@@ -94,12 +94,11 @@ caf::expected<run_config> resume_config(const run_options& opts,
     return std::move(audit.error());
   run.audit_fd = audit->fd;
   run.audit_path = opts.resume_path;
-  std::string error;
   auto cfg = parse_config(audit->point.config_json,
-                          opts.resume_path + " (manifest config)", error);
+                          opts.resume_path + " (manifest config)");
   run.resume = std::make_shared<const resume_point>(std::move(audit->point));
   if (!cfg)
-    return make_error(errc::bad_config, error);
+    return std::move(cfg.error());
   return std::move(*cfg);
 }
 
@@ -110,10 +109,9 @@ int add_hosts(const run_options& opts, run_config& cfg) {
   for (auto& h : opts.hosts)
     if (std::find(cfg.hosts.begin(), cfg.hosts.end(), h) == cfg.hosts.end())
       cfg.hosts.push_back(h);
-  std::string error;
   for (auto& h : cfg.hosts)
-    if (!parse_host_address(h, false, error)) {
-      say("--host: " + error);
+    if (auto a = parse_host_address(h, false); !a) {
+      say("--host: " + context_of(a.error()));
       return exit_code::bad_input;
     }
   auto& c = cfg.connection;
@@ -143,10 +141,15 @@ int prepare_config(const run_options& opts, prepared_run& run) {
     cfg = std::move(*resumed);
   } else if (opts.config_path.empty())
     cfg = default_config();
+  else if (auto loaded = load_config(opts.config_path))
+    cfg = std::move(*loaded);
   else
-    cfg = load_config(opts.config_path, error);
-  if (cfg && opts.judge && !override_judge(*cfg, *opts.judge, error))
-    cfg.reset();
+    error = context_of(loaded.error());
+  if (cfg && opts.judge)
+    if (auto err = override_judge(*cfg, *opts.judge)) {
+      error = context_of(err);
+      cfg.reset();
+    }
   if (!cfg) {
     say(error);
     return exit_code::bad_config;
@@ -467,8 +470,8 @@ std::string unserved_judge(caf::scoped_actor& self,
           served.push_back(std::move(e.info));
       },
       [](caf::error&) {});
-  if (auto missing = unserved_judge_text(cfg.judges, served); !missing.empty())
-    return missing;
+  if (auto err = check_served(cfg.judges, served))
+    return context_of(err);
   for (auto& w : unused_host_warnings(cfg.judges, served))
     say("warning: " + w);
   return {};

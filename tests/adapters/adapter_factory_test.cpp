@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "tests/error_text.hpp"
+
 #include "adapters/adapter_factory.hpp"
 #include "adapters/stub_judges.hpp"
 #include "tests/error_text.hpp"
@@ -10,7 +12,8 @@ namespace {
 
 judge_spec parse_ok(const std::string& name) {
   std::string error;
-  auto spec = parse_judge_name(name, error);
+  auto spec = parse_judge_name(name);
+  error = ::test::why(spec);
   INFO(name << ": " << error);
   REQUIRE(spec);
   CHECK(error.empty());
@@ -19,7 +22,8 @@ judge_spec parse_ok(const std::string& name) {
 
 std::string parse_error(const std::string& name) {
   std::string error;
-  auto spec = parse_judge_name(name, error);
+  auto spec = parse_judge_name(name);
+  error = ::test::why(spec);
   CHECK_FALSE(spec);
   return error;
 }
@@ -238,7 +242,8 @@ TEST_CASE("call_options_for derives the vote's seed from the base seed",
 TEST_CASE("judge names: rules:math is the embedded rule judge",
           "[judge_spec]") {
   std::string error;
-  auto spec = parse_judge_name("rules:math", error);
+  auto spec = parse_judge_name("rules:math");
+  error = ::test::why(spec);
   REQUIRE(spec);
   CHECK(spec->type == "rules");
   CHECK(spec->model == "math");

@@ -6,6 +6,8 @@
 // type cannot take as configuration errors.
 #include <catch2/catch.hpp>
 
+#include "tests/error_text.hpp"
+
 #include <cmath>
 #include <future>
 
@@ -250,7 +252,8 @@ TEST_CASE("logprobs and constrain: settings a judge type cannot take are configu
           "[http][config]") {
   auto error_of = [](const std::string& judge) {
     std::string error;
-    auto cfg = parse_config(R"({"judges":[)" + judge + "]}", "x.json", error);
+    auto cfg = parse_config(R"({"judges":[)" + judge + "]}", "x.json");
+    error = ::test::why(cfg);
     CHECK_FALSE(cfg);
     return error;
   };
@@ -280,7 +283,8 @@ TEST_CASE("logprobs and constrain: settings a judge type cannot take are configu
   auto cfg = parse_config(R"({"judges":[)"
                             + judge("openai", R"("logprobs":true,"constrain":"grammar")")
                             + "]}",
-                          "x.json", error);
+                          "x.json");
+  error = ::test::why(cfg);
   REQUIRE(cfg);
   CHECK(cfg->judges.at(0).logprobs);
   CHECK(cfg->judges.at(0).constrain == reply_constraint::grammar);
