@@ -21,7 +21,9 @@
 //
 // All state lives on the adapter's own Asio thread: call() posts to it, the
 // client's answers are posted back to it. The destructor answers what waits
-// ("shutting down") and cancels nothing at the provider.
+// ("shutting down") and cancels nothing at the provider; it joins that
+// thread, so it must not run inside a reply handler (replies of batched
+// calls are delivered on it).
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
