@@ -10,22 +10,21 @@
 #include <unistd.h>
 
 #include "core/audit_chain.hpp"
+#include "messages/error.hpp"
 
 namespace ij {
 
-int open_audit_file(const std::string& path, std::string& error) {
+caf::expected<int> open_audit_file(const std::string& path) {
   const int flags = O_WRONLY | O_APPEND | O_CLOEXEC;
   int fd = ::open(path.c_str(), flags | O_CREAT | O_EXCL, 0644);
   if (fd < 0 && errno == EEXIST)
     fd = ::open(path.c_str(), flags);
-  if (fd < 0) {
-    error = "cannot create the audit file " + path + ": " + std::strerror(errno);
-    return -1;
-  }
-  auto refuse = [&](std::string why) {
+  if (fd < 0)
+    return make_error(errc::audit_failed,
+                      "cannot create the audit file " + path + ": " + std::strerror(errno));
+  auto refuse = [&](std::string why) -> caf::expected<int> {
     ::close(fd);
-    error = std::move(why);
-    return -1;
+    return make_error(errc::audit_failed, std::move(why));
   };
   // Whoever locks first writes; the lock goes with the descriptor, so the
   // logger holds it until the run has ended (or the process is gone).
@@ -50,18 +49,14 @@ int open_audit_file(const std::string& path, std::string& error) {
   return fd;
 }
 
-std::optional<resumable_audit> open_audit_for_resume(const std::string& path,
-                                                     std::string& error) {
+caf::expected<resumable_audit> open_audit_for_resume(const std::string& path) {
   int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
-  if (fd < 0) {
-    error = "cannot open the audit file " + path + " to resume its run: "
-            + std::strerror(errno);
-    return std::nullopt;
-  }
-  auto refuse = [&](std::string why) -> std::optional<resumable_audit> {
+  if (fd < 0)
+    return make_error(errc::audit_failed, "cannot open the audit file " + path
+                                            + " to resume its run: " + std::strerror(errno));
+  auto refuse = [&](std::string why) -> caf::expected<resumable_audit> {
     ::close(fd);
-    error = std::move(why);
-    return std::nullopt;
+    return make_error(errc::audit_failed, std::move(why));
   };
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0)
     return refuse(errno == EWOULDBLOCK
@@ -81,10 +76,10 @@ std::optional<resumable_audit> open_audit_for_resume(const std::string& path,
     return refuse("cannot resume from " + path
                   + ": the run finished; there is nothing to resume");
   std::ifstream in(path, std::ios::binary);
-  std::string why;
-  auto point = read_resume_point(in, why);
+  auto point = read_resume_point(in);
   if (!point)
-    return refuse("cannot resume from " + path + ": " + why);
+    return refuse("cannot resume from " + path + ": "
+                  + context_of(point.error()));
   // The uncommitted tail goes before anything is appended; the resume
   // record says what it was.
   if (point->cut_bytes > 0
@@ -103,8 +98,7 @@ std::string default_audit_stem(std::time_t t) {
   return std::string{"invjudge-audit-"} + stamp;
 }
 
-std::optional<std::string> create_fresh_audit_file(const std::string& stem,
-                                                   std::string& error) {
+caf::expected<std::string> create_fresh_audit_file(const std::string& stem) {
   // Bounded: a directory where ten thousand names are taken is a mistake to
   // report, not to search through.
   for (int i = 1; i <= 10000; ++i) {
@@ -115,14 +109,12 @@ std::optional<std::string> create_fresh_audit_file(const std::string& stem,
       ::close(fd);
       return name;
     }
-    if (errno != EEXIST) {
-      error = "cannot create the audit file " + name + ": " + std::strerror(errno);
-      return std::nullopt;
-    }
+    if (errno != EEXIST)
+      return make_error(errc::audit_failed,
+                        "cannot create the audit file " + name + ": " + std::strerror(errno));
   }
-  error = "cannot create an audit file " + stem
-          + "[-N].jsonl: ten thousand such names are taken here";
-  return std::nullopt;
+  return make_error(errc::audit_failed, "cannot create an audit file " + stem
+                                          + "[-N].jsonl: ten thousand such names are taken here");
 }
 
 } // namespace ij

@@ -4,19 +4,21 @@
 // under an exclusive lock (flock(2)) for as long as its descriptor is open;
 // the audit logger owns that descriptor and closes it after run_end.
 #include <ctime>
-#include <optional>
 #include <string>
 
+#include <caf/expected.hpp>
+
 #include "core/audit_resume.hpp"
+#include "messages/error.hpp"
 
 namespace ij {
 
 /// Opens `path` for a new run's audit: creates it, or takes an existing
 /// empty regular file, and locks it. Returns the descriptor (write-only,
-/// append, close-on-exec), or -1 with `error` in plain words naming the
-/// path: in use by another run (locked), already holding records, not a
-/// regular file, or the system's reason it cannot be created.
-int open_audit_file(const std::string& path, std::string& error);
+/// append, close-on-exec), or audit_failed with a context in plain words
+/// naming the path: in use by another run (locked), already holding
+/// records, not a regular file, or the system's reason it cannot be created.
+caf::expected<int> open_audit_file(const std::string& path);
 
 /// An audit trail opened to continue its run: locked like a new one, its
 /// chain verified (an edited file is refused), and cut after its last
@@ -26,11 +28,10 @@ struct resumable_audit {
   resume_point point;
 };
 
-/// Opens `path` for `run --resume` and the daemon's restart; nullopt with
-/// `error` naming the path when it is in use, missing, edited, finished, or
-/// cannot be cut.
-std::optional<resumable_audit> open_audit_for_resume(const std::string& path,
-                                                     std::string& error);
+/// Opens `path` for `run --resume` and the daemon's restart; audit_failed
+/// naming the path when it is in use, missing, edited, finished, or cannot
+/// be cut.
+caf::expected<resumable_audit> open_audit_for_resume(const std::string& path);
 
 /// "invjudge-audit-<UTC time>", e.g. "invjudge-audit-20261202T140000Z",
 /// the stem of the default audit file name for a run started at `t`.
@@ -38,9 +39,8 @@ std::string default_audit_stem(std::time_t t);
 
 /// Creates the first of `<stem>.jsonl`, `<stem>-2.jsonl`, `<stem>-3.jsonl`,
 /// ... that does not exist yet, exclusively (O_EXCL: two runs started in the
-/// same second get two files), empty, and returns its name; nullopt with
-/// `error` when none can be created. open_audit_file then takes it.
-std::optional<std::string> create_fresh_audit_file(const std::string& stem,
-                                                   std::string& error);
+/// same second get two files), empty, and returns its name; audit_failed
+/// when none can be created. open_audit_file then takes it.
+caf::expected<std::string> create_fresh_audit_file(const std::string& stem);
 
 } // namespace ij

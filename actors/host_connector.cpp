@@ -375,8 +375,7 @@ host_connector(host_connector_actor::stateful_pointer<host_connector_state> self
                caf::io::middleman_actor middleman, host_hello own) {
   auto& st = self->state;
   st.name_of_host = std::move(host);
-  std::string error;
-  if (auto a = parse_host_address(st.name_of_host, false, error))
+  if (auto a = parse_host_address(st.name_of_host, false))
     st.address = *a;
   st.settings = settings;
   st.directory = std::move(directory);

@@ -10,6 +10,8 @@
 #include <caf/io/middleman.hpp>
 #include <caf/openssl/manager.hpp>
 
+#include "messages/error.hpp"
+
 namespace ij {
 
 namespace {
@@ -33,57 +35,71 @@ struct pkey_free {
 using x509_ptr = std::unique_ptr<X509, x509_free>;
 using pkey_ptr = std::unique_ptr<EVP_PKEY, pkey_free>;
 
-std::unique_ptr<std::FILE, file_closer> open_file(const std::string& path,
-                                                  const char* what,
-                                                  std::string& error) {
-  std::unique_ptr<std::FILE, file_closer> f{std::fopen(path.c_str(), "rb")};
+using file_ptr = std::unique_ptr<std::FILE, file_closer>;
+
+caf::expected<file_ptr> open_file(const std::string& path, const char* what) {
+  file_ptr f{std::fopen(path.c_str(), "rb")};
   if (!f)
-    error = std::string{what} + " " + path + " cannot be read";
+    return make_error(errc::bad_config,
+                      std::string{what} + " " + path + " cannot be read");
   return f;
 }
 
-x509_ptr read_certificate(const std::string& path, const char* what,
-                          std::string& error) {
-  auto f = open_file(path, what, error);
+caf::expected<x509_ptr> read_certificate(const std::string& path,
+                                         const char* what) {
+  auto f = open_file(path, what);
   if (!f)
-    return nullptr;
-  x509_ptr cert{PEM_read_X509(f.get(), nullptr, nullptr, nullptr)};
+    return f.error();
+  x509_ptr cert{PEM_read_X509(f->get(), nullptr, nullptr, nullptr)};
   ERR_clear_error();
   if (!cert)
-    error = std::string{what} + " " + path + " is not a PEM certificate";
+    return make_error(errc::bad_config, std::string{what} + " " + path
+                                          + " is not a PEM certificate");
   return cert;
+}
+
+caf::expected<pkey_ptr> read_private_key(const std::string& path) {
+  auto f = open_file(path, "--tls-key");
+  if (!f)
+    return f.error();
+  pkey_ptr key{PEM_read_PrivateKey(f->get(), nullptr, nullptr, nullptr)};
+  ERR_clear_error();
+  if (!key)
+    return make_error(errc::bad_config, "--tls-key " + path
+                                          + " is not an unencrypted PEM private key");
+  return key;
 }
 
 } // namespace
 
-std::string check_tls_files(const host_connection& c) {
-  if (!c.tls())
+caf::error check_tls_files(const host_connection& c) {
+  auto given = !c.tls_cert.empty() + !c.tls_key.empty() + !c.tls_ca.empty();
+  if (given == 0)
     return {};
-  std::string error;
-  auto cert = read_certificate(c.tls_cert, "--tls-cert", error);
+  if (given != 3)
+    return make_error(errc::bad_config, "mutual TLS needs all three of "
+                                        "--tls-cert, --tls-key and --tls-ca");
+  auto cert = read_certificate(c.tls_cert, "--tls-cert");
   if (!cert)
-    return error;
-  auto ca = read_certificate(c.tls_ca, "--tls-ca", error);
+    return cert.error();
+  auto ca = read_certificate(c.tls_ca, "--tls-ca");
   if (!ca)
-    return error;
-  auto f = open_file(c.tls_key, "--tls-key", error);
-  if (!f)
-    return error;
-  pkey_ptr key{PEM_read_PrivateKey(f.get(), nullptr, nullptr, nullptr)};
-  ERR_clear_error();
+    return ca.error();
+  auto key = read_private_key(c.tls_key);
   if (!key)
-    return "--tls-key " + c.tls_key
-           + " is not an unencrypted PEM private key";
-  if (X509_check_private_key(cert.get(), key.get()) != 1) {
+    return key.error();
+  if (X509_check_private_key(cert->get(), key->get()) != 1) {
     ERR_clear_error();
-    return "--tls-key " + c.tls_key + " does not belong to --tls-cert "
-           + c.tls_cert;
+    return make_error(errc::bad_config, "--tls-key " + c.tls_key
+                                          + " does not belong to --tls-cert "
+                                          + c.tls_cert);
   }
-  pkey_ptr ca_key{X509_get_pubkey(ca.get())};
-  if (!ca_key || X509_verify(cert.get(), ca_key.get()) != 1) {
+  pkey_ptr ca_key{X509_get_pubkey(ca->get())};
+  if (!ca_key || X509_verify(cert->get(), ca_key.get()) != 1) {
     ERR_clear_error();
-    return "--tls-cert " + c.tls_cert + " is not signed by --tls-ca "
-           + c.tls_ca;
+    return make_error(errc::bad_config, "--tls-cert " + c.tls_cert
+                                          + " is not signed by --tls-ca "
+                                          + c.tls_ca);
   }
   return {};
 }

@@ -9,6 +9,7 @@
 
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
+#include <caf/error.hpp>
 #include <caf/io/middleman_actor.hpp>
 
 #include "core/run_config.hpp"
@@ -18,9 +19,10 @@ namespace ij {
 /// Checks the TLS files before anything starts (CAF's OpenSSL module aborts
 /// on a file it cannot load, per connection): each can be read, the
 /// certificate and the CA are PEM certificates, the key is a PEM private key
-/// matching the certificate, and the certificate is signed by the CA.
-/// Returns "" or what is wrong, naming the file (never the key's content).
-std::string check_tls_files(const host_connection& c);
+/// matching the certificate, and the certificate is signed by the CA; none
+/// of the three, or all. A bad_config error names the file and what is wrong
+/// (never the key's content).
+caf::error check_tls_files(const host_connection& c);
 
 /// Loads the middleman (and OpenSSL with c.tls()) on `cfg` and sets the
 /// heartbeat interval and connection timeout. Call after

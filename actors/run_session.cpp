@@ -729,11 +729,11 @@ caf::error check_setup(const run_setup& setup) {
   if (cfg.judges.empty())
     return make_error(errc::bad_config, "no judge configured");
   if (auto err = validate(cfg.votes))
-    return make_error(errc::bad_config, *err);
+    return err;
   if (auto err = validate(cfg.stats))
-    return make_error(errc::bad_config, *err);
+    return err;
   if (auto err = validate(cfg.canaries.alarm))
-    return make_error(errc::bad_config, "canaries: " + *err);
+    return make_error(errc::bad_config, "canaries: " + context_of(err));
   if (!(cfg.canaries.rate >= 0.0 && cfg.canaries.rate <= 1.0))
     return make_error(errc::bad_config,
                       "canaries: the rate must be between 0 and 1");
@@ -760,10 +760,10 @@ caf::expected<run_actor> spawn_run(caf::actor_system& sys, run_setup setup) {
   // runs never write one audit. The logger owns the descriptor.
   int fd = setup.audit_fd;
   if (fd < 0) {
-    std::string why;
-    fd = open_audit_file(setup.audit_path, why);
-    if (fd < 0)
-      return make_error(errc::audit_failed, why);
+    auto opened = open_audit_file(setup.audit_path);
+    if (!opened)
+      return std::move(opened.error());
+    fd = *opened;
   }
   if (setup.resume)
     setup.run_id = setup.resume->run_id;

@@ -1,6 +1,7 @@
 #include "adapters/adapter_factory.hpp"
 
 #include "adapters/stub_judges.hpp"
+#include "messages/error.hpp"
 
 #include <utility>
 
@@ -14,42 +15,39 @@
 
 namespace ij {
 
-judge_adapter_ptr make_adapter(const judge_spec& spec, std::string& error) {
+caf::expected<judge_adapter_ptr> make_adapter(const judge_spec& spec) {
   if (spec.type == "stub") {
     if (auto adapter = make_stub_judge(spec.model, spec.policy))
       return adapter;
-    error = "unknown stub kind '" + spec.model + "' (expected "
-            + stub_kinds_text() + ")";
-    return nullptr;
+    return make_error(errc::bad_config, "unknown stub kind '" + spec.model
+                                          + "' (expected " + stub_kinds_text() + ")");
   }
   if (spec.type == "rules") {
     if (auto adapter = make_rule_judge(spec.model, spec.policy))
       return adapter;
-    error = "unknown rule judge '" + spec.model + "' (expected math)";
-    return nullptr;
+    return make_error(errc::bad_config,
+                      "unknown rule judge '" + spec.model + "' (expected math)");
   }
   if (is_backend_type(spec.type)) {
-    if (spec.model.empty()) {
-      error = "judge '" + spec.name + "' of type '" + spec.type
-              + "' names no model";
-      return nullptr;
-    }
+    if (spec.model.empty())
+      return make_error(errc::bad_config, "judge '" + spec.name + "' of type '"
+                                            + spec.type + "' names no model");
 #if IJ_HAS_HTTP_BACKENDS
-    auto adapter = make_http_adapter(spec, error);
+    auto adapter = make_http_adapter(spec);
     // A dead or misconfigured backend must not cost its timeouts and
     // retries on every vote.
     if (adapter && spec.breaker.enabled)
-      adapter = std::make_shared<circuit_breaker>(std::move(adapter), spec.breaker,
-                                                  credentials_hint(spec));
+      *adapter = std::make_shared<circuit_breaker>(std::move(*adapter), spec.breaker,
+                                                   credentials_hint(spec));
     return adapter;
 #else
-    error = "judge type '" + spec.type + "' is not available in this build";
-    return nullptr;
+    return make_error(errc::bad_config,
+                      "judge type '" + spec.type + "' is not available in this build");
 #endif
   }
-  error = "unknown judge type '" + spec.type
-          + "' (expected stub, rules, ollama, anthropic or openai)";
-  return nullptr;
+  return make_error(errc::bad_config,
+                    "unknown judge type '" + spec.type
+                      + "' (expected stub, rules, ollama, anthropic or openai)");
 }
 
 call_options call_options_for(const judge_spec& spec,
@@ -67,18 +65,19 @@ call_options call_options_for(const judge_spec& spec,
   return opts;
 }
 
-std::optional<std::vector<judge_binding>>
-bind_judges(const run_config& cfg, std::string& error) {
+caf::expected<std::vector<judge_binding>> bind_judges(const run_config& cfg) {
   std::vector<judge_binding> out;
   for (std::size_t i = 0; i < cfg.judges.size(); ++i) {
-    std::string why;
-    auto adapter = make_adapter(cfg.judges[i], why);
+    auto adapter = make_adapter(cfg.judges[i]);
     if (!adapter) {
-      error = cfg.source + ": /judges/" + std::to_string(i) + " ("
-              + cfg.judges[i].name + "): " + why;
-      return std::nullopt;
+      // The same code, its context saying which judge of which file.
+      auto& err = adapter.error();
+      return caf::error{err.code(), err.category(),
+                        caf::make_message(cfg.source + ": /judges/" + std::to_string(i)
+                                          + " (" + cfg.judges[i].name
+                                          + "): " + context_of(err))};
     }
-    out.push_back(judge_binding{cfg.judges[i], std::move(adapter)});
+    out.push_back(judge_binding{cfg.judges[i], std::move(*adapter)});
   }
   return out;
 }

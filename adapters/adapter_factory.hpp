@@ -6,9 +6,12 @@
 #include <string>
 #include <vector>
 
+#include <caf/expected.hpp>
+
 #include "adapters/judge_adapter.hpp"
 #include "core/judge_spec.hpp"
 #include "core/run_config.hpp"
+#include "messages/error.hpp"
 
 namespace ij {
 
@@ -18,17 +21,17 @@ struct judge_binding {
   judge_adapter_ptr adapter;
 };
 
-/// Builds the adapter a spec names. On failure (unknown type, missing key,
-/// bad URL) returns nullptr and sets `error` to a message fit for the user.
-judge_adapter_ptr make_adapter(const judge_spec& spec, std::string& error);
+/// Builds the adapter a spec names. Fails with bad_config (unknown type,
+/// missing key, bad URL), the context a message fit for the user.
+caf::expected<judge_adapter_ptr> make_adapter(const judge_spec& spec);
 
 /// The call options a spec implies for vote `vote_index`.
 call_options call_options_for(const judge_spec& spec,
                               std::uint32_t vote_index);
 
-/// Builds every judge's adapter. Fails (with file and pointer) when one
-/// cannot be built, e.g. its API key variable is unset.
-std::optional<std::vector<judge_binding>>
-bind_judges(const run_config& cfg, std::string& error);
+/// Builds every judge's adapter. Fails (make_adapter's error, its context
+/// prefixed with file and pointer) when one cannot be built, e.g. its API
+/// key variable is unset.
+caf::expected<std::vector<judge_binding>> bind_judges(const run_config& cfg);
 
 } // namespace ij

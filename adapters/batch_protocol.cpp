@@ -68,11 +68,9 @@ caf::expected<rapidjson::Document> parse_object(std::string_view text, const cha
 /// The reply of a succeeded request, read like a synchronous one. The one
 /// call of read_chat_reply in the batch code.
 caf::expected<adapter_reply> read_reply(batch_api api, const std::string& body) {
-  adapter_reply out;
-  std::string error;
-  if (!read_chat_reply(protocol_of(api), body, out, error))
-    return make_error(errc::bad_reply, error);
-  out.ok = true;
+  auto out = read_chat_reply(protocol_of(api), body);
+  if (out)
+    out->ok = true;
   return out;
 }
 

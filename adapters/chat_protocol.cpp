@@ -4,6 +4,7 @@
 
 #include "core/decision_probs.hpp"
 #include "core/judge_spec.hpp"
+#include "messages/error.hpp"
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
@@ -204,8 +205,8 @@ void write_constraint(const chat_protocol& p, rapidjson::Writer<rapidjson::Strin
   }
 }
 
-bool read_content(const chat_protocol& p, const rapidjson::Value& content,
-                  adapter_reply& out, std::string& error) {
+caf::error read_content(const chat_protocol& p, const rapidjson::Value& content,
+                        adapter_reply& out) {
   if (p.content == shape::text_blocks) {
     // Join every text block; thinking blocks and other tools' calls are not
     // the answer. The forced verdict tool's input is ("constrain": "json").
@@ -222,16 +223,16 @@ bool read_content(const chat_protocol& p, const rapidjson::Value& content,
       if (std::strcmp(type->value.GetString(), "tool_use") == 0)
         append_verdict_input(block, out.text);
     }
-    return true;
+    return {};
   }
   if (content.IsString()) {
     out.text.assign(content.GetString(), content.GetStringLength());
-    return true;
+    return {};
   }
   if (content.IsNull())
-    return true;
-  error = quoted_pointer(p.message_pointer, "content") + " is neither a string nor null";
-  return false;
+    return {};
+  return make_error(errc::bad_reply, quoted_pointer(p.message_pointer, "content")
+                                       + " is neither a string nor null");
 }
 
 } // namespace
@@ -319,19 +320,17 @@ http_post chat_request(const chat_protocol& p, const std::string& base_path,
   return post;
 }
 
-bool read_chat_reply(const chat_protocol& p, const std::string& body,
-                     adapter_reply& out, std::string& error) {
+caf::expected<adapter_reply> read_chat_reply(const chat_protocol& p,
+                                             const std::string& body) {
   rapidjson::Document doc;
   doc.Parse(body.data(), body.size());
-  if (doc.HasParseError()) {
-    error = std::string("malformed JSON (") + rapidjson::GetParseError_En(doc.GetParseError())
-            + "): " + body_excerpt(body);
-    return false;
-  }
-  if (!doc.IsObject()) {
-    error = "not a JSON object: " + body_excerpt(body);
-    return false;
-  }
+  if (doc.HasParseError())
+    return make_error(errc::bad_reply,
+                      std::string("malformed JSON (")
+                        + rapidjson::GetParseError_En(doc.GetParseError())
+                        + "): " + body_excerpt(body));
+  if (!doc.IsObject())
+    return make_error(errc::bad_reply, "not a JSON object: " + body_excerpt(body));
   const rapidjson::Value* message = rapidjson::Pointer(p.message_pointer).Get(doc);
   const rapidjson::Value* content = nullptr;
   if (message && message->IsObject()) {
@@ -345,20 +344,21 @@ bool read_chat_reply(const chat_protocol& p, const std::string& body,
   if (!usable) {
     // An error can come with status 200 (Ollama's last stream line).
     if (error_shaped(doc))
-      error = "server error: " + parse_api_error(body).message;
-    else if (p.content == shape::text_blocks)
-      error = "no " + quoted_pointer(p.message_pointer, "content") + " array: "
-              + body_excerpt(body);
-    else
-      error = std::string{"no \""} + p.message_pointer + "\" object: " + body_excerpt(body);
-    return false;
+      return make_error(errc::bad_reply, "server error: " + parse_api_error(body).message);
+    if (p.content == shape::text_blocks)
+      return make_error(errc::bad_reply, "no " + quoted_pointer(p.message_pointer, "content")
+                                           + " array: " + body_excerpt(body));
+    return make_error(errc::bad_reply, std::string{"no \""} + p.message_pointer
+                                         + "\" object: " + body_excerpt(body));
   }
-  if (content && !read_content(p, *content, out, error))
-    return false;
+  adapter_reply out;
+  if (content)
+    if (auto err = read_content(p, *content, out))
+      return err;
   out.input_tokens = count_at(doc, p.input_tokens_pointer);
   out.output_tokens = count_at(doc, p.output_tokens_pointer);
   out.decision_probs = read_decision_probs(p, doc);
-  return true;
+  return out;
 }
 
 } // namespace ij

@@ -30,6 +30,8 @@
 #include <string>
 #include <string_view>
 
+#include <caf/expected.hpp>
+
 #include "adapters/api_error.hpp"
 #include "adapters/http_client.hpp"
 #include "adapters/judge_adapter.hpp"
@@ -125,11 +127,12 @@ http_post chat_request(const chat_protocol& protocol, const std::string& base_pa
                        const std::string& key, const std::string& prompt,
                        const call_options& opts);
 
-/// Reads a 2xx body into `out` (text, token counts, and decision_probs when
-/// the body carries token log-probabilities). False with `error` set
+/// Reads a 2xx body: a reply with its text, token counts, and
+/// decision_probs when the body carries token log-probabilities (the call's
+/// other fields, ok and attempts, are the caller's). Fails with bad_reply
 /// when the body is not the API's reply: malformed JSON, the API's error
 /// shape, or no text where the API puts it.
-bool read_chat_reply(const chat_protocol& protocol, const std::string& body,
-                     adapter_reply& out, std::string& error);
+caf::expected<adapter_reply> read_chat_reply(const chat_protocol& protocol,
+                                             const std::string& body);
 
 } // namespace ij

@@ -1,5 +1,7 @@
 #include "adapters/connection_pool.hpp"
 
+#include "messages/error.hpp"
+
 namespace ij {
 
 namespace net = boost::asio;
@@ -69,8 +71,8 @@ void connection_pool::close() {
   idle_.clear();
 }
 
-std::unique_ptr<ssl::context> make_tls_context(const std::string& ca_file,
-                                               std::string& error) {
+caf::expected<std::unique_ptr<ssl::context>>
+make_tls_context(const std::string& ca_file) {
   auto tls = std::make_unique<ssl::context>(ssl::context::tls_client);
   error_code ec;
   tls->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
@@ -81,12 +83,11 @@ std::unique_ptr<ssl::context> make_tls_context(const std::string& ca_file,
     tls->set_default_verify_paths(ec);
   else
     tls->load_verify_file(ca_file, ec);
-  if (ec) {
-    error = ca_file.empty()
-              ? "cannot load the system CA store: " + ec.message()
-              : "cannot load CA file '" + ca_file + "': " + ec.message();
-    return nullptr;
-  }
+  if (ec)
+    return make_error(errc::bad_config,
+                      ca_file.empty()
+                        ? "cannot load the system CA store: " + ec.message()
+                        : "cannot load CA file '" + ca_file + "': " + ec.message());
   tls->set_verify_mode(ssl::verify_peer);
   return tls;
 }

@@ -19,6 +19,7 @@
 #include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/ssl.hpp>
+#include <caf/expected.hpp>
 
 #include "adapters/url.hpp"
 
@@ -94,9 +95,9 @@ private:
 };
 
 /// The TLS client context for `ca_file` (empty: the system store): TLS 1.2
-/// or later, peers verified. Null with `error` set when the CA store cannot
-/// be loaded.
-std::unique_ptr<boost::asio::ssl::context>
-make_tls_context(const std::string& ca_file, std::string& error);
+/// or later, peers verified. Fails with bad_config (the CA file is the
+/// judge's configuration) when the CA store cannot be loaded.
+caf::expected<std::unique_ptr<boost::asio::ssl::context>>
+make_tls_context(const std::string& ca_file);
 
 } // namespace ij

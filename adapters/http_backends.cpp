@@ -6,6 +6,7 @@
 #include "adapters/http_client.hpp"
 #include "adapters/http_judge.hpp"
 #include "adapters/url.hpp"
+#include "messages/error.hpp"
 
 namespace ij {
 
@@ -37,12 +38,11 @@ std::optional<backend_defaults> defaults_for(const std::string& type) {
   return std::nullopt;
 }
 
-std::optional<url> resolve(const judge_spec& spec, std::string& error) {
+caf::expected<url> resolve(const judge_spec& spec) {
   auto d = defaults_for(spec.type);
-  if (!d) {
-    error = "'" + spec.type + "' is not an HTTP judge type (ollama, anthropic, openai)";
-    return std::nullopt;
-  }
+  if (!d)
+    return make_error(errc::bad_config, "'" + spec.type
+                                          + "' is not an HTTP judge type (ollama, anthropic, openai)");
   std::string text = spec.base_url;
   std::string origin = "base_url";
   std::optional<std::uint16_t> schemeless;
@@ -58,14 +58,14 @@ std::optional<url> resolve(const judge_spec& spec, std::string& error) {
     text = d->url;
     origin = "the default URL";
   }
-  std::string why;
-  auto u = parse_url(text, why, schemeless);
+  auto u = parse_url(text, schemeless);
   if (!u) {
     // The value is quoted unless it may hold credentials (user:key@host).
     bool quotable = text.find('@') == std::string::npos;
-    error = spec.type + " judge: " + origin + (quotable ? " '" + text + "'" : std::string{})
-            + " is not a usable URL: " + why;
-    return std::nullopt;
+    return make_error(errc::bad_config,
+                      spec.type + " judge: " + origin
+                        + (quotable ? " '" + text + "'" : std::string{})
+                        + " is not a usable URL: " + context_of(u.error()));
   }
   // "http://host:8000" means the usual "/v1" of OpenAI-compatible servers.
   if (spec.type == "openai" && u->path.empty())
@@ -84,35 +84,32 @@ std::string credentials_hint(const judge_spec& spec) {
          + " and the model's access";
 }
 
-std::string resolve_base_url(const judge_spec& spec, std::string& error) {
-  auto u = resolve(spec, error);
-  return u ? u->to_string() : std::string{};
+caf::expected<std::string> resolve_base_url(const judge_spec& spec) {
+  auto u = resolve(spec);
+  if (!u)
+    return std::move(u.error());
+  return u->to_string();
 }
 
-judge_adapter_ptr make_http_adapter(const judge_spec& spec, std::string& error) {
-  return make_http_adapter(spec, http_tuning{}, error);
+caf::expected<judge_adapter_ptr> make_http_adapter(const judge_spec& spec) {
+  return make_http_adapter(spec, http_tuning{});
 }
 
-judge_adapter_ptr make_http_adapter(const judge_spec& spec,
-                                    const http_tuning& tuning,
-                                    std::string& error) {
-  auto base = resolve(spec, error);
+caf::expected<judge_adapter_ptr> make_http_adapter(const judge_spec& spec,
+                                                   const http_tuning& tuning) {
+  auto base = resolve(spec);
   if (!base)
-    return nullptr;
-  if (spec.model.empty()) {
-    error = spec.type + " judge: no model given";
-    return nullptr;
-  }
+    return std::move(base.error());
+  if (spec.model.empty())
+    return make_error(errc::bad_config, spec.type + " judge: no model given");
   auto d = *defaults_for(spec.type);
   std::string key;
   if (d.key_env) {
     std::string var = spec.api_key_env.empty() ? d.key_env : spec.api_key_env;
     key = env(var);
-    if (key.empty() && d.key_required) {
-      error = spec.type + " judge: the API key variable " + var +
-              " is not set (export " + var + "=...)";
-      return nullptr;
-    }
+    if (key.empty() && d.key_required)
+      return make_error(errc::bad_config, spec.type + " judge: the API key variable "
+                                            + var + " is not set (export " + var + "=...)");
   }
   http_client_config cfg;
   cfg.base = *base;
@@ -125,14 +122,11 @@ judge_adapter_ptr make_http_adapter(const judge_spec& spec,
   cfg.retry_max_delay = tuning.retry_max_delay;
   cfg.success_run = tuning.success_run;
   cfg.secret = key;
-  std::string why;
-  auto client = http_client::create(std::move(cfg), why);
-  if (!client) {
-    error = spec.type + " judge: " + why;
-    return nullptr;
-  }
-  return std::make_shared<http_judge>(*chat_protocol_for(spec.type), std::move(key),
-                                      std::move(client));
+  auto client = http_client::create(std::move(cfg));
+  if (!client)
+    return make_error(errc::bad_config, spec.type + " judge: " + context_of(client.error()));
+  return judge_adapter_ptr{std::make_shared<http_judge>(*chat_protocol_for(spec.type),
+                                                        std::move(key), std::move(*client))};
 }
 
 } // namespace ij

@@ -3,11 +3,13 @@
 // judge_spec: resolves the base URL (spec, then the ecosystem's variable,
 // then the public default), reads the key from the named environment
 // variable and sets up the client. Configuration errors (missing key, bad
-// URL, unreadable CA file) are reported here, before any call; they name
-// the variable, never its value.
+// URL, unreadable CA file) are reported here, before any call, as
+// bad_config; they name the variable, never its value.
 #include <chrono>
 #include <cstdint>
 #include <string>
+
+#include <caf/expected.hpp>
 
 #include "adapters/adapter_factory.hpp"
 
@@ -23,17 +25,16 @@ struct http_tuning {
   std::uint32_t success_run = 8;
 };
 
-judge_adapter_ptr make_http_adapter(const judge_spec& spec, std::string& error);
+caf::expected<judge_adapter_ptr> make_http_adapter(const judge_spec& spec);
 
-judge_adapter_ptr make_http_adapter(const judge_spec& spec,
-                                    const http_tuning& tuning,
-                                    std::string& error);
+caf::expected<judge_adapter_ptr> make_http_adapter(const judge_spec& spec,
+                                                   const http_tuning& tuning);
 
 /// What to check when the backend refuses the credentials (HTTP 401/403):
 /// the key's variable, by name.
 std::string credentials_hint(const judge_spec& spec);
 
-/// The base URL a spec resolves to, or "" with `error` set.
-std::string resolve_base_url(const judge_spec& spec, std::string& error);
+/// The base URL a spec resolves to (bad_config when it is not usable).
+caf::expected<std::string> resolve_base_url(const judge_spec& spec);
 
 } // namespace ij

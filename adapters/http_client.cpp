@@ -102,13 +102,14 @@ struct http_client::core final : call_slots {
   }
 };
 
-std::unique_ptr<http_client> http_client::create(http_client_config config,
-                                                 std::string& error) {
+caf::expected<std::unique_ptr<http_client>>
+http_client::create(http_client_config config) {
   std::unique_ptr<ssl::context> tls;
   if (config.base.tls) {
-    tls = make_tls_context(config.ca_file, error);
-    if (!tls)
-      return nullptr;
+    auto made = make_tls_context(config.ca_file);
+    if (!made)
+      return std::move(made.error());
+    tls = std::move(*made);
   }
   config.max_in_flight = std::max<std::uint32_t>(config.max_in_flight, 1);
   config.max_attempts = std::max<std::uint32_t>(config.max_attempts, 1);

@@ -21,6 +21,8 @@
 #include <utility>
 #include <vector>
 
+#include <caf/expected.hpp>
+
 #include "adapters/url.hpp"
 #include "messages/fault_kind.hpp"
 
@@ -71,10 +73,10 @@ using http_handler = std::function<void(http_result)>;
 
 class http_client {
 public:
-  /// Fails (nullptr, `error` set) when the TLS setup cannot be made, e.g.
-  /// an unreadable CA file.
-  static std::unique_ptr<http_client> create(http_client_config config,
-                                             std::string& error);
+  /// Fails (bad_config) when the TLS setup cannot be made, e.g. an
+  /// unreadable CA file.
+  static caf::expected<std::unique_ptr<http_client>>
+  create(http_client_config config);
 
   ~http_client();
   http_client(const http_client&) = delete;

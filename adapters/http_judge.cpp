@@ -4,6 +4,7 @@
 
 #include "adapters/redaction.hpp"
 #include "core/text.hpp"
+#include "messages/error.hpp"
 
 namespace ij {
 
@@ -80,13 +81,15 @@ adapter_reply to_adapter_reply(const http_result& result,
     reply.error = status_error(result, protocol, model);
     reply.fault = fault_of_status(result.status);
   } else {
-    std::string error;
-    if (read_chat_reply(protocol, result.body, reply, error)) {
-      reply.ok = true;
+    if (auto read = read_chat_reply(protocol, result.body)) {
+      read->ok = true;
+      read->attempts = reply.attempts;
+      reply = std::move(*read);
     } else {
       reply.text.clear();
       reply.error = "HTTP " + std::to_string(result.status)
-                    + " with a body that is not the API's reply: " + error;
+                    + " with a body that is not the API's reply: "
+                    + context_of(read.error());
       reply.fault = fault_kind::unreadable_reply;
     }
   }

@@ -39,17 +39,16 @@ void append_part(std::string& out, const std::string& part) {
 
 } // namespace
 
-std::shared_ptr<response_cache>
+caf::expected<std::shared_ptr<response_cache>>
 response_cache::open(const std::string& path, std::chrono::seconds ttl,
-                     std::uint64_t max_bytes, std::string& error,
-                     clock_fn now) {
-  sqlite3* db = open_sqlite(path, schema_sql, false, "the response cache", error);
+                     std::uint64_t max_bytes, clock_fn now) {
+  auto db = open_sqlite(path, schema_sql, false, "the response cache");
   if (!db)
-    return nullptr;
+    return std::move(db.error());
   if (!now)
     now = [] { return wall_clock_ms(); };
   return std::shared_ptr<response_cache>(
-    new response_cache(db, path, ttl, max_bytes, std::move(now)));
+    new response_cache(*db, path, ttl, max_bytes, std::move(now)));
 }
 
 response_cache::response_cache(sqlite3* db, std::string path,

@@ -20,7 +20,10 @@
 #include <string>
 #include <thread>
 
+#include <caf/expected.hpp>
+
 #include "adapters/judge_adapter.hpp"
+#include "messages/error.hpp"
 
 struct sqlite3;
 
@@ -43,11 +46,11 @@ class response_cache {
 public:
   using clock_fn = std::function<std::int64_t()>; // ms since the epoch
 
-  /// Opens (creating) the SQLite file at `path` (WAL); nullptr with `error`
+  /// Opens (creating) the SQLite file at `path` (WAL); fails with io_failed
   /// naming the path when it cannot be opened or is not a cache.
-  static std::shared_ptr<response_cache>
+  static caf::expected<std::shared_ptr<response_cache>>
   open(const std::string& path, std::chrono::seconds ttl,
-       std::uint64_t max_bytes, std::string& error, clock_fn now = {});
+       std::uint64_t max_bytes, clock_fn now = {});
 
   ~response_cache();
   response_cache(const response_cache&) = delete;

@@ -2,11 +2,12 @@
 
 #include <sqlite3.h>
 
+#include "messages/error.hpp"
+
 namespace ij {
 
-sqlite3* open_sqlite(const std::string& path, const char* schema_sql,
-                     bool serialized, const std::string& what,
-                     std::string& error) {
+caf::expected<sqlite3*> open_sqlite(const std::string& path, const char* schema_sql,
+                                    bool serialized, const std::string& what) {
   sqlite3* db = nullptr;
   int rc = sqlite3_open_v2(path.c_str(), &db,
                            SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
@@ -18,10 +19,10 @@ sqlite3* open_sqlite(const std::string& path, const char* schema_sql,
     rc = sqlite3_exec(db, schema_sql, nullptr, nullptr, nullptr);
   }
   if (rc != SQLITE_OK) {
-    error = "cannot open " + what + " " + path + ": "
-            + (db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+    auto err = make_error(errc::io_failed, "cannot open " + what + " " + path + ": "
+                                             + (db ? sqlite3_errmsg(db) : sqlite3_errstr(rc)));
     sqlite3_close(db);
-    return nullptr;
+    return err;
   }
   return db;
 }

@@ -7,18 +7,21 @@
 #include <cstdint>
 #include <string>
 
+#include <caf/expected.hpp>
+
+#include "messages/error.hpp"
+
 struct sqlite3;
 struct sqlite3_stmt;
 
 namespace ij {
 
 /// Opens (creating) the database at `path` with a 5 s busy timeout and runs
-/// `schema_sql`; nullptr with `error` ("cannot open <what> <path>: ...").
+/// `schema_sql`; fails with io_failed ("cannot open <what> <path>: ...").
 /// `serialized`: SQLite's own mutex (FULLMUTEX) for a connection shared by
 /// threads; else NOMUTEX.
-sqlite3* open_sqlite(const std::string& path, const char* schema_sql,
-                     bool serialized, const std::string& what,
-                     std::string& error);
+caf::expected<sqlite3*> open_sqlite(const std::string& path, const char* schema_sql,
+                                    bool serialized, const std::string& what);
 
 /// One prepared statement, finalized on scope exit; false when the SQL
 /// could not be prepared (then step() fails).

@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "messages/error.hpp"
+
 namespace ij {
 
 namespace {
@@ -42,20 +44,19 @@ std::string url::host_header() const {
   return h + ':' + std::to_string(port);
 }
 
-std::optional<url> parse_url(const std::string& text, std::string& error,
+caf::expected<url> parse_url(const std::string& text,
                              std::optional<std::uint16_t> schemeless_port) {
+  auto bad = [](std::string why) { return make_error(errc::bad_config, std::move(why)); };
   std::string s = trim(text);
   if (s.empty()) {
-    error = "empty URL";
-    return std::nullopt;
+    return bad("empty URL");
   }
   url out;
   std::uint16_t default_port = 0;
   auto sep = s.find("://");
   if (sep == std::string::npos) {
     if (!schemeless_port) {
-      error = "no scheme (http:// or https://)";
-      return std::nullopt;
+      return bad("no scheme (http:// or https://)");
     }
     default_port = *schemeless_port;
   } else {
@@ -66,8 +67,7 @@ std::optional<url> parse_url(const std::string& text, std::string& error,
       out.tls = true;
       default_port = 443;
     } else {
-      error = "unsupported URL scheme '" + scheme + "' (use http or https)";
-      return std::nullopt;
+      return bad("unsupported URL scheme '" + scheme + "' (use http or https)");
     }
     s = s.substr(sep + 3);
   }
@@ -76,30 +76,26 @@ std::optional<url> parse_url(const std::string& text, std::string& error,
   std::string authority = s.substr(0, slash);
   std::string path = slash == std::string::npos ? "" : s.substr(slash);
   if (path.find_first_of("?#") != std::string::npos) {
-    error = "a base URL may not have a query or fragment";
-    return std::nullopt;
+    return bad("a base URL may not have a query or fragment");
   }
   while (!path.empty() && path.back() == '/')
     path.pop_back();
   if (authority.find('@') != std::string::npos) {
     // Refused rather than parsed: the id and errors quote the URL.
-    error = "credentials in the URL are not supported; name the key's "
-            "environment variable instead";
-    return std::nullopt;
+    return bad("credentials in the URL are not supported; name the key's "
+               "environment variable instead");
   }
   std::string port_text;
   if (!authority.empty() && authority.front() == '[') {
     auto close = authority.find(']');
     if (close == std::string::npos) {
-      error = "unterminated IPv6 address in URL";
-      return std::nullopt;
+      return bad("unterminated IPv6 address in URL");
     }
     out.host = authority.substr(1, close - 1);
     auto rest = authority.substr(close + 1);
     if (!rest.empty()) {
       if (rest.front() != ':') {
-        error = "malformed host in URL";
-        return std::nullopt;
+        return bad("malformed host in URL");
       }
       port_text = rest.substr(1);
     }
@@ -113,16 +109,14 @@ std::optional<url> parse_url(const std::string& text, std::string& error,
     }
   }
   if (out.host.empty()) {
-    error = "URL has no host";
-    return std::nullopt;
+    return bad("URL has no host");
   }
   if (port_text.empty()) {
     out.port = default_port;
   } else {
     if (!all_digits(port_text) || port_text.size() > 5 ||
         std::stoul(port_text) == 0 || std::stoul(port_text) > 65535) {
-      error = "invalid port '" + port_text + "' in URL";
-      return std::nullopt;
+      return bad("invalid port '" + port_text + "' in URL");
     }
     out.port = static_cast<std::uint16_t>(std::stoul(port_text));
   }

@@ -6,6 +6,10 @@
 #include <optional>
 #include <string>
 
+#include <caf/expected.hpp>
+
+#include "messages/error.hpp"
+
 namespace ij {
 
 struct url {
@@ -23,9 +27,10 @@ struct url {
 
 /// Parses `text`. A text without "scheme://" is accepted only when
 /// `schemeless_port` is set (Ollama's OLLAMA_HOST allows "host:port" and
-/// "host"): it then means http on that default port. On failure returns
-/// nullopt and sets `error`.
-std::optional<url> parse_url(const std::string& text, std::string& error,
+/// "host"): it then means http on that default port. Fails with bad_config
+/// (a base URL comes from a configuration or its variable), the context
+/// saying what is wrong and never quoting credentials.
+caf::expected<url> parse_url(const std::string& text,
                              std::optional<std::uint16_t> schemeless_port = {});
 
 } // namespace ij

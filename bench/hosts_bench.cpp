@@ -57,12 +57,12 @@ std::vector<judge_binding> judges_for(const std::string& name,
                                       std::uint32_t cap) {
   std::string error;
   auto cfg = default_config();
-  auto spec = parse_judge_name(name, error);
+  auto spec = parse_judge_name(name);
   spec->max_in_flight = cap;
   cfg.judges = {*spec};
-  auto b = bind_judges(cfg, error);
+  auto b = bind_judges(cfg);
   if (!b) {
-    std::fprintf(stderr, "hosts_bench: %s\n", error.c_str());
+    std::fprintf(stderr, "hosts_bench: %s\n", render_error(b.error()).c_str());
     std::exit(1);
   }
   return std::move(*b);

@@ -58,12 +58,12 @@ struct run_result {
 /// Issues `calls` calls at once (the adapter queues them behind its cap)
 /// and waits for every reply.
 run_result run_adapter(fake_api& fake, const judge_spec& spec, std::size_t calls) {
-  std::string err;
-  auto adapter = make_http_adapter(spec, err);
-  if (!adapter) {
-    std::cerr << "http_bench: " << err << "\n";
+  auto made = make_http_adapter(spec);
+  if (!made) {
+    std::cerr << "http_bench: " << render_error(made.error()) << "\n";
     std::exit(1);
   }
+  auto adapter = std::move(*made);
   auto conns_before = fake.server().connections();
   auto reqs_before = fake.server().requests();
   call_options opts;

@@ -72,14 +72,19 @@ std::vector<answer_pair> make_pairs(std::uint64_t n) {
 }
 
 judge_binding numeric_stub() {
-  std::string error;
-  auto spec = parse_judge_name("stub:numeric", error);
-  auto adapter = spec ? make_adapter(*spec, error) : nullptr;
-  if (!adapter) {
-    std::fprintf(stderr, "cannot build stub:numeric: %s\n", error.c_str());
+  auto spec = parse_judge_name("stub:numeric");
+  if (!spec) {
+    std::fprintf(stderr, "cannot build stub:numeric: %s\n",
+                 render_error(spec.error()).c_str());
     std::exit(1);
   }
-  return {*spec, adapter};
+  auto adapter = make_adapter(*spec);
+  if (!adapter) {
+    std::fprintf(stderr, "cannot build stub:numeric: %s\n",
+                 render_error(adapter.error()).c_str());
+    std::exit(1);
+  }
+  return {*spec, *adapter};
 }
 
 std::string temp_audit(const char* tag) {

@@ -264,8 +264,9 @@ std::string audit_recount::check_usage(const Value& usage) const {
 }
 
 // Where the calls went (absent in audits written before issue 20): each
-// count against the judge_call records of that route.
-std::string audit_recount::check_routes(const Value& e) const {
+// count against the judge_call records of that route (errc::bad_input, the
+// audit being the input, when one differs).
+caf::error audit_recount::check_routes(const Value& e) const {
   for (auto [field, counted, what] :
        {std::tuple{"calls_sent", routes_.sent,
                    "judge_call records of calls sent to a backend"},
@@ -279,11 +280,11 @@ std::string audit_recount::check_routes(const Value& e) const {
     if (!member(e, field))
       continue;
     if (!read_u64(e, field, n))
-      return lacks(field);
+      return make_error(errc::bad_input, lacks(field));
     if (n != counted)
-      return says(field, n, counted, what);
+      return make_error(errc::bad_input, says(field, n, counted, what));
   }
-  return {};
+  return caf::error{};
 }
 
 std::string audit_recount::check_run_end(const Value& e) {
@@ -336,8 +337,8 @@ std::string audit_recount::check_run_end(const Value& e) {
                 "failed judge calls (transport_failed)");
   if (auto why = check_usage(*usage); !why.empty())
     return why;
-  if (auto why = check_routes(e); !why.empty())
-    return why;
+  if (auto err = check_routes(e))
+    return context_of(err);
   // Failover totals (absent in audits written before judge hosts).
   for (auto [field, counted, what] :
        {std::tuple{"votes_moved", votes_moved_, "vote_moved records"},

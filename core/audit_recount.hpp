@@ -17,9 +17,11 @@
 #include <utility>
 #include <vector>
 
+#include <caf/error.hpp>
 #include <rapidjson/document.h>
 
 #include "core/call_route.hpp"
+#include "messages/error.hpp"
 
 namespace ij {
 
@@ -46,7 +48,7 @@ private:
   void note_pair(std::string_view pair_id);
   std::string add_vote_counts(const rapidjson::Value& r);
   std::string check_usage(const rapidjson::Value& usage) const;
-  std::string check_routes(const rapidjson::Value& run_end) const;
+  caf::error check_routes(const rapidjson::Value& run_end) const;
 
   /// A judge the manifest declares, in order.
   struct declared_judge {

@@ -249,8 +249,7 @@ std::uint64_t answers_fingerprint(std::string_view a, std::string_view b) {
   return h(a) * 0x9e3779b97f4a7c15ULL ^ h(b);
 }
 
-std::optional<resume_point> read_resume_point(std::istream& in,
-                                              std::string& error) {
+caf::expected<resume_point> read_resume_point(std::istream& in) {
   resume_point p;
   reader add{p};
   std::string line;
@@ -287,29 +286,23 @@ std::optional<resume_point> read_resume_point(std::istream& in,
     }
     for (auto& t : tail) {
       std::string ignored;
-      if (auto why = apply(t, ignored); !why.empty()) {
-        error = why;
-        return std::nullopt;
-      }
+      if (auto why = apply(t, ignored); !why.empty())
+        return make_error(errc::bad_input, why);
     }
     tail.clear();
-    if (auto why = apply(line, last_type); !why.empty()) {
-      error = why;
-      return std::nullopt;
-    }
+    if (auto why = apply(line, last_type); !why.empty())
+      return make_error(errc::bad_input, why);
     p.seq = n;
     p.keep_bytes = offset;
     hash = sha256_hex(line);
   }
-  if (p.seq == 0 || p.config_json.empty()) {
-    error = "the audit holds no run manifest: there is no run to resume";
-    return std::nullopt;
-  }
-  if (last_type == audit_type::run_end && !interrupted) {
-    error = "the run finished (its run_end record is not marked "
-            "interrupted): there is nothing to resume";
-    return std::nullopt;
-  }
+  if (p.seq == 0 || p.config_json.empty())
+    return make_error(errc::bad_input, "the audit holds no run manifest: "
+                                       "there is no run to resume");
+  if (last_type == audit_type::run_end && !interrupted)
+    return make_error(errc::bad_input,
+                      "the run finished (its run_end record is not marked "
+                      "interrupted): there is nothing to resume");
   p.after_run_end = last_type == audit_type::run_end;
   p.last_hash = hash;
   p.cut_lines = tail.size();

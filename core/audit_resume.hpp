@@ -19,7 +19,10 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include <caf/expected.hpp>
+
 #include "core/judge_budget.hpp"
+#include "messages/error.hpp"
 #include "messages/run_summary.hpp"
 #include "messages/verdict.hpp"
 
@@ -78,10 +81,9 @@ struct resume_point {
 std::uint64_t answers_fingerprint(std::string_view a, std::string_view b);
 
 /// Reads an audit trail that `verify_audit` found intact but unfinished or
-/// interrupted (check that first). nullopt with `error` when it cannot be
-/// resumed: no manifest, a finished run, a record it cannot read.
-std::optional<resume_point> read_resume_point(std::istream& in,
-                                              std::string& error);
+/// interrupted (check that first). errc::bad_input saying why when it
+/// cannot be resumed: no manifest, a finished run, a record it cannot read.
+caf::expected<resume_point> read_resume_point(std::istream& in);
 
 /// The body of the `resumed` record a resumed run writes first: where it
 /// resumed (seq, hash), what was cut, how many pairs were already decided.

@@ -5,20 +5,21 @@
 
 namespace ij {
 
-std::optional<std::string> validate(const alarm_params& p) {
+caf::error validate(const alarm_params& p) {
+  auto bad = [](const char* what) { return make_error(errc::bad_config, what); };
   auto open_unit = [](double x) { return x > 0.0 && x < 1.0; };
   if (!open_unit(p.tolerated_rate))
-    return "tolerated_rate must be between 0 and 1 (exclusive)";
+    return bad("tolerated_rate must be between 0 and 1 (exclusive)");
   if (!open_unit(p.alarm_rate))
-    return "alarm_rate must be between 0 and 1 (exclusive)";
+    return bad("alarm_rate must be between 0 and 1 (exclusive)");
   if (p.alarm_rate <= p.tolerated_rate)
-    return "alarm_rate must be greater than tolerated_rate (the test tells "
-           "a leaning judge from a tolerable one)";
+    return bad("alarm_rate must be greater than tolerated_rate (the test "
+               "tells a leaning judge from a tolerable one)");
   if (!(p.alpha > 0.0 && p.alpha < 0.5))
-    return "alpha must be between 0 and 0.5 (exclusive)";
+    return bad("alpha must be between 0 and 0.5 (exclusive)");
   if (!(p.beta > 0.0 && p.beta < 0.5))
-    return "beta must be between 0 and 0.5 (exclusive)";
-  return std::nullopt;
+    return bad("beta must be between 0 and 0.5 (exclusive)");
+  return {};
 }
 
 bias_alarm::bias_alarm(alarm_params params)

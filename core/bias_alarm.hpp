@@ -21,7 +21,10 @@
 #include <string>
 #include <vector>
 
+#include <caf/error.hpp>
+
 #include "core/canary_set.hpp"
+#include "messages/error.hpp"
 
 namespace ij {
 
@@ -37,8 +40,9 @@ struct alarm_params {
   double beta = 0.01;
 };
 
-/// A clear message when a parameter is out of range; nullopt when valid.
-std::optional<std::string> validate(const alarm_params& p);
+/// errc::bad_config with a clear message when a parameter is out of range;
+/// no error when valid.
+caf::error validate(const alarm_params& p);
 
 /// One mode's test for one judge.
 struct sprt_stream {

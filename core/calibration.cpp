@@ -254,20 +254,19 @@ std::vector<double> cross_validated(const std::vector<labelled_vote>& votes,
   return cal;
 }
 
-std::optional<calibration_fit> fit_calibration(
+caf::expected<calibration_fit> fit_calibration(
   const std::string& judge_id, const std::string& source,
-  const std::vector<labelled_vote>& votes, const fit_options& opts,
-  std::string& error) {
+  const std::vector<labelled_vote>& votes, const fit_options& opts) {
   auto groups = groups_of(votes);
   const auto need = std::max<std::uint64_t>(opts.min_pairs, 2);
-  if (groups.size() < need) {
-    error = "judge " + judge_id + ": " + std::to_string(groups.size())
-            + " labelled pair(s) with an EQUIVALENT or DIFFERENT vote ("
-            + std::to_string(votes.size())
-            + " vote(s)); a calibration map needs at least "
-            + std::to_string(need);
-    return std::nullopt;
-  }
+  if (groups.size() < need)
+    return make_error(errc::bad_input,
+                      "judge " + judge_id + ": " + std::to_string(groups.size())
+                        + " labelled pair(s) with an EQUIVALENT or DIFFERENT "
+                          "vote ("
+                        + std::to_string(votes.size())
+                        + " vote(s)); a calibration map needs at least "
+                        + std::to_string(need));
   auto cal = cross_validated(votes, opts.folds, opts.seed);
   std::vector<double> raw(votes.size());
   std::vector<bool> right(votes.size());
@@ -432,13 +431,16 @@ calibration_quality read_quality(const Value& j, const char* name) {
   return q;
 }
 
-// One judge's entry; an empty string when it is well formed, else why.
-std::string read_judge(const Value& j, calibration_fit& f) {
+// One judge's entry; errc::bad_config saying why when it is not well formed.
+caf::error read_judge(const Value& j, calibration_fit& f) {
+  auto bad = [](std::string why) {
+    return make_error(errc::bad_config, std::move(why));
+  };
   if (!j.IsObject())
-    return "is not an object";
+    return bad("is not an object");
   auto id = j.FindMember("judge_id");
   if (id == j.MemberEnd() || !id->value.IsString() || id->value.GetStringLength() == 0)
-    return "has no \"judge_id\"";
+    return bad("has no \"judge_id\"");
   f.map.judge_id = id->value.GetString();
   if (auto s = j.FindMember("source"); s != j.MemberEnd() && s->value.IsString())
     f.map.source = s->value.GetString();
@@ -446,77 +448,61 @@ std::string read_judge(const Value& j, calibration_fit& f) {
     if (auto m = j.FindMember(k); m != j.MemberEnd() && m->value.IsUint64())
       (k[0] == 'p' ? f.pairs : f.votes) = m->value.GetUint64();
   if (!read_numbers(j, "raw", f.map.raw) || !read_numbers(j, "calibrated", f.map.calibrated))
-    return "needs \"raw\" and \"calibrated\" arrays of finite numbers";
+    return bad("needs \"raw\" and \"calibrated\" arrays of finite numbers");
   auto& x = f.map.raw;
   auto& y = f.map.calibrated;
   if (x.empty() || x.size() != y.size())
-    return "has " + std::to_string(x.size()) + " raw and "
-           + std::to_string(y.size()) + " calibrated values (need equal, at least 1)";
+    return bad("has " + std::to_string(x.size()) + " raw and "
+           + std::to_string(y.size()) + " calibrated values (need equal, at least 1)");
   for (std::size_t i = 0; i < x.size(); ++i) {
     if (x[i] < 0 || x[i] > 1 || y[i] < 0 || y[i] > 1)
-      return "has a value outside [0, 1] at knot " + std::to_string(i);
+      return bad("has a value outside [0, 1] at knot " + std::to_string(i));
     if (i > 0 && x[i] <= x[i - 1])
-      return "raw values are not increasing at knot " + std::to_string(i);
+      return bad("raw values are not increasing at knot " + std::to_string(i));
     if (i > 0 && y[i] < y[i - 1])
-      return "is not monotone: calibrated value falls at knot "
-             + std::to_string(i);
+      return bad("is not monotone: calibrated value falls at knot "
+             + std::to_string(i));
   }
   f.raw = read_quality(j, "before");
   f.calibrated = read_quality(j, "after");
-  return {};
+  return caf::error{};
 }
 
 } // namespace
 
-std::optional<calibration_set> parse_calibration_file(const std::string& text,
-                                                      const std::string& name,
-                                                      std::string& error) {
+caf::expected<calibration_set> parse_calibration_file(const std::string& text,
+                                                      const std::string& name) {
   rapidjson::Document doc;
   doc.Parse<rapidjson::kParseFullPrecisionFlag>(text.data(), text.size());
-  if (doc.HasParseError() || !doc.IsObject()) {
-    error = name + ": not a calibration map (not a JSON object)";
-    return std::nullopt;
-  }
+  if (doc.HasParseError() || !doc.IsObject())
+    return make_error(errc::bad_config, name + ": not a calibration map (not a JSON object)");
   auto fmt = doc.FindMember("format");
   if (fmt == doc.MemberEnd() || !fmt->value.IsString()
-      || std::string{fmt->value.GetString()} != calibration_format) {
-    error = name + ": /format: expected \"" + calibration_format + "\"";
-    return std::nullopt;
-  }
+      || std::string{fmt->value.GetString()} != calibration_format)
+    return make_error(errc::bad_config, name + ": /format: expected \"" + calibration_format + "\"");
   auto judges = doc.FindMember("judges");
   auto sum = doc.FindMember("checksum");
-  if (judges == doc.MemberEnd() || !judges->value.IsArray()) {
-    error = name + ": /judges: expected an array";
-    return std::nullopt;
-  }
-  if (sum == doc.MemberEnd() || !sum->value.IsString()) {
-    error = name + ": /checksum: missing";
-    return std::nullopt;
-  }
+  if (judges == doc.MemberEnd() || !judges->value.IsArray())
+    return make_error(errc::bad_config, name + ": /judges: expected an array");
+  if (sum == doc.MemberEnd() || !sum->value.IsString())
+    return make_error(errc::bad_config, name + ": /checksum: missing");
   // The canonical text of the array, as calibration_file_json wrote it.
   rapidjson::StringBuffer sb;
   json_writer w(sb);
   judges->value.Accept(w);
-  if (sha256_hex({sb.GetString(), sb.GetSize()}) != sum->value.GetString()) {
-    error = name + ": /checksum: does not match the judges' maps (the map "
-                   "was edited after `invjudge calibrate` wrote it)";
-    return std::nullopt;
-  }
+  if (sha256_hex({sb.GetString(), sb.GetSize()}) != sum->value.GetString())
+    return make_error(errc::bad_config, name + ": /checksum: does not match the judges' maps (the map "
+                   "was edited after `invjudge calibrate` wrote it)");
   calibration_set set;
   rapidjson::SizeType i = 0;
   for (auto& j : judges->value.GetArray()) {
     calibration_fit f;
-    auto why = read_judge(j, f);
     auto where = name + ": /judges/" + std::to_string(i++);
-    if (!why.empty()) {
-      error = where + ": " + why;
-      return std::nullopt;
-    }
+    if (auto err = read_judge(j, f))
+      return make_error(errc::bad_config, where + ": " + context_of(err));
     auto id = f.map.judge_id;
-    if (!set.judges.emplace(id, std::move(f)).second) {
-      error = where + ": judge " + id + " has a map already";
-      return std::nullopt;
-    }
+    if (!set.judges.emplace(id, std::move(f)).second)
+      return make_error(errc::bad_config, where + ": judge " + id + " has a map already");
   }
   set.sha256 = sha256_hex(text);
   return set;

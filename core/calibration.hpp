@@ -19,6 +19,9 @@
 #include <string>
 #include <vector>
 
+#include <caf/expected.hpp>
+
+#include "messages/error.hpp"
 #include "messages/judge_decision.hpp"
 
 namespace ij {
@@ -113,12 +116,11 @@ std::vector<double> cross_validated(const std::vector<labelled_vote>& votes,
 /// Fits the map on all votes and measures raw and calibrated quality: the
 /// calibrated predictions come from maps fitted on the other folds (pairs
 /// split into `folds` seeded folds), the intervals from `bootstrap` seeded
-/// resamples of the pairs (95 %, percentile). nullopt with `error` (saying
-/// why, with the count) when fewer than min_pairs pairs carry a vote.
-std::optional<calibration_fit> fit_calibration(
+/// resamples of the pairs (95 %, percentile). errc::bad_input (saying why,
+/// with the count) when fewer than min_pairs pairs carry a vote.
+caf::expected<calibration_fit> fit_calibration(
   const std::string& judge_id, const std::string& source,
-  const std::vector<labelled_vote>& votes, const fit_options& opts,
-  std::string& error);
+  const std::vector<labelled_vote>& votes, const fit_options& opts);
 
 // --- A pair's probability ---------------------------------------------------
 
@@ -156,9 +158,9 @@ std::string calibration_file_json(const std::vector<calibration_fit>& fits,
 
 /// Reads a map file's text; `name` names it in errors. Refuses a wrong
 /// format, a checksum that does not match, a map that is not monotone or
-/// not in [0, 1], a judge id twice. The set's sha256 is that of `text`.
-std::optional<calibration_set> parse_calibration_file(const std::string& text,
-                                                      const std::string& name,
-                                                      std::string& error);
+/// not in [0, 1], a judge id twice (errc::bad_config, "<name>: <pointer>:
+/// <why>"). The set's sha256 is that of `text`.
+caf::expected<calibration_set> parse_calibration_file(const std::string& text,
+                                                      const std::string& name);
 
 } // namespace ij

@@ -5,6 +5,10 @@
 #include <optional>
 #include <string>
 
+#include <caf/expected.hpp>
+
+#include "messages/error.hpp"
+
 namespace ij {
 
 struct host_address {
@@ -14,11 +18,10 @@ struct host_address {
 
 /// Parses ADDR:PORT; port 0 only when `allow_any_port` (a host's --listen
 /// :0 picks a free port). An empty ADDR (":7000") means every interface
-/// only when `allow_any_port` is set too (listening). On failure returns
-/// nullopt and says why in `error`.
-std::optional<host_address> parse_host_address(const std::string& text,
-                                               bool allow_any_port,
-                                               std::string& error);
+/// only when `allow_any_port` is set too (listening). On failure
+/// errc::bad_config saying why.
+caf::expected<host_address> parse_host_address(const std::string& text,
+                                               bool allow_any_port);
 
 /// "ADDR:PORT", brackets around an IPv6 address.
 std::string to_string(const host_address& a);

@@ -94,8 +94,8 @@ std::vector<const judge_info*> host_judges(const std::vector<judge_info>& worker
 
 } // namespace
 
-std::string unserved_judge_text(const std::vector<judge_spec>& judges,
-                                const std::vector<judge_info>& workers) {
+caf::error check_served(const std::vector<judge_spec>& judges,
+                        const std::vector<judge_info>& workers) {
   for (auto& spec : judges) {
     bool served = false;
     for (auto& w : workers)
@@ -105,14 +105,15 @@ std::string unserved_judge_text(const std::vector<judge_spec>& judges,
     auto text = "no worker serves judge " + spec.name + " (" + judge_id_of(spec) + ")";
     auto remote = host_judges(workers);
     if (remote.empty())
-      return text + ": no host that serves it could be used";
+      return make_error(errc::no_worker,
+                        text + ": no host that serves it could be used");
     for (auto* w : remote)
       text += (w == remote.front() ? ": " : "; ") + std::string{"host "} + w->host
               + " serves " + served_judge_text(*w) + ": "
               + judge_difference(spec, *w);
-    return text;
+    return make_error(errc::no_worker, std::move(text));
   }
-  return {};
+  return caf::error{};
 }
 
 std::vector<std::string>

@@ -7,7 +7,10 @@
 #include <string>
 #include <vector>
 
+#include <caf/error.hpp>
+
 #include "core/judge_spec.hpp"
+#include "messages/error.hpp"
 #include "messages/judge_info.hpp"
 
 namespace ij {
@@ -31,12 +34,12 @@ const judge_spec* closest_judge(const std::vector<judge_spec>& judges,
 
 namespace ij {
 
-/// The first configured judge that no worker in `workers` serves, as an
-/// error naming what each judge host there serves and how it differs
-/// ("no worker serves judge X (ID): host H serves judge Y (...): model
-/// differs (host: m2, here: m)"); "" when every judge is served.
-std::string unserved_judge_text(const std::vector<judge_spec>& judges,
-                                const std::vector<judge_info>& workers);
+/// The first configured judge that no worker in `workers` serves, as
+/// errc::no_worker naming what each judge host there serves and how it
+/// differs ("no worker serves judge X (ID): host H serves judge Y (...):
+/// model differs (host: m2, here: m)"); no error when every judge is served.
+caf::error check_served(const std::vector<judge_spec>& judges,
+                        const std::vector<judge_info>& workers);
 
 /// A warning per judge host (a worker whose host is not "local") none of
 /// whose judges is configured: what it serves and how it differs from the

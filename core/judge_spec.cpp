@@ -87,47 +87,49 @@ std::string judge_id_of(const judge_spec& spec) {
   return id;
 }
 
-std::string judge_setting_problem(const judge_spec& spec, bool constrain_field) {
+caf::error judge_setting_problem(const judge_spec& spec, bool constrain_field) {
+  auto bad = [](std::string what) {
+    return make_error(errc::bad_config, std::move(what));
+  };
   if (!constrain_field) {
     if (!spec.logprobs || spec.type == "ollama" || spec.type == "openai")
-      return {};
+      return caf::error{};
     if (spec.type == "anthropic")
-      return "the anthropic API returns no log-probabilities (use an ollama or "
-             "openai judge, or remove \"logprobs\")";
-    return "a " + spec.type + " judge has no log-probabilities (HTTP judges only)";
+      return bad("the anthropic API returns no log-probabilities (use an "
+                 "ollama or openai judge, or remove \"logprobs\")");
+    return bad("a " + spec.type + " judge has no log-probabilities (HTTP judges only)");
   }
   if (spec.constrain == reply_constraint::none)
-    return {};
+    return caf::error{};
   if (!is_backend_type(spec.type))
-    return "a " + spec.type + " judge takes no constraint (HTTP judges only)";
+    return bad("a " + spec.type + " judge takes no constraint (HTTP judges only)");
   if (spec.constrain == reply_constraint::grammar && spec.type != "openai")
-    return "the " + spec.type
-           + " API accepts no regular grammar (grammar: openai-compatible "
-             "vLLM or llama.cpp servers); use \"json\"";
-  return {};
+    return bad("the " + spec.type
+               + " API accepts no regular grammar (grammar: openai-compatible "
+                 "vLLM or llama.cpp servers); use \"json\"");
+  return caf::error{};
 }
 
 bool is_backend_type(const std::string& type) {
   return type == "ollama" || type == "anthropic" || type == "openai";
 }
 
-std::optional<judge_spec> parse_judge_name(const std::string& name,
-                                           std::string& error) {
+caf::expected<judge_spec> parse_judge_name(const std::string& name) {
   if (name.empty()) {
-    error = "empty judge name (" + std::string{name_help} + ")";
-    return std::nullopt;
+    return make_error(errc::bad_config,
+                      "empty judge name (" + std::string{name_help} + ")");
   }
   auto colon = name.find(':');
   if (colon == std::string::npos) {
-    error = "judge name '" + name + "' has no type ("
-            + std::string{name_help} + ")";
-    return std::nullopt;
+    return make_error(errc::bad_config,
+                      "judge name '" + name + "' has no type ("
+            + std::string{name_help} + ")");
   }
   auto type = name.substr(0, colon);
   if (type != "stub" && type != "rules" && !is_backend_type(type)) {
-    error = "unknown judge type '" + type + "' in '" + name
-            + "' (expected stub, rules, ollama, anthropic or openai)";
-    return std::nullopt;
+    return make_error(errc::bad_config,
+                      "unknown judge type '" + type + "' in '" + name
+            + "' (expected stub, rules, ollama, anthropic or openai)");
   }
   std::string_view rest{name};
   rest.remove_prefix(colon + 1);
@@ -137,44 +139,44 @@ std::optional<judge_spec> parse_judge_name(const std::string& name,
     spec.base_url = std::string{rest.substr(at + 1)};
     rest = rest.substr(0, at);
     if (spec.base_url == "http://" || spec.base_url == "https://") {
-      error = "judge name '" + name + "' has a URL without a host";
-      return std::nullopt;
+      return make_error(errc::bad_config,
+                        "judge name '" + name + "' has a URL without a host");
     }
   } else if (auto last = rest.rfind('@'); last != std::string_view::npos) {
     // Most likely a mistyped URL: taking it as part of the model would send
     // the prompts to the backend's public default instead.
-    error = "judge name '" + name + "': '" + std::string{rest.substr(last + 1)}
+    return make_error(errc::bad_config,
+                      "judge name '" + name + "': '" + std::string{rest.substr(last + 1)}
             + "' after the '@' is not an http:// or https:// URL (a model "
               "whose name has an '@' takes a URL after it, or goes in a "
-              "configuration file)";
-    return std::nullopt;
+              "configuration file)");
   }
   spec.model = std::string{rest};
   if (spec.model.empty()) {
-    error = "judge name '" + name + "' has an empty "
+    return make_error(errc::bad_config,
+                      "judge name '" + name + "' has an empty "
             + (type == "stub" ? std::string{"stub kind"}
                               : std::string{"model"})
-            + " (" + std::string{name_help} + ")";
-    return std::nullopt;
+            + " (" + std::string{name_help} + ")");
   }
   if (type == "rules" && spec.model != "math") {
-    error = "unknown rule judge '" + spec.model + "' in '" + name
-            + "' (expected rules:math)";
-    return std::nullopt;
+    return make_error(errc::bad_config,
+                      "unknown rule judge '" + spec.model + "' in '" + name
+            + "' (expected rules:math)");
   }
   if (type == "rules" && !spec.base_url.empty()) {
-    error = "rule judge '" + name + "' takes no URL";
-    return std::nullopt;
+    return make_error(errc::bad_config,
+                      "rule judge '" + name + "' takes no URL");
   }
   if (type == "stub") {
     if (!is_stub_kind(spec.model)) {
-      error = "unknown stub kind '" + spec.model + "' in '" + name
-              + "' (expected " + stub_kinds_text() + ")";
-      return std::nullopt;
+      return make_error(errc::bad_config,
+                        "unknown stub kind '" + spec.model + "' in '" + name
+              + "' (expected " + stub_kinds_text() + ")");
     }
     if (!spec.base_url.empty()) {
-      error = "stub judge '" + name + "' takes no URL";
-      return std::nullopt;
+      return make_error(errc::bad_config,
+                        "stub judge '" + name + "' takes no URL");
     }
   }
   spec.name = name;

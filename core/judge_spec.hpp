@@ -11,9 +11,13 @@
 #include <string>
 #include <vector>
 
+#include <caf/error.hpp>
+#include <caf/expected.hpp>
+
 #include "core/answer_policy.hpp"
 #include "core/judge_budget.hpp"
 #include "core/reply_constraint.hpp"
+#include "messages/error.hpp"
 
 namespace ij {
 
@@ -82,11 +86,11 @@ void set_answer_policy(std::vector<judge_spec>& judges,
 /// every API's cap (OpenAI and Ollama 0..20, vLLM --max-logprobs 20).
 constexpr unsigned decision_top_logprobs = 10;
 
-/// Why a judge type cannot take its `logprobs` / `constrain` setting, or
-/// empty when it can: Anthropic returns no log-probabilities; a regular
+/// Why a judge type cannot take its `logprobs` / `constrain` setting
+/// (errc::bad_config), or no error when it can: Anthropic returns no log-probabilities; a regular
 /// grammar is OpenAI-compatible servers only (vLLM, llama.cpp); stubs and
 /// rule judges take neither.
-std::string judge_setting_problem(const judge_spec& spec, bool constrain_field);
+caf::error judge_setting_problem(const judge_spec& spec, bool constrain_field);
 
 /// The stub kinds (SPEC §6), in the order of the help text: "numeric",
 /// "equivalent", "different", "abstain", "malformed", "failing".
@@ -112,8 +116,7 @@ std::string judge_id_of(const judge_spec& spec);
 /// 0 <= ERR <= 0.15; nullopt for any other kind.
 std::optional<double> noisy_stub_error(std::string_view kind);
 
-/// Parses a short judge name; on failure returns nullopt and sets `error`.
-std::optional<judge_spec> parse_judge_name(const std::string& name,
-                                           std::string& error);
+/// Parses a short judge name; on failure errc::bad_config saying why.
+caf::expected<judge_spec> parse_judge_name(const std::string& name);
 
 } // namespace ij

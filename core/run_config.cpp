@@ -98,25 +98,25 @@ judge_spec judge_from(const Value& j) {
   return s;
 }
 
-/// A field that is wrong: where (a JSON pointer) and what.
-struct field_problem {
-  std::string pointer, what;
-};
+/// A field that is wrong: "<source>: <pointer>: <what>" (the pointer and
+/// its colon left out when empty).
+using fail_fn = std::function<caf::error(const std::string& pointer,
+                                         const std::string& what)>;
 
 /// "hosts" and "host_connection".
-std::optional<field_problem> read_hosts(const Value& doc, run_config& cfg) {
+caf::error read_hosts(const Value& doc, run_config& cfg, const fail_fn& fail) {
   if (auto hosts = member(doc, "hosts")) {
     cfg.hosts.clear();
     for (rapidjson::SizeType i = 0; i < hosts->Size(); ++i) {
-      std::string text = (*hosts)[i].GetString(), why;
-      if (!parse_host_address(text, false, why))
-        return field_problem{"/hosts/" + std::to_string(i), why};
+      std::string text = (*hosts)[i].GetString();
+      if (auto a = parse_host_address(text, false); !a)
+        return fail("/hosts/" + std::to_string(i), context_of(a.error()));
       cfg.hosts.push_back(text);
     }
   }
   auto hc = member(doc, "host_connection");
   if (!hc)
-    return std::nullopt;
+    return caf::error{};
   auto& c = cfg.connection;
   auto text = [&](const char* name, std::string& into) {
     if (auto v = member(*hc, name))
@@ -138,33 +138,31 @@ std::optional<field_problem> read_hosts(const Value& doc, run_config& cfg) {
   ms("retry_max_ms", c.retry_max);
   auto given = !c.tls_cert.empty() + !c.tls_key.empty() + !c.tls_ca.empty();
   if (given != 0 && given != 3)
-    return field_problem{"/host_connection",
-                         "mutual TLS needs all three of tls_cert, tls_key and tls_ca"};
+    return fail("/host_connection",
+                "mutual TLS needs all three of tls_cert, tls_key and tls_ca");
   if (c.lost_after < c.heartbeat)
-    return field_problem{"/host_connection/lost_after_ms",
-                         "must be at least heartbeat_ms (a host is lost after "
-                         "missed pings)"};
-  return std::nullopt;
+    return fail("/host_connection/lost_after_ms",
+                "must be at least heartbeat_ms (a host is lost after missed "
+                "pings)");
+  return caf::error{};
 }
 
 // What a panel or a cascade says about its judges: each name is one of the
 // run's judges or a short judge name (then added to the judges, unless a
-// judge of that name exists). Returns the judge's name; empty on error.
-std::string resolve_judge(run_config& cfg, const std::string& name,
-                          const std::string& pointer, std::string& error) {
+// judge of that name exists).
+caf::error resolve_judge(run_config& cfg, const std::string& name,
+                         const std::string& pointer, const fail_fn& fail) {
   if (find_judge(cfg, name))
-    return name;
-  std::string why;
-  auto spec = parse_judge_name(name, why);
-  if (!spec) {
-    error = pointer + ": \"" + name
-            + "\" is neither the name of a configured judge nor a judge name ("
-            + why + ")";
-    return {};
-  }
+    return caf::error{};
+  auto spec = parse_judge_name(name);
+  if (!spec)
+    return fail(pointer, "\"" + name
+                           + "\" is neither the name of a configured judge nor "
+                             "a judge name ("
+                           + context_of(spec.error()) + ")");
   spec->name = name;
   cfg.judges.push_back(std::move(*spec));
-  return name;
+  return caf::error{};
 }
 
 // The names must be different judges (judge ids): the same model at the same
@@ -179,30 +177,28 @@ std::string same_judge(const run_config& cfg,
 }
 
 // "panels" and "cascade": read, resolved to judges, and checked.
-bool apply_routes(const Value& doc, run_config& cfg, bool judges_given,
-                  const std::function<bool(const std::string&,
-                                           const std::string&)>& fail) {
+caf::error apply_routes(const Value& doc, run_config& cfg, bool judges_given,
+                        const fail_fn& fail) {
   auto panels = member(doc, "panels");
   auto cascade = member(doc, "cascade");
   if (panels && cascade)
     return fail("/cascade", "give either \"panels\" or \"cascade\", not both");
   if (!panels && !cascade)
-    return true;
+    return caf::error{};
   // Without judges of its own, a panel or cascade names all the run's
   // judges: the embedded default judge is not kept unless named.
   auto defaults = cfg.judges;
   if (!judges_given)
     cfg.judges.clear();
-  std::string error;
   auto resolve = [&](const std::string& name, const std::string& at) {
     if (judges_given || find_judge(cfg, name))
-      return resolve_judge(cfg, name, at, error);
+      return resolve_judge(cfg, name, at, fail);
     for (auto& d : defaults)
       if (d.name == name) {
         cfg.judges.push_back(d);
-        return name;
+        return caf::error{};
       }
-    return resolve_judge(cfg, name, at, error);
+    return resolve_judge(cfg, name, at, fail);
   };
   std::vector<std::string> used;
   if (panels) {
@@ -211,10 +207,9 @@ bool apply_routes(const Value& doc, run_config& cfg, bool judges_given,
       pc.rule = *panel_rule_from_string(r->GetString());
     if (auto js = member(*panels, "judges")) {
       for (rapidjson::SizeType i = 0; i < js->Size(); ++i) {
-        auto name = resolve((*js)[i].GetString(),
-                            "/panels/judges/" + std::to_string(i));
-        if (name.empty())
-          return fail("", error);
+        std::string name = (*js)[i].GetString();
+        if (auto err = resolve(name, "/panels/judges/" + std::to_string(i)))
+          return err;
         if (std::find(pc.judges.begin(), pc.judges.end(), name)
             != pc.judges.end())
           return fail("/panels/judges/" + std::to_string(i),
@@ -240,14 +235,12 @@ bool apply_routes(const Value& doc, run_config& cfg, bool judges_given,
     cfg.panel = std::move(pc);
   } else {
     cascade_config cc;
-    cc.rules = resolve(cascade->FindMember("rules")->value.GetString(),
-                       "/cascade/rules");
-    if (cc.rules.empty())
-      return fail("", error);
-    cc.llm = resolve(cascade->FindMember("llm")->value.GetString(),
-                     "/cascade/llm");
-    if (cc.llm.empty())
-      return fail("", error);
+    cc.rules = cascade->FindMember("rules")->value.GetString();
+    if (auto err = resolve(cc.rules, "/cascade/rules"))
+      return err;
+    cc.llm = cascade->FindMember("llm")->value.GetString();
+    if (auto err = resolve(cc.llm, "/cascade/llm"))
+      return err;
     if (!same_judge(cfg, {cc.rules, cc.llm}).empty())
       return fail("/cascade/llm", "the LLM judge must be another judge than "
                                   "the rule judge");
@@ -264,14 +257,12 @@ bool apply_routes(const Value& doc, run_config& cfg, bool judges_given,
                   "judge \"" + cfg.judges[i].name + "\" is configured but the "
                     + (panels ? "panel" : "cascade")
                     + " does not use it (name it there, or remove it)");
-  return true;
+  return caf::error{};
 }
 
 // Budgets: a cost limit needs prices; judges sharing a judge id (one model on
 // several endpoints) are one judge and cannot have two budgets.
-bool check_budgets(const run_config& cfg,
-                   const std::function<bool(const std::string&,
-                                            const std::string&)>& fail) {
+caf::error check_budgets(const run_config& cfg, const fail_fn& fail) {
   std::set<std::string> budgeted;
   for (std::size_t i = 0; i < cfg.judges.size(); ++i) {
     auto& j = cfg.judges[i];
@@ -285,25 +276,24 @@ bool check_budgets(const run_config& cfg,
                   "judge \"" + j.name + "\" serves the same judge as another "
                     "budgeted judge: give the budget once");
   }
-  return true;
+  return caf::error{};
 }
 
 /// Lays a schema-valid document over `cfg`, then checks what a schema cannot.
-bool apply(const Value& doc, run_config& cfg, const std::string& source,
-           std::string& error) {
-  auto fail = [&](const std::string& pointer, const std::string& what) {
-    error = source + ": " + pointer + ": " + what;
-    return false;
+caf::error apply(const Value& doc, run_config& cfg, const std::string& source) {
+  fail_fn fail = [&](const std::string& pointer, const std::string& what) {
+    return make_error(errc::bad_config,
+                      source + ": " + (pointer.empty() ? "" : pointer + ": ")
+                        + what);
   };
   auto judge = member(doc, "judge");
   auto judges = member(doc, "judges");
   if (judge && judges)
     return fail("/judge", "give either \"judge\" or \"judges\", not both");
   if (judge) {
-    std::string why;
-    auto spec = parse_judge_name(judge->GetString(), why);
+    auto spec = parse_judge_name(judge->GetString());
     if (!spec)
-      return fail("/judge", why);
+      return fail("/judge", context_of(spec.error()));
     cfg.judges = {*spec};
   }
   if (judges) {
@@ -315,8 +305,9 @@ bool apply(const Value& doc, run_config& cfg, const std::string& source,
         return fail(at + "/seed", "must fit in a signed 64-bit integer");
       auto spec = judge_from((*judges)[i]);
       for (bool constrain : {false, true})
-        if (auto why = judge_setting_problem(spec, constrain); !why.empty())
-          return fail(at + (constrain ? "/constrain" : "/logprobs"), why);
+        if (auto err = judge_setting_problem(spec, constrain))
+          return fail(at + (constrain ? "/constrain" : "/logprobs"),
+                      context_of(err));
       if (!names.insert(spec.name).second)
         return fail(at + (member((*judges)[i], "name") ? "/name" : ""),
                     "duplicate judge name \"" + spec.name
@@ -332,8 +323,8 @@ bool apply(const Value& doc, run_config& cfg, const std::string& source,
     cfg.votes.min_agreement = k->GetUint();
   else if (votes)
     cfg.votes.min_agreement = cfg.votes.votes / 2 + 1; // a strict majority
-  if (auto why = validate(cfg.votes))
-    return fail(k ? "/min_agreement" : "/votes", *why);
+  if (auto err = validate(cfg.votes))
+    return fail(k ? "/min_agreement" : "/votes", context_of(err));
   if (auto v = member(doc, "abstain_as_neither"))
     cfg.abstain_as_neither = v->GetBool();
   if (auto v = member(doc, "order_balancing"))
@@ -342,8 +333,8 @@ bool apply(const Value& doc, run_config& cfg, const std::string& source,
     cfg.vote_deadline = std::chrono::milliseconds{v->GetUint()};
   if (auto v = member(doc, "failover_wait_ms"))
     cfg.failover_wait = std::chrono::milliseconds{v->GetUint()};
-  if (auto bad = read_hosts(doc, cfg))
-    return fail(bad->pointer, bad->what);
+  if (auto err = read_hosts(doc, cfg, fail))
+    return err;
   if (auto v = member(doc, "max_fault_rate"))
     cfg.max_fault_rate = v->GetDouble();
   if (auto st = member(doc, "statistics")) {
@@ -359,8 +350,8 @@ bool apply(const Value& doc, run_config& cfg, const std::string& source,
     if (auto v = member(*st, "min_decided"))
       cfg.stats.min_decided = v->GetUint();
   }
-  if (auto why = validate(cfg.stats))
-    return fail("/statistics", *why);
+  if (auto err = validate(cfg.stats))
+    return fail("/statistics", context_of(err));
   if (auto ca = member(doc, "canaries")) {
     auto& c = cfg.canaries;
     c.rate = (*ca)["rate"].GetDouble();
@@ -379,8 +370,8 @@ bool apply(const Value& doc, run_config& cfg, const std::string& source,
     num("alarm_rate", c.alarm.alarm_rate);
     num("alpha", c.alarm.alpha);
     num("beta", c.alarm.beta);
-    if (auto why = validate(c.alarm))
-      return fail("/canaries", *why);
+    if (auto err = validate(c.alarm))
+      return fail("/canaries", context_of(err));
   }
   if (auto au = member(doc, "audit")) {
     if (auto v = member(*au, "path"))
@@ -407,43 +398,36 @@ bool apply(const Value& doc, run_config& cfg, const std::string& source,
     if (auto v = member(*c, "max_bytes"))
       cfg.cache.max_bytes = v->GetUint64();
   }
-  std::function<bool(const std::string&, const std::string&)> fail_at =
-    [&](const std::string& pointer, const std::string& what) {
-      error = source + ": " + (pointer.empty() ? "" : pointer + ": ") + what;
-      return false;
-    };
   if (auto bad = apply_answer_policy(member(doc, "answer_policy"), cfg.policy,
                                      cfg.judges))
     return fail("/answer_policy/" + bad->field, bad->what);
-  if (!apply_routes(doc, cfg, judge || judges, fail_at))
-    return false;
+  if (auto err = apply_routes(doc, cfg, judge || judges, fail))
+    return err;
   if (!cfg.calibration.empty() && (cfg.panel || cfg.cascade))
-    return fail_at("/calibration",
+    return fail("/calibration",
                    std::string{"a calibration map applies to pooled votes, "
                                "not to a "}
                      + (cfg.panel ? "panel" : "cascade"));
-  return check_budgets(cfg, fail_at);
+  return check_budgets(cfg, fail);
 }
 
-std::optional<run_config> parse_over(run_config base,
-                                        std::string_view json,
-                                        const std::string& source,
-                                        std::string& error) {
+caf::expected<run_config> parse_over(run_config base, std::string_view json,
+                                     const std::string& source) {
   rapidjson::Document doc;
   doc.Parse<rapidjson::kParseValidateEncodingFlag>(json.data(), json.size());
-  if (doc.HasParseError()) {
-    error = source + ": " + position_of(json, doc.GetErrorOffset())
-            + ": not valid JSON: " + rapidjson::GetParseError_En(doc.GetParseError());
-    return std::nullopt;
-  }
+  if (doc.HasParseError())
+    return make_error(errc::bad_config,
+                      source + ": " + position_of(json, doc.GetErrorOffset())
+                        + ": not valid JSON: "
+                        + rapidjson::GetParseError_En(doc.GetParseError()));
   rapidjson::SchemaValidator validator{compiled_schema()};
-  if (!doc.Accept(validator)) {
-    error = source + ": " + schema_error(schema_document(), doc, validator);
-    return std::nullopt;
-  }
+  if (!doc.Accept(validator))
+    return make_error(errc::bad_config,
+                      source + ": "
+                        + schema_error(schema_document(), doc, validator));
   base.source = source;
-  if (!apply(doc, base, source, error))
-    return std::nullopt;
+  if (auto err = apply(doc, base, source))
+    return err;
   return base;
 }
 
@@ -467,22 +451,20 @@ std::optional<flush_policy> flush_policy_from_string(std::string_view s) {
 }
 
 run_config default_config() {
-  std::string error;
   auto cfg = parse_over(run_config{}, embedded::default_config,
-                        std::string{embedded_source}, error);
+                        std::string{embedded_source});
   // The build embeds a file the tests validate; failing here is a build bug.
   if (!cfg) {
     std::fprintf(stderr, "invjudge: the embedded default is invalid: %s\n",
-                 error.c_str());
+                 context_of(cfg.error()).c_str());
     std::abort();
   }
   return std::move(*cfg);
 }
 
-std::optional<run_config> parse_config(std::string_view json,
-                                          const std::string& source,
-                                          std::string& error) {
-  return parse_over(default_config(), json, source, error);
+caf::expected<run_config> parse_config(std::string_view json,
+                                       const std::string& source) {
+  return parse_over(default_config(), json, source);
 }
 
 const judge_spec* find_judge(const run_config& cfg, const std::string& name) {
@@ -492,22 +474,21 @@ const judge_spec* find_judge(const run_config& cfg, const std::string& name) {
   return nullptr;
 }
 
-bool override_judge(run_config& cfg, const std::string& name,
-                    std::string& error) {
-  if (cfg.panel || cfg.cascade) {
-    error = "--judge " + name + ": " + cfg.source + " configures a "
-            + (cfg.panel ? "panel" : "cascade")
-            + ", which names its judges; give the judges there instead";
-    return false;
-  }
-  auto spec = parse_judge_name(name, error);
-  if (!spec) {
-    error = "--judge " + (name.empty() ? std::string{"''"} : name) + ": " + error;
-    return false;
-  }
+caf::error override_judge(run_config& cfg, const std::string& name) {
+  if (cfg.panel || cfg.cascade)
+    return make_error(errc::bad_config,
+                      "--judge " + name + ": " + cfg.source + " configures a "
+                        + (cfg.panel ? "panel" : "cascade")
+                        + ", which names its judges; give the judges there "
+                          "instead");
+  auto spec = parse_judge_name(name);
+  if (!spec)
+    return make_error(errc::bad_config,
+                      "--judge " + (name.empty() ? std::string{"''"} : name)
+                        + ": " + context_of(spec.error()));
   cfg.judges = {*spec};
   set_answer_policy(cfg.judges, cfg.policy);
-  return true;
+  return caf::error{};
 }
 
 // "hosts" and "host_connection" (the TLS files by path; empty ones left out,

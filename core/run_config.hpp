@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include <caf/error.hpp>
+#include <caf/expected.hpp>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -22,6 +24,7 @@
 #include "core/judge_spec.hpp"
 #include "core/panel_rule.hpp"
 #include "core/vote_tally.hpp"
+#include "messages/error.hpp"
 #include "messages/verdict.hpp"
 
 namespace ij {
@@ -164,16 +167,15 @@ inline constexpr std::string_view embedded_source = "(embedded default)";
 run_config default_config();
 
 /// Parses JSON text laid over the embedded default; `source` names it in
-/// errors. On failure returns nullopt with `error` as
+/// errors. On failure errc::bad_config whose context is
 /// "<source>: <pointer>: <what is wrong>".
-std::optional<run_config> parse_config(std::string_view json,
-                                          const std::string& source,
-                                          std::string& error);
+caf::expected<run_config> parse_config(std::string_view json,
+                                       const std::string& source);
 
 /// Replaces the judges with the one a short name gives (--judge). Refused
-/// when the configuration has a panel or a cascade (they name its judges).
-bool override_judge(run_config& cfg, const std::string& name,
-                    std::string& error);
+/// (errc::bad_config) when the configuration has a panel or a cascade (they
+/// name its judges).
+caf::error override_judge(run_config& cfg, const std::string& name);
 
 /// Writes the effective configuration as one JSON object (the value after a
 /// Key(), or a whole document): the one writer of the configuration.

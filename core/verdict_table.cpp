@@ -95,25 +95,22 @@ std::string num(double x) {
 
 } // namespace
 
-std::optional<std::string> validate(const statistical_params& params) {
+caf::error validate(const statistical_params& params) {
+  auto bad = [](std::string what) {
+    return make_error(errc::bad_config, std::move(what));
+  };
   // Written as "not inside" so that NaN is rejected too.
   if (!(params.tau > 0.0 && params.tau <= 1.0))
-    return "tau " + num(params.tau) + " must be in (0, 1]";
+    return bad("tau " + num(params.tau) + " must be in (0, 1]");
   if (!(params.alpha > 0.0 && params.alpha < 1.0))
-    return "alpha " + num(params.alpha) + " must be in (0, 1)";
-  auto rate = [](const char* name,
-                 double x) -> std::optional<std::string> {
+    return bad("alpha " + num(params.alpha) + " must be in (0, 1)");
+  for (auto [name, x] : {std::pair{"maxAbsentRate", params.max_absent_rate},
+                         std::pair{"maxFaultRate", params.max_fault_rate},
+                         std::pair{"maxUndecidedRate",
+                                   params.max_undecided_rate}})
     if (!(x >= 0.0 && x <= 1.0))
-      return std::string{name} + " " + num(x) + " must be in [0, 1]";
-    return std::nullopt;
-  };
-  if (auto e = rate("maxAbsentRate", params.max_absent_rate))
-    return e;
-  if (auto e = rate("maxFaultRate", params.max_fault_rate))
-    return e;
-  if (auto e = rate("maxUndecidedRate", params.max_undecided_rate))
-    return e;
-  return std::nullopt;
+      return bad(std::string{name} + " " + num(x) + " must be in [0, 1]");
+  return {};
 }
 
 } // namespace ij

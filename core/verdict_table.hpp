@@ -6,7 +6,10 @@
 #include <string>
 #include <utility>
 
+#include <caf/error.hpp>
+
 #include "messages/equivalence_outcome.hpp"
+#include "messages/error.hpp"
 #include "messages/verdict.hpp"
 
 namespace ij {
@@ -32,7 +35,8 @@ statistical_invariance_verdict(std::string item,
                                const std::array<std::uint32_t, 5>& counts,
                                const statistical_params& params);
 
-/// A clear message when a parameter is out of range; nullopt when valid.
-std::optional<std::string> validate(const statistical_params& params);
+/// errc::bad_config with a clear message when a parameter is out of range;
+/// no error when valid.
+caf::error validate(const statistical_params& params);
 
 } // namespace ij

@@ -4,17 +4,20 @@
 
 namespace ij {
 
-std::optional<std::string> validate(const vote_config& cfg) {
+caf::error validate(const vote_config& cfg) {
   const auto n = std::to_string(cfg.votes);
   const auto k = std::to_string(cfg.min_agreement);
   if (cfg.votes < 1)
-    return "votes must be at least 1, got " + n;
+    return make_error(errc::bad_config, "votes must be at least 1, got " + n);
   if (cfg.min_agreement > cfg.votes)
-    return "minAgreement " + k + " exceeds votes " + n;
+    return make_error(errc::bad_config,
+                      "minAgreement " + k + " exceeds votes " + n);
   // k > N/2 in exact arithmetic: 2k > N.
   if (2ull * cfg.min_agreement <= cfg.votes)
-    return "minAgreement " + k + " must be more than half of votes " + n;
-  return std::nullopt;
+    return make_error(errc::bad_config, "minAgreement " + k
+                                          + " must be more than half of votes "
+                                          + n);
+  return {};
 }
 
 vote_tally::vote_tally(vote_config cfg) : cfg_(cfg) {

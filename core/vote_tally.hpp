@@ -4,7 +4,10 @@
 #include <optional>
 #include <string>
 
+#include <caf/error.hpp>
+
 #include "messages/equivalence_outcome.hpp"
+#include "messages/error.hpp"
 #include "messages/judge_decision.hpp"
 #include "messages/vote_result.hpp"
 
@@ -15,8 +18,8 @@ struct vote_config {
   std::uint32_t min_agreement = 1; // N/2 < k <= N
 };
 
-/// A clear message for N < 1, k <= N/2 or k > N; nullopt when valid.
-std::optional<std::string> validate(const vote_config& cfg);
+/// errc::bad_config with a clear message for N < 1, k <= N/2 or k > N.
+caf::error validate(const vote_config& cfg);
 
 /// Counts votes as they arrive. ABSTAIN, PARSE_ERROR and faults never count
 /// toward either side.

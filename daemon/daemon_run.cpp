@@ -96,10 +96,10 @@ daemon_run::create(daemon_context& ctx, run_row row, run_config config) {
   if (run->pairs_fd_ < 0)
     return make_error(errc::io_failed,
                       "cannot create " + pairs + ": " + std::strerror(errno));
-  std::string error;
-  int audit_fd = open_audit_file(run->audit_path(), error);
-  if (audit_fd < 0)
-    return make_error(errc::audit_failed, error);
+  auto audit = open_audit_file(run->audit_path());
+  if (!audit)
+    return std::move(audit.error());
+  int audit_fd = *audit;
   run->status_->row.counts_json = counts_json(run->status_->totals);
   if (auto err = ctx.store->insert_run(run->status_->row)) {
     ::close(audit_fd);
@@ -114,11 +114,12 @@ daemon_run::create(daemon_context& ctx, run_row row, run_config config) {
 
 caf::expected<std::shared_ptr<daemon_run>>
 daemon_run::restart(daemon_context& ctx, run_row row) {
-  std::string error;
-  auto config = parse_config(row.config_json, "run " + row.id, error);
+  auto config = parse_config(row.config_json, "run " + row.id);
+  if (!config)
+    return std::move(config.error());
   // The stored map path is absolute and its SHA-256 pinned (run_request).
-  if (!config || !attach_calibration(*config, error))
-    return make_error(errc::bad_config, error);
+  if (auto err = attach_calibration(*config))
+    return err;
   std::shared_ptr<daemon_run> run{new daemon_run(ctx, std::move(row))};
   auto pairs = run->dir() + "/pairs.jsonl";
   run_actor_setup setup;
@@ -168,13 +169,14 @@ daemon_run::restart(daemon_context& ctx, run_row row) {
   // Killed before its manifest was written: an empty audit starts afresh.
   struct stat st {};
   if (::stat(run->audit_path().c_str(), &st) == 0 && st.st_size == 0) {
-    setup.audit_fd = open_audit_file(run->audit_path(), error);
-    if (setup.audit_fd < 0)
-      return make_error(errc::audit_failed, error);
-  } else {
-    auto audit = open_audit_for_resume(run->audit_path(), error);
+    auto audit = open_audit_file(run->audit_path());
     if (!audit)
-      return make_error(errc::audit_failed, error);
+      return std::move(audit.error());
+    setup.audit_fd = *audit;
+  } else {
+    auto audit = open_audit_for_resume(run->audit_path());
+    if (!audit)
+      return std::move(audit.error());
     setup.resume = std::make_shared<const resume_point>(std::move(audit->point));
     setup.audit_fd = audit->fd;
   }

@@ -151,12 +151,12 @@ daemon_service::open(caf::actor_system& sys, daemon_options options) {
   d->store_->on_change(
     [events = &d->events_](const std::string& id) { events->changed(id); });
   if (!d->options_.cache.path.empty()) {
-    std::string error;
-    d->cache_ = response_cache::open(d->options_.cache.path,
-                                     d->options_.cache.ttl,
-                                     d->options_.cache.max_bytes, error);
-    if (!d->cache_)
-      return make_error(errc::io_failed, error);
+    auto cache = response_cache::open(d->options_.cache.path,
+                                      d->options_.cache.ttl,
+                                      d->options_.cache.max_bytes);
+    if (!cache)
+      return std::move(cache.error());
+    d->cache_ = std::move(*cache);
   }
   d->ctx_.sys = &sys;
   d->ctx_.directory = spawn_judge_directory(sys);
@@ -190,10 +190,9 @@ void daemon_service::resume_runs() {
 
 caf::expected<std::shared_ptr<daemon_run>>
 daemon_service::resume(const run_row& row) {
-  std::string why;
-  auto cfg = parse_config(row.config_json, "run " + row.id, why);
+  auto cfg = parse_config(row.config_json, "run " + row.id);
   if (!cfg)
-    return make_error(errc::bad_config, why);
+    return std::move(cfg.error());
   if (auto err = ensure_workers(*cfg))
     return err;
   return daemon_run::restart(ctx_, row);
@@ -227,10 +226,9 @@ bool daemon_service::authorized(const http_request& req) const {
 // A worker for every judge of `cfg` that no worker serves yet: judges are
 // shared by every run (and their calls metered and, with a cache, cached).
 caf::error daemon_service::ensure_workers(const run_config& cfg) {
-  std::string error;
-  auto bindings = bind_judges(cfg, error);
+  auto bindings = bind_judges(cfg);
   if (!bindings)
-    return make_error(errc::bad_config, error);
+    return std::move(bindings.error());
   std::lock_guard<std::mutex> guard{workers_mtx_};
   std::vector<judge_binding> fresh;
   for (auto& b : *bindings) {

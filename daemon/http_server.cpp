@@ -1,5 +1,7 @@
 #include "daemon/http_server.hpp"
 
+#include "messages/error.hpp"
+
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -424,26 +426,35 @@ private:
   http::response<http::empty_body> continue_{http::status::continue_, 11};
 };
 
-void load_tls(ssl::context& ctx, const http_server_options& o) {
-  auto use = [](const std::string& what, const std::string& path, auto load) {
+caf::error load_tls(ssl::context& ctx, const http_server_options& o) {
+  auto use = [](const std::string& what, const std::string& path,
+                auto load) -> caf::error {
     error_code ec;
     load(ec);
     if (ec)
-      throw std::runtime_error("cannot use the TLS " + what + " " + path + ": "
-                               + ec.message());
+      return make_error(errc::bad_config, "cannot use the TLS " + what + " "
+                                            + path + ": " + ec.message());
+    return {};
   };
   ctx.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2
                   | ssl::context::no_sslv3 | ssl::context::no_tlsv1
                   | ssl::context::no_tlsv1_1);
-  use("certificate", o.tls_cert,
-      [&](error_code& ec) { ctx.use_certificate_chain_file(o.tls_cert, ec); });
-  use("key", o.tls_key, [&](error_code& ec) {
-    ctx.use_private_key_file(o.tls_key, ssl::context::pem, ec);
-  });
+  if (auto err = use("certificate", o.tls_cert, [&](error_code& ec) {
+        ctx.use_certificate_chain_file(o.tls_cert, ec);
+      }))
+    return err;
+  if (auto err = use("key", o.tls_key, [&](error_code& ec) {
+        ctx.use_private_key_file(o.tls_key, ssl::context::pem, ec);
+      }))
+    return err;
   if (o.tls_ca.empty())
-    return;
-  use("CA", o.tls_ca, [&](error_code& ec) { ctx.load_verify_file(o.tls_ca, ec); });
+    return {};
+  if (auto err = use("CA", o.tls_ca, [&](error_code& ec) {
+        ctx.load_verify_file(o.tls_ca, ec);
+      }))
+    return err;
   ctx.set_verify_mode(ssl::verify_peer | ssl::verify_fail_if_no_peer_cert);
+  return {};
 }
 
 } // namespace
@@ -470,21 +481,36 @@ void http_server::impl::accept() {
 
 http_server::http_server(http_server_options options, request_handler handler)
   : impl_(std::make_shared<impl>(std::move(options), std::move(handler))) {
+}
+
+caf::expected<std::unique_ptr<http_server>>
+http_server::start(http_server_options options, request_handler handler) {
+  std::unique_ptr<http_server> server{
+    new http_server(std::move(options), std::move(handler))};
+  if (auto err = server->listen())
+    return err;
+  return server;
+}
+
+caf::error http_server::listen() {
   auto& o = impl_->options;
   if (!o.tls_cert.empty() || !o.tls_key.empty()) {
     if (o.tls_cert.empty() || o.tls_key.empty())
-      throw std::runtime_error("TLS needs both a certificate and its key");
+      return make_error(errc::bad_config,
+                        "TLS needs both a certificate and its key");
     impl_->tls.emplace(ssl::context::tls_server);
-    load_tls(*impl_->tls, o);
+    if (auto err = load_tls(*impl_->tls, o))
+      return err;
   } else if (!o.tls_ca.empty()) {
-    throw std::runtime_error("a TLS CA for client certificates needs the "
-                             "server's own certificate and key");
+    return make_error(errc::bad_config, "a TLS CA for client certificates "
+                                        "needs the server's own certificate "
+                                        "and key");
   }
   error_code ec;
   auto addr = net::ip::make_address(o.address, ec);
   if (ec)
-    throw std::runtime_error("cannot listen on " + o.address + ": not an IP "
-                             "address");
+    return make_error(errc::bad_config, "cannot listen on " + o.address
+                                          + ": not an IP address");
   tcp::endpoint ep(addr, o.port);
   impl_->acceptor.open(ep.protocol(), ec);
   if (!ec)
@@ -494,11 +520,13 @@ http_server::http_server(http_server_options options, request_handler handler)
   if (!ec)
     impl_->acceptor.listen(net::socket_base::max_listen_connections, ec);
   if (ec)
-    throw std::runtime_error("cannot listen on " + o.address + ":"
-                             + std::to_string(o.port) + ": " + ec.message());
+    return make_error(errc::bad_config, "cannot listen on " + o.address + ":"
+                                          + std::to_string(o.port) + ": "
+                                          + ec.message());
   impl_->accept();
   for (unsigned i = 0; i < std::max(o.threads, 1u); ++i)
     impl_->threads.emplace_back([s = impl_.get()] { s->io.run(); });
+  return {};
 }
 
 http_server::~http_server() {

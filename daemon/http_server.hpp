@@ -25,6 +25,9 @@
 #include <string>
 #include <string_view>
 
+#include <caf/error.hpp>
+#include <caf/expected.hpp>
+
 #include "daemon/http_message.hpp"
 
 namespace ij {
@@ -70,9 +73,10 @@ struct http_server_options {
 
 class http_server {
 public:
-  /// Binds and listens; throws std::runtime_error naming the address (or
-  /// the TLS file) when it cannot.
-  http_server(http_server_options options, request_handler handler);
+  /// Binds and listens: the server, or bad_config naming the TLS file or
+  /// the address when it cannot.
+  static caf::expected<std::unique_ptr<http_server>>
+  start(http_server_options options, request_handler handler);
   ~http_server();
   http_server(const http_server&) = delete;
   http_server& operator=(const http_server&) = delete;
@@ -90,6 +94,9 @@ public:
   struct impl;
 
 private:
+  http_server(http_server_options options, request_handler handler);
+  caf::error listen();
+
   std::shared_ptr<impl> impl_;
 };
 

@@ -50,10 +50,9 @@ parse_run_request(std::string_view content_type, std::string_view body) {
     out.config_text.assign(sb.GetString(), sb.GetSize());
   }
   // Errors read "/config: <pointer>: <what>" (the source named once).
-  std::string error;
-  auto cfg = parse_config(out.config_text, "/config", error);
+  auto cfg = parse_config(out.config_text, "/config");
   if (!cfg)
-    return error_reply{400, "bad_config", error};
+    return error_reply{400, "bad_config", context_of(cfg.error())};
   out.config = std::move(*cfg);
   return out;
 }
@@ -68,9 +67,8 @@ caf::error load_run_calibration(run_request& req) {
     return make_error(errc::bad_config, "/config: /calibration: cannot resolve "
                                           + cfg.calibration + ": " + ec.message());
   cfg.calibration = path.lexically_normal().string();
-  std::string error;
-  if (!attach_calibration(cfg, error))
-    return make_error(errc::bad_config, error);
+  if (auto err = attach_calibration(cfg))
+    return make_error(errc::bad_config, context_of(err));
   rapidjson::Document doc;
   doc.Parse(req.config_text.data(), req.config_text.size());
   auto& a = doc.GetAllocator();

@@ -78,11 +78,11 @@ state_store::open(const std::string& dir) {
   auto lock = state_lock::acquire(dir);
   if (!lock)
     return std::move(lock.error());
-  std::string error;
-  auto db = open_sqlite(dir + "/state.sqlite", schema_sql, true,
-                        "the state database", error);
-  if (!db)
-    return make_error(errc::io_failed, error);
+  auto opened = open_sqlite(dir + "/state.sqlite", schema_sql, true,
+                            "the state database");
+  if (!opened)
+    return std::move(opened.error());
+  sqlite3* db = *opened;
   bool has_hash = false;
   {
     statement q{db, "SELECT name FROM pragma_table_info('runs')"};

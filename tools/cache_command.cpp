@@ -18,12 +18,12 @@ int cache_command(const std::string& action, const std::string& path) {
                  path.c_str());
     return exit_code::bad_input;
   }
-  std::string error;
-  auto cache = response_cache::open(path, std::chrono::seconds{0}, 0, error);
-  if (!cache) {
-    std::fprintf(stderr, "invjudge: %s\n", error.c_str());
+  auto opened = response_cache::open(path, std::chrono::seconds{0}, 0);
+  if (!opened) {
+    std::fprintf(stderr, "invjudge: %s\n", context_of(opened.error()).c_str());
     return exit_code::bad_input;
   }
+  auto& cache = *opened;
   if (action == "clear") {
     auto n = cache->clear();
     std::printf("cleared %llu entr%s from %s\n",

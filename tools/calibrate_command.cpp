@@ -66,10 +66,9 @@ int calibrate_command(const calibrate_options& opts) {
   }
   std::vector<calibration_fit> fits;
   for (auto& [judge, jv] : all.judges) {
-    std::string error;
-    auto fit = fit_calibration(judge, jv.source(), jv.votes, opts.fit, error);
+    auto fit = fit_calibration(judge, jv.source(), jv.votes, opts.fit);
     if (!fit) {
-      say(error + " (--min-pairs); no map written");
+      say(context_of(fit.error()) + " (--min-pairs); no map written");
       return exit_code::bad_input;
     }
     fits.push_back(std::move(*fit));

@@ -99,10 +99,10 @@ std::string judge_part(const std::string& judge, const judge_votes& jv) {
   std::string s = "<h3>" + escape(judge) + "</h3>";
   fit_options opts;
   opts.min_pairs = 10;
-  std::string error;
-  auto fit = fit_calibration(judge, jv.source(), jv.votes, opts, error);
+  auto fit = fit_calibration(judge, jv.source(), jv.votes, opts);
   if (!fit)
-    return s + "<p class=\"none\">" + escape(error) + "</p>";
+    return s + "<p class=\"none\">" + escape(context_of(fit.error()))
+           + "</p>";
   std::vector<double> raw;
   for (auto& v : jv.votes)
     raw.push_back(v.confidence);

@@ -9,31 +9,26 @@
 
 namespace ij {
 
-std::optional<run_config> load_config(const std::string& path,
-                                      std::string& error) {
+caf::expected<run_config> load_config(const std::string& path) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-    error = path + ": is a directory, not a configuration file";
-    return std::nullopt;
-  }
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    return make_error(errc::bad_config,
+                      path + ": is a directory, not a configuration file");
   std::ifstream in{path, std::ios::binary};
-  if (!in) {
-    error = path + ": cannot open: " + std::strerror(errno);
-    return std::nullopt;
-  }
+  if (!in)
+    return make_error(errc::io_failed,
+                      path + ": cannot open: " + std::strerror(errno));
   std::ostringstream text;
   text << in.rdbuf();
-  if (in.bad()) {
-    error = path + ": cannot read: " + std::strerror(errno);
-    return std::nullopt;
-  }
-  if (text.str().find_first_not_of(" \t\r\n") == std::string::npos) {
+  if (in.bad())
+    return make_error(errc::io_failed,
+                      path + ": cannot read: " + std::strerror(errno));
+  if (text.str().find_first_not_of(" \t\r\n") == std::string::npos)
     // RapidJSON's "The document is empty" reads like a broken file.
-    error = path + ": the file is empty (a configuration is one JSON object; {} "
-                   "takes every default)";
-    return std::nullopt;
-  }
-  return parse_config(text.str(), path, error);
+    return make_error(errc::bad_config,
+                      path + ": the file is empty (a configuration is one JSON "
+                             "object; {} takes every default)");
+  return parse_config(text.str(), path);
 }
 
 } // namespace ij

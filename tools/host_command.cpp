@@ -38,18 +38,19 @@ struct prepared_host {
 
 int prepare(const host_options& opts, prepared_host& h) {
   std::string error;
-  auto listen = parse_host_address(opts.listen, true, error);
+  auto listen = parse_host_address(opts.listen, true);
   if (!listen) {
-    say("--listen: " + error);
+    say("--listen: " + context_of(listen.error()));
     return exit_code::bad_input;
   }
   h.listen = *listen;
-  auto cfg = opts.config_path.empty() ? std::optional{default_config()}
-                                      : load_config(opts.config_path, error);
-  if (cfg && opts.judge && !override_judge(*cfg, *opts.judge, error))
-    cfg.reset();
+  auto cfg = opts.config_path.empty() ? caf::expected<run_config>{default_config()}
+                                      : load_config(opts.config_path);
+  if (cfg && opts.judge)
+    if (auto err = override_judge(*cfg, *opts.judge))
+      cfg = std::move(err);
   if (!cfg) {
-    say(error);
+    say(context_of(cfg.error()));
     return exit_code::bad_config;
   }
   auto& c = cfg->connection;
@@ -57,12 +58,8 @@ int prepare(const host_options& opts, prepared_host& h) {
     c = host_connection{opts.tls_cert, opts.tls_key, opts.tls_ca,
                         c.local_judges, c.heartbeat, c.lost_after,
                         c.connection_timeout, c.connect_timeout, c.retry_max};
-  if (c.tls() && (c.tls_key.empty() || c.tls_ca.empty())) {
-    say("mutual TLS needs all three of --tls-cert, --tls-key and --tls-ca");
-    return exit_code::bad_config;
-  }
-  if (auto why = check_tls_files(c); !why.empty()) {
-    say(why);
+  if (auto err = check_tls_files(c)) {
+    say(context_of(err));
     return exit_code::bad_config;
   }
   if (!is_loopback(h.listen.addr) && !c.tls()) {
@@ -78,9 +75,9 @@ int prepare(const host_options& opts, prepared_host& h) {
         + " WITHOUT TLS (--insecure): anyone who reaches it can use these "
           "judges");
   }
-  auto judges = bind_judges(*cfg, error);
+  auto judges = bind_judges(*cfg);
   if (!judges) {
-    say(error);
+    say(context_of(judges.error()));
     return exit_code::bad_config;
   }
   h.config = std::move(*cfg);

@@ -89,17 +89,16 @@ struct prepared_run {
 // cut) and the run's configuration is its manifest's.
 caf::expected<run_config> resume_config(const run_options& opts,
                                         prepared_run& run) {
-  std::string error;
-  auto audit = open_audit_for_resume(opts.resume_path, error);
+  auto audit = open_audit_for_resume(opts.resume_path);
   if (!audit)
-    return make_error(errc::audit_failed, error);
+    return std::move(audit.error());
   run.audit_fd = audit->fd;
   run.audit_path = opts.resume_path;
   auto cfg = parse_config(audit->point.config_json,
-                          opts.resume_path + " (manifest config)", error);
+                          opts.resume_path + " (manifest config)");
   run.resume = std::make_shared<const resume_point>(std::move(audit->point));
   if (!cfg)
-    return make_error(errc::bad_config, error);
+    return std::move(cfg.error());
   return std::move(*cfg);
 }
 
@@ -110,10 +109,9 @@ int add_hosts(const run_options& opts, run_config& cfg) {
   for (auto& h : opts.hosts)
     if (std::find(cfg.hosts.begin(), cfg.hosts.end(), h) == cfg.hosts.end())
       cfg.hosts.push_back(h);
-  std::string error;
   for (auto& h : cfg.hosts)
-    if (!parse_host_address(h, false, error)) {
-      say("--host: " + error);
+    if (auto a = parse_host_address(h, false); !a) {
+      say("--host: " + context_of(a.error()));
       return exit_code::bad_input;
     }
   auto& c = cfg.connection;
@@ -121,13 +119,9 @@ int add_hosts(const run_options& opts, run_config& cfg) {
     c.tls_cert = opts.tls_cert;
     c.tls_key = opts.tls_key;
     c.tls_ca = opts.tls_ca;
-    if (c.tls_cert.empty() || c.tls_key.empty() || c.tls_ca.empty()) {
-      say("mutual TLS needs all three of --tls-cert, --tls-key and --tls-ca");
-      return exit_code::bad_config;
-    }
   }
-  if (auto why = check_tls_files(c); !why.empty()) {
-    say(why);
+  if (auto err = check_tls_files(c)) {
+    say(context_of(err));
     return exit_code::bad_config;
   }
   return exit_code::ok;
@@ -147,10 +141,15 @@ int prepare_config(const run_options& opts, prepared_run& run) {
     cfg = std::move(*resumed);
   } else if (opts.config_path.empty())
     cfg = default_config();
+  else if (auto loaded = load_config(opts.config_path))
+    cfg = std::move(*loaded);
   else
-    cfg = load_config(opts.config_path, error);
-  if (cfg && opts.judge && !override_judge(*cfg, *opts.judge, error))
-    cfg.reset();
+    error = context_of(loaded.error());
+  if (cfg && opts.judge)
+    if (auto err = override_judge(*cfg, *opts.judge)) {
+      error = context_of(err);
+      cfg.reset();
+    }
   if (!cfg) {
     say(error);
     return exit_code::bad_config;
@@ -159,8 +158,8 @@ int prepare_config(const run_options& opts, prepared_run& run) {
     cfg->cache.path = opts.cache_path;
   if (auto code = add_hosts(opts, *cfg); code != exit_code::ok)
     return code;
-  if (!attach_calibration(*cfg, error)) {
-    say(error);
+  if (auto err = attach_calibration(*cfg)) {
+    say(context_of(err));
     return exit_code::bad_config;
   }
   // With judge hosts, the hosts serve the configured judges (their keys stay
@@ -169,20 +168,20 @@ int prepare_config(const run_options& opts, prepared_run& run) {
     run.config = std::move(*cfg);
     return exit_code::ok;
   }
-  auto judges = bind_judges(*cfg, error);
+  auto judges = bind_judges(*cfg);
   if (!judges) {
-    say(error);
+    say(context_of(judges.error()));
     return exit_code::bad_config;
   }
   if (!cfg->cache.path.empty()) {
     auto cache = response_cache::open(cfg->cache.path, cfg->cache.ttl,
-                                      cfg->cache.max_bytes, error);
+                                      cfg->cache.max_bytes);
     if (!cache) {
-      say(error);
+      say(context_of(cache.error()));
       return exit_code::bad_config;
     }
     for (auto& j : *judges)
-      j.adapter = with_cache(std::move(j.adapter), cache);
+      j.adapter = with_cache(std::move(j.adapter), *cache);
   }
   run.config = std::move(*cfg);
   run.judges = std::move(*judges);
@@ -243,10 +242,9 @@ int prepare_destinations(const run_options& opts, prepared_run& run) {
     run.out = run.out_owner.get();
   }
   if (run.audit_path.empty()) {
-    auto name = create_fresh_audit_file(default_audit_stem(std::time(nullptr)),
-                                        error);
+    auto name = create_fresh_audit_file(default_audit_stem(std::time(nullptr)));
     if (!name) {
-      say(error);
+      say(context_of(name.error()));
       return exit_code::bad_config;
     }
     run.audit_path = *name;
@@ -472,8 +470,8 @@ std::string unserved_judge(caf::scoped_actor& self,
           served.push_back(std::move(e.info));
       },
       [](caf::error&) {});
-  if (auto missing = unserved_judge_text(cfg.judges, served); !missing.empty())
-    return missing;
+  if (auto err = check_served(cfg.judges, served))
+    return context_of(err);
   for (auto& w : unused_host_warnings(cfg.judges, served))
     say("warning: " + w);
   return {};

@@ -16,17 +16,22 @@ int selftest_command(const std::string& config_path,
   std::optional<run_config> cfg;
   if (config_path.empty())
     cfg = default_config();
+  else if (auto loaded = load_config(config_path))
+    cfg = std::move(*loaded);
   else
-    cfg = load_config(config_path, error);
-  if (cfg && judge && !override_judge(*cfg, *judge, error))
-    cfg.reset();
+    error = context_of(loaded.error());
+  if (cfg && judge)
+    if (auto err = override_judge(*cfg, *judge)) {
+      error = context_of(err);
+      cfg.reset();
+    }
   if (!cfg) {
     std::fprintf(stderr, "invjudge: %s\n", error.c_str());
     return exit_code::bad_config;
   }
-  auto judges = bind_judges(*cfg, error);
+  auto judges = bind_judges(*cfg);
   if (!judges) {
-    std::fprintf(stderr, "invjudge: %s\n", error.c_str());
+    std::fprintf(stderr, "invjudge: %s\n", context_of(judges.error()).c_str());
     return exit_code::bad_config;
   }
   bool all_passed = true;

@@ -220,27 +220,25 @@ int serve_command(const serve_options& opts) {
     say("resumed " + std::to_string(service->resumed()) + " unfinished run(s)");
   for (auto& f : service->resume_failures())
     say(f);
-  std::unique_ptr<http_server> server;
   // Pair uploads are streamed: memory stays bounded whatever their size.
   s.http.streams = [&service](const http_request& req, http_response& refusal) {
     return service->open_stream(req, refusal);
   };
-  try {
-    server = std::make_unique<http_server>(
-      s.http, [&service](const http_request& req) { return service->handle(req); });
-  } catch (const std::exception& e) {
-    say(e.what());
+  auto server = http_server::start(
+    s.http, [&service](const http_request& req) { return service->handle(req); });
+  if (!server) {
+    say(context_of(server.error()));
     return exit_code::bad_config;
   }
   std::fprintf(stderr, "listening on %s:%u%s\n", s.http.address.c_str(),
-               static_cast<unsigned>(server->port()),
+               static_cast<unsigned>((*server)->port()),
                opts.tls_cert.empty() ? "" : " (https)");
   std::fflush(stderr);
   while (!interrupt_requested())
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   say("stopping: no new connections; requests in flight finish (grace "
       + std::to_string(s.grace.count()) + " ms)");
-  server->stop(s.grace);
+  (*server)->stop(s.grace);
   service->shutdown();
   say("stopped; unfinished runs resume at the next start");
   return exit_code::ok;

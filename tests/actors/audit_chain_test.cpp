@@ -1,6 +1,8 @@
 // The audit trail's line format and its verifier (SPEC §11).
 #include <catch2/catch.hpp>
 
+#include "tests/error_text.hpp"
+
 #include <sstream>
 #include <string>
 #include <vector>
@@ -256,7 +258,8 @@ TEST_CASE("read_resume_point: what a killed run committed, and the tail it cuts"
   text += call + "\n" + R"({"seq":99,"ty)";
   std::istringstream in(text);
   std::string error;
-  auto p = read_resume_point(in, error);
+  auto p = read_resume_point(in);
+  error = ::test::why(p);
   REQUIRE(p);
   CHECK(p->pairs.size() == 2);
   CHECK(p->pairs.at("p2").rule == verdict_rule::i5);
@@ -272,5 +275,6 @@ TEST_CASE("read_resume_point: what a killed run committed, and the tail it cuts"
   CHECK(p->config_json == R"({"votes":1})");
 
   std::istringstream finished(text.substr(0, kept) + all.back() + "\n");
-  CHECK_FALSE(read_resume_point(finished, error));
+  error = ::test::why(read_resume_point(finished));
+  CHECK_FALSE(error.empty());
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "actors/audit_file.hpp"
+#include "tests/error_text.hpp"
 
 using namespace ij;
 
@@ -43,48 +44,52 @@ void write(const std::string& path, const std::string& text) {
 
 TEST_CASE("an audit file is created, or taken when it exists empty") {
   scratch_dir d;
-  std::string error;
-  int fd = open_audit_file(d.file("new.jsonl"), error);
-  CHECK(fd >= 0);
-  CHECK(error.empty());
-  ::close(fd);
+  auto fd = open_audit_file(d.file("new.jsonl"));
+  REQUIRE(fd);
+  CHECK(*fd >= 0);
+  ::close(*fd);
 
   write(d.file("empty.jsonl"), "");
-  fd = open_audit_file(d.file("empty.jsonl"), error);
-  CHECK(fd >= 0);
-  ::close(fd);
+  fd = open_audit_file(d.file("empty.jsonl"));
+  REQUIRE(fd);
+  CHECK(*fd >= 0);
+  ::close(*fd);
 }
 
 TEST_CASE("an audit file is refused when another holds it, when it has "
           "records, or when it is no file") {
   scratch_dir d;
-  std::string error;
   SECTION("locked by another run") {
-    int first = open_audit_file(d.file("a.jsonl"), error);
-    REQUIRE(first >= 0);
-    CHECK(open_audit_file(d.file("a.jsonl"), error) == -1);
-    CHECK(error == "the audit file " + d.file("a.jsonl")
-                     + " is in use by another run (it is locked): each run "
-                       "needs its own audit file");
+    auto first = open_audit_file(d.file("a.jsonl"));
+    REQUIRE(first);
+    auto second = open_audit_file(d.file("a.jsonl"));
+    CHECK_FALSE(second);
+    CHECK(test::why(second) == "the audit file " + d.file("a.jsonl")
+                                 + " is in use by another run (it is locked): each run "
+                                   "needs its own audit file");
+    CHECK(second.error() == errc::audit_failed);
     // Released with the descriptor (after run_end, or when a run dies).
-    ::close(first);
-    int again = open_audit_file(d.file("a.jsonl"), error);
-    CHECK(again >= 0);
-    ::close(again);
+    ::close(*first);
+    auto again = open_audit_file(d.file("a.jsonl"));
+    REQUIRE(again);
+    ::close(*again);
   }
   SECTION("records already there") {
     write(d.file("a.jsonl"), "{\"seq\":1}\n");
-    CHECK(open_audit_file(d.file("a.jsonl"), error) == -1);
-    CHECK(error.find("already holds records") != std::string::npos);
+    auto fd = open_audit_file(d.file("a.jsonl"));
+    CHECK_FALSE(fd);
+    CHECK(test::why(fd).find("already holds records") != std::string::npos);
   }
   SECTION("a directory") {
-    CHECK(open_audit_file(d.path, error) == -1);
-    CHECK(error.find("cannot create the audit file " + d.path) == 0);
+    auto fd = open_audit_file(d.path);
+    CHECK_FALSE(fd);
+    CHECK(test::why(fd).find("cannot create the audit file " + d.path) == 0);
   }
   SECTION("a missing directory") {
-    CHECK(open_audit_file(d.file("no/a.jsonl"), error) == -1);
-    CHECK(error == "cannot create the audit file " + d.file("no/a.jsonl")
-                     + ": No such file or directory");
+    auto fd = open_audit_file(d.file("no/a.jsonl"));
+    CHECK_FALSE(fd);
+    CHECK(test::why(fd) == "cannot create the audit file " + d.file("no/a.jsonl")
+                             + ": No such file or directory");
   }
 }
 
@@ -92,10 +97,9 @@ TEST_CASE("the default audit name is taken exclusively, the next one when it exi
   scratch_dir d;
   CHECK(default_audit_stem(0) == "invjudge-audit-19700101T000000Z");
   auto stem = d.file("invjudge-audit-X");
-  std::string error;
-  auto first = create_fresh_audit_file(stem, error);
-  auto second = create_fresh_audit_file(stem, error);
-  auto third = create_fresh_audit_file(stem, error);
+  auto first = create_fresh_audit_file(stem);
+  auto second = create_fresh_audit_file(stem);
+  auto third = create_fresh_audit_file(stem);
   REQUIRE(first);
   REQUIRE(second);
   REQUIRE(third);
@@ -106,9 +110,10 @@ TEST_CASE("the default audit name is taken exclusively, the next one when it exi
   REQUIRE(::stat(second->c_str(), &st) == 0);
   CHECK(st.st_size == 0);
   // The created file is then taken by open_audit_file (empty, unlocked).
-  int fd = open_audit_file(*second, error);
-  CHECK(fd >= 0);
-  ::close(fd);
-  CHECK_FALSE(create_fresh_audit_file(d.file("no/x"), error));
-  CHECK(error.find("No such file or directory") != std::string::npos);
+  auto fd = open_audit_file(*second);
+  REQUIRE(fd);
+  ::close(*fd);
+  auto missing = create_fresh_audit_file(d.file("no/x"));
+  CHECK_FALSE(missing);
+  CHECK(test::why(missing).find("No such file or directory") != std::string::npos);
 }

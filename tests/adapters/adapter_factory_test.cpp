@@ -1,7 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include "tests/error_text.hpp"
+
 #include "adapters/adapter_factory.hpp"
 #include "adapters/stub_judges.hpp"
+#include "tests/error_text.hpp"
 
 using namespace ij;
 
@@ -9,7 +12,8 @@ namespace {
 
 judge_spec parse_ok(const std::string& name) {
   std::string error;
-  auto spec = parse_judge_name(name, error);
+  auto spec = parse_judge_name(name);
+  error = ::test::why(spec);
   INFO(name << ": " << error);
   REQUIRE(spec);
   CHECK(error.empty());
@@ -18,7 +22,8 @@ judge_spec parse_ok(const std::string& name) {
 
 std::string parse_error(const std::string& name) {
   std::string error;
-  auto spec = parse_judge_name(name, error);
+  auto spec = parse_judge_name(name);
+  error = ::test::why(spec);
   CHECK_FALSE(spec);
   return error;
 }
@@ -157,64 +162,62 @@ TEST_CASE("judge names: a URL without a host, or on a stub, is an error",
 
 TEST_CASE("make_adapter builds each stub a name names", "[judge_spec]") {
   for (const auto& kind : stub_kinds()) {
-    std::string error;
     auto spec = parse_ok("stub:" + kind);
-    auto adapter = make_adapter(spec, error);
+    auto adapter = make_adapter(spec);
     REQUIRE(adapter);
-    CHECK(error.empty());
-    CHECK(adapter->id() == "stub:" + kind);
+    CHECK((*adapter)->id() == "stub:" + kind);
   }
 }
 
 TEST_CASE("make_adapter rejects an unknown type or stub kind",
           "[judge_spec]") {
-  std::string error;
   judge_spec spec;
   spec.type = "grpc";
   spec.model = "m";
-  CHECK_FALSE(make_adapter(spec, error));
-  CHECK(error
+  auto grpc = make_adapter(spec);
+  CHECK_FALSE(grpc);
+  CHECK(test::why(grpc)
         == "unknown judge type 'grpc' (expected stub, rules, ollama, "
            "anthropic or openai)");
+  CHECK(grpc.error() == ij::errc::bad_config);
   spec.type = "stub";
   spec.model = "oracle";
-  error.clear();
-  CHECK_FALSE(make_adapter(spec, error));
-  CHECK(error
+  auto oracle = make_adapter(spec);
+  CHECK_FALSE(oracle);
+  CHECK(test::why(oracle)
         == "unknown stub kind 'oracle' (expected numeric, equivalent, "
            "different, abstain, malformed or failing)");
   spec.type = "ollama";
   spec.model = "";
   spec.name = "ollama:";
-  error.clear();
-  CHECK_FALSE(make_adapter(spec, error));
-  CHECK(error == "judge 'ollama:' of type 'ollama' names no model");
+  auto no_model = make_adapter(spec);
+  CHECK_FALSE(no_model);
+  CHECK(test::why(no_model) == "judge 'ollama:' of type 'ollama' names no model");
 }
 
 #if !__has_include("adapters/http_backends.hpp")
 TEST_CASE("make_adapter says when HTTP judges are not in this build",
           "[judge_spec]") {
   for (std::string type : {"ollama", "anthropic", "openai"}) {
-    std::string error;
     auto spec = parse_ok(type + ":some-model");
-    CHECK_FALSE(make_adapter(spec, error));
-    CHECK(error == "judge type '" + type + "' is not available in this build");
+    auto made = make_adapter(spec);
+    CHECK_FALSE(made);
+    CHECK(test::why(made) == "judge type '" + type + "' is not available in this build");
   }
 }
 #else
 TEST_CASE("make_adapter hands HTTP judge types to the HTTP backends",
           "[judge_spec]") {
-  std::string error;
   // Building an adapter opens no connection: the port may be closed.
-  auto ollama = make_adapter(parse_ok("ollama:qwen2.5:7b@http://127.0.0.1:9"),
-                             error);
-  INFO(error);
+  auto ollama = make_adapter(parse_ok("ollama:qwen2.5:7b@http://127.0.0.1:9"));
+  INFO(test::why(ollama));
   REQUIRE(ollama);
-  CHECK(ollama->id().find("ollama") != std::string::npos);
+  CHECK((*ollama)->id().find("ollama") != std::string::npos);
   // The backends' own configuration errors come back unchanged.
-  error.clear();
-  CHECK_FALSE(make_adapter(parse_ok("openai:m@http://[broken"), error));
-  CHECK_FALSE(error.empty());
+  auto broken = make_adapter(parse_ok("openai:m@http://[broken"));
+  CHECK_FALSE(broken);
+  CHECK_FALSE(test::why(broken).empty());
+  CHECK(broken.error() == ij::errc::bad_config);
 }
 #endif
 
@@ -239,13 +242,14 @@ TEST_CASE("call_options_for derives the vote's seed from the base seed",
 TEST_CASE("judge names: rules:math is the embedded rule judge",
           "[judge_spec]") {
   std::string error;
-  auto spec = parse_judge_name("rules:math", error);
+  auto spec = parse_judge_name("rules:math");
+  error = ::test::why(spec);
   REQUIRE(spec);
   CHECK(spec->type == "rules");
   CHECK(spec->model == "math");
-  auto adapter = make_adapter(*spec, error);
+  auto adapter = make_adapter(*spec);
   REQUIRE(adapter);
-  CHECK(adapter->id() == "rules:math");
+  CHECK((*adapter)->id() == "rules:math");
   CHECK(parse_error("rules:algebra")
         == "unknown rule judge 'algebra' in 'rules:algebra' (expected "
            "rules:math)");
@@ -254,6 +258,7 @@ TEST_CASE("judge names: rules:math is the embedded rule judge",
   judge_spec bad;
   bad.type = "rules";
   bad.model = "numeric";
-  CHECK_FALSE(make_adapter(bad, error));
-  CHECK(error == "unknown rule judge 'numeric' (expected math)");
+  auto numeric = make_adapter(bad);
+  CHECK_FALSE(numeric);
+  CHECK(test::why(numeric) == "unknown rule judge 'numeric' (expected math)");
 }

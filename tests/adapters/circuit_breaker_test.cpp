@@ -227,17 +227,18 @@ TEST_CASE("breaker: make_adapter puts one in front of HTTP judges unless disable
   spec.model = "m";
   spec.name = "openai:m";
   spec.base_url = "http://127.0.0.1:9";
-  std::string error;
-  auto guarded = make_adapter(spec, error);
+  auto guarded = make_adapter(spec);
   REQUIRE(guarded);
-  CHECK(std::dynamic_pointer_cast<circuit_breaker>(guarded));
-  CHECK(guarded->id() == "openai@http://127.0.0.1:9/v1");
+  CHECK(std::dynamic_pointer_cast<circuit_breaker>(*guarded));
+  CHECK((*guarded)->id() == "openai@http://127.0.0.1:9/v1");
   spec.breaker.enabled = false;
-  auto bare = make_adapter(spec, error);
+  auto bare = make_adapter(spec);
   REQUIRE(bare);
-  CHECK_FALSE(std::dynamic_pointer_cast<circuit_breaker>(bare));
+  CHECK_FALSE(std::dynamic_pointer_cast<circuit_breaker>(*bare));
   spec.type = "stub";
   spec.model = "numeric";
   spec.breaker.enabled = true;
-  CHECK_FALSE(std::dynamic_pointer_cast<circuit_breaker>(make_adapter(spec, error)));
+  auto stub = make_adapter(spec);
+  REQUIRE(stub);
+  CHECK_FALSE(std::dynamic_pointer_cast<circuit_breaker>(*stub));
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "adapters/response_cache.hpp"
+#include "tests/error_text.hpp"
 
 using namespace ij;
 
@@ -73,11 +74,11 @@ adapter_reply call_and_wait(judge_adapter& a, const std::string& prompt,
 
 TEST_CASE("a reply is reused only for the same key, and faults are not stored") {
   temp_file file;
-  std::string error;
   std::atomic<std::int64_t> now{1'000'000};
-  auto cache = response_cache::open(file.path, std::chrono::seconds{60}, 0,
-                                    error, [&] { return now.load(); });
-  REQUIRE(cache);
+  auto opened = response_cache::open(file.path, std::chrono::seconds{60}, 0,
+                                     [&] { return now.load(); });
+  REQUIRE(opened);
+  auto cache = *opened;
   auto judge = std::make_shared<counting_judge>();
   auto cached = with_cache(judge, cache);
   CHECK_FALSE(cached->answers_inline());
@@ -125,12 +126,12 @@ TEST_CASE("a reply is reused only for the same key, and faults are not stored") 
 
 TEST_CASE("the cache survives a reopen and keeps under max_bytes") {
   temp_file file;
-  std::string error;
   std::int64_t now = 5000;
   {
-    auto cache = response_cache::open(file.path, std::chrono::seconds{0}, 0,
-                                      error, [&] { return now++; });
-    REQUIRE(cache);
+    auto opened = response_cache::open(file.path, std::chrono::seconds{0}, 0,
+                                       [&] { return now++; });
+    REQUIRE(opened);
+    auto cache = *opened;
     auto judge = std::make_shared<counting_judge>();
     auto cached = with_cache(judge, cache);
     for (int i = 0; i < 10; ++i)
@@ -138,9 +139,10 @@ TEST_CASE("the cache survives a reopen and keeps under max_bytes") {
     CHECK(cache->stats().entries == 10);
   }
   auto judge = std::make_shared<counting_judge>();
-  auto cache = response_cache::open(file.path, std::chrono::seconds{0}, 200,
-                                    error, [&] { return now++; });
-  REQUIRE(cache);
+  auto reopened = response_cache::open(file.path, std::chrono::seconds{0}, 200,
+                                       [&] { return now++; });
+  REQUIRE(reopened);
+  auto cache = *reopened;
   auto cached = with_cache(judge, cache);
   // Reopened: the stored reply is found, no call.
   CHECK(call_and_wait(*cached, "pair 9", 0).cached);
@@ -155,18 +157,18 @@ TEST_CASE("the cache survives a reopen and keeps under max_bytes") {
 }
 
 TEST_CASE("a file that is not a cache is refused, naming the path") {
-  std::string error;
   auto cache = response_cache::open("/nonexistent-dir/c.sqlite",
-                                    std::chrono::seconds{0}, 0, error);
+                                    std::chrono::seconds{0}, 0);
   CHECK_FALSE(cache);
-  CHECK(error.find("/nonexistent-dir/c.sqlite") != std::string::npos);
+  CHECK(test::why(cache).find("/nonexistent-dir/c.sqlite") != std::string::npos);
+  CHECK(cache.error() == ij::errc::io_failed);
 }
 
 TEST_CASE("calls asking for log-probabilities pass the cache, constrained ones have their own key") {
   temp_file file;
-  std::string error;
-  auto cache = response_cache::open(file.path, std::chrono::seconds{60}, 0, error);
-  REQUIRE(cache);
+  auto opened = response_cache::open(file.path, std::chrono::seconds{60}, 0);
+  REQUIRE(opened);
+  auto cache = *opened;
   auto judge = std::make_shared<counting_judge>();
   auto cached = with_cache(judge, cache);
   call_options o;

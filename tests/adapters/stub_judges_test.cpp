@@ -378,9 +378,9 @@ TEST_CASE("the rule judges follow the run's declared answer policy, and their "
   spec.type = "rules";
   spec.model = "math";
   spec.policy.percent = percent_policy::fraction;
-  std::string error;
-  auto built = make_adapter(spec, error);
-  REQUIRE(built);
+  auto made = make_adapter(spec);
+  REQUIRE(made);
+  auto built = *made;
   CHECK(built->id().find("percent=fraction") != std::string::npos);
   CHECK(ask(*built, "10%", "10").decision == judge_decision::different);
   CHECK(ask(*math_judge(), "10%", "10").decision == judge_decision::equivalent);

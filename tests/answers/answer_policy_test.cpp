@@ -3,6 +3,8 @@
 // and the policy in the rule judges' identity.
 #include <catch2/catch.hpp>
 
+#include "tests/error_text.hpp"
+
 #include <string>
 
 #include "answers/math_rule_judge.hpp"
@@ -16,7 +18,8 @@ namespace {
 
 run_config config_of(const std::string& json) {
   std::string error;
-  auto cfg = parse_config(json, "test.json", error);
+  auto cfg = parse_config(json, "test.json");
+  error = ::test::why(cfg);
   INFO(error);
   REQUIRE(cfg);
   return *cfg;
@@ -24,7 +27,8 @@ run_config config_of(const std::string& json) {
 
 std::string error_of(const std::string& json) {
   std::string error;
-  auto cfg = parse_config(json, "test.json", error);
+  auto cfg = parse_config(json, "test.json");
+  error = ::test::why(cfg);
   CHECK_FALSE(cfg);
   return error;
 }
@@ -71,12 +75,14 @@ TEST_CASE("answer policy: every field is read, written in the effective "
                                          json.find('}', json.find(R"("answer_policy":)"))
                                            - json.find(R"("answer_policy":)") - 15)
       + "}",
-    "manifest", error);
+    "manifest");
+  error = ::test::why(again);
   INFO(error);
   REQUIRE(again);
   CHECK(again->policy == cfg.policy);
   // --judge keeps the declared policy.
-  REQUIRE(override_judge(cfg, "stub:numeric", error));
+  error = ::test::why(override_judge(cfg, "stub:numeric"));
+  REQUIRE(error.empty());
   CHECK(cfg.judges[0].policy == cfg.policy);
 }
 

@@ -2,6 +2,8 @@
 // calibrated probability (issue 16).
 #include <catch2/catch.hpp>
 
+#include "tests/error_text.hpp"
+
 #include <cmath>
 #include <random>
 
@@ -36,7 +38,8 @@ calibration_fit fit_of(const std::vector<labelled_vote>& votes,
   fit_options opts;
   opts.bootstrap = 200;
   std::string error;
-  auto fit = fit_calibration(id, "decision_probs", votes, opts, error);
+  auto fit = fit_calibration(id, "decision_probs", votes, opts);
+  error = ::test::why(fit);
   REQUIRE(fit);
   return *fit;
 }
@@ -116,14 +119,16 @@ TEST_CASE("too few labelled pairs is an error saying why with the count") {
     votes.push_back({0.9, i % 3 != 0, i / 2});
   fit_options opts;
   std::string error;
-  auto fit = fit_calibration("stub:y t=0", "vote_share", votes, opts, error);
+  auto fit = fit_calibration("stub:y t=0", "vote_share", votes, opts);
+  error = ::test::why(fit);
   CHECK_FALSE(fit);
   CHECK(error.find("stub:y t=0") != std::string::npos);
   CHECK(error.find("30 labelled pair(s)") != std::string::npos);
   CHECK(error.find("60 vote(s)") != std::string::npos);
   CHECK(error.find("at least 50") != std::string::npos);
   opts.min_pairs = 30;
-  CHECK(fit_calibration("stub:y t=0", "vote_share", votes, opts, error));
+  error = ::test::why(fit_calibration("stub:y t=0", "vote_share", votes, opts));
+  CHECK(error.empty());
 }
 
 TEST_CASE("ECE, Brier score and log loss of known predictions") {
@@ -206,7 +211,8 @@ TEST_CASE("the map file reads back what calibrate wrote, with its SHA-256") {
   auto fit = fit_of(votes, "stub:a t=0");
   auto text = file_of({fit, hand_fit("stub:b t=0", {0.5, 1.0}, {0.6, 0.9})});
   std::string error;
-  auto set = parse_calibration_file(text, "MAP.json", error);
+  auto set = parse_calibration_file(text, "MAP.json");
+  error = ::test::why(set);
   REQUIRE(set);
   CHECK(set->sha256 == sha256_hex(text));
   REQUIRE(set->find("stub:a t=0"));
@@ -223,36 +229,44 @@ TEST_CASE("an edited or malformed map file is refused, naming what and where") {
   SECTION("a value changed after calibrate wrote it") {
     auto edited = good;
     edited.replace(edited.find("0.7,"), 4, "0.8,");
-    CHECK_FALSE(parse_calibration_file(edited, "MAP.json", error));
+    error = ::test::why(parse_calibration_file(edited, "MAP.json"));
+    CHECK_FALSE(error.empty());
     CHECK(error.find("MAP.json: /checksum") != std::string::npos);
     CHECK(error.find("edited") != std::string::npos);
   }
   SECTION("a map that is not monotone, even with a matching checksum") {
     auto bad = file_of({hand_fit("stub:a t=0", {0.5, 0.8, 1.0}, {0.6, 0.9, 0.7})});
-    CHECK_FALSE(parse_calibration_file(bad, "MAP.json", error));
+    error = ::test::why(parse_calibration_file(bad, "MAP.json"));
+    CHECK_FALSE(error.empty());
     CHECK(error == "MAP.json: /judges/0: is not monotone: calibrated value "
                    "falls at knot 2");
   }
   SECTION("raw values out of order") {
     auto bad = file_of({hand_fit("stub:a t=0", {0.5, 0.5}, {0.6, 0.7})});
-    CHECK_FALSE(parse_calibration_file(bad, "MAP.json", error));
+    error = ::test::why(parse_calibration_file(bad, "MAP.json"));
+    CHECK_FALSE(error.empty());
     CHECK(error.find("/judges/0: raw values are not increasing") != std::string::npos);
   }
   SECTION("a probability above 1") {
     auto bad = file_of({hand_fit("stub:a t=0", {0.5, 0.9}, {0.6, 1.5})});
-    CHECK_FALSE(parse_calibration_file(bad, "MAP.json", error));
+    error = ::test::why(parse_calibration_file(bad, "MAP.json"));
+    CHECK_FALSE(error.empty());
     CHECK(error.find("outside [0, 1] at knot 1") != std::string::npos);
   }
   SECTION("two maps for one judge") {
     auto f = hand_fit("stub:a t=0", {0.5}, {0.6});
-    CHECK_FALSE(parse_calibration_file(file_of({f, f}), "MAP.json", error));
+    error = ::test::why(parse_calibration_file(file_of({f, f}), "MAP.json"));
+    CHECK_FALSE(error.empty());
     CHECK(error == "MAP.json: /judges/1: judge stub:a t=0 has a map already");
   }
   SECTION("not a map at all") {
-    CHECK_FALSE(parse_calibration_file("{\"format\":\"x\"}", "MAP.json", error));
+    error = ::test::why(parse_calibration_file("{\"format\":\"x\"}", "MAP.json"));
+    CHECK_FALSE(error.empty());
     CHECK(error.find("/format") != std::string::npos);
-    CHECK_FALSE(parse_calibration_file("[1,2", "MAP.json", error));
+    error = ::test::why(parse_calibration_file("[1,2", "MAP.json"));
+    CHECK_FALSE(error.empty());
     CHECK(error.find("not a calibration map") != std::string::npos);
   }
-  CHECK(parse_calibration_file(good, "MAP.json", error));
+  error = ::test::why(parse_calibration_file(good, "MAP.json"));
+  CHECK(error.empty());
 }

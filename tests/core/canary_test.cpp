@@ -220,7 +220,7 @@ TEST_CASE("bias alarm: parameters are checked") {
   CHECK(validate(alarm_params{0.05, 1.0, 0.01, 0.01}));
   CHECK(validate(alarm_params{0.05, 0.5, 0.0, 0.01}));
   CHECK(validate(alarm_params{0.05, 0.5, 0.01, 0.5}));
-  CHECK(validate(alarm_params{0.05, 0.5, 0.01, 0.01}) == std::nullopt);
+  CHECK_FALSE(validate(alarm_params{0.05, 0.5, 0.01, 0.01}));
 }
 
 TEST_CASE("bias alarm fires within 30 canaries for an always-EQUIVALENT and "

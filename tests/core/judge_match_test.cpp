@@ -2,6 +2,8 @@
 // issue 20, item 3).
 #include <catch2/catch.hpp>
 
+#include "tests/error_text.hpp"
+
 #include "core/judge_match.hpp"
 
 using namespace ij;
@@ -51,15 +53,15 @@ TEST_CASE("an unserved judge is named with what each host serves, and a host ser
           "judge of the run is warned about") {
   std::vector<judge_spec> judges{spec("m", 0)};
   std::vector<judge_info> workers{served(spec("m2", 0), "h:1"), served(spec("m2", 0), "h:1")};
-  CHECK(unserved_judge_text(judges, workers)
+  CHECK(::test::why(check_served(judges, workers))
         == "no worker serves judge openai:m (" + judge_id_of(judges[0])
              + "): host h:1 serves judge openai:m2 (openai, model m2, temperature 0): model "
                "differs (host: m2, here: m)");
-  CHECK(unserved_judge_text(judges, {})
+  CHECK(::test::why(check_served(judges, {}))
         == "no worker serves judge openai:m (" + judge_id_of(judges[0])
              + "): no host that serves it could be used");
   workers.push_back(served(judges[0], "h:2"));
-  CHECK(unserved_judge_text(judges, workers).empty());
+  CHECK_FALSE(check_served(judges, workers));
   auto warnings = unused_host_warnings(judges, workers);
   REQUIRE(warnings.size() == 1);
   CHECK(warnings[0]

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "tests/error_text.hpp"
+
 #include <initializer_list>
 
 #include "core/vote_tally.hpp"
@@ -39,18 +41,18 @@ TEST_CASE("voting: validation accepts N/2 < k <= N") {
 }
 
 TEST_CASE("voting: validation errors name the values") {
-  CHECK(validate(vote_config{0, 0}) == "votes must be at least 1, got 0");
-  CHECK(validate(vote_config{0, 1}) == "votes must be at least 1, got 0");
-  CHECK(validate(vote_config{3, 1})
+  CHECK(::test::why(validate(vote_config{0, 0})) == "votes must be at least 1, got 0");
+  CHECK(::test::why(validate(vote_config{0, 1})) == "votes must be at least 1, got 0");
+  CHECK(::test::why(validate(vote_config{3, 1}))
         == "minAgreement 1 must be more than half of votes 3");
-  CHECK(validate(vote_config{4, 2})
+  CHECK(::test::why(validate(vote_config{4, 2}))
         == "minAgreement 2 must be more than half of votes 4");
-  CHECK(validate(vote_config{2, 1})
+  CHECK(::test::why(validate(vote_config{2, 1}))
         == "minAgreement 1 must be more than half of votes 2");
-  CHECK(validate(vote_config{3, 0})
+  CHECK(::test::why(validate(vote_config{3, 0}))
         == "minAgreement 0 must be more than half of votes 3");
-  CHECK(validate(vote_config{3, 4}) == "minAgreement 4 exceeds votes 3");
-  CHECK(validate(vote_config{1, 2}) == "minAgreement 2 exceeds votes 1");
+  CHECK(::test::why(validate(vote_config{3, 4})) == "minAgreement 4 exceeds votes 3");
+  CHECK(::test::why(validate(vote_config{1, 2})) == "minAgreement 2 exceeds votes 1");
 }
 
 TEST_CASE("voting: majority of 3 with k = 2") {

@@ -14,6 +14,7 @@
 
 #include "adapters/http_judge.hpp"
 #include "tests/http/fake_apis.hpp"
+#include "tests/error_text.hpp"
 #include "tests/http/test_support.hpp"
 
 using namespace ij;
@@ -35,8 +36,7 @@ TEST_CASE("ollama: /api/chat with stream false - text tokens and prompt intact",
           "[http][ollama]") {
   fake_api fake(opts_for(api_kind::ollama));
   auto spec = spec_for("ollama", fake.base_url());
-  std::string err;
-  auto adapter = make_http_adapter(spec, fast_tuning(), err);
+  auto adapter = adapter_or_null(make_http_adapter(spec, fast_tuning()));
   REQUIRE(adapter);
   CHECK(adapter->id() == "ollama@" + fake.base_url());
   CHECK(adapter->supports_seed());
@@ -85,8 +85,7 @@ TEST_CASE("ollama fake is faithful: without stream false it streams NDJSON", "[h
 TEST_CASE("ollama: unknown model gives a final error telling to pull it", "[http][ollama]") {
   fake_api fake(opts_for(api_kind::ollama));
   auto spec = spec_for("ollama", fake.base_url(), "qwen2.5:7b");
-  std::string err;
-  auto adapter = make_http_adapter(spec, fast_tuning(), err);
+  auto adapter = adapter_or_null(make_http_adapter(spec, fast_tuning()));
   REQUIRE(adapter);
   auto reply = call_and_wait(*adapter, "prompt", options_for(spec));
   CHECK_FALSE(reply.ok);
@@ -102,17 +101,16 @@ TEST_CASE("ollama: base URL from OLLAMA_HOST also without a scheme", "[http][oll
   fake_api fake(opts_for(api_kind::ollama));
   scoped_env host("OLLAMA_HOST", "127.0.0.1:" + std::to_string(fake.server().port()));
   auto spec = spec_for("ollama", "");
-  std::string err;
-  auto adapter = make_http_adapter(spec, fast_tuning(), err);
+  auto adapter = adapter_or_null(make_http_adapter(spec, fast_tuning()));
   REQUIRE(adapter);
   CHECK(adapter->id() == "ollama@" + fake.base_url());
   CHECK(call_and_wait(*adapter, "p", options_for(spec)).ok);
   {
     scoped_env unset("OLLAMA_HOST", std::nullopt);
-    CHECK(resolve_base_url(spec, err) == "http://127.0.0.1:11434");
+    CHECK(resolve_base_url(spec) == "http://127.0.0.1:11434");
   }
   scoped_env bare("OLLAMA_HOST", "gpu-box");
-  CHECK(resolve_base_url(spec, err) == "http://gpu-box:11434");
+  CHECK(resolve_base_url(spec) == "http://gpu-box:11434");
 }
 
 TEST_CASE("anthropic: headers max_tokens text blocks joined no seed", "[http][anthropic]") {
@@ -120,8 +118,7 @@ TEST_CASE("anthropic: headers max_tokens text blocks joined no seed", "[http][an
   fake_api fake(opts_for(api_kind::anthropic, "sk-ant-test-0123456789"));
   auto spec = spec_for("anthropic", fake.base_url(), "claude-haiku-4-5");
   spec.api_key_env = "IJ_TEST_ANTHROPIC_KEY";
-  std::string err;
-  auto adapter = make_http_adapter(spec, fast_tuning(), err);
+  auto adapter = adapter_or_null(make_http_adapter(spec, fast_tuning()));
   REQUIRE(adapter);
   CHECK_FALSE(adapter->supports_seed());
   CHECK(adapter->id() == "anthropic@" + fake.base_url());
@@ -152,30 +149,30 @@ TEST_CASE("anthropic: a missing key fails at construction naming the variable",
   scoped_env unset("IJ_TEST_NO_KEY", std::nullopt);
   auto spec = spec_for("anthropic", "http://127.0.0.1:1", "claude-haiku-4-5");
   spec.api_key_env = "IJ_TEST_NO_KEY";
-  std::string err;
-  CHECK_FALSE(make_http_adapter(spec, err));
-  CHECK(err.find("IJ_TEST_NO_KEY") != std::string::npos);
+  auto named = make_http_adapter(spec);
+  CHECK_FALSE(named);
+  CHECK(::test::why(named).find("IJ_TEST_NO_KEY") != std::string::npos);
+  CHECK(named.error() == errc::bad_config);
 
   scoped_env unset_default("ANTHROPIC_API_KEY", std::nullopt);
   spec.api_key_env.clear();
-  err.clear();
-  CHECK_FALSE(make_http_adapter(spec, err));
-  CHECK(err.find("ANTHROPIC_API_KEY") != std::string::npos);
+  auto by_default = make_http_adapter(spec);
+  CHECK_FALSE(by_default);
+  CHECK(::test::why(by_default).find("ANTHROPIC_API_KEY") != std::string::npos);
 
   scoped_env empty("IJ_TEST_EMPTY_KEY", "");
   spec.api_key_env = "IJ_TEST_EMPTY_KEY";
-  CHECK_FALSE(make_http_adapter(spec, err));
+  CHECK_FALSE(make_http_adapter(spec));
 }
 
 TEST_CASE("anthropic: base URL from ANTHROPIC_BASE_URL else the public API", "[http][anthropic]") {
   auto spec = spec_for("anthropic", "", "claude-haiku-4-5");
-  std::string err;
   {
     scoped_env unset("ANTHROPIC_BASE_URL", std::nullopt);
-    CHECK(resolve_base_url(spec, err) == "https://api.anthropic.com");
+    CHECK(resolve_base_url(spec) == "https://api.anthropic.com");
   }
   scoped_env set("ANTHROPIC_BASE_URL", "http://127.0.0.1:9999");
-  CHECK(resolve_base_url(spec, err) == "http://127.0.0.1:9999");
+  CHECK(resolve_base_url(spec) == "http://127.0.0.1:9999");
 }
 
 TEST_CASE("openai: /v1/chat/completions with the seed and without a key header",
@@ -184,8 +181,7 @@ TEST_CASE("openai: /v1/chat/completions with the seed and without a key header",
   fake_api fake(opts_for(api_kind::openai));
   // A base without a path means the usual /v1.
   auto spec = spec_for("openai", fake.base_url());
-  std::string err;
-  auto adapter = make_http_adapter(spec, fast_tuning(), err);
+  auto adapter = adapter_or_null(make_http_adapter(spec, fast_tuning()));
   REQUIRE(adapter);
   CHECK(adapter->id() == "openai@" + fake.base_url() + "/v1");
   auto reply = call_and_wait(*adapter, tricky_prompt(), options_for(spec));
@@ -201,7 +197,7 @@ TEST_CASE("openai: /v1/chat/completions with the seed and without a key header",
 
   // An explicit /v1 base works the same.
   spec.base_url = fake.base_url() + "/v1/";
-  auto again = make_http_adapter(spec, fast_tuning(), err);
+  auto again = adapter_or_null(make_http_adapter(spec, fast_tuning()));
   REQUIRE(again);
   CHECK(call_and_wait(*again, "p", options_for(spec)).ok);
 }
@@ -213,8 +209,7 @@ TEST_CASE("openai: bearer key from the named variable - null content is empty te
   fake_api fake(o);
   auto spec = spec_for("openai", fake.base_url() + "/v1");
   spec.api_key_env = "IJ_TEST_OPENAI_KEY";
-  std::string err;
-  auto adapter = make_http_adapter(spec, fast_tuning(), err);
+  auto adapter = adapter_or_null(make_http_adapter(spec, fast_tuning()));
   REQUIRE(adapter);
   fake.script({fake.empty_content()});
   auto reply = call_and_wait(*adapter, "p", options_for(spec));
@@ -226,13 +221,12 @@ TEST_CASE("openai: bearer key from the named variable - null content is empty te
 
 TEST_CASE("openai: base URL from OPENAI_BASE_URL else api.openai.com/v1", "[http][openai]") {
   auto spec = spec_for("openai", "");
-  std::string err;
   {
     scoped_env unset("OPENAI_BASE_URL", std::nullopt);
-    CHECK(resolve_base_url(spec, err) == "https://api.openai.com/v1");
+    CHECK(resolve_base_url(spec) == "https://api.openai.com/v1");
   }
   scoped_env set("OPENAI_BASE_URL", "http://127.0.0.1:8000/v1");
-  CHECK(resolve_base_url(spec, err) == "http://127.0.0.1:8000/v1");
+  CHECK(resolve_base_url(spec) == "http://127.0.0.1:8000/v1");
 }
 
 TEST_CASE("call returns at once - done runs once on the adapter's I/O thread", "[http][lifecycle]") {
@@ -240,8 +234,7 @@ TEST_CASE("call returns at once - done runs once on the adapter's I/O thread", "
   o.latency = std::chrono::milliseconds(1000);
   fake_api fake(o);
   auto spec = spec_for("openai", fake.base_url());
-  std::string err;
-  auto adapter = make_http_adapter(spec, fast_tuning(), err);
+  auto adapter = adapter_or_null(make_http_adapter(spec, fast_tuning()));
   REQUIRE(adapter);
   auto calls = std::make_shared<std::atomic<int>>(0);
   auto thread = std::make_shared<std::promise<std::thread::id>>();
@@ -258,15 +251,21 @@ TEST_CASE("call returns at once - done runs once on the adapter's I/O thread", "
 }
 
 TEST_CASE("configuration errors are reported before any call", "[http][config]") {
-  std::string err;
-  CHECK_FALSE(make_http_adapter(spec_for("stub", "http://x"), err));
-  CHECK(err.find("stub") != std::string::npos);
-  CHECK_FALSE(make_http_adapter(spec_for("openai", "ftp://x"), err));
-  CHECK(err.find("ftp") != std::string::npos);
-  CHECK_FALSE(make_http_adapter(spec_for("openai", "http://127.0.0.1:8000", ""), err));
-  CHECK(err.find("model") != std::string::npos);
+  auto stub = make_http_adapter(spec_for("stub", "http://x"));
+  CHECK_FALSE(stub);
+  CHECK(::test::why(stub).find("stub") != std::string::npos);
+  auto ftp = make_http_adapter(spec_for("openai", "ftp://x"));
+  CHECK_FALSE(ftp);
+  CHECK(::test::why(ftp).find("ftp") != std::string::npos);
+  auto no_model = make_http_adapter(spec_for("openai", "http://127.0.0.1:8000", ""));
+  CHECK_FALSE(no_model);
+  CHECK(::test::why(no_model).find("model") != std::string::npos);
   auto tls_spec = spec_for("openai", "https://127.0.0.1:8443/v1");
   tls_spec.ca_file = "/nonexistent/ca.pem";
-  CHECK_FALSE(make_http_adapter(tls_spec, err));
-  CHECK(err.find("/nonexistent/ca.pem") != std::string::npos);
+  auto no_ca = make_http_adapter(tls_spec);
+  CHECK_FALSE(no_ca);
+  CHECK(::test::why(no_ca).find("/nonexistent/ca.pem") != std::string::npos);
+  // Each is the judge's configuration, found before any call.
+  for (auto* made : {&stub, &ftp, &no_model, &no_ca})
+    CHECK(made->error() == errc::bad_config);
 }

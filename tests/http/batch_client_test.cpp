@@ -52,8 +52,7 @@ std::unique_ptr<batch_client> client_for(const std::string& base_url, batch_api 
                                          const std::string& ca_file = {}) {
   batch_client_config cfg;
   cfg.api = api;
-  std::string error;
-  auto base = parse_url(base_url, error);
+  auto base = parse_url(base_url);
   REQUIRE(base);
   cfg.base = *base;
   cfg.key = key;

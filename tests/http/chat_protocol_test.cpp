@@ -7,6 +7,7 @@
 #include <rapidjson/pointer.h>
 
 #include "adapters/chat_protocol.hpp"
+#include "tests/error_text.hpp"
 
 using namespace ij;
 
@@ -82,49 +83,45 @@ TEST_CASE("chat request: target under the base path and the key's header only wi
 }
 
 TEST_CASE("chat reply: text and token counts from each API's shape", "[http][protocol]") {
-  adapter_reply r;
-  std::string err;
-  REQUIRE(read_chat_reply(*chat_protocol_for("ollama"),
-                          R"({"message":{"role":"assistant","content":"A"},"done":true,)"
-                          R"("prompt_eval_count":3,"eval_count":4})",
-                          r, err));
-  CHECK(r.text == "A");
-  CHECK(r.input_tokens == 3);
-  CHECK(r.output_tokens == 4);
+  auto r = read_chat_reply(*chat_protocol_for("ollama"),
+                           R"({"message":{"role":"assistant","content":"A"},"done":true,)"
+                           R"("prompt_eval_count":3,"eval_count":4})");
+  REQUIRE(r);
+  CHECK(r->text == "A");
+  CHECK(r->input_tokens == 3);
+  CHECK(r->output_tokens == 4);
 
-  adapter_reply o;
-  REQUIRE(read_chat_reply(*chat_protocol_for("openai"),
-                          R"({"choices":[{"message":{"content":null}}]})", o, err));
-  CHECK(o.text.empty());
-  CHECK(o.input_tokens == 0);  // no usage: 0, not a failure
+  auto o = read_chat_reply(*chat_protocol_for("openai"),
+                           R"({"choices":[{"message":{"content":null}}]})");
+  REQUIRE(o);
+  CHECK(o->text.empty());
+  CHECK(o->input_tokens == 0);  // no usage: 0, not a failure
 
-  adapter_reply a;
-  REQUIRE(read_chat_reply(*chat_protocol_for("anthropic"),
-                          R"({"type":"message","content":[{"type":"text","text":"x"},)"
-                          R"({"type":"tool_use"},{"type":"text","text":"y"}],)"
-                          R"("usage":{"input_tokens":5,"output_tokens":6}})",
-                          a, err));
-  CHECK(a.text == "xy");
-  CHECK(a.output_tokens == 6);
+  auto a = read_chat_reply(*chat_protocol_for("anthropic"),
+                           R"({"type":"message","content":[{"type":"text","text":"x"},)"
+                           R"({"type":"tool_use"},{"type":"text","text":"y"}],)"
+                           R"("usage":{"input_tokens":5,"output_tokens":6}})");
+  REQUIRE(a);
+  CHECK(a->text == "xy");
+  CHECK(a->output_tokens == 6);
 }
 
 TEST_CASE("chat reply: error shapes and missing text are not replies", "[http][protocol]") {
-  adapter_reply r;
-  std::string err;
+  // The reason a body is not a reply (empty when it is one).
+  auto err = [](const char* type, const std::string& body) {
+    auto r = read_chat_reply(*chat_protocol_for(type), body);
+    if (r)
+      return std::string{};
+    CHECK(r.error() == errc::bad_reply);
+    return ::test::why(r);
+  };
   // Ollama's last stream line can carry an error with status 200.
-  CHECK_FALSE(read_chat_reply(*chat_protocol_for("ollama"), R"({"error":"runner died"})", r, err));
-  CHECK(err == "server error: runner died");
-  CHECK_FALSE(read_chat_reply(*chat_protocol_for("anthropic"),
-                              R"({"type":"error","error":{"type":"api_error","message":"boom"}})",
-                              r, err));
-  CHECK(err == "server error: boom");
-  CHECK_FALSE(read_chat_reply(*chat_protocol_for("anthropic"), R"({"type":"message"})", r, err));
-  CHECK(err.find("no \"content\" array") == 0);
-  CHECK_FALSE(read_chat_reply(*chat_protocol_for("openai"), R"({"object":"list"})", r, err));
-  CHECK(err.find("no \"/choices/0/message\" object") == 0);
-  CHECK_FALSE(read_chat_reply(*chat_protocol_for("openai"),
-                              R"({"choices":[{"message":{"content":7}}]})", r, err));
-  CHECK(err == "\"/choices/0/message/content\" is neither a string nor null");
-  CHECK_FALSE(read_chat_reply(*chat_protocol_for("openai"), "[1]", r, err));
-  CHECK(err.find("not a JSON object") == 0);
+  CHECK(err("ollama", R"({"error":"runner died"})") == "server error: runner died");
+  CHECK(err("anthropic", R"({"type":"error","error":{"type":"api_error","message":"boom"}})")
+        == "server error: boom");
+  CHECK(err("anthropic", R"({"type":"message"})").find("no \"content\" array") == 0);
+  CHECK(err("openai", R"({"object":"list"})").find("no \"/choices/0/message\" object") == 0);
+  CHECK(err("openai", R"({"choices":[{"message":{"content":7}}]})")
+        == "\"/choices/0/message/content\" is neither a string nor null");
+  CHECK(err("openai", "[1]").find("not a JSON object") == 0);
 }

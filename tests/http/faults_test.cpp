@@ -36,11 +36,10 @@ struct rig {
   }
 
   judge_adapter_ptr adapter() {
-    std::string err;
-    auto a = make_http_adapter(spec, fast_tuning(), err);
+    auto a = make_http_adapter(spec, fast_tuning());
     if (!a)
-      throw std::runtime_error(err);
-    return a;
+      throw std::runtime_error(render_error(a.error()));
+    return std::move(*a);
   }
 
   adapter_reply call(std::chrono::milliseconds timeout = 20s) {
@@ -199,8 +198,7 @@ TEST_CASE("a refused connection fails after the bounded attempts", "[http][fault
     port = acc.local_endpoint().port();
   }  // closed again: nothing listens there now
   auto spec = spec_for("openai", "http://127.0.0.1:" + std::to_string(port));
-  std::string err;
-  auto a = make_http_adapter(spec, fast_tuning(), err);
+  auto a = adapter_or_null(make_http_adapter(spec, fast_tuning()));
   REQUIRE(a);
   auto reply = call_and_wait(*a, "p", options_for(spec));
   CHECK_FALSE(reply.ok);
@@ -304,8 +302,7 @@ TEST_CASE("the API key never leaks into an error or a reply text", "[http][fault
     fake_api fake(o);
     auto spec = spec_for("anthropic", fake.base_url());
     spec.api_key_env = "IJ_TEST_LEAK_KEY";
-    std::string err;
-    auto a = make_http_adapter(spec, fast_tuning(), err);
+    auto a = adapter_or_null(make_http_adapter(spec, fast_tuning()));
     REQUIRE(a);
     replies.push_back(call_and_wait(*a, "p", options_for(spec)));
     CHECK(contains(replies.back().error, "[redacted]"));
@@ -318,8 +315,7 @@ TEST_CASE("the API key never leaks into an error or a reply text", "[http][fault
     auto spec = spec_for(kind == api_kind::anthropic ? "anthropic" : "openai", fake.base_url());
     spec.api_key_env = "IJ_TEST_LEAK_KEY";
     spec.max_response_bytes = 4096;
-    std::string err;
-    auto a = make_http_adapter(spec, fast_tuning(), err);
+    auto a = adapter_or_null(make_http_adapter(spec, fast_tuning()));
     REQUIRE(a);
     planned_reply echo_body;
     echo_body.status = 400;
@@ -347,9 +343,9 @@ TEST_CASE("the API key never leaks into an error or a reply text", "[http][fault
     scoped_env unset("IJ_TEST_LEAK_KEY_MISSING", std::nullopt);
     auto spec = spec_for("anthropic", "http://127.0.0.1:1");
     spec.api_key_env = "IJ_TEST_LEAK_KEY_MISSING";
-    std::string err;
-    CHECK_FALSE(make_http_adapter(spec, err));
-    CHECK_FALSE(contains(err, key));
+    auto a = make_http_adapter(spec);
+    CHECK_FALSE(a);
+    CHECK_FALSE(contains(render_error(a.error()), key));
   }
   REQUIRE(replies.size() == 17);
   for (auto& rep : replies) {

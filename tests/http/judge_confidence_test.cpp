@@ -6,6 +6,8 @@
 // type cannot take as configuration errors.
 #include <catch2/catch.hpp>
 
+#include "tests/error_text.hpp"
+
 #include <cmath>
 #include <future>
 
@@ -37,12 +39,11 @@ struct judged {
 };
 
 std::vector<judged> judge_n(const judge_spec& spec, std::size_t n) {
-  std::string err;
   scoped_env key("IJ_TEST_KEY", std::string{"sk-test"});
   auto s = spec;
   if (s.type == "anthropic")
     s.api_key_env = "IJ_TEST_KEY";
-  auto adapter = make_http_adapter(s, fast_tuning(), err);
+  auto adapter = adapter_or_null(make_http_adapter(s, fast_tuning()));
   REQUIRE(adapter);
   judge_options opts;
   opts.call = call_options_for(s, 0);
@@ -251,7 +252,8 @@ TEST_CASE("logprobs and constrain: settings a judge type cannot take are configu
           "[http][config]") {
   auto error_of = [](const std::string& judge) {
     std::string error;
-    auto cfg = parse_config(R"({"judges":[)" + judge + "]}", "x.json", error);
+    auto cfg = parse_config(R"({"judges":[)" + judge + "]}", "x.json");
+    error = ::test::why(cfg);
     CHECK_FALSE(cfg);
     return error;
   };
@@ -281,7 +283,8 @@ TEST_CASE("logprobs and constrain: settings a judge type cannot take are configu
   auto cfg = parse_config(R"({"judges":[)"
                             + judge("openai", R"("logprobs":true,"constrain":"grammar")")
                             + "]}",
-                          "x.json", error);
+                          "x.json");
+  error = ::test::why(cfg);
   REQUIRE(cfg);
   CHECK(cfg->judges.at(0).logprobs);
   CHECK(cfg->judges.at(0).constrain == reply_constraint::grammar);

@@ -12,11 +12,10 @@ using namespace std::chrono_literals;
 namespace {
 
 judge_adapter_ptr make(const judge_spec& spec) {
-  std::string err;
-  auto a = make_http_adapter(spec, fast_tuning(), err);
+  auto a = make_http_adapter(spec, fast_tuning());
   if (!a)
-    throw std::runtime_error(err);
-  return a;
+    throw std::runtime_error(render_error(a.error()));
+  return std::move(*a);
 }
 
 planned_reply no_retry(planned_reply r) {
@@ -129,8 +128,7 @@ TEST_CASE("adaptive concurrency: one burst of 429s halves the cap once and the l
   spec.base_url = second.base_url();
   auto tuning = fast_tuning();
   tuning.success_run = 1000;
-  std::string err;
-  auto b = make_http_adapter(spec, tuning, err);
+  auto b = adapter_or_null(make_http_adapter(spec, tuning));
   REQUIRE(b);
   second.script({no_retry(second.error(429, "rate_limit_error", "slow"))});
   CHECK_FALSE(call_and_wait(*b, "p", options_for(spec)).ok);

@@ -12,6 +12,12 @@
 
 namespace ij::test {
 
+/// The adapter built, or null when it could not be (the test's REQUIRE then
+/// fails; tests of the reason ask make_http_adapter itself).
+inline judge_adapter_ptr adapter_or_null(caf::expected<judge_adapter_ptr> made) {
+  return made ? std::move(*made) : nullptr;
+}
+
 /// Fast retries for tests: what is tested is the schedule, not its length.
 inline http_tuning fast_tuning() {
   http_tuning t;

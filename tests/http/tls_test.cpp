@@ -37,8 +37,7 @@ TEST_CASE("https: verified against the CA named by ca_file", "[http][tls]") {
   spec.api_key_env = "IJ_TEST_TLS_KEY";
   spec.ca_file = ca.path();
   spec.max_in_flight = 1;
-  std::string err;
-  auto a = make_http_adapter(spec, fast_tuning(), err);
+  auto a = adapter_or_null(make_http_adapter(spec, fast_tuning()));
   REQUIRE(a);
   auto replies = call_many(*a, tricky_prompt(), options_for(spec), 5);
   for (auto& r : replies) {
@@ -55,7 +54,7 @@ TEST_CASE("https: verified against the CA named by ca_file", "[http][tls]") {
                           "https://localhost:" + std::to_string(fake.server().port()));
   by_name.api_key_env = "IJ_TEST_TLS_KEY";
   by_name.ca_file = ca.path();
-  auto b = make_http_adapter(by_name, fast_tuning(), err);
+  auto b = adapter_or_null(make_http_adapter(by_name, fast_tuning()));
   REQUIRE(b);
   CHECK(call_and_wait(*b, "p", options_for(by_name)).ok);
 }
@@ -65,8 +64,7 @@ TEST_CASE("https: verification fails without the test CA", "[http][tls]") {
   o.tls = server_tls_context(local_pki());
   fake_api fake(o);
   auto spec = spec_for("openai", fake.base_url() + "/v1");
-  std::string err;
-  auto a = make_http_adapter(spec, fast_tuning(), err);  // system CA store
+  auto a = adapter_or_null(make_http_adapter(spec, fast_tuning()));  // system CA store
   REQUIRE(a);
   auto reply = call_and_wait(*a, "p", options_for(spec));
   CHECK_FALSE(reply.ok);
@@ -85,8 +83,7 @@ TEST_CASE("https: a certificate for another host is refused even from a trusted 
   temp_file ca(other.ca_cert_pem);
   auto spec = spec_for("openai", fake.base_url() + "/v1");
   spec.ca_file = ca.path();
-  std::string err;
-  auto a = make_http_adapter(spec, fast_tuning(), err);
+  auto a = adapter_or_null(make_http_adapter(spec, fast_tuning()));
   REQUIRE(a);
   auto reply = call_and_wait(*a, "p", options_for(spec));
   CHECK_FALSE(reply.ok);

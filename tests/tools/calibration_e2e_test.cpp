@@ -2,6 +2,8 @@
 // the report's calibration section, through the built binary (issue 16).
 #include <catch2/catch.hpp>
 
+#include "tests/error_text.hpp"
+
 #include <map>
 
 #include <rapidjson/document.h>
@@ -59,7 +61,8 @@ TEST_CASE("calibrate writes a map per judge with its figures") {
   REQUIRE(c.calibrated.exit_code == 0);
   auto text = read_file(c.dir.file("map.json"));
   std::string error;
-  auto set = ij::parse_calibration_file(text, "map.json", error);
+  auto set = ij::parse_calibration_file(text, "map.json");
+  error = ::test::why(set);
   REQUIRE(set);
   REQUIRE(set->judges.size() == 1);
   auto& fit = set->judges.begin()->second;

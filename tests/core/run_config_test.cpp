@@ -2,11 +2,11 @@
 // semantic checks follow, defaults come from the embedded default.
 #include <catch2/catch.hpp>
 
+#include "tests/error_text.hpp"
+
 #include <rapidjson/document.h>
 
-#include "cli_support.hpp"
-#include "tools/config_file.hpp"
-#include "adapters/adapter_factory.hpp"
+#include "core/run_config.hpp"
 
 using namespace ij;
 
@@ -14,7 +14,8 @@ namespace {
 
 std::string error_of(const std::string& json) {
   std::string error;
-  auto cfg = parse_config(json, "x.json", error);
+  auto cfg = parse_config(json, "x.json");
+  error = ::test::why(cfg);
   REQUIRE_FALSE(cfg);
   return error;
 }
@@ -40,30 +41,10 @@ TEST_CASE("the embedded default is the rule judge rules:math with one vote") {
   CHECK(cfg.audit_path.empty());
 }
 
-TEST_CASE("configs/default.json on disk is what the binary embeds") {
-  std::string error;
-  auto on_disk = load_config(test::source_dir() + "/configs/default.json", error);
-  REQUIRE(on_disk);
-  auto embedded = default_config();
-  on_disk->source = embedded.source;
-  CHECK(to_json(*on_disk) == to_json(embedded));
-}
-
-TEST_CASE("every shipped example configuration is valid") {
-  for (auto name : {"voting-5", "ollama", "anthropic", "openai-compatible",
-                    "hosts", "panel", "cascade", "logprobs", "constrained",
-                    "calibrated", "answer-policy"}) {
-    std::string error;
-    auto path = test::source_dir() + "/configs/examples/" + name + ".json";
-    auto cfg = load_config(path, error);
-    INFO(path << ": " << error);
-    CHECK(cfg);
-  }
-}
-
 TEST_CASE("a configuration is laid over the embedded default") {
   std::string error;
-  auto cfg = parse_config(R"({"votes":5,"statistics":{"tau":0.9}})", "x.json", error);
+  auto cfg = parse_config(R"({"votes":5,"statistics":{"tau":0.9}})", "x.json");
+  error = ::test::why(cfg);
   REQUIRE(cfg);
   CHECK(cfg->source == "x.json");
   CHECK(cfg->votes.votes == 5);
@@ -81,7 +62,8 @@ TEST_CASE("judge objects are read field by field") {
       "timeout_ms":1234,"max_in_flight":3,"api_key_env":"K","ca_file":"ca.pem",
       "max_attempts":5,"_comment":"x"}],"audit":{"path":"a.jsonl","flush":"flush-each"},
       "order_balancing":true,"abstain_as_neither":false,"vote_deadline_ms":5000})",
-                          "x.json", error);
+                          "x.json");
+  error = ::test::why(cfg);
   REQUIRE(cfg);
   REQUIRE(cfg->judges.size() == 1);
   auto& j = cfg->judges[0];
@@ -108,13 +90,15 @@ TEST_CASE("judge objects are read field by field") {
 TEST_CASE("a judge's circuit breaker: defaults, each field, and its limits") {
   std::string error;
   auto plain = parse_config(R"({"judges":[{"type":"openai","model":"m","temperature":0,
-      "timeout_ms":1,"max_in_flight":1}]})", "x.json", error);
+      "timeout_ms":1,"max_in_flight":1}]})", "x.json");
+  error = ::test::why(plain);
   REQUIRE(plain);
   CHECK(plain->judges[0].breaker == breaker_settings{true, 5, std::chrono::milliseconds(30000)});
   auto cfg = parse_config(R"({"judges":[{"type":"openai","model":"m","temperature":0,
       "timeout_ms":1,"max_in_flight":1,
       "breaker":{"failures":2,"cooldown_ms":750,"enabled":false,"_comment":"x"}}]})",
-                          "x.json", error);
+                          "x.json");
+  error = ::test::why(cfg);
   REQUIRE(cfg);
   CHECK(cfg->judges[0].breaker == breaker_settings{false, 2, std::chrono::milliseconds(750)});
   // The manifest's configuration records it.
@@ -133,7 +117,8 @@ TEST_CASE("a judge's circuit breaker: defaults, each field, and its limits") {
 
 TEST_CASE("a short judge name in the configuration") {
   std::string error;
-  auto cfg = parse_config(R"({"judge":"stub:different"})", "x.json", error);
+  auto cfg = parse_config(R"({"judge":"stub:different"})", "x.json");
+  error = ::test::why(cfg);
   REQUIRE(cfg);
   REQUIRE(cfg->judges.size() == 1);
   CHECK(cfg->judges[0].model == "different");
@@ -184,7 +169,8 @@ TEST_CASE("the vote rule is checked after the schema") {
   CHECK(e.find("more than half") != std::string::npos);
   CHECK(error_of(R"({"votes":3,"min_agreement":4})").rfind("x.json: /min_agreement: ", 0) == 0);
   std::string error;
-  CHECK(parse_config(R"({"votes":4,"min_agreement":3})", "x.json", error));
+  error = ::test::why(parse_config(R"({"votes":4,"min_agreement":3})", "x.json"));
+  CHECK(error.empty());
 }
 
 TEST_CASE("duplicate judge names and out-of-range seeds are refused") {
@@ -197,31 +183,15 @@ TEST_CASE("duplicate judge names and out-of-range seeds are refused") {
         == "x.json: /judges/0/seed: must fit in a signed 64-bit integer");
 }
 
-TEST_CASE("a missing configuration file is named") {
-  std::string error;
-  CHECK_FALSE(load_config("/nonexistent/dir/c.json", error));
-  CHECK(error.rfind("/nonexistent/dir/c.json: cannot open: ", 0) == 0);
-}
-
-TEST_CASE("judges that cannot be built are named with their pointer") {
-  std::string error;
-  auto cfg = parse_config(R"({"judges":[{"name":"claude","type":"anthropic",
-      "model":"claude-haiku-4-5","api_key_env":"IJ_TEST_SURELY_UNSET_KEY",
-      "temperature":0,"timeout_ms":1000,"max_in_flight":1}]})",
-                          "x.json", error);
-  REQUIRE(cfg);
-  CHECK_FALSE(bind_judges(*cfg, error));
-  CHECK(error.rfind("x.json: /judges/0 (claude): ", 0) == 0);
-  CHECK(error.find("IJ_TEST_SURELY_UNSET_KEY") != std::string::npos);
-}
-
 TEST_CASE("the option --judge replaces the configured judges") {
   auto cfg = default_config();
   std::string error;
-  REQUIRE(override_judge(cfg, "stub:abstain", error));
+  error = ::test::why(override_judge(cfg, "stub:abstain"));
+  REQUIRE(error.empty());
   REQUIRE(cfg.judges.size() == 1);
   CHECK(cfg.judges[0].model == "abstain");
-  CHECK_FALSE(override_judge(cfg, "bogus", error));
+  error = ::test::why(override_judge(cfg, "bogus"));
+  CHECK_FALSE(error.empty());
   CHECK(error.rfind("--judge bogus: ", 0) == 0);
 }
 
@@ -245,7 +215,8 @@ TEST_CASE("judge hosts and their connection are read, checked and written "
     "failover_wait_ms":5000,
     "host_connection":{"tls_cert":"c.pem","tls_key":"c.key","tls_ca":"ca.pem",
       "heartbeat_ms":200,"lost_after_ms":1000,"local_judges":true}})",
-                          "x.json", error);
+                          "x.json");
+  error = ::test::why(cfg);
   REQUIRE(cfg);
   CHECK(cfg->hosts == std::vector<std::string>{"127.0.0.1:7001", "[::1]:7002"});
   CHECK(cfg->failover_wait == std::chrono::milliseconds(5000));
@@ -278,7 +249,8 @@ TEST_CASE("canaries: off by default, declared in full in the effective "
   std::string error;
   auto on = parse_config(R"({"canaries":{"rate":0.05,"seed":7,
       "on_alarm":"stop-run","tolerated_rate":0.1,"alpha":0.001}})",
-                         "x.json", error);
+                         "x.json");
+  error = ::test::why(on);
   INFO(error);
   REQUIRE(on);
   CHECK(on->canaries.enabled());
@@ -330,7 +302,8 @@ TEST_CASE("calibration and stop.probability are read, checked and written back")
     R"({"judge":"stub:noisy:0.1","votes":5,"calibration":"map.json",)"
     R"("calibration_sha256":"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",)"
     R"("stop":{"probability":0.99}})",
-    "c.json", error);
+    "c.json");
+  error = ::test::why(cfg);
   INFO(error);
   REQUIRE(cfg);
   CHECK(cfg->calibration == "map.json");
@@ -340,20 +313,24 @@ TEST_CASE("calibration and stop.probability are read, checked and written back")
         != std::string::npos);
   CHECK(json.find(R"("stop":{"probability":0.99})") != std::string::npos);
 
-  CHECK_FALSE(parse_config(R"({"stop":{"probability":0.99}})", "s.json", error));
+  error = ::test::why(parse_config(R"({"stop":{"probability":0.99}})", "s.json"));
+  CHECK_FALSE(error.empty());
   CHECK(error == "s.json: /stop/probability: stopping on probability needs a "
                  "calibration map (\"calibration\": \"MAP.json\", made by "
                  "invjudge calibrate)");
-  CHECK_FALSE(parse_config(R"({"calibration":"m.json","stop":{"probability":0.5}})",
-                           "s.json", error));
+  error = ::test::why(parse_config(R"({"calibration":"m.json","stop":{"probability":0.5}})",
+                           "s.json"));
+  CHECK_FALSE(error.empty());
   CHECK(error.find("/stop/probability") != std::string::npos);
-  CHECK_FALSE(parse_config(
+  error = ::test::why(parse_config(
     R"({"panels":{"judges":["rules:math","stub:numeric"]},"calibration":"m.json"})",
-    "p.json", error));
+    "p.json"));
+  CHECK_FALSE(error.empty());
   CHECK(error == "p.json: /calibration: a calibration map applies to pooled "
                  "votes, not to a panel");
   // Without them nothing is written: older manifests read the same.
-  auto plain = parse_config("{}", "d.json", error);
+  auto plain = parse_config("{}", "d.json");
+  error = ::test::why(plain);
   REQUIRE(plain);
   CHECK(to_json(*plain).find("calibration") == std::string::npos);
   CHECK(to_json(*plain).find("\"stop\"") == std::string::npos);
@@ -361,8 +338,11 @@ TEST_CASE("calibration and stop.probability are read, checked and written back")
 
 TEST_CASE("the noisy stub judge names its error rate, within bounds") {
   std::string error;
-  CHECK(parse_config(R"({"judge":"stub:noisy:0.15"})", "n.json", error));
-  CHECK_FALSE(parse_config(R"({"judge":"stub:noisy:0.2"})", "n.json", error));
+  error = ::test::why(parse_config(R"({"judge":"stub:noisy:0.15"})", "n.json"));
+  CHECK(error.empty());
+  error = ::test::why(parse_config(R"({"judge":"stub:noisy:0.2"})", "n.json"));
+  CHECK_FALSE(error.empty());
   CHECK(error.find("unknown stub kind 'noisy:0.2'") != std::string::npos);
-  CHECK_FALSE(parse_config(R"({"judge":"stub:noisy:x"})", "n.json", error));
+  error = ::test::why(parse_config(R"({"judge":"stub:noisy:x"})", "n.json"));
+  CHECK_FALSE(error.empty());
 }

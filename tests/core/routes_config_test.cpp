@@ -3,6 +3,8 @@
 // writes back.
 #include <catch2/catch.hpp>
 
+#include "tests/error_text.hpp"
+
 #include <rapidjson/document.h>
 
 #include "core/run_config.hpp"
@@ -13,14 +15,16 @@ namespace {
 
 std::string error_of(const std::string& json) {
   std::string error;
-  auto cfg = parse_config(json, "x.json", error);
+  auto cfg = parse_config(json, "x.json");
+  error = ::test::why(cfg);
   REQUIRE_FALSE(cfg);
   return error;
 }
 
 run_config config_of(const std::string& json) {
   std::string error;
-  auto cfg = parse_config(json, "x.json", error);
+  auto cfg = parse_config(json, "x.json");
+  error = ::test::why(cfg);
   INFO(error);
   REQUIRE(cfg);
   return *cfg;
@@ -127,7 +131,8 @@ TEST_CASE("budgets and prices are read per judge, a cost limit needs prices") {
 TEST_CASE("the option --judge cannot replace the judges a panel or cascade names") {
   auto cfg = config_of(R"({"cascade":{"rules":"rules:math","llm":"stub:numeric"}})");
   std::string error;
-  CHECK_FALSE(override_judge(cfg, "stub:equivalent", error));
+  error = ::test::why(override_judge(cfg, "stub:equivalent"));
+  CHECK_FALSE(error.empty());
   CHECK(error == "--judge stub:equivalent: x.json configures a cascade, which "
                  "names its judges; give the judges there instead");
 }

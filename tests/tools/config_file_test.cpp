@@ -1,0 +1,55 @@
+// Reading a configuration file (tools/config_file): the shipped files read,
+// a missing file named, and a read configuration's judges bound.
+#include <catch2/catch.hpp>
+
+#include "tests/error_text.hpp"
+
+#include "adapters/adapter_factory.hpp"
+#include "cli_support.hpp"
+#include "tools/config_file.hpp"
+
+using namespace ij;
+
+TEST_CASE("configs/default.json on disk is what the binary embeds") {
+  std::string error;
+  auto on_disk = load_config(ij::test::source_dir() + "/configs/default.json");
+  error = ::test::why(on_disk);
+  REQUIRE(on_disk);
+  auto embedded = default_config();
+  on_disk->source = embedded.source;
+  CHECK(to_json(*on_disk) == to_json(embedded));
+}
+
+TEST_CASE("every shipped example configuration is valid") {
+  for (auto name : {"voting-5", "ollama", "anthropic", "openai-compatible",
+                    "hosts", "panel", "cascade", "logprobs", "constrained",
+                    "calibrated", "answer-policy"}) {
+    std::string error;
+    auto path = ij::test::source_dir() + "/configs/examples/" + name + ".json";
+    auto cfg = load_config(path);
+    error = ::test::why(cfg);
+    INFO(path << ": " << error);
+    CHECK(cfg);
+  }
+}
+
+TEST_CASE("a missing configuration file is named") {
+  std::string error;
+  error = ::test::why(load_config("/nonexistent/dir/c.json"));
+  CHECK_FALSE(error.empty());
+  CHECK(error.rfind("/nonexistent/dir/c.json: cannot open: ", 0) == 0);
+}
+
+TEST_CASE("judges that cannot be built are named with their pointer") {
+  auto cfg = parse_config(R"({"judges":[{"name":"claude","type":"anthropic",
+      "model":"claude-haiku-4-5","api_key_env":"IJ_TEST_SURELY_UNSET_KEY",
+      "temperature":0,"timeout_ms":1000,"max_in_flight":1}]})",
+                          "x.json");
+  REQUIRE(cfg);
+  auto bound = bind_judges(*cfg);
+  REQUIRE_FALSE(bound);
+  auto why = ::test::why(bound);
+  CHECK(why.rfind("x.json: /judges/0 (claude): ", 0) == 0);
+  CHECK(why.find("IJ_TEST_SURELY_UNSET_KEY") != std::string::npos);
+  CHECK(bound.error() == ij::errc::bad_config);
+}
