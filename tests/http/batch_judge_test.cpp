@@ -152,8 +152,7 @@ std::unique_ptr<fake_batches> make_fake(batch_api api) {
 std::unique_ptr<batch_client> client_for(const fake_batches& fake, batch_api api) {
   batch_client_config cfg;
   cfg.api = api;
-  std::string error;
-  auto base = parse_url(fake.base_url(), error);
+  auto base = parse_url(fake.base_url());
   REQUIRE(base);
   cfg.base = *base;
   cfg.key = test_key;

@@ -19,8 +19,7 @@ namespace {
 std::unique_ptr<batch_client> client_of(const fake_batches& fake, batch_api api) {
   batch_client_config cfg;
   cfg.api = api;
-  std::string error;
-  auto base = parse_url(fake.base_url(), error);
+  auto base = parse_url(fake.base_url());
   REQUIRE(base);
   cfg.base = *base;
   cfg.key = "sk-list";
