@@ -11,6 +11,7 @@
 #include <rapidjson/document.h>
 
 #include "core/run_config.hpp"
+#include "core/serve_settings.hpp"
 
 using namespace ij;
 
@@ -95,4 +96,27 @@ TEST_CASE("configs/schema.json and the run configuration's field table list the 
   auto doc = schema("schema.json");
   check_table(doc, doc, run_config_fields());
   check_table(doc, doc["definitions"]["judge"], judge_config_fields());
+}
+
+TEST_CASE("configs/serve.schema.json and SERVE.json's field table list the same fields") {
+  auto doc = schema("serve.schema.json");
+  check_table(doc, doc, serve_settings_fields());
+}
+
+TEST_CASE("SERVE.json: read over the defaults, errors name the file, the field and the reason") {
+  serve_file_settings base;
+  base.threads = 4;
+  auto s = parse_serve_settings(
+    R"({"cache":{"path":"c.db","ttl":60},"threads":8,"grace_ms":500})", "SERVE.json", base);
+  REQUIRE(s);
+  CHECK(s->cache.path == "c.db");
+  CHECK(s->cache.ttl == std::chrono::seconds(60));
+  CHECK(s->threads == 8);
+  CHECK(s->grace == std::chrono::milliseconds(500));
+  auto bad = parse_serve_settings(R"({"threads":0})", "SERVE.json", base);
+  REQUIRE_FALSE(bad);
+  CHECK(context_of(bad.error()) == "SERVE.json: /threads: must be >= 1");
+  auto unknown = parse_serve_settings(R"({"thread":2})", "SERVE.json", base);
+  REQUIRE_FALSE(unknown);
+  CHECK(context_of(unknown.error()).rfind("SERVE.json: /thread: unknown field", 0) == 0);
 }
