@@ -134,19 +134,8 @@ std::optional<answer_policy_error> read_answer_policy(const rapidjson::Value& v,
   return std::nullopt;
 }
 
-std::optional<answer_policy_error> apply_answer_policy(
-  const rapidjson::Value* v, answer_policy& policy,
-  std::vector<judge_spec>& judges) {
-  if (v)
-    if (auto bad = read_answer_policy(*v, policy))
-      return bad;
-  set_answer_policy(judges, policy);
-  return std::nullopt;
-}
-
 void write_answer_policy(rapidjson::Writer<rapidjson::StringBuffer>& w,
                          const answer_policy& p) {
-  w.Key("answer_policy");
   w.StartObject();
   w.Key("rounding");
   w.String(std::string{to_string(p.rounding)});

@@ -89,15 +89,8 @@ struct answer_policy_error {
 std::optional<answer_policy_error> read_answer_policy(const rapidjson::Value& v,
                                                       answer_policy& into);
 
-/// The run configuration's step: reads `v` (the `answer_policy` member, or
-/// nullptr when absent) over `policy`, then gives the policy to every judge
-/// that follows it (set_answer_policy in core/judge_spec.hpp).
-std::optional<answer_policy_error> apply_answer_policy(
-  const rapidjson::Value* v, answer_policy& policy,
-  std::vector<judge_spec>& judges);
-
-/// Writes `"answer_policy": {...}`, the object the configuration takes,
-/// as a member of the object being written.
+/// Writes the object the configuration's "answer_policy" takes (the value
+/// after a Key()).
 void write_answer_policy(rapidjson::Writer<rapidjson::StringBuffer>& w,
                          const answer_policy& p);
 
