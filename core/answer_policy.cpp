@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "core/judge_spec.hpp"
+#include "messages/error.hpp"
 
 namespace ij {
 
@@ -85,10 +86,14 @@ std::string policy_text(const answer_policy& p) {
   return out;
 }
 
-std::optional<answer_policy_error> read_answer_policy(const rapidjson::Value& v,
-                                                      answer_policy& into) {
+caf::error read_answer_policy(const rapidjson::Value& v, answer_policy& into,
+                              const std::string& at) {
+  auto bad = [&](std::string_view name, const std::string& what) {
+    return make_error(errc::bad_config, (name.empty() ? at : at + "/" + std::string{name})
+                                          + ": " + what);
+  };
   if (!v.IsObject())
-    return answer_policy_error{"", "must be an object"};
+    return bad("", "must be an object");
   auto text = [&](const char* name) -> std::optional<std::string_view> {
     auto it = v.FindMember(name);
     if (it == v.MemberEnd() || !it->value.IsString())
@@ -97,16 +102,15 @@ std::optional<answer_policy_error> read_answer_policy(const rapidjson::Value& v,
   };
   // The schema names the allowed words; a word it let through that is not
   // one of ours would be a schema bug, reported like a bad value all the same.
-  auto pick = [&](const char* name, auto& field, const auto& all)
-    -> std::optional<answer_policy_error> {
+  auto pick = [&](const char* name, auto& field, const auto& all) -> caf::error {
     auto s = text(name);
     if (!s)
-      return std::nullopt;
+      return {};
     auto e = from_string(*s, all);
     if (!e)
-      return answer_policy_error{name, "unknown value \"" + std::string{*s} + "\""};
+      return bad(name, "unknown value \"" + std::string{*s} + "\"");
     field = *e;
-    return std::nullopt;
+    return {};
   };
   if (auto e = pick("rounding", into.rounding, all_rounding))
     return e;
@@ -122,16 +126,15 @@ std::optional<answer_policy_error> read_answer_policy(const rapidjson::Value& v,
     if (it == v.MemberEnd())
       continue;
     if (!it->value.IsNumber())
-      return answer_policy_error{name, "must be a number"};
+      return bad(name, "must be a number");
     const double x = it->value.GetDouble();
     if (!(x >= 0.0) || (name == std::string_view{"relative_tolerance"} && x >= 1.0))
-      return answer_policy_error{
-        name, name == std::string_view{"relative_tolerance"}
-                ? "must be at least 0 and below 1"
-                : "must be at least 0"};
+      return bad(name, name == std::string_view{"relative_tolerance"}
+                         ? "must be at least 0 and below 1"
+                         : "must be at least 0");
     *field = x;
   }
-  return std::nullopt;
+  return {};
 }
 
 void write_answer_policy(rapidjson::Writer<rapidjson::StringBuffer>& w,

@@ -372,9 +372,7 @@ config::table<run_config> host_fields() {
                 [](auto& c) -> auto& { return c.connection.retry_max; }),
     {"/answer_policy",
      [](const Value& v, C& c, const std::string& at) {
-       if (auto bad = read_answer_policy(v, c.policy))
-         return field_error(at + "/" + bad->field, bad->what);
-       return caf::error{};
+       return read_answer_policy(v, c.policy, at);
      },
      [](json_writer& w, const C& c) { write_answer_policy(w, c.policy); },
      {}},
