@@ -1,8 +1,7 @@
 #include "core/answer_policy.hpp"
 
-#include <cstdio>
-
 #include "core/judge_spec.hpp"
+#include "core/number_text.hpp"
 #include "messages/error.hpp"
 
 namespace ij {
@@ -24,12 +23,6 @@ constexpr percent_policy all_percent[] = {
 constexpr unit_policy all_units[] = {unit_policy::lenient, unit_policy::strict};
 constexpr fraction_policy all_fractions[] = {fraction_policy::any,
                                              fraction_policy::reduced};
-
-std::string number_text(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", x);
-  return buf;
-}
 
 } // namespace
 
