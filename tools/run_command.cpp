@@ -285,7 +285,7 @@ struct run_view {
     : sink(out), faults(max_fault_rate), source(src) {
   }
 
-  std::string stop_reason() {
+  std::optional<std::string> stop_reason() {
     if (interrupt_requested())
       return "interrupted (SIGINT or SIGTERM)";
     if (sink.failed())
@@ -295,7 +295,7 @@ struct run_view {
       stopped_for_faults = true;
       return faults.explanation();
     }
-    return {};
+    return std::nullopt;
   }
 
   run_event_handlers handlers() {
