@@ -245,7 +245,9 @@ void state_store::end_run(run_end_job& end) {
 namespace {
 
 // A run row's columns as numbered parameters ?1..?12, one numbering for the
-// insert and the update (an update leaves ?4 and ?5, set once, unused).
+// insert and the updates: an update names only the columns it sets, and
+// SQLite ignores a binding its statement does not use (SQLITE_RANGE past
+// the statement's last parameter, which bind() does not treat as an error).
 void bind_row(statement& q, const run_row& r) {
   q.bind(1, r.id);
   q.bind(2, r.name);
@@ -291,15 +293,10 @@ caf::error state_store::update_run(const run_row& r) {
 
 caf::error state_store::update_input(const run_row& r) {
   std::lock_guard<std::mutex> guard{mtx_};
-  statement q{db_, "UPDATE runs SET state = ?2, lines = ?3, accepted = ?4, "
-                   "closed = ?5, counts = ?6 WHERE id = ?1 AND state IN "
+  statement q{db_, "UPDATE runs SET state = ?3, lines = ?7, accepted = ?8, "
+                   "closed = ?9, counts = ?10 WHERE id = ?1 AND state IN "
                    "('open', 'running')"};
-  q.bind(1, r.id);
-  q.bind(2, r.state);
-  q.bind(3, static_cast<std::int64_t>(r.lines));
-  q.bind(4, static_cast<std::int64_t>(r.accepted));
-  q.bind(5, std::int64_t{r.closed});
-  q.bind(6, r.counts_json);
+  bind_row(q, r);
   return step_done(q, db_);
 }
 
