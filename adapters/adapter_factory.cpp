@@ -1,17 +1,11 @@
 #include "adapters/adapter_factory.hpp"
 
-#include "adapters/stub_judges.hpp"
-#include "messages/error.hpp"
-
 #include <utility>
 
-#if __has_include("adapters/http_backends.hpp")
 #include "adapters/circuit_breaker.hpp"
 #include "adapters/http_backends.hpp"
-#define IJ_HAS_HTTP_BACKENDS 1
-#else
-#define IJ_HAS_HTTP_BACKENDS 0
-#endif
+#include "adapters/stub_judges.hpp"
+#include "messages/error.hpp"
 
 namespace ij {
 
@@ -32,7 +26,6 @@ caf::expected<judge_adapter_ptr> make_adapter(const judge_spec& spec) {
     if (spec.model.empty())
       return make_error(errc::bad_config, "judge '" + spec.name + "' of type '"
                                             + spec.type + "' names no model");
-#if IJ_HAS_HTTP_BACKENDS
     auto adapter = make_http_adapter(spec);
     // A dead or misconfigured backend must not cost its timeouts and
     // retries on every vote.
@@ -40,10 +33,6 @@ caf::expected<judge_adapter_ptr> make_adapter(const judge_spec& spec) {
       *adapter = std::make_shared<circuit_breaker>(std::move(*adapter), spec.breaker,
                                                    credentials_hint(spec));
     return adapter;
-#else
-    return make_error(errc::bad_config,
-                      "judge type '" + spec.type + "' is not available in this build");
-#endif
   }
   return make_error(errc::bad_config,
                     "unknown judge type '" + spec.type
