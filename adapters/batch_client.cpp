@@ -388,9 +388,10 @@ batch_api batch_client::api() const {
   return core_->cfg.api;
 }
 
-void batch_client::submit(std::string document, batch_status_handler done) {
+void batch_client::submit(std::string document, batch_status_handler done,
+                          std::string batch_key) {
   net::post(core_->io, [c = core_.get(), document = std::move(document),
-                        done = std::move(done)]() mutable {
+                        done = std::move(done), batch_key = std::move(batch_key)]() mutable {
     auto api = c->cfg.api;
     auto fail = [done](caf::error err) { done(std::move(err)); };
     auto read_status = [api, done](std::string body) {
@@ -419,7 +420,7 @@ void batch_client::submit(std::string document, batch_status_handler done) {
     request_spec upload{http::verb::post, c->path("/files"),
                         "multipart/form-data; boundary=" + boundary, "application/json",
                         std::move(body)};
-    call(*c, std::move(upload), fail, [c, fail, read_status](std::string reply) {
+    call(*c, std::move(upload), fail, [c, fail, read_status, batch_key](std::string reply) {
       rapidjson::Document doc;
       doc.Parse(reply.data(), reply.size());
       if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("id")
@@ -433,7 +434,11 @@ void batch_client::submit(std::string document, batch_status_handler done) {
                                                   + ": an unusable file id: "
                                                   + body_excerpt(id, 80)));
       std::string create = R"({"input_file_id":")" + id
-                           + R"(","endpoint":"/v1/chat/completions","completion_window":"24h"})";
+                           + R"(","endpoint":"/v1/chat/completions","completion_window":"24h")";
+      // The key is the batch_judge's own ([a-z0-9-]): no escaping needed.
+      if (!batch_key.empty() && safe_id(batch_key))
+        create += R"(,"metadata":{"ij_batch_key":")" + batch_key + R"("})";
+      create += "}";
       request_spec spec{http::verb::post, c->path("/batches"), "application/json",
                         "application/json", std::move(create)};
       call(*c, std::move(spec), fail, read_status);
@@ -458,6 +463,17 @@ void batch_client::status(const std::string& id, batch_status_handler done) {
     call(*c, bodiless(http::verb::get, batch_target(*c, id)),
          [done](caf::error err) { done(std::move(err)); },
          [api, done](std::string body) { done(parse_batch_status(api, body)); });
+  });
+}
+
+void batch_client::list(batch_list_handler done) {
+  net::post(core_->io, [c = core_.get(), done = std::move(done)] {
+    auto api = c->cfg.api;
+    auto target = c->path(api == batch_api::anthropic ? "/v1/messages/batches?limit=100"
+                                                      : "/batches?limit=100");
+    call(*c, bodiless(http::verb::get, target),
+         [done](caf::error err) { done(std::move(err)); },
+         [api, done](std::string body) { done(parse_batch_list(api, body)); });
   });
 }
 

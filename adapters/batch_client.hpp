@@ -13,6 +13,9 @@
 //            (Anthropic: its results_url; OpenAI: the output file and the
 //            error file via GET {base}/files/{id}/content).
 //   cancel   POST {batch}/cancel.
+//   list     GET {base}/v1/messages/batches?limit=100 (Anthropic) or
+//            {base}/batches?limit=100 (OpenAI): the newest batches, to find
+//            one whose create answer was lost in a crash.
 // The base URL is the judge's: Anthropic "https://api.anthropic.com",
 // OpenAI-compatible ".../v1".
 //
@@ -52,6 +55,7 @@ struct batch_client_config {
 };
 
 using batch_status_handler = std::function<void(caf::expected<batch_status>)>;
+using batch_list_handler = std::function<void(caf::expected<std::vector<batch_status>>)>;
 using batch_results_handler =
   std::function<void(caf::expected<std::vector<batch_result>>)>;
 
@@ -65,8 +69,12 @@ public:
   batch_client& operator=(const batch_client&) = delete;
 
   /// Sends a finished document (batch_document::finish()); answers the
-  /// batch as the provider accepted it (its id to record first).
-  void submit(std::string document, batch_status_handler done);
+  /// batch as the provider accepted it (its id to record first). OpenAI:
+  /// a non-empty `batch_key` goes as metadata {"ij_batch_key": key}, so the
+  /// batch can be found by listing (Anthropic has no metadata).
+  void submit(std::string document, batch_status_handler done, std::string batch_key = {});
+  /// The newest batches (at most 100), newest first.
+  void list(batch_list_handler done);
   void status(const std::string& id, batch_status_handler done);
   /// Every result line of an ended batch, in the provider's order (match
   /// them by custom_id); bad_input when the batch has not ended. Requests

@@ -239,15 +239,24 @@ bool valid_custom_id(std::string_view id) {
   return true;
 }
 
-std::string make_custom_id(vote_key key) {
-  return "p" + std::to_string(key.seq) + "-v" + std::to_string(key.vote);
+bool valid_run_tag(std::string_view tag) {
+  if (tag.empty() || tag.size() > max_run_tag_length)
+    return false;
+  for (char c : tag)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')))
+      return false;
+  return true;
+}
+
+std::string make_custom_id(const vote_key& key) {
+  return key.tag + "-p" + std::to_string(key.seq) + "-v" + std::to_string(key.vote);
 }
 
 caf::expected<vote_key> parse_custom_id(std::string_view id) {
   auto bad = [&] {
     return make_error(errc::bad_input,
                       "custom_id \"" + body_excerpt(std::string{id}, 80)
-                        + "\" is not p<sequence>-v<vote>");
+                        + "\" is not <run tag>-p<sequence>-v<vote>");
   };
   // A canonical decimal: digits only, no leading zero (one id per vote).
   auto number = [](std::string_view text, auto& out) {
@@ -256,12 +265,17 @@ caf::expected<vote_key> parse_custom_id(std::string_view id) {
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
     return ec == std::errc{} && end == text.data() + text.size();
   };
+  auto tag_end = id.find('-');
+  if (tag_end == std::string_view::npos || !valid_run_tag(id.substr(0, tag_end)))
+    return bad();
+  vote_key key;
+  key.tag = std::string{id.substr(0, tag_end)};
+  id = id.substr(tag_end + 1);
   if (id.size() < 4 || id[0] != 'p')
     return bad();
   auto dash = id.find("-v");
   if (dash == std::string_view::npos)
     return bad();
-  vote_key key;
   if (!number(id.substr(1, dash - 1), key.seq) || !number(id.substr(dash + 2), key.vote))
     return bad();
   return key;
@@ -467,6 +481,8 @@ caf::expected<batch_status> parse_batch_status(batch_api api, std::string_view b
   }
   st.output_file_id = string_of(*doc, "output_file_id");
   st.error_file_id = string_of(*doc, "error_file_id");
+  if (auto meta = member(*doc, "metadata"); meta && meta->IsObject())
+    st.batch_key = string_of(*meta, "ij_batch_key");
   auto errors = member(*doc, "errors");
   auto data = errors ? member(*errors, "data") : nullptr;
   if (data && data->IsArray())
@@ -482,6 +498,29 @@ caf::expected<batch_status> parse_batch_status(batch_api api, std::string_view b
       st.errors.push_back(std::move(text));
     }
   return st;
+}
+
+caf::expected<std::vector<batch_status>> parse_batch_list(batch_api api,
+                                                          std::string_view body) {
+  auto doc = parse_object(body, "batch list");
+  if (!doc)
+    return doc.error();
+  auto data = member(*doc, "data");
+  if (!data || !data->IsArray())
+    return make_error(errc::bad_reply, std::string{"not a "} + to_string(api)
+                                         + " batch list: " + body_excerpt(std::string{body}));
+  std::vector<batch_status> out;
+  for (auto& item : data->GetArray()) {
+    // Each item is a batch object: read it as one.
+    rapidjson::StringBuffer buf;
+    rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+    item.Accept(w);
+    auto st = parse_batch_status(api, std::string_view{buf.GetString(), buf.GetSize()});
+    if (!st)
+      return st.error();
+    out.push_back(std::move(*st));
+  }
+  return out;
 }
 
 const char* to_string(result_kind kind) {

@@ -40,25 +40,32 @@ const chat_protocol& protocol_of(batch_api api);
 
 // --- custom_id --------------------------------------------------------------
 
-/// A vote of a run: the pair's sequence number and the vote's index.
+/// A vote of a run: the run's tag, the pair's sequence number and the
+/// vote's index. The tag keeps ids unique when one batch holds several runs'
+/// calls (workers are shared by runs in the daemon) and finds a run's batches.
 struct vote_key {
+  std::string tag;
   std::uint64_t seq = 0;
   std::uint32_t vote = 0;
   friend bool operator==(const vote_key& a, const vote_key& b) {
-    return a.seq == b.seq && a.vote == b.vote;
+    return a.tag == b.tag && a.seq == b.seq && a.vote == b.vote;
   }
 };
+
+/// A run tag: [a-z0-9]{1,16}.
+constexpr std::size_t max_run_tag_length = 16;
+bool valid_run_tag(std::string_view tag);
 
 /// Anthropic's syntax, the stricter of the two (OpenAI documents none):
 /// ^[a-zA-Z0-9_-]{1,64}$.
 constexpr std::size_t max_custom_id_length = 64;
 bool valid_custom_id(std::string_view id);
 
-/// "p<seq>-v<vote>": at most 33 characters, always valid.
-std::string make_custom_id(vote_key key);
+/// "<tag>-p<seq>-v<vote>": at most 50 characters, valid when the tag is.
+std::string make_custom_id(const vote_key& key);
 
 /// The vote a custom_id names; bad_input for any text make_custom_id does
-/// not write (leading zeros, signs, overflow, other characters included).
+/// not write (a bad tag, leading zeros, signs, overflow, other characters).
 caf::expected<vote_key> parse_custom_id(std::string_view id);
 
 // --- limits -----------------------------------------------------------------
@@ -168,11 +175,20 @@ struct batch_status {
   std::string error_file_id;
   /// OpenAI, a failed batch: "line N: code: message" per validation error.
   std::vector<std::string> errors;
+  /// OpenAI: metadata.ij_batch_key, the key the submitter gave the batch
+  /// (found again by listing after a crash); empty when none.
+  std::string batch_key;
 };
 
 /// Reads a MessageBatch (Anthropic) or a Batch (OpenAI) object; bad_reply
 /// when the body is not one.
 caf::expected<batch_status> parse_batch_status(batch_api api, std::string_view body);
+
+/// A page of GET /v1/batches (OpenAI {object:"list", data, first_id,
+/// last_id, has_more}) or GET /v1/messages/batches (Anthropic {data,
+/// has_more, first_id, last_id}): the batches, newest first as listed.
+caf::expected<std::vector<batch_status>> parse_batch_list(batch_api api,
+                                                          std::string_view body);
 
 /// Unix seconds of an RFC 3339 time ("2024-08-20T18:37:24.100435Z",
 /// "...+02:00"); bad_reply when it is not one.

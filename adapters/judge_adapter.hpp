@@ -37,6 +37,12 @@ struct call_options {
   bool logprobs = false;
   /// Hold the reply to the format (core/reply_constraint.hpp).
   reply_constraint constrain = reply_constraint::none;
+  /// Batched judges (adapters/batch_judge): the run's tag ([a-z0-9]{1,16}),
+  /// the pair's sequence number in its run (together with vote_index, the
+  /// request's custom_id) and the pair's id (for the batch journal only).
+  std::string run_tag;
+  std::uint64_t pair_seq = 0;
+  std::string pair_id;
 };
 
 struct adapter_reply {
@@ -60,6 +66,9 @@ struct adapter_reply {
   /// log-probabilities (core/decision_probs.hpp), or a stub's own
   /// (stub:noisy); empty when none.
   std::vector<double> decision_probs;
+  /// Answered through a provider's batch API: spend prices it at the
+  /// judge's batch discount.
+  bool batched = false;
 };
 
 using reply_handler = std::function<void(adapter_reply)>;

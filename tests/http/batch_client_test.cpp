@@ -80,7 +80,7 @@ std::string prompt_of(std::uint64_t seq) {
 std::string document_of(batch_api api, std::size_t n) {
   batch_document doc(api);
   for (std::uint64_t i = 0; i < n; ++i)
-    REQUIRE_FALSE(doc.add(make_custom_id({i, 0}), prompt_of(i), opts()));
+    REQUIRE_FALSE(doc.add(make_custom_id({"t", i, 0}), prompt_of(i), opts()));
   auto text = doc.finish();
   REQUIRE(text);
   return std::move(*text);
@@ -161,11 +161,11 @@ TEST_CASE("batch client: submit, poll through every status, results matched by c
     REQUIRE(results.size() == n);
     std::vector<std::string> input_order;
     for (std::uint64_t i = 0; i < n; ++i)
-      input_order.push_back(make_custom_id({i, 0}));
+      input_order.push_back(make_custom_id({"t", i, 0}));
     CHECK(order != input_order);  // shuffled: only custom_id matches them
     auto& p = protocol_of(api);
     for (std::uint64_t i = 0; i < n; ++i) {
-      auto id = make_custom_id({i, 0});
+      auto id = make_custom_id({"t", i, 0});
       auto& r = results.at(id);
       CHECK(r.kind == result_kind::succeeded);
       CHECK(r.reply.ok);
@@ -187,8 +187,8 @@ TEST_CASE("batch client: failed requests come back errored, with the API's words
   for (auto api : {batch_api::anthropic, batch_api::openai}) {
     INFO(to_string(api));
     fake_batches fake(fake_options(api));
-    fake.fail_request("p3-v0", 400, "max_tokens: 64 > the model's limit");
-    fake.fail_request("p5-v0", 400, "prompt too long");
+    fake.fail_request("t-p3-v0", 400, "max_tokens: 64 > the model's limit");
+    fake.fail_request("t-p5-v0", 400, "prompt too long");
     auto client = client_for(fake.base_url(), api);
     auto first = submit(*client, api, 8);
     batch_status last;
@@ -202,12 +202,12 @@ TEST_CASE("batch client: failed requests come back errored, with the API's words
     }
     auto results = results_of(*client, first.id);
     REQUIRE(results.size() == 8);
-    auto& bad = results.at("p3-v0");
+    auto& bad = results.at("t-p3-v0");
     CHECK(bad.kind == result_kind::errored);
     CHECK_THAT(bad.error, Catch::Contains("max_tokens: 64 > the model's limit"));
     CHECK(bad.error_type == "invalid_request_error");
     CHECK(bad.status == (api == batch_api::openai ? 400u : 0u));
-    CHECK(results.at("p5-v0").kind == result_kind::errored);
+    CHECK(results.at("t-p5-v0").kind == result_kind::errored);
     CHECK(std::count_if(results.begin(), results.end(), [](auto& kv) {
             return kv.second.kind == result_kind::succeeded;
           }) == 6);
@@ -240,7 +240,7 @@ TEST_CASE("batch client: an expired batch gives its partial results and the rest
     REQUIRE(results.size() == 6);
     for (std::uint64_t i = 0; i < 6; ++i) {
       INFO(i);
-      auto& r = results.at(make_custom_id({i, 0}));
+      auto& r = results.at(make_custom_id({"t", i, 0}));
       CHECK(r.kind == (i < 4 ? result_kind::succeeded : result_kind::expired));
     }
   }
@@ -264,19 +264,19 @@ TEST_CASE("batch client: cancel moves the batch through cancelling to its end",
     CHECK(st.state
           == (api == batch_api::openai ? batch_state::cancelled : batch_state::ended));
     auto results = results_of(*client, first.id);
-    CHECK(results.at("p0-v0").kind == result_kind::succeeded);
-    CHECK(results.at("p1-v0").kind == result_kind::succeeded);
+    CHECK(results.at("t-p0-v0").kind == result_kind::succeeded);
+    CHECK(results.at("t-p1-v0").kind == result_kind::succeeded);
     if (api == batch_api::anthropic) {
       REQUIRE(results.size() == 5);
-      CHECK(results.at("p4-v0").kind == result_kind::canceled);
+      CHECK(results.at("t-p4-v0").kind == result_kind::canceled);
     } else {
       // OpenAI: partial results only; the caller finds the missing ones.
       CHECK(results.size() == 2);
       std::vector<batch_result> lines;
       for (auto& kv : results)
         lines.push_back(kv.second);
-      CHECK(missing_results({"p0-v0", "p1-v0", "p2-v0", "p3-v0", "p4-v0"}, lines)
-            == std::vector<std::string>{"p2-v0", "p3-v0", "p4-v0"});
+      CHECK(missing_results({"t-p0-v0", "t-p1-v0", "t-p2-v0", "t-p3-v0", "t-p4-v0"}, lines)
+            == std::vector<std::string>{"t-p2-v0", "t-p3-v0", "t-p4-v0"});
     }
   }
 }

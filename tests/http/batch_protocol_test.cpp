@@ -43,27 +43,36 @@ std::string errc_text(const caf::error& err) {
 
 TEST_CASE("custom_id: made from a vote key, parsed back, both APIs' syntax",
           "[http][batch]") {
-  for (auto key : {vote_key{0, 0}, vote_key{17, 3},
-                   vote_key{UINT64_MAX, UINT32_MAX}}) {
+  for (auto key : {vote_key{"r", 0, 0}, vote_key{"run17", 17, 3},
+                   vote_key{std::string(16, 'z'), UINT64_MAX, UINT32_MAX}}) {
     auto id = make_custom_id(key);
     CHECK(valid_custom_id(id));
     auto back = parse_custom_id(id);
     REQUIRE(back);
     CHECK(*back == key);
   }
-  CHECK(make_custom_id({42, 1}) == "p42-v1");
-  CHECK(make_custom_id({UINT64_MAX, UINT32_MAX}).size() <= max_custom_id_length);
+  CHECK(make_custom_id({"ab1", 42, 1}) == "ab1-p42-v1");
+  CHECK(make_custom_id({std::string(16, 'z'), UINT64_MAX, UINT32_MAX}).size()
+        <= max_custom_id_length);
+  CHECK(valid_run_tag("a"));
+  CHECK(valid_run_tag("0123456789abcdef"));
+  CHECK_FALSE(valid_run_tag(""));
+  CHECK_FALSE(valid_run_tag("0123456789abcdefg"));
+  CHECK_FALSE(valid_run_tag("A"));
+  CHECK_FALSE(valid_run_tag("a-b"));
 }
 
 TEST_CASE("custom_id: anything else is rejected with a clear error", "[http][batch]") {
-  for (auto bad : {"", "p", "p1", "p1-v", "p-v1", "q1-v1", "p01-v1", "p1-v01", "p1-v1x",
-                   "p+1-v1", "p1-v-1", "p18446744073709551616-v0", "p1-v4294967296",
-                   "p1 -v1", "p1-v1\n"}) {
+  for (auto bad : {"", "p", "p1", "p1-v", "p1-v1", "r-p", "r-p1", "r-p1-v", "r-p-v1",
+                   "r-q1-v1", "r-p01-v1", "r-p1-v01", "r-p1-v1x", "r-p+1-v1", "r-p1-v-1",
+                   "r-p18446744073709551616-v0", "r-p1-v4294967296", "r-p1 -v1",
+                   "r-p1-v1\n", "-p1-v1", "R-p1-v1", "r_1-p1-v1",
+                   "0123456789abcdefg-p1-v1"}) {
     INFO(bad);
     auto r = parse_custom_id(bad);
     REQUIRE_FALSE(r);
     CHECK(r.error().code() == static_cast<std::uint8_t>(errc::bad_input));
-    CHECK_THAT(errc_text(r.error()), Catch::Contains("p<sequence>-v<vote>"));
+    CHECK_THAT(errc_text(r.error()), Catch::Contains("<run tag>-p<sequence>-v<vote>"));
   }
   CHECK(valid_custom_id("a_b-C9"));
   CHECK(valid_custom_id(std::string(64, 'x')));
@@ -170,7 +179,7 @@ TEST_CASE("batch document: a bad or repeated custom_id and a full batch are refu
   body.back() = '}';
   std::size_t added = 0;
   caf::error full;
-  while (!(full = big.add_body(make_custom_id({added, 0}), body)))
+  while (!(full = big.add_body(make_custom_id({"t", added, 0}), body)))
     ++added;
   CHECK(added == 199);
   CHECK_THAT(render_error(full), Catch::Contains("bytes per batch"));
@@ -182,7 +191,7 @@ TEST_CASE("batch document: 10,000 requests build fast", "[http][batch]") {
   batch_document doc(batch_api::openai);
   auto start = std::chrono::steady_clock::now();
   for (std::uint64_t i = 0; i < 10000; ++i)
-    REQUIRE_FALSE(doc.add(make_custom_id({i, 0}), test::tricky_prompt(), opts()));
+    REQUIRE_FALSE(doc.add(make_custom_id({"t", i, 0}), test::tricky_prompt(), opts()));
   auto text = doc.finish();
   auto took = std::chrono::steady_clock::now() - start;
   REQUIRE(text);

@@ -1,6 +1,7 @@
 #include "tests/http/fake_batches.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <ctime>
 #include <random>
 #include <regex>
@@ -117,6 +118,8 @@ struct fake_batches::batch {
   std::size_t succeeded = 0, errored = 0, canceled = 0, expired = 0;
   std::string results;  // Anthropic
   std::string output_file_id, error_file_id;
+  /// OpenAI: metadata.ij_batch_key as created (empty: metadata null).
+  std::string key;
 };
 
 fake_batches::fake_batches(fake_batch_options options) : opt_(std::move(options)) {
@@ -298,6 +301,8 @@ planned_reply fake_batches::handle_anthropic(const fake_request& req,
   const std::string root = "/v1/messages/batches";
   if (target == root && req.method() == http::verb::post)
     return create_anthropic(req);
+  if (target.rfind(root + "?", 0) == 0 && req.method() == http::verb::get)
+    return list(target);
   if (target.rfind(root + "/", 0) != 0)
     return reject(404, "not_found_error", "no route " + target);
   auto rest = target.substr(root.size() + 1);
@@ -386,6 +391,9 @@ planned_reply fake_batches::handle_openai(const fake_request& req, const std::st
     return upload_file(req);
   if (target == "/v1/batches" && req.method() == http::verb::post)
     return create_openai(req);
+  if ((target == "/v1/batches" || target.rfind("/v1/batches?", 0) == 0)
+      && req.method() == http::verb::get)
+    return list(target);
   const std::string files = "/v1/files/";
   if (target.rfind(files, 0) == 0 && req.method() == http::verb::get) {
     auto rest = target.substr(files.size());
@@ -474,6 +482,18 @@ planned_reply fake_batches::create_openai(const fake_request& req) {
   }
   auto b = std::make_unique<batch>();
   b->id = "batch_" + std::to_string(next_id_++);
+  if (doc.HasMember("metadata") && !doc["metadata"].IsNull()) {
+    auto& meta = doc["metadata"];
+    if (!meta.IsObject() || meta.MemberCount() > 16)
+      return reject(400, "invalid_request_error", "metadata: at most 16 string pairs");
+    for (auto& m : meta.GetObject())
+      if (!m.value.IsString() || m.name.GetStringLength() > 64
+          || m.value.GetStringLength() > 512)
+        return reject(400, "invalid_request_error",
+                      "metadata: keys of at most 64 and string values of at most 512 characters");
+    if (meta.HasMember("ij_batch_key"))
+      b->key = meta["ij_batch_key"].GetString();
+  }
   // Validation, as the API does it after accepting the batch: a bad line
   // fails the whole batch (status "failed", errors.data).
   std::set<std::string> seen;
@@ -685,7 +705,49 @@ std::string fake_batches::batch_json(const batch& b) {
          + R"("status":")" + b.status + R"(","output_file_id":)" + id_or_null(b.output_file_id)
          + R"(,"error_file_id":)" + id_or_null(b.error_file_id) + R"(,"created_at":)"
          + std::to_string(b.created) + R"(,"expires_at":)" + std::to_string(b.created + 86400)
-         + R"(,"request_counts":)" + counts + R"(,"metadata":null})";
+         + R"(,"request_counts":)" + counts + R"(,"metadata":)"
+         + (b.key.empty() ? std::string{"null"} : R"({"ij_batch_key":)" + json_string(b.key) + "}")
+         + "}";
+}
+
+planned_reply fake_batches::list(const std::string& target) {
+  // limit=1..100 (OpenAI) or 1..1000 (Anthropic), default 20; newest first.
+  std::size_t limit = 20;
+  auto at = target.find("limit=");
+  if (at != std::string::npos) {
+    auto text = target.substr(at + 6, target.find('&', at) - at - 6);
+    std::size_t max = opt_.kind == api_kind::anthropic ? 1000 : 100;
+    char* end = nullptr;
+    auto n = std::strtoul(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || n < 1 || n > max)
+      return reject(400, "invalid_request_error",
+                    "limit: an integer from 1 to " + std::to_string(max));
+    limit = n;
+  }
+  ++lists_;
+  std::string data;
+  std::string first, last;
+  std::size_t listed = 0;
+  for (auto it = batches_.rbegin(); it != batches_.rend() && listed < limit; ++it, ++listed) {
+    data += (data.empty() ? "" : ",") + batch_json(**it);
+    if (first.empty())
+      first = (*it)->id;
+    last = (*it)->id;
+  }
+  bool more = listed < batches_.size();
+  auto id_or_null = [](const std::string& id) {
+    return id.empty() ? std::string{"null"} : "\"" + id + "\"";
+  };
+  planned_reply r;
+  r.body = std::string{opt_.kind == api_kind::openai ? R"({"object":"list",)" : "{"}
+           + R"("data":[)" + data + R"(],"has_more":)" + (more ? "true" : "false")
+           + R"(,"first_id":)" + id_or_null(first) + R"(,"last_id":)" + id_or_null(last) + "}";
+  return r;
+}
+
+std::size_t fake_batches::lists() const {
+  std::lock_guard<std::mutex> g(mtx_);
+  return lists_;
 }
 
 planned_reply fake_batches::batch_reply(batch& b) {

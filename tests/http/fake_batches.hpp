@@ -7,6 +7,8 @@
 //   OpenAI     POST /v1/files (multipart/form-data, purpose=batch),
 //              POST /v1/batches, GET /v1/batches/{id}, POST .../cancel,
 //              GET /v1/files/{id}/content (output and error files).
+//   Both       GET the batch list (?limit=N, newest first, the API's page
+//              shape); OpenAI keeps a batch's metadata (ij_batch_key).
 // Each request is checked as the API would (key and version headers, body
 // shape, custom_id syntax and uniqueness); breaches are 400s with the API's
 // error JSON and are listed in violations().
@@ -99,6 +101,8 @@ public:
   std::size_t files_uploaded() const;
   std::size_t cancels() const;
   std::size_t polls() const;
+  /// GETs of the batch list.
+  std::size_t lists() const;
   /// The batches' ids, in creation order.
   std::vector<std::string> batch_ids() const;
   /// The status (the API's word) a batch has now.
@@ -118,6 +122,7 @@ private:
   planned_reply error(unsigned status, const std::string& type, const std::string& message);
   planned_reply reject(unsigned status, const std::string& type, const std::string& message);
   planned_reply batch_reply(batch& b);
+  planned_reply list(const std::string& target);
   batch* find(const std::string& id);
   void start(batch& b);
   void step(batch& b);
@@ -142,6 +147,7 @@ private:
   std::size_t files_uploaded_ = 0;
   std::size_t cancels_ = 0;
   std::size_t polls_ = 0;
+  std::size_t lists_ = 0;
   std::uint64_t next_id_ = 1;
   std::vector<std::string> violations_;
   std::unique_ptr<fake_server> server_;

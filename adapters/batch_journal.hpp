@@ -1,0 +1,69 @@
+#pragma once
+// The batch journal: where a batched judge (adapters/batch_judge) records
+// its batches before it acts on them, so that after a crash nothing is paid
+// twice. The run (audit `batch` records) or the daemon (SQLite) implements
+// it; the adapter only calls record() and waits for `done`.
+//
+// Order per batch: `pending` (every entry) -> submit -> `submitted` (the
+// provider's id) -> poll -> results delivered -> `ended` (final state).
+// A restart reads the marks back and hands them to batch_judge::adopt().
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <caf/error.hpp>
+
+namespace ij {
+
+/// One request of a batch: its custom_id and the vote it is.
+struct batch_entry {
+  std::string custom_id;
+  std::string pair_id;
+  std::uint32_t vote_index = 0;
+};
+
+enum class batch_step : std::uint8_t {
+  /// About to be submitted: the provider may or may not have it.
+  pending,
+  /// The provider accepted it: `batch_id` is its id.
+  submitted,
+  /// Its results were delivered (or it was cancelled, rejected, abandoned).
+  ended,
+};
+
+inline const char* to_string(batch_step step) {
+  switch (step) {
+    case batch_step::pending: return "pending";
+    case batch_step::submitted: return "submitted";
+    case batch_step::ended: return "ended";
+  }
+  return "unknown";
+}
+
+struct batch_mark {
+  batch_step step = batch_step::pending;
+  /// The judge's adapter id (batch_judge::id()).
+  std::string judge;
+  /// The adapter's own id for the batch, known before the provider's.
+  std::string key;
+  /// The provider's id; empty while pending.
+  std::string batch_id;
+  /// ended: the final state ("ended", "expired", "failed", "cancelled",
+  /// "rejected", ...); empty otherwise.
+  std::string state;
+  std::vector<batch_entry> entries;
+  /// Unix milliseconds when the mark was made.
+  std::int64_t at_ms = 0;
+};
+
+class batch_journal {
+public:
+  virtual ~batch_journal() = default;
+
+  /// Makes `mark` durable, then runs `done` exactly once (any thread) with
+  /// none, or the error that kept it from being recorded.
+  virtual void record(batch_mark mark, std::function<void(caf::error)> done) = 0;
+};
+
+} // namespace ij

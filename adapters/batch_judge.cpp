@@ -1,0 +1,823 @@
+#include "adapters/batch_judge.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <future>
+#include <map>
+#include <mutex>
+#include <random>
+#include <set>
+#include <thread>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include "adapters/api_error.hpp"
+#include "messages/error.hpp"
+
+namespace ij {
+
+namespace net = boost::asio;
+using steady = std::chrono::steady_clock;
+
+namespace {
+
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+           std::chrono::system_clock::now().time_since_epoch())
+    .count();
+}
+
+/// The adapter's own id for a batch: known before the provider's, unique
+/// across restarts (random), usable as OpenAI metadata and a journal key.
+std::string random_key() {
+  static thread_local std::mt19937_64 rng{std::random_device{}()};
+  static const char hex[] = "0123456789abcdef";
+  std::string k = "ijb-";
+  auto v = rng();
+  for (int i = 0; i < 16; ++i, v >>= 4)
+    k += hex[v & 15];
+  return k;
+}
+
+adapter_reply fault_reply(fault_kind kind, std::string error) {
+  adapter_reply r;
+  r.ok = false;
+  r.fault = kind;
+  r.error = std::move(error);
+  return r;
+}
+
+std::string tag_of(const std::string& custom_id) {
+  return custom_id.substr(0, custom_id.find('-'));
+}
+
+/// An Anthropic errored result names its error type, not a status.
+fault_kind fault_of_type(const std::string& type) {
+  if (type == "rate_limit_error" || type == "overloaded_error")
+    return fault_kind::rate_limited;
+  if (type == "authentication_error" || type == "permission_error")
+    return fault_kind::auth;
+  if (type == "invalid_request_error" || type == "not_found_error"
+      || type == "request_too_large")
+    return fault_kind::bad_request;
+  return fault_kind::server_error;
+}
+
+fault_kind fault_of_result(const batch_result& r) {
+  switch (r.kind) {
+    case result_kind::succeeded: return fault_kind::none;
+    case result_kind::expired: return fault_kind::timeout;
+    case result_kind::canceled: return fault_kind::unavailable;
+    case result_kind::errored: break;
+  }
+  return r.status ? fault_of_status(r.status) : fault_of_type(r.error_type);
+}
+
+/// A client error (a batch rejected whole, a batch that cannot be read) as
+/// the fault its votes get.
+fault_kind fault_of_error(const caf::error& err) {
+  if (err.category() != caf::atom("ij"))
+    return fault_kind::connection;
+  switch (static_cast<errc>(err.code())) {
+    case errc::bad_config: return fault_kind::auth;
+    case errc::bad_input: return fault_kind::bad_request;
+    case errc::bad_reply: return fault_kind::unreadable_reply;
+    default: return fault_kind::connection;
+  }
+}
+
+/// Worth trying later (429, 5xx, no answer): the batch is polled again.
+bool is_unreachable(const caf::error& err) {
+  return err.category() == caf::atom("ij")
+         && static_cast<errc>(err.code()) == errc::unreachable;
+}
+
+} // namespace
+
+/// A call waiting for its batch: every waiter with this custom_id.
+struct call_entry {
+  std::string prompt;
+  call_options opts;
+  std::vector<reply_handler> waiters;
+  steady::time_point since;
+  /// The batch it is in (or adopted into); empty while queued.
+  std::string batch_key;
+};
+
+/// How a vote the batch did not answer with a success is settled.
+struct settled {
+  batch_result result;
+  fault_kind kind = fault_kind::none;
+  std::string reason;
+  /// Per on_failure (false: a fault whatever the policy, a journal error).
+  bool per_policy = true;
+};
+
+struct open_batch {
+  std::string key;
+  std::string id;
+  std::vector<batch_entry> entries;
+  std::string document;
+  batch_state state = batch_state::validating;
+  steady::time_point opened;
+  std::int64_t at_ms = 0;
+  bool submitted = false;
+  /// From a restart: results of calls not yet re-issued are kept.
+  bool adopted = false;
+  /// A pending mark being looked for at the provider.
+  bool searching = false;
+  /// Found by listing without a key (Anthropic): confirmed by its results'
+  /// custom_ids once it has ended.
+  bool confirm = false;
+  std::unique_ptr<net::steady_timer> timer;
+};
+
+struct batch_judge::state : std::enable_shared_from_this<state> {
+  batch_judge_config cfg;
+  std::unique_ptr<batch_client> client;
+  judge_adapter_ptr fallback;
+  std::shared_ptr<batch_journal> journal;
+  std::string judge_id;
+  net::io_context io;
+  net::executor_work_guard<net::io_context::executor_type> work{io.get_executor()};
+  net::steady_timer flush_timer{io};
+  std::thread thread;
+  bool stopping = false;
+
+  std::unordered_map<std::string, call_entry> calls;
+  std::deque<std::string> queue;
+  std::map<std::string, open_batch> batches;
+  /// custom_ids of adopted batches -> the batch's key: never sent again.
+  std::unordered_map<std::string, std::string> held;
+  /// Results of adopted batches whose calls have not been re-issued yet.
+  std::unordered_map<std::string, settled> unclaimed;
+  std::size_t ended_count = 0;
+
+  mutable std::mutex stats_mtx;
+  batch_stats snapshot;
+  steady::time_point oldest{};
+
+  // --- threads --------------------------------------------------------------
+  /// Runs `fn` on the adapter's thread, then publishes the stats.
+  void run(std::function<void()> fn) {
+    net::post(io, [this, fn = std::move(fn)] {
+      if (stopping)
+        return;
+      fn();
+      publish();
+    });
+  }
+  /// A callback for another thread (the client's, the journal's) that runs
+  /// `fn` on the adapter's thread, unless the adapter is gone.
+  template <class T>
+  std::function<void(T)> back(std::function<void(T)> fn) {
+    return [w = weak_from_this(), fn = std::move(fn)](T value) mutable {
+      if (auto s = w.lock())
+        s->run([fn, value = std::make_shared<T>(std::move(value))]() mutable {
+          fn(std::move(*value));
+        });
+    };
+  }
+
+  void publish();
+  void shutdown();
+
+  // --- calls and batches ----------------------------------------------------
+  void on_call(std::string prompt, call_options opts, reply_handler done);
+  void arm_timer();
+  void flush(bool due_only);
+  void build_batch();
+  batch_mark mark(const open_batch& b, batch_step step, std::string state_text = {}) const;
+  void record(batch_mark m, std::function<void(caf::error)> fn);
+  open_batch* find(const std::string& key) {
+    auto it = batches.find(key);
+    return it == batches.end() ? nullptr : &it->second;
+  }
+  void on_pending_recorded(const std::string& key, caf::error err);
+  void on_submitted(const std::string& key, caf::expected<batch_status> st);
+  void on_submitted_recorded(const std::string& key, caf::error err);
+  void schedule_poll(const std::string& key, std::chrono::milliseconds after);
+  void poll(const std::string& key);
+  void on_status(const std::string& key, caf::expected<batch_status> st);
+  void on_results(const std::string& key, caf::expected<std::vector<batch_result>> r);
+  void deliver_results(open_batch& b, const std::vector<batch_result>& results);
+  void close(const std::string& key, const std::string& state_text);
+  void fail_batch(open_batch& b, fault_kind kind, const std::string& reason, bool per_policy);
+  void route(const std::string& key, const std::string& custom_id, settled s);
+  void deliver(call_entry entry, const settled& s);
+  void answer(call_entry& entry, const adapter_reply& reply);
+
+  // --- restart and cancel ---------------------------------------------------
+  void on_adopt(std::vector<batch_mark> marks);
+  void adopt_one(const batch_mark& last, std::vector<batch_entry> entries);
+  void on_list(caf::expected<std::vector<batch_status>> list);
+  void found(open_batch& b, const batch_status& st);
+  void release(open_batch& b);
+  void on_cancel_run(const std::string& tag);
+};
+
+// --- stats and shutdown -----------------------------------------------------
+
+void batch_judge::state::publish() {
+  batch_stats s;
+  steady::time_point first{};
+  for (auto& [key, b] : batches) {
+    if (!b.submitted || b.state == batch_state::validating)
+      ++s.submitted;
+    else
+      ++s.in_progress;
+    if (first == steady::time_point{} || b.opened < first)
+      first = b.opened;
+  }
+  s.ended = ended_count;
+  s.calls_waiting = queue.size();
+  std::lock_guard<std::mutex> g(stats_mtx);
+  snapshot = s;
+  oldest = first;
+}
+
+void batch_judge::state::shutdown() {
+  stopping = true;
+  flush_timer.cancel();
+  for (auto& [key, b] : batches)
+    b.timer.reset();
+  // Not cancelled at the provider: a restart adopts what is open.
+  auto reply = fault_reply(fault_kind::unavailable, "batch judge shutting down");
+  for (auto& [id, entry] : calls)
+    answer(entry, reply);
+  calls.clear();
+  queue.clear();
+  batches.clear();
+  publish();
+}
+
+// --- calls --------------------------------------------------------------------
+
+void batch_judge::state::on_call(std::string prompt, call_options opts, reply_handler done) {
+  if (!valid_run_tag(opts.run_tag))
+    return done(fault_reply(fault_kind::bad_request,
+                            "batch judge: run tag \"" + body_excerpt(opts.run_tag, 40)
+                              + "\" is not [a-z0-9]{1,16}"));
+  auto id = make_custom_id({opts.run_tag, opts.pair_seq, opts.vote_index});
+  if (auto it = calls.find(id); it != calls.end()) {
+    // The same vote already in flight: it gets that call's reply.
+    it->second.waiters.push_back(std::move(done));
+    return;
+  }
+  call_entry entry{std::move(prompt), std::move(opts), {}, steady::now(), {}};
+  entry.waiters.push_back(std::move(done));
+  if (auto u = unclaimed.find(id); u != unclaimed.end()) {
+    auto s = std::move(u->second);
+    unclaimed.erase(u);
+    return deliver(std::move(entry), s);
+  }
+  if (auto h = held.find(id); h != held.end()) {
+    entry.batch_key = h->second;
+    calls.emplace(id, std::move(entry));
+    return;
+  }
+  calls.emplace(id, std::move(entry));
+  queue.push_back(id);
+  if (queue.size() >= cfg.max_requests)
+    flush(false);
+  else if (queue.size() == 1)
+    arm_timer();
+}
+
+void batch_judge::state::arm_timer() {
+  while (!queue.empty() && !calls.count(queue.front()))
+    queue.pop_front();
+  if (queue.empty())
+    return;
+  flush_timer.expires_at(calls.at(queue.front()).since + cfg.max_wait);
+  flush_timer.async_wait([this](boost::system::error_code ec) {
+    if (ec || stopping)
+      return;
+    flush(true);
+    publish();
+  });
+}
+
+void batch_judge::state::flush(bool due_only) {
+  auto due = [&] {
+    while (!queue.empty() && !calls.count(queue.front()))
+      queue.pop_front();
+    if (queue.empty())
+      return false;
+    return queue.size() >= cfg.max_requests
+           || steady::now() - calls.at(queue.front()).since >= cfg.max_wait;
+  };
+  if (!due_only && !queue.empty())
+    build_batch();
+  while (due())
+    build_batch();
+  arm_timer();
+}
+
+void batch_judge::state::build_batch() {
+  batch_document doc(cfg.api);
+  open_batch b;
+  b.key = random_key();
+  while (!queue.empty() && doc.size() < cfg.max_requests) {
+    auto id = queue.front();
+    auto it = calls.find(id);
+    if (it == calls.end() || !it->second.batch_key.empty()) {
+      queue.pop_front();
+      continue;
+    }
+    if (auto err = doc.add(id, it->second.prompt, it->second.opts)) {
+      if (doc.size() > 0)
+        break;  // full: the rest go in the next batch
+      // This request alone does not fit: it cannot be batched.
+      queue.pop_front();
+      auto entry = std::move(it->second);
+      calls.erase(it);
+      answer(entry, fault_reply(fault_kind::bad_request, "batch judge: " + render_error(err)));
+      continue;
+    }
+    queue.pop_front();
+    it->second.batch_key = b.key;
+    b.entries.push_back({id, it->second.opts.pair_id, it->second.opts.vote_index});
+  }
+  if (doc.size() == 0)
+    return;
+  auto text = doc.finish();
+  b.document = text ? std::move(*text) : std::string{};
+  b.opened = steady::now();
+  auto key = b.key;
+  auto m = mark(b, batch_step::pending);
+  batches.emplace(key, std::move(b));
+  record(std::move(m), [this, key](caf::error err) { on_pending_recorded(key, std::move(err)); });
+}
+
+batch_mark batch_judge::state::mark(const open_batch& b, batch_step step,
+                                    std::string state_text) const {
+  return batch_mark{step, judge_id, b.key, b.id, std::move(state_text), b.entries, now_ms()};
+}
+
+void batch_judge::state::record(batch_mark m, std::function<void(caf::error)> fn) {
+  journal->record(std::move(m), back<caf::error>(std::move(fn)));
+}
+
+// --- one batch's life ---------------------------------------------------------
+
+void batch_judge::state::on_pending_recorded(const std::string& key, caf::error err) {
+  auto b = find(key);
+  if (!b)
+    return;  // its run was cancelled meanwhile: never submitted
+  if (err) {
+    // Never submitted unrecorded.
+    fail_batch(*b, fault_kind::unavailable,
+               "batch journal: cannot record batch " + key + ": " + render_error(err), false);
+    batches.erase(key);
+    return;
+  }
+  b->at_ms = now_ms();
+  client->submit(std::move(b->document),
+                 back<caf::expected<batch_status>>([this, key](caf::expected<batch_status> st) {
+                   on_submitted(key, std::move(st));
+                 }),
+                 key);
+}
+
+void batch_judge::state::on_submitted(const std::string& key, caf::expected<batch_status> st) {
+  auto b = find(key);
+  if (!b) {
+    // Its run was cancelled while the provider was answering.
+    if (st)
+      client->cancel(st->id, [](caf::expected<batch_status>) {});
+    return;
+  }
+  if (!st) {
+    auto reason = render_error(st.error());
+    fail_batch(*b, fault_of_error(st.error()),
+               std::string{to_string(cfg.api)} + " rejected the batch: " + reason, true);
+    return close(key, "rejected");
+  }
+  b->id = st->id;
+  b->state = st->state;
+  b->submitted = true;
+  record(mark(*b, batch_step::submitted),
+         [this, key](caf::error err) { on_submitted_recorded(key, std::move(err)); });
+}
+
+void batch_judge::state::on_submitted_recorded(const std::string& key, caf::error err) {
+  auto b = find(key);
+  if (!b)
+    return;
+  if (err) {
+    // Not polled unrecorded: cancelled at the provider, its votes faults.
+    client->cancel(b->id, [](caf::expected<batch_status>) {});
+    fail_batch(*b, fault_kind::unavailable,
+               "batch journal: cannot record batch " + b->id + ": " + render_error(err), false);
+    batches.erase(key);
+    return;
+  }
+  schedule_poll(key, cfg.poll);
+}
+
+void batch_judge::state::schedule_poll(const std::string& key, std::chrono::milliseconds after) {
+  auto b = find(key);
+  if (!b)
+    return;
+  b->timer = std::make_unique<net::steady_timer>(io, after);
+  b->timer->async_wait([this, key](boost::system::error_code ec) {
+    if (ec || stopping)
+      return;
+    poll(key);
+    publish();
+  });
+}
+
+void batch_judge::state::poll(const std::string& key) {
+  auto b = find(key);
+  if (!b)
+    return;
+  client->status(b->id, back<caf::expected<batch_status>>(
+                          [this, key](caf::expected<batch_status> st) { on_status(key, st); }));
+}
+
+void batch_judge::state::on_status(const std::string& key, caf::expected<batch_status> st) {
+  auto b = find(key);
+  if (!b)
+    return;
+  if (!st) {
+    if (is_unreachable(st.error()))
+      return schedule_poll(key, cfg.poll);  // worth trying later
+    fail_batch(*b, fault_of_error(st.error()),
+               "batch " + b->id + " cannot be read: " + render_error(st.error()), true);
+    return close(key, "lost");
+  }
+  b->state = st->state;
+  if (!is_terminal(st->state))
+    return schedule_poll(key, cfg.poll);
+  if (st->state == batch_state::failed) {
+    std::string why;
+    for (auto& e : st->errors)
+      why += (why.empty() ? "" : "; ") + e;
+    fail_batch(*b, fault_kind::bad_request,
+               "batch " + b->id + " failed: " + (why.empty() ? "no reason given" : why), true);
+    return close(key, "failed");
+  }
+  client->results(b->id, back<caf::expected<std::vector<batch_result>>>(
+                           [this, key](caf::expected<std::vector<batch_result>> r) {
+                             on_results(key, std::move(r));
+                           }));
+}
+
+void batch_judge::state::on_results(const std::string& key,
+                                    caf::expected<std::vector<batch_result>> r) {
+  auto b = find(key);
+  if (!b)
+    return;
+  if (!r) {
+    if (is_unreachable(r.error()))
+      return schedule_poll(key, cfg.poll);
+    fail_batch(*b, fault_of_error(r.error()),
+               "batch " + b->id + ": results cannot be read: " + render_error(r.error()), true);
+    return close(key, "lost");
+  }
+  if (b->confirm) {
+    std::set<std::string> want, got;
+    for (auto& e : b->entries)
+      want.insert(e.custom_id);
+    for (auto& line : *r)
+      got.insert(line.custom_id);
+    if (want != got) {
+      // Another batch of the same size and time: ours was never created.
+      release(*b);
+      return close(key, "not found");
+    }
+  }
+  deliver_results(*b, *r);
+  close(key, to_string(b->state));
+}
+
+void batch_judge::state::deliver_results(open_batch& b, const std::vector<batch_result>& results) {
+  std::unordered_set<std::string> mine;
+  std::vector<std::string> sent;
+  for (auto& e : b.entries) {
+    mine.insert(e.custom_id);
+    sent.push_back(e.custom_id);
+  }
+  for (auto& r : results) {
+    if (!mine.count(r.custom_id))
+      continue;
+    settled s{r, fault_of_result(r), {}, true};
+    if (r.kind != result_kind::succeeded)
+      s.reason = "batch " + b.id + ": request " + r.custom_id + " " + to_string(r.kind)
+                 + (r.error.empty() ? "" : ": " + r.error);
+    route(b.key, r.custom_id, std::move(s));
+  }
+  for (auto& id : missing_results(sent, results)) {
+    batch_result none;
+    none.custom_id = id;
+    none.kind = result_kind::canceled;
+    route(b.key, id,
+          settled{none, fault_kind::unavailable,
+                  "batch " + b.id + " (" + to_string(b.state) + "): no result for " + id, true});
+  }
+}
+
+/// The batch is done with: journal `ended`, its adopted ids released.
+void batch_judge::state::close(const std::string& key, const std::string& state_text) {
+  auto b = find(key);
+  if (!b)
+    return;
+  for (auto& e : b->entries)
+    if (auto h = held.find(e.custom_id); h != held.end() && h->second == key)
+      held.erase(h);
+  record(mark(*b, batch_step::ended, state_text), [](caf::error) {});
+  batches.erase(key);
+  ++ended_count;
+}
+
+void batch_judge::state::fail_batch(open_batch& b, fault_kind kind, const std::string& reason,
+                                    bool per_policy) {
+  for (auto& e : b.entries) {
+    batch_result r;
+    r.custom_id = e.custom_id;
+    r.kind = result_kind::errored;
+    r.error = reason;
+    route(b.key, e.custom_id, settled{r, kind, reason, per_policy});
+  }
+}
+
+void batch_judge::state::route(const std::string& key, const std::string& custom_id,
+                               settled s) {
+  auto it = calls.find(custom_id);
+  if (it == calls.end() || it->second.batch_key != key) {
+    // An adopted batch's vote not re-issued yet: kept until claimed.
+    if (auto h = held.find(custom_id); h != held.end() && h->second == key)
+      unclaimed[custom_id] = std::move(s);
+    return;
+  }
+  auto entry = std::move(it->second);
+  calls.erase(it);
+  deliver(std::move(entry), s);
+}
+
+void batch_judge::state::deliver(call_entry entry, const settled& s) {
+  if (s.result.kind == result_kind::succeeded) {
+    auto reply = s.result.reply;
+    reply.attempts = 1;
+    reply.batched = true;
+    return answer(entry, reply);
+  }
+  if (!s.per_policy || cfg.on_failure == batch_failure_policy::fault)
+    return answer(entry, fault_reply(s.kind, s.reason));
+  // Again, synchronously: one call answers every waiter.
+  auto waiters = std::make_shared<std::vector<reply_handler>>(std::move(entry.waiters));
+  fallback->call(entry.prompt, entry.opts, [waiters](adapter_reply reply) {
+    for (auto& w : *waiters)
+      w(reply);
+  });
+}
+
+void batch_judge::state::answer(call_entry& entry, const adapter_reply& reply) {
+  auto waiters = std::move(entry.waiters);
+  entry.waiters.clear();
+  for (auto& w : waiters)
+    w(reply);
+}
+
+// --- restart ------------------------------------------------------------------
+
+void batch_judge::state::on_adopt(std::vector<batch_mark> marks) {
+  // The last step of each of this judge's batches, and its entries.
+  std::map<std::string, batch_mark> last;
+  std::map<std::string, std::vector<batch_entry>> entries;
+  for (auto& m : marks) {
+    if (m.judge != judge_id)
+      continue;
+    if (!m.entries.empty())
+      entries[m.key] = m.entries;
+    auto it = last.find(m.key);
+    if (it == last.end() || m.step > it->second.step)
+      last[m.key] = m;
+  }
+  bool search = false;
+  for (auto& [key, m] : last) {
+    if (m.step == batch_step::ended || find(key))
+      continue;
+    adopt_one(m, entries[key]);
+    search = search || m.step == batch_step::pending;
+  }
+  if (search)
+    client->list(back<caf::expected<std::vector<batch_status>>>(
+      [this](caf::expected<std::vector<batch_status>> l) { on_list(std::move(l)); }));
+}
+
+void batch_judge::state::adopt_one(const batch_mark& last, std::vector<batch_entry> entries) {
+  open_batch b;
+  b.key = last.key;
+  b.id = last.batch_id;
+  b.entries = std::move(entries);
+  b.opened = steady::now();
+  b.at_ms = last.at_ms;
+  b.adopted = true;
+  b.submitted = last.step == batch_step::submitted;
+  b.searching = !b.submitted;
+  for (auto& e : b.entries) {
+    held[e.custom_id] = b.key;
+    // A call already queued with this id waits for the batch instead.
+    if (auto it = calls.find(e.custom_id); it != calls.end() && it->second.batch_key.empty())
+      it->second.batch_key = b.key;
+  }
+  auto key = b.key;
+  batches.emplace(key, std::move(b));
+  if (!batches.at(key).searching)
+    poll(key);
+}
+
+void batch_judge::state::on_list(caf::expected<std::vector<batch_status>> list) {
+  if (!list) {
+    // Nothing may go again before the provider has been asked: ask again.
+    auto retry = std::make_shared<net::steady_timer>(io, cfg.poll);
+    retry->async_wait([this, retry](boost::system::error_code ec) {
+      if (ec || stopping)
+        return;
+      client->list(back<caf::expected<std::vector<batch_status>>>(
+        [this](caf::expected<std::vector<batch_status>> l) { on_list(std::move(l)); }));
+    });
+    return;
+  }
+  std::set<std::string> known;
+  for (auto& [key, b] : batches)
+    if (!b.id.empty())
+      known.insert(b.id);
+  std::vector<std::string> keys;
+  for (auto& [key, b] : batches)
+    if (b.searching)
+      keys.push_back(key);
+  for (auto& key : keys) {
+    auto& b = batches.at(key);
+    const batch_status* hit = nullptr;
+    for (auto& st : *list) {
+      if (known.count(st.id))
+        continue;
+      bool match = cfg.api == batch_api::openai
+                     ? st.batch_key == b.key
+                     : st.created_at >= b.at_ms / 1000
+                         && st.counts.total == b.entries.size();
+      if (match) {
+        hit = &st;
+        break;
+      }
+    }
+    if (!hit) {
+      release(b);
+      close(key, "not found");
+      continue;
+    }
+    known.insert(hit->id);
+    found(b, *hit);
+  }
+}
+
+void batch_judge::state::found(open_batch& b, const batch_status& st) {
+  b.id = st.id;
+  b.state = st.state;
+  b.submitted = true;
+  b.searching = false;
+  b.confirm = cfg.api == batch_api::anthropic;
+  auto key = b.key;
+  record(mark(b, batch_step::submitted),
+         [this, key](caf::error err) { on_submitted_recorded(key, std::move(err)); });
+}
+
+/// An adopted batch that is not at the provider: its calls are free to go.
+void batch_judge::state::release(open_batch& b) {
+  bool queued = false;
+  for (auto& e : b.entries) {
+    if (auto h = held.find(e.custom_id); h != held.end() && h->second == b.key)
+      held.erase(h);
+    unclaimed.erase(e.custom_id);
+    auto it = calls.find(e.custom_id);
+    if (it != calls.end() && it->second.batch_key == b.key) {
+      it->second.batch_key.clear();
+      it->second.since = steady::now();
+      queue.push_back(e.custom_id);
+      queued = true;
+    }
+  }
+  if (queued)
+    flush(true);
+}
+
+// --- cancel -------------------------------------------------------------------
+
+void batch_judge::state::on_cancel_run(const std::string& tag) {
+  auto reply = fault_reply(fault_kind::unavailable, "run cancelled");
+  std::vector<std::string> gone;
+  for (auto& [id, entry] : calls)
+    if (tag_of(id) == tag)
+      gone.push_back(id);
+  for (auto& id : gone) {
+    auto entry = std::move(calls.at(id));
+    calls.erase(id);
+    answer(entry, reply);
+  }
+  for (auto it = unclaimed.begin(); it != unclaimed.end();)
+    it = tag_of(it->first) == tag ? unclaimed.erase(it) : std::next(it);
+  std::vector<std::string> keys;
+  for (auto& [key, b] : batches)
+    if (!b.entries.empty()
+        && std::all_of(b.entries.begin(), b.entries.end(),
+                       [&](const batch_entry& e) { return tag_of(e.custom_id) == tag; }))
+      keys.push_back(key);
+  for (auto& key : keys) {
+    auto& b = batches.at(key);
+    // Not yet submitted: on_pending_recorded / on_submitted find it gone.
+    if (!b.id.empty())
+      client->cancel(b.id, [](caf::expected<batch_status>) {});
+    close(key, "cancelled");
+  }
+  arm_timer();
+}
+
+// --- the adapter --------------------------------------------------------------
+
+batch_judge::batch_judge(std::shared_ptr<state> st) : st_(std::move(st)) {
+}
+
+batch_judge::~batch_judge() {
+  std::promise<void> done;
+  net::post(st_->io, [s = st_.get(), &done] {
+    s->shutdown();
+    done.set_value();
+  });
+  done.get_future().wait();
+  // The client answers what it has pending; those answers find us stopping.
+  st_->client.reset();
+  st_->work.reset();
+  st_->io.stop();
+  st_->thread.join();
+}
+
+std::string batch_judge::id() const {
+  return st_->judge_id;
+}
+
+bool batch_judge::supports_seed() const {
+  return st_->fallback->supports_seed();
+}
+
+void batch_judge::call(const std::string& prompt, const call_options& opts,
+                       reply_handler done) {
+  auto s = st_.get();
+  s->run([s, prompt, opts, done = std::move(done)]() mutable {
+    s->on_call(std::move(prompt), std::move(opts), std::move(done));
+  });
+}
+
+void batch_judge::adopt(std::vector<batch_mark> marks) {
+  auto s = st_.get();
+  s->run([s, marks = std::move(marks)]() mutable { s->on_adopt(std::move(marks)); });
+}
+
+void batch_judge::cancel_run(const std::string& run_tag) {
+  auto s = st_.get();
+  s->run([s, run_tag] { s->on_cancel_run(run_tag); });
+}
+
+batch_stats batch_judge::stats() const {
+  std::lock_guard<std::mutex> g(st_->stats_mtx);
+  auto s = st_->snapshot;
+  if (st_->oldest != steady::time_point{})
+    s.oldest_age_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(steady::now() - st_->oldest).count();
+  return s;
+}
+
+caf::expected<std::shared_ptr<batch_judge>>
+make_batch_judge(batch_judge_config config, std::unique_ptr<batch_client> client,
+                 judge_adapter_ptr sync_fallback, std::shared_ptr<batch_journal> journal) {
+  if (!client || !sync_fallback || !journal)
+    return make_error(errc::bad_config,
+                      "batch judge: a batch client, a sync fallback and a journal are required");
+  if (client->api() != config.api)
+    return make_error(errc::bad_config, std::string{"batch judge: a "} + to_string(config.api)
+                                          + " judge with a " + to_string(client->api())
+                                          + " batch client");
+  auto limit = limits_of(config.api).max_requests;
+  if (config.max_requests == 0 || config.max_requests > limit)
+    return make_error(errc::bad_config, "batch judge: max_requests must be 1.."
+                                          + std::to_string(limit) + " for "
+                                          + to_string(config.api));
+  auto st = std::make_shared<batch_judge::state>();
+  st->cfg = config;
+  st->client = std::move(client);
+  st->judge_id = sync_fallback->id();
+  st->fallback = std::move(sync_fallback);
+  st->journal = std::move(journal);
+  st->thread = std::thread([raw = st.get()] { raw->io.run(); });
+  return std::make_shared<batch_judge>(std::move(st));
+}
+
+} // namespace ij
