@@ -6,6 +6,7 @@
 
 #include <caf/io/middleman_actor.hpp>
 
+#include "core/peer_compatibility.hpp"
 #include "core/run_manifest.hpp"
 #include "messages/error.hpp"
 
@@ -148,8 +149,8 @@ void on_list(self_ptr self, std::uint64_t attempt,
     return;
   }
   for (auto& e : all)
-    if (auto why = incompatibility(st.own, e.info); !why.empty()) {
-      refuse(self, attempt, why);
+    if (auto err = check_compatible(st.own, e.info)) {
+      refuse(self, attempt, context_of(err));
       return;
     }
   join_workers(self, attempt, all);
@@ -159,8 +160,8 @@ void on_hello(self_ptr self, std::uint64_t attempt, host_hello& hello) {
   auto& st = self->state;
   if (attempt != st.attempt)
     return;
-  if (auto why = incompatibility(st.own, hello); !why.empty()) {
-    refuse(self, attempt, why);
+  if (auto err = check_compatible(st.own, hello)) {
+    refuse(self, attempt, context_of(err));
     return;
   }
   st.epoch = hello.epoch;
@@ -330,42 +331,6 @@ std::string connect_failure(const caf::error& err, const host_connection& c) {
            + "): a host that hangs, a port that is not an invjudge host, "
              "or a network that drops the connection";
   return render_error(err);
-}
-
-std::string incompatibility(const host_hello& own, const host_hello& theirs) {
-  if (theirs.prompt_id != own.prompt_id)
-    return "prompt_id differs (host: " + theirs.prompt_id
-           + ", here: " + own.prompt_id + ")";
-  if (theirs.prompt_sha256 != own.prompt_sha256)
-    return "prompt_sha256 differs (host: " + theirs.prompt_sha256
-           + ", here: " + own.prompt_sha256 + ")";
-  if (theirs.message_types != own.message_types) {
-    std::vector<std::string> only_there, only_here;
-    std::set_difference(theirs.message_types.begin(),
-                        theirs.message_types.end(), own.message_types.begin(),
-                        own.message_types.end(),
-                        std::back_inserter(only_there));
-    std::set_difference(own.message_types.begin(), own.message_types.end(),
-                        theirs.message_types.begin(),
-                        theirs.message_types.end(),
-                        std::back_inserter(only_here));
-    return "message-type set differs ("
-           + std::to_string(only_there.size()) + " type(s) only on the host"
-           + (only_there.empty() ? "" : ", e.g. " + only_there.front()) + "; "
-           + std::to_string(only_here.size()) + " only here"
-           + (only_here.empty() ? "" : ", e.g. " + only_here.front()) + ")";
-  }
-  return {};
-}
-
-std::string incompatibility(const host_hello& own, const judge_info& worker) {
-  if (worker.prompt_id != own.prompt_id)
-    return "worker " + worker.worker_id + ": prompt_id differs (host: "
-           + worker.prompt_id + ", here: " + own.prompt_id + ")";
-  if (worker.prompt_sha256 != own.prompt_sha256)
-    return "worker " + worker.worker_id + ": prompt_sha256 differs (host: "
-           + worker.prompt_sha256 + ", here: " + own.prompt_sha256 + ")";
-  return {};
 }
 
 host_connector_actor::behavior_type

@@ -76,9 +76,5 @@ host_connector(host_connector_actor::stateful_pointer<host_connector_state> self
 /// other error in CAF's words. Exposed for tests.
 std::string connect_failure(const caf::error& err, const host_connection& c);
 
-/// Why a host's hello or worker cannot be used ("" when it can): the field
-/// that differs, with both values. Exposed for tests.
-std::string incompatibility(const host_hello& own, const host_hello& theirs);
-std::string incompatibility(const host_hello& own, const judge_info& worker);
 
 } // namespace ij

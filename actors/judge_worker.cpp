@@ -24,8 +24,8 @@ namespace {
 // (one in flight while the next fills), not max_in_flight HTTP calls.
 std::uint32_t calls_at_once(const judge_spec& s) {
   auto c = std::max<std::uint32_t>(s.max_in_flight, 1);
-  if (batch_of(s).enabled)
-    c = std::max<std::uint32_t>(c, 2 * batch_of(s).max_requests);
+  if (s.batch.enabled)
+    c = std::max<std::uint32_t>(c, 2 * s.batch.max_requests);
   return c;
 }
 

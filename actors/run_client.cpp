@@ -110,8 +110,8 @@ struct client_loop {
     self->monitor(session);
     while (!out.ended && !session_down) {
       if (on.stop_reason && !cancelled)
-        if (auto reason = on.stop_reason(); !reason.empty())
-          cancel(reason);
+        if (auto reason = on.stop_reason())
+          cancel(*reason);
       feed();
       receive_one();
       if (on.tick)

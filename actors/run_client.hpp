@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,8 +43,8 @@ struct run_event_handlers {
   std::function<void(const std::string&)> warning;
   /// Called after every event and at least every 100 ms.
   std::function<void()> tick;
-  /// Polled: a non-empty reason cancels the run (Ctrl-C, a closed output).
-  std::function<std::string()> stop_reason;
+  /// Polled: a reason cancels the run (Ctrl-C, a closed output).
+  std::function<std::optional<std::string>()> stop_reason;
 };
 
 struct run_outcome {

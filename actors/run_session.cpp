@@ -579,8 +579,8 @@ void on_workers(self_ptr self, std::vector<worker_entry>& all) {
   // A batched vote is answered within the provider's window, not seconds.
   auto deadline = cfg.vote_deadline;
   for (auto& spec : cfg.judges)
-    if (batch_of(spec).enabled)
-      deadline = std::max(deadline, batch_of(spec).deadline.value_or(batch_window));
+    if (spec.batch.enabled)
+      deadline = std::max(deadline, spec.batch.deadline.value_or(batch_window));
   vote_settings vs{cfg.votes, cfg.order_balancing, cfg.abstain_as_neither,
                    deadline, cfg.failover_wait,
                    run_budgets(cfg, st.setup.resume.get()),
@@ -721,43 +721,11 @@ run_session(run_session_actor::stateful_pointer<run_session_state> self,
 
 namespace {
 
-// A panel or cascade names configured judges (parse_config checks this for
-// files; a configuration built in code is checked here).
-std::string check_routes(const run_config& cfg) {
-  if (cfg.panel && cfg.cascade)
-    return "a run has a panel or a cascade, not both";
-  std::vector<std::string> names;
-  if (cfg.panel) {
-    if (cfg.panel->judges.size() < 2)
-      return "a panel needs at least two judges";
-    names = cfg.panel->judges;
-  }
-  if (cfg.cascade)
-    names = {cfg.cascade->rules, cfg.cascade->llm};
-  for (auto& n : names)
-    if (!find_judge(cfg, n))
-      return "the " + std::string{cfg.panel ? "panel" : "cascade"}
-             + " names judge \"" + n + "\", which is not configured";
-  return {};
-}
-
+// The configuration is checked by core's validate() (as parse_config and the
+// daemon check it); here only what the session is given besides.
 caf::error check_setup(const run_setup& setup) {
-  const auto& cfg = setup.config;
-  if (cfg.judges.empty())
-    return make_error(errc::bad_config, "no judge configured");
-  if (auto err = validate(cfg.votes))
+  if (auto err = validate(setup.config))
     return err;
-  if (auto err = validate(cfg.stats))
-    return err;
-  if (auto err = validate(cfg.canaries.alarm))
-    return make_error(errc::bad_config, "canaries: " + context_of(err));
-  if (!(cfg.canaries.rate >= 0.0 && cfg.canaries.rate <= 1.0))
-    return make_error(errc::bad_config,
-                      "canaries: the rate must be between 0 and 1");
-  if (cfg.vote_deadline.count() <= 0)
-    return make_error(errc::bad_config, "the vote deadline must be positive");
-  if (auto why = check_routes(cfg); !why.empty())
-    return make_error(errc::bad_config, why);
   if (!setup.directory)
     return make_error(errc::bad_config, "no judge directory");
   if (setup.audit_path.empty())

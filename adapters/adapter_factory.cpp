@@ -1,23 +1,16 @@
 #include "adapters/adapter_factory.hpp"
 
+#include <utility>
+
+#include "adapters/batch_judge.hpp"
+#include "adapters/circuit_breaker.hpp"
+#include "adapters/http_backends.hpp"
 #include "adapters/stub_judges.hpp"
 #include "core/batch_settings.hpp"
 #include "messages/error.hpp"
 
-#include <utility>
-
-#if __has_include("adapters/http_backends.hpp")
-#include "adapters/batch_judge.hpp"
-#include "adapters/circuit_breaker.hpp"
-#include "adapters/http_backends.hpp"
-#define IJ_HAS_HTTP_BACKENDS 1
-#else
-#define IJ_HAS_HTTP_BACKENDS 0
-#endif
-
 namespace ij {
 
-#if IJ_HAS_HTTP_BACKENDS
 namespace {
 
 // A batched judge: the provider's batch API in front of the judge's
@@ -36,10 +29,10 @@ make_batched(const judge_spec& spec, judge_adapter_ptr fallback,
     return std::move(client_cfg.error());
   batch_judge_config cfg;
   cfg.api = client_cfg->api;
-  cfg.max_requests = batch_of(spec).max_requests;
-  cfg.max_wait = batch_of(spec).max_wait;
-  cfg.poll = batch_of(spec).poll;
-  cfg.on_failure = batch_of(spec).on_failure == "fault" ? batch_failure_policy::fault
+  cfg.max_requests = spec.batch.max_requests;
+  cfg.max_wait = spec.batch.max_wait;
+  cfg.poll = spec.batch.poll;
+  cfg.on_failure = spec.batch.on_failure == "fault" ? batch_failure_policy::fault
                                                     : batch_failure_policy::sync;
   auto client = batch_client::create(std::move(*client_cfg));
   if (!client)
@@ -52,7 +45,6 @@ make_batched(const judge_spec& spec, judge_adapter_ptr fallback,
 }
 
 } // namespace
-#endif
 
 caf::expected<judge_adapter_ptr>
 make_adapter(const judge_spec& spec, std::shared_ptr<batch_journal> journal) {
@@ -72,20 +64,15 @@ make_adapter(const judge_spec& spec, std::shared_ptr<batch_journal> journal) {
     if (spec.model.empty())
       return make_error(errc::bad_config, "judge '" + spec.name + "' of type '"
                                             + spec.type + "' names no model");
-#if IJ_HAS_HTTP_BACKENDS
     auto adapter = make_http_adapter(spec);
     // A dead or misconfigured backend must not cost its timeouts and
     // retries on every vote.
     if (adapter && spec.breaker.enabled)
       *adapter = std::make_shared<circuit_breaker>(std::move(*adapter), spec.breaker,
                                                    credentials_hint(spec));
-    if (adapter && batch_of(spec).enabled)
+    if (adapter && spec.batch.enabled)
       return make_batched(spec, std::move(*adapter), std::move(journal));
     return adapter;
-#else
-    return make_error(errc::bad_config,
-                      "judge type '" + spec.type + "' is not available in this build");
-#endif
   }
   return make_error(errc::bad_config,
                     "unknown judge type '" + spec.type

@@ -361,14 +361,10 @@ void batch_client::core::exchange(request_spec spec, answer_handler done) {
 }
 
 caf::expected<std::unique_ptr<batch_client>> batch_client::create(batch_client_config config) {
-  std::unique_ptr<ssl::context> tls;
-  if (config.base.tls) {
-    auto made = make_tls_context(config.ca_file);
-    if (!made)
-      return std::move(made.error());
-    tls = std::move(*made);
-  }
-  auto c = std::make_shared<core>(std::move(config), std::move(tls));
+  auto tls = tls_context_if(config.base.tls, config.ca_file);
+  if (!tls)
+    return std::move(tls.error());
+  auto c = std::make_shared<core>(std::move(config), std::move(*tls));
   c->thread = std::thread([raw = c.get()] { raw->io.run(); });
   return std::unique_ptr<batch_client>(new batch_client(std::move(c)));
 }

@@ -72,6 +72,13 @@ void connection_pool::close() {
 }
 
 caf::expected<std::unique_ptr<ssl::context>>
+tls_context_if(bool tls, const std::string& ca_file) {
+  if (!tls)
+    return std::unique_ptr<ssl::context>{};
+  return make_tls_context(ca_file);
+}
+
+caf::expected<std::unique_ptr<ssl::context>>
 make_tls_context(const std::string& ca_file) {
   auto tls = std::make_unique<ssl::context>(ssl::context::tls_client);
   error_code ec;

@@ -100,4 +100,8 @@ private:
 caf::expected<std::unique_ptr<boost::asio::ssl::context>>
 make_tls_context(const std::string& ca_file);
 
+/// That context when `tls` (an https URL), else none (a null pointer).
+caf::expected<std::unique_ptr<boost::asio::ssl::context>>
+tls_context_if(bool tls, const std::string& ca_file);
+
 } // namespace ij

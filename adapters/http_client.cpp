@@ -104,16 +104,12 @@ struct http_client::core final : call_slots {
 
 caf::expected<std::unique_ptr<http_client>>
 http_client::create(http_client_config config) {
-  std::unique_ptr<ssl::context> tls;
-  if (config.base.tls) {
-    auto made = make_tls_context(config.ca_file);
-    if (!made)
-      return std::move(made.error());
-    tls = std::move(*made);
-  }
+  auto tls = tls_context_if(config.base.tls, config.ca_file);
+  if (!tls)
+    return std::move(tls.error());
   config.max_in_flight = std::max<std::uint32_t>(config.max_in_flight, 1);
   config.max_attempts = std::max<std::uint32_t>(config.max_attempts, 1);
-  auto c = std::make_shared<core>(std::move(config), std::move(tls));
+  auto c = std::make_shared<core>(std::move(config), std::move(*tls));
   return std::unique_ptr<http_client>(new http_client(std::move(c)));
 }
 

@@ -3,18 +3,11 @@
 #include "answers/final_answer.hpp"
 #include "answers/number_comparison.hpp"
 #include "core/answer.hpp"
-
-#include <cstdio>
+#include "core/number_text.hpp"
 
 namespace ij {
 
 namespace {
-
-std::string short_number(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", x);
-  return buf;
-}
 
 } // namespace
 
@@ -78,9 +71,9 @@ std::string numbers_reply(const number_reading& a, const number_reading& b,
         return rule_reply("EQUIVALENT",
                           "Equal within the declared tolerance (answer_policy "
                           "relative_tolerance "
-                            + short_number(policy.relative_tolerance)
+                            + number_text(policy.relative_tolerance)
                             + ", absolute_tolerance "
-                            + short_number(policy.absolute_tolerance)
+                            + number_text(policy.absolute_tolerance)
                             + "): " + ta + " and " + tb + ".",
                           {}, {});
       return rule_reply("EQUIVALENT", "Both final answers are the same number.",

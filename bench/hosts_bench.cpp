@@ -55,7 +55,6 @@ struct remote_config : caf::actor_system_config {
 
 std::vector<judge_binding> judges_for(const std::string& name,
                                       std::uint32_t cap) {
-  std::string error;
   auto cfg = default_config();
   auto spec = parse_judge_name(name);
   spec->max_in_flight = cap;

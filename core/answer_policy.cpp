@@ -1,8 +1,8 @@
 #include "core/answer_policy.hpp"
 
-#include <cstdio>
-
 #include "core/judge_spec.hpp"
+#include "core/number_text.hpp"
+#include "messages/error.hpp"
 
 namespace ij {
 
@@ -23,12 +23,6 @@ constexpr percent_policy all_percent[] = {
 constexpr unit_policy all_units[] = {unit_policy::lenient, unit_policy::strict};
 constexpr fraction_policy all_fractions[] = {fraction_policy::any,
                                              fraction_policy::reduced};
-
-std::string number_text(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", x);
-  return buf;
-}
 
 } // namespace
 
@@ -85,10 +79,14 @@ std::string policy_text(const answer_policy& p) {
   return out;
 }
 
-std::optional<answer_policy_error> read_answer_policy(const rapidjson::Value& v,
-                                                      answer_policy& into) {
+caf::error read_answer_policy(const rapidjson::Value& v, answer_policy& into,
+                              const std::string& at) {
+  auto bad = [&](std::string_view name, const std::string& what) {
+    return make_error(errc::bad_config, (name.empty() ? at : at + "/" + std::string{name})
+                                          + ": " + what);
+  };
   if (!v.IsObject())
-    return answer_policy_error{"", "must be an object"};
+    return bad("", "must be an object");
   auto text = [&](const char* name) -> std::optional<std::string_view> {
     auto it = v.FindMember(name);
     if (it == v.MemberEnd() || !it->value.IsString())
@@ -97,16 +95,15 @@ std::optional<answer_policy_error> read_answer_policy(const rapidjson::Value& v,
   };
   // The schema names the allowed words; a word it let through that is not
   // one of ours would be a schema bug, reported like a bad value all the same.
-  auto pick = [&](const char* name, auto& field, const auto& all)
-    -> std::optional<answer_policy_error> {
+  auto pick = [&](const char* name, auto& field, const auto& all) -> caf::error {
     auto s = text(name);
     if (!s)
-      return std::nullopt;
+      return {};
     auto e = from_string(*s, all);
     if (!e)
-      return answer_policy_error{name, "unknown value \"" + std::string{*s} + "\""};
+      return bad(name, "unknown value \"" + std::string{*s} + "\"");
     field = *e;
-    return std::nullopt;
+    return {};
   };
   if (auto e = pick("rounding", into.rounding, all_rounding))
     return e;
@@ -122,31 +119,19 @@ std::optional<answer_policy_error> read_answer_policy(const rapidjson::Value& v,
     if (it == v.MemberEnd())
       continue;
     if (!it->value.IsNumber())
-      return answer_policy_error{name, "must be a number"};
+      return bad(name, "must be a number");
     const double x = it->value.GetDouble();
     if (!(x >= 0.0) || (name == std::string_view{"relative_tolerance"} && x >= 1.0))
-      return answer_policy_error{
-        name, name == std::string_view{"relative_tolerance"}
-                ? "must be at least 0 and below 1"
-                : "must be at least 0"};
+      return bad(name, name == std::string_view{"relative_tolerance"}
+                         ? "must be at least 0 and below 1"
+                         : "must be at least 0");
     *field = x;
   }
-  return std::nullopt;
-}
-
-std::optional<answer_policy_error> apply_answer_policy(
-  const rapidjson::Value* v, answer_policy& policy,
-  std::vector<judge_spec>& judges) {
-  if (v)
-    if (auto bad = read_answer_policy(*v, policy))
-      return bad;
-  set_answer_policy(judges, policy);
-  return std::nullopt;
+  return {};
 }
 
 void write_answer_policy(rapidjson::Writer<rapidjson::StringBuffer>& w,
                          const answer_policy& p) {
-  w.Key("answer_policy");
   w.StartObject();
   w.Key("rounding");
   w.String(std::string{to_string(p.rounding)});

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include <caf/error.hpp>
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -77,27 +78,14 @@ std::string_view to_string(fraction_policy p);
 /// units=lenient,fractions=any".
 std::string policy_text(const answer_policy& p);
 
-/// What is wrong with one field of the `answer_policy` object.
-struct answer_policy_error {
-  std::string field; // "rounding", "relative_tolerance", ...
-  std::string what;
-};
-
 /// Reads the `answer_policy` object (already validated by the schema) over
-/// `into`; a value the schema does not rule out is an error naming its
-/// field.
-std::optional<answer_policy_error> read_answer_policy(const rapidjson::Value& v,
-                                                      answer_policy& into);
+/// `into`; a value the schema does not rule out is a bad_config error naming
+/// its field below `at` (the object's JSON pointer, e.g. "/answer_policy").
+caf::error read_answer_policy(const rapidjson::Value& v, answer_policy& into,
+                              const std::string& at);
 
-/// The run configuration's step: reads `v` (the `answer_policy` member, or
-/// nullptr when absent) over `policy`, then gives the policy to every judge
-/// that follows it (set_answer_policy in core/judge_spec.hpp).
-std::optional<answer_policy_error> apply_answer_policy(
-  const rapidjson::Value* v, answer_policy& policy,
-  std::vector<judge_spec>& judges);
-
-/// Writes `"answer_policy": {...}`, the object the configuration takes,
-/// as a member of the object being written.
+/// Writes the object the configuration's "answer_policy" takes (the value
+/// after a Key()).
 void write_answer_policy(rapidjson::Writer<rapidjson::StringBuffer>& w,
                          const answer_policy& p);
 

@@ -115,10 +115,11 @@ audit_verification verify_audit(std::istream& in) {
       auto it = doc.FindMember("interrupted");
       last_interrupted = it != doc.MemberEnd() && it->value.IsBool()
                          && it->value.GetBool();
-      if (auto why = recount.check_run_end(doc); !why.empty())
-        return edited(n, n, line_name(n) + " (run_end): " + why);
-    } else if (auto why = recount.add(last_type, doc); !why.empty()) {
-      return edited(n, n, line_name(n) + " (" + last_type + ") " + why);
+      if (auto err = recount.check_run_end(doc))
+        return edited(n, n, line_name(n) + " (run_end): " + context_of(err));
+    } else if (auto err = recount.add(last_type, doc)) {
+      return edited(n, n, line_name(n) + " (" + last_type + ") "
+                            + context_of(err));
     }
     prev_hash = sha256_hex(line);
   }

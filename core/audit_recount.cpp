@@ -20,8 +20,9 @@ const Value* member(const Value& obj, const char* name) {
   return it == obj.MemberEnd() ? nullptr : &it->value;
 }
 
-std::string lacks(const char* field) {
-  return std::string{"lacks \""} + field + "\" (or it has the wrong type)";
+caf::error lacks(const char* field) {
+  return make_error(errc::bad_input, std::string{"lacks \""} + field
+                                       + "\" (or it has the wrong type)");
 }
 
 bool read_string(const Value& obj, const char* name, std::string_view& out) {
@@ -61,11 +62,12 @@ void sort_unique(std::vector<std::uint64_t>& v) {
   v.erase(std::unique(v.begin(), v.end()), v.end());
 }
 
-std::string says(const char* field, std::uint64_t claimed, std::uint64_t counted,
-                 const std::string& what) {
-  return std::string{"run_end says "} + field + " " + std::to_string(claimed)
-         + ", but the records before it hold " + std::to_string(counted) + " "
-         + what;
+caf::error says(const char* field, std::uint64_t claimed, std::uint64_t counted,
+                const std::string& what) {
+  return make_error(errc::bad_input,
+                    std::string{"run_end says "} + field + " "
+                      + std::to_string(claimed) + ", but the records before it hold "
+                      + std::to_string(counted) + " " + what);
 }
 
 } // namespace
@@ -80,7 +82,7 @@ void audit_recount::note_pair(std::string_view pair_id) {
 }
 
 // A vote or canary record's votes not cast and judge calls.
-std::string audit_recount::add_vote_counts(const Value& r) {
+caf::error audit_recount::add_vote_counts(const Value& r) {
   std::uint64_t n = 0;
   auto counts = member(r, "counts");
   if (!counts || !read_u64(*counts, "not_cast", n))
@@ -92,7 +94,7 @@ std::string audit_recount::add_vote_counts(const Value& r) {
   return {};
 }
 
-std::string audit_recount::add(std::string_view type, const Value& r) {
+caf::error audit_recount::add(std::string_view type, const Value& r) {
   std::string_view text;
   if (type == "manifest") {
     // The judges' workers and adapter ids, for the usage per judge (absent
@@ -142,8 +144,8 @@ std::string audit_recount::add(std::string_view type, const Value& r) {
   } else if (type == "vote") {
     if (!read_string(r, "pair_id", text))
       return lacks("pair_id");
-    if (auto why = add_vote_counts(r); !why.empty())
-      return why;
+    if (auto err = add_vote_counts(r))
+      return err;
     ++votes_;
     note_pair(text);
   } else if (type == "verdict") {
@@ -154,7 +156,7 @@ std::string audit_recount::add(std::string_view type, const Value& r) {
       return lacks("item");
     if (!read_string(r, "rule", rule) || rule.size() != 2 || rule[0] != 'I'
         || rule[1] < '1' || rule[1] > '5')
-      return "lacks a \"rule\" from I1 to I5";
+      return make_error(errc::bad_input, "lacks a \"rule\" from I1 to I5");
     ++verdicts_;
     ++by_rule_[rule[1] - '1'];
     note_pair(text);
@@ -164,8 +166,8 @@ std::string audit_recount::add(std::string_view type, const Value& r) {
     // usage); the canary record stands for its vote record.
     if (!read_string(r, "canary_id", text))
       return lacks("canary_id");
-    if (auto why = add_vote_counts(r); !why.empty())
-      return why;
+    if (auto err = add_vote_counts(r))
+      return err;
     ++canaries_;
     note_pair(text);
   } else if (type == "item_verdict") {
@@ -183,7 +185,7 @@ std::string audit_recount::add(std::string_view type, const Value& r) {
   return {};
 }
 
-std::string audit_recount::check_usage(const Value& usage) const {
+caf::error audit_recount::check_usage(const Value& usage) const {
   calls_tally sum;
   // Each usage entry's expected tally, when the manifest maps every adapter
   // seen in the records to a judge named in the usage list.
@@ -225,8 +227,10 @@ std::string audit_recount::check_usage(const Value& usage) const {
         || !read_u64(usage[i], "faults", u.faults)
         || !read_u64(usage[i], "input_tokens", u.input_tokens)
         || !read_u64(usage[i], "output_tokens", u.output_tokens))
-      return "run_end's usage entry " + std::to_string(i + 1)
-             + " lacks judge, calls, faults, input_tokens or output_tokens";
+      return make_error(errc::bad_input,
+                        "run_end's usage entry " + std::to_string(i + 1)
+                          + " lacks judge, calls, faults, input_tokens or "
+                            "output_tokens");
     sum.calls += u.calls;
     sum.faults += u.faults;
     sum.input_tokens += u.input_tokens;
@@ -280,14 +284,14 @@ caf::error audit_recount::check_routes(const Value& e) const {
     if (!member(e, field))
       continue;
     if (!read_u64(e, field, n))
-      return make_error(errc::bad_input, lacks(field));
+      return lacks(field);
     if (n != counted)
-      return make_error(errc::bad_input, says(field, n, counted, what));
+      return says(field, n, counted, what);
   }
   return caf::error{};
 }
 
-std::string audit_recount::check_run_end(const Value& e) {
+caf::error audit_recount::check_run_end(const Value& e) {
   bool interrupted = false;
   std::uint64_t pairs = 0, rejected = 0, items = 0, open_items = 0,
                 judge_calls = 0, calls_skipped = 0, faults = 0;
@@ -301,16 +305,18 @@ std::string audit_recount::check_run_end(const Value& e) {
       || !read_u64(e, "calls_skipped", calls_skipped)
       || !read_u64(e, "faults", faults) || !by_rule || !by_rule->IsObject()
       || !usage || !usage->IsArray() || !unfinished || !unfinished->IsArray())
-    return "the run_end record lacks one of interrupted, pairs, rejected, "
-           "items, open_items, by_rule, judge_calls, calls_skipped, faults, "
-           "usage, unfinished_pairs (or one has the wrong type)";
+    return make_error(errc::bad_input,
+                      "the run_end record lacks one of interrupted, pairs, rejected, "
+                      "items, open_items, by_rule, judge_calls, calls_skipped, faults, "
+                      "usage, unfinished_pairs (or one has the wrong type)");
   if (pairs != verdicts_)
     return says("pairs", pairs, verdicts_, "verdict records");
   for (int i = 0; i < 5; ++i) {
     std::string rule = "I" + std::to_string(i + 1);
     std::uint64_t n = 0;
     if (!read_u64(*by_rule, rule.c_str(), n))
-      return "the run_end record's by_rule lacks " + rule;
+      return make_error(errc::bad_input,
+                        "the run_end record's by_rule lacks " + rule);
     if (n != by_rule_[i])
       return says(("by_rule " + rule).c_str(), n, by_rule_[i],
                   "verdict records with rule " + rule);
@@ -322,23 +328,25 @@ std::string audit_recount::check_run_end(const Value& e) {
   if (judge_calls != calls_.calls)
     return says("judge_calls", judge_calls, calls_.calls, "judge_call records");
   if (vote_calls_ != calls_.calls)
-    return "the vote records count " + std::to_string(vote_calls_)
-           + " judge calls, but " + std::to_string(calls_.calls)
-           + " judge_call records precede run_end";
+    return make_error(errc::bad_input,
+                      "the vote records count " + std::to_string(vote_calls_)
+                        + " judge calls, but " + std::to_string(calls_.calls)
+                        + " judge_call records precede run_end");
   if (votes_ != verdicts_)
-    return std::to_string(votes_) + " vote records but "
-           + std::to_string(verdicts_)
-           + " verdict records: each judged pair has one of each";
+    return make_error(errc::bad_input,
+                      std::to_string(votes_) + " vote records but "
+                        + std::to_string(verdicts_)
+                        + " verdict records: each judged pair has one of each");
   if (calls_skipped != not_cast_)
     return says("calls_skipped", calls_skipped, not_cast_,
                 "votes not cast (the vote records' not_cast)");
   if (faults != calls_.faults)
     return says("faults", faults, calls_.faults,
                 "failed judge calls (transport_failed)");
-  if (auto why = check_usage(*usage); !why.empty())
-    return why;
+  if (auto err = check_usage(*usage))
+    return err;
   if (auto err = check_routes(e))
-    return context_of(err);
+    return err;
   // Failover totals (absent in audits written before judge hosts).
   for (auto [field, counted, what] :
        {std::tuple{"votes_moved", votes_moved_, "vote_moved records"},
@@ -353,7 +361,7 @@ std::string audit_recount::check_run_end(const Value& e) {
   // Written since canaries exist; older run_end records lack it.
   if (auto c = member(e, "canaries")) {
     if (!c->IsUint64())
-      return "run_end's canaries is not a count";
+      return make_error(errc::bad_input, "run_end's canaries is not a count");
     if (c->GetUint64() != canaries_)
       return says("canaries", c->GetUint64(), canaries_, "canary records");
   }
@@ -361,11 +369,13 @@ std::string audit_recount::check_run_end(const Value& e) {
   sort_unique(recorded_pairs_);
   for (auto& id : unfinished->GetArray()) {
     if (!id.IsString())
-      return "run_end's unfinished_pairs holds a value that is not a pair id";
+      return make_error(errc::bad_input,
+                        "run_end's unfinished_pairs holds a value that is not a pair id");
     std::string_view pair{id.GetString(), id.GetStringLength()};
     if (contains(recorded_pairs_, fingerprint(pair)))
-      return "run_end lists pair \"" + std::string{pair}
-             + "\" as unfinished, but records of it precede run_end";
+      return make_error(errc::bad_input,
+                        "run_end lists pair \"" + std::string{pair}
+                          + "\" as unfinished, but records of it precede run_end");
   }
   sort_unique(judged_items_);
   sort_unique(closed_items_);
@@ -377,11 +387,13 @@ std::string audit_recount::check_run_end(const Value& e) {
                 "items with verdict records but no item_verdict record");
   if (!interrupted) {
     if (!unfinished->Empty())
-      return "run_end says the run was not interrupted, but lists "
-             + std::to_string(unfinished->Size()) + " unfinished pair(s)";
+      return make_error(errc::bad_input,
+                        "run_end says the run was not interrupted, but lists "
+                          + std::to_string(unfinished->Size()) + " unfinished pair(s)");
     if (open_items > 0)
-      return "run_end says the run was not interrupted, but leaves "
-             + std::to_string(open_items) + " item(s) open";
+      return make_error(errc::bad_input,
+                        "run_end says the run was not interrupted, but leaves "
+                          + std::to_string(open_items) + " item(s) open");
   }
   return {};
 }

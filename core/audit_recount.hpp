@@ -28,14 +28,14 @@ namespace ij {
 class audit_recount {
 public:
   /// Counts one record read from the audit, of `type` (any but run_end).
-  /// Returns what is wrong with it when it lacks a field the totals need
-  /// (e.g. "lacks \"rule\""), else an empty string.
-  std::string add(std::string_view type, const rapidjson::Value& record);
+  /// bad_input saying what is wrong with it when it lacks a field the
+  /// totals need (e.g. "lacks \"rule\"").
+  caf::error add(std::string_view type, const rapidjson::Value& record);
 
   /// The first disagreement between `run_end` and the records counted, in
-  /// plain words (e.g. "run_end says pairs 40, but 39 verdict records
-  /// precede it"); empty when they agree.
-  std::string check_run_end(const rapidjson::Value& run_end);
+  /// plain words (bad_input, e.g. "run_end says pairs 40, but 39 verdict
+  /// records precede it"); none when they agree.
+  caf::error check_run_end(const rapidjson::Value& run_end);
 
 private:
   struct calls_tally {
@@ -46,8 +46,8 @@ private:
   };
 
   void note_pair(std::string_view pair_id);
-  std::string add_vote_counts(const rapidjson::Value& r);
-  std::string check_usage(const rapidjson::Value& usage) const;
+  caf::error add_vote_counts(const rapidjson::Value& r);
+  caf::error check_usage(const rapidjson::Value& usage) const;
   caf::error check_routes(const rapidjson::Value& run_end) const;
 
   /// A judge the manifest declares, in order.

@@ -71,7 +71,7 @@ public:
     p_.totals.faults_by_kind.assign(std::size(all_fault_kinds), 0);
   }
 
-  std::string add(std::string_view type, const Value& r) {
+  caf::error add(std::string_view type, const Value& r) {
     if (type == audit_type::manifest)
       return manifest(r);
     if (type == audit_type::judge_call)
@@ -100,11 +100,11 @@ public:
   }
 
 private:
-  std::string manifest(const Value& r) {
+  caf::error manifest(const Value& r) {
     p_.run_id = std::string{str(r, "run_id")};
     auto cfg = r.FindMember("config");
     if (cfg == r.MemberEnd() || !cfg->value.IsObject())
-      return "the manifest holds no configuration";
+      return make_error(errc::bad_input, "the manifest holds no configuration");
     // The manifest writes every setting, unset ones as null or "", and
     // where the values came from; as a configuration those are left out.
     rapidjson::Document copy;
@@ -209,10 +209,10 @@ private:
     return it->value.GetBool();
   }
 
-  std::string verdict(const Value& r) {
+  caf::error verdict(const Value& r) {
     auto rule = str(r, "rule");
     if (rule.size() != 2 || rule[0] != 'I' || rule[1] < '1' || rule[1] > '5')
-      return "a verdict record lacks its rule";
+      return make_error(errc::bad_input, "a verdict record lacks its rule");
     auto n = rule[1] - '0';
     ++p_.totals.pairs;
     ++p_.totals.by_rule[n - 1];
@@ -273,11 +273,12 @@ caf::expected<resume_point> read_resume_point(std::istream& in) {
   std::uint64_t offset = 0, n = 0;
   std::string last_type;
   bool interrupted = false;
-  auto apply = [&](const std::string& text, std::string& type) {
+  auto apply = [&](const std::string& text, std::string& type) -> caf::error {
     rapidjson::Document doc;
     doc.Parse(text.data(), text.size());
     if (doc.HasParseError() || !doc.IsObject())
-      return "line " + std::to_string(n) + " is not a JSON object";
+      return make_error(errc::bad_input,
+                        "line " + std::to_string(n) + " is not a JSON object");
     type = std::string{str(doc, "type")};
     if (type == audit_type::run_end)
       interrupted = flag(doc, "interrupted");
@@ -299,12 +300,12 @@ caf::expected<resume_point> read_resume_point(std::istream& in) {
     }
     for (auto& t : tail) {
       std::string ignored;
-      if (auto why = apply(t, ignored); !why.empty())
-        return make_error(errc::bad_input, why);
+      if (auto err = apply(t, ignored))
+        return err;
     }
     tail.clear();
-    if (auto why = apply(line, last_type); !why.empty())
-      return make_error(errc::bad_input, why);
+    if (auto err = apply(line, last_type))
+      return err;
     p.seq = n;
     p.keep_bytes = offset;
     hash = sha256_hex(line);

@@ -42,9 +42,4 @@ inline bool operator==(const batch_settings& x, const batch_settings& y) {
          && x.on_failure == y.on_failure && x.deadline == y.deadline;
 }
 
-struct judge_spec;
-
-/// A judge's batch settings (judge_spec::batch).
-const batch_settings& batch_of(const judge_spec& spec);
-
 } // namespace ij

@@ -1,17 +1,12 @@
 #include "core/judge_match.hpp"
 
 #include <algorithm>
-#include <cstdio>
+
+#include "core/number_text.hpp"
 
 namespace ij {
 
 namespace {
-
-std::string number_text(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", x);
-  return buf;
-}
 
 std::vector<std::string> differences(const judge_spec& spec,
                                      const judge_info& served) {

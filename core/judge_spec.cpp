@@ -1,9 +1,9 @@
 #include "core/judge_spec.hpp"
 
+#include "core/number_text.hpp"
 #include "core/prompt.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
 #include <string_view>
 
@@ -76,9 +76,7 @@ void set_answer_policy(std::vector<judge_spec>& judges,
 }
 
 std::string judge_id_of(const judge_spec& spec) {
-  char temp[32];
-  std::snprintf(temp, sizeof temp, "%g", spec.temperature);
-  std::string id = spec.type + ":" + spec.model + " t=" + temp + " prompt="
+  std::string id = spec.type + ":" + spec.model + " t=" + number_text(spec.temperature) + " prompt="
                    + std::string{judge_prompt_id} + "#"
                    + judge_prompt_template_sha256().substr(0, 8);
   // The default policy keeps the ids every earlier run recorded.

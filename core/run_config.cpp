@@ -17,8 +17,8 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "core/config_fields.hpp"
 #include "core/schema_error.hpp"
-#include "core/statistical_params_json.hpp"
 #include "core/verdict_table.hpp"
 #include "core/embedded_configs.hpp"
 
@@ -47,119 +47,462 @@ const Value* member(const Value& obj, const char* name) {
   return it == obj.MemberEnd() ? nullptr : &it->value;
 }
 
-judge_spec judge_from(const Value& j) {
-  judge_spec s;
-  s.type = j["type"].GetString();
-  s.model = j["model"].GetString();
-  if (auto v = member(j, "name"))
-    s.name = v->GetString();
-  else
-    s.name = s.type + ":" + s.model;
-  if (auto v = member(j, "base_url"))
-    s.base_url = v->GetString();
-  s.temperature = j["temperature"].GetDouble();
-  if (auto v = member(j, "seed"))
-    s.seed = v->GetInt64();
-  if (auto v = member(j, "max_tokens"))
-    s.max_tokens = v->GetUint();
-  s.timeout = std::chrono::milliseconds{j["timeout_ms"].GetUint()};
-  s.max_in_flight = j["max_in_flight"].GetUint();
-  if (auto v = member(j, "api_key_env"))
-    s.api_key_env = v->GetString();
-  if (auto v = member(j, "ca_file"))
-    s.ca_file = v->GetString();
-  if (auto v = member(j, "max_attempts"))
-    s.max_attempts = v->GetUint();
-  if (auto b = member(j, "budget")) {
-    if (auto v = member(*b, "max_calls"))
-      s.budget.max_calls = v->GetUint64();
-    if (auto v = member(*b, "max_input_tokens"))
-      s.budget.max_input_tokens = v->GetUint64();
-    if (auto v = member(*b, "max_output_tokens"))
-      s.budget.max_output_tokens = v->GetUint64();
-    if (auto v = member(*b, "max_cost"))
-      s.budget.max_cost = v->GetDouble();
-  }
-  if (auto p = member(j, "prices"))
-    s.prices = token_prices{(*p)["input"].GetDouble(),
-                            (*p)["output"].GetDouble()};
-  if (auto b = member(j, "breaker")) {
-    if (auto v = member(*b, "enabled"))
-      s.breaker.enabled = v->GetBool();
-    if (auto v = member(*b, "failures"))
-      s.breaker.failures = v->GetUint();
-    if (auto v = member(*b, "cooldown_ms"))
-      s.breaker.cooldown = std::chrono::milliseconds{v->GetUint()};
-  }
-  if (auto v = member(j, "logprobs"))
-    s.logprobs = v->GetBool();
-  if (auto v = member(j, "constrain"))
-    s.constrain = reply_constraint_of(v->GetString()).value_or(reply_constraint::none);
-  return s;
+using config::field;
+using config::field_error;
+using config::json_writer;
+
+// A row whose value is written only when `when` holds.
+template <class T, class When>
+field<T> only_when(field<T> f, When when) {
+  f.written = when;
+  return f;
 }
 
-/// A field that is wrong: "<source>: <pointer>: <what>" (the pointer and
-/// its colon left out when empty).
-using fail_fn = std::function<caf::error(const std::string& pointer,
-                                         const std::string& what)>;
+// A row read by `read` (an error-free read of the value) and written by
+// `write`.
+template <class T, class Read, class Write>
+field<T> custom(std::string_view pointer, Read read, Write write) {
+  return {pointer,
+          [read](const Value& v, T& into, const std::string&) {
+            read(v, into);
+            return caf::error{};
+          },
+          write,
+          {}};
+}
 
-/// "hosts" and "host_connection".
-caf::error read_hosts(const Value& doc, run_config& cfg, const fail_fn& fail) {
-  if (auto hosts = member(doc, "hosts")) {
-    cfg.hosts.clear();
-    for (rapidjson::SizeType i = 0; i < hosts->Size(); ++i) {
-      std::string text = (*hosts)[i].GetString();
-      if (auto a = parse_host_address(text, false); !a)
-        return fail("/hosts/" + std::to_string(i), context_of(a.error()));
-      cfg.hosts.push_back(text);
-    }
+// A number written as null when not finite (core/json_fields.hpp), as the
+// statistical parameters are everywhere.
+template <class Get>
+field<run_config> stat(std::string_view pointer, Get get) {
+  auto f = config::real<run_config>(pointer, get);
+  f.write = [get](json_writer& w, const run_config& c) {
+    if (std::isfinite(get(c)))
+      w.Double(get(c));
+    else
+      w.Null();
+  };
+  return f;
+}
+
+template <class Get>
+field<judge_spec> limit(std::string_view pointer, Get get) {
+  return only_when(
+    custom<judge_spec>(
+      pointer, [get](const Value& v, judge_spec& s) { get(s) = v.GetUint64(); },
+      [get](json_writer& w, const judge_spec& s) { w.Uint64(*get(s)); }),
+    [get](const judge_spec& s) { return get(s).has_value(); });
+}
+
+field<judge_spec> price(std::string_view pointer, double token_prices::*m) {
+  return only_when(
+    custom<judge_spec>(
+      pointer,
+      [m](const Value& v, judge_spec& s) {
+        if (!s.prices)
+          s.prices = token_prices{};
+        (*s.prices).*m = v.GetDouble();
+      },
+      [m](json_writer& w, const judge_spec& s) { w.Double((*s.prices).*m); }),
+    [](const judge_spec& s) { return s.prices.has_value(); });
+}
+
+// The fields of one judge object (configs/schema.json #/definitions/judge).
+const config::table<judge_spec>& judge_fields() {
+  using namespace config;
+  using J = judge_spec;
+  auto batched = [](const J& j) { return j.batch.enabled; };
+  static const table<J> fields{
+    text<J>("/name", [](auto& j) -> auto& { return j.name; }),
+    text<J>("/type", [](auto& j) -> auto& { return j.type; }),
+    text<J>("/model", [](auto& j) -> auto& { return j.model; }),
+    text<J>("/base_url", [](auto& j) -> auto& { return j.base_url; }),
+    real<J>("/temperature", [](auto& j) -> auto& { return j.temperature; }),
+    {"/seed",
+     [](const Value& v, J& j, const std::string& at) {
+       if (!v.IsInt64())
+         return field_error(at, "must fit in a signed 64-bit integer");
+       j.seed = v.GetInt64();
+       return caf::error{};
+     },
+     [](json_writer& w, const J& j) {
+       if (j.seed)
+         w.Int64(*j.seed);
+       else
+         w.Null();
+     },
+     {}},
+    count<J>("/max_tokens", [](auto& j) -> auto& { return j.max_tokens; }),
+    duration<J>("/timeout_ms", [](auto& j) -> auto& { return j.timeout; }),
+    count<J>("/max_in_flight", [](auto& j) -> auto& { return j.max_in_flight; }),
+    text<J>("/api_key_env", [](auto& j) -> auto& { return j.api_key_env; }),
+    text<J>("/ca_file", [](auto& j) -> auto& { return j.ca_file; }),
+    count<J>("/max_attempts", [](auto& j) -> auto& { return j.max_attempts; }),
+    // Budgets and prices are written only when declared, so that runs
+    // without them keep their manifest as it was.
+    comment<J>("/budget/_comment"),
+    limit("/budget/max_calls", [](auto& j) -> auto& { return j.budget.max_calls; }),
+    limit("/budget/max_input_tokens",
+          [](auto& j) -> auto& { return j.budget.max_input_tokens; }),
+    limit("/budget/max_output_tokens",
+          [](auto& j) -> auto& { return j.budget.max_output_tokens; }),
+    only_when(custom<J>(
+                "/budget/max_cost",
+                [](const Value& v, J& j) { j.budget.max_cost = v.GetDouble(); },
+                [](json_writer& w, const J& j) { w.Double(*j.budget.max_cost); }),
+              [](const J& j) { return j.budget.max_cost.has_value(); }),
+    comment<J>("/prices/_comment"),
+    price("/prices/input", &token_prices::input),
+    price("/prices/output", &token_prices::output),
+    // Written when it matters (a batched judge) or differs from the
+    // default, so that other runs keep their manifest as it was.
+    only_when(price("/prices/batch_discount", &token_prices::batch_discount),
+              [](const J& j) {
+                return j.prices && (j.batch.enabled || j.prices->batch_discount != 0.5);
+              }),
+    // Written only for a batched judge.
+    comment<J>("/batch/_comment"),
+    only_when(flag<J>("/batch/enabled", [](auto& j) -> auto& { return j.batch.enabled; }),
+              batched),
+    only_when(count<J>("/batch/max_requests",
+                       [](auto& j) -> auto& { return j.batch.max_requests; }),
+              batched),
+    only_when(duration<J>("/batch/max_wait_ms",
+                          [](auto& j) -> auto& { return j.batch.max_wait; }),
+              batched),
+    only_when(duration<J>("/batch/poll_ms", [](auto& j) -> auto& { return j.batch.poll; }),
+              batched),
+    only_when(text<J>("/batch/on_failure", [](auto& j) -> auto& { return j.batch.on_failure; }),
+              batched),
+    only_when(custom<J>(
+                "/batch/deadline_ms",
+                [](const Value& v, J& j) {
+                  j.batch.deadline = std::chrono::milliseconds(v.GetUint64());
+                },
+                [](json_writer& w, const J& j) { w.Int64(j.batch.deadline->count()); }),
+              [](const J& j) { return j.batch.enabled && j.batch.deadline.has_value(); }),
+    comment<J>("/breaker/_comment"),
+    flag<J>("/breaker/enabled", [](auto& j) -> auto& { return j.breaker.enabled; }),
+    count<J>("/breaker/failures", [](auto& j) -> auto& { return j.breaker.failures; }),
+    duration<J>("/breaker/cooldown_ms",
+                [](auto& j) -> auto& { return j.breaker.cooldown; }),
+    // Written only when set, as budgets are.
+    only_when(flag<J>("/logprobs", [](auto& j) -> auto& { return j.logprobs; }),
+              [](const J& j) { return j.logprobs; }),
+    only_when(custom<J>(
+                "/constrain",
+                [](const Value& v, J& j) {
+                  j.constrain = reply_constraint_of(v.GetString())
+                                  .value_or(reply_constraint::none);
+                },
+                [](json_writer& w, const J& j) {
+                  auto c = to_string(j.constrain);
+                  w.String(c.data(), static_cast<rapidjson::SizeType>(c.size()));
+                }),
+              [](const J& j) { return j.constrain != reply_constraint::none; }),
+    comment<J>("/_comment"),
+  };
+  return fields;
+}
+
+// "judges": each judge read by judge_fields(); names must differ.
+caf::error read_judges(const Value& v, run_config& cfg, const std::string& at) {
+  cfg.judges.clear();
+  std::set<std::string> names;
+  for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
+    auto here = at + "/" + std::to_string(i);
+    judge_spec spec;
+    if (auto err = config::read_fields(v[i], spec, judge_fields(), here))
+      return err;
+    if (spec.name.empty())
+      spec.name = spec.type + ":" + spec.model;
+    if (!names.insert(spec.name).second)
+      return field_error(here + (member(v[i], "name") ? "/name" : ""),
+                         "duplicate judge name \"" + spec.name
+                           + "\" (give each judge its own \"name\")");
+    cfg.judges.push_back(std::move(spec));
   }
-  auto hc = member(doc, "host_connection");
-  if (!hc)
-    return caf::error{};
-  auto& c = cfg.connection;
-  auto text = [&](const char* name, std::string& into) {
-    if (auto v = member(*hc, name))
-      into = v->GetString();
-  };
-  auto ms = [&](const char* name, std::chrono::milliseconds& into) {
-    if (auto v = member(*hc, name))
-      into = std::chrono::milliseconds{v->GetUint()};
-  };
-  text("tls_cert", c.tls_cert);
-  text("tls_key", c.tls_key);
-  text("tls_ca", c.tls_ca);
-  if (auto v = member(*hc, "local_judges"))
-    c.local_judges = v->GetBool();
-  ms("heartbeat_ms", c.heartbeat);
-  ms("lost_after_ms", c.lost_after);
-  ms("connection_timeout_ms", c.connection_timeout);
-  ms("connect_timeout_ms", c.connect_timeout);
-  ms("retry_max_ms", c.retry_max);
-  auto given = !c.tls_cert.empty() + !c.tls_key.empty() + !c.tls_ca.empty();
-  if (given != 0 && given != 3)
-    return fail("/host_connection",
-                "mutual TLS needs all three of tls_cert, tls_key and tls_ca");
-  if (c.lost_after < c.heartbeat)
-    return fail("/host_connection/lost_after_ms",
-                "must be at least heartbeat_ms (a host is lost after missed "
-                "pings)");
   return caf::error{};
+}
+
+void write_judges(json_writer& w, const run_config& cfg) {
+  w.StartArray();
+  for (auto& j : cfg.judges)
+    config::write_fields(w, j, judge_fields());
+  w.EndArray();
+}
+
+void read_strings(const Value& v, std::vector<std::string>& into) {
+  into.clear();
+  for (auto& s : v.GetArray())
+    into.emplace_back(s.GetString());
+}
+
+void write_strings(json_writer& w, const std::vector<std::string>& xs) {
+  w.StartArray();
+  for (auto& s : xs)
+    w.String(s);
+  w.EndArray();
+}
+
+panel_config& panel_of(run_config& c) {
+  if (!c.panel)
+    c.panel.emplace();
+  return *c.panel;
+}
+
+cascade_config& cascade_of(run_config& c) {
+  if (!c.cascade)
+    c.cascade.emplace();
+  return *c.cascade;
+}
+
+bool has_cache(const run_config& c) {
+  return !c.cache.path.empty();
+}
+
+bool has_calibration(const run_config& c) {
+  return !c.calibration.empty();
+}
+
+bool has_panel(const run_config& c) {
+  return c.panel.has_value();
+}
+
+bool has_cascade(const run_config& c) {
+  return c.cascade.has_value();
+}
+
+template <class Get>
+field<run_config> tls_file(std::string_view pointer, Get get) {
+  return only_when(
+    config::text<run_config>(pointer,
+                             [get](auto& c) -> auto& { return get(c.connection); }),
+    [get](const run_config& c) { return !get(c.connection).empty(); });
+}
+
+// The judges and the vote rule.
+config::table<run_config> top_fields() {
+  using namespace config;
+  using C = run_config;
+  return {
+    {"/source", {}, [](json_writer& w, const C& c) { w.String(c.source); }, {}},
+    comment<C>("/_comment"),
+    {"/judge",
+     [](const Value& v, C& c, const std::string& at) {
+       auto spec = parse_judge_name(v.GetString());
+       if (!spec)
+         return field_error(at, context_of(spec.error()));
+       c.judges = {*spec};
+       return caf::error{};
+     },
+     {},
+     {}},
+    {"/judges", read_judges, write_judges, {}},
+    custom<C>(
+      "/votes",
+      [](const Value& v, C& c) {
+        c.votes.votes = v.GetUint();
+        c.votes.min_agreement = c.votes.votes / 2 + 1; // a strict majority
+      },
+      [](json_writer& w, const C& c) { w.Uint(c.votes.votes); }),
+    count<C>("/min_agreement", [](auto& c) -> auto& { return c.votes.min_agreement; }),
+    flag<C>("/abstain_as_neither", [](auto& c) -> auto& { return c.abstain_as_neither; }),
+    flag<C>("/order_balancing", [](auto& c) -> auto& { return c.order_balancing; }),
+    duration<C>("/vote_deadline_ms", [](auto& c) -> auto& { return c.vote_deadline; }),
+    duration<C>("/failover_wait_ms", [](auto& c) -> auto& { return c.failover_wait; }),
+    real<C>("/max_fault_rate", [](auto& c) -> auto& { return c.max_fault_rate; }),
+  };
+}
+
+// Statistics, canaries, the audit file and the cache.
+config::table<run_config> statistics_fields() {
+  using namespace config;
+  using C = run_config;
+  return {
+    comment<C>("/statistics/_comment"),
+    stat("/statistics/tau", [](auto& c) -> auto& { return c.stats.tau; }),
+    stat("/statistics/alpha", [](auto& c) -> auto& { return c.stats.alpha; }),
+    stat("/statistics/max_absent_rate",
+         [](auto& c) -> auto& { return c.stats.max_absent_rate; }),
+    stat("/statistics/max_fault_rate",
+         [](auto& c) -> auto& { return c.stats.max_fault_rate; }),
+    stat("/statistics/max_undecided_rate",
+         [](auto& c) -> auto& { return c.stats.max_undecided_rate; }),
+    count<C>("/statistics/min_decided", [](auto& c) -> auto& { return c.stats.min_decided; }),
+    comment<C>("/canaries/_comment"),
+    real<C>("/canaries/rate", [](auto& c) -> auto& { return c.canaries.rate; }),
+    {"/canaries/seed",
+     [](const Value& v, C& c, const std::string& at) {
+       if (!v.IsUint64())
+         return field_error(at, "must fit in an unsigned 64-bit integer");
+       c.canaries.seed = v.GetUint64();
+       return caf::error{};
+     },
+     [](json_writer& w, const C& c) { w.Uint64(c.canaries.seed); },
+     {}},
+    custom<C>(
+      "/canaries/on_alarm",
+      [](const Value& v, C& c) {
+        c.canaries.on_alarm = *alarm_action_from_string(v.GetString());
+      },
+      [](json_writer& w, const C& c) {
+        w.String(std::string{to_string(c.canaries.on_alarm)});
+      }),
+    real<C>("/canaries/tolerated_rate",
+            [](auto& c) -> auto& { return c.canaries.alarm.tolerated_rate; }),
+    real<C>("/canaries/alarm_rate",
+            [](auto& c) -> auto& { return c.canaries.alarm.alarm_rate; }),
+    real<C>("/canaries/alpha", [](auto& c) -> auto& { return c.canaries.alarm.alpha; }),
+    real<C>("/canaries/beta", [](auto& c) -> auto& { return c.canaries.alarm.beta; }),
+    comment<C>("/audit/_comment"),
+    text<C>("/audit/path", [](auto& c) -> auto& { return c.audit_path; }),
+    custom<C>(
+      "/audit/flush",
+      [](const Value& v, C& c) { c.flush = *flush_policy_from_string(v.GetString()); },
+      [](json_writer& w, const C& c) { w.String(std::string{to_string(c.flush)}); }),
+    // Only when configured: a run without a cache records no cache settings.
+    comment<C>("/cache/_comment"),
+    only_when(text<C>("/cache/path", [](auto& c) -> auto& { return c.cache.path; }),
+              has_cache),
+    only_when(duration<C>("/cache/ttl", [](auto& c) -> auto& { return c.cache.ttl; }),
+              has_cache),
+    only_when(count<C>("/cache/max_bytes",
+                       [](auto& c) -> auto& { return c.cache.max_bytes; }),
+              has_cache),
+  };
+}
+
+// Judge hosts, the answer policy, calibration and stopping.
+config::table<run_config> host_fields() {
+  using namespace config;
+  using C = run_config;
+  return {
+    custom<C>(
+      "/hosts", [](const Value& v, C& c) { read_strings(v, c.hosts); },
+      [](json_writer& w, const C& c) { write_strings(w, c.hosts); }),
+    // The TLS files by path; empty ones left out, so that the text reads
+    // back under the schema.
+    tls_file("/host_connection/tls_cert", [](auto& c) -> auto& { return c.tls_cert; }),
+    tls_file("/host_connection/tls_key", [](auto& c) -> auto& { return c.tls_key; }),
+    tls_file("/host_connection/tls_ca", [](auto& c) -> auto& { return c.tls_ca; }),
+    flag<C>("/host_connection/local_judges",
+            [](auto& c) -> auto& { return c.connection.local_judges; }),
+    duration<C>("/host_connection/heartbeat_ms",
+                [](auto& c) -> auto& { return c.connection.heartbeat; }),
+    duration<C>("/host_connection/lost_after_ms",
+                [](auto& c) -> auto& { return c.connection.lost_after; }),
+    duration<C>("/host_connection/connection_timeout_ms",
+                [](auto& c) -> auto& { return c.connection.connection_timeout; }),
+    duration<C>("/host_connection/connect_timeout_ms",
+                [](auto& c) -> auto& { return c.connection.connect_timeout; }),
+    duration<C>("/host_connection/retry_max_ms",
+                [](auto& c) -> auto& { return c.connection.retry_max; }),
+    {"/answer_policy",
+     [](const Value& v, C& c, const std::string& at) {
+       return read_answer_policy(v, c.policy, at);
+     },
+     [](json_writer& w, const C& c) { write_answer_policy(w, c.policy); },
+     {}},
+    // Only when configured: the map's path and SHA-256 (checked on resume).
+    only_when(text<C>("/calibration", [](auto& c) -> auto& { return c.calibration; }),
+              has_calibration),
+    only_when(custom<C>(
+                "/calibration_sha256",
+                [](const Value& v, C& c) { c.calibration_sha256 = v.GetString(); },
+                [](json_writer& w, const C& c) {
+                  w.String(c.calibration_maps ? c.calibration_maps->sha256
+                                              : c.calibration_sha256);
+                }),
+              has_calibration),
+    only_when(custom<C>(
+                "/stop/probability",
+                [](const Value& v, C& c) { c.stop_probability = v.GetDouble(); },
+                [](json_writer& w, const C& c) { w.Double(*c.stop_probability); }),
+              [](const C& c) { return c.stop_probability.has_value(); }),
+  };
+}
+
+// A panel or a cascade (written only when configured).
+config::table<run_config> route_fields() {
+  using namespace config;
+  using C = run_config;
+  return {
+    comment<C>("/panels/_comment"),
+    only_when(custom<C>(
+                "/panels/judges",
+                [](const Value& v, C& c) { read_strings(v, panel_of(c).judges); },
+                [](json_writer& w, const C& c) { write_strings(w, c.panel->judges); }),
+              has_panel),
+    only_when(custom<C>(
+                "/panels/rule",
+                [](const Value& v, C& c) {
+                  panel_of(c).rule = *panel_rule_from_string(v.GetString());
+                },
+                [](json_writer& w, const C& c) {
+                  w.String(std::string{to_string(c.panel->rule)});
+                }),
+              has_panel),
+    comment<C>("/cascade/_comment"),
+    only_when(custom<C>(
+                "/cascade/rules",
+                [](const Value& v, C& c) { cascade_of(c).rules = v.GetString(); },
+                [](json_writer& w, const C& c) { w.String(c.cascade->rules); }),
+              has_cascade),
+    only_when(custom<C>(
+                "/cascade/llm",
+                [](const Value& v, C& c) { cascade_of(c).llm = v.GetString(); },
+                [](json_writer& w, const C& c) { w.String(c.cascade->llm); }),
+              has_cascade),
+    only_when(custom<C>(
+                "/cascade/audit_rate",
+                [](const Value& v, C& c) { cascade_of(c).audit_rate = v.GetDouble(); },
+                [](json_writer& w, const C& c) { w.Double(c.cascade->audit_rate); }),
+              has_cascade),
+    only_when(custom<C>(
+                "/cascade/seed",
+                [](const Value& v, C& c) { cascade_of(c).seed = v.GetUint64(); },
+                [](json_writer& w, const C& c) { w.Uint64(c.cascade->seed); }),
+              has_cascade),
+  };
+}
+
+// The fields of a run configuration (configs/schema.json), in the order the
+// writer writes them; the reader reads them in this order too ("votes"
+// before "min_agreement", which it may set).
+const config::table<run_config>& run_fields() {
+  static const config::table<run_config> fields = [] {
+    config::table<run_config> all;
+    for (auto part : {top_fields, statistics_fields, host_fields, route_fields})
+      for (auto& f : part())
+        all.push_back(f);
+    return all;
+  }();
+  return fields;
+}
+
+/// "<source>: <pointer>: <what>" (no source for a configuration built in
+/// code without one).
+caf::error config_error(const std::string& source, const std::string& pointer,
+                        const std::string& what) {
+  return make_error(errc::bad_config,
+                    (source.empty() ? "" : source + ": ")
+                      + (pointer.empty() ? "" : pointer + ": ") + what);
 }
 
 // What a panel or a cascade says about its judges: each name is one of the
 // run's judges or a short judge name (then added to the judges, unless a
 // judge of that name exists).
 caf::error resolve_judge(run_config& cfg, const std::string& name,
-                         const std::string& pointer, const fail_fn& fail) {
+                         const std::string& pointer) {
   if (find_judge(cfg, name))
     return caf::error{};
   auto spec = parse_judge_name(name);
   if (!spec)
-    return fail(pointer, "\"" + name
-                           + "\" is neither the name of a configured judge nor "
-                             "a judge name ("
-                           + context_of(spec.error()) + ")");
+    return field_error(pointer, "\"" + name
+                                  + "\" is neither the name of a configured "
+                                    "judge nor a judge name ("
+                                  + context_of(spec.error()) + ")");
   spec->name = name;
   cfg.judges.push_back(std::move(*spec));
   return caf::error{};
@@ -171,19 +514,41 @@ std::string same_judge(const run_config& cfg,
                        const std::vector<std::string>& names) {
   std::set<std::string> ids;
   for (auto& n : names)
-    if (!ids.insert(judge_id_of(*find_judge(cfg, n))).second)
+    if (auto j = find_judge(cfg, n); j && !ids.insert(judge_id_of(*j)).second)
       return n;
   return {};
 }
 
-// "panels" and "cascade": read, resolved to judges, and checked.
-caf::error apply_routes(const Value& doc, run_config& cfg, bool judges_given,
-                        const fail_fn& fail) {
-  auto panels = member(doc, "panels");
-  auto cascade = member(doc, "cascade");
-  if (panels && cascade)
-    return fail("/cascade", "give either \"panels\" or \"cascade\", not both");
-  if (!panels && !cascade)
+// The panel's judges as the file names them, or all the run's judges.
+caf::error resolve_panel(run_config& cfg, bool judges_given,
+                         const std::vector<judge_spec>& defaults,
+                         const std::function<caf::error(const std::string&,
+                                                        const std::string&)>&
+                           resolve) {
+  auto& pc = *cfg.panel;
+  if (pc.judges.empty()) {
+    if (!judges_given)
+      cfg.judges = defaults;
+    for (auto& j : cfg.judges)
+      pc.judges.push_back(j.name);
+    return caf::error{};
+  }
+  for (std::size_t i = 0; i < pc.judges.size(); ++i) {
+    auto at = "/panels/judges/" + std::to_string(i);
+    if (auto err = resolve(pc.judges[i], at))
+      return err;
+    if (std::find(pc.judges.begin(), pc.judges.begin() + i, pc.judges[i])
+        != pc.judges.begin() + i)
+      return field_error(at, "judge \"" + pc.judges[i] + "\" is named twice");
+  }
+  return caf::error{};
+}
+
+// "panels" and "cascade" as the file wrote them: names resolved to judges,
+// then what only a file can get wrong (the same judge twice, a judge
+// configured but not used).
+caf::error resolve_routes(run_config& cfg, bool judges_given) {
+  if (!cfg.panel && !cfg.cascade)
     return caf::error{};
   // Without judges of its own, a panel or cascade names all the run's
   // judges: the embedded default judge is not kept unless named.
@@ -191,78 +556,193 @@ caf::error apply_routes(const Value& doc, run_config& cfg, bool judges_given,
   if (!judges_given)
     cfg.judges.clear();
   auto resolve = [&](const std::string& name, const std::string& at) {
-    if (judges_given || find_judge(cfg, name))
-      return resolve_judge(cfg, name, at, fail);
-    for (auto& d : defaults)
-      if (d.name == name) {
-        cfg.judges.push_back(d);
-        return caf::error{};
-      }
-    return resolve_judge(cfg, name, at, fail);
+    if (!judges_given && !find_judge(cfg, name))
+      for (auto& d : defaults)
+        if (d.name == name) {
+          cfg.judges.push_back(d);
+          return caf::error{};
+        }
+    return resolve_judge(cfg, name, at);
   };
   std::vector<std::string> used;
-  if (panels) {
-    panel_config pc;
-    if (auto r = member(*panels, "rule"))
-      pc.rule = *panel_rule_from_string(r->GetString());
-    if (auto js = member(*panels, "judges")) {
-      for (rapidjson::SizeType i = 0; i < js->Size(); ++i) {
-        std::string name = (*js)[i].GetString();
-        if (auto err = resolve(name, "/panels/judges/" + std::to_string(i)))
-          return err;
-        if (std::find(pc.judges.begin(), pc.judges.end(), name)
-            != pc.judges.end())
-          return fail("/panels/judges/" + std::to_string(i),
-                      "judge \"" + name + "\" is named twice");
-        pc.judges.push_back(name);
-      }
-    } else {
-      if (!judges_given)
-        cfg.judges = defaults;
-      for (auto& j : cfg.judges)
-        pc.judges.push_back(j.name);
-    }
-    if (pc.judges.size() < 2)
-      return fail("/panels", "a panel needs at least two judges ("
-                               + std::to_string(pc.judges.size())
-                               + " configured)");
-    if (auto twice = same_judge(cfg, pc.judges); !twice.empty())
-      return fail("/panels/judges",
-                  "judge \"" + twice
-                    + "\" is the same judge (model, temperature, prompt) as "
-                      "another panel judge: a panel needs different judges");
-    used = pc.judges;
-    cfg.panel = std::move(pc);
+  if (cfg.panel) {
+    if (auto err = resolve_panel(cfg, judges_given, defaults, resolve))
+      return err;
+    if (cfg.panel->judges.size() < 2)
+      return caf::error{}; // validate() says so
+    if (auto twice = same_judge(cfg, cfg.panel->judges); !twice.empty())
+      return field_error("/panels/judges",
+                         "judge \"" + twice
+                           + "\" is the same judge (model, temperature, "
+                             "prompt) as another panel judge: a panel needs "
+                             "different judges");
+    used = cfg.panel->judges;
   } else {
-    cascade_config cc;
-    cc.rules = cascade->FindMember("rules")->value.GetString();
+    auto& cc = *cfg.cascade;
     if (auto err = resolve(cc.rules, "/cascade/rules"))
       return err;
-    cc.llm = cascade->FindMember("llm")->value.GetString();
     if (auto err = resolve(cc.llm, "/cascade/llm"))
       return err;
     if (!same_judge(cfg, {cc.rules, cc.llm}).empty())
-      return fail("/cascade/llm", "the LLM judge must be another judge than "
-                                  "the rule judge");
-    if (auto v = member(*cascade, "audit_rate"))
-      cc.audit_rate = v->GetDouble();
-    if (auto v = member(*cascade, "seed"))
-      cc.seed = v->GetUint64();
+      return field_error("/cascade/llm", "the LLM judge must be another judge "
+                                         "than the rule judge");
     used = {cc.rules, cc.llm};
-    cfg.cascade = std::move(cc);
   }
   for (std::size_t i = 0; i < cfg.judges.size(); ++i)
     if (std::find(used.begin(), used.end(), cfg.judges[i].name) == used.end())
-      return fail("/judges/" + std::to_string(i),
-                  "judge \"" + cfg.judges[i].name + "\" is configured but the "
-                    + (panels ? "panel" : "cascade")
-                    + " does not use it (name it there, or remove it)");
+      return field_error("/judges/" + std::to_string(i),
+                         "judge \"" + cfg.judges[i].name
+                           + "\" is configured but the "
+                           + (cfg.panel ? "panel" : "cascade")
+                           + " does not use it (name it there, or remove it)");
+  return caf::error{};
+}
+
+/// Lays a schema-valid document over `cfg` (the field table), resolves what
+/// the file names, then validates the result.
+caf::error apply(const Value& doc, run_config& cfg) {
+  if (member(doc, "judge") && member(doc, "judges"))
+    return field_error("/judge", "give either \"judge\" or \"judges\", not both");
+  if (member(doc, "panels") && member(doc, "cascade"))
+    return field_error("/cascade",
+                       "give either \"panels\" or \"cascade\", not both");
+  // An empty "panels" object is a panel of all the run's judges.
+  if (member(doc, "panels"))
+    cfg.panel.emplace();
+  if (auto err = config::read_fields(doc, cfg, run_fields()))
+    return err;
+  set_answer_policy(cfg.judges, cfg.policy);
+  return resolve_routes(cfg, member(doc, "judge") || member(doc, "judges"));
+}
+
+caf::expected<run_config> parse_over(run_config base, std::string_view json,
+                                     const std::string& source) {
+  rapidjson::Document doc;
+  doc.Parse<rapidjson::kParseValidateEncodingFlag>(json.data(), json.size());
+  if (doc.HasParseError())
+    return config_error(source, position_of(json, doc.GetErrorOffset()),
+                        std::string{"not valid JSON: "}
+                          + rapidjson::GetParseError_En(doc.GetParseError()));
+  rapidjson::SchemaValidator validator{compiled_schema()};
+  if (!doc.Accept(validator))
+    return config_error(source, "",
+                        schema_error(schema_document(), doc, validator));
+  base.source = source;
+  if (auto err = apply(doc, base))
+    return config_error(source, "", context_of(err));
+  if (auto err = validate(base))
+    return err;
+  return base;
+}
+
+// --- validate(run_config) -----------------------------------------------------
+
+using fail_fn = std::function<caf::error(const std::string& pointer,
+                                         const std::string& what)>;
+
+caf::error validate_judges(const run_config& cfg, const fail_fn& fail) {
+  if (cfg.judges.empty())
+    return fail("/judges", "no judge configured");
+  for (std::size_t i = 0; i < cfg.judges.size(); ++i)
+    for (bool constrain : {false, true})
+      if (auto err = judge_setting_problem(cfg.judges[i], constrain))
+        return fail("/judges/" + std::to_string(i)
+                      + (constrain ? "/constrain" : "/logprobs"),
+                    context_of(err));
+  if (auto err = validate(cfg.votes))
+    return fail(cfg.votes.votes < 1 ? "/votes" : "/min_agreement",
+                context_of(err));
+  if (cfg.vote_deadline.count() <= 0)
+    return fail("/vote_deadline_ms", "the vote deadline must be positive");
+  return caf::error{};
+}
+
+// Batch settings (issue 17): only the APIs that have one, within its limit;
+// the batch discount is a share of the price.
+caf::error validate_batches(const run_config& cfg, const fail_fn& fail) {
+  for (std::size_t i = 0; i < cfg.judges.size(); ++i) {
+    auto& j = cfg.judges[i];
+    auto at = "/judges/" + std::to_string(i);
+    if (j.prices && !(j.prices->batch_discount >= 0.0 && j.prices->batch_discount <= 1.0))
+      return fail(at + "/prices/batch_discount",
+                  "the batch discount is a share of the price, from 0 to 1");
+    if (!j.batch.enabled)
+      continue;
+    auto limit = batch_request_limit(j.type);
+    if (limit == 0)
+      return fail(at + "/batch", "judge \"" + j.name + "\" of type \"" + j.type
+                                   + "\" has no batch API (batch is for anthropic "
+                                     "and openai judges)");
+    if (j.batch.max_requests < 1 || j.batch.max_requests > limit)
+      return fail(at + "/batch/max_requests",
+                  "must be from 1 to " + std::to_string(limit) + " (the " + j.type
+                    + " API's requests per batch)");
+    if (j.batch.on_failure != "sync" && j.batch.on_failure != "fault")
+      return fail(at + "/batch/on_failure", "must be \"sync\" or \"fault\"");
+  }
+  return caf::error{};
+}
+
+caf::error validate_hosts(const run_config& cfg, const fail_fn& fail) {
+  for (std::size_t i = 0; i < cfg.hosts.size(); ++i)
+    if (auto a = parse_host_address(cfg.hosts[i], false); !a)
+      return fail("/hosts/" + std::to_string(i), context_of(a.error()));
+  auto& c = cfg.connection;
+  auto given = !c.tls_cert.empty() + !c.tls_key.empty() + !c.tls_ca.empty();
+  if (given != 0 && given != 3)
+    return fail("/host_connection",
+                "mutual TLS needs all three of tls_cert, tls_key and tls_ca");
+  if (c.lost_after < c.heartbeat)
+    return fail("/host_connection/lost_after_ms",
+                "must be at least heartbeat_ms (a host is lost after missed "
+                "pings)");
+  return caf::error{};
+}
+
+caf::error validate_statistics(const run_config& cfg, const fail_fn& fail) {
+  if (auto err = validate(cfg.stats))
+    return fail("/statistics", context_of(err));
+  if (!(cfg.canaries.rate >= 0.0 && cfg.canaries.rate <= 1.0))
+    return fail("/canaries/rate", "must be between 0 and 1");
+  if (auto err = validate(cfg.canaries.alarm))
+    return fail("/canaries", context_of(err));
+  if (cfg.stop_probability && cfg.calibration.empty())
+    return fail("/stop/probability",
+                "stopping on probability needs a calibration map "
+                "(\"calibration\": \"MAP.json\", made by invjudge calibrate)");
+  return caf::error{};
+}
+
+// A panel or cascade names configured judges; a calibration map is for
+// pooled votes only.
+caf::error validate_routes(const run_config& cfg, const fail_fn& fail) {
+  if (cfg.panel && cfg.cascade)
+    return fail("/cascade", "give either \"panels\" or \"cascade\", not both");
+  if (cfg.panel && cfg.panel->judges.size() < 2)
+    return fail("/panels", "a panel needs at least two judges ("
+                             + std::to_string(cfg.panel->judges.size())
+                             + " configured)");
+  std::vector<std::string> names;
+  if (cfg.panel)
+    names = cfg.panel->judges;
+  if (cfg.cascade)
+    names = {cfg.cascade->rules, cfg.cascade->llm};
+  for (auto& n : names)
+    if (!find_judge(cfg, n))
+      return fail(cfg.panel ? "/panels/judges" : "/cascade",
+                  "the " + std::string{cfg.panel ? "panel" : "cascade"}
+                    + " names judge \"" + n + "\", which is not configured");
+  if (!cfg.calibration.empty() && (cfg.panel || cfg.cascade))
+    return fail("/calibration",
+                std::string{"a calibration map applies to pooled votes, not "
+                            "to a "}
+                  + (cfg.panel ? "panel" : "cascade"));
   return caf::error{};
 }
 
 // Budgets: a cost limit needs prices; judges sharing a judge id (one model on
 // several endpoints) are one judge and cannot have two budgets.
-caf::error check_budgets(const run_config& cfg, const fail_fn& fail) {
+caf::error validate_budgets(const run_config& cfg, const fail_fn& fail) {
   std::set<std::string> budgeted;
   for (std::size_t i = 0; i < cfg.judges.size(); ++i) {
     auto& j = cfg.judges[i];
@@ -278,159 +758,6 @@ caf::error check_budgets(const run_config& cfg, const fail_fn& fail) {
   }
   return caf::error{};
 }
-
-/// Lays a schema-valid document over `cfg`, then checks what a schema cannot.
-caf::error apply(const Value& doc, run_config& cfg, const std::string& source) {
-  fail_fn fail = [&](const std::string& pointer, const std::string& what) {
-    return make_error(errc::bad_config,
-                      source + ": " + (pointer.empty() ? "" : pointer + ": ")
-                        + what);
-  };
-  auto judge = member(doc, "judge");
-  auto judges = member(doc, "judges");
-  if (judge && judges)
-    return fail("/judge", "give either \"judge\" or \"judges\", not both");
-  if (judge) {
-    auto spec = parse_judge_name(judge->GetString());
-    if (!spec)
-      return fail("/judge", context_of(spec.error()));
-    cfg.judges = {*spec};
-  }
-  if (judges) {
-    cfg.judges.clear();
-    std::set<std::string> names;
-    for (rapidjson::SizeType i = 0; i < judges->Size(); ++i) {
-      std::string at = "/judges/" + std::to_string(i);
-      if (auto seed = member((*judges)[i], "seed"); seed && !seed->IsInt64())
-        return fail(at + "/seed", "must fit in a signed 64-bit integer");
-      auto spec = judge_from((*judges)[i]);
-      for (bool constrain : {false, true})
-        if (auto err = judge_setting_problem(spec, constrain))
-          return fail(at + (constrain ? "/constrain" : "/logprobs"),
-                      context_of(err));
-      if (!names.insert(spec.name).second)
-        return fail(at + (member((*judges)[i], "name") ? "/name" : ""),
-                    "duplicate judge name \"" + spec.name
-                      + "\" (give each judge its own \"name\")");
-      cfg.judges.push_back(std::move(spec));
-    }
-  }
-  auto votes = member(doc, "votes");
-  auto k = member(doc, "min_agreement");
-  if (votes)
-    cfg.votes.votes = votes->GetUint();
-  if (k)
-    cfg.votes.min_agreement = k->GetUint();
-  else if (votes)
-    cfg.votes.min_agreement = cfg.votes.votes / 2 + 1; // a strict majority
-  if (auto err = validate(cfg.votes))
-    return fail(k ? "/min_agreement" : "/votes", context_of(err));
-  if (auto v = member(doc, "abstain_as_neither"))
-    cfg.abstain_as_neither = v->GetBool();
-  if (auto v = member(doc, "order_balancing"))
-    cfg.order_balancing = v->GetBool();
-  if (auto v = member(doc, "vote_deadline_ms"))
-    cfg.vote_deadline = std::chrono::milliseconds{v->GetUint()};
-  if (auto v = member(doc, "failover_wait_ms"))
-    cfg.failover_wait = std::chrono::milliseconds{v->GetUint()};
-  if (auto err = read_hosts(doc, cfg, fail))
-    return err;
-  if (auto v = member(doc, "max_fault_rate"))
-    cfg.max_fault_rate = v->GetDouble();
-  if (auto st = member(doc, "statistics")) {
-    auto num = [&](const char* name, double& into) {
-      if (auto v = member(*st, name))
-        into = v->GetDouble();
-    };
-    num("tau", cfg.stats.tau);
-    num("alpha", cfg.stats.alpha);
-    num("max_absent_rate", cfg.stats.max_absent_rate);
-    num("max_fault_rate", cfg.stats.max_fault_rate);
-    num("max_undecided_rate", cfg.stats.max_undecided_rate);
-    if (auto v = member(*st, "min_decided"))
-      cfg.stats.min_decided = v->GetUint();
-  }
-  if (auto err = validate(cfg.stats))
-    return fail("/statistics", context_of(err));
-  if (auto ca = member(doc, "canaries")) {
-    auto& c = cfg.canaries;
-    c.rate = (*ca)["rate"].GetDouble();
-    if (auto v = member(*ca, "seed")) {
-      if (!v->IsUint64())
-        return fail("/canaries/seed", "must fit in an unsigned 64-bit integer");
-      c.seed = v->GetUint64();
-    }
-    if (auto v = member(*ca, "on_alarm"))
-      c.on_alarm = *alarm_action_from_string(v->GetString());
-    auto num = [&](const char* name, double& into) {
-      if (auto v = member(*ca, name))
-        into = v->GetDouble();
-    };
-    num("tolerated_rate", c.alarm.tolerated_rate);
-    num("alarm_rate", c.alarm.alarm_rate);
-    num("alpha", c.alarm.alpha);
-    num("beta", c.alarm.beta);
-    if (auto err = validate(c.alarm))
-      return fail("/canaries", context_of(err));
-  }
-  if (auto au = member(doc, "audit")) {
-    if (auto v = member(*au, "path"))
-      cfg.audit_path = v->GetString();
-    if (auto v = member(*au, "flush"))
-      cfg.flush = *flush_policy_from_string(v->GetString());
-  }
-  if (auto v = member(doc, "calibration"))
-    cfg.calibration = v->GetString();
-  if (auto v = member(doc, "calibration_sha256"))
-    cfg.calibration_sha256 = v->GetString();
-  if (auto st = member(doc, "stop"))
-    if (auto v = member(*st, "probability"))
-      cfg.stop_probability = v->GetDouble();
-  if (cfg.stop_probability && cfg.calibration.empty())
-    return fail("/stop/probability",
-                "stopping on probability needs a calibration map "
-                "(\"calibration\": \"MAP.json\", made by invjudge calibrate)");
-  if (auto c = member(doc, "cache")) {
-    if (auto v = member(*c, "path"))
-      cfg.cache.path = v->GetString();
-    if (auto v = member(*c, "ttl"))
-      cfg.cache.ttl = std::chrono::seconds(v->GetUint64());
-    if (auto v = member(*c, "max_bytes"))
-      cfg.cache.max_bytes = v->GetUint64();
-  }
-  if (auto bad = apply_answer_policy(member(doc, "answer_policy"), cfg.policy,
-                                     cfg.judges))
-    return fail("/answer_policy/" + bad->field, bad->what);
-  if (auto err = apply_routes(doc, cfg, judge || judges, fail))
-    return err;
-  if (!cfg.calibration.empty() && (cfg.panel || cfg.cascade))
-    return fail("/calibration",
-                   std::string{"a calibration map applies to pooled votes, "
-                               "not to a "}
-                     + (cfg.panel ? "panel" : "cascade"));
-  return check_budgets(cfg, fail);
-}
-
-caf::expected<run_config> parse_over(run_config base, std::string_view json,
-                                     const std::string& source) {
-  rapidjson::Document doc;
-  doc.Parse<rapidjson::kParseValidateEncodingFlag>(json.data(), json.size());
-  if (doc.HasParseError())
-    return make_error(errc::bad_config,
-                      source + ": " + position_of(json, doc.GetErrorOffset())
-                        + ": not valid JSON: "
-                        + rapidjson::GetParseError_En(doc.GetParseError()));
-  rapidjson::SchemaValidator validator{compiled_schema()};
-  if (!doc.Accept(validator))
-    return make_error(errc::bad_config,
-                      source + ": "
-                        + schema_error(schema_document(), doc, validator));
-  base.source = source;
-  if (auto err = apply(doc, base, source))
-    return err;
-  return base;
-}
-
 } // namespace
 
 std::string_view to_string(flush_policy p) {
@@ -467,6 +794,17 @@ caf::expected<run_config> parse_config(std::string_view json,
   return parse_over(default_config(), json, source);
 }
 
+caf::error validate(const run_config& cfg) {
+  fail_fn fail = [&](const std::string& pointer, const std::string& what) {
+    return config_error(cfg.source, pointer, what);
+  };
+  for (auto step : {validate_judges, validate_batches, validate_hosts,
+                    validate_statistics, validate_routes, validate_budgets})
+    if (auto err = step(cfg, fail))
+      return err;
+  return caf::error{};
+}
+
 const judge_spec* find_judge(const run_config& cfg, const std::string& name) {
   for (auto& j : cfg.judges)
     if (j.name == name)
@@ -491,222 +829,17 @@ caf::error override_judge(run_config& cfg, const std::string& name) {
   return caf::error{};
 }
 
-// "hosts" and "host_connection" (the TLS files by path; empty ones left out,
-// so that the text reads back under the schema).
-static void write_hosts(rapidjson::Writer<rapidjson::StringBuffer>& w,
-                        const run_config& cfg) {
-  w.Key("hosts");
-  w.StartArray();
-  for (auto& h : cfg.hosts)
-    w.String(h);
-  w.EndArray();
-  const auto& c = cfg.connection;
-  w.Key("host_connection");
-  w.StartObject();
-  for (auto [name, value] : {std::pair{"tls_cert", &c.tls_cert},
-                             std::pair{"tls_key", &c.tls_key},
-                             std::pair{"tls_ca", &c.tls_ca}})
-    if (!value->empty()) {
-      w.Key(name);
-      w.String(*value);
-    }
-  w.Key("local_judges");
-  w.Bool(c.local_judges);
-  for (auto [name, value] :
-       {std::pair{"heartbeat_ms", c.heartbeat},
-        std::pair{"lost_after_ms", c.lost_after},
-        std::pair{"connection_timeout_ms", c.connection_timeout},
-        std::pair{"connect_timeout_ms", c.connect_timeout},
-        std::pair{"retry_max_ms", c.retry_max}}) {
-    w.Key(name);
-    w.Int64(value.count());
-  }
-  w.EndObject();
-}
-
 void write_run_config(rapidjson::Writer<rapidjson::StringBuffer>& w,
                       const run_config& cfg) {
-  w.StartObject();
-  w.Key("source");
-  w.String(cfg.source);
-  w.Key("judges");
-  w.StartArray();
-  for (auto& j : cfg.judges) {
-    w.StartObject();
-    w.Key("name");
-    w.String(j.name);
-    w.Key("type");
-    w.String(j.type);
-    w.Key("model");
-    w.String(j.model);
-    w.Key("base_url");
-    w.String(j.base_url);
-    w.Key("temperature");
-    w.Double(j.temperature);
-    w.Key("seed");
-    if (j.seed)
-      w.Int64(*j.seed);
-    else
-      w.Null();
-    w.Key("max_tokens");
-    w.Uint(j.max_tokens);
-    w.Key("timeout_ms");
-    w.Int64(j.timeout.count());
-    w.Key("max_in_flight");
-    w.Uint(j.max_in_flight);
-    w.Key("api_key_env");
-    w.String(j.api_key_env);
-    w.Key("ca_file");
-    w.String(j.ca_file);
-    w.Key("max_attempts");
-    w.Uint(j.max_attempts);
-    // Written only when declared, so that runs without them keep their
-    // manifest as it was.
-    if (j.budget.any()) {
-      w.Key("budget");
-      w.StartObject();
-      auto limit = [&](const char* key, const std::optional<std::uint64_t>& v) {
-        if (v) {
-          w.Key(key);
-          w.Uint64(*v);
-        }
-      };
-      limit("max_calls", j.budget.max_calls);
-      limit("max_input_tokens", j.budget.max_input_tokens);
-      limit("max_output_tokens", j.budget.max_output_tokens);
-      if (j.budget.max_cost) {
-        w.Key("max_cost");
-        w.Double(*j.budget.max_cost);
-      }
-      w.EndObject();
-    }
-    if (j.prices) {
-      w.Key("prices");
-      w.StartObject();
-      w.Key("input");
-      w.Double(j.prices->input);
-      w.Key("output");
-      w.Double(j.prices->output);
-      w.EndObject();
-    }
-    w.Key("breaker");
-    w.StartObject();
-    w.Key("enabled");
-    w.Bool(j.breaker.enabled);
-    w.Key("failures");
-    w.Uint(j.breaker.failures);
-    w.Key("cooldown_ms");
-    w.Int64(j.breaker.cooldown.count());
-    w.EndObject();
-    // Written only when set, so that runs without them keep their manifest
-    // as it was.
-    if (j.logprobs) {
-      w.Key("logprobs");
-      w.Bool(true);
-    }
-    if (j.constrain != reply_constraint::none) {
-      auto c = to_string(j.constrain);
-      w.Key("constrain");
-      w.String(c.data(), static_cast<rapidjson::SizeType>(c.size()));
-    }
-    w.EndObject();
-  }
-  w.EndArray();
-  w.Key("votes");
-  w.Uint(cfg.votes.votes);
-  w.Key("min_agreement");
-  w.Uint(cfg.votes.min_agreement);
-  w.Key("abstain_as_neither");
-  w.Bool(cfg.abstain_as_neither);
-  w.Key("order_balancing");
-  w.Bool(cfg.order_balancing);
-  w.Key("vote_deadline_ms");
-  w.Int64(cfg.vote_deadline.count());
-  w.Key("failover_wait_ms");
-  w.Int64(cfg.failover_wait.count());
-  w.Key("max_fault_rate");
-  w.Double(cfg.max_fault_rate);
-  w.Key("statistics");
-  write_statistical_params(w, cfg.stats);
-  w.Key("canaries");
-  w.StartObject();
-  w.Key("rate");
-  w.Double(cfg.canaries.rate);
-  w.Key("seed");
-  w.Uint64(cfg.canaries.seed);
-  w.Key("on_alarm");
-  w.String(std::string{to_string(cfg.canaries.on_alarm)});
-  w.Key("tolerated_rate");
-  w.Double(cfg.canaries.alarm.tolerated_rate);
-  w.Key("alarm_rate");
-  w.Double(cfg.canaries.alarm.alarm_rate);
-  w.Key("alpha");
-  w.Double(cfg.canaries.alarm.alpha);
-  w.Key("beta");
-  w.Double(cfg.canaries.alarm.beta);
-  w.EndObject();
-  w.Key("audit");
-  w.StartObject();
-  w.Key("path");
-  w.String(cfg.audit_path);
-  w.Key("flush");
-  w.String(std::string{to_string(cfg.flush)});
-  w.EndObject();
-  // Only when configured: a run without a cache records no cache settings.
-  if (!cfg.cache.path.empty()) {
-    w.Key("cache");
-    w.StartObject();
-    w.Key("path");
-    w.String(cfg.cache.path);
-    w.Key("ttl");
-    w.Uint64(static_cast<std::uint64_t>(cfg.cache.ttl.count()));
-    w.Key("max_bytes");
-    w.Uint64(cfg.cache.max_bytes);
-    w.EndObject();
-  }
-  write_hosts(w, cfg);
-  write_answer_policy(w, cfg.policy);
-  // Only when configured: the map's path and SHA-256 (checked on resume).
-  if (!cfg.calibration.empty()) {
-    w.Key("calibration");
-    w.String(cfg.calibration);
-    w.Key("calibration_sha256");
-    w.String(cfg.calibration_maps ? cfg.calibration_maps->sha256
-                                  : cfg.calibration_sha256);
-  }
-  if (cfg.stop_probability) {
-    w.Key("stop");
-    w.StartObject();
-    w.Key("probability");
-    w.Double(*cfg.stop_probability);
-    w.EndObject();
-  }
-  if (cfg.panel) {
-    w.Key("panels");
-    w.StartObject();
-    w.Key("judges");
-    w.StartArray();
-    for (auto& n : cfg.panel->judges)
-      w.String(n);
-    w.EndArray();
-    w.Key("rule");
-    w.String(std::string{to_string(cfg.panel->rule)});
-    w.EndObject();
-  }
-  if (cfg.cascade) {
-    w.Key("cascade");
-    w.StartObject();
-    w.Key("rules");
-    w.String(cfg.cascade->rules);
-    w.Key("llm");
-    w.String(cfg.cascade->llm);
-    w.Key("audit_rate");
-    w.Double(cfg.cascade->audit_rate);
-    w.Key("seed");
-    w.Uint64(cfg.cascade->seed);
-    w.EndObject();
-  }
-  w.EndObject();
+  config::write_fields(w, cfg, run_fields());
+}
+
+const config::table<run_config>& run_config_fields() {
+  return run_fields();
+}
+
+const config::table<judge_spec>& judge_config_fields() {
+  return judge_fields();
 }
 
 std::string to_json(const run_config& cfg) {

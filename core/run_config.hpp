@@ -2,8 +2,9 @@
 // The one configuration model of a run: what the driver reads from
 // --config, what the daemon takes in a request body, what the run session is
 // spawned with, and what the run manifest records (to_json, the one writer).
-// JSON is validated against configs/schema.json, then checked for meaning
-// (vote rule, statistical parameters, judges), before anything is spawned.
+// JSON is validated against configs/schema.json, read through one table of
+// fields (run_config_fields(), which the writer follows too), then checked
+// for meaning by validate(), before anything is spawned.
 // Every error names the source and the JSON pointer of the offending value.
 // Pure: no file is read here (tools/config_file.hpp reads files).
 #include <chrono>
@@ -21,6 +22,7 @@
 
 #include "core/calibration.hpp"
 #include "core/canary_plan.hpp"
+#include "core/config_fields.hpp"
 #include "core/judge_spec.hpp"
 #include "core/panel_rule.hpp"
 #include "core/vote_tally.hpp"
@@ -172,6 +174,13 @@ run_config default_config();
 caf::expected<run_config> parse_config(std::string_view json,
                                        const std::string& source);
 
+/// What every run configuration must satisfy, however it was made (read by
+/// parse_config, taken by the daemon, built in code for spawn_run): judges,
+/// the vote rule, hosts, statistical and canary parameters, panel or
+/// cascade naming configured judges, calibration and budgets. errc::bad_config
+/// whose context is "<source>: <pointer>: <what is wrong>".
+caf::error validate(const run_config& cfg);
+
 /// Replaces the judges with the one a short name gives (--judge). Refused
 /// (errc::bad_config) when the configuration has a panel or a cascade (they
 /// name its judges).
@@ -181,6 +190,12 @@ caf::error override_judge(run_config& cfg, const std::string& name);
 /// Key(), or a whole document): the one writer of the configuration.
 void write_run_config(rapidjson::Writer<rapidjson::StringBuffer>& w,
                       const run_config& cfg);
+
+/// The fields of the run configuration and of one judge object: the one
+/// list the reader and the writer follow (checked against
+/// configs/schema.json by a test).
+const config::table<run_config>& run_config_fields();
+const config::table<judge_spec>& judge_config_fields();
 
 /// The effective configuration as canonical JSON (recorded in the run
 /// manifest). Holds key variable names, never keys.

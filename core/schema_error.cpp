@@ -1,10 +1,10 @@
 #include "core/schema_error.hpp"
 
-#include <cstdio>
-
 #include <rapidjson/pointer.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
+
+#include "core/number_text.hpp"
 
 namespace ij {
 
@@ -41,9 +41,7 @@ std::string number_text(const Value& v) {
     return std::to_string(v.GetInt64());
   if (v.IsUint64())
     return std::to_string(v.GetUint64());
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%g", v.GetDouble());
-  return buf;
+  return ij::number_text(v.GetDouble());
 }
 
 std::string json_text(const Value& v) {

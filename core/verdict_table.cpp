@@ -2,11 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <string>
 #include <tuple>
 
 #include <boost/math/distributions/normal.hpp>
+
+#include "core/number_text.hpp"
 
 namespace ij {
 
@@ -87,12 +88,6 @@ statistical_invariance_verdict(std::string item,
 
 namespace {
 
-std::string num(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%g", x);
-  return buf;
-}
-
 } // namespace
 
 caf::error validate(const statistical_params& params) {
@@ -101,15 +96,15 @@ caf::error validate(const statistical_params& params) {
   };
   // Written as "not inside" so that NaN is rejected too.
   if (!(params.tau > 0.0 && params.tau <= 1.0))
-    return bad("tau " + num(params.tau) + " must be in (0, 1]");
+    return bad("tau " + number_text(params.tau) + " must be in (0, 1]");
   if (!(params.alpha > 0.0 && params.alpha < 1.0))
-    return bad("alpha " + num(params.alpha) + " must be in (0, 1)");
+    return bad("alpha " + number_text(params.alpha) + " must be in (0, 1)");
   for (auto [name, x] : {std::pair{"maxAbsentRate", params.max_absent_rate},
                          std::pair{"maxFaultRate", params.max_fault_rate},
                          std::pair{"maxUndecidedRate",
                                    params.max_undecided_rate}})
     if (!(x >= 0.0 && x <= 1.0))
-      return bad(std::string{name} + " " + num(x) + " must be in [0, 1]");
+      return bad(std::string{name} + " " + number_text(x) + " must be in [0, 1]");
   return {};
 }
 

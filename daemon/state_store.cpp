@@ -242,12 +242,13 @@ void state_store::end_run(run_end_job& end) {
   end.done(&row);
 }
 
-caf::error state_store::insert_run(const run_row& r) {
-  std::lock_guard<std::mutex> guard{mtx_};
-  statement q{db_, "INSERT INTO runs (id, name, state, config, created_ms, "
-                   "finished_ms, lines, accepted, closed, counts, error, "
-                   "final_hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
-                   "?10, ?11, ?12)"};
+namespace {
+
+// A run row's columns as numbered parameters ?1..?12, one numbering for the
+// insert and the updates: an update names only the columns it sets, and
+// SQLite ignores a binding its statement does not use (SQLITE_RANGE past
+// the statement's last parameter, which bind() does not treat as an error).
+void bind_row(statement& q, const run_row& r) {
   q.bind(1, r.id);
   q.bind(2, r.name);
   q.bind(3, r.state);
@@ -260,48 +261,43 @@ caf::error state_store::insert_run(const run_row& r) {
   q.bind(10, r.counts_json);
   q.bind(11, r.error);
   q.bind(12, r.final_hash);
+}
+
+caf::error step_done(statement& q, sqlite3* db) {
   if (q.step() == SQLITE_DONE)
     return caf::none;
   return make_error(errc::io_failed,
-                    std::string{"state database: "} + sqlite3_errmsg(db_));
+                    std::string{"state database: "} + sqlite3_errmsg(db));
+}
+
+} // namespace
+
+caf::error state_store::insert_run(const run_row& r) {
+  std::lock_guard<std::mutex> guard{mtx_};
+  statement q{db_, "INSERT INTO runs (id, name, state, config, created_ms, "
+                   "finished_ms, lines, accepted, closed, counts, error, "
+                   "final_hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+                   "?10, ?11, ?12)"};
+  bind_row(q, r);
+  return step_done(q, db_);
 }
 
 caf::error state_store::update_run(const run_row& r) {
   std::lock_guard<std::mutex> guard{mtx_};
-  statement q{db_, "UPDATE runs SET name = ?2, state = ?3, finished_ms = ?4, "
-                   "lines = ?5, accepted = ?6, closed = ?7, counts = ?8, "
-                   "error = ?9, final_hash = ?10 WHERE id = ?1"};
-  q.bind(1, r.id);
-  q.bind(2, r.name);
-  q.bind(3, r.state);
-  q.bind(4, r.finished_ms);
-  q.bind(5, static_cast<std::int64_t>(r.lines));
-  q.bind(6, static_cast<std::int64_t>(r.accepted));
-  q.bind(7, std::int64_t{r.closed});
-  q.bind(8, r.counts_json);
-  q.bind(9, r.error);
-  q.bind(10, r.final_hash);
-  if (q.step() == SQLITE_DONE)
-    return caf::none;
-  return make_error(errc::io_failed,
-                    std::string{"state database: "} + sqlite3_errmsg(db_));
+  statement q{db_, "UPDATE runs SET name = ?2, state = ?3, finished_ms = ?6, "
+                   "lines = ?7, accepted = ?8, closed = ?9, counts = ?10, "
+                   "error = ?11, final_hash = ?12 WHERE id = ?1"};
+  bind_row(q, r);
+  return step_done(q, db_);
 }
 
 caf::error state_store::update_input(const run_row& r) {
   std::lock_guard<std::mutex> guard{mtx_};
-  statement q{db_, "UPDATE runs SET state = ?2, lines = ?3, accepted = ?4, "
-                   "closed = ?5, counts = ?6 WHERE id = ?1 AND state IN "
+  statement q{db_, "UPDATE runs SET state = ?3, lines = ?7, accepted = ?8, "
+                   "closed = ?9, counts = ?10 WHERE id = ?1 AND state IN "
                    "('open', 'running')"};
-  q.bind(1, r.id);
-  q.bind(2, r.state);
-  q.bind(3, static_cast<std::int64_t>(r.lines));
-  q.bind(4, static_cast<std::int64_t>(r.accepted));
-  q.bind(5, std::int64_t{r.closed});
-  q.bind(6, r.counts_json);
-  if (q.step() == SQLITE_DONE)
-    return caf::none;
-  return make_error(errc::io_failed,
-                    std::string{"state database: "} + sqlite3_errmsg(db_));
+  bind_row(q, r);
+  return step_done(q, db_);
 }
 
 std::vector<run_row> state_store::runs() {

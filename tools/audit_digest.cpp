@@ -2,11 +2,11 @@
 
 #include "core/agreement.hpp"
 #include "core/cascade_tally.hpp"
+#include "core/number_text.hpp"
 #include "core/panel_rule.hpp"
 #include "core/panel_tally.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <string_view>
 #include <unordered_map>
@@ -24,13 +24,6 @@ const Value* member(const Value& v, const char* name) {
     return nullptr;
   auto it = v.FindMember(name);
   return it == v.MemberEnd() ? nullptr : &it->value;
-}
-
-/// A number as the manifest's reader wants to see it ("0.01", "1e-09").
-std::string fmt_number(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", x);
-  return buf;
 }
 
 std::string str(const Value& v, const char* name) {
@@ -229,7 +222,7 @@ struct reader {
           d.answer_policy += (d.answer_policy.empty() ? "" : ", ")
                              + std::string{m.name.GetString()} + " "
                              + (m.value.IsString() ? std::string{m.value.GetString()}
-                                : m.value.IsNumber() ? fmt_number(m.value.GetDouble())
+                                : m.value.IsNumber() ? number_text(m.value.GetDouble())
                                                      : std::string{"?"});
       if (auto ca = member(*c, "canaries")) {
         d.canary_rate = num(*ca, "rate");

@@ -31,4 +31,14 @@ caf::expected<run_config> load_config(const std::string& path) {
   return parse_config(text.str(), path);
 }
 
+caf::expected<run_config> command_config(const std::string& path,
+                                         const std::optional<std::string>& judge) {
+  auto cfg = path.empty() ? caf::expected<run_config>{default_config()}
+                          : load_config(path);
+  if (cfg && judge)
+    if (auto err = override_judge(*cfg, *judge))
+      return err;
+  return cfg;
+}
+
 } // namespace ij

@@ -1,5 +1,6 @@
 #pragma once
 // Reads a configuration file into the run configuration model.
+#include <optional>
 #include <string>
 
 #include <caf/expected.hpp>
@@ -13,5 +14,11 @@ namespace ij {
 /// (errc::io_failed for a file that cannot be opened or read, else
 /// errc::bad_config; also for a path that is a directory).
 caf::expected<run_config> load_config(const std::string& path);
+
+/// A command's configuration: `path` (empty: the embedded default), with
+/// `judge` (--judge NAME) replacing its judges when given. Shared by run,
+/// selftest and host, so the three read their flags the same way.
+caf::expected<run_config> command_config(const std::string& path,
+                                         const std::optional<std::string>& judge);
 
 } // namespace ij

@@ -37,18 +37,13 @@ struct prepared_host {
 };
 
 int prepare(const host_options& opts, prepared_host& h) {
-  std::string error;
   auto listen = parse_host_address(opts.listen, true);
   if (!listen) {
     say("--listen: " + context_of(listen.error()));
     return exit_code::bad_input;
   }
   h.listen = *listen;
-  auto cfg = opts.config_path.empty() ? caf::expected<run_config>{default_config()}
-                                      : load_config(opts.config_path);
-  if (cfg && opts.judge)
-    if (auto err = override_judge(*cfg, *opts.judge))
-      cfg = std::move(err);
+  auto cfg = command_config(opts.config_path, opts.judge);
   if (!cfg) {
     say(context_of(cfg.error()));
     return exit_code::bad_config;

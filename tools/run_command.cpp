@@ -134,28 +134,14 @@ int add_hosts(const run_options& opts, run_config& cfg) {
 // The configuration: --config (or the embedded default, or the resumed
 // run's), --judge over it, --host, and every local judge's adapter built.
 int prepare_config(const run_options& opts, prepared_run& run) {
-  std::string error;
-  std::optional<run_config> cfg;
-  if (!opts.resume_path.empty()) {
-    auto resumed = resume_config(opts, run);
-    if (!resumed) {
-      say(context_of(resumed.error()));
-      return exit_code::bad_config;
-    }
-    cfg = std::move(*resumed);
-  } else if (opts.config_path.empty())
-    cfg = default_config();
-  else if (auto loaded = load_config(opts.config_path))
-    cfg = std::move(*loaded);
-  else
-    error = context_of(loaded.error());
-  if (cfg && opts.judge)
-    if (auto err = override_judge(*cfg, *opts.judge)) {
-      error = context_of(err);
-      cfg.reset();
-    }
+  auto cfg = opts.resume_path.empty()
+               ? command_config(opts.config_path, opts.judge)
+               : resume_config(opts, run);
+  if (cfg && !opts.resume_path.empty() && opts.judge)
+    if (auto err = override_judge(*cfg, *opts.judge))
+      cfg = std::move(err);
   if (!cfg) {
-    say(error);
+    say(context_of(cfg.error()));
     return exit_code::bad_config;
   }
   if (!opts.cache_path.empty())
@@ -230,7 +216,6 @@ int check_strict(const run_options& opts, input_source& input,
 // then the audit: --audit, else the configuration's, else a fresh name
 // created exclusively here.
 int prepare_destinations(const run_options& opts, prepared_run& run) {
-  std::string error;
   if (run.audit_path.empty()) // --resume sets it
     run.audit_path = !opts.audit_path.empty() ? opts.audit_path
                                               : run.config.audit_path;
@@ -305,7 +290,7 @@ struct run_view {
     : sink(out), faults(max_fault_rate), source(src) {
   }
 
-  std::string stop_reason() {
+  std::optional<std::string> stop_reason() {
     if (interrupt_requested())
       return "interrupted (SIGINT or SIGTERM)";
     if (sink.failed())
@@ -315,7 +300,7 @@ struct run_view {
       stopped_for_faults = true;
       return faults.explanation();
     }
-    return {};
+    return std::nullopt;
   }
 
   run_event_handlers handlers() {

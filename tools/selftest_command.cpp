@@ -12,21 +12,9 @@ namespace ij {
 
 int selftest_command(const std::string& config_path,
                      const std::optional<std::string>& judge) {
-  std::string error;
-  std::optional<run_config> cfg;
-  if (config_path.empty())
-    cfg = default_config();
-  else if (auto loaded = load_config(config_path))
-    cfg = std::move(*loaded);
-  else
-    error = context_of(loaded.error());
-  if (cfg && judge)
-    if (auto err = override_judge(*cfg, *judge)) {
-      error = context_of(err);
-      cfg.reset();
-    }
+  auto cfg = command_config(config_path, judge);
   if (!cfg) {
-    std::fprintf(stderr, "invjudge: %s\n", error.c_str());
+    std::fprintf(stderr, "invjudge: %s\n", context_of(cfg.error()).c_str());
     return exit_code::bad_config;
   }
   auto judges = bind_judges(*cfg);

@@ -19,6 +19,7 @@
 
 #include "actors/system_config.hpp"
 #include "daemon/daemon_service.hpp"
+#include "core/serve_settings.hpp"
 #include "daemon/http_server.hpp"
 #include "messages/error.hpp"
 #include "tools/exit_codes.hpp"
@@ -38,69 +39,26 @@ struct serve_settings {
   cache_config cache;
 };
 
-// SERVE.json: {"cache": {"path", "ttl", "max_bytes"}, "max_body_bytes",
-// "io_timeout_ms", "idle_timeout_ms", "grace_ms", "threads"}.
-bool read_settings(const std::string& path, serve_settings& s,
-                   std::string& error) {
+// SERVE.json, validated against configs/serve.schema.json and read by core
+// (core/serve_settings.hpp) over the current settings.
+caf::error read_settings(const std::string& path, serve_settings& s) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = path + ": cannot open";
-    return false;
-  }
   std::ostringstream text;
-  text << in.rdbuf();
-  rapidjson::Document doc;
-  doc.Parse(text.str());
-  if (doc.HasParseError() || !doc.IsObject()) {
-    error = path + ": not a JSON object"
-            + (doc.HasParseError()
-                 ? std::string{" (byte "} + std::to_string(doc.GetErrorOffset() + 1)
-                     + ": " + rapidjson::GetParseError_En(doc.GetParseError()) + ")"
-                 : std::string{});
-    return false;
-  }
-  auto positive = [&](const char* name, std::uint64_t& out) {
-    if (!doc.HasMember(name))
-      return true;
-    if (!doc[name].IsUint64() || doc[name].GetUint64() == 0) {
-      error = path + ": /" + name + ": must be a positive integer";
-      return false;
-    }
-    out = doc[name].GetUint64();
-    return true;
-  };
-  std::uint64_t io = s.http.io_timeout.count(), idle = s.http.idle_timeout.count(),
-                grace = s.grace.count(), threads = s.http.threads;
-  for (auto& m : doc.GetObject()) {
-    std::string name = m.name.GetString();
-    if (name != "cache" && name != "max_body_bytes" && name != "io_timeout_ms"
-        && name != "idle_timeout_ms" && name != "grace_ms" && name != "threads"
-        && name != "_comment") {
-      error = path + ": /" + name + ": unknown setting";
-      return false;
-    }
-  }
-  if (!positive("max_body_bytes", s.http.max_body_bytes)
-      || !positive("io_timeout_ms", io) || !positive("idle_timeout_ms", idle)
-      || !positive("grace_ms", grace) || !positive("threads", threads))
-    return false;
-  s.http.io_timeout = std::chrono::milliseconds(io);
-  s.http.idle_timeout = std::chrono::milliseconds(idle);
-  s.grace = std::chrono::milliseconds(grace);
-  s.http.threads = static_cast<unsigned>(std::min<std::uint64_t>(threads, 64));
-  if (doc.HasMember("cache")) {
-    auto& c = doc["cache"];
-    if (!c.IsObject() || !c.HasMember("path") || !c["path"].IsString()) {
-      error = path + ": /cache: must be an object with a \"path\" string";
-      return false;
-    }
-    s.cache.path = c["path"].GetString();
-    if (c.HasMember("ttl") && c["ttl"].IsUint64())
-      s.cache.ttl = std::chrono::seconds(c["ttl"].GetUint64());
-    if (c.HasMember("max_bytes") && c["max_bytes"].IsUint64())
-      s.cache.max_bytes = c["max_bytes"].GetUint64();
-  }
-  return true;
+  if (!in || !(text << in.rdbuf()))
+    return make_error(errc::io_failed, path + ": cannot open");
+  serve_file_settings base{s.cache,        s.http.max_body_bytes,
+                           s.http.io_timeout, s.http.idle_timeout,
+                           s.grace,        s.http.threads};
+  auto read = parse_serve_settings(text.str(), path, base);
+  if (!read)
+    return read.error();
+  s.cache = read->cache;
+  s.http.max_body_bytes = read->max_body_bytes;
+  s.http.io_timeout = read->io_timeout;
+  s.http.idle_timeout = read->idle_timeout;
+  s.grace = read->grace;
+  s.http.threads = static_cast<unsigned>(std::min<std::uint64_t>(read->threads, 64));
+  return caf::error{};
 }
 
 // The token: --token-file, else $INVJUDGE_TOKEN (never printed; empty:
@@ -173,11 +131,11 @@ int serve_command(const serve_options& opts) {
     say(context_of(err));
     return exit_code::bad_config;
   }
-  std::string error;
-  if (!opts.config_path.empty() && !read_settings(opts.config_path, s, error)) {
-    say(error);
-    return exit_code::bad_config;
-  }
+  if (!opts.config_path.empty())
+    if (auto err = read_settings(opts.config_path, s)) {
+      say(context_of(err));
+      return exit_code::bad_config;
+    }
   auto state_dir = resolve_state_dir(opts.state_dir);
   auto token = state_dir ? read_token(opts.token_file) : std::string{};
   if (!state_dir || !token) {

@@ -195,27 +195,6 @@ TEST_CASE("a host nobody listens on is not reachable: the first attempt "
   CHECK(e.detail.find("not reachable") != std::string::npos);
 }
 
-TEST_CASE("incompatibility names the field that differs") {
-  auto own = describe_host("local");
-  own.message_types = {"a", "b", "c"};
-  auto theirs = own;
-  CHECK(incompatibility(own, theirs).empty());
-  theirs.prompt_sha256 = "00";
-  CHECK(incompatibility(own, theirs).find("prompt_sha256 differs") == 0);
-  theirs = own;
-  theirs.message_types = {"a", "b", "d"};
-  auto why = incompatibility(own, theirs);
-  CHECK(why.find("message-type set differs") == 0);
-  CHECK(why.find("e.g. d") != std::string::npos);
-  CHECK(why.find("e.g. c") != std::string::npos);
-  judge_info w;
-  w.worker_id = "x#1@h:1";
-  w.prompt_id = own.prompt_id;
-  w.prompt_sha256 = "ff";
-  CHECK(incompatibility(own, w).find("worker x#1@h:1: prompt_sha256 differs")
-        == 0);
-}
-
 TEST_CASE("connect_failure tells a refused connection, a timeout and a failed TLS "
           "handshake apart") {
   host_connection plain;

@@ -8,18 +8,13 @@
 #include <rapidjson/document.h>
 
 #include "core/run_config.hpp"
+#include "config_error.hpp"
 
 using namespace ij;
 
 namespace {
 
-std::string error_of(const std::string& json) {
-  std::string error;
-  auto cfg = parse_config(json, "x.json");
-  error = ::test::why(cfg);
-  REQUIRE_FALSE(cfg);
-  return error;
-}
+using test_config::error_of;
 
 run_config config_of(const std::string& json) {
   std::string error;

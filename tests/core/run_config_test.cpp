@@ -7,18 +7,13 @@
 #include <rapidjson/document.h>
 
 #include "core/run_config.hpp"
+#include "config_error.hpp"
 
 using namespace ij;
 
 namespace {
 
-std::string error_of(const std::string& json) {
-  std::string error;
-  auto cfg = parse_config(json, "x.json");
-  error = ::test::why(cfg);
-  REQUIRE_FALSE(cfg);
-  return error;
-}
+using test_config::error_of;
 
 const char* judge_ok = R"({"type":"stub","model":"numeric","temperature":0,
                           "timeout_ms":1000,"max_in_flight":2})";
