@@ -93,7 +93,7 @@ public:
     } else if (type == audit_type::batch) {
       batch_record b;
       if (!read_batch_body(r, b))
-        return "a batch record lacks its step, judge or key";
+        return make_error(errc::bad_input, "a batch record lacks its step, judge or key");
       p_.batches.push_back(std::move(b));
     }
     return {};

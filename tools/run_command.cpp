@@ -556,7 +556,7 @@ int run_pairs(const run_options& opts, prepared_run& run) {
   // cancels its batches at the provider first, bounded in time.
   on.stop_reason = [&run, &view, tag, cancelled = false]() mutable {
     auto why = view.stop_reason();
-    if (!why.empty() && !cancelled) {
+    if (why && !cancelled) {
       cancelled = true;
       run.batches.cancel(tag, std::chrono::seconds(10));
     }

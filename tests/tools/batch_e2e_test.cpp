@@ -73,6 +73,7 @@ struct sync_judge {
   sync_judge() {
     fake_api_options o;
     o.kind = api_kind::openai;
+    o.api_key = "sk-batch-e2e";
     o.model_replies = true;
     o.threads = 2;
     o.decide = [this](const rapidjson::Document& req, fake_verdict& v, auto&) {
