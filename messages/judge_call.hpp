@@ -29,7 +29,10 @@ typename Inspector::result_type inspect(Inspector& f, judge_call& x) {
   return f(caf::meta::type_name("ij.judge_call"), x.token, x.request);
 }
 
-/// The record of one finished call (a failure is a record too).
+/// The record of one finished call (a failure is a record too), without
+/// its worker's constants, which the client puts back (core/worker_fields).
+/// Named "ij.judge_reply2" since records lost those fields: a host of the
+/// earlier build differs in its message types and is refused at connect.
 struct judge_reply {
   std::uint64_t token = 0;
   judge_record record;
@@ -41,7 +44,7 @@ inline bool operator==(const judge_reply& x, const judge_reply& y) {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, judge_reply& x) {
-  return f(caf::meta::type_name("ij.judge_reply"), x.token, x.record);
+  return f(caf::meta::type_name("ij.judge_reply2"), x.token, x.record);
 }
 
 /// What a worker tells one client: calls finished and credits granted (either

@@ -65,7 +65,7 @@ void add_message_types(caf::actor_system_config& cfg) {
   // Judges as services: what crosses to and from a worker, local or remote.
   cfg.add_message_type<judge_info>("ij.judge_info");
   cfg.add_message_type<judge_call>("ij.judge_call");
-  cfg.add_message_type<judge_reply>("ij.judge_reply");
+  cfg.add_message_type<judge_reply>("ij.judge_reply2");
   cfg.add_message_type<worker_update>("ij.worker_update");
   cfg.add_message_type<worker_status>("ij.worker_status");
   cfg.add_message_type<worker_entry>("ij.worker_entry");
