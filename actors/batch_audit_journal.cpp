@@ -1,6 +1,7 @@
 #include "actors/batch_audit_journal.hpp"
 
 #include <caf/event_based_actor.hpp>
+#include <caf/logger.hpp>
 
 #include "core/audit_record.hpp"
 #include "messages/error.hpp"
@@ -91,6 +92,11 @@ void batch_audit_journal::send(caf::actor_system& sys,
   // Durable: under the default flush policy the logger answers only once
   // the record is fsynced (a group commit with the verdicts around it).
   batch.durable = true;
+  // spawn() gives the calling thread a reference to CAF's logger; held by
+  // the judge's Asio thread, which outlives the actor system, it would keep
+  // ~actor_system waiting for the logger's end forever. A thread that had
+  // no logger before gives it back.
+  const bool foreign_thread = caf::logger::current_logger() == nullptr;
   sys.spawn([logger, batch = std::move(batch),
               done = std::move(done)](caf::event_based_actor* self) mutable {
     self->request(logger, caf::infinite, std::move(batch))
@@ -104,6 +110,8 @@ void batch_audit_journal::send(caf::actor_system& sys,
           self->quit();
         });
   });
+  if (foreign_thread)
+    caf::logger::set_current_actor_system(nullptr);
 }
 
 } // namespace ij

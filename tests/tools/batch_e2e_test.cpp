@@ -352,5 +352,9 @@ TEST_CASE("e2e: Ctrl-C cancels the run's batch at the provider") {
   CHECK(fake.cancels() == 1);
   auto v = read_audit(audit);
   CHECK(v.interrupted);
-  CHECK(invjudge(dir, "audit verify a.jsonl").exit_code == 0);
+  auto verify = invjudge(dir, "audit verify a.jsonl");
+  INFO(verify.out << verify.err);
+  // 4: the chain is intact and the run says it was interrupted.
+  CHECK(verify.exit_code == 4);
+  CHECK(verify.out.rfind("interrupted: ", 0) == 0);
 }
