@@ -51,6 +51,12 @@ public:
   /// with sequence number `seq`; nullopt when none goes there.
   std::optional<vote_job> before(std::uint64_t position, std::uint64_t seq);
 
+  /// Whether the plan puts a canary before input `position` (placed or
+  /// skipped on resume: it takes a sequence number either way).
+  bool planned(std::uint64_t position) const {
+    return plan_ && plan_->canary_before(position);
+  }
+
   /// Canaries (by id) a resumed run's audit already holds: placed as before,
   /// never sent again.
   void skip(const std::unordered_set<std::string>& ids) {

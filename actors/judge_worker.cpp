@@ -11,14 +11,28 @@
 #include <caf/typed_event_based_actor.hpp>
 
 #include "adapters/llm_judge_comparator.hpp"
+#include "core/batch_settings.hpp"
 #include "core/prompt.hpp"
 #include "core/run_manifest.hpp"
 #include "core/worker_fields.hpp"
 
 namespace ij {
 
+namespace {
+
+// A batched judge's calls wait hours in a batch: room for two full batches
+// (one in flight while the next fills), not max_in_flight HTTP calls.
+std::uint32_t calls_at_once(const judge_spec& s) {
+  auto c = std::max<std::uint32_t>(s.max_in_flight, 1);
+  if (s.batch.enabled)
+    c = std::max<std::uint32_t>(c, 2 * s.batch.max_requests);
+  return c;
+}
+
+} // namespace
+
 std::uint32_t judge_worker_state::capacity() const {
-  auto c = std::max<std::uint32_t>(spec.max_in_flight, 1);
+  auto c = calls_at_once(spec);
   if (adapter) {
     auto adaptive = adapter->current_concurrency();
     if (adaptive != 0 && adaptive < c)
@@ -51,7 +65,7 @@ judge_info describe_worker(const judge_binding& b, const std::string& worker_id,
   i.supports_seed = b.adapter && b.adapter->supports_seed();
   i.has_seed = s.seed.has_value();
   i.seed = s.seed.value_or(0);
-  i.capacity = std::max<std::uint32_t>(s.max_in_flight, 1);
+  i.capacity = calls_at_once(s);
   i.max_tokens = s.max_tokens;
   i.timeout_ms = static_cast<std::int64_t>(s.timeout.count());
   i.max_attempts = s.max_attempts;

@@ -16,6 +16,8 @@
 #include "actors/audit_file.hpp"
 #include "actors/audit_logger.hpp"
 #include "actors/vote_router.hpp"
+#include "core/batch_settings.hpp"
+#include "core/run_tag.hpp"
 #include "core/wall_clock.hpp"
 #include "core/audit_record.hpp"
 #include "core/cascade_policy.hpp"
@@ -73,6 +75,8 @@ void on_written(self_ptr self, std::uint64_t seq, std::string& hash) {
   }
   if (w.last) {
     st.phase.end();
+    if (st.setup.batch_journal)
+      st.setup.batch_journal->unbind();
     if (st.setup.listener)
       self->send(st.setup.listener, st.totals.summary());
     self->quit();
@@ -142,6 +146,8 @@ void fail_run(self_ptr self, const caf::error& err) {
   st.held.clear();
   if (st.coordinator)
     self->send(st.coordinator, cancel_atom::value);
+  if (st.setup.batch_journal)
+    st.setup.batch_journal->unbind();
   if (st.setup.listener)
     self->send(st.setup.listener, st.totals.summary());
   self->quit();
@@ -232,12 +238,16 @@ void admit(self_ptr self, input_batch& in) {
     // A canary goes before the pair when the plan puts one at its position;
     // a resumed run places them as the run did (decided pairs count) and
     // skips the ones its audit holds.
+    // Sequence numbers follow the input's positions, whatever the audit
+    // already holds: a resumed run numbers every pair and canary as the run
+    // did, and a batched judge's custom_ids are made of them.
     auto position = st.window.take_position();
-    if (st.canaries)
-      if (auto canary = st.canaries->before(position, st.window.next_seq())) {
-        st.window.take_seq();
+    if (st.canaries && st.canaries->planned(position)) {
+      auto canary_seq = st.window.take_seq();
+      if (auto canary = st.canaries->before(position, canary_seq))
         jobs.push_back(std::move(*canary));
-      }
+    }
+    auto seq = st.window.take_seq();
     if (decided_before(st, pair, again, changed)) {
       if (!changed.empty()) {
         fail_run(self, make_error(errc::bad_input,
@@ -249,7 +259,6 @@ void admit(self_ptr self, input_batch& in) {
       }
       continue;
     }
-    auto seq = st.window.take_seq();
     st.window.admit(seq, pair.id);
     st.items.admit(pair.item);
     jobs.push_back(vote_job{seq, std::move(pair)});
@@ -466,6 +475,8 @@ void on_manifest_written(self_ptr self, std::uint64_t seq, std::string& hash) {
   st.totals.summary().audit_lines = seq;
   st.totals.summary().final_hash = std::move(hash);
   st.phase.start();
+  if (st.setup.batch_journal)
+    st.setup.batch_journal->bind(self->system(), st.logger);
   if (st.setup.listener) {
     self->send(st.setup.listener,
                run_started{st.setup.run_id, st.setup.audit_path, st.judges,
@@ -565,10 +576,16 @@ void on_workers(self_ptr self, std::vector<worker_entry>& all) {
   st.window.fit_to_capacity(capacity);
   st.warnings = run_warnings(st.setup.config, st.judges);
   const auto& cfg = st.setup.config;
+  // A batched vote is answered within the provider's window, not seconds.
+  auto deadline = cfg.vote_deadline;
+  for (auto& spec : cfg.judges)
+    if (spec.batch.enabled)
+      deadline = std::max(deadline, spec.batch.deadline.value_or(batch_window));
   vote_settings vs{cfg.votes, cfg.order_balancing, cfg.abstain_as_neither,
-                   cfg.vote_deadline, cfg.failover_wait,
+                   deadline, cfg.failover_wait,
                    run_budgets(cfg, st.setup.resume.get()),
-                   cfg.calibration_maps, cfg.stop_probability};
+                   cfg.calibration_maps, cfg.stop_probability,
+                   run_tag_of(st.setup.run_id)};
   auto sink = caf::actor_cast<vote_sink_actor>(self);
   if (auto plan = route_plan_of(cfg, vs)) {
     auto router = self->spawn(vote_router, sink, st.setup.directory,

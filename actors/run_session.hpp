@@ -37,6 +37,7 @@
 #include <caf/typed_response_promise.hpp>
 
 #include "actors/canary_watch.hpp"
+#include "actors/batch_audit_journal.hpp"
 #include "actors/vote_coordinator.hpp"
 #include "core/audit_resume.hpp"
 #include "core/input_window.hpp"
@@ -79,6 +80,10 @@ struct run_setup {
   /// The audit's descriptor when the caller opened it (a resumed run: the
   /// session owns it from spawn_run on); -1: spawn_run creates audit_path.
   int audit_fd = -1;
+  /// The batched judges' journal (issue 17): bound to this run's audit
+  /// logger once the manifest or resume record is written (a batch record
+  /// never precedes it), released when the run ends. Null: no batched judge.
+  std::shared_ptr<batch_audit_journal> batch_journal;
 };
 
 struct run_session_state {

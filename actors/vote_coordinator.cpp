@@ -197,6 +197,8 @@ void dispatch(self_ptr self, std::uint64_t seq, job& j, std::size_t wi) {
   meta.pair_id = j.work.pair.id;
   meta.vote_index = vote_index;
   meta.swapped = st.settings.order_balancing && vote_index % 2 == 1;
+  meta.pair_seq = seq;
+  meta.run_tag = st.settings.run_tag;
   if (info.has_seed) {
     meta.has_seed = true;
     meta.seed = info.seed + static_cast<std::int64_t>(vote_index);
@@ -354,7 +356,8 @@ void on_update(self_ptr self, worker_update& u) {
       continue;
     }
     if (auto m = st.schedule.meter(w.info.judge_id))
-      m->count_tokens(r.record.input_tokens, r.record.output_tokens);
+      m->count_tokens(r.record.input_tokens, r.record.output_tokens,
+                      r.record.batched);
     count_vote(st, *seq, std::move(r.record));
   }
 }

@@ -95,6 +95,9 @@ struct vote_settings {
   /// calibrated probability of its leading decision reaches this
   /// (core/sequential_stop.hpp). Needs `calibration`.
   std::optional<double> stop_probability;
+  /// The run's tag (core/run_tag.hpp), carried by every vote with the
+  /// pair's sequence number: a batched judge's custom_ids are made of them.
+  std::string run_tag;
 };
 
 struct vote_coordinator_state {

@@ -2,14 +2,52 @@
 
 #include <utility>
 
+#include "adapters/batch_judge.hpp"
 #include "adapters/circuit_breaker.hpp"
 #include "adapters/http_backends.hpp"
 #include "adapters/stub_judges.hpp"
+#include "core/batch_settings.hpp"
 #include "messages/error.hpp"
 
 namespace ij {
 
-caf::expected<judge_adapter_ptr> make_adapter(const judge_spec& spec) {
+namespace {
+
+// A batched judge: the provider's batch API in front of the judge's
+// ordinary adapter (breaker included), which answers the votes a batch did
+// not when on_failure is "sync". Not wrapped in a breaker itself: a batch
+// fails as a whole, and its votes go per on_failure.
+caf::expected<judge_adapter_ptr>
+make_batched(const judge_spec& spec, judge_adapter_ptr fallback,
+             std::shared_ptr<batch_journal> journal) {
+  if (!journal)
+    return make_error(errc::bad_config,
+                      "judge '" + spec.name
+                        + "': batch.enabled needs a run's audit (invjudge run)");
+  auto client_cfg = batch_client_config_for(spec);
+  if (!client_cfg)
+    return std::move(client_cfg.error());
+  batch_judge_config cfg;
+  cfg.api = client_cfg->api;
+  cfg.max_requests = spec.batch.max_requests;
+  cfg.max_wait = spec.batch.max_wait;
+  cfg.poll = spec.batch.poll;
+  cfg.on_failure = spec.batch.on_failure == "fault" ? batch_failure_policy::fault
+                                                    : batch_failure_policy::sync;
+  auto client = batch_client::create(std::move(*client_cfg));
+  if (!client)
+    return std::move(client.error());
+  auto judge = make_batch_judge(cfg, std::move(*client), std::move(fallback),
+                                std::move(journal));
+  if (!judge)
+    return std::move(judge.error());
+  return judge_adapter_ptr{std::move(*judge)};
+}
+
+} // namespace
+
+caf::expected<judge_adapter_ptr>
+make_adapter(const judge_spec& spec, std::shared_ptr<batch_journal> journal) {
   if (spec.type == "stub") {
     if (auto adapter = make_stub_judge(spec.model, spec.policy))
       return adapter;
@@ -32,6 +70,8 @@ caf::expected<judge_adapter_ptr> make_adapter(const judge_spec& spec) {
     if (adapter && spec.breaker.enabled)
       *adapter = std::make_shared<circuit_breaker>(std::move(*adapter), spec.breaker,
                                                    credentials_hint(spec));
+    if (adapter && spec.batch.enabled)
+      return make_batched(spec, std::move(*adapter), std::move(journal));
     return adapter;
   }
   return make_error(errc::bad_config,
@@ -54,10 +94,11 @@ call_options call_options_for(const judge_spec& spec,
   return opts;
 }
 
-caf::expected<std::vector<judge_binding>> bind_judges(const run_config& cfg) {
+caf::expected<std::vector<judge_binding>>
+bind_judges(const run_config& cfg, std::shared_ptr<batch_journal> journal) {
   std::vector<judge_binding> out;
   for (std::size_t i = 0; i < cfg.judges.size(); ++i) {
-    auto adapter = make_adapter(cfg.judges[i]);
+    auto adapter = make_adapter(cfg.judges[i], journal);
     if (!adapter) {
       // The same code, its context saying which judge of which file.
       auto& err = adapter.error();
@@ -66,7 +107,8 @@ caf::expected<std::vector<judge_binding>> bind_judges(const run_config& cfg) {
                                           + " (" + cfg.judges[i].name
                                           + "): " + context_of(err))};
     }
-    out.push_back(judge_binding{cfg.judges[i], std::move(*adapter)});
+    auto batch = std::dynamic_pointer_cast<batch_judge>(*adapter);
+    out.push_back(judge_binding{cfg.judges[i], std::move(*adapter), std::move(batch)});
   }
   return out;
 }

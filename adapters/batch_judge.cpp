@@ -1,5 +1,7 @@
 #include "adapters/batch_judge.hpp"
 
+#include <atomic>
+
 #include <algorithm>
 #include <deque>
 #include <future>
@@ -218,7 +220,7 @@ struct batch_judge::state : std::enable_shared_from_this<state> {
   void on_list(caf::expected<std::vector<batch_status>> list);
   void found(open_batch& b, const batch_status& st);
   void release(open_batch& b);
-  void on_cancel_run(const std::string& tag);
+  void on_cancel_run(const std::string& tag, std::function<void()> acknowledged = {});
 };
 
 // --- stats and shutdown -----------------------------------------------------
@@ -712,7 +714,8 @@ void batch_judge::state::release(open_batch& b) {
 
 // --- cancel -------------------------------------------------------------------
 
-void batch_judge::state::on_cancel_run(const std::string& tag) {
+void batch_judge::state::on_cancel_run(const std::string& tag,
+                                       std::function<void()> acknowledged) {
   auto reply = fault_reply(fault_kind::unavailable, "run cancelled");
   std::vector<std::string> gone;
   for (auto& [id, entry] : calls)
@@ -731,14 +734,23 @@ void batch_judge::state::on_cancel_run(const std::string& tag) {
         && std::all_of(b.entries.begin(), b.entries.end(),
                        [&](const batch_entry& e) { return tag_of(e.custom_id) == tag; }))
       keys.push_back(key);
+  // Answers to the provider's cancels still to come, then `acknowledged`.
+  auto left = std::make_shared<std::atomic<std::size_t>>(1);
+  auto one_done = [left, acknowledged = std::move(acknowledged)] {
+    if (--*left == 0 && acknowledged)
+      acknowledged();
+  };
   for (auto& key : keys) {
     auto& b = batches.at(key);
     // Not yet submitted: on_pending_recorded / on_submitted find it gone.
-    if (!b.id.empty())
-      client->cancel(b.id, [](caf::expected<batch_status>) {});
+    if (!b.id.empty()) {
+      ++*left;
+      client->cancel(b.id, [one_done](caf::expected<batch_status>) { one_done(); });
+    }
     close(key, "cancelled");
   }
   arm_timer();
+  one_done();
 }
 
 // --- the adapter --------------------------------------------------------------
@@ -784,6 +796,13 @@ void batch_judge::adopt(std::vector<batch_mark> marks) {
 void batch_judge::cancel_run(const std::string& run_tag) {
   auto s = st_.get();
   s->run([s, run_tag] { s->on_cancel_run(run_tag); });
+}
+
+void batch_judge::cancel_run(const std::string& run_tag, std::function<void()> acknowledged) {
+  auto s = st_.get();
+  s->run([s, run_tag, acknowledged = std::move(acknowledged)]() mutable {
+    s->on_cancel_run(run_tag, std::move(acknowledged));
+  });
 }
 
 batch_stats batch_judge::stats() const {

@@ -27,6 +27,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -90,6 +91,11 @@ public:
   /// ("run cancelled"), its batches cancelled at the provider when they hold
   /// only its calls (else they finish for the other runs).
   void cancel_run(const std::string& run_tag);
+
+  /// The same; `acknowledged` runs (on the adapter's thread) once the
+  /// provider answered every cancel it sent, so that a driver ending the
+  /// process knows the cancels left it.
+  void cancel_run(const std::string& run_tag, std::function<void()> acknowledged);
 
   batch_stats stats() const;
 

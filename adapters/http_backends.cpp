@@ -95,6 +95,28 @@ caf::expected<judge_adapter_ptr> make_http_adapter(const judge_spec& spec) {
   return make_http_adapter(spec, http_tuning{});
 }
 
+caf::expected<batch_client_config> batch_client_config_for(const judge_spec& spec) {
+  if (spec.type != "anthropic" && spec.type != "openai")
+    return make_error(errc::bad_config, spec.type + " judge: no batch API (batch is for "
+                                                    "anthropic and openai judges)");
+  auto base = resolve(spec);
+  if (!base)
+    return std::move(base.error());
+  auto d = *defaults_for(spec.type);
+  batch_client_config cfg;
+  cfg.api = spec.type == "anthropic" ? batch_api::anthropic : batch_api::openai;
+  cfg.base = *base;
+  cfg.ca_file = spec.ca_file;
+  if (d.key_env) {
+    std::string var = spec.api_key_env.empty() ? d.key_env : spec.api_key_env;
+    cfg.key = env(var);
+    if (cfg.key.empty() && d.key_required)
+      return make_error(errc::bad_config, spec.type + " judge: the API key variable "
+                                            + var + " is not set (export " + var + "=...)");
+  }
+  return cfg;
+}
+
 caf::expected<judge_adapter_ptr> make_http_adapter(const judge_spec& spec,
                                                    const http_tuning& tuning) {
   auto base = resolve(spec);

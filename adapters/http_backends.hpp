@@ -11,6 +11,7 @@
 
 #include <caf/expected.hpp>
 
+#include "adapters/batch_client.hpp"
 #include "adapters/adapter_factory.hpp"
 
 namespace ij {
@@ -36,5 +37,9 @@ std::string credentials_hint(const judge_spec& spec);
 
 /// The base URL a spec resolves to (bad_config when it is not usable).
 caf::expected<std::string> resolve_base_url(const judge_spec& spec);
+
+/// The batch client of an anthropic or openai judge (issue 17): the same
+/// URL, key and CA as its synchronous adapter.
+caf::expected<batch_client_config> batch_client_config_for(const judge_spec& spec);
 
 } // namespace ij

@@ -31,6 +31,7 @@ judge_record make_judge_record(const judge_request& request,
   rec.raw_text = reply.text;
   rec.cached = reply.cached;
   rec.refused_by_breaker = reply.refused_by_breaker;
+  rec.batched = reply.batched;
   rec.attempts = reply.attempts;
   rec.input_tokens = reply.input_tokens;
   rec.output_tokens = reply.output_tokens;
@@ -129,6 +130,10 @@ void judge_once(judge_adapter& adapter, const judge_options& opts,
   st->opts = opts.call;
   if (request.has_seed)
     st->opts.seed = request.seed;
+  // A batched judge names its requests by them (adapters/batch_judge).
+  st->opts.run_tag = request.run_tag;
+  st->opts.pair_seq = request.pair_seq;
+  st->opts.pair_id = request.pair_id;
   st->abstain_as_neither = opts.abstain_as_neither;
   st->done = std::move(done);
   try {

@@ -188,7 +188,7 @@ result baseline(const std::vector<answer_pair>& pairs, vote_config votes,
       } else {
         vote_tally tally{votes};
         for (std::uint32_t i = 0; i < votes.votes && !tally.fixed(); ++i) {
-          judge_request req{pair.id, pair.a, pair.b, i, false, false, 0};
+          judge_request req{pair.id, pair.a, pair.b, i, false, false, 0, 0, ""};
           judge_once(*judge.adapter, opts, req,
                      [&](judge_record rec, equivalence_outcome out) {
                        if (out.fault)

@@ -172,6 +172,9 @@ void judge_call_body(rapidjson::StringBuffer& sb, const judge_record& rec) {
   // Only on reused records, so that uncached records read as before.
   if (rec.cached)
     json::boolean(w, "cached", true);
+  // Only on a call answered through a batch API (priced at the discount).
+  if (rec.batched)
+    json::boolean(w, "batched", true);
   // Only on a call the circuit breaker refused (never sent).
   if (rec.refused_by_breaker)
     json::string(w, "refused_by", refused_by_breaker_text);

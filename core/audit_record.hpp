@@ -41,6 +41,9 @@ inline constexpr std::string_view resumed = "resumed";
 /// A cascade's audited pair on which the LLM judge decided otherwise than
 /// the rule judge (issue 10).
 inline constexpr std::string_view cascade_disagreement = "cascade_disagreement";
+/// A step of a batched judge's batch (core/batch_record.hpp, issue 17),
+/// written and fsynced before the judge acts on it.
+inline constexpr std::string_view batch = "batch";
 } // namespace audit_type
 
 /// "2026-12-02T13:50:57.123Z" for milliseconds since the Unix epoch.

@@ -90,6 +90,11 @@ public:
       ++p_.totals.rejected;
     } else if (type == audit_type::resumed) {
       ++p_.resumes;
+    } else if (type == audit_type::batch) {
+      batch_record b;
+      if (!read_batch_body(r, b))
+        return make_error(errc::bad_input, "a batch record lacks its step, judge or key");
+      p_.batches.push_back(std::move(b));
     }
     return {};
   }
@@ -147,11 +152,19 @@ private:
     ++usage.calls;
     usage.input_tokens += u64(r, "input_tokens");
     usage.output_tokens += u64(r, "output_tokens");
+    if (flag(r, "batched")) {
+      usage.batched_input_tokens += u64(r, "input_tokens");
+      usage.batched_output_tokens += u64(r, "output_tokens");
+    }
     if (str(r, "fault_kind") != "budget") {
       auto& spent = p_.spent[name];
       ++spent.calls;
       spent.input_tokens += u64(r, "input_tokens");
       spent.output_tokens += u64(r, "output_tokens");
+      if (flag(r, "batched")) {
+        spent.batched_input_tokens += u64(r, "input_tokens");
+        spent.batched_output_tokens += u64(r, "output_tokens");
+      }
     }
     if (failed) {
       ++t.faults;

@@ -18,9 +18,11 @@
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 #include <caf/expected.hpp>
 
+#include "core/batch_record.hpp"
 #include "core/judge_budget.hpp"
 #include "messages/error.hpp"
 #include "messages/run_summary.hpp"
@@ -74,6 +76,9 @@ struct resume_point {
   /// refused at a budget, and their tokens. A resumed run's budgets go on
   /// from there, so that a budget is never spent twice.
   std::unordered_map<std::string, judge_spending> spent;
+  /// Every `batch` record kept, in file order (open_batches() tells which
+  /// a resumed run adopts: polled, never submitted again).
+  std::vector<batch_record> batches;
 };
 
 /// A and B as one number, to tell a pair given again from one with the

@@ -10,6 +10,16 @@ double cost_of(std::uint64_t input_tokens, std::uint64_t output_tokens,
          + static_cast<double>(output_tokens) * prices.output / 1e6;
 }
 
+double cost_of(std::uint64_t input_tokens, std::uint64_t output_tokens,
+               std::uint64_t batched_input, std::uint64_t batched_output,
+               const token_prices& prices) {
+  // Batched tokens are part of the totals: they save (1 - discount) of
+  // their price.
+  return cost_of(input_tokens, output_tokens, prices)
+         - (1.0 - prices.batch_discount)
+             * cost_of(batched_input, batched_output, prices);
+}
+
 budget_meter::budget_meter(judge_budget budget, token_prices prices)
   : budget_(budget), prices_(prices) {
 }

@@ -19,6 +19,9 @@ namespace ij {
 struct token_prices {
   double input = 0.0;
   double output = 0.0;
+  /// The share of the price a call answered through a batch API costs
+  /// ("batch_discount", in [0, 1]).
+  double batch_discount = 0.5;
 };
 
 struct judge_budget {
@@ -38,10 +41,19 @@ struct judge_spending {
   std::uint64_t calls = 0;
   std::uint64_t input_tokens = 0;
   std::uint64_t output_tokens = 0;
+  /// Of those, the tokens of batched calls (core/judge_budget's cost_of).
+  std::uint64_t batched_input_tokens = 0;
+  std::uint64_t batched_output_tokens = 0;
 };
 
 /// Tokens priced: input * price.input / 1e6 + output * price.output / 1e6.
 double cost_of(std::uint64_t input_tokens, std::uint64_t output_tokens,
+               const token_prices& prices);
+
+/// All tokens priced, the batched ones (part of the totals) at the batch
+/// discount.
+double cost_of(std::uint64_t input_tokens, std::uint64_t output_tokens,
+               std::uint64_t batched_input, std::uint64_t batched_output,
                const token_prices& prices);
 
 /// Counts one judge's spending against its budget.
@@ -56,9 +68,14 @@ public:
   }
 
   /// A reply came with this usage.
-  void count_tokens(std::uint64_t input, std::uint64_t output) {
+  void count_tokens(std::uint64_t input, std::uint64_t output,
+                    bool batched = false) {
     spent_.input_tokens += input;
     spent_.output_tokens += output;
+    if (batched) {
+      spent_.batched_input_tokens += input;
+      spent_.batched_output_tokens += output;
+    }
   }
 
   /// What was spent before (a resumed run's earlier part).
@@ -66,6 +83,8 @@ public:
     spent_.calls += before.calls;
     spent_.input_tokens += before.input_tokens;
     spent_.output_tokens += before.output_tokens;
+    spent_.batched_input_tokens += before.batched_input_tokens;
+    spent_.batched_output_tokens += before.batched_output_tokens;
   }
 
   /// True once any limit is reached: no further call may be made.
@@ -79,7 +98,9 @@ public:
     return spent_;
   }
   double cost() const {
-    return cost_of(spent_.input_tokens, spent_.output_tokens, prices_);
+    return cost_of(spent_.input_tokens, spent_.output_tokens,
+                   spent_.batched_input_tokens, spent_.batched_output_tokens,
+                   prices_);
   }
 
 private:

@@ -15,6 +15,7 @@
 #include <caf/expected.hpp>
 
 #include "core/answer_policy.hpp"
+#include "core/batch_settings.hpp"
 #include "core/judge_budget.hpp"
 #include "core/reply_constraint.hpp"
 #include "messages/error.hpp"
@@ -72,6 +73,8 @@ struct judge_spec {
   bool logprobs = false;
   /// How the reply is held to the format (core/reply_constraint.hpp).
   reply_constraint constrain = reply_constraint::none;
+  /// Votes through the provider's batch API (anthropic, openai; issue 17).
+  batch_settings batch;
 };
 
 /// A judge whose replies the answer policy changes: rules:math and the

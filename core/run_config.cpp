@@ -111,6 +111,7 @@ field<judge_spec> price(std::string_view pointer, double token_prices::*m) {
 const config::table<judge_spec>& judge_fields() {
   using namespace config;
   using J = judge_spec;
+  auto batched = [](const J& j) { return j.batch.enabled; };
   static const table<J> fields{
     text<J>("/name", [](auto& j) -> auto& { return j.name; }),
     text<J>("/type", [](auto& j) -> auto& { return j.type; }),
@@ -153,6 +154,33 @@ const config::table<judge_spec>& judge_fields() {
     comment<J>("/prices/_comment"),
     price("/prices/input", &token_prices::input),
     price("/prices/output", &token_prices::output),
+    // Written when it matters (a batched judge) or differs from the
+    // default, so that other runs keep their manifest as it was.
+    only_when(price("/prices/batch_discount", &token_prices::batch_discount),
+              [](const J& j) {
+                return j.prices && (j.batch.enabled || j.prices->batch_discount != 0.5);
+              }),
+    // Written only for a batched judge.
+    comment<J>("/batch/_comment"),
+    only_when(flag<J>("/batch/enabled", [](auto& j) -> auto& { return j.batch.enabled; }),
+              batched),
+    only_when(count<J>("/batch/max_requests",
+                       [](auto& j) -> auto& { return j.batch.max_requests; }),
+              batched),
+    only_when(duration<J>("/batch/max_wait_ms",
+                          [](auto& j) -> auto& { return j.batch.max_wait; }),
+              batched),
+    only_when(duration<J>("/batch/poll_ms", [](auto& j) -> auto& { return j.batch.poll; }),
+              batched),
+    only_when(text<J>("/batch/on_failure", [](auto& j) -> auto& { return j.batch.on_failure; }),
+              batched),
+    only_when(custom<J>(
+                "/batch/deadline_ms",
+                [](const Value& v, J& j) {
+                  j.batch.deadline = std::chrono::milliseconds(v.GetUint64());
+                },
+                [](json_writer& w, const J& j) { w.Int64(j.batch.deadline->count()); }),
+              [](const J& j) { return j.batch.enabled && j.batch.deadline.has_value(); }),
     comment<J>("/breaker/_comment"),
     flag<J>("/breaker/enabled", [](auto& j) -> auto& { return j.breaker.enabled; }),
     count<J>("/breaker/failures", [](auto& j) -> auto& { return j.breaker.failures; }),
@@ -629,6 +657,32 @@ caf::error validate_judges(const run_config& cfg, const fail_fn& fail) {
   return caf::error{};
 }
 
+// Batch settings (issue 17): only the APIs that have one, within its limit;
+// the batch discount is a share of the price.
+caf::error validate_batches(const run_config& cfg, const fail_fn& fail) {
+  for (std::size_t i = 0; i < cfg.judges.size(); ++i) {
+    auto& j = cfg.judges[i];
+    auto at = "/judges/" + std::to_string(i);
+    if (j.prices && !(j.prices->batch_discount >= 0.0 && j.prices->batch_discount <= 1.0))
+      return fail(at + "/prices/batch_discount",
+                  "the batch discount is a share of the price, from 0 to 1");
+    if (!j.batch.enabled)
+      continue;
+    auto limit = batch_request_limit(j.type);
+    if (limit == 0)
+      return fail(at + "/batch", "judge \"" + j.name + "\" of type \"" + j.type
+                                   + "\" has no batch API (batch is for anthropic "
+                                     "and openai judges)");
+    if (j.batch.max_requests < 1 || j.batch.max_requests > limit)
+      return fail(at + "/batch/max_requests",
+                  "must be from 1 to " + std::to_string(limit) + " (the " + j.type
+                    + " API's requests per batch)");
+    if (j.batch.on_failure != "sync" && j.batch.on_failure != "fault")
+      return fail(at + "/batch/on_failure", "must be \"sync\" or \"fault\"");
+  }
+  return caf::error{};
+}
+
 caf::error validate_hosts(const run_config& cfg, const fail_fn& fail) {
   for (std::size_t i = 0; i < cfg.hosts.size(); ++i)
     if (auto a = parse_host_address(cfg.hosts[i], false); !a)
@@ -744,8 +798,8 @@ caf::error validate(const run_config& cfg) {
   fail_fn fail = [&](const std::string& pointer, const std::string& what) {
     return config_error(cfg.source, pointer, what);
   };
-  for (auto step : {validate_judges, validate_hosts, validate_statistics,
-                    validate_routes, validate_budgets})
+  for (auto step : {validate_judges, validate_batches, validate_hosts,
+                    validate_statistics, validate_routes, validate_budgets})
     if (auto err = step(cfg, fail))
       return err;
   return caf::error{};

@@ -87,6 +87,10 @@ void run_tally::add_records(const vote_result& vr) {
     ++u.calls;
     u.input_tokens += rec.input_tokens;
     u.output_tokens += rec.output_tokens;
+    if (rec.batched) {
+      u.batched_input_tokens += rec.input_tokens;
+      u.batched_output_tokens += rec.output_tokens;
+    }
     if (rec.transport_failed) {
       ++u.faults;
       ++s.faults;
@@ -154,6 +158,8 @@ void run_tally::fill_spend(const run_config& cfg) {
       continue;
     judge_spend s;
     s.judge = spec.name;
+    std::uint64_t batched_in = 0;
+    std::uint64_t batched_out = 0;
     for (std::size_t i = 0; i < summary_.usage.size(); ++i) {
       auto& u = summary_.usage[i];
       if (u.judge != spec.name)
@@ -163,9 +169,11 @@ void run_tally::fill_spend(const run_config& cfg) {
       s.budget_faults = refused;
       s.input_tokens = u.input_tokens;
       s.output_tokens = u.output_tokens;
+      batched_in = u.batched_input_tokens;
+      batched_out = u.batched_output_tokens;
     }
     s.priced = spec.prices.has_value();
-    s.cost = cost_of(s.input_tokens, s.output_tokens,
+    s.cost = cost_of(s.input_tokens, s.output_tokens, batched_in, batched_out,
                      spec.prices.value_or(token_prices{}));
     auto& b = spec.budget;
     s.has_max_calls = b.max_calls.has_value();

@@ -66,6 +66,9 @@ struct judge_record {
   /// The call asked for log-probabilities: the audit then writes
   /// "decision_probs" (null when empty); absent when not asked.
   bool logprobs_asked = false;
+  /// Answered through a provider's batch API ("batched": true in the
+  /// audit): spend prices it at the judge's batch discount.
+  bool batched = false;
 };
 
 inline bool operator==(const judge_record& x, const judge_record& y) {
@@ -87,7 +90,7 @@ inline bool operator==(const judge_record& x, const judge_record& y) {
          && x.output_tokens == y.output_tokens && x.cached == y.cached
          && x.decision_probs == y.decision_probs
          && x.refused_by_breaker == y.refused_by_breaker
-         && x.logprobs_asked == y.logprobs_asked;
+         && x.logprobs_asked == y.logprobs_asked && x.batched == y.batched;
 }
 
 template <class Inspector>
@@ -99,7 +102,8 @@ typename Inspector::result_type inspect(Inspector& f, judge_record& x) {
            x.transport_failed, x.transport_error, x.fault, x.attempts,
            x.latency_ms,
            x.started_at_ms, x.finished_at_ms, x.input_tokens, x.output_tokens,
-           x.cached, x.decision_probs, x.refused_by_breaker, x.logprobs_asked);
+           x.cached, x.decision_probs, x.refused_by_breaker, x.logprobs_asked,
+           x.batched);
 }
 
 } // namespace ij

@@ -18,18 +18,25 @@ struct judge_request {
   bool swapped = false;
   bool has_seed = false;
   std::int64_t seed = 0; // baseSeed + vote_index
+  /// The pair's sequence number in its run (the input line's order, the
+  /// same after a resume) and the run's tag: a batched judge names the
+  /// request by them (custom_id "<run_tag>-p<pair_seq>-v<vote_index>").
+  std::uint64_t pair_seq = 0;
+  std::string run_tag;
 };
 
 inline bool operator==(const judge_request& x, const judge_request& y) {
   return x.pair_id == y.pair_id && x.a == y.a && x.b == y.b
          && x.vote_index == y.vote_index && x.swapped == y.swapped
-         && x.has_seed == y.has_seed && x.seed == y.seed;
+         && x.has_seed == y.has_seed && x.seed == y.seed
+         && x.pair_seq == y.pair_seq && x.run_tag == y.run_tag;
 }
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, judge_request& x) {
   return f(caf::meta::type_name("ij.judge_request"), x.pair_id, x.a, x.b,
-           x.vote_index, x.swapped, x.has_seed, x.seed);
+           x.vote_index, x.swapped, x.has_seed, x.seed, x.pair_seq,
+           x.run_tag);
 }
 
 } // namespace ij

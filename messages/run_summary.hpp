@@ -21,18 +21,25 @@ struct judge_usage {
   std::uint64_t faults = 0;
   std::uint64_t input_tokens = 0;
   std::uint64_t output_tokens = 0;
+  /// Of those tokens, the ones of calls answered through a batch API:
+  /// priced at the judge's batch discount.
+  std::uint64_t batched_input_tokens = 0;
+  std::uint64_t batched_output_tokens = 0;
 };
 
 inline bool operator==(const judge_usage& x, const judge_usage& y) {
   return x.judge == y.judge && x.calls == y.calls && x.faults == y.faults
          && x.input_tokens == y.input_tokens
-         && x.output_tokens == y.output_tokens;
+         && x.output_tokens == y.output_tokens
+         && x.batched_input_tokens == y.batched_input_tokens
+         && x.batched_output_tokens == y.batched_output_tokens;
 }
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, judge_usage& x) {
   return f(caf::meta::type_name("ij.judge_usage"), x.judge, x.calls, x.faults,
-           x.input_tokens, x.output_tokens);
+           x.input_tokens, x.output_tokens, x.batched_input_tokens,
+           x.batched_output_tokens);
 }
 
 /// Calls, faults and failovers per host ("local" or a judge host's

@@ -216,6 +216,8 @@ struct reader {
               jd.price_input = v->GetDouble();
             if (auto v = member(*p, "output"); v && v->IsNumber())
               jd.price_output = v->GetDouble();
+            if (auto v = member(*p, "batch_discount"); v && v->IsNumber())
+              jd.batch_discount = v->GetDouble();
           }
       if (auto ap = member(*c, "answer_policy"); ap && ap->IsObject())
         for (auto& m : ap->GetObject())
@@ -285,6 +287,11 @@ struct reader {
     pending.records.push_back(rec);
     j.input_tokens += rec.input_tokens;
     j.output_tokens += rec.output_tokens;
+    if (flag(r, "batched")) {
+      ++j.batched_calls;
+      j.batched_input_tokens += rec.input_tokens;
+      j.batched_output_tokens += rec.output_tokens;
+    }
     if (flag(r, "transport_failed")) {
       ++j.faults;
       return;

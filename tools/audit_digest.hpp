@@ -76,6 +76,13 @@ struct audit_digest {
     /// manifest's configuration gives them ("prices": {"input", "output"}).
     std::optional<double> price_input;
     std::optional<double> price_output;
+    /// The share of the price a batched call costs ("batch_discount").
+    double batch_discount = 0.5;
+    /// Calls answered through a batch API, and their tokens (part of the
+    /// totals above).
+    std::uint64_t batched_calls = 0;
+    std::uint64_t batched_input_tokens = 0;
+    std::uint64_t batched_output_tokens = 0;
     /// EQUIVALENT, DIFFERENT, ABSTAIN, PARSE_ERROR (faults excluded).
     std::array<std::uint64_t, 4> decisions{};
     /// One count per latency bin (latency_edges_ms, plus the open bin).

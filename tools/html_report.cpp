@@ -1,5 +1,6 @@
 #include "tools/html_report.hpp"
 
+#include "core/judge_budget.hpp"
 #include "tools/calibration_section.hpp"
 #include "tools/final_hash_check.hpp"
 #include "tools/html_markup.hpp"
@@ -343,14 +344,20 @@ std::string cost(const audit_digest& d) {
                      "ABSTAIN", "PARSE_ERROR", "input tokens", "output tokens"},
                     rows);
   for (auto& j : d.judges)
-    if (j.price_input || j.price_output)
+    if (j.price_input || j.price_output) {
+      token_prices prices{j.price_input.value_or(0), j.price_output.value_or(0),
+                          j.batch_discount};
       body += "<p>" + escape(j.name)
               + fmt(": %.4f at the declared prices (%g input, %g output per "
-                    "million tokens).</p>",
-                    (static_cast<double>(j.input_tokens) * j.price_input.value_or(0)
-                     + static_cast<double>(j.output_tokens) * j.price_output.value_or(0))
-                      / 1e6,
-                    j.price_input.value_or(0), j.price_output.value_or(0));
+                    "million tokens",
+                    cost_of(j.input_tokens, j.output_tokens, j.batched_input_tokens,
+                            j.batched_output_tokens, prices),
+                    prices.input, prices.output);
+      if (j.batched_calls != 0)
+        body += fmt("; %llu batched calls at %g of the price", ull(j.batched_calls),
+                    j.batch_discount);
+      body += ").</p>";
+    }
   return section("cost", "Calls and tokens per judge",
                  "What the run cost: calls, decisions and tokens as the "
                  "backends reported them (canaries included: they are real "

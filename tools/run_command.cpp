@@ -30,6 +30,7 @@
 #include "adapters/redaction.hpp"
 #include "adapters/response_cache.hpp"
 #include "core/fault_budget.hpp"
+#include "core/run_tag.hpp"
 #include "core/fault_reason_tally.hpp"
 #include "core/host_address.hpp"
 #include "core/judge_match.hpp"
@@ -44,6 +45,7 @@
 #include "tools/output_sink.hpp"
 #include "tools/pair_source.hpp"
 #include "tools/progress_bar.hpp"
+#include "tools/run_batches.hpp"
 #include "tools/run_report.hpp"
 #include "tools/strict_check.hpp"
 #include "runio/verdict_output.hpp"
@@ -75,6 +77,8 @@ struct prepared_run {
   /// --resume: the audit opened (locked, cut) and what it holds.
   std::shared_ptr<const resume_point> resume;
   int audit_fd = -1;
+  /// Batched judges and the journal their batches go to (issue 17).
+  run_batches batches;
 
   prepared_run() = default;
   prepared_run(const prepared_run&) = delete;
@@ -154,11 +158,12 @@ int prepare_config(const run_options& opts, prepared_run& run) {
     run.config = std::move(*cfg);
     return exit_code::ok;
   }
-  auto judges = bind_judges(*cfg);
+  auto judges = bind_judges(*cfg, run.batches.journal);
   if (!judges) {
     say(context_of(judges.error()));
     return exit_code::bad_config;
   }
+  run.batches.take(*judges);
   if (!cfg->cache.path.empty()) {
     auto cache = response_cache::open(cfg->cache.path, cfg->cache.ttl,
                                       cfg->cache.max_bytes);
@@ -501,6 +506,17 @@ int run_pairs(const run_options& opts, prepared_run& run) {
   setup.window = opts.window;
   setup.resume = run.resume;
   setup.audit_fd = std::exchange(run.audit_fd, -1);
+  // Known here: the run's tag names its batches (and cancels them).
+  setup.run_id = run.resume ? run.resume->run_id : make_run_id();
+  auto tag = run_tag_of(setup.run_id);
+  if (run.batches.any()) {
+    setup.batch_journal = run.batches.journal;
+    // Before the session starts: what the audit recorded is polled, never
+    // submitted again.
+    if (run.resume)
+      if (auto n = run.batches.adopt(*run.resume))
+        say("adopting " + std::to_string(n) + " open batch(es) from the audit");
+  }
   bool show_progress = opts.progress && ::isatty(STDERR_FILENO) == 1;
   if (show_progress)
     setup.progress_interval = std::chrono::milliseconds(250);
@@ -529,10 +545,23 @@ int run_pairs(const run_options& opts, prepared_run& run) {
   run_view view{run.out, run.config.max_fault_rate, source};
   if (show_progress) {
     view.bar.emplace(stderr, run.total ? run.total : run.input.count_pairs());
-    view.bar->set_status([&view] { return view.caps; });
+    view.bar->set_status([&view, &run] {
+      auto b = run.batches.progress();
+      return b.empty() ? view.caps : view.caps + " " + b;
+    });
     source.on_echo([&view] { view.bar->clear(); });
   }
   auto on = view.handlers();
+  // Whatever stops the run (Ctrl-C, a closed output, too many faults)
+  // cancels its batches at the provider first, bounded in time.
+  on.stop_reason = [&run, &view, tag, cancelled = false]() mutable {
+    auto why = view.stop_reason();
+    if (why && !cancelled) {
+      cancelled = true;
+      run.batches.cancel(tag, std::chrono::seconds(10));
+    }
+    return why;
+  };
   auto outcome = drive_run(
     self, *session,
     [&source](input_batch& b) { return source.next(b); },

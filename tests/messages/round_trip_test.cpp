@@ -160,6 +160,7 @@ judge_record full_record(std::uint32_t vote) {
   r.refused_by_breaker = true;
   r.decision_probs = {0.25, 0.625, 0.125};
   r.logprobs_asked = true;
+  r.batched = true;
   return r;
 }
 
@@ -246,7 +247,7 @@ TEST_CASE_METHOD(registered_system, "messages: verdict_kind and verdict_rule rou
 }
 
 TEST_CASE_METHOD(registered_system, "messages: judge_request round-trips", "[messages]") {
-  judge_request r{"pair-9", "twelve", "", 4, true, true, 1004};
+  judge_request r{"pair-9", "twelve", "", 4, true, true, 1004, 17, "0a1b2c3d4e5f"};
   check_round_trips(r, "ij.judge_request");
 }
 
@@ -332,7 +333,7 @@ TEST_CASE_METHOD(registered_system, "messages: statistical_verdict round-trips",
 
 TEST_CASE_METHOD(registered_system, "messages: judge_usage round-trips", "[messages]") {
   check_round_trips(judge_usage{"anthropic:claude-haiku-4-5", 120, 3, 45000,
-                                2300},
+                                2300, 30000, 1500},
                     "ij.judge_usage");
 }
 
@@ -528,7 +529,7 @@ judge_info full_info() {
 TEST_CASE_METHOD(registered_system, "messages: what judge workers and their clients exchange "
                                     "round-trips", "[messages]") {
   check_round_trips(full_info(), "ij.judge_info");
-  judge_request req{"p1", "A text", "B text", 2, true, true, 1002};
+  judge_request req{"p1", "A text", "B text", 2, true, true, 1002, 0, ""};
   check_round_trips(judge_call{77, req}, "ij.judge_call");
   check_round_trips(judge_reply{77, full_record(2)}, "ij.judge_reply2");
   check_round_trips(worker_update{"w#1@local", {judge_reply{1, full_record(0)}}, 3, 8},

@@ -266,3 +266,31 @@ TEST_CASE("audit digest: a panel's figures are core/panel_tally's over the "
   for (auto& c : d.agreements)
     CHECK(c.pairs == 5);
 }
+
+TEST_CASE("html report: batched calls are priced at the declared batch discount") {
+  std::string audit =
+    R"({"type":"manifest","judges":[{"name":"A","worker_id":"wa"}],)"
+    R"("config":{"votes":1,"judges":[{"name":"A","prices":{"input":3,"output":15,"batch_discount":0.25}}]}})"
+    "\n";
+  // Two calls of 10 input and 2 output tokens: 60 + 30 = 90 per million at
+  // full price each; the batched one costs a quarter of it.
+  audit += call("p0", "wa", "EQUIVALENT", 1);
+  auto batched = call("p1", "wa", "EQUIVALENT", 1);
+  batched.insert(batched.rfind('}'), R"(,"batched":true)");
+  audit += batched;
+  std::istringstream in{audit};
+  auto d = digest_audit(in);
+  REQUIRE(d.judges.size() == 1);
+  CHECK(d.judges[0].batched_calls == 1);
+  CHECK(d.judges[0].batched_input_tokens == 10);
+  CHECK(d.judges[0].batch_discount == Approx(0.25));
+  report_status ok;
+  ok.chain = "ok";
+  ok.final_hash = std::string(64, 'f');
+  ok.audit_path = "a.jsonl";
+  auto page = render_html_report(d, ok);
+  // (90 + 90 * 0.25) / 1e6 = 0.0001125
+  CHECK(page.find(": 0.0001 at the declared prices (3 input, 15 output per "
+                  "million tokens; 1 batched calls at 0.25 of the price)")
+        != std::string::npos);
+}

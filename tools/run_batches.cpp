@@ -1,0 +1,66 @@
+#include "tools/run_batches.hpp"
+
+#include <future>
+
+#include "adapters/batch_judge.hpp"
+
+namespace ij {
+
+void run_batches::take(const std::vector<judge_binding>& bound) {
+  for (auto& b : bound)
+    if (b.batch)
+      judges.push_back(b.batch);
+}
+
+std::size_t run_batches::adopt(const resume_point& resume) {
+  auto open = open_batches(resume.batches);
+  if (open.empty())
+    return 0;
+  std::vector<batch_mark> marks;
+  marks.reserve(open.size());
+  for (auto& r : open)
+    marks.push_back(to_batch_mark(r));
+  // Each judge takes its own (marks name the judge's adapter id).
+  for (auto& j : judges)
+    j->adopt(marks);
+  return marks.size();
+}
+
+std::string run_batches::progress() const {
+  if (judges.empty())
+    return {};
+  batch_stats sum;
+  for (auto& j : judges) {
+    auto s = j->stats();
+    sum.submitted += s.submitted;
+    sum.in_progress += s.in_progress;
+    sum.ended += s.ended;
+    sum.oldest_age_ms = std::max(sum.oldest_age_ms, s.oldest_age_ms);
+  }
+  auto out = "batches " + std::to_string(sum.submitted) + " submitted, "
+             + std::to_string(sum.in_progress) + " in progress, "
+             + std::to_string(sum.ended) + " ended";
+  if (sum.oldest_age_ms > 0)
+    out += ", oldest " + std::to_string(sum.oldest_age_ms / 1000) + "s";
+  return out;
+}
+
+void run_batches::cancel(const std::string& run_tag,
+                         std::chrono::milliseconds bound) {
+  if (judges.empty())
+    return;
+  std::vector<std::shared_ptr<std::promise<void>>> acks;
+  for (auto& j : judges) {
+    auto ack = std::make_shared<std::promise<void>>();
+    acks.push_back(ack);
+    j->cancel_run(run_tag, [ack] { ack->set_value(); });
+  }
+  // Bounded: a provider that does not answer must not hold Ctrl-C up; the
+  // batches stay recorded and a resume polls them.
+  auto until = std::chrono::steady_clock::now() + bound;
+  for (auto& ack : acks)
+    if (ack->get_future().wait_until(until) != std::future_status::ready)
+      return;
+}
+
+} // namespace ij
