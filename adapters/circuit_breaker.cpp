@@ -97,12 +97,13 @@ struct circuit_breaker::shared {
     }
     auto cooldown = seconds_text(settings.cooldown);
     if (r.fault == fault_kind::auth) {
-      bool opening = current != state::open || cause != fault_kind::auth;
+      // Every refusal (re)opens the circuit for a whole cool-down, so every
+      // one says so: which of two concurrent 401s reaches the user first is
+      // a race, and the words must not depend on it.
       r.error += " — a configuration problem";
       if (!auth_hint.empty())
         r.error += ": " + auth_hint;
-      if (opening)
-        r.error += "; no call to this judge for " + cooldown;
+      r.error += "; no call to this judge for " + cooldown;
       open(fault_kind::auth, r.error);
       return;
     }

@@ -206,6 +206,23 @@ TEST_CASE("breaker: HTTP 401/403 opens it at once and says it is a configuration
   CHECK(r.inner->calls == 1);
 }
 
+TEST_CASE("breaker: two 401s in flight both say what to check and for how long no call "
+          "goes out",
+          "[breaker]") {
+  rig r;
+  r.inner->hold = true;
+  std::vector<adapter_reply> replies;
+  for (int i = 0; i < 2; ++i)
+    r.breaker->call("p", {}, [&](adapter_reply a) { replies.push_back(a); });
+  for (auto& h : r.inner->held)
+    h(scripted_judge::fault(fault_kind::auth, "HTTP 401 authentication_error: bad key"));
+  REQUIRE(replies.size() == 2);
+  // Whichever reaches the user first, its words are the same.
+  for (auto& a : replies)
+    CHECK(a.error == "HTTP 401 authentication_error: bad key — a configuration problem: "
+                     "check the API key in $K; no call to this judge for 10 s");
+}
+
 TEST_CASE("breaker: calls in flight when it opens still answer as they are", "[breaker]") {
   rig r({true, 1, 10000ms});
   r.inner->hold = true;
