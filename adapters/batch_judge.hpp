@@ -24,6 +24,7 @@
 // ("shutting down") and cancels nothing at the provider; it joins that
 // thread, so it must not run inside a reply handler (replies of batched
 // calls are delivered on it).
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -68,6 +69,16 @@ struct batch_stats {
   std::size_t calls_waiting = 0;
   /// Age of the oldest open batch; 0 when none is open.
   std::int64_t oldest_age_ms = 0;
+
+  /// Adds another judge's counts (the oldest age is the older one).
+  batch_stats& operator+=(const batch_stats& o) {
+    submitted += o.submitted;
+    in_progress += o.in_progress;
+    ended += o.ended;
+    calls_waiting += o.calls_waiting;
+    oldest_age_ms = std::max(oldest_age_ms, o.oldest_age_ms);
+    return *this;
+  }
 };
 
 class batch_judge : public judge_adapter {

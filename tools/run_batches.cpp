@@ -26,23 +26,22 @@ std::size_t run_batches::adopt(const resume_point& resume) {
   return marks.size();
 }
 
+std::string batch_progress_text(const batch_stats& s) {
+  auto out = "batches " + std::to_string(s.submitted) + " submitted, "
+             + std::to_string(s.in_progress) + " in progress, "
+             + std::to_string(s.ended) + " ended";
+  if (s.oldest_age_ms > 0)
+    out += ", oldest " + std::to_string(s.oldest_age_ms / 1000) + "s";
+  return out;
+}
+
 std::string run_batches::progress() const {
   if (judges.empty())
     return {};
   batch_stats sum;
-  for (auto& j : judges) {
-    auto s = j->stats();
-    sum.submitted += s.submitted;
-    sum.in_progress += s.in_progress;
-    sum.ended += s.ended;
-    sum.oldest_age_ms = std::max(sum.oldest_age_ms, s.oldest_age_ms);
-  }
-  auto out = "batches " + std::to_string(sum.submitted) + " submitted, "
-             + std::to_string(sum.in_progress) + " in progress, "
-             + std::to_string(sum.ended) + " ended";
-  if (sum.oldest_age_ms > 0)
-    out += ", oldest " + std::to_string(sum.oldest_age_ms / 1000) + "s";
-  return out;
+  for (auto& j : judges)
+    sum += j->stats();
+  return batch_progress_text(sum);
 }
 
 void run_batches::cancel(const std::string& run_tag,

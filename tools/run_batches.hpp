@@ -10,6 +10,7 @@
 
 #include "actors/batch_audit_journal.hpp"
 #include "adapters/adapter_factory.hpp"
+#include "adapters/batch_judge.hpp"
 #include "core/audit_resume.hpp"
 
 namespace ij {
@@ -39,5 +40,9 @@ struct run_batches {
   /// until none of them is open (their ends recorded in the audit).
   void cancel(const std::string& run_tag, std::chrono::milliseconds bound);
 };
+
+/// The progress line's words for the batches: "batches 1 submitted,
+/// 2 in progress, 3 ended, oldest 12s" (the age only while one is open).
+std::string batch_progress_text(const batch_stats& s);
 
 } // namespace ij
