@@ -15,7 +15,7 @@
 // daemon that refuses batched judges is reported, and that part exits 3.
 //
 //   build/bench/batch_bench [--pairs N] [--max-requests M] [--max-wait-ms W] [--poll-ms P]
-//                           [--rounds R] [--daemon] [--no-driver]
+//                           [--window W] [--rounds R] [--daemon] [--no-driver]
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -181,14 +181,14 @@ struct run_figures {
 
 /// `invjudge run` on the pairs with this configuration.
 run_figures driver_run(const temp_dir& dir, const std::string& tag, const std::string& config,
-                       const fake_batches* fake) {
+                       const fake_batches* fake, std::size_t window) {
   write_file(dir.file(tag + ".json"), config);
   auto audit = dir.file(tag + "-audit.jsonl");
   run_figures f;
   auto t = clock_type::now();
   invjudge_process p({"run", "--pairs", dir.file("pairs.jsonl"), "--config",
                       dir.file(tag + ".json"), "--audit", audit, "--out", "/dev/null",
-                      "--no-progress"},
+                      "--no-progress", "--window", std::to_string(window)},
                      dir.file(tag + ".out"), dir.file(tag + ".err"));
   memory_sampler sampler(p.pid(), [fake] { return fake && batch_in_flight(*fake); });
   struct rusage usage {};
@@ -370,16 +370,24 @@ int main(int argc, char** argv) {
   app.add_option("--poll-ms", poll_ms, "the batched judge's poll_ms");
   app.add_option("--max-wait-ms", max_wait_ms, "the batched judge's max_wait_ms");
   app.add_option("--rounds", rounds, "the build-and-upload figure is the best of this many");
+  // The run's default window is at most 8,192 pairs (core/input_window),
+  // which holds a batched judge's calls below max_requests: its batches
+  // then go on max_wait_ms. Two batches' worth lets them fill.
+  std::size_t window = 0;
+  app.add_option("--window", window, "invjudge run --window (default 2 x max-requests)");
   app.add_flag("--daemon", with_daemon, "also run the pairs through `invjudge serve`");
   app.add_flag("--no-driver", no_driver, "skip the driver's runs (with --daemon)");
   CLI11_PARSE(app, argc, argv);
+  if (window == 0)
+    window = 2 * max_requests;
 
   temp_dir dir;
   std::printf("load average: %s", read_file("/proc/loadavg").c_str());
   auto pairs_text = invjudge(dir, "gen-pairs " + std::to_string(pairs)).out;
   write_file(dir.file("pairs.jsonl"), pairs_text);
-  std::printf("%zu pairs (%.1f MB), votes = 1, max_requests %zu, poll_ms %ld\n", pairs,
-              pairs_text.size() / 1e6, max_requests, poll_ms);
+  std::printf("%zu pairs (%.1f MB), votes = 1, max_requests %zu, max_wait_ms %ld, poll_ms %ld, "
+              "driver --window %zu\n",
+              pairs, pairs_text.size() / 1e6, max_requests, max_wait_ms, poll_ms, window);
 
   fake_api_options so;
   so.kind = api_kind::openai;
@@ -396,7 +404,7 @@ int main(int argc, char** argv) {
     run_figures sync;
     {
       fake_api fake(so);
-      sync = driver_run(dir, "sync", judge_json(fake.base_url(), ""), nullptr);
+      sync = driver_run(dir, "sync", judge_json(fake.base_url(), ""), nullptr, window);
     }
     std::printf("synchronous run         %.2f s (%.0f calls/s), peak RSS %.1f MB, cost %.4f "
                 "(%llu calls, %llu + %llu tokens)\n",
@@ -408,7 +416,7 @@ int main(int argc, char** argv) {
     fake_batches fake(bo);
     auto batched = driver_run(dir, "batched", judge_json(fake.base_url(),
                                                           batch_json(max_requests, max_wait_ms, poll_ms)),
-                              &fake);
+                              &fake, window);
     auto sizes = fake.batch_sizes();
     std::size_t sent = 0;
     for (auto s : sizes)
