@@ -208,6 +208,14 @@ std::size_t fake_batches::batches_created() const {
   return batches_.size();
 }
 
+std::vector<std::size_t> fake_batches::batch_sizes() const {
+  std::lock_guard<std::mutex> g(mtx_);
+  std::vector<std::size_t> out;
+  for (auto& b : batches_)
+    out.push_back(b->ids.size());
+  return out;
+}
+
 std::size_t fake_batches::files_uploaded() const {
   std::lock_guard<std::mutex> g(mtx_);
   return files_uploaded_;
@@ -369,7 +377,8 @@ planned_reply fake_batches::create_anthropic(const fake_request& req) {
     if (p.HasMember("stream"))
       return reject(400, "invalid_request_error", "params: stream is not allowed in batches");
     b->ids.push_back(id);
-    bodies.push_back(compact(p));
+    if (opt_.keep_documents)
+      bodies.push_back(compact(p));
   }
   if (!next_rejections_.empty()) {
     auto [status, message] = next_rejections_.front();
@@ -378,7 +387,8 @@ planned_reply fake_batches::create_anthropic(const fake_request& req) {
   }
   for (std::size_t i = 0; i < b->ids.size(); ++i) {
     ++sent_[b->ids[i]];
-    bodies_[b->ids[i]] = bodies[i];
+    if (opt_.keep_documents)
+      bodies_[b->ids[i]] = std::move(bodies[i]);
   }
   b->id = "msgbatch_" + std::to_string(next_id_++);
   start(*b);
@@ -530,7 +540,8 @@ planned_reply fake_batches::create_openai(const fake_request& req) {
     else if (!line["body"].HasMember("model") || !line["body"].HasMember("messages"))
       fail("missing_required_parameter", "body: model and messages are required");
     b->ids.push_back(id);
-    bodies.push_back(compact(line["body"]));
+    if (opt_.keep_documents)
+      bodies.push_back(compact(line["body"]));
   }
   if (b->ids.empty() && b->invalid_code.empty()) {
     b->invalid_code = "empty_file";
@@ -543,8 +554,11 @@ planned_reply fake_batches::create_openai(const fake_request& req) {
   if (b->invalid_code.empty())
     for (std::size_t i = 0; i < b->ids.size(); ++i) {
       ++sent_[b->ids[i]];
-      bodies_[b->ids[i]] = bodies[i];
+      if (opt_.keep_documents)
+        bodies_[b->ids[i]] = std::move(bodies[i]);
     }
+  if (!opt_.keep_documents)
+    files_.erase(file);
   start(*b);
   batches_.push_back(std::move(b));
   return batch_reply(*batches_.back());

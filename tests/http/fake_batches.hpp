@@ -51,6 +51,10 @@ struct fake_batch_options {
   std::vector<std::string> path;
   /// Seed of the results' shuffle.
   std::uint32_t shuffle_seed = 17;
+  /// Keep each request's body (request_body()) and the uploaded input
+  /// files. Off for the benchmark: copies of 100,000 request bodies would
+  /// only take the bench's memory.
+  bool keep_documents = true;
 };
 
 class fake_batches {
@@ -98,6 +102,8 @@ public:
   /// custom_id, as received.
   std::string request_body(const std::string& custom_id) const;
   std::size_t batches_created() const;
+  /// The requests of each batch created, in creation order.
+  std::vector<std::size_t> batch_sizes() const;
   std::size_t files_uploaded() const;
   std::size_t cancels() const;
   std::size_t polls() const;

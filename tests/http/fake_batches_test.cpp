@@ -115,6 +115,29 @@ TEST_CASE("openai batch fake: upload, create, statuses, shuffled output", "[http
   CHECK(fake.violations().empty());
 }
 
+TEST_CASE("openai batch fake: a 10,000-request upload over 1 MiB is taken", "[http][batch]") {
+  // Beast's default request body limit (1 MiB) would drop such an upload;
+  // the API takes files of up to 200 MB.
+  fake_batch_options o;
+  o.kind = api_kind::openai;
+  o.keep_documents = false;
+  fake_batches fake(o);
+  std::string content;
+  const std::string padding(100, 'x');
+  for (int i = 0; i < 10000; ++i)
+    content += openai_line("r" + std::to_string(i) + padding.substr(0, 40));
+  REQUIRE(content.size() > (1u << 20));
+  auto id = create(fake, upload(fake, content));
+  CHECK(fake.batch_sizes() == std::vector<std::size_t>{10000});
+  CHECK(fake.times_sent("r9999" + padding.substr(0, 40)) == 1);
+  CHECK(fake.request_body("r1" + padding.substr(0, 40)).empty());  // not kept
+  for (int i = 0; i < 3; ++i)
+    send(fake, http::verb::get, "/v1/batches/" + id);
+  auto st = send(fake, http::verb::get, "/v1/batches/" + id).json();
+  CHECK(st["request_counts"]["completed"].GetUint() == 10000);
+  CHECK(fake.violations().empty());
+}
+
 TEST_CASE("openai batch fake: refusals as the API makes them", "[http][batch]") {
   fake_batch_options o;
   o.kind = api_kind::openai;

@@ -1,5 +1,6 @@
 #include "tests/http/fake_server.hpp"
 
+#include <optional>
 #include <thread>
 
 #include <boost/asio/io_context.hpp>
@@ -88,10 +89,16 @@ public:
 private:
   void read() {
     req_ = {};
-    http::async_read(stream_, buffer_, req_,
+    // Beast's default request body limit is 1 MiB; a batch upload is up to
+    // 200 MB (OpenAI's file limit) or 256 MB (Anthropic's create body).
+    parser_.emplace();
+    parser_->body_limit(std::uint64_t{256} << 20);
+    http::async_read(stream_, buffer_, *parser_,
                      [self = this->shared_from_this()](error_code ec, std::size_t) {
-                       if (!ec)
-                         self->on_request();
+                       if (ec)
+                         return;
+                       self->req_ = self->parser_->release();
+                       self->on_request();
                      });
   }
 
@@ -157,6 +164,7 @@ private:
   Stream stream_;
   net::steady_timer timer_;
   beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
   fake_request req_;
   planned_reply plan_;
   http::response<http::string_body> res_;

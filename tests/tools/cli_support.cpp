@@ -138,10 +138,15 @@ void invjudge_process::signal(int sig) {
 }
 
 int invjudge_process::wait() {
+  struct rusage ignored {};
+  return wait(ignored);
+}
+
+int invjudge_process::wait(struct rusage& usage) {
   if (reaped_)
     return code_;
   int status = 0;
-  while (::waitpid(pid_, &status, 0) < 0)
+  while (::wait4(pid_, &status, 0, &usage) < 0)
     if (errno != EINTR)
       throw std::runtime_error("waitpid failed");
   reaped_ = true;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include <sys/resource.h>
 #include <sys/types.h>
 
 namespace ij::test {
@@ -65,6 +66,9 @@ public:
   }
   /// Waits for the exit; the exit code (128 + signal when killed).
   int wait();
+  /// The same, and the process's resource usage (the benchmark reads its
+  /// peak memory, ru_maxrss, which /proc no longer shows once it exits).
+  int wait(struct rusage& usage);
 
 private:
   pid_t pid_ = -1;
