@@ -1,8 +1,10 @@
 #include "daemon/daemon_metrics.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
+#include "adapters/batch_judge.hpp"
 #include "core/run_manifest.hpp"
 #include "daemon/run_counts.hpp"
 
@@ -89,6 +91,40 @@ std::uint64_t daemon_metrics::requests(const std::string& judge,
   return it == requests_.end() ? 0 : it->second;
 }
 
+void daemon_metrics::watch_batches(std::shared_ptr<batch_judge> judge) {
+  std::lock_guard<std::mutex> guard{mtx_};
+  batch_judges_.push_back(judge);
+}
+
+namespace {
+
+// The batches of every batched judge: by state, and the oldest open one's
+// age (present, at 0, without a batched judge: dashboards need no guard).
+void batch_metrics(std::string& out,
+                   const std::vector<std::weak_ptr<batch_judge>>& judges) {
+  batch_stats sum;
+  for (auto& w : judges)
+    if (auto j = w.lock()) {
+      auto s = j->stats();
+      sum.submitted += s.submitted;
+      sum.in_progress += s.in_progress;
+      sum.ended += s.ended;
+      sum.oldest_age_ms = std::max(sum.oldest_age_ms, s.oldest_age_ms);
+    }
+  header(out, "invjudge_batches", "gauge",
+         "Batches of batched judges by state: submitted (not started at the "
+         "provider), in_progress, ended (since the daemon started).");
+  out += "invjudge_batches{state=\"submitted\"} " + std::to_string(sum.submitted) + "\n";
+  out += "invjudge_batches{state=\"in_progress\"} " + std::to_string(sum.in_progress)
+         + "\n";
+  out += "invjudge_batches{state=\"ended\"} " + std::to_string(sum.ended) + "\n";
+  header(out, "invjudge_batch_oldest_age_seconds", "gauge",
+         "Age of the oldest open batch; 0 when none is open.");
+  out += "invjudge_batch_oldest_age_seconds " + num(sum.oldest_age_ms / 1000.0) + "\n";
+}
+
+} // namespace
+
 std::string daemon_metrics::render(
   const std::map<std::string, std::uint64_t>& runs_by_state,
   const std::map<std::string, std::uint64_t>& count_sums,
@@ -156,6 +192,7 @@ std::string daemon_metrics::render(
     out += "invjudge_judge_in_flight_cap{judge=\"" + label(w.judge) + "\"} "
            + std::to_string(cap) + "\n";
   }
+  batch_metrics(out, batch_judges_);
   return out;
 }
 

@@ -4,7 +4,8 @@
 // histogram, faults by kind, cache hits, votes cast (a vote that faulted is
 // not cast: it is counted as faulted), faulted and skipped by early stop,
 // runs by state and their counts summed (daemon/run_counts), the judges'
-// adaptive in-flight caps, build info.
+// adaptive in-flight caps, batched judges' batches by state and the oldest
+// open one's age, build info.
 // Judge requests are counted by a decorator around each judge's adapter
 // (metered()), so every run of the daemon adds to the same counters.
 #include <array>
@@ -17,6 +18,10 @@
 #include <vector>
 
 #include "adapters/judge_adapter.hpp"
+
+namespace ij {
+class batch_judge;
+}
 
 namespace ij {
 
@@ -38,6 +43,10 @@ public:
   /// current one when it adapts).
   void watch_judge(const std::string& judge, judge_adapter_ptr adapter,
                    std::uint32_t configured);
+
+  /// A batched judge whose batches are reported (its stats(), summed over
+  /// every batched judge).
+  void watch_batches(std::shared_ptr<batch_judge> judge);
 
   /// The exposition text; `runs_by_state` and `count_sums` (run_counts'
   /// add_counts over every run) from the daemon's run list, and the
@@ -70,6 +79,7 @@ private:
     std::uint32_t configured;
   };
   std::vector<watched> judges_;
+  std::vector<std::weak_ptr<batch_judge>> batch_judges_;
 };
 
 /// Counts every call of `inner` in `metrics` under `judge` (outside the

@@ -14,6 +14,7 @@
 #include "core/wall_clock.hpp"
 #include "core/audit_record.hpp"
 #include "core/judge_spec.hpp"
+#include "core/run_tag.hpp"
 #include "daemon/pairs_file_reader.hpp"
 #include "daemon/run_counts.hpp"
 #include "daemon/run_request.hpp"
@@ -148,6 +149,12 @@ daemon_service::open(caf::actor_system& sys, daemon_options options) {
   if (!store)
     return std::move(store.error());
   d->store_ = std::move(*store);
+  // Its own connection to the same database: batched judges record from
+  // their own threads.
+  auto journal = batch_state_journal::open(dir + "/state.sqlite");
+  if (!journal)
+    return std::move(journal.error());
+  d->batch_journal_ = std::move(*journal);
   d->store_->on_change(
     [events = &d->events_](const std::string& id) { events->changed(id); });
   if (!d->options_.cache.path.empty()) {
@@ -195,7 +202,46 @@ daemon_service::resume(const run_row& row) {
     return std::move(cfg.error());
   if (auto err = ensure_workers(*cfg))
     return err;
+  if (auto err = adopt_batches(row.id))
+    return err;
   return daemon_run::restart(ctx_, row);
+}
+
+// The judge's thread takes the marks before any call of the restarted run
+// can reach it (calls are posted after, to the same thread): what the run
+// had submitted is polled and its results kept, never submitted again.
+caf::error daemon_service::adopt_batches(const std::string& run_id) {
+  std::vector<std::shared_ptr<batch_judge>> judges;
+  {
+    std::lock_guard<std::mutex> guard{workers_mtx_};
+    judges = batch_judges_;
+  }
+  if (judges.empty())
+    return caf::none;
+  auto marks = batch_journal_->open_marks_of(run_id);
+  if (!marks)
+    return std::move(marks.error());
+  if (marks->empty())
+    return caf::none;
+  // Each judge takes its own marks and skips batches it already holds (a
+  // batch shared by two resumed runs is adopted once).
+  for (auto& j : judges)
+    j->adopt(*marks);
+  return caf::none;
+}
+
+// Not waited for: the reply does not depend on the provider's answer; a
+// batch whose cancel is lost ends at the provider by itself (its journal
+// marks say so at the next poll or restart).
+void daemon_service::cancel_batches(const std::string& run_id) {
+  std::vector<std::shared_ptr<batch_judge>> judges;
+  {
+    std::lock_guard<std::mutex> guard{workers_mtx_};
+    judges = batch_judges_;
+  }
+  auto tag = run_tag_of(run_id);
+  for (auto& j : judges)
+    j->cancel_run(tag);
 }
 
 daemon_service::~daemon_service() {
@@ -226,7 +272,7 @@ bool daemon_service::authorized(const http_request& req) const {
 // A worker for every judge of `cfg` that no worker serves yet: judges are
 // shared by every run (and their calls metered and, with a cache, cached).
 caf::error daemon_service::ensure_workers(const run_config& cfg) {
-  auto bindings = bind_judges(cfg);
+  auto bindings = bind_judges(cfg, batch_journal_);
   if (!bindings)
     return std::move(bindings.error());
   std::lock_guard<std::mutex> guard{workers_mtx_};
@@ -240,6 +286,10 @@ caf::error daemon_service::ensure_workers(const run_config& cfg) {
     auto inner = with_cache(b.adapter, cache_);
     b.adapter = metered(inner, ctx_.metrics, name);
     ctx_.metrics->watch_judge(name, b.adapter, b.spec.max_in_flight);
+    if (b.batch) {
+      batch_judges_.push_back(b.batch);
+      ctx_.metrics->watch_batches(b.batch);
+    }
     fresh.push_back(std::move(b));
   }
   if (fresh.empty())
@@ -386,6 +436,7 @@ api_result daemon_service::cancel_run(const api_request& req) {
   if (!run || run->ended())
     return run_ended(*stored);
   run->cancel();
+  cancel_batches(id);
   return run_view{run->row()};
 }
 

@@ -24,9 +24,11 @@
 #include <caf/error.hpp>
 #include <caf/expected.hpp>
 
+#include "adapters/batch_judge.hpp"
 #include "adapters/response_cache.hpp"
 #include "daemon/api_result.hpp"
 #include "daemon/api_routes.hpp"
+#include "daemon/batch_state_journal.hpp"
 #include "daemon/bearer_token.hpp"
 #include "daemon/daemon_run.hpp"
 #include "daemon/http_server.hpp"
@@ -90,6 +92,11 @@ private:
   /// bad_config when a judge cannot be bound or started.
   caf::error ensure_workers(const run_config& cfg);
   void resume_runs();
+  /// Hands every batched judge the open batches of run `run_id` (from the
+  /// batch journal), before the run's session starts.
+  caf::error adopt_batches(const std::string& run_id);
+  /// Cancels run `run_id`'s batches at the providers.
+  void cancel_batches(const std::string& run_id);
   caf::expected<std::shared_ptr<daemon_run>> resume(const run_row& row);
   std::shared_ptr<daemon_run> find(const std::string& id);
   /// The run `id` as now (live or stored); nullopt when there is none.
@@ -113,10 +120,14 @@ private:
   run_events events_; // before store_: the store's writer signals it
   std::unique_ptr<state_store> store_;
   std::shared_ptr<response_cache> cache_;
+  /// Where batched judges record their batches (daemon/batch_state_journal).
+  std::shared_ptr<batch_state_journal> batch_journal_;
   daemon_context ctx_;
   std::mutex mtx_;
   std::map<std::string, std::shared_ptr<daemon_run>> runs_;
   std::set<std::string> served_judges_;
+  /// The batched judges among the workers' (under workers_mtx_).
+  std::vector<std::shared_ptr<batch_judge>> batch_judges_;
   std::mutex workers_mtx_;
   std::uint32_t resumed_ = 0;
   std::vector<std::string> resume_failures_;
