@@ -8,17 +8,12 @@
 #include <csignal>
 #include <cstdlib>
 #include <map>
-#include <mutex>
-#include <regex>
 #include <set>
 #include <thread>
 
 #include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
-#include "tests/http/fake_apis.hpp"
-#include "tests/http/fake_batches.hpp"
+#include "tests/http/batch_script.hpp"
 #include "tests/tools/cli_support.hpp"
 
 using namespace ij::test;
@@ -28,70 +23,9 @@ namespace {
 constexpr int pair_count = 24;
 constexpr const char* key_var = "IJ_BATCH_E2E_KEY";
 
-// Pair i's answers carry "K<i>K", so that a synchronous fake can tell the
-// pair from its prompt; a batch fake tells it from the custom_id (the pair's
-// sequence number is its line, i + 1).
 std::string pairs_text() {
-  std::string out;
-  for (int i = 0; i < pair_count; ++i)
-    out += R"({"id":"p)" + std::to_string(i) + R"(","a":"K)" + std::to_string(i)
-           + R"(K","b":"K)" + std::to_string(i) + "K\"}\n";
-  return out;
+  return scripted_pairs(pair_count);
 }
-
-// Vote n of pair i: pairs 4k split on their first wave (EQUIVALENT, then
-// DIFFERENT) and a third vote decides DIFFERENT; 4k+1 are DIFFERENT; the
-// rest EQUIVALENT.
-std::string decision_of(int pair, int vote) {
-  if (pair % 4 == 0)
-    return vote == 0 ? "EQUIVALENT" : "DIFFERENT";
-  return pair % 4 == 1 ? "DIFFERENT" : "EQUIVALENT";
-}
-
-std::string reply_text(const std::string& decision) {
-  return "DECISION: " + decision + "\nREASON: fake\nNUMERIC_A: 1\nNUMERIC_B: 1";
-}
-
-// The batch fakes' replies by custom_id "<tag>-p<seq>-v<vote>".
-void decide_by_custom_id(fake_batches& fake) {
-  fake.set_reply([](const std::string& id) {
-    static const std::regex re{"-p([0-9]+)-v([0-9]+)$"};
-    std::smatch m;
-    if (!std::regex_search(id, m, re))
-      return reply_text("ABSTAIN");
-    return reply_text(decision_of(std::stoi(m[1]) - 1, std::stoi(m[2])));
-  });
-}
-
-// A synchronous fake deciding the same: the nth call for a pair is its
-// vote n (a split pair's first two votes give the same tally in any order).
-struct sync_judge {
-  std::mutex mtx;
-  std::map<int, int> calls;
-  std::unique_ptr<fake_api> api;
-
-  sync_judge() {
-    fake_api_options o;
-    o.kind = api_kind::openai;
-    o.api_key = "sk-batch-e2e";
-    o.model_replies = true;
-    o.threads = 2;
-    o.decide = [this](const rapidjson::Document& req, fake_verdict& v, auto&) {
-      rapidjson::StringBuffer sb;
-      rapidjson::Writer<rapidjson::StringBuffer> w(sb);
-      req.Accept(w);
-      std::string body = sb.GetString();
-      static const std::regex re{"K([0-9]+)K"};
-      std::smatch m;
-      if (!std::regex_search(body, m, re))
-        return;
-      int pair = std::stoi(m[1]);
-      std::lock_guard<std::mutex> g{mtx};
-      v.decision = decision_of(pair, calls[pair]++);
-    };
-    api = std::make_unique<fake_api>(o);
-  }
-};
 
 std::string judge_json(const std::string& type, const std::string& url,
                        const std::string& batch) {
@@ -178,7 +112,7 @@ struct key_env {
 
 /// The verdicts of a synchronous run of the same pairs.
 std::map<std::string, std::string> sync_verdicts(temp_dir& dir) {
-  sync_judge judge;
+  scripted_sync_judge judge{api_kind::openai, "sk-batch-e2e"};
   write_file(dir.file("sync.json"), config(judge_json("openai", judge.api->base_url(), "")));
   auto r = invjudge(dir, "run --pairs pairs.jsonl --config sync.json --audit sync-audit.jsonl "
                          "--out sync-out.jsonl --no-progress");
