@@ -46,6 +46,12 @@ void single(std::string& out, const char* name, const char* type,
   out += std::string{name} + " " + std::to_string(value) + "\n";
 }
 
+// What a judge's tokens cost, the batched ones at the batch discount.
+double spend_of(const judge_spending& t, const token_prices& p) {
+  return cost_of(t.input_tokens, t.output_tokens, t.batched_input_tokens,
+                 t.batched_output_tokens, p);
+}
+
 } // namespace
 
 void daemon_metrics::record_call(const std::string& judge,
@@ -56,6 +62,13 @@ void daemon_metrics::record_call(const std::string& judge,
   if (reply.cached) {
     ++cache_hits_;
     return; // no request was made: no latency
+  }
+  auto& t = tokens_[judge];
+  t.input_tokens += reply.input_tokens;
+  t.output_tokens += reply.output_tokens;
+  if (reply.batched) {
+    t.batched_input_tokens += reply.input_tokens;
+    t.batched_output_tokens += reply.output_tokens;
   }
   if (!reply.ok)
     ++faults_[std::string{
@@ -84,6 +97,18 @@ void daemon_metrics::watch_judge(const std::string& judge,
   judges_.push_back({judge, adapter, configured});
 }
 
+void daemon_metrics::price_judge(const std::string& judge, token_prices prices) {
+  std::lock_guard<std::mutex> guard{mtx_};
+  prices_[judge] = prices;
+}
+
+double daemon_metrics::spend(const std::string& judge) {
+  std::lock_guard<std::mutex> guard{mtx_};
+  auto t = tokens_.find(judge);
+  auto p = prices_.find(judge);
+  return t == tokens_.end() || p == prices_.end() ? 0.0 : spend_of(t->second, p->second);
+}
+
 std::uint64_t daemon_metrics::requests(const std::string& judge,
                                        const std::string& outcome) {
   std::lock_guard<std::mutex> guard{mtx_};
@@ -100,17 +125,40 @@ namespace {
 
 // The batches of every batched judge: by state, and the oldest open one's
 // age (present, at 0, without a batched judge: dashboards need no guard).
+// Tokens by judge, kind and mode (sync or batch), and the spend of the
+// judges with declared prices.
+void token_metrics(std::string& out, const std::map<std::string, judge_spending>& tokens,
+                   const std::map<std::string, token_prices>& prices) {
+  header(out, "invjudge_judge_tokens_total", "counter",
+         "Tokens of the judge calls made, by kind (input, output) and mode "
+         "(sync; batch: answered through a provider's batch API).");
+  for (auto& [judge, t] : tokens) {
+    auto j = "invjudge_judge_tokens_total{judge=\"" + label(judge) + "\",kind=\"";
+    out += j + "input\",mode=\"sync\"} "
+           + std::to_string(t.input_tokens - t.batched_input_tokens) + "\n";
+    out += j + "input\",mode=\"batch\"} " + std::to_string(t.batched_input_tokens) + "\n";
+    out += j + "output\",mode=\"sync\"} "
+           + std::to_string(t.output_tokens - t.batched_output_tokens) + "\n";
+    out += j + "output\",mode=\"batch\"} " + std::to_string(t.batched_output_tokens)
+           + "\n";
+  }
+  header(out, "invjudge_judge_spend_total", "counter",
+         "What a judge's calls cost at its declared prices (per million "
+         "tokens, in their currency); batched calls at the batch discount. "
+         "Judges without prices are absent.");
+  for (auto& [judge, p] : prices) {
+    auto t = tokens.find(judge);
+    auto cost = t == tokens.end() ? 0.0 : spend_of(t->second, p);
+    out += "invjudge_judge_spend_total{judge=\"" + label(judge) + "\"} " + num(cost) + "\n";
+  }
+}
+
 void batch_metrics(std::string& out,
                    const std::vector<std::weak_ptr<batch_judge>>& judges) {
   batch_stats sum;
   for (auto& w : judges)
-    if (auto j = w.lock()) {
-      auto s = j->stats();
-      sum.submitted += s.submitted;
-      sum.in_progress += s.in_progress;
-      sum.ended += s.ended;
-      sum.oldest_age_ms = std::max(sum.oldest_age_ms, s.oldest_age_ms);
-    }
+    if (auto j = w.lock())
+      sum += j->stats();
   header(out, "invjudge_batches", "gauge",
          "Batches of batched judges by state: submitted (not started at the "
          "provider), in_progress, ended (since the daemon started).");
@@ -192,6 +240,7 @@ std::string daemon_metrics::render(
     out += "invjudge_judge_in_flight_cap{judge=\"" + label(w.judge) + "\"} "
            + std::to_string(cap) + "\n";
   }
+  token_metrics(out, tokens_, prices_);
   batch_metrics(out, batch_judges_);
   return out;
 }

@@ -4,8 +4,9 @@
 // histogram, faults by kind, cache hits, votes cast (a vote that faulted is
 // not cast: it is counted as faulted), faulted and skipped by early stop,
 // runs by state and their counts summed (daemon/run_counts), the judges'
-// adaptive in-flight caps, batched judges' batches by state and the oldest
-// open one's age, build info.
+// adaptive in-flight caps, tokens by judge and spend at the declared prices
+// (batched calls at the batch discount), batched judges' batches by state
+// and the oldest open one's age, build info.
 // Judge requests are counted by a decorator around each judge's adapter
 // (metered()), so every run of the daemon adds to the same counters.
 #include <array>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "adapters/judge_adapter.hpp"
+#include "core/judge_budget.hpp"
 
 namespace ij {
 class batch_judge;
@@ -43,6 +45,8 @@ public:
   /// current one when it adapts).
   void watch_judge(const std::string& judge, judge_adapter_ptr adapter,
                    std::uint32_t configured);
+  /// The prices of `judge`: its calls' tokens are priced as spend.
+  void price_judge(const std::string& judge, token_prices prices);
 
   /// A batched judge whose batches are reported (its stats(), summed over
   /// every batched judge).
@@ -58,6 +62,8 @@ public:
   /// The same counts for tests and the summary: requests of a judge with
   /// `outcome` ("ok", "fault", "cached").
   std::uint64_t requests(const std::string& judge, const std::string& outcome);
+  /// What `judge`'s calls cost so far at its declared prices (0 without).
+  double spend(const std::string& judge);
 
 private:
   struct histogram {
@@ -68,6 +74,9 @@ private:
   std::mutex mtx_;
   std::map<std::pair<std::string, std::string>, std::uint64_t> requests_;
   std::map<std::string, histogram> latency_;
+  /// Tokens of the calls made (cached replies cost nothing), by judge.
+  std::map<std::string, judge_spending> tokens_;
+  std::map<std::string, token_prices> prices_;
   std::map<std::string, std::uint64_t> faults_;
   std::uint64_t cache_hits_ = 0;
   std::uint64_t votes_cast_ = 0;

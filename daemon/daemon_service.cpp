@@ -286,6 +286,8 @@ caf::error daemon_service::ensure_workers(const run_config& cfg) {
     auto inner = with_cache(b.adapter, cache_);
     b.adapter = metered(inner, ctx_.metrics, name);
     ctx_.metrics->watch_judge(name, b.adapter, b.spec.max_in_flight);
+    if (b.spec.prices)
+      ctx_.metrics->price_judge(name, *b.spec.prices);
     if (b.batch) {
       batch_judges_.push_back(b.batch);
       ctx_.metrics->watch_batches(b.batch);
