@@ -20,13 +20,10 @@ namespace ij {
 
 namespace {
 
-// A batched judge's calls wait hours in a batch: room for two full batches
-// (one in flight while the next fills), not max_in_flight HTTP calls.
+// A batched judge's calls wait hours in a batch: room for its batches, not
+// max_in_flight HTTP calls.
 std::uint32_t calls_at_once(const judge_spec& s) {
-  auto c = std::max<std::uint32_t>(s.max_in_flight, 1);
-  if (s.batch.enabled)
-    c = std::max<std::uint32_t>(c, 2 * s.batch.max_requests);
-  return c;
+  return std::max({s.max_in_flight, 1u, batch_calls_at_once(s.batch)});
 }
 
 } // namespace

@@ -573,9 +573,12 @@ void on_workers(self_ptr self, std::vector<worker_entry>& all) {
   std::uint64_t capacity = 0;
   for (auto& j : st.judges)
     capacity += j.capacity;
-  st.window.fit_to_capacity(capacity);
-  st.warnings = run_warnings(st.setup.config, st.judges);
   const auto& cfg = st.setup.config;
+  std::uint64_t batched = 0;
+  for (auto& spec : cfg.judges)
+    batched += batch_calls_at_once(spec.batch);
+  st.window.fit_to_capacity(capacity, batched);
+  st.warnings = run_warnings(st.setup.config, st.judges);
   // A batched vote is answered within the provider's window, not seconds.
   auto deadline = cfg.vote_deadline;
   for (auto& spec : cfg.judges)

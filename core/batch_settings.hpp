@@ -36,6 +36,12 @@ constexpr std::uint32_t batch_request_limit(std::string_view type) {
   return type == "anthropic" ? 100000u : type == "openai" ? 50000u : 0u;
 }
 
+/// The calls a batched judge takes at once: two full batches (one in flight
+/// while the next fills); 0 when not batched.
+constexpr std::uint32_t batch_calls_at_once(const batch_settings& b) {
+  return b.enabled ? 2 * b.max_requests : 0u;
+}
+
 inline bool operator==(const batch_settings& x, const batch_settings& y) {
   return x.enabled == y.enabled && x.max_requests == y.max_requests
          && x.max_wait == y.max_wait && x.poll == y.poll

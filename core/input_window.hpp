@@ -21,8 +21,10 @@ public:
 
   /// A window not given: enough pairs to keep every worker slot busy while
   /// records are written, few enough to keep memory small (4 per slot,
-  /// between 256 and 8,192).
-  void fit_to_capacity(std::uint64_t capacity);
+  /// between 256 and 8,192), and at least `at_least` (batched judges' calls
+  /// at once: with fewer pairs open their batches never fill and each goes
+  /// only at max_wait); at most 2^20, the largest --window.
+  void fit_to_capacity(std::uint64_t capacity, std::uint64_t at_least = 0);
 
   std::uint32_t size() const { return size_; }
 

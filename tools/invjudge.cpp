@@ -165,7 +165,8 @@ void add_run(CLI::App& app, command_line& c) {
   add_tls_options(cmd, run.tls_cert, run.tls_key, run.tls_ca);
   cmd->add_option("--window", run.window,
                   "Pairs taken in and not yet written at most (default: from "
-                  "the judges' in-flight caps, 256..8192)")
+                  "the judges' in-flight caps, 256..8192, or two batches of "
+                  "a batched judge)")
     ->check(CLI::Range(1u, 1u << 20));
   cmd->footer(exit_codes_text);
 }

@@ -36,6 +36,21 @@ TEST_CASE("a window not given fits the judges' capacity, within 256 and 8,192") 
   CHECK(given.size() == 10);
 }
 
+TEST_CASE("a window not given holds a batched judge's calls at once, up to 2^20") {
+  input_window batched;
+  batched.fit_to_capacity(20'000, 20'000);
+  CHECK(batched.size() == 20'000);
+  input_window small_batches;
+  small_batches.fit_to_capacity(100, 200);
+  CHECK(small_batches.size() == 400);
+  input_window anthropic_max; // two batches of 100,000
+  anthropic_max.fit_to_capacity(200'000, 200'000);
+  CHECK(anthropic_max.size() == 200'000);
+  input_window huge;
+  huge.fit_to_capacity(4'000'000, 4'000'000);
+  CHECK(huge.size() == 1u << 20);
+}
+
 TEST_CASE("a canary takes a sequence number, never a place; positions count real pairs") {
   input_window w{8};
   CHECK(w.take_position() == 0);
