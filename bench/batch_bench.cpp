@@ -186,10 +186,14 @@ run_figures driver_run(const temp_dir& dir, const std::string& tag, const std::s
   auto audit = dir.file(tag + "-audit.jsonl");
   run_figures f;
   auto t = clock_type::now();
-  invjudge_process p({"run", "--pairs", dir.file("pairs.jsonl"), "--config",
-                      dir.file(tag + ".json"), "--audit", audit, "--out", "/dev/null",
-                      "--no-progress", "--window", std::to_string(window)},
-                     dir.file(tag + ".out"), dir.file(tag + ".err"));
+  std::vector<std::string> args{"run", "--pairs", dir.file("pairs.jsonl"), "--config",
+                                dir.file(tag + ".json"), "--audit", audit, "--out", "/dev/null",
+                                "--no-progress"};
+  if (window != 0) { // 0: the run's own window
+    args.push_back("--window");
+    args.push_back(std::to_string(window));
+  }
+  invjudge_process p(args, dir.file(tag + ".out"), dir.file(tag + ".err"));
   memory_sampler sampler(p.pid(), [fake] { return fake && batch_in_flight(*fake); });
   struct rusage usage {};
   auto code = p.wait(usage);
@@ -370,24 +374,22 @@ int main(int argc, char** argv) {
   app.add_option("--poll-ms", poll_ms, "the batched judge's poll_ms");
   app.add_option("--max-wait-ms", max_wait_ms, "the batched judge's max_wait_ms");
   app.add_option("--rounds", rounds, "the build-and-upload figure is the best of this many");
-  // The run's default window is at most 8,192 pairs (core/input_window),
-  // which holds a batched judge's calls below max_requests: its batches
-  // then go on max_wait_ms. Two batches' worth lets them fill.
+  // The run's default window holds a batched judge's two batches
+  // (core/input_window); --window measures another.
   std::size_t window = 0;
-  app.add_option("--window", window, "invjudge run --window (default 2 x max-requests)");
+  app.add_option("--window", window, "invjudge run --window (default: the run's own)");
   app.add_flag("--daemon", with_daemon, "also run the pairs through `invjudge serve`");
   app.add_flag("--no-driver", no_driver, "skip the driver's runs (with --daemon)");
   CLI11_PARSE(app, argc, argv);
-  if (window == 0)
-    window = 2 * max_requests;
 
   temp_dir dir;
   std::printf("load average: %s", read_file("/proc/loadavg").c_str());
   auto pairs_text = invjudge(dir, "gen-pairs " + std::to_string(pairs)).out;
   write_file(dir.file("pairs.jsonl"), pairs_text);
   std::printf("%zu pairs (%.1f MB), votes = 1, max_requests %zu, max_wait_ms %ld, poll_ms %ld, "
-              "driver --window %zu\n",
-              pairs, pairs_text.size() / 1e6, max_requests, max_wait_ms, poll_ms, window);
+              "driver --window %s\n",
+              pairs, pairs_text.size() / 1e6, max_requests, max_wait_ms, poll_ms,
+              window == 0 ? "(the run's own)" : std::to_string(window).c_str());
 
   fake_api_options so;
   so.kind = api_kind::openai;
