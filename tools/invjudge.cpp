@@ -11,6 +11,7 @@
 #include "tools/cache_command.hpp"
 #include "tools/exit_codes.hpp"
 #include "tools/gen_pairs.hpp"
+#include "tools/heap_arenas.hpp"
 #include "tools/host_command.hpp"
 #include "tools/interrupt.hpp"
 #include "tools/calibrate_command.hpp"
@@ -369,6 +370,7 @@ int dispatch(command_line& c) {
 } // namespace
 
 int main(int argc, char** argv) {
+  ij::limit_heap_arenas(); // before any thread starts
   CLI::App app{"invjudge: are two answers to the same math problem "
                "equivalent? LLM judges with voting, I1-I5 verdicts, negative "
                "controls and a tamper-evident audit trail."};
