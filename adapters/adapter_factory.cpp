@@ -23,7 +23,9 @@ make_batched(const judge_spec& spec, judge_adapter_ptr fallback,
   if (!journal)
     return make_error(errc::bad_config,
                       "judge '" + spec.name
-                        + "': batch.enabled needs a run's audit (invjudge run)");
+                        + "': batched votes need a journal for their batches: a run's "
+                          "audit (invjudge run) or the daemon's state (invjudge serve); "
+                          "a judge host or selftest does not batch (remove batch.enabled)");
   auto client_cfg = batch_client_config_for(spec);
   if (!client_cfg)
     return std::move(client_cfg.error());

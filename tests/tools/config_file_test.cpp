@@ -2,6 +2,8 @@
 // a missing file named, and a read configuration's judges bound.
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+
 #include "tests/error_text.hpp"
 
 #include "adapters/adapter_factory.hpp"
@@ -52,4 +54,22 @@ TEST_CASE("judges that cannot be built are named with their pointer") {
   CHECK(why.rfind("x.json: /judges/0 (claude): ", 0) == 0);
   CHECK(why.find("IJ_TEST_SURELY_UNSET_KEY") != std::string::npos);
   CHECK(bound.error() == ij::errc::bad_config);
+}
+
+TEST_CASE("a batched judge where no journal keeps its batches (a judge host, selftest) is "
+          "a configuration error saying where batches go") {
+  ::setenv("IJ_TEST_BATCH_HOST_KEY", "k", 1);
+  auto cfg = parse_config(R"({"judges":[{"name":"b","type":"openai","model":"m",
+      "base_url":"http://127.0.0.1:9","api_key_env":"IJ_TEST_BATCH_HOST_KEY",
+      "temperature":0,"timeout_ms":1000,"max_in_flight":1,"batch":{"enabled":true}}]})",
+                          "h.json");
+  REQUIRE(cfg);
+  auto bound = bind_judges(*cfg);
+  ::unsetenv("IJ_TEST_BATCH_HOST_KEY");
+  REQUIRE_FALSE(bound);
+  CHECK(bound.error() == ij::errc::bad_config);
+  CHECK(::test::why(bound)
+        == "h.json: /judges/0 (b): judge 'b': batched votes need a journal for their batches: "
+           "a run's audit (invjudge run) or the daemon's state (invjudge serve); a judge host "
+           "or selftest does not batch (remove batch.enabled)");
 }
