@@ -83,6 +83,25 @@ void batch_audit_journal::unbind() {
                                             "was recorded"));
 }
 
+namespace {
+
+// Hands one mark to the logger and says when it is recorded.
+void write_batch_mark(caf::event_based_actor* self, logger_actor logger, audit_batch batch,
+                      std::function<void(caf::error)> done) {
+  self->request(logger, caf::infinite, std::move(batch))
+    .then(
+      [self, done](std::uint64_t, const std::string&) {
+        done(caf::error{});
+        self->quit();
+      },
+      [self, done](caf::error& err) {
+        done(err);
+        self->quit();
+      });
+}
+
+} // namespace
+
 void batch_audit_journal::send(caf::actor_system& sys,
                                const logger_actor& logger, batch_mark mark,
                                std::function<void(caf::error)> done) {
@@ -97,19 +116,10 @@ void batch_audit_journal::send(caf::actor_system& sys,
   // ~actor_system waiting for the logger's end forever. A thread that had
   // no logger before gives it back.
   const bool foreign_thread = caf::logger::current_logger() == nullptr;
-  sys.spawn([logger, batch = std::move(batch),
-              done = std::move(done)](caf::event_based_actor* self) mutable {
-    self->request(logger, caf::infinite, std::move(batch))
-      .then(
-        [self, done](std::uint64_t, const std::string&) {
-          done(caf::error{});
-          self->quit();
-        },
-        [self, done](caf::error& err) {
-          done(err);
-          self->quit();
-        });
-  });
+  // A function actor with arguments: CAF 0.17 dereferences the empty
+  // argument tuple of a lambda actor spawned without any (UBSan: reference
+  // binding to null pointer).
+  sys.spawn(write_batch_mark, logger, std::move(batch), std::move(done));
   if (foreign_thread)
     caf::logger::set_current_actor_system(nullptr);
 }
