@@ -4,14 +4,14 @@
 #include <cstdlib>
 #include <thread>
 
-#if defined(__GLIBC__)
+#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__)
 #include <malloc.h>
 #endif
 
 namespace ij {
 
 int limit_heap_arenas() {
-#if defined(__GLIBC__)
+#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__)
   if (std::getenv("MALLOC_ARENA_MAX"))
     return 0;
   int arenas = std::max(2, static_cast<int>(std::thread::hardware_concurrency()));

@@ -9,8 +9,8 @@
 namespace ij {
 
 /// Sets the arena limit to the cores (at least 2) before any thread starts;
-/// returns it, or 0 when $MALLOC_ARENA_MAX is set (the user's choice stands)
-/// or the C library is not glibc.
+/// returns it, or 0 when $MALLOC_ARENA_MAX is set (the user's choice stands),
+/// the C library is not glibc or AddressSanitizer's allocator replaces it.
 int limit_heap_arenas();
 
 } // namespace ij
