@@ -57,6 +57,12 @@ struct batch_mark {
   std::int64_t at_ms = 0;
 };
 
+/// The batches of `judge` still open in marks read back at a restart (in any
+/// order, any judge's): each one's latest mark, with the entries its earlier
+/// marks listed (a later mark may carry none).
+std::vector<batch_mark> open_batches(const std::vector<batch_mark>& marks,
+                                     const std::string& judge);
+
 class batch_journal {
 public:
   virtual ~batch_journal() = default;

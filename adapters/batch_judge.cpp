@@ -19,6 +19,7 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include "adapters/api_error.hpp"
+#include "adapters/batch_faults.hpp"
 #include "messages/error.hpp"
 
 namespace ij {
@@ -56,47 +57,6 @@ adapter_reply fault_reply(fault_kind kind, std::string error) {
 
 std::string tag_of(const std::string& custom_id) {
   return custom_id.substr(0, custom_id.find('-'));
-}
-
-/// An Anthropic errored result names its error type, not a status.
-fault_kind fault_of_type(const std::string& type) {
-  if (type == "rate_limit_error" || type == "overloaded_error")
-    return fault_kind::rate_limited;
-  if (type == "authentication_error" || type == "permission_error")
-    return fault_kind::auth;
-  if (type == "invalid_request_error" || type == "not_found_error"
-      || type == "request_too_large")
-    return fault_kind::bad_request;
-  return fault_kind::server_error;
-}
-
-fault_kind fault_of_result(const batch_result& r) {
-  switch (r.kind) {
-    case result_kind::succeeded: return fault_kind::none;
-    case result_kind::expired: return fault_kind::timeout;
-    case result_kind::canceled: return fault_kind::unavailable;
-    case result_kind::errored: break;
-  }
-  return r.status ? fault_of_status(r.status) : fault_of_type(r.error_type);
-}
-
-/// A client error (a batch rejected whole, a batch that cannot be read) as
-/// the fault its votes get.
-fault_kind fault_of_error(const caf::error& err) {
-  if (err.category() != caf::atom("ij"))
-    return fault_kind::connection;
-  switch (static_cast<errc>(err.code())) {
-    case errc::bad_config: return fault_kind::auth;
-    case errc::bad_input: return fault_kind::bad_request;
-    case errc::bad_reply: return fault_kind::unreadable_reply;
-    default: return fault_kind::connection;
-  }
-}
-
-/// Worth trying later (429, 5xx, no answer): the batch is polled again.
-bool is_unreachable(const caf::error& err) {
-  return err.category() == caf::atom("ij")
-         && static_cast<errc>(err.code()) == errc::unreachable;
 }
 
 } // namespace
@@ -216,7 +176,7 @@ struct batch_judge::state : std::enable_shared_from_this<state> {
 
   // --- restart and cancel ---------------------------------------------------
   void on_adopt(std::vector<batch_mark> marks);
-  void adopt_one(const batch_mark& last, std::vector<batch_entry> entries);
+  void adopt_one(batch_mark last);
   void on_list(caf::expected<std::vector<batch_status>> list);
   void found(open_batch& b, const batch_status& st);
   void release(open_batch& b);
@@ -591,35 +551,23 @@ void batch_judge::state::answer(call_entry& entry, const adapter_reply& reply) {
 // --- restart ------------------------------------------------------------------
 
 void batch_judge::state::on_adopt(std::vector<batch_mark> marks) {
-  // The last step of each of this judge's batches, and its entries.
-  std::map<std::string, batch_mark> last;
-  std::map<std::string, std::vector<batch_entry>> entries;
-  for (auto& m : marks) {
-    if (m.judge != judge_id)
-      continue;
-    if (!m.entries.empty())
-      entries[m.key] = m.entries;
-    auto it = last.find(m.key);
-    if (it == last.end() || m.step > it->second.step)
-      last[m.key] = m;
-  }
   bool search = false;
-  for (auto& [key, m] : last) {
-    if (m.step == batch_step::ended || find(key))
+  for (auto& m : open_batches(marks, judge_id)) {
+    if (find(m.key))
       continue;
-    adopt_one(m, entries[key]);
     search = search || m.step == batch_step::pending;
+    adopt_one(std::move(m));
   }
   if (search)
     client->list(back<caf::expected<std::vector<batch_status>>>(
       [this](caf::expected<std::vector<batch_status>> l) { on_list(std::move(l)); }));
 }
 
-void batch_judge::state::adopt_one(const batch_mark& last, std::vector<batch_entry> entries) {
+void batch_judge::state::adopt_one(batch_mark last) {
   open_batch b;
   b.key = last.key;
   b.id = last.batch_id;
-  b.entries = std::move(entries);
+  b.entries = std::move(last.entries);
   b.opened = steady::now();
   b.at_ms = last.at_ms;
   b.adopted = true;

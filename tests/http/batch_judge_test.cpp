@@ -586,3 +586,37 @@ TEST_CASE("batch judge: configuration is checked", "[http][batch][batch_judge]")
   CHECK((*j)->id() == "stub:batch-fallback");
   CHECK_FALSE((*j)->answers_inline());
 }
+
+TEST_CASE("batch journal: the open batches of a judge from marks in any order") {
+  auto mark = [](batch_step step, std::string judge, std::string key,
+                 std::vector<batch_entry> entries = {}) {
+    batch_mark m;
+    m.step = step;
+    m.judge = std::move(judge);
+    m.key = std::move(key);
+    m.entries = std::move(entries);
+    if (step != batch_step::pending)
+      m.batch_id = "b-" + m.key;
+    return m;
+  };
+  std::vector<batch_entry> a{{"t-p1-v0", "x", 0}}, b{{"t-p2-v0", "y", 0}},
+    c{{"t-p3-v0", "z", 0}};
+  std::vector<batch_mark> marks{
+    mark(batch_step::submitted, "j", "ka"),          // its entries come later
+    mark(batch_step::pending, "j", "kb", b),          // never submitted
+    mark(batch_step::pending, "j", "ka", a),
+    mark(batch_step::ended, "j", "kc"),               // ended: not open
+    mark(batch_step::pending, "j", "kc", c),
+    mark(batch_step::pending, "other", "kd", c)};     // another judge's
+  auto open = open_batches(marks, "j");
+  REQUIRE(open.size() == 2);
+  CHECK(open[0].key == "ka");
+  CHECK(open[0].step == batch_step::submitted);
+  CHECK(open[0].batch_id == "b-ka");
+  REQUIRE(open[0].entries.size() == 1);
+  CHECK(open[0].entries[0].custom_id == "t-p1-v0");
+  CHECK(open[1].key == "kb");
+  CHECK(open[1].step == batch_step::pending);
+  REQUIRE(open[1].entries.size() == 1);
+  CHECK(open[1].entries[0].pair_id == "y");
+}
