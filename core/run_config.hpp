@@ -174,11 +174,17 @@ run_config default_config();
 caf::expected<run_config> parse_config(std::string_view json,
                                        const std::string& source);
 
+/// A configuration problem: errc::bad_config "<source>: <pointer>: <what>"
+/// (no source for a configuration built in code without one).
+caf::error config_error(const std::string& source, const std::string& pointer,
+                        const std::string& what);
+
 /// What every run configuration must satisfy, however it was made (read by
 /// parse_config, taken by the daemon, built in code for spawn_run): judges,
 /// the vote rule, hosts, statistical and canary parameters, panel or
 /// cascade naming configured judges, calibration and budgets. errc::bad_config
-/// whose context is "<source>: <pointer>: <what is wrong>".
+/// whose context is "<source>: <pointer>: <what is wrong>". Its checks live
+/// in core/run_config_checks.
 caf::error validate(const run_config& cfg);
 
 /// Replaces the judges with the one a short name gives (--judge). Refused
