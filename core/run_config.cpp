@@ -1,7 +1,5 @@
 #include "core/run_config.hpp"
 
-#include "core/host_address.hpp"
-
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -19,7 +17,6 @@
 
 #include "core/config_fields.hpp"
 #include "core/schema_error.hpp"
-#include "core/verdict_table.hpp"
 #include "core/embedded_configs.hpp"
 
 namespace ij {

@@ -5,6 +5,7 @@
 #include <functional>
 #include <set>
 
+#include "core/host_address.hpp"
 #include "core/verdict_table.hpp"
 
 namespace ij {
