@@ -29,6 +29,8 @@ struct client_loop {
     cancelled = true;
     input_done = true;
     self->send(session, cancel_atom::value, std::move(reason));
+    if (on.cancelled)
+      on.cancelled();
   }
 
   // Sends input while the session has room (a batch it has not answered

@@ -45,6 +45,10 @@ struct run_event_handlers {
   std::function<void()> tick;
   /// Polled: a reason cancels the run (Ctrl-C, a closed output).
   std::function<std::optional<std::string>()> stop_reason;
+  /// Once, right after the session was told to cancel: what else the stop
+  /// cancels (the run's provider batches) goes now, so that the votes it
+  /// ends reach a session that already knows the run is cancelled.
+  std::function<void()> cancelled;
 };
 
 struct run_outcome {

@@ -552,16 +552,11 @@ int run_pairs(const run_options& opts, prepared_run& run) {
     source.on_echo([&view] { view.bar->clear(); });
   }
   auto on = view.handlers();
+  on.stop_reason = [&view] { return view.stop_reason(); };
   // Whatever stops the run (Ctrl-C, a closed output, too many faults)
-  // cancels its batches at the provider first, bounded in time.
-  on.stop_reason = [&run, &view, tag, cancelled = false]() mutable {
-    auto why = view.stop_reason();
-    if (why && !cancelled) {
-      cancelled = true;
-      run.batches.cancel(tag, std::chrono::seconds(10));
-    }
-    return why;
-  };
+  // cancels its batches at the provider, bounded in time, once the session
+  // knows: the votes they held end as the cancelled run's, not as verdicts.
+  on.cancelled = [&run, tag] { run.batches.cancel(tag, std::chrono::seconds(10)); };
   auto outcome = drive_run(
     self, *session,
     [&source](input_batch& b) { return source.next(b); },
