@@ -33,6 +33,7 @@
 #include <CLI/CLI.hpp>
 #include <rapidjson/document.h>
 
+#include "bench/json_field.hpp"
 #include "adapters/batch_client.hpp"
 #include "adapters/batch_protocol.hpp"
 #include "adapters/url.hpp"
@@ -46,6 +47,8 @@
 using namespace ij;
 using namespace ij::test;
 using clock_type = std::chrono::steady_clock;
+
+using ij::bench::json_field;
 
 namespace {
 
@@ -274,16 +277,6 @@ upload_figures build_and_upload(const std::vector<pair_text>& pairs, fake_batche
 }
 
 // --- the daemon -----------------------------------------------------------------
-
-std::string json_field(const std::string& body, const std::string& name) {
-  auto at = body.find("\"" + name + "\":");
-  if (at == std::string::npos)
-    return {};
-  at += name.size() + 3;
-  if (body[at] == '"')
-    return body.substr(at + 1, body.find('"', at + 1) - at - 1);
-  return body.substr(at, body.find_first_of(",}", at) - at);
-}
 
 struct daemon_figures {
   bool refused = false;

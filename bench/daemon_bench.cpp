@@ -22,6 +22,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "bench/json_field.hpp"
 #include "messages/error.hpp"
 #include "tools/api_client.hpp"
 #include "tests/http/fake_apis.hpp"
@@ -31,20 +32,12 @@ using namespace ij;
 using namespace ij::test;
 using clock_type = std::chrono::steady_clock;
 
+using ij::bench::json_field;
+
 namespace {
 
 double since(clock_type::time_point t) {
   return std::chrono::duration<double>(clock_type::now() - t).count();
-}
-
-std::string json_field(const std::string& body, const std::string& name) {
-  auto at = body.find("\"" + name + "\":");
-  if (at == std::string::npos)
-    return {};
-  at += name.size() + 3;
-  if (body[at] == '"')
-    return body.substr(at + 1, body.find('"', at + 1) - at - 1);
-  return body.substr(at, body.find_first_of(",}", at) - at);
 }
 
 struct daemon {
