@@ -110,6 +110,20 @@ struct key_env {
   }
 };
 
+/// `n` pairs "<prefix>0", ... (equal answers) in pairs.jsonl and, in c.json,
+/// one batched judge of `type` at one vote a pair.
+void write_one_vote_run(temp_dir& dir, const std::string& prefix, int n, const std::string& type,
+                        const fake_batches& fake, const std::string& on_failure) {
+  std::string pairs;
+  for (int i = 0; i < n; ++i)
+    pairs += R"({"id":")" + prefix + (n == 1 ? "" : std::to_string(i)) + R"(","a":"1","b":"1"})"
+             "\n";
+  write_file(dir.file("pairs.jsonl"), pairs);
+  write_file(dir.file("c.json"),
+             R"({"judges":[)" + judge_json(type, fake.base_url(), batch_settings(on_failure))
+               + R"(],"votes":1})");
+}
+
 /// The verdicts of a synchronous run of the same pairs.
 std::map<std::string, std::string> sync_verdicts(temp_dir& dir) {
   scripted_sync_judge judge{api_kind::openai, "sk-batch-e2e"};
@@ -214,10 +228,7 @@ TEST_CASE("e2e: a batch rejected whole is one clear error and its votes are faul
   fake_batches fake{batch_options(api_kind::anthropic)};
   fake.reject_next_batch(400, "requests: too many tokens in batch");
   temp_dir dir;
-  write_file(dir.file("pairs.jsonl"), R"({"id":"x","a":"1","b":"1"})" "\n");
-  write_file(dir.file("c.json"),
-             R"({"judges":[)" + judge_json("anthropic", fake.base_url(), batch_settings("fault"))
-               + R"(],"votes":1})");
+  write_one_vote_run(dir, "x", 1, "anthropic", fake, "fault");
   auto r = invjudge(dir, "run --pairs pairs.jsonl --config c.json --audit a.jsonl "
                          "--no-progress");
   INFO(r.err);
@@ -234,13 +245,7 @@ TEST_CASE("e2e: an expired batch answers what it did; the rest are faults of the
   fake_batches fake{batch_options(api_kind::openai)};
   fake.hold(true);
   temp_dir dir;
-  std::string pairs;
-  for (int i = 0; i < 4; ++i)
-    pairs += R"({"id":"e)" + std::to_string(i) + R"(","a":"1","b":"1"})" "\n";
-  write_file(dir.file("pairs.jsonl"), pairs);
-  write_file(dir.file("c.json"),
-             R"({"judges":[)" + judge_json("openai", fake.base_url(), batch_settings("fault"))
-               + R"(],"votes":1})");
+  write_one_vote_run(dir, "e", 4, "openai", fake, "fault");
   invjudge_process p({"run", "--pairs", dir.file("pairs.jsonl"), "--config",
                       dir.file("c.json"), "--audit", dir.file("a.jsonl"), "--no-progress"},
                      dir.file("out.txt"), dir.file("err.txt"));
@@ -264,14 +269,7 @@ TEST_CASE("e2e: Ctrl-C cancels the run's batch at the provider") {
   fake_batches fake{batch_options(api_kind::openai)};
   fake.hold(true);
   temp_dir dir;
-  // Four votes: one batch.
-  std::string pairs;
-  for (int i = 0; i < 4; ++i)
-    pairs += R"({"id":"c)" + std::to_string(i) + R"(","a":"1","b":"1"})" "\n";
-  write_file(dir.file("pairs.jsonl"), pairs);
-  write_file(dir.file("c.json"),
-             R"({"judges":[)" + judge_json("openai", fake.base_url(), batch_settings())
-               + R"(],"votes":1})");
+  write_one_vote_run(dir, "c", 4, "openai", fake, "sync"); // four votes: one batch
   auto audit = dir.file("a.jsonl");
   {
     invjudge_process p({"run", "--pairs", dir.file("pairs.jsonl"), "--config",
