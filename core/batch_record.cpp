@@ -1,6 +1,5 @@
 #include "core/batch_record.hpp"
 
-#include <unordered_map>
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -90,35 +89,6 @@ bool read_batch_body(const rapidjson::Value& r, batch_record& out) {
     out.entries.push_back(std::move(entry));
   }
   return true;
-}
-
-std::vector<batch_record> open_batches(const std::vector<batch_record>& all) {
-  struct slot {
-    std::size_t first;
-    const batch_record* best = nullptr;
-    bool ended = false;
-  };
-  std::unordered_map<std::string, slot> by_key;
-  std::vector<std::string> order;
-  for (std::size_t i = 0; i < all.size(); ++i) {
-    auto& r = all[i];
-    auto key = r.judge + '\n' + r.key;
-    auto [it, added] = by_key.emplace(key, slot{i});
-    if (added)
-      order.push_back(key);
-    auto& s = it->second;
-    if (r.step == "ended")
-      s.ended = true;
-    else if (r.step == "submitted" || !s.best)
-      s.best = &r;
-  }
-  std::vector<batch_record> out;
-  for (auto& key : order) {
-    auto& s = by_key[key];
-    if (!s.ended && s.best)
-      out.push_back(*s.best);
-  }
-  return out;
 }
 
 } // namespace ij

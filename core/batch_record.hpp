@@ -45,10 +45,4 @@ std::string batch_body(const batch_record& r);
 /// missing or the step is unknown.
 bool read_batch_body(const rapidjson::Value& r, batch_record& out);
 
-/// Of every batch record of a run, in file order, the batches still open:
-/// per key, none once it ended; else its submitted record (the provider has
-/// it: poll it); else its pending record (the provider may have it: look for
-/// it before its calls go again). In order of first record.
-std::vector<batch_record> open_batches(const std::vector<batch_record>& all);
-
 } // namespace ij

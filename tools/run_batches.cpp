@@ -13,17 +13,18 @@ void run_batches::take(const std::vector<judge_binding>& bound) {
 }
 
 std::size_t run_batches::adopt(const resume_point& resume) {
-  auto open = open_batches(resume.batches);
-  if (open.empty())
-    return 0;
   std::vector<batch_mark> marks;
-  marks.reserve(open.size());
-  for (auto& r : open)
+  marks.reserve(resume.batches.size());
+  for (auto& r : resume.batches)
     marks.push_back(to_batch_mark(r));
   // Each judge takes its own (marks name the judge's adapter id).
+  std::size_t open = 0;
   for (auto& j : judges)
-    j->adopt(marks);
-  return marks.size();
+    open += open_batches(marks, j->id()).size();
+  if (open > 0)
+    for (auto& j : judges)
+      j->adopt(marks);
+  return open;
 }
 
 std::string batch_progress_text(const batch_stats& s) {

@@ -50,19 +50,6 @@ TEST_CASE("batch record: the body reads back as written") {
   CHECK_FALSE(read_batch_body(d, out));
 }
 
-TEST_CASE("batch record: a resume adopts the submitted, the only pending, never the ended") {
-  std::vector<batch_record> all{
-    mark("pending", "k1"), mark("submitted", "k1", "b1"),  // open: polled
-    mark("pending", "k2"), mark("submitted", "k2", "b2"),
-    mark("ended", "k2", "b2", "ended"),                    // closed
-    mark("pending", "k3"),                                 // open: looked for
-  };
-  auto open = open_batches(all);
-  REQUIRE(open.size() == 2);
-  CHECK(open[0] == all[1]);
-  CHECK(open[1] == all[5]);
-}
-
 TEST_CASE("batch record: read back from a killed run's audit") {
   auto lines = test::chain({
     {"manifest", R"({"run_id":"r1","config":{"judges":[{"name":"j","type":"stub","model":"numeric"}]}})"},
@@ -78,9 +65,6 @@ TEST_CASE("batch record: read back from a killed run's audit") {
   REQUIRE(p->batches.size() == 2);
   CHECK(p->batches[1] == mark("submitted", "k1", "b1"));
   CHECK(p->cut_lines == 0);
-  auto open = open_batches(p->batches);
-  REQUIRE(open.size() == 1);
-  CHECK(open[0].batch_id == "b1");
 }
 
 TEST_CASE("batch discount: batched tokens cost the discounted share") {
