@@ -57,15 +57,6 @@ fake_batch_options fake_options(api_kind kind = api_kind::openai) {
   return o;
 }
 
-bool eventually(const std::function<bool()>& done) {
-  for (int i = 0; i < 6000; ++i) {
-    if (done())
-      return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return false;
-}
-
 std::string start_run(api_client& api, const std::string& body) {
   auto created = api.request("POST", "/v1/runs", body, "application/json");
   INFO(created.body);

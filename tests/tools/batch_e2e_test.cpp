@@ -91,16 +91,6 @@ audit_view read_audit(const std::string& path) {
   return v;
 }
 
-bool eventually(const std::function<bool()>& done) {
-  // The bound only keeps a broken build from hanging the suite.
-  for (int i = 0; i < 12000; ++i) {
-    if (done())
-      return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return false;
-}
-
 struct key_env {
   key_env() {
     ::setenv(key_var, "sk-batch-e2e", 1);

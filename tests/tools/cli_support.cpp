@@ -184,6 +184,10 @@ bool wait_for_text(const std::string& path, const std::string& text) {
     [&] { return read_file(path).find(text) != std::string::npos; });
 }
 
+bool eventually(const std::function<bool()>& done) {
+  return poll_until(done);
+}
+
 silent_server::silent_server() {
   fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
   if (fd_ < 0)

@@ -2,6 +2,7 @@
 // Running the built invjudge binary from tests: a fresh temporary directory
 // per test, the command's exit code, stdout and stderr, and small file
 // helpers.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -83,6 +84,9 @@ bool wait_for_lines(const std::string& path, std::size_t n);
 
 /// Waits (polling, same bound) until `path` contains `text`.
 bool wait_for_text(const std::string& path, const std::string& text);
+
+/// Waits (polling, same bound) until `done` says so.
+bool eventually(const std::function<bool()>& done);
 
 /// A TCP port on 127.0.0.1 that accepts connections (the kernel completes
 /// the handshake for the backlog) but never reads or replies: a judge that
