@@ -4,6 +4,7 @@
 #include "answers/boxed.hpp"
 #include "answers/cleaning.hpp"
 #include "answers/prose.hpp"
+#include "answers/prose_number.hpp"
 #include "core/text.hpp"
 
 namespace ij {
@@ -143,31 +144,43 @@ std::string_view last_math_segment(std::string_view s) {
 
 } // namespace
 
-std::vector<std::string> final_expressions(std::string_view text) {
+final_expression_set find_final_expressions(std::string_view text) {
   if (auto ascii = halfwidth(text))
-    return final_expressions(*ascii);
+    return find_final_expressions(*ascii);
   auto boxes = boxed_answers(text);
   auto phrase = last_answer_phrase(text);
   const bool phrase_later =
     phrase.at != std::string_view::npos
     && (boxes.empty() || phrase.at > boxes.back().start);
-  std::string_view found;
   if (!boxes.empty() && !phrase_later)
-    return boxed_readings(text, boxes);
+    return {boxed_readings(text, boxes), answer_locator::boxed};
   if (phrase.at != std::string_view::npos && is_retracted(text, phrase))
     return {}; // taken back: no final expression
-  if (phrase.at != std::string_view::npos)
+  std::string_view found;
+  auto how = answer_locator::whole_text;
+  if (phrase.at != std::string_view::npos) {
     found = is_prose(phrase.span, true) ? last_math_segment(phrase.span)
                                         : phrase.span;
-  else if (auto whole = trim(text); !is_prose(whole) || joined_math(whole))
+    how = answer_locator::answer_phrase;
+  } else if (auto whole = trim(text); !is_prose(whole) || joined_math(whole)) {
     found = whole;
-  else if (auto seg = last_math_segment(whole); !seg.empty())
+  } else if (auto seg = last_math_segment(whole); !seg.empty()) {
     found = seg;
-  else
-    found = whole; // "ab + ac", "even": the reader refuses real prose
+    how = prose_value_locator(whole, seg);
+  } else {
+    // "ab + ac", "even": an answer of one word is the text itself; the
+    // reader refuses real prose.
+    found = whole;
+    if (is_prose(whole, true))
+      how = answer_locator::last_number;
+  }
   if (trim(found).empty())
     return {};
-  return {std::string{trim(found)}};
+  return {{std::string{trim(found)}}, how};
+}
+
+std::vector<std::string> final_expressions(std::string_view text) {
+  return find_final_expressions(text).readings;
 }
 
 } // namespace ij

@@ -29,6 +29,8 @@ struct side {
   /// "1/2x", "2\frac{1}{3}": the text leaves open what a division covers,
   /// or whether a whole number and a fraction are a mixed number.
   bool open_convention = false;
+  /// How the answer was found (answer_provenance.hpp).
+  answer_locator found_by = answer_locator::whole_text;
 };
 
 /// "(B) 4", "\\textbf{(D) } 24", "\\text{(A)}\\ 5": a choice's label
@@ -113,7 +115,9 @@ std::optional<side> read_side(std::string_view text,
                               symbol_table& symbols,
                               const math_convention& convention) {
   side s;
-  const auto expressions = final_expressions(text);
+  const auto found = find_final_expressions(text);
+  const auto& expressions = found.readings;
+  s.found_by = found.found_by;
   // A number read through "=" ("xy = 1") is read symbolically first: the
   // other side is not one number, and may be an equation.
   const bool through_equals =
@@ -131,6 +135,7 @@ std::optional<side> read_side(std::string_view text,
       return std::nullopt;
     s.readings.push_back(std::move(*a));
     s.shown = number_text(*number);
+    s.found_by = number->found_by;
     if (!number->unit.empty())
       s.units.insert(number->unit);
     return s;
@@ -387,6 +392,10 @@ std::string symbolic_reply(std::string_view a, std::string_view b,
                       "Undecided: an answer states answers with different "
                       "values and no final answer settles which.",
                       ta, tb);
+  if (o.verdict != math_verdict::undecided)
+    if (auto gated = provenance_reply(o.verdict == math_verdict::equal,
+                                      sa->found_by, sb->found_by, ta, tb))
+      return *gated;
   if (o.verdict == math_verdict::different
       && ((x && x->ambiguous) || (y && y->ambiguous)))
     return rule_reply("ABSTAIN",

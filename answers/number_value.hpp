@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "answers/answer_provenance.hpp"
 #include "core/exact_number.hpp"
 
 namespace ij {
@@ -40,6 +41,9 @@ struct number_reading : exact_number {
   /// phrase) and no "final answer" settles which: self-contradicting, it
   /// is never judged, either way.
   bool contradicted = false;
+  /// How the final-answer finder found it (answer_provenance.hpp); a
+  /// number read directly is the whole text.
+  answer_locator found_by = answer_locator::whole_text;
 };
 
 /// sign * digits * 10^exp with `places` decimal places written; `digits`
