@@ -29,6 +29,9 @@ struct side {
   /// "1/2x", "2\frac{1}{3}": the text leaves open what a division covers,
   /// or whether a whole number and a fraction are a mixed number.
   bool open_convention = false;
+  /// "g(0)": a name before a group that the pair never uses as a number
+  /// (an application or a product).
+  bool open_application = false;
   /// How the answer was found (answer_provenance.hpp).
   answer_locator found_by = answer_locator::whole_text;
 };
@@ -88,6 +91,8 @@ std::optional<math_answer> read_expression(std::string e, side& s,
   auto a = read_math(e, symbols, convention);
   if (a && (a->ambiguous_division || a->ambiguous_mixed))
     s.open_convention = true;
+  if (a && a->ambiguous_application)
+    s.open_application = true;
   return a;
 }
 
@@ -230,7 +235,8 @@ std::string undecided_reason(math_method m) {
              "tell.";
     case math_method::convention:
       return "Undecided: the answers decide differently as \"1/2x\" = "
-             "(1/2)x or 1/(2x), or \"2\\frac{1}{3}\" = 2/3 or 7/3.";
+             "(1/2)x or 1/(2x), \"2\\frac{1}{3}\" = 2/3 or 7/3, or "
+             "\"g(0)\" = g applied to 0 or g times 0.";
     case math_method::log_base:
       return "Undecided: a logarithm without a base decides differently "
              "as the natural, the common or the binary logarithm.";
@@ -327,12 +333,13 @@ bool unbased_log(const std::vector<std::string>& ea,
 /// `o` stands only if every convention the texts leave open decides the
 /// same: "\log 100" against 2 (natural, common, binary logarithm), "1/2x"
 /// against "\frac{1}{2x}" ((1/2)x or 1/(2x)), "(2\frac{1}{3}, 1)" (a mixed
-/// number or a product).
+/// number or a product), "2g(0)" against 0 (g applied to 0, or g times 0).
 math_outcome under_open_conventions(math_outcome o, std::string_view a,
                                     std::string_view b,
                                     const std::optional<number_reading>& x,
                                     const std::optional<number_reading>& y,
                                     bool open_log, bool open_juxtaposition,
+                                    bool open_application,
                                     const pair_budget& budget,
                                     symbol_table& symbols) {
   std::vector<log_reading> logs{log_reading::natural};
@@ -342,20 +349,24 @@ math_outcome under_open_conventions(math_outcome o, std::string_view a,
   }
   for (auto log : logs) {
     for (bool tight : {false, true}) {
-      if ((log == log_reading::natural && !tight)
-          || (tight && !open_juxtaposition))
-        continue;
-      // Both juxtaposition conventions at once: "1/2x" and "2\frac13" are
-      // the same habit of writing (what binds tighter than an operator).
-      const math_convention c{log, tight, tight};
-      auto ca = read_side(a, x, symbols, c);
-      auto cb = read_side(b, y, symbols, c);
-      if (!ca || !cb
-          || compare_sides(*ca, *cb, budget, symbols).verdict != o.verdict)
-        return {math_verdict::undecided,
-                open_log && log != log_reading::natural
-                  ? math_method::log_base
-                  : math_method::convention};
+      for (bool products : {false, true}) {
+        if ((log == log_reading::natural && !tight && !products)
+            || (tight && !open_juxtaposition)
+            || (products && !open_application))
+          continue;
+        // Both juxtaposition conventions at once: "1/2x" and "2\frac13"
+        // are the same habit of writing (what binds tighter than an
+        // operator).
+        const math_convention c{log, tight, tight, products};
+        auto ca = read_side(a, x, symbols, c);
+        auto cb = read_side(b, y, symbols, c);
+        if (!ca || !cb
+            || compare_sides(*ca, *cb, budget, symbols).verdict != o.verdict)
+          return {math_verdict::undecided,
+                  open_log && log != log_reading::natural
+                    ? math_method::log_base
+                    : math_method::convention};
+      }
     }
   }
   return o;
@@ -374,6 +385,9 @@ std::string symbolic_reply(std::string_view a, std::string_view b,
   std::lock_guard<std::mutex> lock{math_lock()};
   pair_budget budget{limit}; // from here: the wait for the lock is not ours
   symbol_table symbols;
+  for (const auto* side : {&ea, &eb})
+    for (const auto& e : *side)
+      note_number_names(e, symbols);
   auto sa = read_side(a, x, symbols, math_convention{});
   auto sb = read_side(b, y, symbols, math_convention{});
   const std::string ta = sa ? sa->shown : (x ? number_text(*x) : "");
@@ -384,6 +398,7 @@ std::string symbolic_reply(std::string_view a, std::string_view b,
   if (o.verdict != math_verdict::undecided)
     o = under_open_conventions(o, a, b, x, y, unbased_log(ea, eb),
                                sa->open_convention || sb->open_convention,
+                               sa->open_application || sb->open_application,
                                budget, symbols);
   if (budget.spent())
     o = {math_verdict::undecided, math_method::budget};
