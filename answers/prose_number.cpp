@@ -95,6 +95,11 @@ bool listed_or_set_aside(std::string_view s, std::size_t anchor) {
   for (std::string_view w : {"or", "and", "not", "than"})
     if (preceded_by(s, anchor, w))
       return true;
+  // 或 (or), 和 / 与 / 及 (and), 、 (the enumeration comma).
+  for (std::string_view w : {"\xE6\x88\x96", "\xE5\x92\x8C", "\xE4\xB8\x8E",
+                             "\xE5\x8F\x8A", "\xE3\x80\x81"})
+    if (preceded_by(s, anchor, w))
+      return true;
   static constexpr std::array<std::string_view, 3> list_joints{",", ";", "to"};
   for (std::string_view sep : list_joints) {
     if (preceded_by(s, anchor, sep)) {
@@ -287,9 +292,12 @@ bool prose_number_is_ambiguous(std::string_view s, std::string_view number) {
                                at + number.size()))
     return true;
   // The grammar says it: "is 12", "= 12", "equals 12", "gives 12".
-  static constexpr std::array<std::string_view, 14> marks{
+  static constexpr std::array<std::string_view, 20> marks{
     "=", "is", "are", "was", "were", "be", "equals", "equal", "gives",
-    "get", "gets", "makes", ":", "\\approx"};
+    "get", "gets", "makes", ":", "\\approx",
+    "\xE6\x98\xAF", "\xE4\xB8\xBA", "\xE6\x9C\x89",  // 是 为 有
+    "\xE7\xAD\x89\xE4\xBA\x8E", "\xE5\xBE\x97",     // 等于 得
+    "\xEF\xBC\x9A"};                                  // ：
   for (auto w : marks)
     if (preceded_by(s, at, w))
       return false;
@@ -383,8 +391,11 @@ constexpr std::array<std::string_view, 33> conclusion_words{
   "do \xC4\x91\xC3\xB3",    // do đó
 };
 
-/// A conclusion word in [from, to), as a whole word when it is ASCII.
-bool conclusion_word_in(std::string_view s, std::size_t from, std::size_t to) {
+/// Where the last conclusion word in [from, to) ends (ASCII words as whole
+/// words); npos when there is none.
+std::size_t last_conclusion_end(std::string_view s, std::size_t from,
+                                std::size_t to) {
+  std::size_t found = std::string_view::npos;
   for (std::size_t k = from; k < to; ++k) {
     for (auto w : conclusion_words) {
       const bool ascii = is_alpha(w.front());
@@ -394,8 +405,56 @@ bool conclusion_word_in(std::string_view s, std::size_t from, std::size_t to) {
       if (ascii && ((k > 0 && is_alpha(s[k - 1]))
                     || (k + w.size() < s.size() && is_alpha(s[k + w.size()]))))
         continue;
-      return true;
+      found = k + w.size();
     }
+  }
+  return found;
+}
+
+bool conclusion_word_in(std::string_view s, std::size_t from, std::size_t to) {
+  return last_conclusion_end(s, from, to) != std::string_view::npos;
+}
+
+/// The start of the arithmetic chain "8 \times 9 =" ending right before
+/// `pos` (digits, operators, groups, \times \cdot \div \frac, '$'), or
+/// `pos` when no '=' stands right before it.
+std::size_t chain_start(std::string_view s, std::size_t pos) {
+  std::size_t k = back_skip(s, pos);
+  if (k == 0 || s[k - 1] != '=')
+    return pos;
+  static constexpr std::string_view chain_chars = "0123456789 +-*/^(){}.,=$";
+  static constexpr std::array<std::string_view, 7> commands{
+    "times", "cdot", "div", "frac", "dfrac", "left", "right"};
+  while (k > 0) {
+    if (chain_chars.find(s[k - 1]) != std::string_view::npos) {
+      --k;
+      continue;
+    }
+    std::size_t w = k;
+    while (w > 0 && is_alpha(s[w - 1]))
+      --w;
+    if (w < k && w > 0 && s[w - 1] == '\\'
+        && std::find(commands.begin(), commands.end(), s.substr(w, k - w))
+             != commands.end()) {
+      k = w - 1;
+      continue;
+    }
+    break;
+  }
+  return k;
+}
+
+/// [from, to) holds a value: a digit, a CJK numeral, or a math segment
+/// with a letter or digit in it ("$E$", "$x$").
+bool holds_value(std::string_view s, std::size_t from, std::size_t to) {
+  for (std::size_t k = from; k < to; ++k)
+    if (value_char_at(s, k))
+      return true;
+  for (const auto& g : math_segments(s)) {
+    const std::size_t b = std::max(g.begin, from), e = std::min(g.end, to);
+    for (std::size_t k = b; k < e; ++k)
+      if (is_alpha(s[k]))
+        return true;
   }
   return false;
 }
@@ -419,8 +478,8 @@ bool conclusion_word_before(std::string_view s, std::size_t pos) {
 }
 
 /// Nothing but a unit and punctuation after `end`: up to three words of
-/// letters ("apples in total"), a \text{} group, or up to two characters
-/// of another script (个, 千克), bare or in brackets ("（台）").
+/// letters ("apples in total"), a \text{} group, or up to four characters
+/// of another script (个, 千克, 个苹果), bare or in brackets ("（台）").
 bool ends_the_text(std::string_view s, std::size_t end) {
   std::size_t k = end;
   auto skip = [&](std::string_view chars) {
@@ -447,7 +506,7 @@ bool ends_the_text(std::string_view s, std::size_t end) {
     const bool bracket = ascii_bracket || s.substr(k, 3) == "\xEF\xBC\x88";
     k += ascii_bracket ? 1 : bracket ? 3 : 0;
     const std::size_t b = k;
-    while (k < s.size() && text::is_non_ascii(s[k]) && k - b < 6
+    while (k < s.size() && text::is_non_ascii(s[k]) && k - b < 12
            && !value_char_at(s, k) && s.substr(k, 3) != "\xEF\xBC\x89"
            && s.substr(k, 3) != "\xE3\x80\x82")
       ++k;
@@ -476,6 +535,8 @@ answer_locator prose_value_locator(std::string_view s, std::string_view value) {
     return answer_locator::last_number;
   const std::size_t at = static_cast<std::size_t>(value.data() - s.data());
   const std::size_t end = at + value.size();
+  if (in_parentheses_or_choice(s, at))
+    return answer_locator::last_number; // "（0除外）": an aside
   // The only value, unless a conclusion after it says something else
   // ("...是360的倍数，因此选C").
   if (only_value(s, at, end) && !conclusion_word_in(s, end, s.size()))
@@ -484,8 +545,12 @@ answer_locator prose_value_locator(std::string_view s, std::string_view value) {
   // conclusion word stands right before it ("so 25 apples in total").
   const bool marked = !prose_number_is_ambiguous(s, value)
                       || conclusion_word_before(s, at);
-  if (ends_the_text(s, end) && marked
-      && conclusion_word_in(s, sentence_start(s, at), at))
+  // The conclusion holds this value alone, its arithmetic aside ("so 8
+  // \times 9 = 72"): not "所以第2004个数和第6个相同为6", not "so the first
+  // is E, ..., the fifth is D".
+  const auto opened = last_conclusion_end(s, sentence_start(s, at), at);
+  if (ends_the_text(s, end) && marked && opened != std::string_view::npos
+      && !holds_value(s, opened, chain_start(s, at)))
     return answer_locator::conclusion;
   return answer_locator::last_number;
 }
