@@ -85,8 +85,9 @@ private:
   std::optional<std::vector<std::string>> unit_words();
 };
 
-/// Digits with valid `,` (or thin-space, or space) thousands groups, decimals, "0,5"
-/// decimal comma, "1e5". The cursor is at a digit or '.'.
+/// Digits with valid `,` (or thin-space, space, or the Swiss apostrophe)
+/// thousands groups, decimals, "0,5" decimal comma, "1e5". The cursor is at
+/// a digit or '.'.
 std::optional<number_reading> scanner::literal() {
   std::string int_digits, frac_digits;
   while (is_digit(peek()))
@@ -98,7 +99,8 @@ std::optional<number_reading> scanner::literal() {
            && is_digit(peek(3)) && !is_digit(peek(4));
   };
   const std::size_t before_groups = i_;
-  if ((sep == ',' || sep == thin_sep || sep == ' ') && !int_digits.empty()
+  if ((sep == ',' || sep == thin_sep || sep == ' ' || sep == '\'')
+      && !int_digits.empty()
       && int_digits.size() <= 3 && int_digits != "0" && group_follows(sep)) {
     const std::size_t lead = int_digits.size();
     while (group_follows(sep)) {
