@@ -1,6 +1,8 @@
 #include "answers/answer_markers.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cstdlib>
 
 #include "core/text.hpp"
 
@@ -106,18 +108,27 @@ bool colon_at(std::string_view s, std::size_t i) {
 } // namespace
 
 answer_marker answer_marker_at(std::string_view s, std::size_t k) {
-  // Most bytes start no marker: one table look-up rules them out.
-  static const auto first_bytes = [] {
-    std::array<bool, 256> t{};
-    for (const auto& m : markers) {
-      t[static_cast<unsigned char>(m.word.front())] = true;
-      t[static_cast<unsigned char>(text::upper(m.word.front()))] = true;
+  // The markers by their first byte (lower case): a text's bytes meet
+  // only the few that may start there.
+  static const auto by_first = [] {
+    std::array<std::array<signed char, 8>, 256> t{};
+    for (auto& row : t)
+      row.fill(-1);
+    for (std::size_t m = 0; m < markers.size(); ++m) {
+      auto& row = t[static_cast<unsigned char>(text::lower(markers[m].word.front()))];
+      auto slot = std::find(row.begin(), row.end(), -1);
+      if (slot == row.end())
+        std::abort(); // more markers share a first byte than a row holds
+      *slot = static_cast<signed char>(m);
     }
     return t;
   }();
-  if (k >= s.size() || !first_bytes[static_cast<unsigned char>(s[k])])
+  if (k >= s.size())
     return {};
-  for (const auto& m : markers) {
+  for (const signed char index : by_first[static_cast<unsigned char>(text::lower(s[k]))]) {
+    if (index < 0)
+      break;
+    const auto& m = markers[static_cast<std::size_t>(index)];
     const bool matches = m.where == boundary::word
                            ? text::iequal_at(s, k, m.word)
                            : s.substr(k, m.word.size()) == m.word;

@@ -27,8 +27,15 @@ constexpr std::array<cjk_char, 19> chars{{
 }};
 
 const cjk_char* char_at(std::string_view s, std::size_t i) {
+  // Every numeral is three bytes led by E3..E9: most bytes are ruled out
+  // without comparing.
+  if (i + 3 > s.size())
+    return nullptr;
+  const auto lead = static_cast<unsigned char>(s[i]);
+  if (lead < 0xE3 || lead > 0xE9)
+    return nullptr;
   for (const auto& c : chars)
-    if (s.substr(i, c.utf8.size()) == c.utf8)
+    if (s[i] == c.utf8[0] && s[i + 1] == c.utf8[1] && s[i + 2] == c.utf8[2])
       return &c;
   return nullptr;
 }

@@ -170,8 +170,20 @@ private:
       out_.push_back('}');
       return;
     }
+    // Most non-ASCII bytes (continuation bytes, CJK and other letters)
+    // start no form: one look-up passes them through.
+    static const auto leads = [] {
+      std::array<bool, 256> t{};
+      for (const auto& m : utf8_forms)
+        t[static_cast<unsigned char>(m.from.front())] = true;
+      return t;
+    }();
+    if (!leads[static_cast<unsigned char>(in_[i_])]) {
+      out_.push_back(in_[i_++]);
+      return;
+    }
     for (const auto& m : utf8_forms) {
-      if (starts_with(in_.substr(i_), m.from)) {
+      if (m.from[0] == in_[i_] && starts_with(in_.substr(i_), m.from)) {
         // "2½" is a mixed number: keep the whole part apart.
         if (starts_with(m.to, "\\frac") && !out_.empty()
             && is_digit(out_.back()))

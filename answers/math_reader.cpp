@@ -181,6 +181,21 @@ void note_number_names(std::string_view final_answer, symbol_table& symbols) {
   }
 }
 
+bool may_apply_a_name(std::string_view final_answer) {
+  for (std::size_t k = 0; k < final_answer.size(); ++k) {
+    if (final_answer[k] != '(')
+      continue;
+    std::size_t j = k;
+    while (j > 0 && final_answer[j - 1] == ' ')
+      --j;
+    if (j > 0 && (text::is_alpha(final_answer[j - 1])
+                  || text::is_digit(final_answer[j - 1])
+                  || final_answer[j - 1] == '}'))
+      return true;
+  }
+  return false;
+}
+
 std::optional<math_answer> read_math(std::string_view final_answer,
                                      symbol_table& symbols,
                                      const math_convention& convention) {

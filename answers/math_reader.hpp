@@ -47,6 +47,11 @@ std::optional<math_answer> read_math(std::string_view final_answer,
 /// the pair.
 void note_number_names(std::string_view final_answer, symbol_table& symbols);
 
+/// Something in `final_answer` stands right before "(" ("g(0)", "x_1 (2)",
+/// "2(x+1)"): the pair's names may matter to how it reads. A cheap scan
+/// that spares the others note_number_names.
+bool may_apply_a_name(std::string_view final_answer);
+
 /// The text writes a logarithm without a base ("\log 8", "log(x)"), whose
 /// base the reader can only assume.
 bool has_unbased_log(std::string_view final_answer);

@@ -115,12 +115,13 @@ std::optional<math_answer> number_as_math(const number_reading& r) {
   return a;
 }
 
-std::optional<side> read_side(std::string_view text,
+/// One side read from its final expressions (found once per pair) and,
+/// when it reads as one number, that number.
+std::optional<side> read_side(const final_expression_set& found,
                               const std::optional<number_reading>& number,
                               symbol_table& symbols,
                               const math_convention& convention) {
   side s;
-  const auto found = find_final_expressions(text);
   const auto& expressions = found.readings;
   s.found_by = found.found_by;
   // A number read through "=" ("xy = 1") is read symbolically first: the
@@ -334,8 +335,9 @@ bool unbased_log(const std::vector<std::string>& ea,
 /// same: "\log 100" against 2 (natural, common, binary logarithm), "1/2x"
 /// against "\frac{1}{2x}" ((1/2)x or 1/(2x)), "(2\frac{1}{3}, 1)" (a mixed
 /// number or a product), "2g(0)" against 0 (g applied to 0, or g times 0).
-math_outcome under_open_conventions(math_outcome o, std::string_view a,
-                                    std::string_view b,
+math_outcome under_open_conventions(math_outcome o,
+                                    const final_expression_set& a,
+                                    const final_expression_set& b,
                                     const std::optional<number_reading>& x,
                                     const std::optional<number_reading>& y,
                                     bool open_log, bool open_juxtaposition,
@@ -377,26 +379,38 @@ std::string symbolic_reply(std::string_view a, std::string_view b,
                            const std::optional<number_reading>& y,
                            const answer_policy& policy,
                            std::chrono::microseconds limit) {
-  const auto ea = x ? std::vector<std::string>{} : final_expressions(a);
-  const auto eb = y ? std::vector<std::string>{} : final_expressions(b);
+  const auto fa = find_final_expressions(a);
+  const auto fb = find_final_expressions(b);
+  const auto ea = x ? std::vector<std::string>{} : fa.readings;
+  const auto eb = y ? std::vector<std::string>{} : fb.readings;
   if (!x && !y && ea.size() == 1 && ea == eb)
     return rule_reply("EQUIVALENT", "The final answers are written identically.",
                       {}, {});
+  // Neither decision could stand (two values from the working): no reading.
+  if (const auto la = x ? x->found_by : fa.found_by,
+      lb = y ? y->found_by : fb.found_by;
+      !may_say_equivalent(la, lb))
+    return *provenance_reply(true, la, lb, x ? number_text(*x) : "",
+                             y ? number_text(*y) : "");
   std::lock_guard<std::mutex> lock{math_lock()};
   pair_budget budget{limit}; // from here: the wait for the lock is not ours
   symbol_table symbols;
-  for (const auto* side : {&ea, &eb})
-    for (const auto& e : *side)
-      note_number_names(e, symbols);
-  auto sa = read_side(a, x, symbols, math_convention{});
-  auto sb = read_side(b, y, symbols, math_convention{});
+  const auto any_applied = [](const std::vector<std::string>& es) {
+    return std::any_of(es.begin(), es.end(), may_apply_a_name);
+  };
+  if (any_applied(ea) || any_applied(eb))
+    for (const auto* side : {&ea, &eb})
+      for (const auto& e : *side)
+        note_number_names(e, symbols);
+  auto sa = read_side(fa, x, symbols, math_convention{});
+  auto sb = read_side(fb, y, symbols, math_convention{});
   const std::string ta = sa ? sa->shown : (x ? number_text(*x) : "");
   const std::string tb = sb ? sb->shown : (y ? number_text(*y) : "");
   if (!sa || !sb)
     return unread_reply(sa.has_value(), sb.has_value(), ta, tb);
   auto o = compare_sides(*sa, *sb, budget, symbols);
   if (o.verdict != math_verdict::undecided)
-    o = under_open_conventions(o, a, b, x, y, unbased_log(ea, eb),
+    o = under_open_conventions(o, fa, fb, x, y, unbased_log(ea, eb),
                                sa->open_convention || sb->open_convention,
                                sa->open_application || sb->open_application,
                                budget, symbols);

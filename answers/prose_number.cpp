@@ -391,24 +391,42 @@ constexpr std::array<std::string_view, 33> conclusion_words{
   "do \xC4\x91\xC3\xB3",    // do đó
 };
 
-/// Where the last conclusion word in [from, to) ends (ASCII words as whole
-/// words); npos when there is none.
+/// The conclusion word that starts at `k` and ends by `to` (ASCII words
+/// case-insensitively and whole); empty when none does.
+std::string_view conclusion_word_at(std::string_view s, std::size_t k,
+                                    std::size_t to) {
+  // Most bytes start no conclusion word: one look-up rules them out.
+  static const auto first_bytes = [] {
+    std::array<bool, 256> t{};
+    for (auto w : conclusion_words) {
+      t[static_cast<unsigned char>(w.front())] = true;
+      t[static_cast<unsigned char>(text::upper(w.front()))] = true;
+    }
+    return t;
+  }();
+  if (!first_bytes[static_cast<unsigned char>(s[k])])
+    return {};
+  for (auto w : conclusion_words) {
+    const bool ascii = is_alpha(w.front());
+    if (k + w.size() > to
+        || (ascii ? !text::iequal_at(s, k, w) : s.substr(k, w.size()) != w))
+      continue;
+    if (ascii && ((k > 0 && is_alpha(s[k - 1]))
+                  || (k + w.size() < s.size() && is_alpha(s[k + w.size()]))))
+      continue;
+    return w;
+  }
+  return {};
+}
+
+/// Where the last conclusion word in [from, to) ends; npos when there is
+/// none.
 std::size_t last_conclusion_end(std::string_view s, std::size_t from,
                                 std::size_t to) {
-  std::size_t found = std::string_view::npos;
-  for (std::size_t k = from; k < to; ++k) {
-    for (auto w : conclusion_words) {
-      const bool ascii = is_alpha(w.front());
-      if (k + w.size() > to
-          || (ascii ? !text::iequal_at(s, k, w) : s.substr(k, w.size()) != w))
-        continue;
-      if (ascii && ((k > 0 && is_alpha(s[k - 1]))
-                    || (k + w.size() < s.size() && is_alpha(s[k + w.size()]))))
-        continue;
-      found = k + w.size();
-    }
-  }
-  return found;
+  for (std::size_t k = to; k-- > from;)
+    if (auto w = conclusion_word_at(s, k, to); !w.empty())
+      return k + w.size();
+  return std::string_view::npos;
 }
 
 bool conclusion_word_in(std::string_view s, std::size_t from, std::size_t to) {
