@@ -106,7 +106,8 @@ std::vector<std::string> boxed_readings(std::string_view text,
 }
 
 /// Math segments joined only by list words ("$21,16$ or $11$",
-/// "$6$ and $8$"): one list answer, not prose.
+/// "$6$ and $8$", "$2$、$3$"): one list answer, not prose. Words of other
+/// scripts between them are prose.
 bool joined_math(std::string_view s) {
   auto segs = math_segments(s);
   if (segs.size() < 2)
@@ -115,6 +116,22 @@ bool joined_math(std::string_view s) {
   for (std::size_t k = 0; k <= segs.size(); ++k) {
     const std::size_t to = k < segs.size() ? segs[k].begin : s.size();
     for (std::size_t i = from; i < to;) {
+      if (text::is_non_ascii(s[i])) {
+        // The Chinese enumeration comma and list words join; any other
+        // letter is prose ("所以…为$$120$$").
+        bool joint = false;
+        for (std::string_view w : {"\xE3\x80\x81", "\xE5\x92\x8C",
+                                   "\xE6\x88\x96", "\xE4\xB8\x8E",
+                                   "\xE3\x80\x82"}) // 、和或与 and 。
+          if (s.substr(i, w.size()) == w) {
+            i += w.size();
+            joint = true;
+            break;
+          }
+        if (!joint)
+          return false;
+        continue;
+      }
       if (!text::is_alpha(s[i])) {
         ++i;
         continue;

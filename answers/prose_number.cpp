@@ -525,9 +525,12 @@ bool ends_the_text(std::string_view s, std::size_t end) {
     k += ascii_bracket ? 1 : bracket ? 3 : 0;
     const std::size_t b = k;
     while (k < s.size() && text::is_non_ascii(s[k]) && k - b < 12
-           && !value_char_at(s, k) && s.substr(k, 3) != "\xEF\xBC\x89"
+           && s.substr(k, 3) != "\xEF\xBC\x89"
            && s.substr(k, 3) != "\xE3\x80\x82")
       ++k;
+    // A unit may hold a numeral (千克, 千米), but is not one (万: 12万).
+    if (k > b && is_cjk_numeral_run(s.substr(b, k - b)))
+      return false;
     if (bracket) {
       if (s.substr(k, 3) == "\xEF\xBC\x89")
         k += 3;
