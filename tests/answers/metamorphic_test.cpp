@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
+#include <algorithm>
 #include <functional>
 #include <iomanip>
 #include <iostream>
@@ -67,10 +68,17 @@ bool math_only(const std::string& b) {
   return answer_form(b) && inner_math(b).find('$') == std::string::npos;
 }
 
-/// B as it may stand in a sentence: delimited as it is, else in "$...$".
+/// B as it may stand in a sentence: delimited as it is, words ("twelve",
+/// "odd") as they are, else in "$...$".
 std::string as_math(const std::string& b) {
   const auto s = std::string{text::trim(b)};
+  int run = 0, longest = 0;
+  for (char c : s) {
+    run = text::is_alpha(c) ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
   return s.find('$') != std::string::npos || s.find("\\(") != std::string::npos
+             || (longest >= 3 && s.find('\\') == std::string::npos)
            ? s
            : "$" + s + "$";
 }
@@ -126,6 +134,20 @@ std::vector<transform> transforms() {
     {"marker vi Đáp án", "Đáp án là @."},
   };
   for (const auto& [name, pattern] : sentences)
+    t.push_back({name, answer_form, [pattern = pattern](const std::string& b) {
+                   return replace_all(pattern, "@", as_math(b));
+                 }});
+  // The same after a step of working whose values are not the answer: the
+  // marker, not the last number, says which value is the answer.
+  const std::vector<std::pair<std::string, std::string>> after_working{
+    {"working, then zh 答：", "3+4=7，7×2=14。答：@。"},
+    {"working, then ja 答え", "3+4=7。7×2=14。答えは@です。"},
+    {"working, then ko 정답", "3+4=7, 7×2=14. 정답은 @입니다"},
+    {"working, then ru Ответ", "3 + 4 = 7, 7 · 2 = 14. Ответ — @."},
+    {"working, then de Antwort", "3 + 4 = 7 und 7 · 2 = 14. Die Antwort lautet @."},
+    {"working, then vi Đáp án", "3 + 4 = 7, 7 · 2 = 14. Đáp án là @."},
+  };
+  for (const auto& [name, pattern] : after_working)
     t.push_back({name, answer_form, [pattern = pattern](const std::string& b) {
                    return replace_all(pattern, "@", as_math(b));
                  }});

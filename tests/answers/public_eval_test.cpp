@@ -41,8 +41,8 @@ TEST_CASE("rules:math on the public evaluation set: per-source precision and "
   // Floors at what was measured when the set was made (docs/BENCHMARKS.md);
   // a change that lowers one is a regression on data nobody here wrote.
   const source_floor floors[] = {
-    {"gsm8k_model_solutions.jsonl", 0.99, 0, 1.0},
-    {"tal_scq5k_cn.jsonl", 0.34, 7, 0.98},
+    {"gsm8k_model_solutions.jsonl", 0.995, 0, 1.0},
+    {"tal_scq5k_cn.jsonl", 0.355, 6, 0.99},
     {"mgsm_exemplars.jsonl", 0.97, 0, 1.0},
   };
   const char* show = std::getenv("IJ_SHOW_MISSES");
