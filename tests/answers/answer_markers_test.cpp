@@ -11,22 +11,12 @@
 #include "answers/final_answer.hpp"
 #include "answers/math_rule_judge.hpp"
 #include "core/judge_response.hpp"
+#include "tests/answers/decide.hpp"
 
 using namespace ij;
+using namespace ij::test;
 
 namespace {
-
-judge_decision decide(const std::string& a, const std::string& b) {
-  auto r = parse_judge_response(math_rule_reply(a, b));
-  INFO(a << " | " << b << "\n" << r.raw);
-  REQUIRE(r.parse_error.empty());
-  CHECK_FALSE(r.inconsistent);
-  return r.decision;
-}
-
-constexpr auto eq = judge_decision::equivalent;
-constexpr auto diff = judge_decision::different;
-constexpr auto abstain = judge_decision::abstain;
 
 /// `text` states `value` as its answer behind a marker: it equals it, it
 /// differs from `other`, and so does the same text after working that

@@ -13,27 +13,12 @@
 #include "answers/math_reader.hpp"
 #include "answers/math_rule_judge.hpp"
 #include "core/judge_response.hpp"
+#include "tests/answers/decide.hpp"
 
 using namespace ij;
+using namespace ij::test;
 
 namespace {
-
-judge_response judged(std::string_view a, std::string_view b) {
-  auto r = parse_judge_response(math_rule_reply(a, b));
-  INFO(a << " | " << b << "\n" << r.raw);
-  REQUIRE(r.parse_error.empty());
-  CHECK_FALSE(r.extra_text);
-  CHECK_FALSE(r.inconsistent);
-  return r;
-}
-
-judge_decision decide(std::string_view a, std::string_view b) {
-  return judged(a, b).decision;
-}
-
-constexpr auto eq = judge_decision::equivalent;
-constexpr auto diff = judge_decision::different;
-constexpr auto abstain = judge_decision::abstain;
 
 std::string read_as(std::string_view s) {
   std::lock_guard<std::mutex> lock{math_lock()};

@@ -14,14 +14,12 @@
 #include "answers/final_expression.hpp"
 #include "answers/math_rule_judge.hpp"
 #include "core/judge_response.hpp"
+#include "tests/answers/decide.hpp"
 
 using namespace ij;
+using namespace ij::test;
 
 namespace {
-
-judge_decision decide(const std::string& a, const std::string& b) {
-  return parse_judge_response(math_rule_reply(a, b)).decision;
-}
 
 answer_locator how(const std::string& text) {
   auto r = read_final_number(text);
@@ -114,14 +112,14 @@ TEST_CASE("provenance: the gate on decisions", "[provenance]") {
 TEST_CASE("provenance: a value from the working never refutes",
           "[provenance]") {
   CHECK(decide("\\boxed{13}", "3 + 4 = 7, then 7 apples are in the bag now.")
-        == judge_decision::abstain);
+        == abstain);
   CHECK(decide("\\boxed{7}", "3 + 4 = 7, then 7 apples are in the bag now.")
-        == judge_decision::equivalent);
+        == eq);
   // Two texts' working agreeing is a coincidence of what they discuss.
   CHECK(decide("本市明天将有$$80 \\%$$的地区降水．",
                "$$80 \\%$$的概率也不是指肯定下雨，$$100 \\%$$的概率才是肯定"
                "下雨．$$80 \\%$$的概率是说明有比较大的可能性下雨．")
-        == judge_decision::abstain);
+        == abstain);
 }
 
 TEST_CASE("provenance property: B hiding its answer in working is never "
