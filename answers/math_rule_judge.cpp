@@ -115,6 +115,22 @@ std::optional<math_answer> number_as_math(const number_reading& r) {
   return a;
 }
 
+/// A number read through "=" ("xy = 1") is read symbolically first: the
+/// other side is not one number, and may be an equation.
+bool through_equals(const final_expression_set& found) {
+  return found.readings.size() == 1
+         && found.readings.front().find('=') != std::string::npos;
+}
+
+/// The route read_side's reading comes from: the number's when the side
+/// is read as one number, else its final expressions'.
+answer_locator found_by(const final_expression_set& found,
+                        const std::optional<number_reading>& number) {
+  return number && found.readings.size() <= 1 && !through_equals(found)
+           ? number->found_by
+           : found.found_by;
+}
+
 /// One side read from its final expressions (found once per pair) and,
 /// when it reads as one number, that number.
 std::optional<side> read_side(const final_expression_set& found,
@@ -124,12 +140,7 @@ std::optional<side> read_side(const final_expression_set& found,
   side s;
   const auto& expressions = found.readings;
   s.found_by = found.found_by;
-  // A number read through "=" ("xy = 1") is read symbolically first: the
-  // other side is not one number, and may be an equation.
-  const bool through_equals =
-    expressions.size() == 1
-    && expressions.front().find('=') != std::string::npos;
-  if (through_equals)
+  if (through_equals(found))
     if (auto a = read_expression(expressions.front(), s, symbols, convention)) {
       s.readings.push_back(std::move(*a));
       s.shown = math_text(s.readings.front());
@@ -387,8 +398,7 @@ std::string symbolic_reply(std::string_view a, std::string_view b,
     return rule_reply("EQUIVALENT", "The final answers are written identically.",
                       {}, {});
   // Neither decision could stand (two values from the working): no reading.
-  if (const auto la = x ? x->found_by : fa.found_by,
-      lb = y ? y->found_by : fb.found_by;
+  if (const auto la = found_by(fa, x), lb = found_by(fb, y);
       !may_say_equivalent(la, lb))
     return *provenance_reply(true, la, lb, x ? number_text(*x) : "",
                              y ? number_text(*y) : "");
