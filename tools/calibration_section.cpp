@@ -143,7 +143,7 @@ std::string calibration_section_html(const std::string& audit_path) {
   if (!in)
     return {};
   labelled_votes lv;
-  read_labelled_votes(in, lv);
+  read_labelled_votes(in, audit_path, lv);
   if (lv.judges.empty())
     return {};
   std::string s = "<section id=\"calibration\"><h2>Calibration</h2><p class="
