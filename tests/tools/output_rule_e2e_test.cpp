@@ -34,6 +34,19 @@ std::vector<std::string> other_names(const temp_dir& dir, const std::string& tar
   return {target, "sym-" + target, "hard-" + target};
 }
 
+// `command` with OUT replaced by `name`, run in `dir`: refused (exit 2),
+// its stderr.
+std::string refused_with(const temp_dir& dir, const std::string& command,
+                         const std::string& name) {
+  auto args = command;
+  args.replace(args.find("OUT"), 3, name);
+  INFO(args);
+  auto r = invjudge(dir, args);
+  INFO(r.err);
+  CHECK(r.exit_code == 2);
+  return r.err;
+}
+
 // `command` with OUT replaced by each name of `input` is refused, naming
 // the output as given and the input as given, and the input is untouched.
 void expect_refused_for_each_name(const temp_dir& dir, const std::string& command,
@@ -41,13 +54,9 @@ void expect_refused_for_each_name(const temp_dir& dir, const std::string& comman
   auto before = read_file(dir.file(input));
   REQUIRE_FALSE(before.empty());
   for (auto& name : other_names(dir, input)) {
-    auto args = command;
-    args.replace(args.find("OUT"), 3, name);
-    INFO(args);
-    auto r = invjudge(dir, args);
-    INFO(r.err);
-    CHECK(r.exit_code == 2);
-    CHECK(r.err.find(" " + name + " is " + role + " " + input + " (the same file")
+    auto err = refused_with(dir, command, name);
+    INFO(err);
+    CHECK(err.find(" " + name + " is " + role + " " + input + " (the same file")
           != std::string::npos);
     CHECK(read_file(dir.file(input)) == before);
   }
@@ -127,13 +136,9 @@ TEST_CASE("output rule: an existing file with content is replaced only with --fo
                         std::string{"submit --server http://127.0.0.1:1 --pairs p.jsonl "
                                     "--follow --out OUT"}})
     for (auto& name : names) {
-      auto args = command;
-      args.replace(args.find("OUT"), 3, name);
-      INFO(args);
-      auto r = invjudge(dir, args);
-      INFO(r.err);
-      CHECK(r.exit_code == 2);
-      CHECK(r.err.find(name + " exists and is not empty: use --force to replace it")
+      auto err = refused_with(dir, command, name);
+      INFO(err);
+      CHECK(err.find(name + " exists and is not empty: use --force to replace it")
             != std::string::npos);
       CHECK(read_file(dir.file("old.txt")) == "keep me\n");
     }
