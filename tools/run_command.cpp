@@ -235,7 +235,8 @@ int prepare_destinations(const run_options& opts, prepared_run& run) {
                                               : run.config.audit_path;
   auto inputs = run_inputs(opts, run.config, run.input.stream());
   if (!run.resume)
-    if (auto err = refuse_input_as_output("--audit", run.audit_path, inputs)) {
+    if (auto err = refuse_input_as_output(
+          opts.audit_path.empty() ? "audit.path" : "--audit", run.audit_path, inputs)) {
       say(context_of(err));
       return exit_code::bad_input;
     }

@@ -139,7 +139,12 @@ std::string follow(api_client& api, const std::string& id, std::FILE* out,
         after = d["seq"].GetUint64();
       std::fprintf(out, "%s\n", line.c_str());
     }
-    std::fflush(out);
+    // A closed output (`submit --follow | head`) stops following as Ctrl-C
+    // does (SIGPIPE is ignored): the run goes on at the daemon.
+    if (std::fflush(out) != 0 || std::ferror(out)) {
+      request_interrupt();
+      return {};
+    }
     // The state was read before the lines: once it is final, the lines
     // just read are the last.
     auto state = r.header("X-Run-State");

@@ -9,6 +9,8 @@
 
 #include <csignal>
 
+#include <unistd.h>
+
 #include "core/calibration.hpp"
 #include "core/run_config.hpp"
 #include "tests/daemon/daemon_support.hpp"
@@ -186,4 +188,32 @@ TEST_CASE("daemon: an empty map, or one fitted on another confidence, is a 400 s
   CHECK(other.status == 400);
   CHECK(other.body.find("was fitted on decision log-probabilities") != std::string::npos);
   CHECK(other.body.find("but this run's judge gives vote shares") != std::string::npos);
+}
+
+TEST_CASE("submit --follow whose output is closed stops following as Ctrl-C does; the "
+          "run goes on") {
+  temp_dir dir;
+  silent_server judge; // keeps the run busy: it never answers
+  started_daemon d{dir, dir.file("state")};
+  write_file(dir.file("c.json"), judge.config());
+  // A pipe nobody reads: the first verdict lines (the absent answers', I1)
+  // cannot be written.
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  ::close(fds[0]);
+  invjudge_process sub{{"submit", "--server", d.url(), "--pairs",
+                        source_dir() + "/examples/pairs.jsonl", "--config", dir.file("c.json"),
+                        "--follow"},
+                       dir.file("sub.out"), dir.file("sub.err"), -1, {}, fds[1]};
+  ::close(fds[1]);
+  CHECK(sub.wait() == 4);
+  auto err = read_file(dir.file("sub.err"));
+  INFO(err);
+  auto at = err.find("invjudge submit: run ");
+  REQUIRE(at != std::string::npos);
+  auto id = err.substr(at + 21, err.find('\n', at) - at - 21);
+  CHECK(err.find("interrupted: run " + id + " goes on at the daemon") != std::string::npos);
+  api_client api{d.url(), ""};
+  CHECK(field(api.request("GET", "/v1/runs/" + id).body, "state") == "running");
+  CHECK(api.request("DELETE", "/v1/runs/" + id).status == 200);
 }
