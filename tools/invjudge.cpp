@@ -38,16 +38,19 @@ constexpr const char* exit_codes_text = R"(Exit codes:
      does not verify
   2  bad input: pairs file missing or unreadable, a read error in it, a bad
      line with --strict, --strict on an input that cannot be read twice,
-     --out naming the pairs or audit file or an existing file (without
-     --force), or a bad command line; audit verify, report: the file
+     an output (--out, --html, --audit) naming an input of the command by
+     any name, or an existing file with content (without --force), or a
+     bad command line; audit verify, report: the file
      cannot be read (report: or the page cannot be written); calibrate:
      too few labelled pairs for a judge (named, with the count), no map
      written
   3  bad configuration: schema or semantic error (file and JSON pointer
      named), a judge that cannot be built, an audit file that cannot be
      created, holds records or is in use by another run; a calibration map
-     that is edited, not monotone, lacks a run's judge, or (--resume) is
-     not the manifest's; nothing was judged
+     that is empty, edited, not monotone, lacks a run's judge, was fitted
+     on another confidence than its judge gives, or (--resume) is not the
+     manifest's; submit: the daemon refused the configuration or the
+     token; nothing was judged
   4  incomplete: the run was interrupted (Ctrl-C, SIGTERM, output closed),
      failed, or its fault rate is above max_fault_rate; audit verify:
      intact, but the run did not finish or was interrupted
