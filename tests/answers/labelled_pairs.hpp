@@ -110,14 +110,18 @@ struct tally {
   /// Wrong decisions by direction: EQUIVALENT where the label is not true,
   /// DIFFERENT where it is not false.
   int false_equivalent = 0, false_different = 0;
+  /// Pairs labelled true / false, and those the judge got right.
+  int labelled_true = 0, labelled_false = 0, right_true = 0, right_false = 0;
   void add(std::optional<bool> said, std::optional<bool> truth) {
     ++n;
     decidable += truth.has_value();
+    if (truth)
+      ++(*truth ? labelled_true : labelled_false);
     if (said) {
       ++decided;
       decided_decidable += truth.has_value();
       if (said == truth)
-        ++right;
+        ++right, ++(*said ? right_true : right_false);
       else
         (*said ? false_equivalent : false_different) += 1;
     }
@@ -127,6 +131,15 @@ struct tally {
     return decidable ? double(decided_decidable) / decidable : 0;
   }
   double precision() const { return decided ? double(right) / decided : 0; }
+  double abstention() const { return decidable ? 1 - coverage() : 0; }
+  /// Recall of each label: the share of the pairs labelled true found
+  /// EQUIVALENT, of those labelled false found DIFFERENT.
+  double recall_equivalent() const {
+    return labelled_true ? double(right_true) / labelled_true : 0;
+  }
+  double recall_different() const {
+    return labelled_false ? double(right_false) / labelled_false : 0;
+  }
 };
 
 } // namespace ij::test
