@@ -153,10 +153,16 @@ std::optional<number_reading> scanner::literal() {
     exp10 = neg ? -e : e;
     i_ = k;
   }
-  return reading_of_decimal(false, int_digits + frac_digits,
-                            exp10 - static_cast<long>(frac_digits.size()),
-                            static_cast<int>(
-                              static_cast<long>(frac_digits.size()) - exp10));
+  auto r = reading_of_decimal(false, int_digits + frac_digits,
+                              exp10 - static_cast<long>(frac_digits.size()),
+                              static_cast<int>(
+                                static_cast<long>(frac_digits.size()) - exp10));
+  // "12.345": a decimal, or 12345 where a point groups thousands.
+  r.point_grouping = exp10 == 0 && frac_digits.size() == 3
+                     && !int_digits.empty() && int_digits.size() <= 3
+                     && int_digits.front() != '0' && i_ > 4
+                     && s_[i_ - 4] == '.';
+  return r;
 }
 
 /// An exponent after '^': "4", "{4}", "{-3}", "-3".

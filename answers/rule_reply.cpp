@@ -71,6 +71,18 @@ std::string numbers_reply(const number_reading& a, const number_reading& b,
     if (auto gated = provenance_reply(c.relation == number_relation::equal,
                                       a.found_by, b.found_by, ta, tb))
       return *gated;
+  if ((a.point_grouping || b.point_grouping)
+      && c.relation != number_relation::undecidable
+      && compare_numbers(a.point_grouping ? as_point_grouped(a) : a,
+                         b.point_grouping ? as_point_grouped(b) : b, policy)
+             .relation
+           != c.relation)
+    return rule_reply("ABSTAIN",
+                      std::string{"Undecided: "} + (a.point_grouping ? "A" : "B")
+                        + " writes a point before three digits: a decimal, or "
+                          "a thousands separator (de, es, it, pt, id, vi, ...), "
+                          "and the two readings decide differently.",
+                      ta, tb);
   if ((a.ambiguous || b.ambiguous) && c.relation != number_relation::equal)
     return rule_reply("ABSTAIN",
                       std::string{"Undecided: the final sentence of "}

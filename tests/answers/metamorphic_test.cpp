@@ -203,7 +203,8 @@ std::vector<transform> transforms() {
          {"thousands: narrow space (SI, fr)", "\xE2\x80\xAF"},
          {"thousands: \\, (LaTeX)", "\\,"},
          {"thousands: {,} (LaTeX)", "{,}"},
-         {"thousands: apostrophe (de-CH)", "'"}})
+         {"thousands: apostrophe (de-CH)", "'"},
+         {"thousands: point (de, es, it, pt, id, vi)", "."}})
     t.push_back({name, big_integer, [sep = sep](const std::string& b) {
                    return grouped(inner_math(b), sep);
                  }});
