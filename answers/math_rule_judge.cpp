@@ -424,6 +424,23 @@ std::string symbolic_reply(std::string_view a, std::string_view b,
                                sa->open_convention || sb->open_convention,
                                sa->open_application || sb->open_application,
                                budget, symbols);
+  if (o.verdict != math_verdict::undecided
+      && ((x && x->point_grouping) || (y && y->point_grouping))) {
+    // "12.345" as whole thousands too (rule_reply.cpp does the same for
+    // two numbers): a pair the readings decide differently abstains.
+    const auto grouped = [](const std::optional<number_reading>& r) {
+      return r && r->point_grouping ? std::optional{as_point_grouped(*r)} : r;
+    };
+    auto ga = read_side(fa, grouped(x), symbols, math_convention{});
+    auto gb = read_side(fb, grouped(y), symbols, math_convention{});
+    if (!ga || !gb
+        || compare_sides(*ga, *gb, budget, symbols).verdict != o.verdict)
+      return rule_reply("ABSTAIN",
+                        "Undecided: a point before three digits is a decimal "
+                        "or a thousands separator (de, es, it, pt, id, vi, "
+                        "...), and the two readings decide differently.",
+                        ta, tb);
+  }
   if (budget.spent())
     o = {math_verdict::undecided, math_method::budget};
   if ((x && x->contradicted) || (y && y->contradicted))

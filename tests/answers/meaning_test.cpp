@@ -82,3 +82,18 @@ TEST_CASE("meaning: equal expressions in another form stay EQUIVALENT",
   CHECK(decide("\\tan^2 y + 1", "\\sec^2 y") == eq);
   CHECK(decide("1-2\\sin^2 x", "\\cos x") == diff);
 }
+
+TEST_CASE("meaning: a point before three digits is read both ways in "
+          "rules:math",
+          "[meaning]") {
+  // Two numbers (the reply of both rule judges) and a number against an
+  // expression (the algebra's): the readings 12.345 and 12345 disagree.
+  CHECK(decide("12345", "12.345") == abstain);
+  CHECK(decide("12000+345", "12.345") == abstain);
+  CHECK(decide("12.345", "12000+345") == abstain);
+  // They agree.
+  CHECK(decide("\\sqrt{2}+12", "12.345") == diff);
+  CHECK(decide("12000+345", "12345") == eq);
+  // Points in a row are no number, and no product either.
+  CHECK(decide("1.234.567", "1.234 \\cdot 0.567") == abstain);
+}
