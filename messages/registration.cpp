@@ -63,7 +63,7 @@ void add_message_types(caf::actor_system_config& cfg) {
   cfg.add_message_type<decided_pair>("ij.decided_pair");
   cfg.add_message_type<audit_batch>("ij.audit_batch");
   // Judges as services: what crosses to and from a worker, local or remote.
-  cfg.add_message_type<judge_info>("ij.judge_info");
+  cfg.add_message_type<judge_info>("ij.judge_info2");
   cfg.add_message_type<judge_call>("ij.judge_call");
   cfg.add_message_type<judge_reply>("ij.judge_reply2");
   cfg.add_message_type<worker_update>("ij.worker_update");
