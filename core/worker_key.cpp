@@ -90,9 +90,11 @@ const std::vector<call_setting>& call_settings() {
     {"constrain", false,
      [](const S& s) { return std::string{to_string(s.constrain)}; }},
     {"batch", false, [](const S& s) { return batch_text(s.batch); }},
+    // Only the judges that follow it are given the run's policy
+    // (set_answer_policy): another judge's is always the default.
     {"answer_policy", false,
      [](const S& s) {
-       return follows_answer_policy(s) ? policy_text(s.policy) : std::string{"-"};
+       return s.policy.is_default() ? std::string{"default"} : policy_text(s.policy);
      }},
     // How this process reaches the backend: a judge host's own.
     {"name", true, [](const S& s) { return s.name; }},
