@@ -167,6 +167,7 @@ daemon_service::open(caf::actor_system& sys, daemon_options options) {
   rs.keep_ms = d->options_.keep_ms;
   rs.keep_runs = d->options_.keep_runs;
   rs.cache = d->cache_;
+  rs.idle = d->options_.idle;
   d->registry_ = spawn_run_registry(ctx, rs, d->store_->finished_sums());
   ctx.registry = d->registry_;
   d->resume_runs();

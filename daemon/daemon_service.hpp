@@ -51,6 +51,9 @@ struct daemon_options {
   std::uint64_t keep_runs = 0;
   /// Lines for the daemon's log (the retention's removals).
   std::function<void(const std::string&)> log;
+  /// Called when the last live run has ended (none is under way): `serve`
+  /// gives the allocator's free memory back to the system then.
+  std::function<void()> idle;
 };
 
 class daemon_service {

@@ -294,6 +294,8 @@ void on_ended(self_ptr self, run_row& row, bool final) {
     ++st.stopped;
     if (st.live.empty())
       checkpoint_and_answer(self);
+  } else if (st.live.empty() && st.settings.idle) {
+    st.settings.idle();
   }
 }
 
@@ -396,7 +398,11 @@ run_registry_actor::behavior_type registry(self_ptr self, daemon_context ctx,
           w.batch->cancel_run(tag);
     },
     [=](ended_atom, run_row& row, bool final) { on_ended(self, row, final); },
-    [=](metrics_atom) { return figures(self->state); },
+    [=](metrics_atom) {
+      auto f = figures(self->state);
+      f.actors_running = self->system().registry().running();
+      return f;
+    },
     [=](shutdown_atom) { return shut_down(self); },
     [=](retain_atom) {
       auto& s = self->state;

@@ -13,6 +13,7 @@
 // are not left behind.
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 #include <caf/actor_system.hpp>
@@ -35,6 +36,9 @@ struct registry_settings {
   std::chrono::milliseconds worker_linger{60000};
   /// The response cache shared by every run (none when null).
   std::shared_ptr<response_cache> cache;
+  /// Called when the last live run has ended (tools: the allocator's free
+  /// memory goes back to the system).
+  std::function<void()> idle;
 };
 
 /// Spawns the registry over `ctx` (its `registry` is set to the new actor

@@ -24,6 +24,7 @@
 #include "daemon/http_server.hpp"
 #include "messages/error.hpp"
 #include "tools/exit_codes.hpp"
+#include "tools/heap_arenas.hpp"
 
 namespace ij {
 
@@ -141,6 +142,7 @@ daemon_options daemon_options_of(const serve_settings& s, std::string state_dir,
   d.keep_ms = static_cast<std::int64_t>(s.keep_days) * 24 * 3600 * 1000;
   d.keep_runs = s.keep_runs;
   d.log = [](const std::string& line) { say(line); };
+  d.idle = [] { give_back_free_memory(); };
   return d;
 }
 
