@@ -254,6 +254,10 @@ std::string daemon_metrics::render(const run_figures& runs) {
   single(out, "invjudge_followers_waiting", "gauge",
          "Requests for verdicts waiting for the next ones (wait_ms).",
          runs.followers_waiting);
+  single(out, "invjudge_actors_running", "gauge",
+         "Actors alive in the daemon: its services, and each live run's "
+         "actors (a finished run's have ended).",
+         runs.actors_running);
   single(out, "invjudge_runs_removed_total", "counter",
          "Finished runs the retention removed (SERVE.json retention) since "
          "the daemon started: their files and rows; they answer 410 Gone.",

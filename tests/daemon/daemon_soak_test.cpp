@@ -18,6 +18,15 @@ TEST_CASE("daemon soak: 200 runs from four clients at once leave memory and open
           "flat") {
   temp_dir dir;
   started_daemon d{dir, dir.file("state")};
+  api_client api{d.url(), ""};
+  auto actors = [&] {
+    for (auto& line : lines_of(api.request("GET", "/metrics").body))
+      if (line.rfind("invjudge_actors_running ", 0) == 0)
+        return std::stoi(line.substr(24));
+    return -1;
+  };
+  auto actors_before = actors();
+  REQUIRE(actors_before > 0);
   soak_options o;
   o.url = d.url();
   o.pid = d.process().pid();
@@ -38,8 +47,10 @@ TEST_CASE("daemon soak: 200 runs from four clients at once leave memory and open
                          << at200->open_files << " files");
   CHECK(at200->open_files - at100->open_files <= 2);
   CHECK(at200->rss_mib - at100->rss_mib <= 8.0);
+  // The runs' actors have ended: the daemon's services and the judge's
+  // worker (kept a while for the next run of its settings) are left.
+  CHECK(actors() <= actors_before + 2);
   // Every finished run is still there to be read, from the state.
-  api_client api{d.url(), ""};
   auto page = api.request("GET", "/v1/runs?limit=1000");
   rapidjson::Document runs;
   runs.Parse(page.body);
