@@ -1,6 +1,7 @@
 #include "tests/daemon/soak_load.hpp"
 
-#include <atomic>
+#include <algorithm>
+#include <condition_variable>
 #include <chrono>
 #include <fstream>
 #include <mutex>
@@ -24,14 +25,19 @@ std::string id_of(const std::string& body) {
   return d.IsObject() && d.HasMember("id") && d["id"].IsString() ? d["id"].GetString() : "";
 }
 
+// The clients start runs up to the next sample's count and wait there:
+// a sample is taken when that many runs have finished and none is under
+// way, so that it shows what finished runs left behind, not the runs in
+// flight at that moment.
 struct soak_state {
   explicit soak_state(const soak_options& o) : opts(o) {
   }
   const soak_options& opts;
   clock_type::time_point start = clock_type::now();
-  std::atomic<int> started{0};
-  std::atomic<int> finished{0};
   std::mutex mtx;
+  std::condition_variable next_window;
+  int started = 0;
+  int finished = 0;
   soak_result result;
 
   void fail(const std::string& what) {
@@ -39,11 +45,34 @@ struct soak_state {
     if (result.failures.size() < 20)
       result.failures.push_back(what);
   }
-  void sample(int runs) {
-    soak_sample s{runs, rss_mib(opts.pid), open_files(opts.pid),
-                  std::chrono::duration<double>(clock_type::now() - start).count()};
+  void sample(int runs) { // under mtx
+    result.samples.push_back(
+      soak_sample{runs, rss_mib(opts.pid), open_files(opts.pid),
+                  std::chrono::duration<double>(clock_type::now() - start).count()});
+  }
+  int window_end() const { // the sample the runs started now count toward
+    return std::min(opts.runs, (finished / opts.sample_every + 1) * opts.sample_every);
+  }
+  /// A run may start (false: all have been started).
+  bool take() {
+    std::unique_lock<std::mutex> lock{mtx};
+    next_window.wait(lock, [&] { return started < window_end() || started >= opts.runs; });
+    if (started >= opts.runs)
+      return false;
+    ++started;
+    return true;
+  }
+  void finish(bool ok) {
     std::lock_guard<std::mutex> guard{mtx};
-    result.samples.push_back(s);
+    result.done += ok;
+    ++finished;
+    if (finished == started && (finished % opts.sample_every == 0 || finished == opts.runs)) {
+      // The daemon gives its free memory back once its last run has ended
+      // (on its own threads, just after it answered this one's end).
+      std::this_thread::sleep_for(opts.settle);
+      sample(finished);
+      next_window.notify_all();
+    }
   }
 };
 
@@ -89,16 +118,8 @@ bool one_run(soak_state& st, api_client& api) {
 
 void client(soak_state& st) {
   api_client api{st.opts.url, ""};
-  while (st.started++ < st.opts.runs) {
-    bool ok = one_run(st, api);
-    auto n = ++st.finished;
-    if (ok) {
-      std::lock_guard<std::mutex> guard{st.mtx};
-      ++st.result.done;
-    }
-    if (n % st.opts.sample_every == 0)
-      st.sample(n);
-  }
+  while (st.take())
+    st.finish(one_run(st, api));
 }
 
 } // namespace
@@ -126,7 +147,10 @@ int open_files(int pid) {
 
 soak_result run_soak(const soak_options& opts) {
   soak_state st{opts};
-  st.sample(0);
+  {
+    std::lock_guard<std::mutex> guard{st.mtx};
+    st.sample(0);
+  }
   std::vector<std::thread> clients;
   for (int k = 0; k < opts.clients; ++k)
     clients.emplace_back([&st] { client(st); });

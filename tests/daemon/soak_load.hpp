@@ -2,8 +2,12 @@
 // The daemon's soak load (issue 26): clients at once, each creating a run,
 // uploading its pairs, closing it and following its verdicts to its end,
 // again and again; the daemon's resident memory (VmRSS) and open files
-// (/proc/PID/fd) sampled every N finished runs. Shared by bench/daemon_soak
+// (/proc/PID/fd) sampled every N finished runs, with no run under way
+// then (the clients wait at each sample, and the sample is read a moment
+// after the last run ended), so that it shows what the finished runs left
+// behind. Shared by bench/daemon_soak
 // (1,000 runs of 2,000 pairs) and the suite's shorter test.
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -19,6 +23,8 @@ struct soak_options {
   int runs = 200;
   int clients = 4;
   int sample_every = 50;
+  /// A sample is read this long after the last run of its window ended.
+  std::chrono::milliseconds settle{250};
 };
 
 struct soak_sample {
