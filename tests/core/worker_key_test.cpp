@@ -125,7 +125,7 @@ TEST_CASE("serves: a local worker only with every setting equal") {
   }
 }
 
-TEST_CASE("serves: a judge host's worker with its vote settings equal; a vote setting "
+TEST_CASE("serves: a judge host's worker with its vote settings equal, and a vote setting "
           "that differs is named with both values") {
   auto base = openai_judge();
   for (auto& c : one_setting_changes()) {

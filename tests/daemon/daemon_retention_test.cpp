@@ -66,7 +66,7 @@ void check_gone(api_client& api, const std::string& id) {
 
 } // namespace
 
-TEST_CASE("daemon retention: only the last N finished runs are kept; the others' files and "
+TEST_CASE("daemon retention: only the last N finished runs are kept, the others' files and "
           "rows go, they answer 410 naming their id, with a log line and a metric") {
   temp_dir dir;
   write_file(dir.file("serve.json"), R"({"retention": {"runs": 2}})");
@@ -104,7 +104,7 @@ TEST_CASE("daemon retention: only the last N finished runs are kept; the others'
   CHECK(d.log().find(ids[0]) != std::string::npos);
 }
 
-TEST_CASE("daemon retention: a run is removed N days after its end, also after a restart; "
+TEST_CASE("daemon retention: a run is removed N days after its end, also after a restart, and "
           "the sums in /metrics lose it") {
   temp_dir dir;
   auto state = dir.file("state");

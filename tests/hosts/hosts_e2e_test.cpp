@@ -447,7 +447,7 @@ TEST_CASE("e2e hosts: a host serving another model or temperature is refused "
 }
 
 TEST_CASE("e2e hosts: a host serving the same model with another vote setting (seed, max "
-          "tokens) is refused naming the setting; its own timeout and in-flight cap are its "
+          "tokens) is refused naming the setting, while its own timeout and in-flight cap are its "
           "own (issue 26)") {
   temp_dir dir;
   auto host_with = [&](const std::string& tag, const std::string& extra) {
