@@ -26,6 +26,7 @@
 #include <sqlite3.h>
 
 #include "bench/json_field.hpp"
+#include "bench/served_daemon.hpp"
 #include "tests/daemon/soak_load.hpp"
 #include "tests/tools/cli_support.hpp"
 #include "tools/api_client.hpp"
@@ -37,20 +38,9 @@ using ij::bench::json_field;
 
 namespace {
 
-struct daemon {
-  std::unique_ptr<invjudge_process> proc;
-  std::string url;
-  daemon(const temp_dir& dir, const std::string& state, const std::string& tag) {
-    auto err = dir.file(tag + ".err");
-    proc = std::make_unique<invjudge_process>(
-      std::vector<std::string>{"serve", "--listen", "127.0.0.1:0", "--state", state},
-      dir.file(tag + ".out"), err);
-    if (!wait_for_text(err, "listening on 127.0.0.1:"))
-      throw std::runtime_error("the daemon did not start: " + read_file(err));
-    auto text = read_file(err);
-    auto at = text.find("listening on 127.0.0.1:") + 23;
-    url = "http://127.0.0.1:" + text.substr(at, text.find('\n', at) - at);
-  }
+// A served daemon stopped with SIGTERM (a clean shutdown) at scope end.
+struct daemon : ij::bench::served_daemon {
+  using served_daemon::served_daemon;
   ~daemon() {
     proc->signal(SIGTERM);
     proc->wait();

@@ -2,6 +2,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
+#include <string_view>
 
 #include <sys/stat.h>
 
@@ -31,47 +33,43 @@ namespace http = boost::beast::http;
 
 namespace {
 
+// A query parameter's raw value; nullopt when absent.
+std::optional<std::string_view> query_value(std::string_view query,
+                                            std::string_view name) {
+  while (!query.empty()) {
+    auto amp = query.find('&');
+    auto pair = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
+    auto eq = pair.find('=');
+    if (pair.substr(0, eq) == name)
+      return eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1);
+  }
+  return std::nullopt;
+}
+
 // A query parameter's value as a number: `fallback` when absent, false
 // when it is not digits (or too long for 64 bits).
 bool number_param(const std::string& query, std::string_view name,
                   std::uint64_t fallback, std::uint64_t& value) {
   value = fallback;
-  std::string_view rest = query;
-  while (!rest.empty()) {
-    auto amp = rest.find('&');
-    auto pair = rest.substr(0, amp);
-    rest = amp == std::string_view::npos ? std::string_view{} : rest.substr(amp + 1);
-    auto eq = pair.find('=');
-    if (pair.substr(0, eq) != name)
-      continue;
-    auto v = eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1);
-    if (v.empty() || v.find_first_not_of("0123456789") != std::string_view::npos
-        || v.size() > 19)
-      return false;
-    value = std::stoull(std::string{v});
+  auto v = query_value(query, name);
+  if (!v)
     return true;
-  }
+  if (v->empty() || v->find_first_not_of("0123456789") != std::string_view::npos
+      || v->size() > 19)
+    return false;
+  value = std::stoull(std::string{*v});
   return true;
 }
 
 // A query parameter's text ("" when absent); cursors are plain ASCII, and
 // the one escape a run id's cursor may need (':' as %3A) is undone.
 std::string text_param(const std::string& query, std::string_view name) {
-  std::string_view rest = query;
-  while (!rest.empty()) {
-    auto amp = rest.find('&');
-    auto pair = rest.substr(0, amp);
-    rest = amp == std::string_view::npos ? std::string_view{} : rest.substr(amp + 1);
-    auto eq = pair.find('=');
-    if (pair.substr(0, eq) != name || eq == std::string_view::npos)
-      continue;
-    std::string v{pair.substr(eq + 1)};
-    for (std::size_t at; (at = v.find("%3A")) != std::string::npos
-                         || (at = v.find("%3a")) != std::string::npos;)
-      v.replace(at, 3, ":");
-    return v;
-  }
-  return {};
+  std::string v{query_value(query, name).value_or(std::string_view{})};
+  for (std::size_t at; (at = v.find("%3A")) != std::string::npos
+                       || (at = v.find("%3a")) != std::string::npos;)
+    v.replace(at, 3, ":");
+  return v;
 }
 
 error_reply unauthorized() {

@@ -1,5 +1,6 @@
 #include "daemon/run_registry.hpp"
 
+#include <optional>
 #include <set>
 #include <unordered_map>
 #include <utility>
@@ -174,32 +175,38 @@ void start_worker(self_ptr self, const std::string& key, judge_binding b) {
 
 // --- Runs ----------------------------------------------------------------------
 
-void fail_creation(self_ptr self, std::uint64_t id, const caf::error& err) {
-  auto& st = self->state;
+// The creation `id`, taken out of those waiting (nullopt: already done).
+std::optional<registry_state::creation> take_creation(registry_state& st,
+                                                      std::uint64_t id) {
   auto c = st.creations.find(id);
   if (c == st.creations.end())
-    return;
+    return std::nullopt;
   auto creation = std::move(c->second);
   st.creations.erase(c);
-  release_workers(self, creation.keys);
-  creation.promise.deliver(err);
+  return creation;
+}
+
+void fail_creation(self_ptr self, std::uint64_t id, const caf::error& err) {
+  auto creation = take_creation(self->state, id);
+  if (!creation)
+    return;
+  release_workers(self, creation->keys);
+  creation->promise.deliver(err);
 }
 
 void spawn_run(self_ptr self, std::uint64_t id) {
   auto& st = self->state;
-  auto c = st.creations.find(id);
-  if (c == st.creations.end())
+  auto creation = take_creation(st, id);
+  if (!creation)
     return;
-  auto creation = std::move(c->second);
-  st.creations.erase(c);
-  auto& launch = *creation.launch.ptr;
+  auto& launch = *creation->launch.ptr;
   auto setup = std::move(launch.setup);
   launch.setup.audit_fd = -1; // the run's now
   setup.ctx = st.ctx;
   auto row = setup.row;
   auto actor = spawn_run_actor(std::move(setup));
-  st.live[row.id] = {actor, row, 0, creation.keys};
-  creation.promise.deliver(row);
+  st.live[row.id] = {actor, row, 0, creation->keys};
+  creation->promise.deliver(row);
 }
 
 // The workers have joined: a resumed run's open batches go to the batched
