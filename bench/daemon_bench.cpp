@@ -21,6 +21,7 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <rapidjson/document.h>
 
 #include "bench/json_field.hpp"
 #include "bench/served_daemon.hpp"
@@ -202,7 +203,10 @@ void resume_time(const temp_dir& dir, const std::string& pairs_text,
     upload_and_close(api, id, pairs_text);
     for (;;) {
       auto r = api.request("GET", "/v1/runs/" + id);
-      if (std::stoull(json_field(r.body, "verdicts")) >= n / 2)
+      rapidjson::Document run;
+      run.Parse(r.body.c_str());
+      if (run.IsObject() && run.HasMember("counts")
+          && run["counts"]["verdicts"].GetUint64() >= n / 2)
         break;
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
