@@ -216,7 +216,10 @@ void wake_followers(self_ptr self, bool all) {
     f.promise.deliver(now);
     return true;
   });
+  bool woken = keep != fs.end();
   fs.erase(keep, fs.end());
+  if (woken && !all)
+    report_live(self); // the followers waiting, for /metrics
 }
 
 // Numbers the lines and sends them to the writer with the counts now; the
@@ -459,6 +462,7 @@ caf::result<run_row> wait_for_lines(self_ptr self, std::uint64_t after,
   st.followers.push_back({id, after, self->make_response_promise<run_row>()});
   self->delayed_send(self, std::chrono::milliseconds(wait_ms),
                      deadline_atom::value, id);
+  report_live(self);
   return st.followers.back().promise;
 }
 
@@ -470,6 +474,7 @@ void follower_deadline(self_ptr self, std::uint64_t id) {
     return;
   i->promise.deliver(row_now(st));
   fs.erase(i);
+  report_live(self);
 }
 
 void start_session(self_ptr self) {
