@@ -8,11 +8,12 @@
 
 #include "answers/math_rule_judge.hpp"
 #include "core/judge_response.hpp"
+#include "tests/answers/test_budget.hpp"
 
 namespace ij::test {
 
 inline judge_response judged(std::string_view a, std::string_view b) {
-  auto r = parse_judge_response(math_rule_reply(a, b));
+  auto r = parse_judge_response(math_rule_reply(a, b, test_pair_budget));
   INFO(a << " | " << b << "\n" << r.raw);
   REQUIRE(r.parse_error.empty());
   CHECK_FALSE(r.extra_text);

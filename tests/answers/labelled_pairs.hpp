@@ -17,6 +17,7 @@
 
 #include "answers/math_rule_judge.hpp"
 #include "core/judge_response.hpp"
+#include "tests/answers/test_budget.hpp"
 
 namespace ij::test {
 
@@ -89,7 +90,7 @@ inline std::optional<bool> decision_of(const judge_response& r) {
 /// rules:math's decision on (a, b), its reply checked to parse cleanly
 /// and consistently.
 inline std::optional<bool> math_says(std::string_view a, std::string_view b) {
-  auto r = parse_judge_response(math_rule_reply(a, b));
+  auto r = parse_judge_response(math_rule_reply(a, b, test_pair_budget));
   INFO(a << " | " << b << "\n" << r.raw);
   REQUIRE(r.parse_error.empty());
   CHECK_FALSE(r.inconsistent);

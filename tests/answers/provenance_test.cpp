@@ -136,7 +136,7 @@ TEST_CASE("provenance property: B hiding its answer in working is never "
     b += hiding_ending(rng);
     const auto a = stated(rng);
     INFO("A: " << a << "\nB: " << b);
-    const auto reply = math_rule_reply(a, b);
+    const auto reply = math_rule_reply(a, b, test::test_pair_budget);
     INFO(reply);
     CHECK(parse_judge_response(reply).decision != judge_decision::different);
     if (auto r = read_final_number(b); r && !states_the_answer(r->found_by))
