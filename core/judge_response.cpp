@@ -214,7 +214,12 @@ judge_response parse_lines(std::string_view raw) {
           r.parse_error = "conflicting DECISION values \""
                           + std::string{first_decision_value} + "\" and \""
                           + std::string{f->value} + "\"";
-        } else if (!seen_decision) {
+        } else if (seen_decision) {
+          // Fails closed (issue 29): a second DECISION line, even one that
+          // agrees, may be an answer's planted line the judge echoed.
+          r.parse_error = "more than one DECISION line (\""
+                          + std::string{first_decision_value} + "\" twice)";
+        } else {
           decision = word;
           first_decision_value = f->value;
         }
