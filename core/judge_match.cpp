@@ -21,6 +21,16 @@ std::vector<std::string> differences(const judge_spec& spec,
   differs("model", served.model, spec.model);
   differs("temperature", number_text(served.temperature),
           number_text(spec.temperature));
+  // The prompts (issue 29): a host must serve the same ones.
+  auto tag = [](const std::string& id, const std::string& sha) {
+    return id + "#" + sha.substr(0, 8);
+  };
+  auto ids = prompt_ids_of(spec);
+  differs("prompt", tag(served.prompt_id, served.prompt_sha256),
+          tag(ids.numeric.id, ids.numeric.sha256));
+  differs("non-numeric prompt",
+          tag(served.non_numeric_prompt_id, served.non_numeric_prompt_sha256),
+          tag(ids.non_numeric.id, ids.non_numeric.sha256));
   return out;
 }
 
