@@ -14,6 +14,7 @@
 #include "actors/file_write.hpp"
 #include "messages/error.hpp"
 #include "runio/calibration_file.hpp"
+#include "runio/prompt_file.hpp"
 #include "runio/pair_reader.hpp"
 
 namespace ij {
@@ -119,6 +120,9 @@ daemon_run::restart(daemon_context& ctx, run_row row) {
     return std::move(config.error());
   // The stored map path is absolute and its SHA-256 pinned (run_request).
   if (auto err = attach_calibration(*config))
+    return err;
+  // The stored template paths are absolute and their SHA-256 pinned.
+  if (auto err = attach_prompts(*config, ""))
     return err;
   std::shared_ptr<daemon_run> run{new daemon_run(ctx, std::move(row))};
   auto pairs = run->dir() + "/pairs.jsonl";

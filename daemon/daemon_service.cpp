@@ -392,6 +392,8 @@ api_result daemon_service::create_run(const api_request& req) {
   auto& body = std::get<run_request>(parsed);
   if (auto err = load_run_calibration(body))
     return reply_of(err);
+  if (auto err = load_run_prompts(body))
+    return reply_of(err);
   // The binding's errors already name their source ("/config: ...").
   if (auto err = ensure_workers(body.config))
     return reply_of(err);

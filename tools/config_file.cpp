@@ -7,6 +7,9 @@
 
 #include <sys/stat.h>
 
+#include "core/config_path.hpp"
+#include "runio/prompt_file.hpp"
+
 namespace ij {
 
 caf::expected<run_config> load_config(const std::string& path) {
@@ -37,6 +40,10 @@ caf::expected<run_config> command_config(const std::string& path,
                           : load_config(path);
   if (cfg && judge)
     if (auto err = override_judge(*cfg, *judge))
+      return err;
+  // Declared prompts: relative paths against the configuration's directory.
+  if (cfg)
+    if (auto err = attach_prompts(*cfg, config_base_dir(path)))
       return err;
   return cfg;
 }

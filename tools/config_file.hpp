@@ -16,8 +16,10 @@ namespace ij {
 caf::expected<run_config> load_config(const std::string& path);
 
 /// A command's configuration: `path` (empty: the embedded default), with
-/// `judge` (--judge NAME) replacing its judges when given. Shared by run,
-/// selftest and host, so the three read their flags the same way.
+/// `judge` (--judge NAME) replacing its judges when given, and its declared
+/// prompts read (runio/prompt_file, relative to the file's directory).
+/// Shared by run, selftest and host, so the three read their flags the same
+/// way.
 caf::expected<run_config> command_config(const std::string& path,
                                          const std::optional<std::string>& judge);
 
