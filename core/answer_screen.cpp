@@ -122,15 +122,6 @@ constexpr std::string_view filler_multibyte[] = {
   "【", "】", "《", "》", "〈", "〉", "・", "—", "–", "‥", "·",
   "«", "»", "¿", "¡", "→", "⇒"};
 
-// Whether a phrase ends in a letter of an alphabetic script (then the
-// answer must not go on with one: "solutions" is not "solution").
-bool ends_in_word_char(std::string_view p) {
-  auto last = p.size() - 1;
-  while (last > 0 && (static_cast<unsigned char>(p[last]) & 0xC0) == 0x80)
-    --last;
-  return word_char_at(p, last);
-}
-
 // Skips filler at `i`; returns the new position.
 std::size_t skip_filler(std::string_view s, std::size_t i) {
   for (;;) {

@@ -125,13 +125,6 @@ const list capital_verdicts{"EQUIVALENT", "DIFFERENT", "ABSTAIN", "EQUIVALENTE",
 
 // --- Matching ----------------------------------------------------------------
 
-bool ends_in_word_char(std::string_view p) {
-  auto last = p.size() - 1;
-  while (last > 0 && (static_cast<unsigned char>(p[last]) & 0xC0) == 0x80)
-    --last;
-  return word_char_at(p, last);
-}
-
 bool starts_word_char(std::string_view p) {
   return word_char_at(p, 0);
 }

@@ -101,6 +101,13 @@ bool word_char_at(std::string_view s, std::size_t i) {
          || (cp >= 0x370 && cp <= 0x4FF) || (cp >= 0x1E00 && cp <= 0x1EFF);
 }
 
+bool ends_in_word_char(std::string_view word) {
+  auto last = word.size() - 1;
+  while (last > 0 && (static_cast<unsigned char>(word[last]) & 0xC0) == 0x80)
+    --last;
+  return word_char_at(word, last);
+}
+
 std::string fold_text(std::string_view s) {
   std::string out;
   out.reserve(s.size());

@@ -21,4 +21,8 @@ std::string fold_text(std::string_view text);
 /// Ideographs and kana are not: a CJK phrase has no word boundary.
 bool word_char_at(std::string_view s, std::size_t i);
 
+/// Whether `word` (not empty) ends in such a character: then a match of it
+/// must not be followed by one.
+bool ends_in_word_char(std::string_view word);
+
 } // namespace ij
