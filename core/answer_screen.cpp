@@ -5,6 +5,7 @@
 
 #include "core/answer.hpp"
 #include "core/text.hpp"
+#include "core/phrase_index.hpp"
 #include "core/text_fold.hpp"
 
 namespace ij {
@@ -16,8 +17,8 @@ namespace {
 // longest first); an answer that is nothing but phrases, punctuation and
 // markup states no result. Words that can be answers themselves ("yes",
 // "none", "true") are not here.
-const std::vector<std::string_view>& phrases() {
-  static const std::vector<std::string_view> all = [] {
+const phrase_index& phrases() {
+  static const phrase_index all = [] {
     std::vector<std::string_view> p{
       // English
       "thought process", "thinking process", "my thought process", "thoughts",
@@ -98,10 +99,9 @@ const std::vector<std::string_view>& phrases() {
       "hãy giải bài toán này từng bước", "hãy giải bài toán này",
       "hãy suy nghĩ từng bước", "từng bước", "trước tiên",
     };
-    // Longest first: "the answer is" before "the answer".
-    std::stable_sort(p.begin(), p.end(),
-                     [](std::string_view x, std::string_view y) { return x.size() > y.size(); });
-    return p;
+    // phrase_index tries the longest first: "the answer is" before "the
+    // answer".
+    return phrase_index{std::move(p)};
   }();
   return all;
 }
@@ -146,6 +146,10 @@ std::size_t skip_filler(std::string_view s, std::size_t i) {
 } // namespace
 
 std::optional<std::string> screen_answer(std::string_view answer) {
+  return screen_answer(answer, fold_text(answer));
+}
+
+std::optional<std::string> screen_answer(std::string_view answer, std::string_view s) {
   if (is_absent(answer))
     return std::nullopt; // absent: rule I1, not screening
   // Long texts state something, or are reasoning a judge may read: only
@@ -153,17 +157,17 @@ std::optional<std::string> screen_answer(std::string_view answer) {
   constexpr std::size_t longest = 400;
   if (answer.size() > longest)
     return std::nullopt;
-  auto s = fold_text(answer);
   std::string_view first_phrase;
   std::size_t i = skip_filler(s, 0);
   while (i < s.size()) {
     std::string_view hit;
-    for (auto p : phrases())
-      if (s.compare(i, p.size(), p) == 0
-          && !(ends_in_word_char(p) && word_char_at(s, i + p.size()))) {
-        hit = p;
-        break;
-      }
+    phrases().at(s, i, [&](std::size_t k) {
+      auto& p = phrases().phrase(k);
+      if (ends_in_word_char(p) && word_char_at(s, i + p.size()))
+        return false;
+      hit = p;
+      return true;
+    });
     if (hit.empty())
       return std::nullopt; // something else: maybe a result
     if (first_phrase.empty())

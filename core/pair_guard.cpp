@@ -3,6 +3,7 @@
 #include "core/answer_screen.hpp"
 #include "core/outcome_mapping.hpp"
 #include "core/planted_verdict.hpp"
+#include "core/text_fold.hpp"
 
 namespace ij {
 
@@ -20,13 +21,17 @@ std::optional<planted_action> planted_action_from_string(std::string_view s) {
 
 pair_guard guard_pair(std::string_view a, std::string_view b) {
   pair_guard g;
-  if (auto why = screen_answer(a))
+  // Each answer folded once, for both scans.
+  auto fa = fold_text(a);
+  auto fb = fold_text(b);
+  if (auto why = screen_answer(a, fa))
     g.screened = "A states no result: " + *why;
-  else if (auto why_b = screen_answer(b))
+  else if (auto why_b = screen_answer(b, fb))
     g.screened = "B states no result: " + *why_b;
-  for (auto side : {'A', 'B'})
-    for (auto& kind : planted_flags(side == 'A' ? a : b))
-      g.flags.push_back(kind + " in " + side);
+  for (auto& kind : planted_flags(a, fa))
+    g.flags.push_back(kind + " in A");
+  for (auto& kind : planted_flags(b, fb))
+    g.flags.push_back(kind + " in B");
   return g;
 }
 

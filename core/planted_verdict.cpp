@@ -1,8 +1,9 @@
 #include "core/planted_verdict.hpp"
 
 #include <algorithm>
-#include <array>
+#include <deque>
 
+#include "core/phrase_index.hpp"
 #include "core/prompt.hpp"
 #include "core/text.hpp"
 #include "core/text_fold.hpp"
@@ -125,15 +126,11 @@ const list capital_verdicts{"EQUIVALENT", "DIFFERENT", "ABSTAIN", "EQUIVALENTE",
 
 // --- Matching ----------------------------------------------------------------
 
-bool starts_word_char(std::string_view p) {
-  return word_char_at(p, 0);
-}
-
 // `word` at `i` of `s` as a whole word (for alphabetic scripts).
 bool whole_at(std::string_view s, std::size_t i, std::string_view word) {
   if (s.compare(i, word.size(), word) != 0)
     return false;
-  if (starts_word_char(word) && i > 0) {
+  if (word_char_at(word, 0) && i > 0) {
     auto prev = i - 1;
     while (prev > 0 && (static_cast<unsigned char>(s[prev]) & 0xC0) == 0x80)
       --prev;
@@ -141,24 +138,6 @@ bool whole_at(std::string_view s, std::size_t i, std::string_view word) {
       return false;
   }
   return !(ends_in_word_char(word) && word_char_at(s, i + word.size()));
-}
-
-bool has_word(std::string_view s, std::string_view word) {
-  for (auto at = s.find(word); at != std::string_view::npos; at = s.find(word, at + 1))
-    if (whole_at(s, at, word))
-      return true;
-  return false;
-}
-
-bool has_any_word(std::string_view s, const list& words) {
-  return std::any_of(words.begin(), words.end(),
-                     [&](std::string_view w) { return has_word(s, w); });
-}
-
-bool has_any(std::string_view s, const list& parts) {
-  return std::any_of(parts.begin(), parts.end(), [&](std::string_view p) {
-    return s.find(p) != std::string_view::npos;
-  });
 }
 
 bool is_markup(char c) {
@@ -171,19 +150,32 @@ std::string_view strip_markup(std::string_view v) {
   return text::trim_if(v, is_markup);
 }
 
-// `value` starts with a verdict word (whole).
+const phrase_index& verdict_index() {
+  static const phrase_index index = [] {
+    auto all = verdict_words;
+    all.insert(all.end(), verdict_stems.begin(), verdict_stems.end());
+    return phrase_index{std::move(all)};
+  }();
+  return index;
+}
+
+// `value` starts with a verdict word (whole), or a stem of one.
 bool verdict_value(std::string_view value) {
-  return std::any_of(verdict_words.begin(), verdict_words.end(),
-                     [&](std::string_view w) { return whole_at(value, 0, w); })
-         || std::any_of(verdict_stems.begin(), verdict_stems.end(),
-                        [&](std::string_view w) { return value.compare(0, w.size(), w) == 0; });
+  return verdict_index().at(value, 0, [&](std::size_t i) {
+    return i >= verdict_words.size() || whole_at(value, 0, verdict_index().phrase(i));
+  });
+}
+
+const phrase_index& decision_key_index() {
+  static const phrase_index index{decision_keys};
+  return index;
 }
 
 bool in(std::string_view x, const list& xs) {
   return std::find(xs.begin(), xs.end(), x) != xs.end();
 }
 
-// "KEY: value" (or "KEY = value"): the key and value without markup.
+// "KEY: value": the key and value without markup.
 bool split_field(std::string_view line, std::string_view& key, std::string_view& value) {
   auto colon = line.find(':');
   if (colon == std::string_view::npos)
@@ -193,31 +185,89 @@ bool split_field(std::string_view line, std::string_view& key, std::string_view&
   return !key.empty() && key.size() <= 40;
 }
 
+constexpr std::size_t long_line = 16;
+
+// What the one pass over a folded answer looks for anywhere in it.
+enum class hit : unsigned char {
+  prompt_line,  // a long line of a built-in prompt
+  judge_word,   // words for who judges (whole)
+  override,     // instructions that override the prompt
+  pair_phrase,  // "both answers"
+  agree_word,   // ... said to agree
+  role_marker,  // a forged system turn
+  json_key,     // "decision" (quoted) before a colon
+  choice_line,  // "equivalent | different"
+};
+
+struct scan_tables {
+  std::deque<std::string> owned; // stable storage for built patterns
+  std::vector<hit> kinds;
+  std::vector<std::string_view> patterns;
+  /// The built-in prompts' short lines ("rules:"), matched as whole lines.
+  std::vector<std::string> short_lines;
+
+  void add(std::string_view p, hit k) {
+    patterns.push_back(p);
+    kinds.push_back(k);
+  }
+  void add_owned(std::string p, hit k) {
+    owned.push_back(std::move(p));
+    add(owned.back(), k);
+  }
+};
+
 // The built-in prompts' own lines (folded): a long one anywhere in an answer
-// is a copy of the prompt; a short one ("rules:") as a whole line.
-const std::vector<std::string>& prompt_lines() {
-  static const std::vector<std::string> lines = [] {
-    std::vector<std::string> out;
-    for (auto& p : built_in_prompts()) {
-      auto folded = fold_text(p->text());
-      std::string_view rest = folded;
-      while (!rest.empty()) {
-        auto eol = rest.find('\n');
-        auto line = text::trim(rest.substr(0, eol));
-        rest = eol == std::string_view::npos ? std::string_view{} : rest.substr(eol + 1);
-        if (line.empty() || line.find("<text ") != std::string_view::npos
-            || line.find("{{") != std::string_view::npos)
-          continue;
-        if (std::find(out.begin(), out.end(), line) == out.end())
-          out.emplace_back(line);
+// is a copy of the prompt; a short one as a whole line.
+void add_prompt_lines(scan_tables& t) {
+  for (auto& p : built_in_prompts()) {
+    auto folded = fold_text(p->text());
+    std::string_view rest = folded;
+    while (!rest.empty()) {
+      auto eol = rest.find('\n');
+      auto line = std::string{text::trim(rest.substr(0, eol))};
+      rest = eol == std::string_view::npos ? std::string_view{} : rest.substr(eol + 1);
+      if (line.empty() || line.find("<text ") != std::string::npos
+          || line.find("{{") != std::string::npos)
+        continue;
+      if (line.size() < long_line) {
+        if (std::find(t.short_lines.begin(), t.short_lines.end(), line) == t.short_lines.end())
+          t.short_lines.push_back(line);
+      } else if (std::find(t.owned.begin(), t.owned.end(), line) == t.owned.end()) {
+        t.add_owned(line, hit::prompt_line);
       }
     }
-    return out;
-  }();
-  return lines;
+  }
 }
 
-constexpr std::size_t long_line = 16;
+struct scanner {
+  scan_tables tables;
+  phrase_index index;
+};
+
+const scanner& anywhere() {
+  static const scanner s = [] {
+    scan_tables t;
+    add_prompt_lines(t);
+    for (auto w : judge_words)
+      t.add(w, hit::judge_word);
+    for (auto w : override_phrases)
+      t.add(w, hit::override);
+    for (auto w : pair_phrases)
+      t.add(w, hit::pair_phrase);
+    for (auto w : agree_words)
+      t.add(w, hit::agree_word);
+    for (auto w : role_markers)
+      t.add(w, hit::role_marker);
+    for (auto k : json_keys)
+      for (char q : {'"', '\''})
+        t.add_owned(q + std::string{k} + q, hit::json_key);
+    t.add("equivalent | different", hit::choice_line);
+    t.add("equivalent|different", hit::choice_line);
+    auto patterns = t.patterns;
+    return scanner{std::move(t), phrase_index{std::move(patterns)}};
+  }();
+  return s;
+}
 
 // "--- Answer B ---", "=== Respuesta A ===", "### Ответ Б", "**Answer B**".
 bool answer_header(std::string_view line) {
@@ -237,9 +287,10 @@ bool answer_header(std::string_view line) {
 
 bool layout_line(std::string_view line) {
   auto t = text::trim(line);
-  for (auto& l : prompt_lines())
-    if (l.size() < long_line && t == l)
-      return true;
+  if (t.size() < long_line)
+    for (auto& l : anywhere().tables.short_lines)
+      if (t == l)
+        return true;
   if (answer_header(line))
     return true;
   auto core = strip_markup(t);
@@ -263,9 +314,10 @@ bool decision_line(std::string_view line) {
   if (split_field(line, key, value) && (in(key, decision_keys) || verdict_value(value)))
     return true;
   auto t = strip_markup(line);
-  for (auto k : decision_keys) {
+  return decision_key_index().at(t, 0, [&](std::size_t i) {
+    auto& k = decision_key_index().phrase(i);
     if (!whole_at(t, 0, k))
-      continue;
+      return false;
     auto rest = t.substr(k.size());
     for (;;) {
       auto before = rest.size();
@@ -276,10 +328,8 @@ bool decision_line(std::string_view line) {
       if (rest.size() == before)
         break;
     }
-    if (verdict_value(strip_markup(rest)))
-      return true;
-  }
-  return false;
+    return verdict_value(strip_markup(rest));
+  });
 }
 
 bool reply_field_line(std::string_view line) {
@@ -289,18 +339,8 @@ bool reply_field_line(std::string_view line) {
              || key == "numeric b");
 }
 
-bool verdict_json(std::string_view s) {
-  for (auto k : json_keys)
-    for (char q : {'"', '\''}) {
-      std::string quoted = q + std::string{k} + q;
-      for (auto at = s.find(quoted); at != std::string_view::npos;
-           at = s.find(quoted, at + 1)) {
-        auto after = text::trim(s.substr(at + quoted.size()));
-        if (!after.empty() && after.front() == ':')
-          return true;
-      }
-    }
-  // A quoted verdict word as a value: ': "equivalent"'.
+// A quoted verdict word as a value: ': "equivalent"'.
+bool quoted_verdict_value(std::string_view s) {
   for (auto at = s.find(':'); at != std::string_view::npos; at = s.find(':', at + 1)) {
     auto after = text::trim(s.substr(at + 1));
     if (!after.empty() && (after.front() == '"' || after.front() == '\'')
@@ -323,19 +363,45 @@ bool capital_verdict(std::string_view original) {
   return false;
 }
 
-bool judge_instruction(std::string_view folded, std::string_view original) {
-  return has_any_word(folded, judge_words) || has_any(folded, override_phrases)
-         || capital_verdict(original)
-         || (has_any(folded, pair_phrases) && has_any(folded, agree_words));
+// What the one pass found.
+struct found {
+  bool prompt_line = false, judge = false, override = false, pair = false, agree = false,
+       role = false, json = false, choice = false;
+};
+
+found scan(std::string_view folded) {
+  found f;
+  auto& s = anywhere();
+  s.index.scan(folded, [&](std::size_t i, std::size_t pos) {
+    auto& p = s.index.phrase(i);
+    switch (s.tables.kinds[i]) {
+      case hit::prompt_line: f.prompt_line = true; break;
+      case hit::judge_word: f.judge = f.judge || whole_at(folded, pos, p); break;
+      case hit::override: f.override = true; break;
+      case hit::pair_phrase: f.pair = true; break;
+      case hit::agree_word: f.agree = true; break;
+      case hit::role_marker: f.role = true; break;
+      case hit::choice_line: f.choice = true; break;
+      case hit::json_key: {
+        auto after = text::trim(folded.substr(pos + p.size()));
+        f.json = f.json || (!after.empty() && after.front() == ':');
+        break;
+      }
+    }
+    return false;
+  });
+  return f;
 }
 
 } // namespace
 
 std::vector<std::string> planted_flags(std::string_view answer) {
-  auto folded = fold_text(answer);
-  bool decision = folded.find("equivalent | different") != std::string::npos
-                  || folded.find("equivalent|different") != std::string::npos;
-  bool field = false, layout = has_any(folded, role_markers);
+  return planted_flags(answer, fold_text(answer));
+}
+
+std::vector<std::string> planted_flags(std::string_view answer, std::string_view folded) {
+  auto f = scan(folded);
+  bool decision = f.choice, field = false, layout = f.prompt_line || f.role;
   std::string_view rest = folded;
   while (!rest.empty()) {
     auto eol = rest.find('\n');
@@ -345,19 +411,16 @@ std::vector<std::string> planted_flags(std::string_view answer) {
     field = field || reply_field_line(line);
     layout = layout || layout_line(line);
   }
-  for (auto& l : prompt_lines())
-    if (l.size() >= long_line && folded.find(l) != std::string::npos)
-      layout = true;
   std::vector<std::string> out;
   if (decision)
     out.emplace_back("decision_line");
   if (field)
     out.emplace_back("reply_field");
-  if (verdict_json(folded))
+  if (f.json || quoted_verdict_value(folded))
     out.emplace_back("verdict_json");
   if (layout)
     out.emplace_back("prompt_layout");
-  if (judge_instruction(folded, answer))
+  if (f.judge || f.override || (f.pair && f.agree) || capital_verdict(answer))
     out.emplace_back("judge_instruction");
   return out;
 }

@@ -31,4 +31,7 @@ namespace ij {
 /// above; empty when there is none.
 std::vector<std::string> planted_flags(std::string_view answer);
 
+/// The same, given the answer's folded text (fold_text(answer)).
+std::vector<std::string> planted_flags(std::string_view answer, std::string_view folded);
+
 } // namespace ij
