@@ -7,6 +7,10 @@
 // refused.
 #include <string>
 
+#include <caf/error.hpp>
+#include <rapidjson/document.h>
+
+#include "core/config_fields.hpp"
 #include "core/prompt.hpp"
 
 namespace ij {
@@ -47,5 +51,16 @@ prompt_identity identity_of(const prompt_choice& p);
 /// The template a choice names: a built-in, or the declared one once read
 /// (null before, or for an unknown built-in id).
 prompt_ptr template_of(const prompt_choice& p);
+
+/// A configuration's "prompt" value (schema-valid: a string, or an object
+/// with "id", "file" and maybe "sha256"): a built-in id must be one; a
+/// declared id must not start with the built-ins' prefix unless it is a
+/// built-in's (then its file is checked against that built-in's bytes when
+/// read). errc::bad_config "<at>: <what>". The file is not read here.
+caf::error read_prompt_choice(const rapidjson::Value& v, prompt_choice& into,
+                              const std::string& at);
+
+/// Writes it back: the id of a built-in, else {"id", "file", "sha256"}.
+void write_prompt_choice(config::json_writer& w, const prompt_choice& p);
 
 } // namespace ij

@@ -104,55 +104,6 @@ field<judge_spec> price(std::string_view pointer, double token_prices::*m) {
     [](const judge_spec& s) { return s.prices.has_value(); });
 }
 
-// "prompt": a built-in id, or {"id", "file", "sha256"?} (issue 29). The
-// file is read later (runio/prompt_file); here only what the text says.
-caf::error read_prompt(const Value& v, prompt_choice& into, const std::string& at) {
-  prompt_choice p;
-  if (v.IsString()) {
-    p.id = v.GetString();
-    if (!built_in_prompt(p.id))
-      return field_error(at, "\"" + p.id + "\" is not a built-in prompt ("
-                               + built_in_prompt_ids_text()
-                               + "); a prompt of your own is {\"id\": \"...\", "
-                                 "\"file\": \"PATH\"}");
-    into = std::move(p);
-    return caf::error{};
-  }
-  p.id = v["id"].GetString();
-  p.file = v["file"].GetString();
-  if (auto s = member(v, "sha256"))
-    p.sha256 = s->GetString();
-  // A built-in id with a file is checked against the built-in's bytes
-  // when the file is read; any other id under the built-ins' prefix is
-  // refused now.
-  if (p.id.rfind(built_in_prompt_prefix, 0) == 0 && !built_in_prompt(p.id))
-    return field_error(at + "/id", "ids starting with \""
-                                     + std::string{built_in_prompt_prefix}
-                                     + "\" are reserved for the built-in prompts ("
-                                     + built_in_prompt_ids_text()
-                                     + "): give your prompt an id of its own");
-  into = std::move(p);
-  return caf::error{};
-}
-
-void write_prompt(json_writer& w, const prompt_choice& p) {
-  if (!p.declared()) {
-    w.String(p.id);
-    return;
-  }
-  w.StartObject();
-  w.Key("id");
-  w.String(p.id);
-  w.Key("file");
-  w.String(p.file);
-  auto sha = identity_of(p).sha256;
-  if (!sha.empty()) {
-    w.Key("sha256");
-    w.String(sha);
-  }
-  w.EndObject();
-}
-
 // The fields of one judge object (configs/schema.json #/definitions/judge).
 const config::table<judge_spec>& judge_fields() {
   using namespace config;
@@ -250,21 +201,21 @@ const config::table<judge_spec>& judge_fields() {
     // runs keep their manifest as it was.
     only_when(field<J>{"/prompt",
                        [](const Value& v, J& j, const std::string& at) {
-                         return read_prompt(v, j.prompt, at);
+                         return read_prompt_choice(v, j.prompt, at);
                        },
-                       [](json_writer& w, const J& j) { write_prompt(w, j.prompt); },
+                       [](json_writer& w, const J& j) { write_prompt_choice(w, j.prompt); },
                        {}},
               [](const J& j) { return j.prompt != prompt_choice{}; }),
     only_when(field<J>{"/non_numeric_prompt",
                        [](const Value& v, J& j, const std::string& at) {
                          prompt_choice p;
-                         if (auto err = read_prompt(v, p, at))
+                         if (auto err = read_prompt_choice(v, p, at))
                            return err;
                          j.non_numeric_prompt = std::move(p);
                          return caf::error{};
                        },
                        [](json_writer& w, const J& j) {
-                         write_prompt(w, *j.non_numeric_prompt);
+                         write_prompt_choice(w, *j.non_numeric_prompt);
                        },
                        {}},
               [](const J& j) { return j.non_numeric_prompt.has_value(); }),
