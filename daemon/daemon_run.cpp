@@ -122,7 +122,7 @@ daemon_run::restart(daemon_context& ctx, run_row row) {
   if (auto err = attach_calibration(*config))
     return err;
   // The stored template paths are absolute and their SHA-256 pinned.
-  if (auto err = attach_prompts(*config, ""))
+  if (auto err = attach_prompts(*config))
     return err;
   std::shared_ptr<daemon_run> run{new daemon_run(ctx, std::move(row))};
   auto pairs = run->dir() + "/pairs.jsonl";

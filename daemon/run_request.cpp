@@ -87,7 +87,7 @@ caf::error load_run_calibration(run_request& req) {
 
 caf::error load_run_prompts(run_request& req) {
   auto& cfg = req.config;
-  if (auto err = attach_prompts(cfg, ""))
+  if (auto err = attach_prompts(cfg))
     return make_error(errc::bad_config, context_of(err));
   rapidjson::Document doc;
   doc.Parse(req.config_text.data(), req.config_text.size());

@@ -8,18 +8,16 @@
 #include <sstream>
 #include <system_error>
 
-#include "core/config_path.hpp"
 #include "core/prompt.hpp"
 
 namespace ij {
 
 namespace {
 
-caf::error read_one(prompt_choice& p, const std::string& base_dir,
-                    const std::string& where) {
+caf::error read_one(prompt_choice& p, const std::string& where) {
   if (!p.declared() || p.loaded)
     return {};
-  auto path = resolve_config_path(base_dir, p.file);
+  auto path = p.file;
   std::error_code ec;
   auto absolute = std::filesystem::absolute(path, ec);
   if (!ec)
@@ -57,14 +55,14 @@ caf::error read_one(prompt_choice& p, const std::string& base_dir,
 
 } // namespace
 
-caf::error attach_prompts(run_config& cfg, const std::string& base_dir) {
+caf::error attach_prompts(run_config& cfg) {
   for (std::size_t i = 0; i < cfg.judges.size(); ++i) {
     auto& j = cfg.judges[i];
     auto at = (cfg.source.empty() ? "" : cfg.source + ": ") + "/judges/" + std::to_string(i);
-    if (auto err = read_one(j.prompt, base_dir, at + "/prompt"))
+    if (auto err = read_one(j.prompt, at + "/prompt"))
       return err;
     if (j.non_numeric_prompt)
-      if (auto err = read_one(*j.non_numeric_prompt, base_dir, at + "/non_numeric_prompt"))
+      if (auto err = read_one(*j.non_numeric_prompt, at + "/non_numeric_prompt"))
         return err;
   }
   return {};

@@ -8,7 +8,8 @@
 
 #include <sys/stat.h>
 
-#include "core/config_path.hpp"
+#include <filesystem>
+
 #include "runio/prompt_file.hpp"
 
 namespace ij {
@@ -34,8 +35,12 @@ void resolve_config_paths(run_config& cfg, const std::string& config_path) {
   resolve_against(dir, cfg.connection.tls_cert);
   resolve_against(dir, cfg.connection.tls_key);
   resolve_against(dir, cfg.connection.tls_ca);
-  for (auto& j : cfg.judges)
+  for (auto& j : cfg.judges) {
     resolve_against(dir, j.ca_file);
+    resolve_against(dir, j.prompt.file);
+    if (j.non_numeric_prompt)
+      resolve_against(dir, j.non_numeric_prompt->file);
+  }
 }
 
 caf::expected<run_config> load_config(const std::string& path) {
@@ -70,9 +75,9 @@ caf::expected<run_config> command_config(const std::string& path,
   if (cfg && judge)
     if (auto err = override_judge(*cfg, *judge))
       return err;
-  // Declared prompts: relative paths against the configuration's directory.
+  // Declared prompts (their paths made the file's directory's by load_config).
   if (cfg)
-    if (auto err = attach_prompts(*cfg, config_base_dir(path)))
+    if (auto err = attach_prompts(*cfg))
       return err;
   return cfg;
 }

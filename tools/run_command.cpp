@@ -101,7 +101,7 @@ caf::expected<run_config> resume_config(const run_options& opts,
     return std::move(cfg.error());
   // The manifest names each template by its absolute path and SHA-256: a
   // file edited since is refused.
-  if (auto err = attach_prompts(*cfg, ""))
+  if (auto err = attach_prompts(*cfg))
     return err;
   return std::move(*cfg);
 }

@@ -1,5 +1,5 @@
-// Declared prompts read into a configuration (issue 29): relative to the
-// configuration's directory, checked, pinned by SHA-256.
+// Declared prompts read into a configuration (issue 29): checked, pinned
+// by SHA-256.
 #include <catch2/catch.hpp>
 
 #include <cstdio>
@@ -53,51 +53,52 @@ run_config with_prompt(const std::string& id, const std::string& file,
 
 } // namespace
 
-TEST_CASE("prompt files: read relative to the base directory, recorded absolute with their "
-          "SHA-256") {
+TEST_CASE("prompt files: read, recorded normalised with their SHA-256") {
   temp_files t;
   t.write("p.txt", "A={{answer_a}} B={{answer_b}}");
-  auto cfg = with_prompt("team/v1", "p.txt");
-  REQUIRE_FALSE(attach_prompts(cfg, t.dir));
+  // A configuration file's relative paths were made its directory's before
+  // (tools/config_file's resolve_config_paths, tests/tools/config_file_test).
+  auto cfg = with_prompt("team/v1", t.dir + "/./p.txt");
+  REQUIRE_FALSE(attach_prompts(cfg));
   auto& p = cfg.judges[0].prompt;
   CHECK(p.file == t.dir + "/p.txt");
   CHECK(p.sha256 == sha256_hex("A={{answer_a}} B={{answer_b}}"));
   REQUIRE(p.loaded);
   CHECK(prompts_of(cfg.judges[0]).numeric->render("1", "2") == "A=1 B=2");
   // Attached once: again is a no-op.
-  CHECK_FALSE(attach_prompts(cfg, "/nowhere"));
+  CHECK_FALSE(attach_prompts(cfg));
   // The same file with its SHA declared (a resumed run's manifest).
   auto pinned = with_prompt("team/v1", t.dir + "/p.txt", p.sha256);
-  CHECK_FALSE(attach_prompts(pinned, ""));
+  CHECK_FALSE(attach_prompts(pinned));
 }
 
 TEST_CASE("prompt files: an edited file, a bad template, a built-in id with other bytes") {
   temp_files t;
   auto path = t.write("p.txt", "A={{answer_a}} B={{answer_b}}!");
   auto edited = with_prompt("team/v1", path, sha256_hex("A={{answer_a}} B={{answer_b}}"));
-  auto err = attach_prompts(edited, "");
+  auto err = attach_prompts(edited);
   REQUIRE(err);
   CHECK(err == errc::bad_config);
   CHECK(context_of(err).find("c.json: /judges/0/prompt: " + path + ": SHA-256 ") == 0);
   CHECK(context_of(err).find("the prompt file changed since the run started") != std::string::npos);
 
   auto bad = with_prompt("team/v1", t.write("q.txt", "{{answer_a}} only"));
-  CHECK(context_of(attach_prompts(bad, "")).find("must hold {{answer_b}} exactly once")
+  CHECK(context_of(attach_prompts(bad)).find("must hold {{answer_b}} exactly once")
         != std::string::npos);
 
   auto reused = with_prompt(std::string{judge_prompt_id}, path);
-  CHECK(context_of(attach_prompts(reused, ""))
+  CHECK(context_of(attach_prompts(reused))
         .find("the id \"invariance-checker/judge/v1\" is a built-in prompt's, and the file's "
               "bytes are not that prompt's")
         != std::string::npos);
   auto same = with_prompt(std::string{judge_prompt_id},
                           t.write("v1.txt", std::string{judge_prompt_template()}));
-  REQUIRE_FALSE(attach_prompts(same, ""));
+  REQUIRE_FALSE(attach_prompts(same));
   CHECK_FALSE(same.judges[0].prompt.declared()); // the built-in itself
   CHECK(same.judges[0].prompt == prompt_choice{});
 
   auto gone = with_prompt("team/v1", t.dir + "/none.txt");
-  auto io = attach_prompts(gone, "");
+  auto io = attach_prompts(gone);
   CHECK(io == errc::io_failed);
   CHECK(context_of(io).find("cannot read the prompt file " + t.dir + "/none.txt") != std::string::npos);
 }

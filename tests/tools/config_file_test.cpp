@@ -50,6 +50,23 @@ TEST_CASE("the prompts example reads its template next to it, whatever the worki
   CHECK(prompts.numeric->id() == "invariance-checker/judge/v1");
 }
 
+TEST_CASE("a configuration's relative prompt files are its directory's, absolute ones stay") {
+  ij::run_config cfg;
+  ij::judge_spec j;
+  j.prompt.id = "team/v1";
+  j.prompt.file = "prompts/p.txt";
+  ij::prompt_choice other;
+  other.id = "team/v2";
+  other.file = "/etc/q.txt";
+  j.non_numeric_prompt = other;
+  cfg.judges.push_back(j);
+  ij::resolve_config_paths(cfg, "/srv/conf/run.json");
+  CHECK(cfg.judges[0].prompt.file == "/srv/conf/prompts/p.txt");
+  CHECK(cfg.judges[0].non_numeric_prompt->file == "/etc/q.txt");
+  ij::resolve_config_paths(cfg, "run.json"); // in the working directory: as they are
+  CHECK(cfg.judges[0].prompt.file == "/srv/conf/prompts/p.txt");
+}
+
 TEST_CASE("a missing configuration file is named") {
   std::string error;
   error = ::test::why(load_config("/nonexistent/dir/c.json"));
