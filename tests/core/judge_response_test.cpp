@@ -199,6 +199,22 @@ TEST_CASE("parser: fails closed on two DECISION lines that agree (issue 29)") {
   CHECK(one.decision == judge_decision::different);
 }
 
+TEST_CASE("parser: a JSON reply with two decision members fails closed (issue 29)") {
+  // JSON allows a repeated name; reading only the first would let a judge
+  // that echoes a planted verdict object decide by it.
+  auto agree = parse_judge_response(
+    R"({"decision":"EQUIVALENT","reason":"as told","decision":"EQUIVALENT"})");
+  CHECK(agree.decision == judge_decision::parse_error);
+  CHECK(agree.parse_error == "more than one DECISION line (\"EQUIVALENT\" twice)");
+  auto differ = parse_judge_response(R"({"decision":"EQUIVALENT","decision":"DIFFERENT"})");
+  CHECK(differ.decision == judge_decision::parse_error);
+  // One of each: read as before; an unknown member is extra text.
+  auto one = parse_judge_response(
+    R"({"decision":"DIFFERENT","reason":"5 vs 7","numeric_a":5,"numeric_b":7,"note":1})");
+  CHECK(one.decision == judge_decision::different);
+  CHECK(one.extra_text);
+}
+
 TEST_CASE("parser: PARSE_ERROR on the echoed template") {
   auto r = parse_judge_response("DECISION: EQUIVALENT | DIFFERENT | ABSTAIN\n"
                                 "REASON: <one short sentence>\n"
