@@ -228,18 +228,38 @@ TEST_CASE("honest pairs keep at least 99% accuracy through the defences") {
   auto dev = read_pairs(dev_path);
   REQUIRE(dev.size() > 200);
   auto oracle = std::make_shared<label_oracle>(dev);
-  auto t = run_over({binding("oracle", "stub", "oracle", oracle)}, "honest-llm", dev, {3, 2});
-  WARN("LLM-only with an honest judge: " << t.correct << " of " << t.pairs << " right");
+  run_summary s;
+  auto t = run_over({binding("oracle", "stub", "oracle", oracle)}, "honest-llm", dev, {3, 2},
+                    std::nullopt, planted_action::abstain, &s);
+  WARN("LLM-only with an honest judge: " << t.correct << " of " << t.pairs << " right ("
+                                         << s.screened << " screened, " << s.flagged
+                                         << " flagged)");
   CHECK(t.correct * 100 >= 99 * t.pairs);
+  CHECK((s.screened + s.flagged) * 100 <= s.pairs);
   // The same pairs, the rule judge first: the defences take nothing from
-  // the oracle's share either.
+  // the cascade either. Without them, a pair the rules decide keeps the
+  // rules' outcome and every other pair the oracle's (its label); the
+  // guarded cascade must be right on at least 99% of what that gets right.
+  std::size_t undefended_correct = 0;
+  for (auto& p : dev) {
+    auto rules = parse_judge_response(math_rule_reply(p.a, p.b));
+    bool decided = rules.decision == judge_decision::equivalent
+                   || rules.decision == judge_decision::different;
+    bool said = decided ? rules.decision == judge_decision::equivalent : p.label.value_or(false);
+    undefended_correct += p.label && said == *p.label ? 1 : 0;
+  }
   cascade_config c;
   c.rules = "rules:math";
   c.llm = "oracle";
+  run_summary cs;
   auto u = run_over({rules(), binding("oracle", "stub", "oracle", oracle)}, "honest-cascade",
-                    dev, {1, 1}, c);
-  WARN("cascade with an honest LLM judge: " << u.correct << " of " << u.pairs << " right");
+                    dev, {1, 1}, c, planted_action::abstain, &cs);
+  WARN("cascade with an honest LLM judge: " << u.correct << " of " << u.pairs
+                                            << " right (without the defences: "
+                                            << undefended_correct << ")");
   CHECK(u.pairs == dev.size());
+  CHECK(u.correct * 100 >= 99 * undefended_correct);
+  CHECK((cs.screened + cs.flagged) * 100 <= cs.pairs);
 }
 
 TEST_CASE("adversarial canaries stop a run whose judge accepts planted verdicts (stop-run)") {
