@@ -15,6 +15,7 @@
 #include "core/prompt.hpp"
 #include "core/run_manifest.hpp"
 #include "core/worker_fields.hpp"
+#include "core/worker_key.hpp"
 
 namespace ij {
 
@@ -78,6 +79,7 @@ judge_info describe_worker(const judge_binding& b, const std::string& worker_id,
   i.prompt_sha256 = prompts.numeric.sha256;
   i.non_numeric_prompt_id = prompts.non_numeric.id;
   i.non_numeric_prompt_sha256 = prompts.non_numeric.sha256;
+  i.settings_key = worker_key_of(s);
   i.version = software_version();
   return i;
 }

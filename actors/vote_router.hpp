@@ -44,6 +44,8 @@ struct routed_judge {
   /// A rule judge (rules:math, stub:numeric): keeps its word on a pair with
   /// a planted verdict; a model's EQUIVALENT there is not taken.
   bool by_rule = false;
+  /// The workers its coordinator uses: those of its exact call settings.
+  judge_selection selection;
 };
 
 /// What the router does: a panel (judges in panel order) or a cascade

@@ -5,6 +5,8 @@
 #include "tests/error_text.hpp"
 
 #include "core/judge_match.hpp"
+#include "core/prompt.hpp"
+#include "core/worker_key.hpp"
 
 using namespace ij;
 
@@ -33,6 +35,7 @@ judge_info served(const judge_spec& s, const std::string& host) {
   i.temperature = s.temperature;
   i.host = host;
   i.worker_id = s.name + "#1@" + host;
+  i.settings_key = worker_key_of(s);
   return i;
 }
 
@@ -55,10 +58,12 @@ TEST_CASE("judge_difference names each field that differs with both values") {
   declared.prompt.id = "team/p/v1";
   declared.prompt.file = "/p.txt";
   declared.prompt.sha256 = std::string(64, 'e');
+  auto e = "team/p/v1#" + std::string(64, 'e');
   CHECK(judge_difference(declared, served(here, "h:1"))
-        == "prompt differs (host: invariance-checker/judge/v1#b7c260f6, here: "
-           "team/p/v1#eeeeeeee); non-numeric prompt differs (host: "
-           "invariance-checker/judge/non-numeric/v1#726ff458, here: team/p/v1#eeeeeeee)");
+        == "prompt differs (host: invariance-checker/judge/v1#"
+             + judge_prompt_template_sha256() + ", here: " + e
+             + "); non_numeric_prompt differs (host: invariance-checker/judge/non-numeric/v1#"
+             + non_numeric_prompt()->sha256() + ", here: " + e + ")");
   CHECK(served_judge_text(served(spec("m2", 0.7), "h:1"))
         == "judge openai:m2 (openai, model m2, temperature 0.7)");
 }

@@ -527,13 +527,14 @@ judge_info full_info() {
   i.prompt_sha256 = std::string(64, 'b');
   i.non_numeric_prompt_id = "my-team/any-answer/v3";
   i.non_numeric_prompt_sha256 = std::string(64, 'c');
+  i.settings_key = "adapter=openai\nmodel=qwen\n";
   i.version = "0.2.0";
   return i;
 }
 
 TEST_CASE_METHOD(registered_system, "messages: what judge workers and their clients exchange "
                                     "round-trips", "[messages]") {
-  check_round_trips(full_info(), "ij.judge_info2");
+  check_round_trips(full_info(), "ij.judge_info3");
   judge_request req{"p1", "A text", "B text", 2, true, true, 1002, 0, "", "", false};
   check_round_trips(judge_call{77, req}, "ij.judge_call");
   check_round_trips(judge_reply{77, full_record(2)}, "ij.judge_reply2");
@@ -567,7 +568,7 @@ TEST_CASE_METHOD(registered_system, "messages: what judge hosts and coordinators
                                     "round-trips", "[messages]") {
   host_hello h{"10.0.0.7:4242", 0x1234567890abcdefULL, "0.1.0",
                "invariance-checker/judge/v1", std::string(64, 'a'),
-               {"ij.judge_info2", "ij.judge_call"},
+               {"ij.judge_info3", "ij.judge_call"},
                {"invariance-checker/judge/v1 " + std::string(64, 'a')}};
   check_round_trips(h, "ij.host_hello2");
   check_round_trips(host_event_kind::cooled_down, "ij.host_event_kind");
