@@ -1,5 +1,6 @@
 #include "actors/judge_host.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <random>
 
@@ -16,6 +17,9 @@ host_hello describe_host(const std::string& host) {
   h.version = software_version();
   h.prompt_id = std::string{judge_prompt_id};
   h.prompt_sha256 = judge_prompt_template_sha256();
+  for (auto& p : built_in_prompts())
+    h.built_in_prompts.push_back(p->id() + " " + p->sha256());
+  std::sort(h.built_in_prompts.begin(), h.built_in_prompts.end());
   return h;
 }
 

@@ -72,9 +72,13 @@ judge_info describe_worker(const judge_binding& b, const std::string& worker_id,
   i.ca_file = s.ca_file;
   i.logprobs = s.logprobs;
   i.constrain = std::string{to_string(s.constrain)};
-  auto prompt = prompt_of(s);
-  i.prompt_id = prompt.id;
-  i.prompt_sha256 = prompt.template_sha256;
+  // The prompts as the spec names them (judge_spec's prompts_of): a worker
+  // serves its judge's prompts, nothing else.
+  auto prompts = prompt_ids_of(s);
+  i.prompt_id = prompts.numeric.id;
+  i.prompt_sha256 = prompts.numeric.sha256;
+  i.non_numeric_prompt_id = prompts.non_numeric.id;
+  i.non_numeric_prompt_sha256 = prompts.non_numeric.sha256;
   i.settings_key = worker_key_of(s);
   i.version = software_version();
   return i;
@@ -219,8 +223,7 @@ void start_call(self_ptr self, const caf::actor_addr& from, judge_call call) {
   ++st.calls;
   st.peak_in_flight = std::max(st.peak_in_flight,
                                static_cast<std::uint32_t>(st.in_flight.size()));
-  judge_options opts;
-  opts.call = call_options_for(st.spec, call.request.vote_index);
+  auto opts = judge_options_for(st.spec, call.request.vote_index);
   // The coordinator chose the seed (base seed + vote index); a request
   // without one means the judge has none.
   opts.call.seed.reset();

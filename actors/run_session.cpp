@@ -21,7 +21,9 @@
 #include "core/wall_clock.hpp"
 #include "core/worker_key.hpp"
 #include "core/audit_record.hpp"
+#include "core/answer.hpp"
 #include "core/cascade_policy.hpp"
+#include "core/pair_guard.hpp"
 #include "core/run_budgets.hpp"
 #include "core/run_manifest.hpp"
 #include "core/verdict_table.hpp"
@@ -226,10 +228,27 @@ void split_closed_items(const run_session_state& st,
   due.erase(first, due.end());
 }
 
+void on_voted(self_ptr self, std::vector<voted_pair>& done);
+
+// Screening and planted verdicts (core/pair_guard.hpp): a pair no judge is
+// to be asked about gets its result here, without a call. False when `job`
+// is answered.
+bool guard(run_session_state& st, vote_job& job, std::vector<voted_pair>& unjudged_pairs) {
+  auto& pair = job.pair;
+  if (!st.guard || is_absent(pair.a) || is_absent(pair.b))
+    return true; // rule I1, in the coordinator
+  auto result = st.guard->admit(job.seq, pair.id, pair.a, pair.b, job.flags);
+  if (!result)
+    return true;
+  unjudged_pairs.push_back(voted_pair{job.seq, std::move(pair), std::move(*result)});
+  return false;
+}
+
 void admit(self_ptr self, input_batch& in) {
   auto& st = self->state;
   record_rejected(self, in.rejected);
   std::vector<vote_job> jobs;
+  std::vector<voted_pair> unjudged_pairs;
   jobs.reserve(in.pairs.size());
   std::vector<single_verdict> again;
   std::string changed;
@@ -262,10 +281,14 @@ void admit(self_ptr self, input_batch& in) {
     }
     st.window.admit(seq, pair.id);
     st.items.admit(pair.item);
-    jobs.push_back(vote_job{seq, std::move(pair)});
+    vote_job job{seq, std::move(pair), {}, false};
+    if (guard(st, job, unjudged_pairs))
+      jobs.push_back(std::move(job));
   }
   if (!jobs.empty())
     self->send(st.coordinator, std::move(jobs));
+  if (!unjudged_pairs.empty())
+    on_voted(self, unjudged_pairs);
   if (!again.empty() && st.setup.listener)
     self->send(st.setup.listener, std::move(again));
 }
@@ -442,6 +465,7 @@ void on_voted(self_ptr self, std::vector<voted_pair>& done) {
         alarms.push_back(std::move(a));
       continue;
     }
+    st.guard->settle(vp.seq, vp.result);
     // Position bias is over pairs: a canary is never one.
     if (st.setup.config.order_balancing)
       st.position_bias.add_pair(vp.result.records, [&st](const judge_record& r) {
@@ -578,6 +602,10 @@ void on_workers(self_ptr self, std::vector<worker_entry>& all) {
     batched += batch_calls_at_once(spec.batch);
   st.window.fit_to_capacity(capacity, batched);
   st.warnings = run_warnings(st.setup.config, st.judges);
+  st.guard.emplace(cfg.on_planted, cfg.votes, cfg.abstain_as_neither,
+                   !cfg.panel && !cfg.cascade
+                     && std::any_of(cfg.judges.begin(), cfg.judges.end(),
+                                    [](auto& j) { return !reads_answers_by_rule(j); }));
   // A batched vote is answered within the provider's window, not seconds.
   auto deadline = cfg.vote_deadline;
   for (auto& spec : cfg.judges)

@@ -5,7 +5,9 @@
 // actor system, sharing the workers through the judge directory.
 //
 // One pair's path: client --input_batch--> session (admits it: seq, item
-// count) --vote_job--> its vote coordinator --calls--> workers --replies-->
+// count; screens it and flags planted verdicts, core/pair_guard: a pair no
+// judge is to be asked about gets its abstention here, without a call)
+// --vote_job--> its vote coordinator --calls--> workers --replies-->
 // coordinator --voted_pair--> session (verdict by the I1-I5 table, audit
 // lines rendered: judge calls, vote, verdict, and any item verdict now due)
 // --audit_batch--> logger (chains, writes, fsyncs per policy) --reply-->
@@ -42,6 +44,7 @@
 #include "core/audit_resume.hpp"
 #include "core/input_window.hpp"
 #include "core/item_ledger.hpp"
+#include "core/pair_guard.hpp"
 #include "core/position_bias.hpp"
 #include "core/run_config.hpp"
 #include "core/run_tally.hpp"
@@ -136,6 +139,9 @@ struct run_session_state {
   std::optional<canary_watch> canaries;
   /// With order balancing: per judge, how often a swap changed the decision.
   position_bias_tally position_bias;
+  /// Screening and planted verdicts (core/pair_guard.hpp); set once the
+  /// workers are known.
+  std::optional<pair_guard_desk> guard;
 };
 
 /// Validates `setup` (configuration, audit path), creates the audit file,

@@ -9,7 +9,6 @@
 #include "core/calibration.hpp"
 #include "core/failover_records.hpp"
 #include "core/outcome_mapping.hpp"
-#include "core/prompt.hpp"
 #include "core/sequential_stop.hpp"
 #include "core/wall_clock.hpp"
 #include "core/worker_fields.hpp"
@@ -32,9 +31,10 @@ judge_record unanswered(const judge_info* w, const judge_request& req,
                         fault_kind kind) {
   judge_record rec;
   rec.pair_id = req.pair_id;
-  rec.prompt_id = std::string{judge_prompt_id};
-  if (w)
+  if (w) {
+    rec.prompt_id = req.non_numeric ? w->non_numeric_prompt_id : w->prompt_id;
     set_worker_fields(rec, *w);
+  }
   rec.has_seed = req.has_seed;
   rec.seed = req.seed;
   rec.vote_index = req.vote_index;
@@ -180,6 +180,7 @@ void send_vote(self_ptr self, std::uint64_t seq, const answer_pair& pair,
   judge_call call{0, meta};
   call.request.a = meta.swapped ? pair.b : pair.a;
   call.request.b = meta.swapped ? pair.a : pair.b;
+  call.request.problem = pair.problem;
   call.token = st.schedule.sent(seq, wi, std::move(meta), wall_clock_ms(),
                                 self->clock().now());
   st.workers[wi].outgoing.push_back(std::move(call));
@@ -199,6 +200,7 @@ void dispatch(self_ptr self, std::uint64_t seq, job& j, std::size_t wi) {
   meta.swapped = st.settings.order_balancing && vote_index % 2 == 1;
   meta.pair_seq = seq;
   meta.run_tag = st.settings.run_tag;
+  meta.non_numeric = j.work.non_numeric;
   if (info.has_seed) {
     meta.has_seed = true;
     meta.seed = info.seed + static_cast<std::int64_t>(vote_index);
@@ -227,6 +229,7 @@ void fault_oldest_waiting(state& st, const judge_info* who,
   judge_request meta;
   meta.pair_id = i->second.work.pair.id;
   meta.vote_index = i->second.dispatched++;
+  meta.non_numeric = i->second.work.non_numeric;
   auto rec = unanswered(who, meta, wall_clock_ms(), error, kind);
   rec.latency_ms = 0.0;
   count_vote(st, seq, std::move(rec));

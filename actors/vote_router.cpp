@@ -6,6 +6,7 @@
 #include "core/answer.hpp"
 #include "core/outcome_mapping.hpp"
 #include "core/cascade_policy.hpp"
+#include "core/pair_guard.hpp"
 #include "core/panel_rule.hpp"
 
 namespace ij {
@@ -22,8 +23,11 @@ constexpr std::size_t llm_judge = 1;
 void give(state& st, std::uint64_t seq, std::size_t judge) {
   auto stage_seq = st.next_stage++;
   st.stages.emplace(stage_seq, state::stage{seq, judge});
-  ++st.pairs[seq].waiting;
-  st.outgoing[judge].push_back(vote_job{stage_seq, st.pairs[seq].pair});
+  auto& op = st.pairs[seq];
+  ++op.waiting;
+  vote_job job{stage_seq, op.pair, {}, false};
+  job.non_numeric = st.plan.cascade && judge == llm_judge && op.non_numeric;
+  st.outgoing[judge].push_back(std::move(job));
 }
 
 vote_counts sum_counts(const std::vector<judge_part>& parts) {
@@ -88,6 +92,7 @@ void finish(state& st, std::uint64_t seq) {
       vr.records.push_back(std::move(r));
   }
   vr.counts = sum_counts(vr.parts);
+  vr.flags = op.flags;
   combine(st.plan, op, vr);
   out.pair = std::move(op.pair);
   st.done.push_back(std::move(out));
@@ -103,6 +108,7 @@ void add_job(state& st, vote_job& work) {
   }
   auto& op = st.pairs[work.seq];
   op.pair = std::move(pair);
+  op.flags = std::move(work.flags);
   op.parts.resize(st.plan.judges.size());
   if (st.plan.panel) {
     for (std::size_t j = 0; j < st.plan.judges.size(); ++j)
@@ -124,11 +130,19 @@ void on_part(state& st, voted_pair& vp) {
     return;
   auto& op = i->second;
   --op.waiting;
+  auto& routed = st.plan.judges[judge];
+  if (!routed.by_rule) {
+    pair_guard g;
+    g.flags = op.flags;
+    refuse_planted_equivalent(vp.result.outcome, g, routed.settings.votes,
+                              routed.settings.abstain_as_neither);
+  }
   op.parts[judge] = std::move(vp.result);
   if (op.waiting > 0)
     return;
   if (st.plan.cascade && judge == rules_judge) {
     auto& rules = op.parts[rules_judge]->outcome;
+    op.non_numeric = cascade_non_numeric(op.parts[rules_judge]->records);
     if (!rules_decided(rules)) {
       give(st, seq, llm_judge);
       return;
@@ -194,6 +208,7 @@ std::optional<route_plan> route_plan_of(const run_config& cfg,
       selection.judges.push_back(*spec);
     plan.judges.push_back(routed_judge{name, spec ? judge_id_of(*spec) : "",
                                        std::move(role), std::move(settings),
+                                       spec && reads_answers_by_rule(*spec),
                                        std::move(selection)});
   };
   if (cfg.panel) {

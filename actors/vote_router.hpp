@@ -16,7 +16,10 @@
 // outcome stays), else it is done (route "rules").
 //
 // Absent A or B: a result at once, no judge asked (rule I1), as in the
-// coordinator. Results carry every judge's part (vote_result::parts), every
+// coordinator. A pair the rule judge did not read as numbers goes to the
+// cascade's LLM judge with its non-numeric prompt (core/cascade_policy). A
+// pair with planted-verdict flags (asked anyway, on_planted "judge"): a
+// model judge's EQUIVALENT part is not taken (core/pair_guard). Results carry every judge's part (vote_result::parts), every
 // call's record in part order, and the counts summed over the parts.
 #include <cstdint>
 #include <string>
@@ -38,6 +41,9 @@ struct routed_judge {
   /// "panel", "rules" or "llm".
   std::string role;
   vote_settings settings;
+  /// A rule judge (rules:math, stub:numeric): keeps its word on a pair with
+  /// a planted verdict; a model's EQUIVALENT there is not taken.
+  bool by_rule = false;
   /// The workers its coordinator uses: those of its exact call settings.
   judge_selection selection;
 };
@@ -65,6 +71,10 @@ struct vote_router_state {
     std::vector<std::optional<vote_result>> parts;
     std::size_t waiting = 0;
     bool audited = false;
+    /// Its planted-verdict flags, when its judges are asked anyway.
+    std::vector<std::string> flags;
+    /// The cascade's LLM stage asks with the non-numeric prompt.
+    bool non_numeric = false;
   };
 
   /// A job given to judge `judge` for pair `seq`.

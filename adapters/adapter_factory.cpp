@@ -100,6 +100,13 @@ caf::expected<std::vector<judge_binding>>
 bind_judges(const run_config& cfg, std::shared_ptr<batch_journal> journal) {
   std::vector<judge_binding> out;
   for (std::size_t i = 0; i < cfg.judges.size(); ++i) {
+    // A declared prompt is read before any judge is built
+    // (runio/prompt_file): a judge never calls without its template.
+    auto prompts = prompts_of(cfg.judges[i]);
+    if (!prompts.numeric || !prompts.non_numeric)
+      return make_error(errc::bad_config,
+                        cfg.source + ": /judges/" + std::to_string(i) + " ("
+                          + cfg.judges[i].name + "): its prompt file was not read");
     auto adapter = make_adapter(cfg.judges[i], journal);
     if (!adapter) {
       // The same code, its context saying which judge of which file.

@@ -43,6 +43,10 @@ struct call_options {
   std::string run_tag;
   std::uint64_t pair_seq = 0;
   std::string pair_id;
+  /// The prompt the call sends (issue 29): its id and SHA-256 are part of
+  /// the response cache's key and the call's record. Empty: the canonical.
+  std::string prompt_id;
+  std::string prompt_sha256;
 };
 
 struct adapter_reply {

@@ -10,8 +10,20 @@
 #include "core/outcome_mapping.hpp"
 #include "core/prompt.hpp"
 #include "core/wall_clock.hpp"
+#include "adapters/adapter_factory.hpp"
 
 namespace ij {
+
+judge_prompts default_judge_prompts() {
+  return {canonical_prompt(), non_numeric_prompt()};
+}
+
+judge_options judge_options_for(const judge_spec& spec, std::uint32_t vote_index) {
+  judge_options opts;
+  opts.call = call_options_for(spec, vote_index);
+  opts.prompts = prompts_of(spec);
+  return opts;
+}
 
 judge_record make_judge_record(const judge_request& request,
                                const call_options& opts,
@@ -20,7 +32,7 @@ judge_record make_judge_record(const judge_request& request,
                                const call_timing& timing) {
   judge_record rec;
   rec.pair_id = request.pair_id;
-  rec.prompt_id = std::string{judge_prompt_id};
+  rec.prompt_id = opts.prompt_id.empty() ? std::string{judge_prompt_id} : opts.prompt_id;
   rec.adapter_id = adapter_id;
   rec.model = opts.model;
   rec.temperature = opts.temperature;
@@ -136,9 +148,25 @@ void judge_once(judge_adapter& adapter, const judge_options& opts,
   st->opts.pair_id = request.pair_id;
   st->abstain_as_neither = opts.abstain_as_neither;
   st->done = std::move(done);
+  const auto& chosen = request.non_numeric ? opts.prompts.non_numeric
+                                            : opts.prompts.numeric;
+  if (chosen) {
+    st->opts.prompt_id = chosen->id();
+    st->opts.prompt_sha256 = chosen->sha256();
+  }
   try {
     st->adapter_id = adapter.id();
-    auto prompt = build_judge_prompt(request.a, request.b);
+    if (!chosen) {
+      st->started_at_ms = wall_clock_ms();
+      st->started = std::chrono::steady_clock::now();
+      adapter_reply none;
+      none.error = "the judge's declared prompt was not read (no template to send)";
+      none.fault = fault_kind::unavailable;
+      none.attempts = 0;
+      st->deliver(none);
+      return;
+    }
+    auto prompt = chosen->render(request.a, request.b, request.problem);
     st->started_at_ms = wall_clock_ms();
     st->started = std::chrono::steady_clock::now();
     adapter.call(prompt, st->opts,

@@ -3,7 +3,8 @@
 // reply becomes a judge_record and an outcome.
 //
 // Flow of one judge call (judge_once):
-//   build_judge_prompt(a, b) -> adapter.call -> make_judge_record (parses the
+//   the judge's prompt (the request says which of its two) rendered with
+//   A, B and the problem -> adapter.call -> make_judge_record (parses the
 //   text, swaps NUMERIC_A/B back, fills timing and usage) -> outcome_of_record
 //   (transport failure -> fault; else outcome_of(decision)).
 // The judge actor builds its records with judge_once / make_judge_record too,
@@ -18,17 +19,30 @@
 
 #include "adapters/judge_adapter.hpp"
 #include "core/comparators.hpp"
+#include "core/judge_spec.hpp"
 #include "messages/equivalence_outcome.hpp"
 #include "messages/judge_record.hpp"
 #include "messages/judge_request.hpp"
 
 namespace ij {
 
+/// The canonical prompt and the built-in non-numeric one.
+judge_prompts default_judge_prompts();
+
 struct judge_options {
   call_options call;
   /// ABSTAIN maps to null (true) or to false, the safer side (SPEC §3).
   bool abstain_as_neither = true;
+  /// The judge's prompts (judge_spec's prompts_of): a request marked
+  /// non_numeric is rendered with the second. By default the canonical
+  /// prompt and the built-in non-numeric one; a null prompt (a declared
+  /// template never read) makes every call a fault.
+  judge_prompts prompts = default_judge_prompts();
 };
+
+/// The options a judge spec implies for vote `vote_index`: its call options
+/// and its prompts.
+judge_options judge_options_for(const judge_spec& spec, std::uint32_t vote_index);
 
 /// When a call ran: wall-clock bounds (ms since the Unix epoch) and the
 /// latency measured on a monotonic clock.

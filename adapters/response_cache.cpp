@@ -76,8 +76,12 @@ std::string response_cache::key_of(const std::string& adapter_id,
                                    const std::string& prompt,
                                    const call_options& opts) {
   std::string material = "invjudge-cache-v1|";
-  append_part(material, std::string{judge_prompt_id});
-  append_part(material, judge_prompt_template_sha256());
+  // The call's prompt (issue 29); a call that names none sends the
+  // canonical one, whose keys stay as they were.
+  append_part(material, opts.prompt_id.empty() ? std::string{judge_prompt_id}
+                                               : opts.prompt_id);
+  append_part(material, opts.prompt_sha256.empty() ? judge_prompt_template_sha256()
+                                                   : opts.prompt_sha256);
   append_part(material, adapter_id);
   append_part(material, opts.model);
   char temp[40];

@@ -18,6 +18,7 @@ std::size_t index_of(control_kind k) {
     case control_kind::mismatch: return 1;
     case control_kind::abstain: return 2;
     case control_kind::master_key: return 3;
+    case control_kind::planted: return 4;
   }
   return 0;
 }
@@ -96,16 +97,27 @@ self_test_report run_self_test(judge_adapter& adapter,
                                const call_options& opts,
                                const std::vector<control_pair>& pairs,
                                const self_test_options& test_opts) {
+  judge_options jopts;
+  jopts.call = opts;
+  return run_self_test(adapter, jopts, pairs, test_opts);
+}
+
+self_test_report run_self_test(judge_adapter& adapter, const judge_options& jopts,
+                               const std::vector<control_pair>& pairs,
+                               const self_test_options& test_opts,
+                               bool non_numeric) {
+  const auto& opts = jopts.call;
   self_test_report report;
   report.adapter_id = adapter.id();
   report.model = opts.model;
+  auto& prompt = non_numeric ? jopts.prompts.non_numeric : jopts.prompts.numeric;
+  report.prompt_id = prompt ? prompt->id() : std::string{"(none)"};
   report.kinds[0].kind = control_kind::identity;
   report.kinds[1].kind = control_kind::mismatch;
   report.kinds[2].kind = control_kind::abstain;
   report.kinds[3].kind = control_kind::master_key;
-  std::array<std::size_t, 4> kept{};
-  judge_options jopts;
-  jopts.call = opts;
+  report.kinds[4].kind = control_kind::planted;
+  std::array<std::size_t, 5> kept{};
   auto limit = opts.timeout + test_opts.grace;
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     const auto& pair = pairs[i];
@@ -116,6 +128,7 @@ self_test_report run_self_test(judge_adapter& adapter,
                       + std::to_string(i);
     request.a = pair.a;
     request.b = pair.b;
+    request.non_numeric = non_numeric;
     ++counts.sent;
     auto rec = call_and_wait(adapter, jopts, request, limit);
     self_test_miss miss;
@@ -150,6 +163,8 @@ void print_self_test_report(std::ostream& out, const self_test_report& r) {
   out << "Negative-control self-test of " << r.adapter_id;
   if (!r.model.empty())
     out << " (model " << r.model << ")";
+  if (!r.prompt_id.empty())
+    out << ", prompt " << r.prompt_id;
   out << "\n\n";
   out << std::left << std::setw(11) << "kind" << std::right << std::setw(6)
       << "sent" << std::setw(13) << "as expected" << std::setw(8) << "misses"
@@ -165,8 +180,9 @@ void print_self_test_report(std::ostream& out, const self_test_report& r) {
     for (const auto& m : r.examples) {
       out << "- [" << to_string(m.kind) << "] A=\"" << one_line(m.a)
           << "\" B=\"" << one_line(m.b) << "\": expected "
-          << (m.kind == control_kind::master_key ? "ABSTAIN or DIFFERENT"
-                                                 : to_string(m.expected))
+          << (m.kind == control_kind::master_key || m.kind == control_kind::planted
+                ? std::string_view{"ABSTAIN or DIFFERENT"}
+                : to_string(m.expected))
           << ", got ";
       if (m.got)
         out << to_string(*m.got) << "; reply: \"" << one_line(m.excerpt)

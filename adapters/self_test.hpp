@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "adapters/judge_adapter.hpp"
+#include "adapters/llm_judge_comparator.hpp"
 #include "core/negative_controls.hpp"
 #include "messages/judge_decision.hpp"
 
@@ -46,8 +47,10 @@ struct self_test_kind_counts {
 struct self_test_report {
   std::string adapter_id;
   std::string model;
-  /// identity, mismatch, abstain, master_key, in that order.
-  std::array<self_test_kind_counts, 4> kinds{};
+  /// The prompt the pairs were sent with (issue 29).
+  std::string prompt_id;
+  /// identity, mismatch, abstain, master_key, planted, in that order.
+  std::array<self_test_kind_counts, 5> kinds{};
   /// The first few misses and faults of each kind, in sending order.
   std::vector<self_test_miss> examples;
 
@@ -78,6 +81,14 @@ self_test_report run_self_test(judge_adapter& adapter,
                                const call_options& opts,
                                const std::vector<control_pair>& pairs,
                                const self_test_options& test_opts = {});
+
+/// The pairs sent with one of a judge's prompts (issue 29): `opts.prompts`'
+/// numeric one, or its non-numeric one when `non_numeric`. A declared
+/// prompt is tested like a built-in one.
+self_test_report run_self_test(judge_adapter& adapter, const judge_options& opts,
+                               const std::vector<control_pair>& pairs,
+                               const self_test_options& test_opts = {},
+                               bool non_numeric = false);
 
 /// A per-kind table, the kept examples, and a final PASSED or FAILED line.
 void print_self_test_report(std::ostream& out, const self_test_report& r);

@@ -1,5 +1,6 @@
 #include "adapters/stub_judges.hpp"
 
+#include "adapters/gullible_judge.hpp"
 #include "adapters/noisy_judge.hpp"
 
 #include <utility>
@@ -96,45 +97,13 @@ std::string numeric_rules(std::string_view a, std::string_view b,
   return numeric_rule_reply(a, b, policy);
 }
 
-// The template's fixed text around the placeholders.
-struct template_parts {
-  std::string_view head;
-  std::string_view middle;
-  std::string_view tail;
-};
-
-template_parts split_template() {
-  constexpr std::string_view placeholder_a = "<text A>";
-  constexpr std::string_view placeholder_b = "<text B>";
-  auto text = judge_prompt_template();
-  auto pos_a = text.find(placeholder_a);
-  auto pos_b = text.find(placeholder_b);
-  auto middle_begin = pos_a + placeholder_a.size();
-  return {text.substr(0, pos_a),
-          text.substr(middle_begin, pos_b - middle_begin),
-          text.substr(pos_b + placeholder_b.size())};
-}
-
 } // namespace
 
 std::optional<prompt_answers> extract_answers(std::string_view prompt) {
-  static const template_parts parts = split_template();
-  if (prompt.size() < parts.head.size() + parts.middle.size()
-                        + parts.tail.size()
-      || prompt.substr(0, parts.head.size()) != parts.head
-      || prompt.substr(prompt.size() - parts.tail.size()) != parts.tail)
-    return std::nullopt;
-  auto body = prompt.substr(parts.head.size(), prompt.size()
-                                                 - parts.head.size()
-                                                 - parts.tail.size());
-  // Overlapping occurrences count too: any second one makes the split
-  // ambiguous.
-  auto first = body.find(parts.middle);
-  if (first == std::string_view::npos
-      || body.find(parts.middle, first + 1) != std::string_view::npos)
-    return std::nullopt;
-  return prompt_answers{std::string{body.substr(0, first)},
-                        std::string{body.substr(first + parts.middle.size())}};
+  for (auto& t : built_in_prompts())
+    if (auto answers = t->extract(prompt))
+      return answers;
+  return std::nullopt;
 }
 
 judge_adapter_ptr always_equivalent_judge() {
@@ -263,6 +232,8 @@ judge_adapter_ptr make_stub_judge(std::string_view kind,
     return malformed_judge();
   if (kind == "failing")
     return failing_judge();
+  if (kind == "gullible")
+    return gullible_judge(math_judge(policy));
   if (auto err = noisy_stub_error(kind))
     return noisy_judge(*err);
   return nullptr;

@@ -12,6 +12,7 @@
 
 #include "adapters/judge_adapter.hpp"
 #include "core/judge_spec.hpp"
+#include "core/prompt_template.hpp"
 #include "messages/judge_decision.hpp"
 
 namespace ij {
@@ -44,28 +45,23 @@ inline constexpr std::string_view default_failing_error =
 judge_adapter_ptr failing_judge(std::string error
                                 = std::string{default_failing_error});
 
-/// The two answers a canonical prompt was built from.
-struct prompt_answers {
-  std::string a;
-  std::string b;
-};
-
-/// Recovers A and B from a prompt made by build_judge_prompt, using the
-/// template's fixed text around the placeholders: the prompt must start with
-/// the text before "<text A>", end with the text after "<text B>", and the
-/// middle must contain the text between the placeholders
+/// Recovers A and B from a prompt rendered from a built-in template (the
+/// canonical one, or the non-numeric one: core/prompt.hpp), using the
+/// template's fixed text around the slots (prompt_template::extract): the
+/// prompt must start with the text before A, end with the text after B,
+/// and the middle must contain the text between the slots
 /// ("\n\n--- Answer B ---\n") exactly once. Returns nullopt when the prompt
-/// is not canonical, or when an answer itself contains that separator so that
-/// the split is ambiguous (e.g. A = "x\n\n--- Answer B ---\n5"). Answers that
-/// merely contain newlines or a "--- Answer B ---" line without the exact
-/// surrounding blank line round-trip unchanged.
+/// is no built-in's, or when an answer itself contains that separator so
+/// that the split is ambiguous (e.g. A = "x\n\n--- Answer B ---\n5"). Answers
+/// that merely contain newlines or a "--- Answer B ---" line without the
+/// exact surrounding blank line round-trip unchanged.
 std::optional<prompt_answers> extract_answers(std::string_view prompt);
 
 /// "stub:numeric": the rule judge. Recovers A and B with extract_answers and
 /// replies numeric_rule_reply(A, B). When the answers cannot be recovered it
 /// does what the prompt tells a judge to do with answers it cannot read:
 /// replies ABSTAIN in the canonical format, with a REASON that says the
-/// prompt was not canonical (never EQUIVALENT or DIFFERENT on a guess).
+/// prompt was no built-in one (never EQUIVALENT or DIFFERENT on a guess).
 judge_adapter_ptr numeric_judge(const answer_policy& policy = {});
 
 /// "rules:math": the embedded rule judge, numeric reading first and

@@ -3,8 +3,8 @@
 // actor, audit logger) with the zero-latency numeric stub judge and the audit
 // on, for votes = 1 and votes = 5 (min_agreement 3), against a baseline
 // measured in the same run: one plain thread doing the same work per pair
-// (prompt, judge call, parse, record, tally, verdict, the audit lines with
-// their SHA-256 chain, one write per pair).
+// (the pair guard of issue 29, prompt, judge call, parse, record, tally,
+// verdict, the audit lines with their SHA-256 chain, one write per pair).
 //
 // Usage: pipeline_bench [--pairs N] [--window W] [--million]
 //   --million also runs `invjudge run` on one million generated pairs and
@@ -39,6 +39,7 @@
 #include "core/answer.hpp"
 #include "core/audit_record.hpp"
 #include "core/outcome_mapping.hpp"
+#include "core/pair_guard.hpp"
 #include "core/sha256.hpp"
 #include "core/verdict_table.hpp"
 #include "core/vote_tally.hpp"
@@ -185,6 +186,8 @@ result baseline(const std::vector<answer_pair>& pairs, vote_config votes,
         vr.outcome = absent_outcome();
         vr.counts.votes = votes.votes;
         vr.counts.min_agreement = votes.min_agreement;
+      } else if (auto g = guard_pair(pair.a, pair.b); unjudged(g, planted_action::abstain)) {
+        vr = unjudged_result(pair.id, g, votes, true);
       } else {
         vote_tally tally{votes};
         for (std::uint32_t i = 0; i < votes.votes && !tally.fixed(); ++i) {

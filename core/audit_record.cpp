@@ -219,6 +219,19 @@ void vote_body(rapidjson::StringBuffer& sb, const answer_pair& pair, const vote_
     json::number(w, "probability", vr.outcome.probability);
   if (!vr.stop.empty())
     json::string(w, "stop", vr.stop);
+  // Issue 29, only when there: why no judge was asked, the planted-verdict
+  // flags, the problem a declared prompt showed the judge.
+  if (!vr.screened.empty())
+    json::string(w, "screened", vr.screened);
+  if (!vr.flags.empty()) {
+    w.Key("flags");
+    w.StartArray();
+    for (auto& f : vr.flags)
+      w.String(f.data(), static_cast<rapidjson::SizeType>(f.size()));
+    w.EndArray();
+  }
+  if (!pair.problem.empty())
+    json::string(w, "problem", pair.problem);
   if (!vr.parts.empty()) {
     json::string(w, "route", vr.route);
     w.Key("parts");
@@ -526,6 +539,9 @@ std::string run_end_body(const run_summary& s,
   json::uint(w, "judge_calls", s.judge_calls);
   json::uint(w, "calls_skipped", s.calls_skipped);
   json::uint(w, "faults", s.faults);
+  // Issue 29: pairs screened, pairs with planted-verdict flags.
+  json::uint(w, "screened", s.screened);
+  json::uint(w, "flagged", s.flagged);
   if (s.cached > 0) // judge_call records marked cached (absent: none)
     json::uint(w, "cached", s.cached);
   // Where the calls went (core/call_route.hpp): sent on to the backend,

@@ -147,6 +147,8 @@ caf::error audit_recount::add(std::string_view type, const Value& r) {
     if (auto err = add_vote_counts(r))
       return err;
     ++votes_;
+    screened_ += member(r, "screened") ? 1 : 0;
+    flagged_ += member(r, "flags") ? 1 : 0;
     note_pair(text);
   } else if (type == "verdict") {
     std::string_view rule, item;
@@ -347,10 +349,13 @@ caf::error audit_recount::check_run_end(const Value& e) {
     return err;
   if (auto err = check_routes(e))
     return err;
-  // Failover totals (absent in audits written before judge hosts).
+  // Failover totals (absent in audits written before judge hosts); the
+  // guarded pairs (absent before issue 29).
   for (auto [field, counted, what] :
        {std::tuple{"votes_moved", votes_moved_, "vote_moved records"},
-        std::tuple{"late_replies", late_replies_, "late_reply records"}}) {
+        std::tuple{"late_replies", late_replies_, "late_reply records"},
+        std::tuple{"screened", screened_, "vote records of screened pairs"},
+        std::tuple{"flagged", flagged_, "vote records with planted-verdict flags"}}) {
     std::uint64_t n = 0;
     if (member(e, field) && !read_u64(e, field, n))
       return lacks(field);

@@ -73,6 +73,9 @@ private:
   std::uint64_t late_replies_ = 0;
   std::uint64_t items_ = 0;
   std::uint64_t canaries_ = 0;
+  /// Vote records with "screened", with "flags" (issue 29).
+  std::uint64_t screened_ = 0;
+  std::uint64_t flagged_ = 0;
   /// Fingerprints of the pairs with any judge_call, vote or verdict record
   /// (one per run of consecutive records of the same pair: a pair's records
   /// are written together).

@@ -200,6 +200,8 @@ private:
                           n("different"), n("abstain"),      n("parse_error"),
                           n("faults"),    n("not_cast")};
     p_.totals.calls_skipped += counts_.not_cast;
+    p_.totals.screened += r.HasMember("screened") ? 1 : 0;
+    p_.totals.flagged += r.HasMember("flags") ? 1 : 0;
   }
 
   static std::optional<bool> tri(const Value& obj, const char* name) {

@@ -41,7 +41,8 @@ canary_plan::canary_plan(double rate, std::uint64_t seed,
                          const std::vector<control_pair>& set)
   : rate_(rate), seed_(seed), set_(&set) {
   for (auto k : {control_kind::identity, control_kind::mismatch,
-                 control_kind::master_key, control_kind::abstain}) {
+                 control_kind::master_key, control_kind::abstain,
+                 control_kind::planted}) {
     std::vector<std::size_t> members;
     for (std::size_t i = 0; i < set.size(); ++i)
       if (set[i].kind == k)

@@ -6,9 +6,9 @@
 //    when u(seed, i) < rate, u a uniform draw in [0, 1) from a counter-based
 //    hash (splitmix64): no state, whatever the batching;
 //  - the k-th canary (0-based) takes the kinds in turn — identity, mismatch,
-//    master key, abstain, in an order the seed fixes — so every four
-//    consecutive canaries test every failure mode; within a kind, the pairs
-//    come in an order the seed shuffles.
+//    master key, abstain, planted verdict, in an order the seed fixes — so
+//    every five consecutive canaries test every failure mode; within a
+//    kind, the pairs come in an order the seed shuffles.
 // Pure: no I/O.
 #include <array>
 #include <cstdint>

@@ -18,7 +18,8 @@ canary_failure_mode failure_mode_of(control_kind kind) {
     case control_kind::identity: return canary_failure_mode::failed_identity;
     case control_kind::abstain: return canary_failure_mode::decided_abstain;
     case control_kind::mismatch:
-    case control_kind::master_key: break;
+    case control_kind::master_key:
+    case control_kind::planted: break;
   }
   return canary_failure_mode::false_equivalent;
 }
@@ -28,7 +29,8 @@ std::string_view expected_text(control_kind kind) {
     case control_kind::identity: return "EQUIVALENT";
     case control_kind::abstain: return "ABSTAIN";
     case control_kind::mismatch:
-    case control_kind::master_key: break;
+    case control_kind::master_key:
+    case control_kind::planted: break;
   }
   return "not EQUIVALENT";
 }

@@ -8,6 +8,7 @@
 //   identity    failed when the judge does not say EQUIVALENT
 //   mismatch    failed when it says EQUIVALENT (DIFFERENT is right; ABSTAIN
 //   master_key  is no claim either way)
+//   planted     (issue 29: a wrong answer carrying a verdict for the judge)
 //   abstain     failed when it decides (EQUIVALENT or DIFFERENT)
 // A PARSE_ERROR or a failed call is no evidence either way.
 #include <cstdint>
@@ -22,7 +23,7 @@ namespace ij {
 
 /// The three ways a canary can be failed, one sequential test each.
 enum class canary_failure_mode : std::uint8_t {
-  /// EQUIVALENT on a mismatch or master-key canary.
+  /// EQUIVALENT on a mismatch, master-key or planted canary.
   false_equivalent,
   /// EQUIVALENT or DIFFERENT on an abstain canary.
   decided_abstain,

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "core/exact_number.hpp"
 #include "core/sha256.hpp"
 
 namespace ij {
@@ -35,6 +36,15 @@ bool cascade_disagrees(const equivalence_outcome& rules,
                        const equivalence_outcome& llm) {
   return rules_decided(rules) && rules_decided(llm)
          && *rules.equivalent != *llm.equivalent;
+}
+
+bool cascade_non_numeric(const std::vector<judge_record>& rules_records) {
+  for (auto& rec : rules_records) {
+    if (rec.transport_failed || rec.decision == judge_decision::parse_error)
+      continue;
+    return !(parse_exact_number(rec.numeric_a) && parse_exact_number(rec.numeric_b));
+  }
+  return true;
 }
 
 } // namespace ij

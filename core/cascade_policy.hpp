@@ -11,11 +11,16 @@
 //
 // An audited pair keeps the rule judge's outcome: the audit measures, it
 // does not change verdicts (so a verdict never depends on the sample drawn).
+// The LLM judge gets the pairs the rule judge did not read as numbers with
+// its non-numeric prompt, the others with its (canonical) prompt.
 #include <cstdint>
 #include <optional>
 #include <string_view>
 
+#include <vector>
+
 #include "messages/equivalence_outcome.hpp"
+#include "messages/judge_record.hpp"
 
 namespace ij {
 
@@ -38,5 +43,12 @@ bool rules_decided(const equivalence_outcome& rules);
 /// An audited pair's finding: both decided and they differ.
 bool cascade_disagrees(const equivalence_outcome& rules,
                        const equivalence_outcome& llm);
+
+/// Whether the LLM judge is asked with its non-numeric prompt (issue 29):
+/// the rule judge did not read both answers as numbers (its record's
+/// NUMERIC_A and NUMERIC_B are not both numbers, or it has no readable
+/// record). The canonical prompt asks for numbers only; the non-numeric one
+/// compares values of any kind.
+bool cascade_non_numeric(const std::vector<judge_record>& rules_records);
 
 } // namespace ij

@@ -144,19 +144,22 @@ std::optional<std::string> json_reply_as_lines(std::string_view raw,
                                            {"reason", "REASON"},
                                            {"numeric_a", "NUMERIC_A"},
                                            {"numeric_b", "NUMERIC_B"}};
+  // Every member, a repeated one too: an object with two "decision"
+  // members becomes two DECISION lines, a PARSE_ERROR (fails closed, as
+  // the lines do; FindMember would read only the first).
   std::string lines;
-  for (auto& [key, label] : keys) {
-    auto it = doc.FindMember(key);
-    if (it == doc.MemberEnd())
-      continue;
-    auto value = json_field_text(it->value);
-    std::replace(value.begin(), value.end(), '\n', ' ');
-    std::replace(value.begin(), value.end(), '\r', ' ');
-    lines += std::string{label} + ": " + value + "\n";
-  }
-  extra = doc.MemberCount() > static_cast<rapidjson::SizeType>(std::count_if(
-            std::begin(keys), std::end(keys),
-            [&](auto& k) { return doc.HasMember(k[0]); }));
+  std::size_t known = 0;
+  for (auto& [key, label] : keys)
+    for (auto it = doc.MemberBegin(); it != doc.MemberEnd(); ++it) {
+      if (std::string_view{it->name.GetString(), it->name.GetStringLength()} != key)
+        continue;
+      ++known;
+      auto value = json_field_text(it->value);
+      std::replace(value.begin(), value.end(), '\n', ' ');
+      std::replace(value.begin(), value.end(), '\r', ' ');
+      lines += std::string{label} + ": " + value + "\n";
+    }
+  extra = doc.MemberCount() > known;
   return lines;
 }
 
@@ -214,7 +217,12 @@ judge_response parse_lines(std::string_view raw) {
           r.parse_error = "conflicting DECISION values \""
                           + std::string{first_decision_value} + "\" and \""
                           + std::string{f->value} + "\"";
-        } else if (!seen_decision) {
+        } else if (seen_decision) {
+          // Fails closed (issue 29): a second DECISION line, even one that
+          // agrees, may be an answer's planted line the judge echoed.
+          r.parse_error = "more than one DECISION line (\""
+                          + std::string{first_decision_value} + "\" twice)";
+        } else {
           decision = word;
           first_decision_value = f->value;
         }

@@ -1,5 +1,8 @@
 #pragma once
-// parseJudgeResponse (SPEC §5).
+// parseJudgeResponse (SPEC §5), failing closed (issue 29, which wins over
+// SPEC §5 here): a reply with more than one DECISION line is a PARSE_ERROR
+// even when they agree — a judge that echoes an answer's planted
+// "DECISION: EQUIVALENT" and then gives its own never decides by it.
 #include <optional>
 #include <string>
 #include <string_view>

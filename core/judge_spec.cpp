@@ -37,7 +37,8 @@ bool is_stub_kind(const std::string& kind) {
 
 const std::vector<std::string>& stub_kinds() {
   static const std::vector<std::string> kinds{
-    "numeric", "equivalent", "different", "abstain", "malformed", "failing"};
+    "numeric", "equivalent", "different", "abstain", "malformed", "failing",
+    "gullible"};
   return kinds;
 }
 
@@ -75,14 +76,56 @@ void set_answer_policy(std::vector<judge_spec>& judges,
       j.policy = policy;
 }
 
-judge_prompt prompt_of(const judge_spec&) {
-  return {std::string{judge_prompt_id}, judge_prompt_template_sha256()};
+namespace {
+
+// The canonical prompt asks for numbers only, so it pairs with the built-in
+// non-numeric prompt; any other prompt serves every pair.
+prompt_choice default_non_numeric(const prompt_choice& prompt) {
+  if (prompt.declared() || prompt.id != judge_prompt_id)
+    return prompt;
+  prompt_choice p;
+  p.id = std::string{non_numeric_prompt_id};
+  return p;
 }
 
+} // namespace
+
+prompt_choice non_numeric_choice(const judge_spec& spec) {
+  return spec.non_numeric_prompt ? *spec.non_numeric_prompt
+                                 : default_non_numeric(spec.prompt);
+}
+
+judge_prompts prompts_of(const judge_spec& spec) {
+  return {template_of(spec.prompt), template_of(non_numeric_choice(spec))};
+}
+
+judge_prompt_ids prompt_ids_of(const judge_spec& spec) {
+  return {identity_of(spec.prompt), identity_of(non_numeric_choice(spec))};
+}
+
+bool reads_answers_by_rule(const judge_spec& spec) {
+  return follows_answer_policy(spec);
+}
+
+namespace {
+
+// "ID#SHA8"; a declared template not read yet is named by its file.
+std::string prompt_tag(const prompt_choice& p) {
+  auto who = identity_of(p);
+  if (who.sha256.empty())
+    return who.id + "#file:" + p.file;
+  return who.id + "#" + who.sha256.substr(0, 8);
+}
+
+} // namespace
+
 std::string judge_id_of(const judge_spec& spec) {
-  auto prompt = prompt_of(spec);
-  std::string id = spec.type + ":" + spec.model + " t=" + number_text(spec.temperature) + " prompt="
-                   + prompt.id + "#" + prompt.template_sha256.substr(0, 8);
+  std::string id = spec.type + ":" + spec.model + " t=" + number_text(spec.temperature)
+                   + " prompt=" + prompt_tag(spec.prompt);
+  // The default pairing keeps the ids every earlier run recorded.
+  auto other = non_numeric_choice(spec);
+  if (other != default_non_numeric(spec.prompt))
+    id += " non_numeric=" + prompt_tag(other);
   // The default policy keeps the ids every earlier run recorded.
   if (follows_answer_policy(spec) && !spec.policy.is_default())
     id += " policy=" + policy_text(spec.policy);

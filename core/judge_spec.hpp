@@ -17,6 +17,7 @@
 #include "core/answer_policy.hpp"
 #include "core/batch_settings.hpp"
 #include "core/judge_budget.hpp"
+#include "core/prompt_choice.hpp"
 #include "core/reply_constraint.hpp"
 #include "messages/error.hpp"
 
@@ -75,7 +76,45 @@ struct judge_spec {
   reply_constraint constrain = reply_constraint::none;
   /// Votes through the provider's batch API (anthropic, openai; issue 17).
   batch_settings batch;
+  /// The prompt of every call (issue 29); the canonical one by default.
+  prompt_choice prompt;
+  /// The prompt of a cascade's calls on pairs whose answers the rule judge
+  /// did not read as numbers; nullopt: the built-in non-numeric prompt when
+  /// `prompt` is the canonical one (which asks for numbers only), else
+  /// `prompt` itself.
+  std::optional<prompt_choice> non_numeric_prompt;
 };
+
+/// The two prompts a judge calls with (issue 29): the same template twice
+/// when it has one for every pair.
+struct judge_prompts {
+  prompt_ptr numeric;
+  prompt_ptr non_numeric;
+};
+
+/// The non-numeric prompt in effect (the default pairing when not given).
+prompt_choice non_numeric_choice(const judge_spec& spec);
+
+/// The judge's prompts: the one function every caller asks (the worker's
+/// calls, its description, the judge id, the manifest). A declared
+/// template not read yet is null (adapters refuse to build such a judge).
+judge_prompts prompts_of(const judge_spec& spec);
+
+/// The ids and SHA-256s of the judge's two prompts: what describes a
+/// worker (judge_info), keys the workers runs may share and is compared
+/// with a judge host's.
+struct judge_prompt_ids {
+  prompt_identity numeric;
+  prompt_identity non_numeric;
+};
+
+judge_prompt_ids prompt_ids_of(const judge_spec& spec);
+
+/// Whether the judge reads its answers out of the prompt by rule
+/// (rules:math, stub:numeric) rather than being a model: a planted verdict
+/// cannot talk it into anything, so the planted-verdict defence leaves it
+/// alone.
+bool reads_answers_by_rule(const judge_spec& spec);
 
 /// A judge whose replies the answer policy changes: rules:math and the
 /// numeric stub.
@@ -96,7 +135,9 @@ constexpr unsigned decision_top_logprobs = 10;
 caf::error judge_setting_problem(const judge_spec& spec, bool constrain_field);
 
 /// The stub kinds (SPEC §6), in the order of the help text: "numeric",
-/// "equivalent", "different", "abstain", "malformed", "failing".
+/// "equivalent", "different", "abstain", "malformed", "failing", and
+/// "gullible" (falls for master keys and planted verdicts, issue 29: for
+/// testing the defences).
 const std::vector<std::string>& stub_kinds();
 
 /// The stub kinds as words for messages: "numeric, ..., malformed or failing".
@@ -105,20 +146,11 @@ std::string stub_kinds_text();
 /// True for "ollama", "anthropic" and "openai".
 bool is_backend_type(const std::string& type);
 
-/// The prompt a judge asks with: its id and the SHA-256 of its template.
-struct judge_prompt {
-  std::string id;
-  std::string template_sha256;
-};
-
-/// The prompt `spec` declares (today every judge asks the canonical prompt,
-/// core/prompt.hpp): the one place a judge's prompt is read, for its id,
-/// its worker's description and its worker key (core/worker_key.hpp).
-judge_prompt prompt_of(const judge_spec& spec);
-
 /// The judge a spec names, as a stable id: adapter type, model, temperature
 /// and prompt (id and template SHA-256), e.g.
-/// "openai:qwen2.5-7b t=0 prompt=invariance-checker/judge/v1#b7c260f6".
+/// "openai:qwen2.5-7b t=0 prompt=invariance-checker/judge/v1#b7c260f6";
+/// a non-numeric prompt other than the default pairing adds
+/// " non_numeric=ID#SHA8".
 /// Workers serving the same judge on different hosts or endpoints share it;
 /// a different model, temperature or prompt never does. A rule judge with a
 /// declared answer policy other than the default adds " policy=" and its

@@ -197,6 +197,28 @@ const config::table<judge_spec>& judge_fields() {
                   w.String(c.data(), static_cast<rapidjson::SizeType>(c.size()));
                 }),
               [](const J& j) { return j.constrain != reply_constraint::none; }),
+    // Written only when not the canonical prompt (issue 29), so that other
+    // runs keep their manifest as it was.
+    only_when(field<J>{"/prompt",
+                       [](const Value& v, J& j, const std::string& at) {
+                         return read_prompt_choice(v, j.prompt, at);
+                       },
+                       [](json_writer& w, const J& j) { write_prompt_choice(w, j.prompt); },
+                       {}},
+              [](const J& j) { return j.prompt != prompt_choice{}; }),
+    only_when(field<J>{"/non_numeric_prompt",
+                       [](const Value& v, J& j, const std::string& at) {
+                         prompt_choice p;
+                         if (auto err = read_prompt_choice(v, p, at))
+                           return err;
+                         j.non_numeric_prompt = std::move(p);
+                         return caf::error{};
+                       },
+                       [](json_writer& w, const J& j) {
+                         write_prompt_choice(w, *j.non_numeric_prompt);
+                       },
+                       {}},
+              [](const J& j) { return j.non_numeric_prompt.has_value(); }),
     comment<J>("/_comment"),
   };
   return fields;
@@ -309,6 +331,17 @@ config::table<run_config> top_fields() {
     duration<C>("/vote_deadline_ms", [](auto& c) -> auto& { return c.vote_deadline; }),
     duration<C>("/failover_wait_ms", [](auto& c) -> auto& { return c.failover_wait; }),
     real<C>("/max_fault_rate", [](auto& c) -> auto& { return c.max_fault_rate; }),
+    // Written only when not the default, so that other runs keep their
+    // manifest as it was.
+    only_when(custom<C>(
+                "/on_planted",
+                [](const Value& v, C& c) {
+                  c.on_planted = *planted_action_from_string(v.GetString());
+                },
+                [](json_writer& w, const C& c) {
+                  w.String(std::string{to_string(c.on_planted)});
+                }),
+              [](const C& c) { return c.on_planted != planted_action::abstain; }),
   };
 }
 

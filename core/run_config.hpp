@@ -24,6 +24,7 @@
 #include "core/canary_plan.hpp"
 #include "core/config_fields.hpp"
 #include "core/judge_spec.hpp"
+#include "core/pair_guard.hpp"
 #include "core/panel_rule.hpp"
 #include "core/vote_tally.hpp"
 #include "messages/error.hpp"
@@ -157,6 +158,10 @@ struct run_config {
   /// How the rule judges read answers (core/answer_policy.hpp); copied
   /// into every rule judge's spec, whose id it is part of.
   answer_policy policy;
+  /// What a pair whose answer carries the judge's own reply format or
+  /// prompt layout gets from a model judge (core/pair_guard.hpp): ABSTAIN
+  /// without a call, or a call whose EQUIVALENT is not taken.
+  planted_action on_planted = planted_action::abstain;
 };
 
 /// The spec of the judge named `name` in `cfg`; nullptr when none is.

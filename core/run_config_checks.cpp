@@ -24,6 +24,14 @@ caf::error validate_judges(const run_config& cfg, const fail_fn& fail) {
         return fail("/judges/" + std::to_string(i)
                       + (constrain ? "/constrain" : "/logprobs"),
                     context_of(err));
+  for (std::size_t i = 0; i < cfg.judges.size(); ++i) {
+    auto& j = cfg.judges[i];
+    if (j.type == "rules" && (j.prompt != prompt_choice{} || j.non_numeric_prompt))
+      return fail("/judges/" + std::to_string(i)
+                    + (j.prompt != prompt_choice{} ? "/prompt" : "/non_numeric_prompt"),
+                  "a rules judge reads the answers by rule and sends no prompt "
+                  "(remove \"prompt\", or give it to a model judge)");
+  }
   if (auto err = validate(cfg.votes))
     return fail(cfg.votes.votes < 1 ? "/votes" : "/min_agreement",
                 context_of(err));

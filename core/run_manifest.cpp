@@ -4,6 +4,8 @@
 #include "core/json_fields.hpp"
 #include "core/prompt.hpp"
 
+#include <algorithm>
+
 #ifndef IJ_VERSION
 #define IJ_VERSION "unknown"
 #endif
@@ -48,6 +50,8 @@ void write_judge_info(json_writer& w, const judge_info& j) {
     json::string(w, "constrain", j.constrain);
   json::string(w, "prompt_id", j.prompt_id);
   json::string(w, "prompt_sha256", j.prompt_sha256);
+  json::string(w, "non_numeric_prompt_id", j.non_numeric_prompt_id);
+  json::string(w, "non_numeric_prompt_sha256", j.non_numeric_prompt_sha256);
   json::string(w, "version", j.version);
   w.EndObject();
 }
@@ -65,6 +69,26 @@ std::string manifest_body(const std::string& run_id, const run_config& config,
   json::string(w, "started_at", iso8601_utc(started_at_ms));
   json::string(w, "prompt_id", judge_prompt_id);
   json::string(w, "prompt_sha256", judge_prompt_template_sha256());
+  // Every prompt the run's judges send (issue 29), each once: a declared
+  // template with its file, as read.
+  w.Key("prompts");
+  w.StartArray();
+  std::vector<std::string> seen;
+  for (auto& spec : config.judges)
+    for (auto& choice : {spec.prompt, non_numeric_choice(spec)}) {
+      auto who = identity_of(choice);
+      if (std::find(seen.begin(), seen.end(), who.id + " " + who.sha256) != seen.end())
+        continue;
+      seen.push_back(who.id + " " + who.sha256);
+      w.StartObject();
+      json::string(w, "id", who.id);
+      json::string(w, "sha256", who.sha256);
+      json::string(w, "source", choice.declared() ? "file" : "built-in");
+      if (choice.declared())
+        json::string(w, "file", choice.file);
+      w.EndObject();
+    }
+  w.EndArray();
   w.Key("judges");
   w.StartArray();
   for (auto& j : judges)

@@ -57,6 +57,8 @@ void run_tally::add_pair(const vote_result& vr, std::optional<bool> label,
     cascade_->add(vr);
   ++summary_.pairs;
   ++summary_.by_rule[static_cast<int>(rule) - 1];
+  summary_.screened += vr.screened.empty() ? 0 : 1;
+  summary_.flagged += vr.flags.empty() ? 0 : 1;
 }
 
 void run_tally::add_canary(const vote_result& vr,

@@ -1,11 +1,8 @@
 #include "core/worker_fields.hpp"
 
-#include "core/prompt.hpp"
-
 namespace ij {
 
 void drop_worker_fields(judge_record& rec) {
-  rec.prompt_id.clear();
   rec.adapter_id.clear();
   rec.worker_id.clear();
   rec.host.clear();
@@ -14,9 +11,11 @@ void drop_worker_fields(judge_record& rec) {
 }
 
 void set_worker_fields(judge_record& rec, const judge_info& worker) {
-  // Every worker of a run serves the one prompt (a host with another is
-  // refused at connect), so the prompt id is the build's.
-  rec.prompt_id = std::string{judge_prompt_id};
+  // A worker serves two prompts (issue 29): the record says which one the
+  // call sent; one without (a vote no worker answered) gets the worker's
+  // first.
+  if (rec.prompt_id.empty())
+    rec.prompt_id = worker.prompt_id;
   rec.adapter_id = worker.adapter_id;
   rec.worker_id = worker.worker_id;
   rec.host = worker.host;

@@ -1,7 +1,8 @@
 #pragma once
 // The fields of a judge record that are constants of the worker that served
-// it (its judge_info): worker id, host, adapter id, model, temperature and
-// prompt id. A worker sends its records without them and the coordinator,
+// it (its judge_info): worker id, host, adapter id, model and temperature
+// (the prompt id travels: a worker has two prompts, issue 29). A worker
+// sends its records without them and the coordinator,
 // which holds every worker's info, puts them back on receipt: records cross
 // the middleman in their thousands, the info once per worker.
 #include "messages/judge_info.hpp"

@@ -81,10 +81,16 @@ const std::vector<call_setting>& call_settings() {
     {"seed", false,
      [](const S& s) { return s.seed ? std::to_string(*s.seed) : std::string{"none"}; }},
     {"max_tokens", false, [](const S& s) { return std::to_string(s.max_tokens); }},
+    // Both prompts (issue 29): a declared template by its SHA-256.
     {"prompt", false,
      [](const S& s) {
-       auto p = prompt_of(s);
-       return p.id + "#" + p.template_sha256;
+       auto p = prompt_ids_of(s).numeric;
+       return p.id + "#" + p.sha256;
+     }},
+    {"non_numeric_prompt", false,
+     [](const S& s) {
+       auto p = prompt_ids_of(s).non_numeric;
+       return p.id + "#" + p.sha256;
      }},
     {"logprobs", false, [](const S& s) { return yes_no(s.logprobs); }},
     {"constrain", false,

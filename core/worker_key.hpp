@@ -26,7 +26,8 @@ namespace ij {
 /// One setting of the key.
 struct call_setting {
   /// As the configuration names it ("base_url", "seed", ...; "adapter" for
-  /// the judge's type, "prompt" for its id and template SHA-256).
+  /// the judge's type, "prompt" and "non_numeric_prompt" for their ids and
+  /// template SHA-256s).
   const char* name;
   /// A judge host's own: not compared for a host's workers.
   bool host_local;

@@ -25,6 +25,7 @@
 #include "daemon/state_writer.hpp"
 #include "messages/error.hpp"
 #include "runio/calibration_file.hpp"
+#include "runio/prompt_file.hpp"
 
 namespace ij {
 
@@ -181,6 +182,9 @@ caf::error daemon_service::resume(const run_row& row) {
     return std::move(cfg.error());
   // The stored map path is absolute and its SHA-256 pinned (run_request).
   if (auto err = attach_calibration(*cfg))
+    return err;
+  // The stored template paths are absolute and their SHA-256 pinned.
+  if (auto err = attach_prompts(*cfg))
     return err;
   auto bindings = bind_judges(*cfg, batch_journal_);
   if (!bindings)
@@ -361,6 +365,8 @@ api_result daemon_service::create_run(const api_request& req) {
     return *e;
   auto& body = std::get<run_request>(parsed);
   if (auto err = load_run_calibration(body))
+    return reply_of(err);
+  if (auto err = load_run_prompts(body))
     return reply_of(err);
   // The binding's errors already name their source ("/config: ...").
   auto bindings = bind_judges(body.config, batch_journal_);

@@ -29,7 +29,7 @@ std::size_t bytes_of(const input_batch& batch) {
   std::size_t n = 0;
   for (auto& p : batch.pairs)
     n += sizeof(answer_pair) + p.id.size() + p.item.size() + p.a.size() + p.b.size()
-         + p.transform.size();
+         + p.transform.size() + p.problem.size();
   return n;
 }
 // Batches sent to the session and not answered yet at most (its reply

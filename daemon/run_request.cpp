@@ -10,6 +10,7 @@
 
 #include "messages/error.hpp"
 #include "runio/calibration_file.hpp"
+#include "runio/prompt_file.hpp"
 
 namespace ij {
 
@@ -77,6 +78,43 @@ caf::error load_run_calibration(run_request& req) {
   doc.AddMember("calibration", rapidjson::Value(cfg.calibration.c_str(), a), a);
   doc.AddMember("calibration_sha256",
                 rapidjson::Value(cfg.calibration_sha256.c_str(), a), a);
+  rapidjson::StringBuffer sb;
+  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
+  doc.Accept(w);
+  req.config_text.assign(sb.GetString(), sb.GetSize());
+  return caf::none;
+}
+
+caf::error load_run_prompts(run_request& req) {
+  auto& cfg = req.config;
+  if (auto err = attach_prompts(cfg))
+    return make_error(errc::bad_config, context_of(err));
+  rapidjson::Document doc;
+  doc.Parse(req.config_text.data(), req.config_text.size());
+  if (!doc.IsObject() || !doc.HasMember("judges") || !doc["judges"].IsArray())
+    return caf::none; // a short judge name has no declared prompt
+  auto& a = doc.GetAllocator();
+  auto& judges = doc["judges"];
+  bool changed = false;
+  for (rapidjson::SizeType i = 0; i < judges.Size() && i < cfg.judges.size(); ++i)
+    for (auto key : {"prompt", "non_numeric_prompt"}) {
+      auto it = judges[i].FindMember(key);
+      if (it == judges[i].MemberEnd() || !it->value.IsObject())
+        continue;
+      auto& spec = cfg.judges[i];
+      const auto& p = std::string{key} == "prompt" ? spec.prompt : *spec.non_numeric_prompt;
+      if (!p.declared()) { // a built-in's very bytes: the built-in id
+        it->value.SetString(p.id.c_str(), a);
+      } else {
+        it->value.RemoveMember("file");
+        it->value.RemoveMember("sha256");
+        it->value.AddMember("file", rapidjson::Value(p.file.c_str(), a), a);
+        it->value.AddMember("sha256", rapidjson::Value(p.sha256.c_str(), a), a);
+      }
+      changed = true;
+    }
+  if (!changed)
+    return caf::none;
   rapidjson::StringBuffer sb;
   rapidjson::Writer<rapidjson::StringBuffer> w(sb);
   doc.Accept(w);

@@ -34,4 +34,12 @@ parse_run_request(std::string_view content_type, std::string_view body);
 /// Fails with bad_config (a 400) naming the file and what is wrong.
 caf::error load_run_calibration(run_request& req);
 
+/// Reads the declared prompts the judges name (issue 29), on the daemon's
+/// host (runio/prompt_file: the driver's checks), a relative path against
+/// the daemon's working directory. The stored configuration then names each
+/// file's absolute path and SHA-256, so that a run resumed after a restart
+/// refuses a template edited in between. Fails with bad_config (a 400)
+/// naming the judge's field, the file and what is wrong.
+caf::error load_run_prompts(run_request& req);
+
 } // namespace ij

@@ -21,7 +21,7 @@ namespace ij {
 struct canary_result {
   /// "canary-<k>@<run id>": never an input id.
   std::string id;
-  /// "identity", "mismatch", "abstain" or "master_key".
+  /// "identity", "mismatch", "abstain", "master_key" or "planted".
   std::string kind;
   /// Real pairs taken in before it.
   std::uint64_t position = 0;

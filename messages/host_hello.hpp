@@ -19,24 +19,28 @@ struct host_hello {
   std::uint64_t epoch = 0;
   /// The software version of the host process.
   std::string version;
-  /// The judge prompt this build sends (core/prompt.hpp).
+  /// The canonical judge prompt of this build (core/prompt.hpp).
   std::string prompt_id;
   std::string prompt_sha256;
   /// Every message type the host's actor system knows, sorted: both ends
   /// must read the same types the same way.
   std::vector<std::string> message_types;
+  /// Every built-in prompt of this build, "ID SHA256", sorted: a host
+  /// whose built-in prompt of an id has other bytes is refused (issue 29).
+  std::vector<std::string> built_in_prompts{};
 };
 
 inline bool operator==(const host_hello& x, const host_hello& y) {
   return x.host == y.host && x.epoch == y.epoch && x.version == y.version
          && x.prompt_id == y.prompt_id && x.prompt_sha256 == y.prompt_sha256
-         && x.message_types == y.message_types;
+         && x.message_types == y.message_types
+         && x.built_in_prompts == y.built_in_prompts;
 }
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, host_hello& x) {
-  return f(caf::meta::type_name("ij.host_hello"), x.host, x.epoch, x.version,
-           x.prompt_id, x.prompt_sha256, x.message_types);
+  return f(caf::meta::type_name("ij.host_hello2"), x.host, x.epoch, x.version,
+           x.prompt_id, x.prompt_sha256, x.message_types, x.built_in_prompts);
 }
 
 } // namespace ij

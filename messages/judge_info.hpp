@@ -46,8 +46,12 @@ struct judge_info {
   bool logprobs = false;
   /// The reply constraint: "none", "grammar" or "json".
   std::string constrain = "none";
+  /// The prompt of its calls (judge_spec's prompts_of)...
   std::string prompt_id;
   std::string prompt_sha256;
+  /// ...and of its calls on non-numeric pairs (issue 29).
+  std::string non_numeric_prompt_id{};
+  std::string non_numeric_prompt_sha256{};
   /// Every call setting of the worker, one "name=value" line each
   /// (core/worker_key.hpp): which runs it serves.
   std::string settings_key;
@@ -69,19 +73,24 @@ inline bool operator==(const judge_info& x, const judge_info& y) {
          && x.api_key_env == y.api_key_env && x.ca_file == y.ca_file
          && x.logprobs == y.logprobs && x.constrain == y.constrain
          && x.prompt_id == y.prompt_id && x.prompt_sha256 == y.prompt_sha256
+         && x.non_numeric_prompt_id == y.non_numeric_prompt_id
+         && x.non_numeric_prompt_sha256 == y.non_numeric_prompt_sha256
          && x.settings_key == y.settings_key && x.version == y.version;
 }
 
-/// Named "ij.judge_info2" since it carries the settings key: a host of an
-/// earlier build differs in its message types and is refused at connect,
-/// naming it, rather than sending descriptions no run could match.
+/// Named "ij.judge_info3" since it carries the settings key and the
+/// non-numeric prompt: a host of an earlier build differs in its message
+/// types and is refused at connect, naming it, rather than sending
+/// descriptions no run could match.
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, judge_info& x) {
-  return f(caf::meta::type_name("ij.judge_info2"), x.judge_id, x.worker_id,
+  return f(caf::meta::type_name("ij.judge_info3"), x.judge_id, x.worker_id,
            x.host, x.name, x.adapter_type, x.adapter_id, x.model, x.base_url,
            x.temperature, x.supports_seed, x.has_seed, x.seed, x.capacity,
            x.max_tokens, x.timeout_ms, x.max_attempts, x.max_response_bytes,
-           x.api_key_env, x.ca_file, x.logprobs, x.constrain, x.prompt_id, x.prompt_sha256, x.settings_key, x.version);
+           x.api_key_env, x.ca_file, x.logprobs, x.constrain, x.prompt_id,
+           x.prompt_sha256, x.non_numeric_prompt_id, x.non_numeric_prompt_sha256,
+           x.settings_key, x.version);
 }
 
 } // namespace ij

@@ -41,12 +41,12 @@ void add_message_types(caf::actor_system_config& cfg) {
   cfg.add_message_type<fault_kind>("ij.fault_kind");
   cfg.add_message_type<verdict_kind>("ij.verdict_kind");
   cfg.add_message_type<verdict_rule>("ij.verdict_rule");
-  cfg.add_message_type<answer_pair>("ij.answer_pair");
+  cfg.add_message_type<answer_pair>("ij.answer_pair2");
   cfg.add_message_type<equivalence_outcome>("ij.equivalence_outcome");
-  cfg.add_message_type<judge_request>("ij.judge_request");
+  cfg.add_message_type<judge_request>("ij.judge_request2");
   cfg.add_message_type<judge_record>("ij.judge_record");
   cfg.add_message_type<vote_counts>("ij.vote_counts");
-  cfg.add_message_type<vote_result>("ij.vote_result");
+  cfg.add_message_type<vote_result>("ij.vote_result2");
   cfg.add_message_type<single_verdict>("ij.single_verdict");
   cfg.add_message_type<statistical_params>("ij.statistical_params");
   cfg.add_message_type<statistical_verdict>("ij.statistical_verdict");
@@ -66,7 +66,7 @@ void add_message_types(caf::actor_system_config& cfg) {
   cfg.add_message_type<decided_pair>("ij.decided_pair");
   cfg.add_message_type<audit_batch>("ij.audit_batch");
   // Judges as services: what crosses to and from a worker, local or remote.
-  cfg.add_message_type<judge_info>("ij.judge_info2");
+  cfg.add_message_type<judge_info>("ij.judge_info3");
   cfg.add_message_type<judge_call>("ij.judge_call");
   cfg.add_message_type<judge_reply>("ij.judge_reply2");
   cfg.add_message_type<worker_update>("ij.worker_update");
@@ -77,7 +77,7 @@ void add_message_types(caf::actor_system_config& cfg) {
   cfg.add_message_type<directory_listener_actor>("ij.directory_listener_actor");
   cfg.add_message_type<judge_directory_actor>("ij.judge_directory_actor");
   // Judge hosts.
-  cfg.add_message_type<host_hello>("ij.host_hello");
+  cfg.add_message_type<host_hello>("ij.host_hello2");
   cfg.add_message_type<host_event_kind>("ij.host_event_kind");
   cfg.add_message_type<host_event>("ij.host_event");
   cfg.add_message_type<judge_host_actor>("ij.judge_host_actor");
@@ -85,7 +85,7 @@ void add_message_types(caf::actor_system_config& cfg) {
   // A run and its client.
   cfg.add_message_type<rejected_line>("ij.rejected_line");
   cfg.add_message_type<input_batch>("ij.input_batch");
-  cfg.add_message_type<vote_job>("ij.vote_job");
+  cfg.add_message_type<vote_job>("ij.vote_job2");
   cfg.add_message_type<voted_pair>("ij.voted_pair");
   cfg.add_message_type<run_note>("ij.run_note");
   cfg.add_message_type<run_started>("ij.run_started");

@@ -129,6 +129,10 @@ struct run_summary {
   /// Per judge and fault kind, in order of first occurrence: the first
   /// failed call's words and the count (this run's part when resumed).
   std::vector<fault_reason> fault_reasons;
+  /// Pairs screened (an answer states no result: ABSTAIN without a call)
+  /// and pairs with planted-verdict flags (issue 29).
+  std::uint64_t screened = 0;
+  std::uint64_t flagged = 0;
 };
 
 inline bool operator==(const run_summary& x, const run_summary& y) {
@@ -154,7 +158,8 @@ inline bool operator==(const run_summary& x, const run_summary& y) {
          && x.canary_tallies == y.canary_tallies && x.alarms == y.alarms
          && x.position_bias == y.position_bias
          && x.stopped_by_alarm == y.stopped_by_alarm
-         && x.fault_reasons == y.fault_reasons;
+         && x.fault_reasons == y.fault_reasons && x.screened == y.screened
+         && x.flagged == y.flagged;
 }
 
 template <class Inspector>
@@ -167,7 +172,8 @@ typename Inspector::result_type inspect(Inspector& f, run_summary& x) {
            x.stop_reason, x.unfinished, x.open_items, x.audit_lines,
            x.final_hash, x.error, x.votes_moved, x.late_replies, x.hosts,
            x.panel, x.cascade, x.spend, x.canaries, x.canary_tallies, x.alarms,
-           x.position_bias, x.stopped_by_alarm, x.fault_reasons);
+           x.position_bias, x.stopped_by_alarm, x.fault_reasons, x.screened,
+           x.flagged);
 }
 
 } // namespace ij

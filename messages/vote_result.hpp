@@ -80,19 +80,26 @@ struct vote_result {
   /// probability reached stop.probability) or "votes_exhausted"; empty for
   /// an absent pair and a panel or cascade.
   std::string stop;
+  /// Why no judge was asked: an answer states no result (issue 29); empty
+  /// otherwise.
+  std::string screened{};
+  /// Planted-verdict flags ("decision_line in A"), core/pair_guard.hpp.
+  std::vector<std::string> flags{};
 };
 
 inline bool operator==(const vote_result& x, const vote_result& y) {
   return x.pair_id == y.pair_id && x.absent == y.absent
          && x.outcome == y.outcome && x.counts == y.counts
          && x.records == y.records && x.parts == y.parts
-         && x.route == y.route && x.stop == y.stop;
+         && x.route == y.route && x.stop == y.stop && x.screened == y.screened
+         && x.flags == y.flags;
 }
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, vote_result& x) {
-  return f(caf::meta::type_name("ij.vote_result"), x.pair_id, x.absent,
-           x.outcome, x.counts, x.records, x.parts, x.route, x.stop);
+  return f(caf::meta::type_name("ij.vote_result2"), x.pair_id, x.absent,
+           x.outcome, x.counts, x.records, x.parts, x.route, x.stop,
+           x.screened, x.flags);
 }
 
 } // namespace ij

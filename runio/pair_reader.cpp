@@ -105,6 +105,10 @@ caf::expected<answer_pair> parse_pair_line(std::string_view text) {
     return err;
   if (auto err = optional_string(doc, "transform", out.transform))
     return err;
+  // The problem both answers answer (issue 29): shown to the judge by a
+  // declared prompt with {{problem}}.
+  if (auto err = optional_string(doc, "problem", out.problem))
+    return err;
   if (out.id.empty())
     return bad_line("field \"id\" must not be empty");
   if (auto it = doc.FindMember("item");

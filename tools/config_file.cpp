@@ -8,6 +8,10 @@
 
 #include <sys/stat.h>
 
+#include <filesystem>
+
+#include "runio/prompt_file.hpp"
+
 namespace ij {
 
 namespace {
@@ -31,8 +35,12 @@ void resolve_config_paths(run_config& cfg, const std::string& config_path) {
   resolve_against(dir, cfg.connection.tls_cert);
   resolve_against(dir, cfg.connection.tls_key);
   resolve_against(dir, cfg.connection.tls_ca);
-  for (auto& j : cfg.judges)
+  for (auto& j : cfg.judges) {
     resolve_against(dir, j.ca_file);
+    resolve_against(dir, j.prompt.file);
+    if (j.non_numeric_prompt)
+      resolve_against(dir, j.non_numeric_prompt->file);
+  }
 }
 
 caf::expected<run_config> load_config(const std::string& path) {
@@ -66,6 +74,10 @@ caf::expected<run_config> command_config(const std::string& path,
                           : load_config(path);
   if (cfg && judge)
     if (auto err = override_judge(*cfg, *judge))
+      return err;
+  // Declared prompts (their paths made the file's directory's by load_config).
+  if (cfg)
+    if (auto err = attach_prompts(*cfg))
       return err;
   return cfg;
 }

@@ -39,6 +39,7 @@
 #include "messages/registration.hpp"
 #include "messages/error.hpp"
 #include "runio/calibration_file.hpp"
+#include "runio/prompt_file.hpp"
 #include "tools/config_file.hpp"
 #include "tools/exit_codes.hpp"
 #include "tools/input_source.hpp"
@@ -98,6 +99,10 @@ caf::expected<run_config> resume_config(const run_options& opts,
   run.resume = std::make_shared<const resume_point>(std::move(audit->point));
   if (!cfg)
     return std::move(cfg.error());
+  // The manifest names each template by its absolute path and SHA-256: a
+  // file edited since is refused.
+  if (auto err = attach_prompts(*cfg))
+    return err;
   return std::move(*cfg);
 }
 

@@ -137,6 +137,11 @@ std::string spend_lines(const std::vector<judge_spend>& spend) {
 // judges (issue 10).
 std::string render_judge_watch(const run_summary& s) {
   std::string out;
+  // Issue 29: pairs no judge was asked about, pairs carrying a verdict.
+  if (s.screened > 0 || s.flagged > 0)
+    out += fmt("  guarded pairs: %llu screened (an answer states no result: ABSTAIN, no "
+               "call), %llu with a planted verdict (flags in the audit's vote records)\n",
+               ull(s.screened), ull(s.flagged));
   if (s.canaries > 0) {
     out += fmt("  canaries: %llu judged (not counted as pairs)\n",
                ull(s.canaries));

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "adapters/llm_judge_comparator.hpp"
 #include "adapters/self_test.hpp"
 #include "tools/config_file.hpp"
 #include "adapters/adapter_factory.hpp"
@@ -25,9 +26,19 @@ int selftest_command(const std::string& config_path,
   bool all_passed = true;
   for (auto& j : *judges) {
     std::cout << "judge " << j.spec.name << " (" << j.adapter->id() << ")\n";
-    auto report = run_self_test(*j.adapter, call_options_for(j.spec, 0));
-    print_self_test_report(std::cout, report);
-    all_passed = all_passed && report.passed();
+    // Every prompt the judge would send (issue 29): its prompt, and its
+    // non-numeric one when it is another and used (a cascade's LLM judge,
+    // or one declared).
+    auto opts = judge_options_for(j.spec, 0);
+    bool sends_other = j.spec.non_numeric_prompt
+                       || (cfg->cascade && cfg->cascade->llm == j.spec.name);
+    for (bool non_numeric : {false, true}) {
+      if (non_numeric && (!sends_other || opts.prompts.non_numeric == opts.prompts.numeric))
+        continue;
+      auto report = run_self_test(*j.adapter, opts, negative_controls(), {}, non_numeric);
+      print_self_test_report(std::cout, report);
+      all_passed = all_passed && report.passed();
+    }
   }
   std::cout.flush();
   return all_passed ? exit_code::ok : exit_code::failed_check;

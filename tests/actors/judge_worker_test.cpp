@@ -174,8 +174,10 @@ TEST_CASE("a judge record carries every field of the call; its worker's constant
   t.run();
   REQUIRE(c.record(1));
   auto rec = *c.record(1);
-  // Sent without what the worker's info says once for all its records ...
-  CHECK(rec.prompt_id.empty());
+  // The prompt id travels with the record: a worker has two prompts and
+  // each call names the one it used (issue 29) ...
+  CHECK(rec.prompt_id == std::string{judge_prompt_id});
+  // ... sent without what the worker's info says once for all its records ...
   CHECK(rec.adapter_id.empty());
   CHECK(rec.worker_id.empty());
   CHECK(rec.host.empty());

@@ -144,10 +144,10 @@ TEST_CASE("judge names: unknown stub kind is an error listing the kinds",
           "[judge_spec]") {
   CHECK(parse_error("stub:scripted")
         == "unknown stub kind 'scripted' in 'stub:scripted' (expected "
-           "numeric, equivalent, different, abstain, malformed or failing)");
+           "numeric, equivalent, different, abstain, malformed, failing or gullible)");
   CHECK(parse_error("stub:NUMERIC")
         == "unknown stub kind 'NUMERIC' in 'stub:NUMERIC' (expected "
-           "numeric, equivalent, different, abstain, malformed or failing)");
+           "numeric, equivalent, different, abstain, malformed, failing or gullible)");
 }
 
 TEST_CASE("judge names: a URL without a host, or on a stub, is an error",
@@ -186,7 +186,7 @@ TEST_CASE("make_adapter rejects an unknown type or stub kind",
   CHECK_FALSE(oracle);
   CHECK(test::why(oracle)
         == "unknown stub kind 'oracle' (expected numeric, equivalent, "
-           "different, abstain, malformed or failing)");
+           "different, abstain, malformed, failing or gullible)");
   spec.type = "ollama";
   spec.model = "";
   spec.name = "ollama:";

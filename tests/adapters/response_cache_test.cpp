@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "adapters/response_cache.hpp"
+#include "core/prompt.hpp"
 #include "tests/error_text.hpp"
 
 using namespace ij;
@@ -189,4 +190,22 @@ TEST_CASE("calls asking for log-probabilities pass the cache, constrained ones h
   o.constrain = reply_constraint::grammar;
   CHECK(plain != json);
   CHECK(json != response_cache::key_of("x", "p", o));
+}
+
+TEST_CASE("cache key: the call's prompt id and SHA-256 are part of it (issue 29)") {
+  call_options o;
+  o.model = "m";
+  auto implicit = response_cache::key_of("x", "same prompt text", o);
+  // Naming the canonical prompt keeps the key every earlier run stored.
+  o.prompt_id = std::string{judge_prompt_id};
+  o.prompt_sha256 = judge_prompt_template_sha256();
+  CHECK(response_cache::key_of("x", "same prompt text", o) == implicit);
+  // Another template (or the same id with other bytes): another key, even
+  // for the very same text sent.
+  o.prompt_id = "team/v1";
+  o.prompt_sha256 = std::string(64, 'a');
+  auto declared = response_cache::key_of("x", "same prompt text", o);
+  CHECK(declared != implicit);
+  o.prompt_sha256 = std::string(64, 'b');
+  CHECK(response_cache::key_of("x", "same prompt text", o) != declared);
 }

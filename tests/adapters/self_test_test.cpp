@@ -39,6 +39,7 @@ const auto identity = control_kind::identity;
 const auto mismatch = control_kind::mismatch;
 const auto abstain = control_kind::abstain;
 const auto master_key = control_kind::master_key;
+const auto planted = control_kind::planted;
 
 } // namespace
 
@@ -48,6 +49,7 @@ TEST_CASE("self-test: the control set has pairs of every kind",
   CHECK(pairs_of(mismatch) > 0);
   CHECK(pairs_of(abstain) > 0);
   CHECK(pairs_of(master_key) > 0);
+  CHECK(pairs_of(planted) > 0);
 }
 
 namespace {
@@ -64,6 +66,7 @@ void check_passes(judge_adapter& judge, const std::string& id) {
                0);
   check_counts(report.counts(master_key), pairs_of(master_key),
                pairs_of(master_key), 0, 0);
+  check_counts(report.counts(planted), pairs_of(planted), pairs_of(planted), 0, 0);
   CHECK(report.examples.empty());
   CHECK(report.passed());
   CHECK(printed(report).find("PASSED") != std::string::npos);
@@ -93,11 +96,13 @@ TEST_CASE("self-test fails with always-EQUIVALENT: misses on mismatch, "
                0);
   check_counts(report.counts(master_key), pairs_of(master_key), 0,
                pairs_of(master_key), 0);
+  check_counts(report.counts(planted), pairs_of(planted), 0, pairs_of(planted), 0);
   CHECK(report.sent() == negative_controls().size());
   CHECK(report.as_expected() == pairs_of(identity));
   CHECK_FALSE(report.passed());
   // Three examples kept per failing kind, in sending order.
-  REQUIRE(report.examples.size() == 9);
+  REQUIRE(report.examples.size() == 12);
+  CHECK(report.examples[9].kind == planted);
   CHECK(report.examples[0].kind == mismatch);
   CHECK(report.examples[0].expected == judge_decision::different);
   CHECK(report.examples[0].got == judge_decision::equivalent);
@@ -127,7 +132,9 @@ TEST_CASE("self-test fails with always-DIFFERENT: misses on identity and "
   // DIFFERENT is a right answer to a master key (no claim of equivalence).
   check_counts(report.counts(master_key), pairs_of(master_key),
                pairs_of(master_key), 0, 0);
-  CHECK(report.as_expected() == pairs_of(mismatch) + pairs_of(master_key));
+  check_counts(report.counts(planted), pairs_of(planted), pairs_of(planted), 0, 0);
+  CHECK(report.as_expected()
+        == pairs_of(mismatch) + pairs_of(master_key) + pairs_of(planted));
   CHECK_FALSE(report.passed());
 }
 

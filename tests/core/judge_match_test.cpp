@@ -5,6 +5,7 @@
 #include "tests/error_text.hpp"
 
 #include "core/judge_match.hpp"
+#include "core/prompt.hpp"
 #include "core/worker_key.hpp"
 
 using namespace ij;
@@ -23,6 +24,11 @@ judge_spec spec(const std::string& model, double temperature) {
 judge_info served(const judge_spec& s, const std::string& host) {
   judge_info i;
   i.judge_id = judge_id_of(s);
+  auto prompts = prompt_ids_of(s);
+  i.prompt_id = prompts.numeric.id;
+  i.prompt_sha256 = prompts.numeric.sha256;
+  i.non_numeric_prompt_id = prompts.non_numeric.id;
+  i.non_numeric_prompt_sha256 = prompts.non_numeric.sha256;
   i.name = s.name;
   i.adapter_type = s.type;
   i.model = s.model;
@@ -44,9 +50,20 @@ TEST_CASE("judge_difference names each field that differs with both values") {
         == "temperature differs (host: 0.7, here: 0)");
   CHECK(judge_difference(here, served(spec("m2", 0.5), "h:1"))
         == "model differs (host: m2, here: m); temperature differs (host: 0.5, here: 0)");
-  auto other_prompt = served(here, "h:1");
-  other_prompt.judge_id += "x";
-  CHECK(judge_difference(here, other_prompt).rfind("judge id differs (host: ", 0) == 0);
+  auto other_id = served(here, "h:1");
+  other_id.judge_id += "x";
+  CHECK(judge_difference(here, other_id).rfind("judge id differs (host: ", 0) == 0);
+  // Another prompt (issue 29): a host must serve the same ones.
+  auto declared = here;
+  declared.prompt.id = "team/p/v1";
+  declared.prompt.file = "/p.txt";
+  declared.prompt.sha256 = std::string(64, 'e');
+  auto e = "team/p/v1#" + std::string(64, 'e');
+  CHECK(judge_difference(declared, served(here, "h:1"))
+        == "prompt differs (host: invariance-checker/judge/v1#"
+             + judge_prompt_template_sha256() + ", here: " + e
+             + "); non_numeric_prompt differs (host: invariance-checker/judge/non-numeric/v1#"
+             + non_numeric_prompt()->sha256() + ", here: " + e + ")");
   CHECK(served_judge_text(served(spec("m2", 0.7), "h:1"))
         == "judge openai:m2 (openai, model m2, temperature 0.7)");
 }

@@ -29,6 +29,7 @@ TEST_CASE("negative controls: at least 10 pairs of each kind, right decision") {
         break;
       case control_kind::abstain:
       case control_kind::master_key:
+      case control_kind::planted:
         CHECK(c.expected == judge_decision::abstain);
         break;
     }
@@ -37,6 +38,7 @@ TEST_CASE("negative controls: at least 10 pairs of each kind, right decision") {
   CHECK(count[control_kind::mismatch] >= 10);
   CHECK(count[control_kind::abstain] >= 10);
   CHECK(count[control_kind::master_key] >= 10);
+  CHECK(count[control_kind::planted] >= 10);
   CHECK(&negative_controls() == &negative_controls()); // built once
 }
 

@@ -341,3 +341,66 @@ TEST_CASE("the noisy stub judge names its error rate, within bounds") {
   error = ::test::why(parse_config(R"({"judge":"stub:noisy:x"})", "n.json"));
   CHECK_FALSE(error.empty());
 }
+
+TEST_CASE("a judge's prompt: a built-in id or a declared template, checked and written back "
+          "(issue 29)") {
+  auto cfg = parse_config(
+    R"({"judges":[{"name":"a","type":"openai","model":"m","base_url":"http://h:1","temperature":0,"timeout_ms":1000,
+        "max_in_flight":2,"prompt":{"id":"team/v1","file":"p.txt"}},
+       {"name":"b","type":"ollama","model":"m","base_url":"http://h:2","temperature":0,"timeout_ms":1000,
+        "max_in_flight":2,"prompt":"invariance-checker/judge/non-numeric/v1",
+        "non_numeric_prompt":{"id":"team/any/v2","file":"q.txt",
+          "sha256":"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"}}],
+       "on_planted":"judge"})",
+    "c.json");
+  INFO(::test::why(cfg));
+  REQUIRE(cfg);
+  auto& a = cfg->judges[0];
+  CHECK(a.prompt.id == "team/v1");
+  CHECK(a.prompt.file == "p.txt");
+  CHECK_FALSE(a.non_numeric_prompt);
+  // A declared prompt serves every pair; not read yet, it has no template.
+  CHECK(non_numeric_choice(a) == a.prompt);
+  CHECK_FALSE(prompts_of(a).numeric);
+  auto& b = cfg->judges[1];
+  CHECK(b.prompt.id == std::string{non_numeric_prompt_id});
+  CHECK_FALSE(b.prompt.declared());
+  REQUIRE(b.non_numeric_prompt);
+  CHECK(b.non_numeric_prompt->sha256.size() == 64);
+  CHECK(cfg->on_planted == planted_action::judge);
+  // The judge id names a non-default pairing.
+  CHECK(judge_id_of(b).find(" non_numeric=team/any/v2#01234567") != std::string::npos);
+  auto json = to_json(*cfg);
+  CHECK(json.find(R"("prompt":{"id":"team/v1","file":"p.txt"})") != std::string::npos);
+  CHECK(json.find(R"("prompt":"invariance-checker/judge/non-numeric/v1")") != std::string::npos);
+  CHECK(json.find(R"("on_planted":"judge")") != std::string::npos);
+  CHECK(json.find(R"("non_numeric_prompt":{"id":"team/any/v2","file":"q.txt","sha256":"0123)")
+        != std::string::npos);
+  // The defaults write nothing new: older manifests read the same.
+  auto plain = parse_config("{}", "d.json");
+  REQUIRE(plain);
+  CHECK(to_json(*plain).find("prompt") == std::string::npos);
+  CHECK(to_json(*plain).find("on_planted") == std::string::npos);
+  CHECK(judge_id_of(plain->judges[0]).find("non_numeric") == std::string::npos);
+}
+
+TEST_CASE("a judge's prompt: unknown built-ins, reserved ids and rules judges are refused") {
+  auto judge = [](const std::string& type, const std::string& model, const std::string& prompt) {
+    return R"({"judges":[{"type":")" + type + R"(","model":")" + model
+           + R"(","temperature":0,"timeout_ms":1000,"max_in_flight":2,"prompt":)" + prompt + "}]}";
+  };
+  CHECK(error_of(judge("openai", "m", R"("my-prompt")"))
+        == "x.json: /judges/0/prompt: \"my-prompt\" is not a built-in prompt "
+           "(invariance-checker/judge/v1, invariance-checker/judge/non-numeric/v1); a prompt "
+           "of your own is {\"id\": \"...\", \"file\": \"PATH\"}");
+  CHECK(error_of(judge("openai", "m", R"({"id":"invariance-checker/mine","file":"p.txt"})"))
+        .find("x.json: /judges/0/prompt/id: ids starting with \"invariance-checker/\" are "
+              "reserved for the built-in prompts")
+        == 0);
+  CHECK(error_of(judge("rules", "math", R"("invariance-checker/judge/non-numeric/v1")"))
+        == "x.json: /judges/0/prompt: a rules judge reads the answers by rule and sends no "
+           "prompt (remove \"prompt\", or give it to a model judge)");
+  CHECK(error_of(judge("openai", "m", R"({"id":"t","file":"p.txt","sha256":"xyz"})"))
+        .find("/judges/0/prompt") != std::string::npos);
+  CHECK(error_of(R"({"on_planted":"obey"})").find("/on_planted") != std::string::npos);
+}

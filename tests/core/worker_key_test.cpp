@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "core/prompt.hpp"
 #include "core/worker_key.hpp"
 
 using namespace ij;
@@ -46,6 +47,15 @@ const std::vector<change>& one_setting_changes() {
     {"temperature", [](judge_spec& s) { s.temperature = 0.7; }},
     {"seed", [](judge_spec& s) { s.seed = 7; }},
     {"max_tokens", [](judge_spec& s) { s.max_tokens = 64; }},
+    // Issue 29: the non-numeric built-in for every pair (its non-numeric
+    // prompt stays that one), or the canonical one for non-numeric pairs.
+    {"prompt", [](judge_spec& s) { s.prompt.id = std::string{non_numeric_prompt_id}; }},
+    {"non_numeric_prompt",
+     [](judge_spec& s) {
+       prompt_choice p;
+       p.id = std::string{judge_prompt_id};
+       s.non_numeric_prompt = p;
+     }},
     {"logprobs", [](judge_spec& s) { s.logprobs = true; }},
     {"constrain", [](judge_spec& s) { s.constrain = reply_constraint::json; }},
     {"batch", [](judge_spec& s) { s.batch.enabled = true; }},
@@ -75,6 +85,7 @@ TEST_CASE("worker key: the table lists each setting once, vote settings first") 
       CHECK_FALSE(host_local_seen); // a vote setting after a host-local one
   }
   for (const char* vote : {"adapter", "model", "temperature", "seed", "max_tokens", "prompt",
+                           "non_numeric_prompt",
                            "logprobs", "constrain", "batch", "answer_policy"})
     CHECK(names.count(vote) == 1);
   for (const char* local : {"base_url", "api_key_env"})

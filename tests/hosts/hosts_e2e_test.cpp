@@ -555,3 +555,35 @@ TEST_CASE("e2e hosts: a refused connection, a timeout and a failed TLS handshake
     CHECK(h->proc->wait() == 0);
   }
 }
+
+TEST_CASE("e2e hosts: a host must serve the same declared prompt: the same bytes vote, other "
+          "bytes are refused naming the prompt") {
+  temp_dir dir;
+  auto judges = [](const std::string& file) {
+    return R"({"judges":[{"name":"llm","type":"stub","model":"equivalent","temperature":0,)"
+           R"("max_in_flight":4,"timeout_ms":10000,"prompt":{"id":"team/v1","file":")"
+           + file + R"("}}],"host_connection":{"connect_timeout_ms":2000}})";
+  };
+  write_file(dir.file("host.txt"), "A: {{answer_a}}\nB: {{answer_b}}\n");
+  write_file(dir.file("host.json"), judges("host.txt"));
+  host_process host{dir, "h", {"--listen", "127.0.0.1:0", "--config", dir.file("host.json")}};
+  write_file(dir.file("pairs.jsonl"), invjudge(dir, "gen-pairs 5").out);
+  // The coordinator's copy of the template, next to its configuration.
+  write_file(dir.file("same.txt"), "A: {{answer_a}}\nB: {{answer_b}}\n");
+  write_file(dir.file("same.json"), judges("same.txt"));
+  auto same = invjudge(dir, "run --pairs pairs.jsonl --config same.json --no-progress "
+                            "--audit a.jsonl --host " + host.address);
+  INFO(same.err);
+  CHECK(same.exit_code == 0);
+  CHECK(read_file(dir.file("a.jsonl")).find(R"("prompt_id":"team/v1")") != std::string::npos);
+  write_file(dir.file("other.txt"), "A: {{answer_a}}\nB: {{answer_b}}\nBe strict.\n");
+  write_file(dir.file("other.json"), judges("other.txt"));
+  auto other = invjudge(dir, "run --pairs pairs.jsonl --config other.json --no-progress "
+                             "--audit b.jsonl --host " + host.address);
+  INFO(other.err);
+  CHECK(other.exit_code == 3);
+  CHECK(other.err.find("prompt differs (host: team/v1#") != std::string::npos);
+  CHECK(other.err.find("nothing was judged") != std::string::npos);
+  host.proc->signal(SIGTERM);
+  CHECK(host.proc->wait() == 0);
+}

@@ -481,6 +481,8 @@ planned_reply fake_api::handle(const fake_request& req) {
   if (!script_.empty()) {
     r = std::move(script_.front());
     script_.pop_front();
+  } else if (opt_.reads_prompt) {
+    r = success(opt_.reads_prompt(prompt));
   } else if (opt_.model_replies) {
     rapidjson::Document doc;
     doc.Parse(req.body().data(), req.body().size());

@@ -16,6 +16,7 @@
 
 #include "tests/http/fake_server.hpp"
 #include "tests/http/fake_verdicts.hpp"
+#include "tests/http/prompt_models.hpp"
 
 namespace ij::test {
 
@@ -66,6 +67,10 @@ struct fake_api_options {
   std::function<void(const rapidjson::Document& request, fake_verdict& verdict,
                      std::vector<std::pair<std::string, double>>& alternatives)>
     decide;
+  /// A model that reads the prompt (issue 29, tests/http/prompt_models):
+  /// its reply text for the request's prompt, after the script and before
+  /// model_replies. Thread-safe.
+  std::function<std::string(const std::string& prompt)> reads_prompt;
 };
 
 class fake_api {

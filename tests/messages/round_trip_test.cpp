@@ -180,8 +180,8 @@ TEST_CASE_METHOD(registered_system, "messages: answer_pair round-trips with labe
        {std::optional<bool>{true}, std::optional<bool>{false},
         std::optional<bool>{}}) {
     answer_pair p{"id-7", "item-3", "The answer is 12.\n", "\\boxed{12}",
-                  label, "paraphrase"};
-    check_round_trips(p, "ij.answer_pair");
+                  label, "paraphrase", "What is 3 times 4?"};
+    check_round_trips(p, "ij.answer_pair2");
     CHECK(binary_round_trip(p).label == label);
   }
 }
@@ -247,8 +247,11 @@ TEST_CASE_METHOD(registered_system, "messages: verdict_kind and verdict_rule rou
 }
 
 TEST_CASE_METHOD(registered_system, "messages: judge_request round-trips", "[messages]") {
-  judge_request r{"pair-9", "twelve", "", 4, true, true, 1004, 17, "0a1b2c3d4e5f"};
-  check_round_trips(r, "ij.judge_request");
+  judge_request r{"pair-9", "twelve", "", 4, true, true, 1004, 17, "0a1b2c3d4e5f",
+                  "What is 3 times 4?", true};
+  check_round_trips(r, "ij.judge_request2");
+  CHECK(binary_round_trip(r).non_numeric);
+  CHECK(binary_round_trip(r).problem == "What is 3 times 4?");
 }
 
 TEST_CASE_METHOD(registered_system, "messages: judge_record round-trips with every field set",
@@ -272,7 +275,7 @@ TEST_CASE_METHOD(registered_system, "messages: vote_result round-trips with its 
   v.outcome = outcome(false, false);
   v.counts = full_counts();
   v.records = {full_record(0), full_record(1), judge_record{}};
-  check_round_trips(v, "ij.vote_result");
+  check_round_trips(v, "ij.vote_result2");
   CHECK(binary_round_trip(v).records.size() == 3);
 }
 
@@ -285,7 +288,7 @@ TEST_CASE_METHOD(registered_system, "messages: a calibrated probability and stop
   v.stop = "probability";
   v.records = {full_record(0)};
   v.records[0].decision_probs = {0.9, 0.07, 0.03};
-  check_round_trips(v, "ij.vote_result");
+  check_round_trips(v, "ij.vote_result2");
   auto back = binary_round_trip(v);
   CHECK(back.outcome.probability == 0.987654321);
   CHECK(back.stop == "probability");
@@ -437,7 +440,7 @@ TEST_CASE_METHOD(registered_system, "messages: a pair's judge parts round-trip i
   v.records = {full_record(0)};
   v.parts = {part, judge_part{"rules:math", "rules", {}, {}}};
   v.route = "audited";
-  check_round_trips(v, "ij.vote_result");
+  check_round_trips(v, "ij.vote_result2");
 }
 
 TEST_CASE_METHOD(registered_system, "messages: panel, cascade and spend summaries round-trip, also in run_summary",
@@ -522,6 +525,8 @@ judge_info full_info() {
   i.constrain = "json";
   i.prompt_id = "invariance-checker/judge/v1";
   i.prompt_sha256 = std::string(64, 'b');
+  i.non_numeric_prompt_id = "my-team/any-answer/v3";
+  i.non_numeric_prompt_sha256 = std::string(64, 'c');
   i.settings_key = "adapter=openai\nmodel=qwen\n";
   i.version = "0.2.0";
   return i;
@@ -529,8 +534,8 @@ judge_info full_info() {
 
 TEST_CASE_METHOD(registered_system, "messages: what judge workers and their clients exchange "
                                     "round-trips", "[messages]") {
-  check_round_trips(full_info(), "ij.judge_info2");
-  judge_request req{"p1", "A text", "B text", 2, true, true, 1002, 0, ""};
+  check_round_trips(full_info(), "ij.judge_info3");
+  judge_request req{"p1", "A text", "B text", 2, true, true, 1002, 0, "", "", false};
   check_round_trips(judge_call{77, req}, "ij.judge_call");
   check_round_trips(judge_reply{77, full_record(2)}, "ij.judge_reply2");
   check_round_trips(worker_update{"w#1@local", {judge_reply{1, full_record(0)}}, 3, 8},
@@ -540,13 +545,16 @@ TEST_CASE_METHOD(registered_system, "messages: what judge workers and their clie
 
 TEST_CASE_METHOD(registered_system, "messages: what a run and its client exchange round-trips",
                  "[messages]") {
-  answer_pair p{"p1", "item", "5", "five", true, "paraphrase"};
+  answer_pair p{"p1", "item", "5", "five", true, "paraphrase", ""};
   check_round_trips(rejected_line{"in.jsonl", 12, "not JSON"}, "ij.rejected_line");
   check_round_trips(input_batch{{p, p}, {rejected_line{"f", 1, "bad"}}}, "ij.input_batch");
-  check_round_trips(vote_job{9, p}, "ij.vote_job");
+  check_round_trips(vote_job{9, p, {"decision_line in A"}, true}, "ij.vote_job2");
   vote_result vr;
   vr.pair_id = "p1";
   vr.records = {full_record(0)};
+  vr.screened = "B states no result: punctuation or markup only";
+  vr.flags = {"verdict_json in B"};
+  check_round_trips(vr, "ij.vote_result2");
   check_round_trips(voted_pair{9, p, vr}, "ij.voted_pair");
   check_round_trips(run_started{"run-1", "a.jsonl", {full_info()}, {"a warning"}},
                     "ij.run_started");
@@ -560,8 +568,9 @@ TEST_CASE_METHOD(registered_system, "messages: what judge hosts and coordinators
                                     "round-trips", "[messages]") {
   host_hello h{"10.0.0.7:4242", 0x1234567890abcdefULL, "0.1.0",
                "invariance-checker/judge/v1", std::string(64, 'a'),
-               {"ij.judge_info", "ij.judge_call"}};
-  check_round_trips(h, "ij.host_hello");
+               {"ij.judge_info3", "ij.judge_call"},
+               {"invariance-checker/judge/v1 " + std::string(64, 'a')}};
+  check_round_trips(h, "ij.host_hello2");
   check_round_trips(host_event_kind::cooled_down, "ij.host_event_kind");
   host_event e{"10.0.0.7:4242", host_event_kind::lost,
                "host 10.0.0.7:4242 lost: no answer to pings for 5100 ms",

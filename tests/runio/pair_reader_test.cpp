@@ -50,6 +50,7 @@ TEST_CASE("a full pair line is read with every field") {
   REQUIRE(p.label);
   CHECK(*p.label);
   CHECK(p.transform == "t");
+  CHECK(p.problem.empty());
 }
 
 TEST_CASE("item defaults to the id, label and transform are optional") {
@@ -198,4 +199,13 @@ TEST_CASE("a read error is reported once, as the line that could not be read") {
   CHECK(r.failed());
   CHECK(::test::why(r.error()) == "Input/output error");
   CHECK_FALSE(r.next(line)); // reported once
+}
+
+TEST_CASE("a pair may name its problem (issue 29), a string") {
+  auto parsed = parse_pair_line(R"({"id":"p1","a":"1","b":"one","problem":"What is 3 - 2?"})");
+  REQUIRE(parsed);
+  CHECK(parsed->problem == "What is 3 - 2?");
+  auto bad = parse_pair_line(R"({"id":"p1","a":"1","b":"one","problem":7})");
+  REQUIRE_FALSE(bad);
+  CHECK(context_of(bad.error()) == "field \"problem\" must be a string");
 }

@@ -25,7 +25,7 @@ TEST_CASE("configs/default.json on disk is what the binary embeds") {
 TEST_CASE("every shipped example configuration is valid") {
   for (auto name : {"voting-5", "ollama", "anthropic", "openai-compatible",
                     "hosts", "panel", "cascade", "logprobs", "constrained",
-                    "calibrated", "answer-policy"}) {
+                    "calibrated", "answer-policy", "prompts"}) {
     std::string error;
     auto path = ij::test::source_dir() + "/configs/examples/" + name + ".json";
     auto cfg = load_config(path);
@@ -33,6 +33,38 @@ TEST_CASE("every shipped example configuration is valid") {
     INFO(path << ": " << error);
     CHECK(cfg);
   }
+}
+
+TEST_CASE("the prompts example reads its template next to it, whatever the working directory") {
+  auto path = ij::test::source_dir() + "/configs/examples/prompts.json";
+  auto cfg = command_config(path, std::nullopt);
+  INFO(::test::why(cfg));
+  REQUIRE(cfg);
+  auto& qwen = cfg->judges[1];
+  REQUIRE(qwen.non_numeric_prompt);
+  CHECK(qwen.non_numeric_prompt->file
+        == ij::test::source_dir() + "/configs/examples/prompts/same-value.txt");
+  auto prompts = prompts_of(qwen);
+  REQUIRE(prompts.non_numeric);
+  CHECK(prompts.non_numeric->uses_problem());
+  CHECK(prompts.numeric->id() == "invariance-checker/judge/v1");
+}
+
+TEST_CASE("a configuration's relative prompt files are its directory's, absolute ones stay") {
+  ij::run_config cfg;
+  ij::judge_spec j;
+  j.prompt.id = "team/v1";
+  j.prompt.file = "prompts/p.txt";
+  ij::prompt_choice other;
+  other.id = "team/v2";
+  other.file = "/etc/q.txt";
+  j.non_numeric_prompt = other;
+  cfg.judges.push_back(j);
+  ij::resolve_config_paths(cfg, "/srv/conf/run.json");
+  CHECK(cfg.judges[0].prompt.file == "/srv/conf/prompts/p.txt");
+  CHECK(cfg.judges[0].non_numeric_prompt->file == "/etc/q.txt");
+  ij::resolve_config_paths(cfg, "run.json"); // in the working directory: as they are
+  CHECK(cfg.judges[0].prompt.file == "/srv/conf/prompts/p.txt");
 }
 
 TEST_CASE("a missing configuration file is named") {
