@@ -398,7 +398,8 @@ api_result daemon_service::list_runs(const api_request& req) {
       || limit > max_page)
     return error_reply{400, "bad_request",
                        "limit must be a number of runs from 1 to "
-                         + std::to_string(max_page)};
+                         + std::to_string(max_page) + ", not '"
+                         + text_param(req.query, "limit") + "'"};
   auto page = store_->runs(static_cast<std::size_t>(limit),
                            text_param(req.query, "after"));
   if (!page)

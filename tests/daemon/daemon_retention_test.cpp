@@ -4,6 +4,7 @@
 // answers 410 Gone naming its id on every endpoint, an unknown one still
 // 404. And no request holds a thread for a run: one no actor answers within
 // reply_timeout_ms is 503 busy (a close waiting behind an upload under way).
+// GET /v1/runs pages with ?limit=&after=; a bad value is a 400 naming it.
 #include <catch2/catch.hpp>
 
 #include <csignal>
@@ -11,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <rapidjson/document.h>
 #include <sqlite3.h>
 
 #include "tests/daemon/daemon_support.hpp"
@@ -132,10 +134,57 @@ TEST_CASE("daemon retention: a run is removed N days after its end, also after a
   }));
   check_gone(api, old_id);
   CHECK_FALSE(exists(state + "/runs/" + old_id));
+  CHECK(eventually([&] { return d.log().find("retention: removed 1 finished run(s), " + old_id)
+                                  != std::string::npos; }));
   CHECK(field(api.request("GET", "/v1/runs/" + new_id).body, "state") == "done");
   auto m = api.request("GET", "/metrics").body;
   CHECK(metric(m, "invjudge_runs{state=\"done\"}") == 1);
   CHECK(metric(m, "invjudge_run_counts{count=\"pairs\"}") == 5);
+}
+
+TEST_CASE("daemon: GET /v1/runs pages with limit and after, oldest first, each run once; a "
+          "bad limit or cursor is 400 naming it") {
+  temp_dir dir;
+  started_daemon d{dir, dir.file("state")};
+  api_client api{d.url(), ""};
+  std::vector<std::string> ids;
+  for (int i = 0; i < 5; ++i)
+    ids.push_back(field(api.request("POST", "/v1/runs", "{}", "application/json").body, "id"));
+  std::vector<std::string> listed;
+  std::string after;
+  int pages = 0;
+  for (; pages < 10; ++pages) {
+    auto r = api.request("GET", "/v1/runs?limit=2" + (after.empty() ? "" : "&after=" + after));
+    INFO(r.body);
+    REQUIRE(r.status == 200);
+    rapidjson::Document page;
+    page.Parse(r.body);
+    REQUIRE(page.IsObject());
+    CHECK(page["runs"].Size() <= 2);
+    for (auto& run : page["runs"].GetArray())
+      listed.push_back(run["id"].GetString());
+    if (page["next"].IsNull())
+      break;
+    after = page["next"].GetString();
+  }
+  CHECK(pages == 2); // 2 + 2 + 1
+  CHECK(listed == ids);
+  for (auto [query, named] : std::vector<std::pair<std::string, std::string>>{
+         {"limit=0", "limit must be a number of runs from 1 to 1000, not '0'"},
+         {"limit=1001", "limit must be"},
+         {"limit=abc", "not 'abc'"},
+         {"limit=-1", "limit must be"},
+         {"limit=", "limit must be"},
+         {"after=12", "after must be a page's next cursor, not '12'"},
+         {"after=x:" + ids[0], "after must be a page's next cursor"}}) {
+    auto r = api.request("GET", "/v1/runs?" + query);
+    INFO(query << ": " << r.body);
+    CHECK(r.status == 400);
+    CHECK(r.body.find("\"bad_request\"") != std::string::npos);
+    CHECK(r.body.find(named) != std::string::npos);
+  }
+  for (auto& id : ids)
+    CHECK(api.request("DELETE", "/v1/runs/" + id).status == 200);
 }
 
 TEST_CASE("daemon: a request no run answers within reply_timeout_ms is 503 busy, holding no "
