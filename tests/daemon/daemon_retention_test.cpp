@@ -142,7 +142,7 @@ TEST_CASE("daemon retention: a run is removed N days after its end, also after a
   CHECK(metric(m, "invjudge_run_counts{count=\"pairs\"}") == 5);
 }
 
-TEST_CASE("daemon: GET /v1/runs pages with limit and after, oldest first, each run once; a "
+TEST_CASE("daemon: GET /v1/runs pages with limit and after, oldest first, each run once, a "
           "bad limit or cursor is 400 naming it") {
   temp_dir dir;
   started_daemon d{dir, dir.file("state")};
