@@ -451,7 +451,16 @@ api_result daemon_service::close_run(const api_request& req) {
   auto id = req.params.get("id");
   return ask_live<run_row>(
     id, {}, [](run_row& row) -> api_result { return run_view{row}; },
-    [this, id] { return stored(id, [](run_row& row) { return run_ended(row); }); },
+    // A close sent again (after a 503 busy: the first one was queued and
+    // went through) to a run that has since ended done: its input was
+    // closed, as asked.
+    [this, id] {
+      return stored(id, [](run_row& row) -> api_result {
+        if (row.closed && row.state == "done")
+          return run_view{row};
+        return run_ended(row);
+      });
+    },
     false, "run_ended", end_of_input_atom::value);
 }
 
