@@ -404,7 +404,8 @@ api_result daemon_service::list_runs(const api_request& req) {
       || limit > max_page)
     return error_reply{400, "bad_request",
                        "limit must be a number of runs from 1 to "
-                         + std::to_string(max_page)};
+                         + std::to_string(max_page) + ", not '"
+                         + text_param(req.query, "limit") + "'"};
   auto page = store_->runs(static_cast<std::size_t>(limit),
                            text_param(req.query, "after"));
   if (!page)
@@ -456,7 +457,16 @@ api_result daemon_service::close_run(const api_request& req) {
   auto id = req.params.get("id");
   return ask_live<run_row>(
     id, {}, [](run_row& row) -> api_result { return run_view{row}; },
-    [this, id] { return stored(id, [](run_row& row) { return run_ended(row); }); },
+    // A close sent again (after a 503 busy: the first one was queued and
+    // went through) to a run that has since ended done: its input was
+    // closed, as asked.
+    [this, id] {
+      return stored(id, [](run_row& row) -> api_result {
+        if (row.closed && row.state == "done")
+          return run_view{row};
+        return run_ended(row);
+      });
+    },
     false, "run_ended", end_of_input_atom::value);
 }
 

@@ -316,6 +316,20 @@ run_row close_input(self_ptr self) {
   return row_now(st);
 }
 
+// Answers a close once the writer has committed the closed row: a close
+// answered 200 survives kill -9 (else the run resumed open, waiting for a
+// close its client saw succeed). The writer takes one sender's messages in
+// order, and a batch of no lines is answered once everything before it is
+// committed.
+void answer_when_stored(self_ptr self, caf::typed_response_promise<run_row> promise,
+                        run_row row) {
+  auto& st = self->state;
+  verdict_batch barrier{st.setup.row.id, 1, {}, {}, {}};
+  self->request(st.setup.ctx.writer, caf::infinite, std::move(barrier))
+    .then([promise, row](std::uint64_t) mutable { promise.deliver(std::move(row)); },
+          [promise](caf::error& err) mutable { promise.deliver(std::move(err)); });
+}
+
 // Hands the input to the next upload or close waiting, in order.
 void serve_input_waits(self_ptr self) {
   auto& st = self->state;
@@ -329,7 +343,7 @@ void serve_input_waits(self_ptr self) {
       else
         w.upload.deliver(err);
     } else if (w.close) {
-      w.closing.deliver(close_input(self));
+      answer_when_stored(self, w.closing, close_input(self));
     } else {
       w.upload.deliver(lend(std::move(st.input), self));
     }
@@ -372,7 +386,9 @@ caf::result<run_row> close_run(self_ptr self) {
     st.input_waits.back().closing = self->make_response_promise<run_row>();
     return st.input_waits.back().closing;
   }
-  return close_input(self);
+  auto promise = self->make_response_promise<run_row>();
+  answer_when_stored(self, promise, close_input(self));
+  return promise;
 }
 
 // --- The end -------------------------------------------------------------------

@@ -23,8 +23,12 @@ const char* const state_schema_sql =
   " accepted INTEGER NOT NULL, closed INTEGER NOT NULL,"
   " counts TEXT NOT NULL, error TEXT NOT NULL,"
   " final_hash TEXT NOT NULL DEFAULT '');"
-  // GET /v1/runs pages in creation order; the retention goes by end time.
-  "CREATE INDEX IF NOT EXISTS runs_by_created ON runs (created_ms, id);"
+  // GET /v1/runs pages in creation order (created_ms, then rowid: the
+  // order the rows were made in, where a run id's random suffix is not);
+  // the retention goes by end time. An index on created_ms carries the
+  // rowid after it. The index of an earlier version is not used any more.
+  "DROP INDEX IF EXISTS runs_by_created;"
+  "CREATE INDEX IF NOT EXISTS runs_in_order ON runs (created_ms);"
   "CREATE INDEX IF NOT EXISTS runs_by_finished ON runs (finished_ms);"
   // One row per batch of verdict lines as the run releases them (a row per
   // line cost the daemon a tenth of its CPU with the rule judge): lines
@@ -195,37 +199,41 @@ bool state_store::removed(const std::string& id) {
   return q.step() == SQLITE_ROW;
 }
 
-// The cursor is "<created_ms>:<id>" of the page's last run: the next page
-// starts after it even when that run has been removed meanwhile.
+// The cursor is "<created_ms>:<rowid>" of the page's last run: the next
+// page starts after it even when that run has been removed meanwhile (a
+// rowid SQLite gives again after a removal comes with a later created_ms).
 caf::expected<run_page> state_store::runs(std::size_t limit,
                                           const std::string& cursor) {
-  std::int64_t after_ms = -1;
-  std::string after_id;
+  std::int64_t after_ms = -1, after_row = 0;
   if (!cursor.empty()) {
     auto colon = cursor.find(':');
+    auto digits = [](const std::string& t) {
+      return !t.empty() && t.size() <= 18
+             && t.find_first_not_of("0123456789") == std::string::npos;
+    };
     auto ms = cursor.substr(0, colon);
-    if (colon == std::string::npos || ms.empty() || ms.size() > 18
-        || ms.find_first_not_of("0123456789") != std::string::npos)
+    auto row = colon == std::string::npos ? std::string{} : cursor.substr(colon + 1);
+    if (!digits(ms) || !digits(row))
       return make_error(errc::bad_input,
                         "after must be a page's next cursor, not '" + cursor + "'");
     after_ms = std::stoll(ms);
-    after_id = cursor.substr(colon + 1);
+    after_row = std::stoll(row);
   }
   std::lock_guard<std::mutex> guard{mtx_};
   run_page page;
   statement q{db_, std::string{"SELECT "} + run_columns
-                     + " FROM runs WHERE created_ms > ?1 OR (created_ms = ?1 "
-                       "AND id > ?2) ORDER BY created_ms, id LIMIT ?3"};
+                     + ", rowid FROM runs WHERE created_ms > ?1 OR (created_ms = ?1 "
+                       "AND rowid > ?2) ORDER BY created_ms, rowid LIMIT ?3"};
   q.bind(1, after_ms);
-  q.bind(2, after_id);
+  q.bind(2, after_row);
   q.bind(3, static_cast<std::int64_t>(limit + 1));
-  while (q.step() == SQLITE_ROW)
+  std::int64_t last_row = 0;
+  while (page.rows.size() < limit && q.step() == SQLITE_ROW) {
     page.rows.push_back(row_of(q));
-  if (page.rows.size() > limit) {
-    page.rows.pop_back();
-    auto& last = page.rows.back();
-    page.next = std::to_string(last.created_ms) + ":" + last.id;
+    last_row = q.integer(12);
   }
+  if (page.rows.size() == limit && q.step() == SQLITE_ROW)
+    page.next = std::to_string(page.rows.back().created_ms) + ":" + std::to_string(last_row);
   return page;
 }
 

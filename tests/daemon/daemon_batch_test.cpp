@@ -151,6 +151,9 @@ TEST_CASE("daemon batch: kill -9 with a batch in flight, restart: each request s
       api_client api{again.url(), ""};
       auto ended = wait_until_ended(api, id);
       INFO(ended);
+      INFO("the run now: " << api.request("GET", "/v1/runs/" + id).body);
+      INFO("the daemon's log: " << again.log());
+      INFO(api.request("GET", "/metrics").body);
       CHECK(field(ended, "state") == "done");
       CHECK(fake.violations().empty());
       // The batches in flight at the kill were adopted, not sent again: each

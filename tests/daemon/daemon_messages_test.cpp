@@ -33,7 +33,7 @@ std::pair<std::string, std::string> split_reply(const std::string& reply) {
 
 } // namespace
 
-TEST_CASE("daemon: HEAD is answered as GET without a body; /healthz needs no token") {
+TEST_CASE("daemon: HEAD is answered as GET without a body, and /healthz needs no token") {
   temp_dir dir;
   write_file(dir.file("token"), "tok-head-1\n");
   started_daemon d{dir, dir.file("state"), {"--token-file", dir.file("token")}};
@@ -190,7 +190,7 @@ TEST_CASE("daemon: an empty map, or one fitted on another confidence, is a 400 s
   CHECK(other.body.find("but this run's judge gives vote shares") != std::string::npos);
 }
 
-TEST_CASE("submit --follow whose output is closed stops following as Ctrl-C does; the "
+TEST_CASE("submit --follow whose output is closed stops following as Ctrl-C does: the "
           "run goes on") {
   temp_dir dir;
   silent_server judge; // keeps the run busy: it never answers

@@ -50,6 +50,16 @@ struct soak_state {
       soak_sample{runs, rss_mib(opts.pid), open_files(opts.pid),
                   std::chrono::duration<double>(clock_type::now() - start).count()});
   }
+  void no_live_run() {
+    api_client api{opts.url, ""};
+    for (int i = 0; i < 500; ++i) {
+      auto m = api.request("GET", "/metrics").body;
+      if (m.find("invjudge_runs{state=\"open\"} 0\n") != std::string::npos
+          && m.find("invjudge_runs{state=\"running\"} 0\n") != std::string::npos)
+        return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
   int window_end() const { // the sample the runs started now count toward
     return std::min(opts.runs, (finished / opts.sample_every + 1) * opts.sample_every);
   }
@@ -68,7 +78,10 @@ struct soak_state {
     ++finished;
     if (finished == started && (finished % opts.sample_every == 0 || finished == opts.runs)) {
       // The daemon gives its free memory back once its last run has ended
-      // (on its own threads, just after it answered this one's end).
+      // (on its own threads, just after it answered this one's end): its
+      // run registry, which does it, has once /metrics shows no live run
+      // (on a loaded machine that can take longer than the settle).
+      no_live_run();
       std::this_thread::sleep_for(opts.settle);
       sample(finished);
       next_window.notify_all();
