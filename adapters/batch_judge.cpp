@@ -55,17 +55,35 @@ adapter_reply fault_reply(fault_kind kind, std::string error) {
   return r;
 }
 
+// A cancelled run's call (judge_adapter.hpp): `sent` when its batch had
+// reached the provider.
+adapter_reply aborted_reply(bool sent) {
+  auto r = fault_reply(fault_kind::aborted,
+                       sent ? "aborted: its run was cancelled (its batch had been submitted)"
+                            : "aborted: its run was cancelled (its batch had not been "
+                              "submitted)");
+  r.attempts = sent ? 1 : 0;
+  return r;
+}
+
 std::string tag_of(const std::string& custom_id) {
   return custom_id.substr(0, custom_id.find('-'));
 }
 
 } // namespace
 
+/// One caller waiting for a custom_id's reply, named by its call_id (0:
+/// not abortable).
+struct waiter {
+  std::uint64_t call_id = 0;
+  reply_handler done;
+};
+
 /// A call waiting for its batch: every waiter with this custom_id.
 struct call_entry {
   std::string prompt;
   call_options opts;
-  std::vector<reply_handler> waiters;
+  std::vector<waiter> waiters;
   steady::time_point since;
   /// The batch it is in (or adopted into); empty while queued.
   std::string batch_key;
@@ -173,6 +191,8 @@ struct batch_judge::state : std::enable_shared_from_this<state> {
   void route(const std::string& key, const std::string& custom_id, settled s);
   void deliver(call_entry entry, const settled& s);
   void answer(call_entry& entry, const adapter_reply& reply);
+  bool submitted(const call_entry& entry) const;
+  void on_abort(std::uint64_t call_id);
 
   // --- restart and cancel ---------------------------------------------------
   void on_adopt(std::vector<batch_mark> marks);
@@ -228,11 +248,12 @@ void batch_judge::state::on_call(std::string prompt, call_options opts, reply_ha
   auto id = make_custom_id({opts.run_tag, opts.pair_seq, opts.vote_index});
   if (auto it = calls.find(id); it != calls.end()) {
     // The same vote already in flight: it gets that call's reply.
-    it->second.waiters.push_back(std::move(done));
+    it->second.waiters.push_back({opts.call_id, std::move(done)});
     return;
   }
+  auto call_id = opts.call_id;
   call_entry entry{std::move(prompt), std::move(opts), {}, steady::now(), {}};
-  entry.waiters.push_back(std::move(done));
+  entry.waiters.push_back({call_id, std::move(done)});
   if (auto u = unclaimed.find(id); u != unclaimed.end()) {
     auto s = std::move(u->second);
     unclaimed.erase(u);
@@ -533,11 +554,15 @@ void batch_judge::state::deliver(call_entry entry, const settled& s) {
   }
   if (!s.per_policy || cfg.on_failure == batch_failure_policy::fault)
     return answer(entry, fault_reply(s.kind, s.reason));
-  // Again, synchronously: one call answers every waiter.
-  auto waiters = std::make_shared<std::vector<reply_handler>>(std::move(entry.waiters));
+  if (entry.waiters.empty())
+    return; // every caller aborted: nobody to call for
+  // Again, synchronously: one call answers every waiter (named by the first
+  // one's call_id, which an abort of that caller passes on).
+  entry.opts.call_id = entry.waiters.front().call_id;
+  auto waiters = std::make_shared<std::vector<waiter>>(std::move(entry.waiters));
   fallback->call(entry.prompt, entry.opts, [waiters](adapter_reply reply) {
     for (auto& w : *waiters)
-      w(reply);
+      w.done(reply);
   });
 }
 
@@ -545,7 +570,37 @@ void batch_judge::state::answer(call_entry& entry, const adapter_reply& reply) {
   auto waiters = std::move(entry.waiters);
   entry.waiters.clear();
   for (auto& w : waiters)
-    w(reply);
+    w.done(reply);
+}
+
+// Whether a call's request has reached the provider: its batch submitted.
+bool batch_judge::state::submitted(const call_entry& entry) const {
+  if (entry.batch_key.empty())
+    return false;
+  auto b = batches.find(entry.batch_key);
+  return b == batches.end() || b->second.submitted || !b->second.id.empty();
+}
+
+// One caller's call ends now (its run was cancelled): it is answered as
+// aborted, sent when its batch was submitted; a custom_id nobody waits for
+// any more leaves the queue (a batch already made keeps it: its result is
+// dropped). A call at the sync fallback is the fallback's to abort.
+void batch_judge::state::on_abort(std::uint64_t call_id) {
+  for (auto it = calls.begin(); it != calls.end(); ++it) {
+    auto& ws = it->second.waiters;
+    auto w = std::find_if(ws.begin(), ws.end(),
+                          [&](const waiter& x) { return x.call_id == call_id; });
+    if (w == ws.end())
+      continue;
+    auto done = std::move(w->done);
+    ws.erase(w);
+    auto reply = aborted_reply(submitted(it->second));
+    if (ws.empty() && it->second.batch_key.empty())
+      calls.erase(it);
+    done(std::move(reply));
+    return;
+  }
+  fallback->abort(call_id);
 }
 
 // --- restart ------------------------------------------------------------------
@@ -664,7 +719,6 @@ void batch_judge::state::release(open_batch& b) {
 
 void batch_judge::state::on_cancel_run(const std::string& tag,
                                        std::function<void()> acknowledged) {
-  auto reply = fault_reply(fault_kind::unavailable, "run cancelled");
   std::vector<std::string> gone;
   for (auto& [id, entry] : calls)
     if (tag_of(id) == tag)
@@ -672,7 +726,7 @@ void batch_judge::state::on_cancel_run(const std::string& tag,
   for (auto& id : gone) {
     auto entry = std::move(calls.at(id));
     calls.erase(id);
-    answer(entry, reply);
+    answer(entry, aborted_reply(submitted(entry)));
   }
   for (auto it = unclaimed.begin(); it != unclaimed.end();)
     it = tag_of(it->first) == tag ? unclaimed.erase(it) : std::next(it);
@@ -734,6 +788,13 @@ void batch_judge::call(const std::string& prompt, const call_options& opts,
   s->run([s, prompt, opts, done = std::move(done)]() mutable {
     s->on_call(std::move(prompt), std::move(opts), std::move(done));
   });
+}
+
+void batch_judge::abort(std::uint64_t call_id) {
+  if (call_id == 0)
+    return;
+  auto s = st_.get();
+  s->run([s, call_id] { s->on_abort(call_id); });
 }
 
 void batch_judge::adopt(std::vector<batch_mark> marks) {

@@ -73,6 +73,14 @@ public:
   /// The client shuts down: an attempt under way is aborted (its handler
   /// then answers), a waiting call answers at once.
   void shut_down();
+  /// Its run was cancelled: as shut_down, answered as `aborted` with the
+  /// requests that reached the server.
+  void abort();
+
+  /// The caller's name for the call (http_post::call_id), 0: none.
+  std::uint64_t id() const {
+    return post_.call_id;
+  }
 
   phase state() const {
     return phase_;
@@ -97,6 +105,8 @@ private:
 
   // How an attempt ends.
   bool cut_short();
+  /// The deadline, shutdown or an abort has ended the call.
+  bool ending() const;
   void end_attempt(bool reusable);
   void attempt_failed(const error_code& ec);
   void attempt_failed_text(const std::string& text, fault_kind fault);
@@ -125,6 +135,10 @@ private:
   /// The adaptive cap's epoch when this attempt was sent.
   std::uint64_t epoch_ = 0;
   bool expired_ = false;
+  /// abort() was called: the call ends as `aborted`.
+  bool aborted_ = false;
+  /// Requests written (or being written) to the server, over all attempts.
+  std::uint32_t requests_sent_ = 0;
   /// Where the current attempt is, for error texts.
   std::string step_;
   /// Why the previous attempt failed, for the final error.

@@ -40,6 +40,8 @@ struct http_client::core final : call_slots {
   std::deque<call_ptr> queue;
   /// Every call not answered yet, so that shutdown can answer it.
   std::unordered_map<const call_session*, call_ptr> live;
+  /// The named ones among them, for abort().
+  std::unordered_map<std::uint64_t, call_session*> named;
   std::uint32_t in_flight = 0;
   bool stopping_ = false;
 
@@ -49,6 +51,8 @@ struct http_client::core final : call_slots {
 
   void submit(const call_ptr& call) {
     live.emplace(call.get(), call);
+    if (call->id() != 0)
+      named[call->id()] = call.get();
     if (stopping_)
       return call->refuse();
     call->begin();
@@ -84,6 +88,17 @@ struct http_client::core final : call_slots {
 
   void answered(const call_session& call) override {
     live.erase(&call);
+    auto n = named.find(call.id());
+    if (n != named.end() && n->second == &call)
+      named.erase(n);
+  }
+
+  void abort(std::uint64_t id) {
+    auto n = named.find(id);
+    if (n == named.end())
+      return;
+    auto call = live.at(n->second);  // answered() would drop the last ref
+    call->abort();
   }
 
   bool stopping() const override {
@@ -131,6 +146,12 @@ void http_client::post(http_post request, http_handler done) {
   auto call = std::make_shared<call_session>(core_->environment(), std::move(request),
                                              std::move(done));
   net::post(core_->io, [c = core_.get(), call] { c->submit(call); });
+}
+
+void http_client::abort(std::uint64_t call_id) {
+  if (call_id == 0)
+    return;
+  net::post(core_->io, [c = core_.get(), call_id] { c->abort(call_id); });
 }
 
 std::uint32_t http_client::current_concurrency() const {

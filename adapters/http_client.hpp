@@ -51,6 +51,8 @@ struct http_post {
   std::string body;
   /// Deadline of the whole call, queueing and retries included.
   std::chrono::milliseconds timeout{60000};
+  /// The caller's name for the call, for abort(); 0: none.
+  std::uint64_t call_id = 0;
 };
 
 struct http_result {
@@ -65,8 +67,12 @@ struct http_result {
   std::string error;
   std::uint32_t attempts = 0;
   /// When !responded: the kind of failure (connection, timeout,
-  /// unreadable_reply for an oversized body, unavailable after shutdown).
+  /// unreadable_reply for an oversized body, unavailable after shutdown,
+  /// aborted by abort()).
   fault_kind fault = fault_kind::none;
+  /// Requests written to the server (a call aborted with none written never
+  /// reached it).
+  std::uint32_t requests_sent = 0;
 };
 
 using http_handler = std::function<void(http_result)>;
@@ -84,6 +90,12 @@ public:
 
   /// Queues a POST; see the contract above.
   void post(http_post request, http_handler done);
+
+  /// Ends the pending call named `call_id` now (its run was cancelled): a
+  /// request under way has its connection closed, a queued or backing-off
+  /// one is dropped; its slot is free at once and `done` answers with fault
+  /// `aborted`. Unknown or answered ids are ignored. Returns at once.
+  void abort(std::uint64_t call_id);
 
   /// The adaptive in-flight cap now in force.
   std::uint32_t current_concurrency() const;

@@ -35,6 +35,9 @@ public:
   void call(const std::string& prompt, const call_options& opts,
             reply_handler done) override;
 
+  /// Aborts the call through the HTTP client (its connection is closed).
+  void abort(std::uint64_t call_id) override;
+
   bool supports_seed() const override {
     return protocol_->sends_seed;
   }
