@@ -91,11 +91,19 @@ using self_ptr =
   judge_worker_impl_actor::stateful_pointer<judge_worker_state>;
 using client = judge_worker_state::client;
 
+// Calls holding a slot (aborted ones do not) and credits out.
 std::uint32_t outstanding(const judge_worker_state& st) {
   std::uint32_t held = 0;
   for (auto& kv : st.clients)
     held += kv.second.held;
-  return held + static_cast<std::uint32_t>(st.in_flight.size());
+  return held + static_cast<std::uint32_t>(st.in_flight.size()) - st.aborting;
+}
+
+// Call ids unique in the process: an adapter aborts by them, and a
+// decorator (the daemon's cache and meter) may sit in front of several.
+std::uint64_t next_call_id() {
+  static std::atomic<std::uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
 }
 
 worker_update& outbox_for(judge_worker_state& st, const caf::actor_addr& c) {
@@ -191,10 +199,13 @@ void finish_call(self_ptr self, std::uint64_t id, judge_record rec) {
     return;
   auto call = i->second;
   st.in_flight.erase(i);
+  if (call.aborting)
+    --st.aborting;
   auto c = st.clients.find(call.client);
   if (c == st.clients.end())
     return; // the client ended: nobody to tell
-  --c->second.in_flight;
+  if (!call.aborting)
+    --c->second.in_flight;
   // The client holds this worker's info and puts its constants back.
   drop_worker_fields(rec);
   outbox_for(st, call.client).replies.push_back({call.token, std::move(rec)});
@@ -210,14 +221,16 @@ struct inline_reply {
 
 void start_call(self_ptr self, const caf::actor_addr& from, judge_call call) {
   auto& st = self->state;
-  auto id = st.next_call++;
-  st.in_flight.emplace(id, judge_worker_state::open_call{from, call.token});
+  auto id = next_call_id();
+  st.in_flight.emplace(id, judge_worker_state::open_call{from, call.token, false});
   ++st.clients[from].in_flight;
   ++st.calls;
   st.peak_in_flight = std::max(st.peak_in_flight,
-                               static_cast<std::uint32_t>(st.in_flight.size()));
+                               static_cast<std::uint32_t>(st.in_flight.size())
+                                 - st.aborting);
   judge_options opts;
   opts.call = call_options_for(st.spec, call.request.vote_index);
+  opts.call.call_id = id;
   // The coordinator chose the seed (base seed + vote index); a request
   // without one means the judge has none.
   opts.call.seed.reset();
@@ -269,9 +282,61 @@ void on_calls(self_ptr self, std::vector<judge_call>& calls) {
   }
 }
 
-// Forgets a client that ended: its credits return to the pool.
+// The record of a call dropped before it reached the adapter.
+judge_record aborted_unsent(const judge_request& req) {
+  judge_record rec;
+  rec.pair_id = req.pair_id;
+  rec.vote_index = req.vote_index;
+  rec.swapped = req.swapped;
+  rec.decision = judge_decision::parse_error;
+  rec.transport_failed = true;
+  rec.transport_error = "aborted: its run was cancelled (nothing had been sent)";
+  rec.fault = fault_kind::aborted;
+  rec.attempts = 0;
+  return rec;
+}
+
+// Ends a client's calls: those waiting are dropped (answered as aborted,
+// never sent, when `tell`), those at the adapter aborted — their slots free
+// now, their records (aborted, or the reply that came first) told when the
+// adapter answers. Its credits and demand go.
+void cancel_calls(self_ptr self, const caf::actor_addr& addr, bool tell) {
+  auto& st = self->state;
+  auto c = st.clients.find(addr);
+  if (c != st.clients.end()) {
+    c->second.wanted = 0;
+    c->second.held = 0;
+    c->second.in_flight = 0;
+  }
+  for (auto it = st.overflow.begin(); it != st.overflow.end();) {
+    if (it->first != addr) {
+      ++it;
+      continue;
+    }
+    if (tell)
+      outbox_for(st, addr).replies.push_back(
+        {it->second.token, aborted_unsent(it->second.request)});
+    it = st.overflow.erase(it);
+  }
+  std::vector<std::uint64_t> ids;
+  for (auto& [id, call] : st.in_flight)
+    if (call.client == addr && !call.aborting) {
+      call.aborting = true;
+      ++st.aborting;
+      ids.push_back(id);
+    }
+  // Oldest first, after the bookkeeping: an adapter may answer inside
+  // abort().
+  std::sort(ids.begin(), ids.end());
+  for (auto id : ids)
+    st.adapter->abort(id);
+}
+
+// Forgets a client that ended: its calls are aborted, its credits return to
+// the pool.
 void drop_client(self_ptr self, const caf::actor_addr& addr) {
   auto& st = self->state;
+  cancel_calls(self, addr, false);
   st.clients.erase(addr);
   st.outbox.erase(addr);
   st.rotation.erase(std::remove(st.rotation.begin(), st.rotation.end(), addr),
@@ -313,6 +378,12 @@ judge_worker(judge_worker_impl_actor::stateful_pointer<judge_worker_state> self,
       on_calls(self, calls);
       settle(self);
     },
+    [=](cancel_atom) {
+      if (current_client(self))
+        cancel_calls(self, caf::actor_cast<caf::actor_addr>(self->current_sender()),
+                     true);
+      settle(self);
+    },
     [=](release_atom, std::uint32_t n) {
       if (auto c = current_client(self))
         c->held -= std::min(n, c->held);
@@ -323,7 +394,8 @@ judge_worker(judge_worker_impl_actor::stateful_pointer<judge_worker_state> self,
       worker_status s;
       s.worker_id = st.info.worker_id;
       s.capacity = st.capacity();
-      s.in_flight = static_cast<std::uint32_t>(st.in_flight.size());
+      // Calls holding a slot: aborted ones are on their way out.
+      s.in_flight = static_cast<std::uint32_t>(st.in_flight.size()) - st.aborting;
       s.peak_in_flight = st.peak_in_flight;
       s.calls = st.calls;
       s.clients = static_cast<std::uint32_t>(st.clients.size());

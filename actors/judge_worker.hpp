@@ -11,8 +11,15 @@
 // calls (demand), the worker grants credits in worker_update messages, the
 // client sends calls under them (a batch per message), and finished calls
 // come back as judge_reply records in worker_update messages, which may also
-// carry new credits. Credits a client does not use it releases. A client that
-// ends loses its credits; its calls still in flight finish unanswered.
+// carry new credits. Credits a client does not use it releases.
+//
+// A client's cancel (its run was cancelled, issue 26) ends its calls: those
+// waiting here are dropped, those at the adapter aborted (adapter abort by
+// call id: the HTTP connection closed), and each comes back as a record of
+// fault `aborted` saying whether its request had reached the backend — or
+// as its reply, when that came first. Their slots are free at once: the
+// worker grants them to other clients without waiting for the adapter. A
+// client that ends has its calls aborted the same way, unanswered.
 //
 // The adapter's `done` may run inside `call` (stubs) or later on an HTTP
 // thread. A synchronous reply is taken at once, so a batch of stub calls
@@ -55,6 +62,8 @@ struct judge_worker_state {
   struct open_call {
     caf::actor_addr client;
     std::uint64_t token = 0;
+    /// Aborted (its client cancelled): no longer holds a slot.
+    bool aborting = false;
   };
 
   judge_info info;
@@ -67,8 +76,10 @@ struct judge_worker_state {
   /// Calls that came without a credit while the worker was full: they wait
   /// here rather than exceed the capacity (a client that ignores credits).
   std::deque<std::pair<caf::actor_addr, judge_call>> overflow;
+  /// Calls at the adapter, by call id (call_options::call_id).
   std::unordered_map<std::uint64_t, open_call> in_flight;
-  std::uint64_t next_call = 1;
+  /// Of those, the ones aborted and not answered yet.
+  std::uint32_t aborting = 0;
   std::uint32_t peak_in_flight = 0;
   std::uint64_t calls = 0;
   /// What each client will be told at the end of the current message.

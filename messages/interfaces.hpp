@@ -32,6 +32,7 @@
 #include "messages/run_input.hpp"
 #include "messages/run_note.hpp"
 #include "messages/run_summary.hpp"
+#include "messages/unrecorded_calls.hpp"
 #include "messages/verdict.hpp"
 #include "messages/vote_job.hpp"
 
@@ -64,6 +65,11 @@ using judge_worker_actor = caf::typed_actor<
   caf::reacts_to<std::vector<judge_call>>,
   // Credits the sender does not need after all.
   caf::reacts_to<release_atom, std::uint32_t>,
+  // The sender's run was cancelled: its calls waiting here are dropped, its
+  // calls at the adapter aborted (their slots free at once); each comes
+  // back as a record of fault `aborted` (attempts 0: never sent), or as its
+  // reply when that came first. Its credits and demand go.
+  caf::reacts_to<cancel_atom>,
   // Counters (in flight, peak, calls, clients).
   caf::replies_to<status_atom>::with<worker_status>>;
 
@@ -160,8 +166,10 @@ using vote_sink_actor = caf::typed_actor<
 using vote_service_actor = caf::typed_actor<
   // Pairs to vote on; results go to the sink given at spawn.
   caf::reacts_to<std::vector<vote_job>>,
-  // Drops every job: no further call is made, late replies are ignored.
-  caf::reacts_to<cancel_atom>,
+  // Drops every job and ends the run's calls (the workers abort those in
+  // flight); replies, once every worker said what became of them (or after
+  // a short wait), with the calls no record will show, per judge.
+  caf::replies_to<cancel_atom>::with<std::vector<unrecorded_calls>>,
   // Stops a judge (by judge id) for this run, with the reason (the bias
   // alarm's stop-judge); a router passes it to that judge's coordinator.
   caf::reacts_to<stop_judge_atom, std::string, std::string>,
@@ -178,8 +186,11 @@ using vote_router_actor = vote_service_actor::extend_with<vote_sink_actor>;
 using vote_coordinator_actor = caf::typed_actor<
   // Pairs to vote on; results go to the sink given at spawn.
   caf::reacts_to<std::vector<vote_job>>,
-  // Drops every job: no further call is made, late replies are ignored.
-  caf::reacts_to<cancel_atom>,
+  // Drops every job: no further call is made; the workers abort the calls
+  // in flight. Replies with the calls no record will show (replies of
+  // unfinished pairs, aborted calls, sent or not), per judge, once every
+  // worker answered the cancel or after a short wait.
+  caf::replies_to<cancel_atom>::with<std::vector<unrecorded_calls>>,
   // Stops a judge (by judge id) for this run, with the reason (the bias
   // alarm's stop-judge): its workers get no more calls, their outstanding
   // and future votes become fault records; other judges' workers take the

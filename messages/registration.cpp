@@ -21,6 +21,7 @@
 #include "messages/run_input.hpp"
 #include "messages/run_note.hpp"
 #include "messages/run_summary.hpp"
+#include "messages/unrecorded_calls.hpp"
 #include "messages/verdict.hpp"
 #include "messages/vote_job.hpp"
 #include "messages/vote_result.hpp"
@@ -85,6 +86,7 @@ void add_message_types(caf::actor_system_config& cfg) {
   cfg.add_message_type<vote_job>("ij.vote_job");
   cfg.add_message_type<voted_pair>("ij.voted_pair");
   cfg.add_message_type<run_note>("ij.run_note");
+  cfg.add_message_type<unrecorded_calls>("ij.unrecorded_calls");
   cfg.add_message_type<run_started>("ij.run_started");
   cfg.add_message_type<worker_load>("ij.worker_load");
   cfg.add_message_type<run_progress>("ij.run_progress");

@@ -396,6 +396,91 @@ TEST_CASE("calls sent without a credit wait instead of exceeding the "
   caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
 }
 
+TEST_CASE("a client's cancel aborts its calls at the adapter and their slots go "
+          "to the other clients at once") {
+  test_system t;
+  auto adapter = std::make_shared<manual_adapter>();
+  adapter->answer_aborts = false;  // slow to abort: the slots must not wait
+  auto w = spawn_judge_worker(t.sys, binding_with_cap(adapter, 2), "w@local");
+  test_client cancelled{t.sys, w};
+  test_client other{t.sys, w};
+  cancelled.submit({request_for("c1"), request_for("c2"), request_for("c3")});
+  t.run();
+  other.submit({request_for("o1"), request_for("o2")});
+  t.run();
+  CHECK(adapter->calls() == 2);
+  CHECK(other.st->credits_received == 0);
+  caf::send_as(cancelled.actor, w, cancel_atom::value);
+  t.run();
+  // Both calls were aborted by their id, and the other client's calls are
+  // at the adapter while the aborted ones are still open there.
+  auto opts = adapter->options();
+  CHECK(adapter->aborted()
+        == std::vector<std::uint64_t>{opts[0].call_id, opts[1].call_id});
+  CHECK(opts[0].call_id != 0);
+  CHECK(adapter->calls() == 4);
+  CHECK(adapter->open() == 4);
+  // The adapter answers the aborts: the cancelled client hears what became
+  // of each (its third request never got a credit: nothing to tell).
+  for (int i = 0; i < 2; ++i) {
+    adapter_reply cut;
+    cut.fault = fault_kind::aborted;
+    cut.attempts = 1;
+    REQUIRE(adapter->complete_next(cut));
+  }
+  t.run();
+  REQUIRE(cancelled.st->replies.size() == 2);
+  for (auto& r : cancelled.st->replies) {
+    CHECK(r.record.fault == fault_kind::aborted);
+    CHECK(r.record.attempts == 1);
+  }
+  while (adapter->complete_next(canonical("EQUIVALENT")))
+    t.run();
+  CHECK(other.st->replies.size() == 2);
+  caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("a cancel drops calls waiting at the worker as never sent; a client "
+          "that ends has its calls aborted") {
+  test_system t;
+  auto adapter = std::make_shared<manual_adapter>();
+  auto w = spawn_judge_worker(t.sys, binding_with_cap(adapter, 1), "w@local");
+  test_client c{t.sys, w};
+  // Without credits: one starts, one waits at the worker.
+  std::vector<judge_call> calls{{1, request_for("a")}, {2, request_for("b")}};
+  caf::send_as(c.actor, w, calls);
+  t.run();
+  CHECK(adapter->calls() == 1);
+  caf::send_as(c.actor, w, cancel_atom::value);
+  t.run();
+  REQUIRE(c.st->replies.size() == 2);
+  auto* queued = c.record(2);
+  REQUIRE(queued);
+  CHECK(queued->fault == fault_kind::aborted);
+  CHECK(queued->attempts == 0);  // it never reached the adapter
+  CHECK(queued->pair_id == "b");
+  auto* started = c.record(1);
+  REQUIRE(started);
+  CHECK(started->fault == fault_kind::aborted);
+  CHECK(started->attempts == 1);
+  CHECK(adapter->calls() == 1);
+
+  // A client that ends: its call is aborted, the slot goes to the next.
+  test_client gone{t.sys, w};
+  test_client next{t.sys, w};
+  adapter->answer_aborts = false;
+  gone.submit({request_for("g")});
+  t.run();
+  next.submit({request_for("n")});
+  t.run();
+  CHECK(adapter->calls() == 2);
+  caf::anon_send_exit(gone.actor, caf::exit_reason::user_shutdown);
+  t.run();
+  CHECK(adapter->aborted().size() == 2);
+  CHECK(adapter->calls() == 3);
+  caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
+}
+
 TEST_CASE("a worker describes itself and the judge it serves") {
   test_system t;
   auto b = binding_with_cap(numeric_judge(), 3);
