@@ -346,6 +346,13 @@ void on_update(self_ptr self, worker_update& u) {
     return;
   }
   st.schedule.grant(wi, u.credits, u.capacity);
+  // Votes the worker queued wait without a deadline; those that left its
+  // queue have one from now (issue 31).
+  for (auto token : u.queued)
+    st.schedule.hold(token, wi);
+  auto now = self->clock().now();
+  for (auto token : u.started)
+    st.schedule.start(token, wi, now);
   for (auto& r : u.replies) {
     auto seq = st.schedule.answered(r.token, wi, r.record.transport_failed);
     if (!seq) {

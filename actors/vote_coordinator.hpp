@@ -13,9 +13,13 @@
 // worker's capacity is the worker's, shared by every run); the coordinator
 // tells each worker how many votes wait (demand) and sends one call per
 // credit, to the worker with credits and the fewest of this run's calls
-// outstanding. Every vote has the vote deadline from the moment it is sent:
-// no answer in time is a fault ("deadline exceeded"), like a transport
-// failure. Deadlines are kept with one timer armed for the oldest
+// outstanding. Every vote has the vote deadline from the moment it is sent
+// to a call: no answer in time is a fault ("deadline exceeded"), like a
+// transport failure. A worker across a network grants credits beyond its
+// capacity (issue 31: votes sent ahead over the round trip wait in its
+// queue); a vote it says it queued has no deadline until it says the vote
+// started, and counts as outstanding there meanwhile (a failover moves it
+// with the votes in flight). Deadlines are kept with one timer armed for the oldest
 // outstanding vote (CAF 0.17 keeps each request timeout's clock entry for the
 // whole deadline, answered or not). A reply after its vote expired is dropped.
 // The backlog, credits, demand and deadlines are a pure class of their own

@@ -395,6 +395,8 @@ config::table<run_config> host_fields() {
                 [](auto& c) -> auto& { return c.connection.connect_timeout; }),
     duration<C>("/host_connection/retry_max_ms",
                 [](auto& c) -> auto& { return c.connection.retry_max; }),
+    count<C>("/host_connection/queue_max",
+             [](auto& c) -> auto& { return c.connection.queue_max; }),
     {"/answer_policy",
      [](const Value& v, C& c, const std::string& at) {
        return read_answer_policy(v, c.policy, at);

@@ -70,7 +70,12 @@ using judge_worker_actor = caf::typed_actor<
   // back as a record of fault `aborted` (attempts 0: never sent), or as its
   // reply when that came first. Its credits and demand go.
   caf::reacts_to<cancel_atom>,
-  // Counters (in flight, peak, calls, clients).
+  // The round trip (microseconds) to the clients on a node, as the judge
+  // host's pings measured it: the worker queues that many seconds of calls
+  // for them beyond its capacity (core/queue_depth.hpp), so that its slots
+  // never wait for the network. Clients of no node told have no queue.
+  caf::reacts_to<rtt_atom, caf::node_id, std::uint32_t>,
+  // Counters (in flight, peak, calls, clients, queued, peak queued).
   caf::replies_to<status_atom>::with<worker_status>>;
 
 /// A worker as the directory lists it.
@@ -134,7 +139,9 @@ using judge_host_actor = caf::typed_actor<
   // still starting them.
   caf::replies_to<list_atom>::with<std::vector<worker_entry>>,
   // Liveness: replies with the host's epoch (a hung host does not reply).
-  caf::replies_to<ping_atom>::with<std::uint64_t>>;
+  // Carries the round trip (microseconds, 0: none yet) the connector's
+  // last ping took, which the host tells its workers for the sender's node.
+  caf::replies_to<ping_atom, std::uint32_t>::with<std::uint64_t>>;
 
 /// A coordinator's link to one judge host: connects (with finite timeouts,
 /// never blocking a scheduler thread), checks the host, joins its workers to

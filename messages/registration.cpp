@@ -67,8 +67,8 @@ void add_message_types(caf::actor_system_config& cfg) {
   cfg.add_message_type<judge_info>("ij.judge_info");
   cfg.add_message_type<judge_call>("ij.judge_call");
   cfg.add_message_type<judge_reply>("ij.judge_reply2");
-  cfg.add_message_type<worker_update>("ij.worker_update");
-  cfg.add_message_type<worker_status>("ij.worker_status");
+  cfg.add_message_type<worker_update>("ij.worker_update2");
+  cfg.add_message_type<worker_status>("ij.worker_status2");
   cfg.add_message_type<worker_entry>("ij.worker_entry");
   cfg.add_message_type<judge_worker_actor>("ij.judge_worker_actor");
   cfg.add_message_type<judge_client_actor>("ij.judge_client_actor");

@@ -48,6 +48,9 @@ struct test_client {
     std::uint32_t credits = 0;
     std::uint32_t credits_received = 0;
     std::vector<judge_reply> replies;
+    /// Tokens the worker said it queued, and started from its queue.
+    std::vector<std::uint64_t> queued;
+    std::vector<std::uint64_t> started;
     std::size_t updates = 0;
     std::uint32_t capacity = 0;
     std::uint64_t next_token = 1;
@@ -70,6 +73,8 @@ struct test_client {
           s->credits_received += u.credits;
           for (auto& r : u.replies)
             s->replies.push_back(std::move(r));
+          s->queued.insert(s->queued.end(), u.queued.begin(), u.queued.end());
+          s->started.insert(s->started.end(), u.started.begin(), u.started.end());
           if (s->send_on_credit)
             send_calls(self, *s);
         }};
@@ -478,6 +483,90 @@ TEST_CASE("a cancel drops calls waiting at the worker as never sent; a client "
   t.run();
   CHECK(adapter->aborted().size() == 2);
   CHECK(adapter->calls() == 3);
+  caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("a worker queues calls sent ahead for a client across a round trip, up "
+          "to the bound, and starts them as slots free") {
+  test_system t;
+  auto adapter = std::make_shared<manual_adapter>();
+  auto w = spawn_judge_worker(t.sys, binding_with_cap(adapter, 2), "w@local",
+                              "local", 3);
+  test_client c{t.sys, w};
+  // The host's pings measured 50 ms to the client's node.
+  caf::anon_send(w, rtt_atom::value, c.actor.node(), std::uint32_t{50000});
+  std::vector<judge_request> reqs;
+  for (int i = 0; i < 10; ++i)
+    reqs.push_back(request_for("p" + std::to_string(i)));
+  c.submit(reqs);
+  t.run();
+  // No call has ended yet: no call rate, no queue.
+  CHECK(c.st->credits_received == 2);
+  REQUIRE(adapter->complete_next(canonical("EQUIVALENT")));
+  t.run();
+  // Now the queue covers the round trip, up to its bound of 3: one call at
+  // the adapter took the free slot, three wait at the worker.
+  CHECK(c.st->credits_received == 2 + 4);
+  CHECK(adapter->calls() == 3);
+  CHECK(c.st->queued == std::vector<std::uint64_t>{4, 5, 6});
+  auto status = ask<worker_status>(t.sys, w, status_atom::value);
+  t.run();
+  REQUIRE(status->value);
+  CHECK(status->value->in_flight == 2);
+  CHECK(status->value->queued == 3);
+  CHECK(status->value->peak_queued == 3);
+  // A slot frees: the oldest queued call starts at once, without waiting
+  // for a credit to cross the network; the client hears it started.
+  REQUIRE(adapter->complete_next(canonical("EQUIVALENT")));
+  t.run();
+  CHECK(c.st->started == std::vector<std::uint64_t>{4});
+  CHECK(adapter->calls() == 4);
+  while (adapter->complete_next(canonical("EQUIVALENT")))
+    t.run();
+  CHECK(c.st->replies.size() == 10);
+  CHECK(adapter->peak_open() == 2);  // never beyond the capacity
+  caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("queued calls start round-robin over the clients: a queue never lets one "
+          "run starve another") {
+  test_system t;
+  auto adapter = std::make_shared<manual_adapter>();
+  auto w = spawn_judge_worker(t.sys, binding_with_cap(adapter, 1), "w@local",
+                              "local", 8);
+  test_client big{t.sys, w};
+  test_client small{t.sys, w};
+  caf::anon_send(w, rtt_atom::value, big.actor.node(), std::uint32_t{500000});
+  // A first call gives the worker its call rate.
+  big.submit({request_for("warm")});
+  t.run();
+  REQUIRE(adapter->complete_next(canonical("EQUIVALENT")));
+  t.run();
+  std::vector<judge_request> many, few;
+  for (int i = 0; i < 20; ++i)
+    many.push_back(request_for("b" + std::to_string(i)));
+  for (int i = 0; i < 4; ++i)
+    few.push_back(request_for("s" + std::to_string(i)));
+  big.submit(many);
+  t.run();
+  small.submit(few);
+  t.run();
+  CHECK_FALSE(big.st->queued.empty());
+  // While the big client's queue is full, every other start is the small
+  // client's until its calls are done.
+  std::string order;
+  auto opts_seen = std::size_t{0};
+  while (adapter->complete_next(canonical("EQUIVALENT"))) {
+    t.run();
+    auto opts = adapter->options();
+    for (; opts_seen < opts.size(); ++opts_seen)
+      order += opts[opts_seen].pair_id[0] == 's' ? 's' : 'b';
+  }
+  INFO(order);
+  CHECK(small.st->replies.size() == 4);
+  auto last_small = order.rfind('s');
+  REQUIRE(last_small != std::string::npos);
+  CHECK(last_small <= 2 * 4 + 1);  // interleaved, not behind the big queue
   caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
 }
 

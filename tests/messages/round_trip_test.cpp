@@ -537,9 +537,11 @@ TEST_CASE_METHOD(registered_system, "messages: what judge workers and their clie
   judge_request req{"p1", "A text", "B text", 2, true, true, 1002, 0, ""};
   check_round_trips(judge_call{77, req}, "ij.judge_call");
   check_round_trips(judge_reply{77, full_record(2)}, "ij.judge_reply2");
-  check_round_trips(worker_update{"w#1@local", {judge_reply{1, full_record(0)}}, 3, 8},
-                    "ij.worker_update");
-  check_round_trips(worker_status{"w#1@local", 8, 2, 8, 1000, 3}, "ij.worker_status");
+  check_round_trips(worker_update{"w#1@local", {judge_reply{1, full_record(0)}}, 3, 8,
+                                  {4, 5}, {2}},
+                    "ij.worker_update2");
+  check_round_trips(worker_status{"w#1@local", 8, 2, 8, 1000, 3, 5, 12},
+                    "ij.worker_status2");
 }
 
 TEST_CASE_METHOD(registered_system, "messages: what a run and its client exchange round-trips",
