@@ -38,12 +38,15 @@ std::uint32_t judge_worker_state::capacity() const {
   return c;
 }
 
+std::uint32_t judge_worker_state::slots() const {
+  return capacity() + (adapter ? adapter->calls_ahead() : 0);
+}
+
 std::uint32_t judge_worker_state::credit_limit() const {
   constexpr std::uint32_t inline_batch = 1024;
-  auto cap = capacity();
   if (adapter && adapter->answers_inline())
-    return std::max(cap, inline_batch);
-  return cap;
+    return std::max(capacity(), inline_batch);
+  return slots();
 }
 
 judge_info describe_worker(const judge_binding& b, const std::string& worker_id,
@@ -287,7 +290,7 @@ void start_call(self_ptr self, const caf::actor_addr& from, judge_call call) {
 void start_queued(self_ptr self) {
   auto& st = self->state;
   std::size_t idle_turns = 0;
-  while (st.active() < st.capacity() && !st.rotation.empty()
+  while (st.active() < st.slots() && !st.rotation.empty()
          && idle_turns < st.rotation.size()) {
     st.queue_turn %= st.rotation.size();
     auto addr = st.rotation[st.queue_turn++];
@@ -317,7 +320,7 @@ void on_calls(self_ptr self, std::vector<judge_call>& calls) {
     auto& me = st.clients[from];
     if (me.held > 0)
       --me.held;
-    if (st.active() < st.capacity() && queued_calls(st) == 0) {
+    if (st.active() < st.slots() && queued_calls(st) == 0) {
       start_call(self, from, std::move(call));
       continue;
     }

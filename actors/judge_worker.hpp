@@ -117,6 +117,11 @@ struct judge_worker_state {
   /// enough that a client's calls cost a message per batch, not per call.
   std::uint32_t credit_limit() const;
 
+  /// The calls it has at the adapter at once: its capacity, and the calls
+  /// an HTTP adapter sends ahead to a far endpoint (judge_adapter::
+  /// calls_ahead, issue 31).
+  std::uint32_t slots() const;
+
   /// Calls holding a slot (aborted ones do not).
   std::uint32_t active() const {
     return static_cast<std::uint32_t>(in_flight.size()) - aborting;

@@ -56,12 +56,13 @@ call_session::call_session(call_environment env, http_post post, http_handler do
 
 void call_session::begin() {
   const auto& base = env_.config.base;
-  request_.method(http::verb::post);
+  request_.method(post_.probe ? http::verb::get : http::verb::post);
   request_.target(post_.target);
   request_.version(11);
   request_.set(http::field::host, base.host_header());
   request_.set(http::field::user_agent, user_agent);
-  request_.set(http::field::content_type, "application/json");
+  if (!post_.probe)
+    request_.set(http::field::content_type, "application/json");
   request_.set(http::field::accept, "application/json");
   for (auto& [name, value] : post_.headers)
     request_.set(name, value);
@@ -178,6 +179,7 @@ void call_session::send_request() {
   step_ = "sending the request";
   // From here the server may see the call, whatever happens next.
   ++requests_sent_;
+  sent_at_ = clock_type::now();
   parser_.emplace();
   parser_->body_limit(env_.config.max_response_bytes);
   auto conn = conn_;
@@ -243,8 +245,11 @@ void call_session::on_response() {
     result.request_id = header(res, "x-request-id");
   end_attempt(keep);
   auto& slots = env_.slots;
-  if (result.status >= 200 && result.status < 300) {
-    env_.limit.on_success();
+  slots.responded(clock_type::now() - sent_at_, post_.probe);
+  // A probe's answer, whatever its status, is the round trip it timed.
+  if (post_.probe || (result.status >= 200 && result.status < 300)) {
+    if (!post_.probe)
+      env_.limit.on_success();
     finish(std::move(result));
     return slots.pump();
   }

@@ -46,6 +46,9 @@ public:
   /// The session has answered.
   virtual void answered(const call_session& call) = 0;
   virtual bool stopping() const = 0;
+  /// A request was answered `d` after it was written; `probe`: a round
+  /// trip probe's (http_post::probe).
+  virtual void responded(std::chrono::steady_clock::duration d, bool probe) = 0;
 };
 
 /// The client's parts a session uses.
@@ -80,6 +83,9 @@ public:
   /// The caller's name for the call (http_post::call_id), 0: none.
   std::uint64_t id() const {
     return post_.call_id;
+  }
+  bool is_probe() const {
+    return post_.probe;
   }
 
   phase state() const {
@@ -145,6 +151,8 @@ private:
   std::string last_error_;
   connection_ptr conn_;
   bool conn_reused_ = false;
+  /// When the current attempt's request was written.
+  std::chrono::steady_clock::time_point sent_at_;
   std::optional<boost::beast::http::response_parser<boost::beast::http::string_body>>
     parser_;
 };

@@ -145,6 +145,10 @@ std::uint32_t circuit_breaker::current_concurrency() const {
   return inner_->current_concurrency();
 }
 
+std::uint32_t circuit_breaker::calls_ahead() const {
+  return inner_->calls_ahead();
+}
+
 void circuit_breaker::abort(std::uint64_t call_id) {
   inner_->abort(call_id);
 }

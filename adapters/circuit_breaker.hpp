@@ -47,6 +47,7 @@ public:
             reply_handler done) override;
   bool supports_seed() const override;
   std::uint32_t current_concurrency() const override;
+  std::uint32_t calls_ahead() const override;
   void abort(std::uint64_t call_id) override;
 
   /// The state now (a cool-down that has run out reads half-open).

@@ -46,6 +46,10 @@ public:
     return client_->current_concurrency();
   }
 
+  std::uint32_t calls_ahead() const override {
+    return client_->calls_ahead();
+  }
+
   /// Connections this adapter has opened (keep-alive reuse keeps it low).
   std::uint64_t connections_opened() const {
     return client_->connections_opened();

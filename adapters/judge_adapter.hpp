@@ -114,6 +114,13 @@ public:
     return 0;
   }
 
+  /// Calls the adapter takes beyond current_concurrency() to cover a far
+  /// endpoint's round trip (issue 31: sent ahead, the server queues them);
+  /// its worker grants that many more. 0: none.
+  virtual std::uint32_t calls_ahead() const {
+    return 0;
+  }
+
   /// Ends call `call_id` now; see the contract above.
   virtual void abort(std::uint64_t call_id) {
     (void)call_id;

@@ -319,6 +319,10 @@ public:
     return inner_->current_concurrency();
   }
 
+  std::uint32_t calls_ahead() const override {
+    return inner_->calls_ahead();
+  }
+
 private:
   /// Named calls whose lookup is on the cache's thread, and those of them
   /// aborted meanwhile.

@@ -284,6 +284,9 @@ public:
   std::uint32_t current_concurrency() const override {
     return inner_->current_concurrency();
   }
+  std::uint32_t calls_ahead() const override {
+    return inner_->calls_ahead();
+  }
   void abort(std::uint64_t call_id) override {
     inner_->abort(call_id);
   }
