@@ -27,8 +27,8 @@
 #include "bench/json_field.hpp"
 #include "messages/error.hpp"
 #include "tools/api_client.hpp"
+#include "tests/daemon/daemon_support.hpp"
 #include "tests/http/fake_apis.hpp"
-#include "tests/tools/cli_support.hpp"
 
 using namespace ij;
 using namespace ij::test;
@@ -40,22 +40,6 @@ namespace {
 double since(clock_type::time_point t) {
   return std::chrono::duration<double>(clock_type::now() - t).count();
 }
-
-struct serve_process {
-  std::unique_ptr<invjudge_process> proc;
-  std::string url;
-  serve_process(const temp_dir& dir, const std::string& state) {
-    auto err = dir.file("serve.err");
-    proc = std::make_unique<invjudge_process>(
-      std::vector<std::string>{"serve", "--listen", "127.0.0.1:0", "--state", state},
-      dir.file("serve.out"), err);
-    if (!wait_for_text(err, "listening on 127.0.0.1:"))
-      throw std::runtime_error("the daemon did not start");
-    auto text = read_file(err);
-    auto at = text.find("listening on 127.0.0.1:") + 23;
-    url = "http://127.0.0.1:" + text.substr(at, text.find('\n', at) - at);
-  }
-};
 
 std::string pairs_of(const std::string& prefix, int n) {
   std::string out;
@@ -83,16 +67,6 @@ void first_verdict(api_client& api, const std::string& id) {
       return;
   }
   throw std::runtime_error("no verdict from run " + id);
-}
-
-std::string wait_ended(api_client& api, const std::string& id) {
-  for (;;) {
-    auto r = api.request("GET", "/v1/runs/" + id);
-    auto state = json_field(r.body, "state");
-    if (state == "done" || state == "failed" || state == "cancelled")
-      return r.body;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
 }
 
 std::uint64_t calls_count(const std::string& run_body, const char* name) {
@@ -125,8 +99,8 @@ int main(int argc, char** argv) {
                 + R"(","temperature":0,"timeout_ms":120000,"max_in_flight":4,)"
                   R"("max_attempts":1}],"votes":1})";
   temp_dir dir;
-  serve_process d{dir, dir.file("state")};
-  api_client api{d.url, ""};
+  started_daemon d{dir, dir.file("state")};
+  api_client api{d.url(), ""};
   auto L = latency_ms / 1000.0;
 
   // The baseline: a run on the idle judge (its worker started here).
@@ -137,7 +111,7 @@ int main(int argc, char** argv) {
     first_verdict(api, id);
     baseline = std::max(baseline, since(t));
     api.request("POST", "/v1/runs/" + id + "/close");
-    wait_ended(api, id);
+    wait_until_ended(api, id);
   }
 
   double worst = 0;
@@ -152,13 +126,13 @@ int main(int argc, char** argv) {
     auto b = start_run(api, config, "b" + std::to_string(r) + "-", 1);
     first_verdict(api, b);
     worst = std::max(worst, since(t));
-    auto ended = wait_ended(api, a);
+    auto ended = wait_until_ended(api, a);
     sent += calls_count(ended, "sent");
     aborted += calls_count(ended, "aborted");
     answered += calls_count(ended, "answered");
     received += 4;
     api.request("POST", "/v1/runs/" + b + "/close");
-    wait_ended(api, b);
+    wait_until_ended(api, b);
   }
 
   std::printf("cancel_bench: judge latency L = %.1f s, 4 calls in flight, %d round(s)\n",
