@@ -578,6 +578,32 @@ void on_cancelled_update(self_ptr self, state::worker_link& w,
   maybe_answer_cancel(self);
 }
 
+void on_deadline(self_ptr self) {
+  auto& st = self->state;
+  if (st.cancelled) {
+    // The wait for the workers' word is over: their calls count as sent.
+    if (st.cancel_reply && self->clock().now() >= st.cancel_until)
+      st.cancelled_calls.give_up();
+    maybe_answer_cancel(self);
+    return;
+  }
+  expire_votes(self);
+  settle(self);
+}
+
+void on_left(self_ptr self, const std::string& id, const std::string& why) {
+  auto& st = self->state;
+  if (st.cancelled) {
+    // A worker gone before it said: its calls count as sent.
+    if (auto i = st.worker_index.find(id); i != st.worker_index.end())
+      st.cancelled_calls.worker_gone(i->second);
+    maybe_answer_cancel(self);
+    return;
+  }
+  lose_worker(self, id, why);
+  settle(self);
+}
+
 } // namespace
 
 vote_coordinator_actor::behavior_type
@@ -616,34 +642,12 @@ vote_coordinator(vote_coordinator_actor::stateful_pointer<vote_coordinator_state
       on_update(self, u);
       settle(self);
     },
-    [=](deadline_atom) {
-      auto& st = self->state;
-      if (st.cancelled) {
-        // The wait for the workers' word is over: their calls count as sent.
-        if (st.cancel_reply && self->clock().now() >= st.cancel_until)
-          st.cancelled_calls.give_up();
-        maybe_answer_cancel(self);
-        return;
-      }
-      expire_votes(self);
-      settle(self);
-    },
+    [=](deadline_atom) { on_deadline(self); },
     [=](joined_atom, worker_entry& e) {
       add_worker(self->state, e);
       settle(self);
     },
-    [=](left_atom, std::string& id, std::string& why) {
-      auto& st = self->state;
-      if (st.cancelled) {
-        // A worker gone before it said: its calls count as sent.
-        if (auto i = st.worker_index.find(id); i != st.worker_index.end())
-          st.cancelled_calls.worker_gone(i->second);
-        maybe_answer_cancel(self);
-        return;
-      }
-      lose_worker(self, id, why);
-      settle(self);
-    },
+    [=](left_atom, std::string& id, std::string& why) { on_left(self, id, why); },
     [=](host_event& e) {
       on_host_event(self->state, e);
       settle(self);
