@@ -5,6 +5,7 @@
 #include <random>
 
 #include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -322,6 +323,35 @@ std::optional<double> equivalence_probability(
   return 1.0 / (1.0 + std::exp(-log_odds));
 }
 
+pair_score score_pair(double p, bool label) {
+  return {p >= 0.5 ? p : 1.0 - p, (p >= 0.5) == label};
+}
+
+// --- Which confidence a judge gives -------------------------------------------
+
+std::string_view confidence_source(const judge_spec& spec) {
+  if (spec.type == "stub" && noisy_stub_error(spec.model))
+    return "decision_probs";
+  if (is_backend_type(spec.type) && spec.logprobs)
+    return "decision_probs";
+  return "vote_share";
+}
+
+bool source_fits(std::string_view map_source, std::string_view judge_source) {
+  return map_source == judge_source
+         || (map_source == "mixed" && judge_source == "decision_probs");
+}
+
+std::string source_words(std::string_view source) {
+  if (source == "decision_probs")
+    return "decision log-probabilities";
+  if (source == "vote_share")
+    return "vote shares";
+  if (source == "mixed")
+    return "decision log-probabilities and vote shares (mixed)";
+  return "\"" + std::string{source} + "\"";
+}
+
 // --- The map file ---------------------------------------------------------------
 
 namespace {
@@ -391,6 +421,9 @@ std::string calibration_file_json(const std::vector<calibration_fit>& fits,
 namespace {
 
 using rapidjson::Value;
+
+constexpr const char* refit_command =
+  "invjudge calibrate AUDIT.jsonl... --out MAP.json";
 
 bool read_numbers(const Value& j, const char* name, std::vector<double>& out) {
   auto m = j.FindMember(name);
@@ -463,6 +496,20 @@ caf::error read_judge(const Value& j, calibration_fit& f) {
       return bad("is not monotone: calibrated value falls at knot "
              + std::to_string(i));
   }
+  // What the map was fitted on is checked against the run: a map that does
+  // not say cannot be (`invjudge calibrate` has always written both).
+  if (f.map.source != "decision_probs" && f.map.source != "vote_share"
+      && f.map.source != "mixed")
+    return bad("has no \"source\" (decision_probs, vote_share or mixed): "
+               "what its confidences were cannot be checked against the run; "
+               "fit the map again with `" + std::string{refit_command} + "`");
+  if (f.votes == 0)
+    return bad("rests on no \"votes\": a map fitted on no evidence; fit the "
+               "map again with `" + std::string{refit_command} + "`");
+  // As fit_isotonic clamps them: no finite sample yields certainty.
+  const double floor = 1.0 / (2.0 * static_cast<double>(f.votes));
+  for (auto& v : y)
+    v = std::min(1.0 - floor, std::max(floor, v));
   f.raw = read_quality(j, "before");
   f.calibrated = read_quality(j, "after");
   return caf::error{};
@@ -472,10 +519,20 @@ caf::error read_judge(const Value& j, calibration_fit& f) {
 
 caf::expected<calibration_set> parse_calibration_file(const std::string& text,
                                                       const std::string& name) {
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+    return make_error(errc::bad_config,
+                      name + ": the file is empty, not a calibration map; write "
+                             "one with `" + refit_command + "`");
   rapidjson::Document doc;
   doc.Parse<rapidjson::kParseFullPrecisionFlag>(text.data(), text.size());
   if (doc.HasParseError() || !doc.IsObject())
-    return make_error(errc::bad_config, name + ": not a calibration map (not a JSON object)");
+    return make_error(errc::bad_config,
+                      name + ": not a calibration map (not a JSON object"
+                        + (doc.HasParseError()
+                             ? std::string{": "} + rapidjson::GetParseError_En(doc.GetParseError())
+                                 + " at byte " + std::to_string(doc.GetErrorOffset())
+                             : std::string{})
+                        + "); write one with `" + refit_command + "`");
   auto fmt = doc.FindMember("format");
   if (fmt == doc.MemberEnd() || !fmt->value.IsString()
       || std::string{fmt->value.GetString()} != calibration_format)

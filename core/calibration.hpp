@@ -21,6 +21,7 @@
 
 #include <caf/expected.hpp>
 
+#include "core/judge_spec.hpp"
 #include "messages/error.hpp"
 #include "messages/judge_decision.hpp"
 
@@ -28,6 +29,9 @@ namespace ij {
 
 /// One judge's map: knots (raw, calibrated), raw nondecreasing, calibrated
 /// nondecreasing and in [0, 1]; linear between knots, flat outside them.
+/// A map knows what it was fitted on: the judge id and the confidence
+/// source, both checked against the run that uses it
+/// (runio/calibration_file).
 struct calibration_map {
   std::string judge_id;
   /// "decision_probs" when the votes it was fitted on carried the judge's
@@ -144,6 +148,34 @@ double raw_confidence(judge_decision decision,
 std::optional<double> equivalence_probability(
   const std::vector<vote_evidence>& votes);
 
+/// A labelled pair's calibrated probability as the run summary and the
+/// report score it: the probability of its leading decision, and whether
+/// that decision matched the label.
+struct pair_score {
+  double leading = 0.5;
+  bool right = false;
+};
+pair_score score_pair(double p_equivalent, bool label);
+
+// --- Which confidence a judge gives -----------------------------------------
+
+/// The raw confidence a judge's votes carry: "decision_probs" when it
+/// reports its decision's probabilities (an HTTP judge with "logprobs", the
+/// noisy stub), else "vote_share" (the pair's share of votes agreeing).
+std::string_view confidence_source(const judge_spec& spec);
+
+/// Whether a map fitted on `map_source` may calibrate votes whose
+/// confidence is `judge_source`: the same source, or a "mixed" map (a judge
+/// asked for log-probabilities whose backend left them out of some
+/// replies, as it would again) for a decision_probs judge. A map fitted on
+/// one confidence says nothing about the other: a log-probability of 0.9
+/// and a vote share of 0.9 are different evidence.
+bool source_fits(std::string_view map_source, std::string_view judge_source);
+
+/// How messages name a source: "decision log-probabilities" or "vote
+/// shares" (or "both" for mixed).
+std::string source_words(std::string_view source);
+
 // --- The map file -----------------------------------------------------------
 
 /// The file's format name.
@@ -156,10 +188,14 @@ inline constexpr const char* calibration_format =
 std::string calibration_file_json(const std::vector<calibration_fit>& fits,
                                   const fit_options& opts);
 
-/// Reads a map file's text; `name` names it in errors. Refuses a wrong
-/// format, a checksum that does not match, a map that is not monotone or
-/// not in [0, 1], a judge id twice (errc::bad_config, "<name>: <pointer>:
-/// <why>"). The set's sha256 is that of `text`.
+/// Reads a map file's text; `name` names it in errors. Refuses an empty or
+/// non-JSON file, a wrong format, a checksum that does not match, a map
+/// that is not monotone or not in [0, 1], a judge id twice, a map without
+/// its "source" or resting on no "votes" (errc::bad_config, "<name>:
+/// <pointer>: <why>", saying how to make a good one). Calibrated values are
+/// clamped to [1/(2n), 1 - 1/(2n)] for a map fitted on n votes, as
+/// fit_isotonic writes them: a hand-made map of 0/1 values gives no
+/// certainty. The set's sha256 is that of `text`.
 caf::expected<calibration_set> parse_calibration_file(const std::string& text,
                                                       const std::string& name);
 

@@ -25,8 +25,12 @@ stop_reason stop_now(const vote_tally& tally, std::uint32_t votes,
   const auto c = tally.counts();
   if (c.equivalent >= c.min_agreement || c.different >= c.min_agreement)
     return stop_reason::outcome_fixed;
+  // Never on a decision no vote made: a map whose values turn a vote
+  // around (hand-made, or flat at its ends) must not decide for the other
+  // side.
   if (threshold && p_equivalent
-      && leading_probability(*p_equivalent) >= *threshold)
+      && leading_probability(*p_equivalent) >= *threshold
+      && (*p_equivalent >= 0.5 ? c.equivalent : c.different) > 0)
     return stop_reason::probability;
   if (asked >= votes)
     return stop_reason::votes_exhausted;

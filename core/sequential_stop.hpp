@@ -2,7 +2,9 @@
 // When a pair's voting ends (SPEC §7, issue 16): today's early stop (the
 // outcome is fixed), the votes run out, or — with "stop": {"probability"}
 // and a calibration map — the calibrated probability of the leading
-// decision has reached the threshold. Whichever comes first; never beyond N
+// decision has reached the threshold, and at least one vote took that
+// decision (a probability never stops a pair on a decision no vote made).
+// Whichever comes first; never beyond N
 // votes. When a side reaches k at the same vote, the tally's reason (and
 // outcome) stands; "votes_exhausted" is all N asked with no side at k.
 #include <cstdint>

@@ -2,6 +2,9 @@
 
 #include "messages/error.hpp"
 
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -327,6 +330,7 @@ private:
     --srv_->busy;
     version_ = req.version();
     keep_alive_ = req.keep_alive();
+    head_ = req.method() == http::verb::head;
     if (auto* d = std::get_if<http_deferred>(&reply))
       return wait_for(std::move(*d));
     write_ready(ready_reply(std::move(reply)));
@@ -373,6 +377,10 @@ private:
         res.prepare_payload();
       },
       reply);
+    if (head_) // the GET's headers, Content-Length included; no body
+      reply = std::visit(
+        [](auto& res) -> http_ready_reply { return http_response{std::move(res.base())}; },
+        reply);
     write(std::move(reply));
   }
 
@@ -423,12 +431,18 @@ private:
   std::function<http_ready_reply()> ready_; // a deferred reply's, while waiting
   unsigned version_ = 11;
   bool keep_alive_ = false;
+  bool head_ = false; // the request being answered is a HEAD
   http::response<http::empty_body> continue_{http::status::continue_, 11};
 };
 
 caf::error load_tls(ssl::context& ctx, const http_server_options& o) {
   auto use = [](const std::string& what, const std::string& path,
                 auto load) -> caf::error {
+    // A file that cannot be read is named with the reason (OpenSSL's own
+    // word for it is a bare "asio.ssl error").
+    if (!std::ifstream{path})
+      return make_error(errc::bad_config, "cannot use the TLS " + what + " " + path
+                                            + ": cannot read it: " + std::strerror(errno));
     error_code ec;
     load(ec);
     if (ec)

@@ -3,7 +3,8 @@
 // of a chain of comparisons. A pattern is a path of segments; a segment
 // "{name}" matches any one non-empty segment and is captured under `name`
 // ("/v1/runs/{id}/pairs"). A path some route matches with another method is
-// a 405 (with the methods it takes), a path no route matches a 404.
+// a 405 (with the methods it takes), a path no route matches a 404. HEAD
+// takes a GET route.
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -76,7 +77,12 @@ public:
       if (!matches(r.pattern, segments, params))
         continue;
       out.allowed.push_back(r.method);
-      if (r.method == method && !out.found) {
+      // HEAD is answered as GET without the body (RFC 9110 9.3.2; the
+      // server drops the body, keeping its Content-Length).
+      bool fits = r.method == method
+                  || (method == boost::beast::http::verb::head
+                      && r.method == boost::beast::http::verb::get);
+      if (fits && !out.found) {
         out.found = &r;
         out.params = std::move(params);
       }

@@ -1,5 +1,8 @@
 #include "tools/api_client.hpp"
 
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <optional>
 
 #include <boost/asio/connect.hpp>
@@ -31,6 +34,7 @@ std::string api_reply::header(const std::string& name) const {
 
 struct api_client::impl {
   std::string host, port, token;
+  std::string ca_file; // --tls-ca, for messages
   caf::error init_error; // the URL or a TLS file is unusable
   std::chrono::milliseconds timeout;
   net::io_context io;
@@ -78,11 +82,41 @@ struct api_client::impl {
         drop();
         return make_error(errc::unreachable, "TLS handshake with " + host + ":"
                                                + port + " failed: "
-                                               + ec.message());
+                                               + ec.message()
+                                               + handshake_hint(ec));
       }
     }
     buffer.clear();
     return caf::none;
+  }
+
+  // What a failed handshake most likely means, and what to do about it.
+  std::string handshake_hint(const beast::error_code& ec) const {
+    auto what = ec.message();
+    if (what.find("certificate verify failed") != std::string::npos)
+      return ": the daemon's certificate is not signed by a CA this client "
+             "trusts (" + (ca_file.empty() ? std::string{"the system's CAs"}
+                                            : "--tls-ca " + ca_file)
+             + "), or does not name " + host
+             + "; give the CA that signed it with --tls-ca CA.pem";
+    if (what.find("wrong version number") != std::string::npos
+        || what.find("packet length too long") != std::string::npos)
+      return ": the server does not speak TLS; use http://" + host + ":" + port;
+    return {};
+  }
+
+  // A plain connection to a server that closed it, or answered something
+  // that is not HTTP, without a reply: most likely an HTTPS daemon.
+  std::string plain_hint(const beast::error_code& ec) const {
+    if (secure)
+      return {};
+    bool closed = ec == http::error::end_of_stream || ec == net::error::eof
+                  || ec == net::error::connection_reset;
+    if (!closed && ec.category() != beast::error_code{http::error::end_of_stream}.category())
+      return {};
+    return ": the server closed the connection without an HTTP reply; if it "
+           "serves HTTPS (invjudge serve --tls-cert), use https://"
+           + host + ":" + port;
   }
 
   template <class Stream>
@@ -107,9 +141,11 @@ struct api_client::impl {
     else
       exchange(*plain, req, parser, ec);
     if (ec) {
+      out.interrupted = ec == net::error::interrupted;
       out.error = make_error(errc::unreachable, "HTTP exchange with " + host
                                                   + ":" + port + " failed: "
-                                                  + ec.message());
+                                                  + ec.message()
+                                                  + plain_hint(ec));
       drop();
       return out;
     }
@@ -126,25 +162,39 @@ struct api_client::impl {
 
   void setup_tls(const api_tls& t) {
     tls.emplace(ssl::context::tls_client);
+    ca_file = t.ca_file;
     beast::error_code ec;
-    auto step = [&](const std::string& what, auto load) {
+    // A file that cannot be read is named with the reason (OpenSSL's own
+    // word for it is a bare "asio.ssl error"); one that can but does not
+    // load is not PEM of its kind.
+    auto step = [&](const std::string& what, const std::string& path,
+                    const char* kind, auto load) {
       if (init_error)
         return;
+      if (!path.empty() && !std::ifstream{path}) {
+        init_error = make_error(errc::bad_config, what + ": cannot read: "
+                                                    + std::strerror(errno));
+        return;
+      }
       load();
       if (ec)
-        init_error = make_error(errc::bad_config, what + ": " + ec.message());
+        init_error = make_error(errc::bad_config,
+                                what + ": " + (path.empty() ? ec.message()
+                                                            : std::string{"not "} + kind
+                                                                + " (" + ec.message() + ")"));
     };
     tls->set_verify_mode(ssl::verify_peer);
     if (t.ca_file.empty())
-      step("the system's CA certificates",
+      step("the system's CA certificates", {}, "",
            [&] { tls->set_default_verify_paths(ec); });
     else
-      step("--tls-ca " + t.ca_file, [&] { tls->load_verify_file(t.ca_file, ec); });
+      step("--tls-ca " + t.ca_file, t.ca_file, "a PEM certificate",
+           [&] { tls->load_verify_file(t.ca_file, ec); });
     if (!t.cert_file.empty())
-      step("--tls-cert " + t.cert_file,
+      step("--tls-cert " + t.cert_file, t.cert_file, "a PEM certificate chain",
            [&] { tls->use_certificate_chain_file(t.cert_file, ec); });
     if (!t.key_file.empty())
-      step("--tls-key " + t.key_file, [&] {
+      step("--tls-key " + t.key_file, t.key_file, "a PEM private key", [&] {
         tls->use_private_key_file(t.key_file, ssl::context::pem, ec);
       });
   }
@@ -191,8 +241,11 @@ api_reply api_client::request(const std::string& method,
                               const std::string& target,
                               const std::string& body,
                               const std::string& content_type) {
-  if (impl_->init_error)
-    return {0, {}, impl_->init_error, {}};
+  if (impl_->init_error) {
+    api_reply refused;
+    refused.error = impl_->init_error;
+    return refused;
+  }
   http::request<http::string_body> req{http::string_to_verb(method), target,
                                        11};
   req.set(http::field::host, impl_->host);
@@ -206,8 +259,9 @@ api_reply api_client::request(const std::string& method,
   req.prepare_payload();
   bool reused = impl_->connected();
   auto out = impl_->once(req);
-  // A kept-alive connection the server had closed meanwhile: once more.
-  if (out.status == 0 && reused)
+  // A kept-alive connection the server had closed meanwhile: once more
+  // (not after a signal: the caller wants to stop).
+  if (out.status == 0 && reused && !out.interrupted)
     out = impl_->once(req);
   return out;
 }

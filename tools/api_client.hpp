@@ -21,6 +21,8 @@ struct api_reply {
   /// Why there is no reply: unreachable (connect, TLS, the exchange) or
   /// bad_config (the client's URL or TLS files).
   caf::error error;
+  /// The exchange was cut by a signal (EINTR: Ctrl-C while waiting).
+  bool interrupted = false;
   std::vector<std::pair<std::string, std::string>> headers;
   std::string header(const std::string& name) const;
 };

@@ -1,6 +1,7 @@
 #include "tools/audit_digest.hpp"
 
 #include "core/agreement.hpp"
+#include "core/calibration.hpp"
 #include "core/cascade_tally.hpp"
 #include "core/number_text.hpp"
 #include "core/panel_rule.hpp"
@@ -179,6 +180,7 @@ struct reader {
   std::optional<panel_tally> panel;
   std::optional<cascade_tally> cascade;
   pending_pair pending;
+  batch_digest batches;
 
   audit_digest::judge& judge(const std::string& name) {
     auto it = std::find_if(d.judges.begin(), d.judges.end(),
@@ -233,6 +235,10 @@ struct reader {
       }
       if (auto st = member(*c, "statistics"); st && member(*st, "alpha"))
         d.alpha = num(*st, "alpha");
+      d.calibration_map = str(*c, "calibration");
+      d.calibration_sha256 = str(*c, "calibration_sha256");
+      if (auto st = member(*c, "stop"); st && member(*st, "probability"))
+        d.stop_probability = num(*st, "probability");
       routes(*c);
     }
     agreement = agreement_tally{d.alpha};
@@ -288,6 +294,8 @@ struct reader {
     j.input_tokens += rec.input_tokens;
     j.output_tokens += rec.output_tokens;
     if (flag(r, "batched")) {
+      batches.add_call(pair, static_cast<std::uint32_t>(u64(r, "vote_index")),
+                       rec.input_tokens, rec.output_tokens);
       ++j.batched_calls;
       j.batched_input_tokens += rec.input_tokens;
       j.batched_output_tokens += rec.output_tokens;
@@ -307,8 +315,20 @@ struct reader {
       ++pending.votes[name][static_cast<std::size_t>(di)];
   }
 
+  void stopped(const std::string& why) {
+    if (why.empty())
+      return;
+    auto it = std::find_if(d.stops.begin(), d.stops.end(),
+                           [&](auto& x) { return x.first == why; });
+    if (it == d.stops.end())
+      d.stops.emplace_back(why, 1);
+    else
+      ++it->second;
+  }
+
   // A pair's vote record: its judge calls were a pair's, not a canary's.
   void vote(const Value& r) {
+    stopped(str(r, "stop"));
     auto pair = str(r, "pair_id");
     if (pair != pending.id)
       pending.reset(pair); // a pair without judge calls (absent, cached)
@@ -364,6 +384,11 @@ struct reader {
       eq = tri(*o, "equivalent");
     ++d.labelled;
     ++d.confusion[!eq ? 2 : (*eq ? 0 : 1)][*label ? 0 : 1];
+    if (auto p = member(r, "probability"); p && p->IsNumber() && p->GetDouble() >= 0) {
+      auto score = score_pair(p->GetDouble(), *label); // as the run summary
+      d.pair_probability.push_back(score.leading);
+      d.pair_right.push_back(score.right);
+    }
   }
 
   void canary(const Value& r) {
@@ -408,7 +433,7 @@ struct reader {
 
   void line(const std::string& text) {
     rapidjson::Document doc;
-    doc.Parse(text.c_str(), text.size());
+    doc.Parse<rapidjson::kParseFullPrecisionFlag>(text.c_str(), text.size());
     if (doc.HasParseError() || !doc.IsObject())
       return;
     ++d.records;
@@ -434,6 +459,8 @@ struct reader {
       ++d.rejected;
     else if (type == "vote")
       vote(doc);
+    else if (type == "batch")
+      batches.add_batch(doc);
     else
       other(type);
   }
@@ -451,6 +478,10 @@ audit_digest digest_audit(std::istream& in) {
     r.d.panel = r.panel->summary();
   if (r.cascade)
     r.d.cascade = r.cascade->summary();
+  r.d.batches = r.batches.rows();
+  for (auto& b : r.d.batches) // named as the rest of the page names judges
+    if (auto it = r.judge_of_adapter.find(b.judge); it != r.judge_of_adapter.end())
+      b.judge = it->second;
   return std::move(r.d);
 }
 

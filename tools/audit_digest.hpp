@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/agreement.hpp"
+#include "tools/batch_digest.hpp"
 
 #include "messages/cascade_summary.hpp"
 #include "messages/judge_watch.hpp"
@@ -49,6 +50,11 @@ struct audit_digest {
   /// The rule judges' declared answer policy, "rounding abstain, percent
   /// either, ..." (empty in audits written before it was recorded).
   std::string answer_policy;
+  /// The calibration map the run declared (its path as recorded and its
+  /// SHA-256; empty: none) and its stop.probability, if any.
+  std::string calibration_map;
+  std::string calibration_sha256;
+  std::optional<double> stop_probability;
 
   // The run end.
   bool has_run_end = false;
@@ -62,6 +68,16 @@ struct audit_digest {
   /// [outcome true, false, neither][label true, false]
   std::array<std::array<std::uint64_t, 2>, 3> confusion{};
   std::uint64_t labelled = 0;
+  /// Labelled pairs with a calibrated probability, scored as the run
+  /// summary scores them (core/calibration's score_pair): the leading
+  /// decision's probability and whether it was right.
+  std::vector<double> pair_probability;
+  std::vector<bool> pair_right;
+  /// Pairs by why their voting stopped (the vote records' "stop":
+  /// outcome_fixed, probability, votes_exhausted), in first-seen order.
+  std::vector<std::pair<std::string, std::uint64_t>> stops;
+  /// The run's batches (batched judges), from its `batch` records.
+  std::vector<batch_row> batches;
   /// INVARIANT, VIOLATED, NEITHER.
   std::array<std::uint64_t, 3> items{};
   std::uint64_t rejected = 0;

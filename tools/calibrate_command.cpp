@@ -8,6 +8,7 @@
 #include "core/audit_chain.hpp"
 #include "tools/exit_codes.hpp"
 #include "tools/labelled_votes.hpp"
+#include "tools/output_file.hpp"
 
 namespace ij {
 
@@ -34,10 +35,25 @@ void print_fit(const calibration_fit& f) {
   row("log loss", f.raw.log_loss, f.calibrated.log_loss);
 }
 
-} // namespace
+// A repeated run or pair is named; it was counted once.
+void say_repeats(const std::string& path, const audit_reading& r) {
+  if (r.repeated == 0)
+    return;
+  std::string run = r.run_id.empty() ? "" : " of run " + r.run_id;
+  if (r.repeated == r.pairs && !r.read_before_in.empty())
+    say("warning: " + path + " repeats run " + r.run_id + ", already read from "
+        + r.read_before_in + ": its " + std::to_string(r.pairs)
+        + " pair(s) are counted once");
+  else
+    say("warning: " + path + ": " + std::to_string(r.repeated) + " of "
+        + std::to_string(r.pairs) + " pair(s)" + run
+        + " were already read (from "
+        + (r.read_before_in.empty() ? path : r.read_before_in)
+        + "): each is counted once");
+}
 
-int calibrate_command(const calibrate_options& opts) {
-  labelled_votes all;
+// Every audit verified, then read; the exit code, or ok.
+int read_audits(const calibrate_options& opts, labelled_votes& all) {
   for (auto& path : opts.audits) {
     auto v = verify_audit_file(path);
     if (v.status == audit_status::unreadable) {
@@ -54,8 +70,26 @@ int calibrate_command(const calibrate_options& opts) {
       say(path + ": cannot open: " + std::strerror(errno));
       return exit_code::bad_input;
     }
-    read_labelled_votes(in, all);
+    say_repeats(path, read_labelled_votes(in, path, all));
   }
+  return exit_code::ok;
+}
+
+} // namespace
+
+int calibrate_command(const calibrate_options& opts) {
+  // The map never lands on an audit it reads, nor replaces a file unasked.
+  std::vector<kept_file> inputs;
+  for (auto& path : opts.audits)
+    inputs.push_back({"the audit", path});
+  auto out = claim_output("--out", opts.out, opts.force, inputs);
+  if (!out) {
+    say(context_of(out.error()));
+    return exit_code::bad_input;
+  }
+  labelled_votes all;
+  if (auto code = read_audits(opts, all); code != exit_code::ok)
+    return code;
   if (all.judges.empty()) {
     say("no labelled votes in " + std::to_string(opts.audits.size())
         + " audit(s): " + std::to_string(all.labelled_pairs) + " of "
@@ -73,12 +107,8 @@ int calibrate_command(const calibrate_options& opts) {
     }
     fits.push_back(std::move(*fit));
   }
-  auto text = calibration_file_json(fits, opts.fit);
-  std::ofstream out(opts.out, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.flush();
-  if (!out) {
-    say(opts.out + ": cannot write the map: " + std::strerror(errno));
+  if (auto err = out->write_whole(calibration_file_json(fits, opts.fit))) {
+    say(context_of(err) + " (the map)");
     return exit_code::bad_input;
   }
   for (auto& f : fits)

@@ -15,11 +15,16 @@ namespace ij {
 struct calibrate_options {
   std::vector<std::string> audits;
   std::string out;
+  /// Replace an existing --out file with content.
+  bool force = false;
   fit_options fit;
 };
 
-/// Each audit is verified first (an edited one: exit 1). Exit 2 when an
-/// audit cannot be read, holds no labelled vote, or a judge has fewer
+/// The map's file is claimed first (tools/output_file: never an audit
+/// given, an existing file only with force; exit 2). Each audit is verified
+/// (an edited one: exit 1) and read; a pair is counted once by run id and
+/// pair id however often it is given (a repeated run or pair is named on
+/// stderr). Exit 2 when an audit cannot be read, holds no labelled vote, or a judge has fewer
 /// labelled pairs than fit.min_pairs (named, with the count; nothing is
 /// written), or the map cannot be written. 0 when it is written; a table of
 /// each judge's figures goes to stderr.

@@ -5,32 +5,16 @@
 #include <vector>
 
 #include "core/calibration.hpp"
+#include "tools/html_markup.hpp"
 #include "tools/labelled_votes.hpp"
 
 namespace ij {
 
 namespace {
 
+using namespace html;
+
 constexpr unsigned bins = 10;
-
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s)
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  return out;
-}
-
-std::string fmt(const char* f, double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, f, x);
-  return buf;
-}
 
 struct reliability {
   std::vector<double> count = std::vector<double>(bins, 0.0);
@@ -50,20 +34,33 @@ reliability bin(const std::vector<double>& p, const std::vector<labelled_vote>& 
 }
 
 // Accuracy against mean confidence per bin, for both curves, with the
-// diagonal of perfect calibration.
-std::string diagram(const std::string& judge, const reliability& raw,
-                    const reliability& cal) {
-  const double w = 320, h = 320, pad = 36;
-  auto x = [&](double v) { return fmt("%.1f", pad + v * (w - 2 * pad)); };
-  auto y = [&](double v) { return fmt("%.1f", h - pad - v * (h - 2 * pad)); };
-  std::string s = "<svg class=\"plot\" width=\"320\" height=\"320\" "
-                  "viewBox=\"0 0 320 320\" role=\"img\"><title>Reliability of "
-                  + escape(judge) + ": accuracy against confidence</title>";
+// diagonal of perfect calibration and ticks at every 0.2 on both axes.
+std::string diagram(const std::string& id, const std::string& judge,
+                    const reliability& raw, const reliability& cal) {
+  const double size = 340, left = 56, right = 16, top = 34, bottom = 56;
+  const double pw = size - left - right, ph = size - top - bottom;
+  auto x = [&](double v) { return fmt("%.1f", left + v * pw); };
+  auto y = [&](double v) { return fmt("%.1f", size - bottom - v * ph); };
+  std::string s = "<svg class=\"plot\" id=\"" + id + "\" width=\"340\" height=\"340\" viewBox=\"0 0 340 340\" "
+                    "role=\"img\"><title>Reliability of " + escape(judge)
+                  + ": accuracy against confidence</title>";
   s += "<line x1=\"" + x(0) + "\" y1=\"" + y(0) + "\" x2=\"" + x(1) + "\" y2=\""
        + y(1) + "\" stroke=\"#999\" stroke-dasharray=\"4\"/>";
-  s += "<rect x=\"" + x(0) + "\" y=\"" + y(1) + "\" width=\""
-       + fmt("%.1f", w - 2 * pad) + "\" height=\"" + fmt("%.1f", h - 2 * pad)
-       + "\" fill=\"none\" stroke=\"#333\"/>";
+  s += "<rect x=\"" + x(0) + "\" y=\"" + y(1) + "\" width=\"" + fmt("%.1f", pw)
+       + "\" height=\"" + fmt("%.1f", ph) + "\" fill=\"none\" stroke=\"#333\"/>";
+  for (int t = 0; t <= 5; ++t) {
+    double v = t / 5.0;
+    auto label = t == 0 ? std::string{"0"} : t == 5 ? std::string{"1"} : fmt("%.1f", v);
+    s += "<line class=\"tick\" x1=\"" + x(v) + "\" y1=\"" + y(0) + "\" x2=\"" + x(v)
+         + "\" y2=\"" + fmt("%.1f", size - bottom + 5) + "\" stroke=\"#333\"/>"
+         + "<text class=\"tick\" x=\"" + x(v) + "\" y=\"" + fmt("%.1f", size - bottom + 18)
+         + "\" font-size=\"11\" text-anchor=\"middle\">" + label + "</text>";
+    s += "<line class=\"tick\" x1=\"" + fmt("%.1f", left - 5) + "\" y1=\"" + y(v)
+         + "\" x2=\"" + x(0) + "\" y2=\"" + y(v) + "\" stroke=\"#333\"/>"
+         + "<text class=\"tick\" x=\"" + fmt("%.1f", left - 8) + "\" y=\""
+         + fmt("%.1f", size - bottom - v * ph + 4) + "\" font-size=\"11\" "
+           "text-anchor=\"end\">" + label + "</text>";
+  }
   auto curve = [&](const reliability& r, const char* colour, const char* name) {
     std::string pts;
     for (unsigned b = 0; b < bins; ++b)
@@ -79,14 +76,14 @@ std::string diagram(const std::string& judge, const reliability& raw,
   };
   curve(raw, "#d95f02", "raw");
   curve(cal, "#1b9e77", "calibrated");
-  // Labels in the margins, apart from each other and inside the plot.
-  s += "<text x=\"" + x(0.5) + "\" y=\"312\" font-size=\"12\" "
-       "text-anchor=\"middle\">confidence</text><text x=\"22\" y=\"" + y(0.5)
-       + "\" font-size=\"12\" transform=\"rotate(-90 22," + y(0.5)
-       + ")\" text-anchor=\"middle\">accuracy</text>"
-         "<text x=\"40\" y=\"22\" font-size=\"12\" fill=\"#d95f02\">raw</text>"
-         "<text x=\"140\" y=\"22\" font-size=\"12\" fill=\"#1b9e77\">"
-         "calibrated</text></svg>";
+  // Axis titles in the margins, the legend above the plot.
+  s += "<text x=\"" + x(0.5) + "\" y=\"" + fmt("%.1f", size - 12)
+       + "\" font-size=\"12\" text-anchor=\"middle\">confidence (predicted)</text>"
+         "<text x=\"16\" y=\"" + y(0.5) + "\" font-size=\"12\" transform=\"rotate(-90 16,"
+       + y(0.5) + ")\" text-anchor=\"middle\">accuracy (share right)</text>"
+         "<text x=\"" + x(0) + "\" y=\"20\" font-size=\"12\" fill=\"#d95f02\">raw</text>"
+         "<text x=\"" + x(0.3) + "\" y=\"20\" font-size=\"12\" fill=\"#1b9e77\">"
+         "calibrated (refit)</text></svg>";
   return s;
 }
 
@@ -95,8 +92,11 @@ std::string interval(const estimate& e) {
          + fmt("%.4f", e.hi) + "]";
 }
 
-std::string judge_part(const std::string& judge, const judge_votes& jv) {
-  std::string s = "<h3>" + escape(judge) + "</h3>";
+// One judge's per-vote refit: its figures (returned through `row` for the
+// comparison table), diagram and bins.
+std::string judge_part(const std::string& judge, const judge_votes& jv,
+                       std::size_t index, std::vector<std::string>& row) {
+  std::string s = "<h3>" + escape(judge) + ": per-vote refit on this audit</h3>";
   fit_options opts;
   opts.min_pairs = 10;
   auto fit = fit_calibration(judge, jv.source(), jv.votes, opts);
@@ -108,17 +108,21 @@ std::string judge_part(const std::string& judge, const judge_votes& jv) {
     raw.push_back(v.confidence);
   auto cal = cross_validated(jv.votes, opts.folds, opts.seed);
   auto r = bin(raw, jv.votes), c = bin(cal, jv.votes);
+  row = {"per-vote refit of " + judge + " on this audit (cross-validated)",
+         std::to_string(fit->votes) + " votes on " + std::to_string(fit->pairs) + " pairs",
+         fmt("%.4f", fit->calibrated.ece.value), fmt("%.4f", fit->calibrated.brier.value)};
   s += "<p>" + std::to_string(fit->pairs) + " labelled pairs, "
        + std::to_string(fit->votes) + " votes; raw confidence from "
        + escape(fit->map.source)
-       + "; calibrated: isotonic, 5-fold cross-validated; intervals: 95 % "
-         "bootstrap over pairs.</p>";
-  s += "<table><tr><th></th><th>raw</th><th>calibrated</th></tr><tr><td>ECE"
+       + "; calibrated: a map refitted on these votes (isotonic, 5-fold "
+         "cross-validated), not the run's map; intervals: 95 % bootstrap over "
+         "pairs.</p>";
+  s += "<table><tr><th>per vote</th><th>raw</th><th>calibrated (refit)</th></tr><tr><td>ECE"
        "</td><td>" + interval(fit->raw.ece) + "</td><td>"
        + interval(fit->calibrated.ece) + "</td></tr><tr><td>Brier</td><td>"
        + interval(fit->raw.brier) + "</td><td>" + interval(fit->calibrated.brier)
        + "</td></tr></table>";
-  s += diagram(judge, r, c);
+  s += "<figure>" + diagram("plot-reliability-" + std::to_string(index), judge, r, c);
   // The count per bin of the raw column is the distribution of the
   // judge's decision probabilities (or vote shares).
   s += "<table><tr><th>confidence</th><th>raw votes</th><th>raw accuracy</th>"
@@ -133,27 +137,61 @@ std::string judge_part(const std::string& judge, const judge_votes& jv) {
          + "</td><td>" + fmt("%.0f", c.count[b]) + "</td><td>" + acc(c)
          + "</td></tr>";
   }
-  return s + "</table>";
+  return s + "</table></figure>";
+}
+
+// The declared map's figures on this run's pairs, as the run summary
+// computed them; a row of the comparison table.
+std::vector<std::string> declared_row(const audit_digest& d) {
+  auto sha = d.calibration_sha256.substr(0, 12);
+  std::string what = "declared map " + d.calibration_map + " (SHA-256 " + sha
+                     + "...) on this run's pairs, per pair, as the run summary";
+  if (d.pair_probability.empty())
+    return {what, "0 labelled pairs with a probability", "-", "-"};
+  return {what, std::to_string(d.pair_probability.size()) + " labelled pairs",
+          fmt("%.4f", expected_calibration_error(d.pair_probability, d.pair_right)),
+          fmt("%.4f", brier_score(d.pair_probability, d.pair_right))};
 }
 
 } // namespace
 
-std::string calibration_section_html(const std::string& audit_path) {
+std::string calibration_section_html(const audit_digest& d,
+                                     const std::string& audit_path) {
   std::ifstream in(audit_path, std::ios::binary);
-  if (!in)
-    return {};
   labelled_votes lv;
-  read_labelled_votes(in, lv);
-  if (lv.judges.empty())
+  if (in)
+    read_labelled_votes(in, audit_path, lv);
+  bool declared = !d.calibration_map.empty();
+  if (lv.judges.empty() && !declared)
     return {};
+  std::vector<std::vector<std::string>> rows;
+  if (declared)
+    rows.push_back(declared_row(d));
+  std::string parts;
+  for (auto& [judge, jv] : lv.judges) {
+    std::vector<std::string> row;
+    parts += judge_part(judge, jv, rows.size(), row);
+    if (!row.empty())
+      rows.push_back(std::move(row));
+  }
   std::string s = "<section id=\"calibration\"><h2>Calibration</h2><p class="
-                  "\"what\">Per judge: how often a vote's decision was right "
-                  "against how confident the judge was (its decision "
-                  "probability, or the pair's vote share), raw and "
-                  "calibrated, on the labelled pairs.</p>";
-  for (auto& [judge, jv] : lv.judges)
-    s += judge_part(judge, jv);
-  return s + "</section>";
+                  "\"what\">How often a decision was right against how confident "
+                  "it was, on the labelled pairs, measured two ways. <b>The declared "
+                  "map on this run's pairs</b> scores each pair's calibrated "
+                  "probability (the one the run computed with the map it declared, "
+                  "of the pair's leading decision) against its label: the figures the "
+                  "run summary printed. <b>The per-vote refit</b> fits a new map on "
+                  "this audit's own votes and scores each vote out of sample "
+                  "(cross-validated). They measure different things — a pair's "
+                  "combined probability against one vote's, the run's map against "
+                  "one refitted here — and agree only by chance.</p>";
+  if (!declared)
+    s += "<p class=\"none\">No calibration map was declared for this run: the run "
+         "summary has no calibrated figures; only the per-vote refit is shown.</p>";
+  return s
+         + table("calibration-compare", "Two measurements, each labelled",
+                 {"measurement", "over", "ECE", "Brier"}, rows)
+         + parts + "</section>";
 }
 
 } // namespace ij

@@ -2,12 +2,38 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include <sys/stat.h>
 
 namespace ij {
+
+namespace {
+
+// A relative path in a configuration file means the file's own directory,
+// wherever the command runs: `--config /etc/invjudge/run.json` with
+// "calibration": "maps/m.json" reads /etc/invjudge/maps/m.json.
+void resolve_against(const std::filesystem::path& dir, std::string& path) {
+  if (path.empty() || dir.empty() || std::filesystem::path{path}.is_absolute())
+    return;
+  path = (dir / path).lexically_normal().string();
+}
+
+} // namespace
+
+void resolve_config_paths(run_config& cfg, const std::string& config_path) {
+  auto dir = std::filesystem::path{config_path}.parent_path();
+  resolve_against(dir, cfg.calibration);
+  resolve_against(dir, cfg.audit_path);
+  resolve_against(dir, cfg.cache.path);
+  resolve_against(dir, cfg.connection.tls_cert);
+  resolve_against(dir, cfg.connection.tls_key);
+  resolve_against(dir, cfg.connection.tls_ca);
+  for (auto& j : cfg.judges)
+    resolve_against(dir, j.ca_file);
+}
 
 caf::expected<run_config> load_config(const std::string& path) {
   struct stat st {};
@@ -28,7 +54,10 @@ caf::expected<run_config> load_config(const std::string& path) {
     return make_error(errc::bad_config,
                       path + ": the file is empty (a configuration is one JSON "
                              "object; {} takes every default)");
-  return parse_config(text.str(), path);
+  auto cfg = parse_config(text.str(), path);
+  if (cfg)
+    resolve_config_paths(*cfg, path);
+  return cfg;
 }
 
 caf::expected<run_config> command_config(const std::string& path,

@@ -9,7 +9,15 @@
 
 namespace ij {
 
-/// Reads `path` and lays it over the embedded default. On failure an error
+/// Relative file paths of a configuration read from `config_path`
+/// (calibration, audit.path, cache.path, the host TLS files, a judge's
+/// ca_file) are taken against the configuration file's own directory, not
+/// the working directory. (The daemon's run requests have no file: their
+/// relative paths are the daemon's working directory's, daemon/run_request.)
+void resolve_config_paths(run_config& cfg, const std::string& config_path);
+
+/// Reads `path` and lays it over the embedded default, its relative paths
+/// resolved (resolve_config_paths). On failure an error
 /// whose context is "<path>: <pointer or position>: <what is wrong>"
 /// (errc::io_failed for a file that cannot be opened or read, else
 /// errc::bad_config; also for a path that is a directory).

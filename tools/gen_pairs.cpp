@@ -1,9 +1,15 @@
 #include "tools/gen_pairs.hpp"
 
+#include <cerrno>
+#include <cstring>
+
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
 #include "core/seeded_hash.hpp"
+#include "messages/error.hpp"
+#include "tools/exit_codes.hpp"
+#include "tools/output_file.hpp"
 
 namespace ij {
 
@@ -71,6 +77,25 @@ bool write_synthetic_pairs(std::FILE* out, std::uint64_t n,
       return false;
   }
   return std::fflush(out) == 0;
+}
+
+int gen_pairs_command(std::uint64_t n, std::uint32_t per_item,
+                      const std::string& out_path, bool force) {
+  auto fail = [](const std::string& why) {
+    std::fprintf(stderr, "invjudge: %s\n", why.c_str());
+    return exit_code::bad_input;
+  };
+  if (out_path.empty())
+    return write_synthetic_pairs(stdout, n, per_item)
+             ? exit_code::ok
+             : fail("cannot write the pairs to standard output");
+  auto out = claim_output("--out", out_path, force, {});
+  if (!out)
+    return fail(context_of(out.error()));
+  auto* stream = out->stream();
+  if (!stream || !write_synthetic_pairs(stream, n, per_item))
+    return fail(out->name() + ": cannot write: " + std::strerror(errno));
+  return exit_code::ok;
 }
 
 } // namespace ij

@@ -1,6 +1,7 @@
 #include "tools/html_report.hpp"
 
 #include "core/judge_budget.hpp"
+#include "tools/batch_section.hpp"
 #include "tools/calibration_section.hpp"
 #include "tools/final_hash_check.hpp"
 #include "tools/html_markup.hpp"
@@ -53,6 +54,21 @@ std::string banner(const report_status& s) {
          + escape(s.reason) + ".</div>";
 }
 
+// When a pair's voting stopped, as the manifest declares it, and how
+// often each reason did stop a pair.
+std::string stop_rule(const audit_digest& d) {
+  auto rule = fmt("%llu of %llu votes agree (the outcome is fixed), or the votes run out",
+                  ull(d.min_agreement), ull(d.votes));
+  if (d.stop_probability)
+    rule += fmt("; or the calibrated probability of a decision some vote made reaches %g "
+                "(stop.probability)",
+                *d.stop_probability);
+  std::string counts;
+  for (auto& [why, n] : d.stops)
+    counts += (counts.empty() ? "" : ", ") + why + " " + std::to_string(n);
+  return counts.empty() ? rule : rule + ". Pairs stopped: " + counts;
+}
+
 std::string run_table(const audit_digest& d, const report_status& s) {
   std::string t = "<table id=\"run\" class=\"left\">";
   auto row = [&](const std::string& k, const std::string& v) {
@@ -70,6 +86,10 @@ std::string run_table(const audit_digest& d, const report_status& s) {
   row("votes", fmt("%llu, %llu must agree%s", ull(d.votes), ull(d.min_agreement),
                    d.order_balancing ? ", order balancing on" : ""));
   row("answer policy", d.answer_policy.empty() ? "not recorded" : d.answer_policy);
+  row("calibration map", d.calibration_map.empty()
+                           ? std::string{"none"}
+                           : d.calibration_map + " (SHA-256 " + d.calibration_sha256 + ")");
+  row("stop rule", stop_rule(d));
   row("canaries", d.canary_rate > 0
                     ? fmt("rate %g, seed %llu, on alarm: ", d.canary_rate,
                           ull(d.canary_seed))
@@ -386,7 +406,8 @@ std::string render_html_report(const audit_digest& d, const report_status& s) {
   page += position_bias(d);
   page += latency(d);
   page += cost(d);
-  page += calibration_section_html(s.audit_path);
+  page += batch_section_html(d);
+  page += calibration_section_html(d, s.audit_path);
   page += "<p class=\"what\">Made by invjudge report from the audit trail alone.</p>"
           "</body></html>\n";
   return page;

@@ -38,16 +38,19 @@ constexpr const char* exit_codes_text = R"(Exit codes:
      does not verify
   2  bad input: pairs file missing or unreadable, a read error in it, a bad
      line with --strict, --strict on an input that cannot be read twice,
-     --out naming the pairs or audit file or an existing file (without
-     --force), or a bad command line; audit verify, report: the file
+     an output (--out, --html, --audit) naming an input of the command by
+     any name, or an existing file with content (without --force), or a
+     bad command line; audit verify, report: the file
      cannot be read (report: or the page cannot be written); calibrate:
      too few labelled pairs for a judge (named, with the count), no map
      written
   3  bad configuration: schema or semantic error (file and JSON pointer
      named), a judge that cannot be built, an audit file that cannot be
      created, holds records or is in use by another run; a calibration map
-     that is edited, not monotone, lacks a run's judge, or (--resume) is
-     not the manifest's; nothing was judged
+     that is empty, edited, not monotone, lacks a run's judge, was fitted
+     on another confidence than its judge gives, or (--resume) is not the
+     manifest's; submit: the daemon refused the configuration or the
+     token; nothing was judged
   4  incomplete: the run was interrupted (Ctrl-C, SIGTERM, output closed),
      failed, or its fault rate is above max_fault_rate; audit verify:
      intact, but the run did not finish or was interrupted
@@ -87,10 +90,13 @@ struct command_line {
   CLI::App* report_cmd = nullptr;
   std::string report_audit, report_html, report_expect_hash;
   bool allow_unverified = false;
+  bool report_force = false;
 
   CLI::App* gen_cmd = nullptr;
   std::uint64_t gen_n = 0;
   std::uint32_t gen_per_item = 10;
+  std::string gen_out;
+  bool gen_force = false;
 };
 
 void add_tls_options(CLI::App* cmd, std::string& cert, std::string& key,
@@ -258,7 +264,11 @@ void add_submit(CLI::App& app, command_line& c) {
   cmd->add_flag("--follow", c.submit.follow,
                 "Print verdict lines as they come, and the counts at the end");
   cmd->add_option("--out", c.submit.out_path,
-                  "With --follow: verdict lines go here instead of stdout");
+                  "With --follow (refused without it): verdict lines go here "
+                  "instead of stdout; never the pairs, configuration or a TLS "
+                  "file, and an existing file with content only with --force");
+  cmd->add_flag("--force", c.submit.force,
+                "Replace an existing --out file that has content");
   cmd->add_option("--tls-ca", c.submit.tls_ca,
                   "https:// servers: verify the server's certificate with "
                   "this CA (default: the system's CAs)");
@@ -284,8 +294,12 @@ void add_report(CLI::App& app, command_line& c) {
               "SVG plots, no network) from its audit trail alone");
   cmd->add_option("AUDIT", c.report_audit, "The audit file (JSON Lines)")
     ->required();
-  cmd->add_option("--html", c.report_html, "Where to write the page")
+  cmd->add_option("--html", c.report_html,
+                  "Where to write the page; never the audit, and an existing "
+                  "file with content only with --force")
     ->required();
+  cmd->add_flag("--force", c.report_force,
+                "Replace an existing --html file that has content");
   cmd->add_flag("--allow-unverified", c.allow_unverified,
                 "Report an audit whose chain does not verify (refused "
                 "otherwise, exit 1), marked UNVERIFIED at the top");
@@ -303,7 +317,12 @@ void add_calibrate(CLI::App& app, command_line& c) {
   auto& o = c.calibrate;
   cmd->add_option("AUDIT", o.audits, "Audit files (JSON Lines) of labelled runs")
     ->required();
-  cmd->add_option("--out", o.out, "Where to write the map (JSON)")->required();
+  cmd->add_option("--out", o.out,
+                  "Where to write the map (JSON); never an audit given, and an "
+                  "existing file with content only with --force")
+    ->required();
+  cmd->add_flag("--force", o.force,
+                "Replace an existing --out file that has content");
   cmd->add_option("--folds", o.fit.folds, "Cross-validation folds (default 5)")
     ->check(CLI::Range(2u, 100u));
   cmd->add_option("--bootstrap", o.fit.bootstrap,
@@ -323,6 +342,11 @@ void add_gen_pairs(CLI::App& app, command_line& c) {
   cmd->add_option("N", c.gen_n, "How many")->required();
   cmd->add_option("--per-item", c.gen_per_item, "Pairs per item")
     ->check(CLI::Range(1u, 1u << 20));
+  cmd->add_option("--out", c.gen_out,
+                  "Write the pairs here instead of stdout (an existing file "
+                  "with content only with --force)");
+  cmd->add_flag("--force", c.gen_force,
+                "Replace an existing --out file that has content");
 }
 
 // Given but empty (--judge '') is a bad judge name, not "not given".
@@ -351,19 +375,21 @@ int dispatch(command_line& c) {
     return ij::audit_verify_command(c.audit_path, c.expect_hash);
   if (*c.serve_cmd)
     return ij::serve_command(c.serve);
-  if (*c.submit_cmd)
+  if (*c.submit_cmd) {
+    ij::install_interrupt_handler();
     return ij::submit_command(c.submit);
+  }
   if (*c.cache_cmd)
     return ij::cache_command(c.cache_action, c.cache_path);
   if (*c.calibrate_cmd)
     return ij::calibrate_command(c.calibrate);
   if (*c.report_cmd)
     return ij::report_command(c.report_audit, c.report_html,
-                              c.allow_unverified, c.report_expect_hash);
+                              c.allow_unverified, c.report_expect_hash,
+                              c.report_force);
   if (*c.gen_cmd)
-    return ij::write_synthetic_pairs(stdout, c.gen_n, c.gen_per_item)
-             ? ij::exit_code::ok
-             : ij::exit_code::bad_input;
+    return ij::gen_pairs_command(c.gen_n, c.gen_per_item, c.gen_out,
+                                 c.gen_force);
   return ij::exit_code::bad_input;
 }
 

@@ -44,7 +44,9 @@ std::vector<double> probs_of(const Value& r) {
 
 } // namespace
 
-void read_labelled_votes(std::istream& in, labelled_votes& out) {
+audit_reading read_labelled_votes(std::istream& in, const std::string& name,
+                                  labelled_votes& out) {
+  audit_reading reading;
   std::unordered_map<std::string, std::string> judge_of_worker;
   std::unordered_map<std::string, std::vector<call>> calls;
   std::vector<std::pair<std::string, bool>> labels;
@@ -56,6 +58,7 @@ void read_labelled_votes(std::istream& in, labelled_votes& out) {
       continue;
     auto type = str(r, "type");
     if (type == "manifest") {
+      reading.run_id = str(r, "run_id");
       if (auto js = r.FindMember("judges");
           js != r.MemberEnd() && js->value.IsArray())
         for (auto& j : js->value.GetArray())
@@ -75,6 +78,13 @@ void read_labelled_votes(std::istream& in, labelled_votes& out) {
                                   : judge_decision::different,
          probs_of(r)});
     } else if (type == "verdict") {
+      ++reading.pairs;
+      // An audit without a run id (not this tool's) is a run of its own.
+      auto run = reading.run_id.empty() ? "(" + name + ")" : reading.run_id;
+      if (!out.counted.emplace(run, str(r, "pair_id")).second) {
+        ++reading.repeated;
+        continue;
+      }
       ++out.pairs;
       auto l = r.FindMember("label");
       if (l != r.MemberEnd() && l->value.IsBool())
@@ -85,8 +95,7 @@ void read_labelled_votes(std::istream& in, labelled_votes& out) {
     auto c = calls.find(pair);
     if (c == calls.end())
       continue;
-    ++out.labelled_pairs;
-    const auto group = out.pairs + out.labelled_pairs; // unique per audit
+    const auto group = out.labelled_pairs++; // unique across audits
     std::uint32_t eq = 0, diff = 0;
     for (auto& v : c->second)
       (v.decision == judge_decision::equivalent ? eq : diff)++;
@@ -98,6 +107,12 @@ void read_labelled_votes(std::istream& in, labelled_votes& out) {
                           group});
     }
   }
+  if (!reading.run_id.empty()) {
+    auto [first, fresh] = out.first_read_in.emplace(reading.run_id, name);
+    if (!fresh)
+      reading.read_before_in = first->second;
+  }
+  return reading;
 }
 
 } // namespace ij

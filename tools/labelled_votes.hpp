@@ -5,10 +5,16 @@
 // DIFFERENT on a pair whose verdict record carries a label; its raw
 // confidence is core/calibration's (the decision's probability, or the
 // pair's vote share when the record has none).
+//
+// Evidence counts once: a pair is keyed by its run id (the manifest's) and
+// pair id over every audit read, so an audit given twice, a copy of it, or
+// an interrupted run's copy beside its resumed file adds each pair once.
 #include <cstdint>
 #include <istream>
 #include <map>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/calibration.hpp"
@@ -26,13 +32,30 @@ struct judge_votes {
 
 struct labelled_votes {
   std::map<std::string, judge_votes> judges;
-  /// Pairs seen so far over every audit read (groups are unique across).
+  /// Distinct pairs (run id, pair id) with a verdict over every audit read,
+  /// and those with a label and a counted vote.
   std::uint64_t pairs = 0;
   std::uint64_t labelled_pairs = 0;
+  /// The pairs counted, and the audit each run was first read from.
+  std::set<std::pair<std::string, std::string>> counted;
+  std::map<std::string, std::string> first_read_in;
 };
 
-/// Adds the votes of one audit; lines that are not JSON objects are
-/// skipped (the chain verifier judges the file).
-void read_labelled_votes(std::istream& in, labelled_votes& out);
+/// What one audit added.
+struct audit_reading {
+  std::string run_id;
+  /// The audit its run was read from before ("" when it is new).
+  std::string read_before_in;
+  /// Pair verdicts in the audit, and those already counted from an earlier
+  /// audit (or earlier in this one), which add nothing.
+  std::uint64_t pairs = 0;
+  std::uint64_t repeated = 0;
+};
+
+/// Adds the votes of one audit, `name` naming it; lines that are not JSON
+/// objects are skipped (the chain verifier judges the file). A pair
+/// already counted is counted again never.
+audit_reading read_labelled_votes(std::istream& in, const std::string& name,
+                                  labelled_votes& out);
 
 } // namespace ij

@@ -13,6 +13,7 @@
 #include "tools/exit_codes.hpp"
 #include "tools/final_hash_check.hpp"
 #include "tools/html_report.hpp"
+#include "tools/output_file.hpp"
 
 namespace ij {
 
@@ -48,7 +49,8 @@ report_status status_of(const audit_verification& v, const std::string& path,
 } // namespace
 
 int report_command(const std::string& audit_path, const std::string& html_path,
-                   bool allow_unverified, const std::string& expect_hash) {
+                   bool allow_unverified, const std::string& expect_hash,
+                   bool force) {
   auto expected = parse_expected_hash(expect_hash);
   if (!expected) {
     say(context_of(expected.error()));
@@ -57,6 +59,12 @@ int report_command(const std::string& audit_path, const std::string& html_path,
   struct stat st;
   if (::stat(audit_path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
     say(audit_path + ": is a directory, not an audit file");
+    return exit_code::bad_input;
+  }
+  // The page never lands on the audit, nor replaces a file unasked.
+  auto out = claim_output("--html", html_path, force, {{"the audit", audit_path}});
+  if (!out) {
+    say(context_of(out.error()));
     return exit_code::bad_input;
   }
   auto v = verify_audit_file(audit_path);
@@ -82,11 +90,8 @@ int report_command(const std::string& audit_path, const std::string& html_path,
     return exit_code::bad_input;
   }
   auto page = render_html_report(digest_audit(in), status);
-  std::ofstream out(html_path, std::ios::binary | std::ios::trunc);
-  out << page;
-  out.flush();
-  if (!out) {
-    say(html_path + ": cannot write the report: " + std::strerror(errno));
+  if (auto err = out->write_whole(page)) {
+    say(context_of(err) + " (the report)");
     return exit_code::bad_input;
   }
   say("report: " + html_path);

@@ -12,9 +12,12 @@ namespace ij {
 /// notice. With `expect_hash` (the final hash `run` printed), a file that
 /// no longer ends there is an edit like any other; without it the page says
 /// that the last line is only as safe as the final hash the reader kept.
-/// Exit 2 when the audit cannot be read, the page cannot be written or
-/// `expect_hash` is not a SHA-256; 0 when the page is written.
+/// Exit 2 when the audit cannot be read, the page cannot be written, is the
+/// audit (by any name) or an existing file with content without `force`
+/// (tools/output_file), or `expect_hash` is not a SHA-256; 0 when the page
+/// is written.
 int report_command(const std::string& audit_path, const std::string& html_path,
-                   bool allow_unverified, const std::string& expect_hash = {});
+                   bool allow_unverified, const std::string& expect_hash = {},
+                   bool force = false);
 
 } // namespace ij

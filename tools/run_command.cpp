@@ -1,9 +1,11 @@
 #include "tools/run_command.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <memory>
 #include <optional>
@@ -58,20 +60,13 @@ void say(const std::string& text) {
   std::fprintf(stderr, "invjudge: %s\n", text.c_str());
 }
 
-struct file_closer {
-  void operator()(std::FILE* f) const {
-    if (f)
-      std::fclose(f);
-  }
-};
-
 /// Everything a run needs that was checked before any actor is spawned.
 struct prepared_run {
   run_config config;
   std::vector<judge_binding> judges;
   input_source input;
   std::optional<std::uint64_t> total; // pairs, when known (progress)
-  std::unique_ptr<std::FILE, file_closer> out_owner;
+  output_file out_file; // --out, when given
   std::FILE* out = stdout;
   std::string audit_path;
   /// --resume: the audit opened (locked, cut) and what it holds.
@@ -106,6 +101,19 @@ caf::expected<run_config> resume_config(const run_options& opts,
   return std::move(*cfg);
 }
 
+
+// What the run reads: its outputs must be none of them (tools/output_file).
+std::vector<kept_file> run_inputs(const run_options& opts, const run_config& cfg,
+                                  std::FILE* pairs) {
+  std::vector<kept_file> in{
+    {"the pairs file", opts.pairs_path == "-" ? "" : opts.pairs_path,
+     pairs ? ::fileno(pairs) : -1}};
+  if (!opts.config_path.empty())
+    in.push_back({"the configuration", opts.config_path});
+  if (!cfg.calibration.empty())
+    in.push_back({"the calibration map", cfg.calibration});
+  return in;
+}
 
 // --host and --tls-* over the configuration's hosts, each address and TLS
 // file checked.
@@ -165,6 +173,12 @@ int prepare_config(const run_options& opts, prepared_run& run) {
   }
   run.batches.take(*judges);
   if (!cfg->cache.path.empty()) {
+    if (auto err = refuse_input_as_output(
+          opts.cache_path.empty() ? "cache.path" : "--cache", cfg->cache.path,
+          run_inputs(opts, *cfg, nullptr))) {
+      say(context_of(err));
+      return exit_code::bad_input;
+    }
     auto cache = response_cache::open(cfg->cache.path, cfg->cache.ttl,
                                       cfg->cache.max_bytes);
     if (!cache) {
@@ -212,24 +226,38 @@ int check_strict(const run_options& opts, input_source& input,
   return exit_code::ok;
 }
 
-// --out (never the input or the audit, an existing file only with --force),
-// then the audit: --audit, else the configuration's, else a fresh name
-// created exclusively here.
+// --out (never an input, the audit or the cache; an existing file only with
+// --force), then the audit (never an input): --audit, else the
+// configuration's, else a fresh name created exclusively here.
 int prepare_destinations(const run_options& opts, prepared_run& run) {
   if (run.audit_path.empty()) // --resume sets it
     run.audit_path = !opts.audit_path.empty() ? opts.audit_path
                                               : run.config.audit_path;
-  if (!opts.out_path.empty()) {
-    auto out = open_output_file(
-      opts.out_path, opts.force,
-      {{"the pairs file", {}, ::fileno(run.input.stream())},
-       {"the audit file", run.audit_path, -1}});
-    if (!out) {
-      say(context_of(out.error()));
+  auto inputs = run_inputs(opts, run.config, run.input.stream());
+  if (!run.resume)
+    if (auto err = refuse_input_as_output(
+          opts.audit_path.empty() ? "audit.path" : "--audit", run.audit_path, inputs)) {
+      say(context_of(err));
       return exit_code::bad_input;
     }
-    run.out_owner.reset(*out);
-    run.out = run.out_owner.get();
+  inputs.push_back({"the audit file", run.audit_path});
+  if (!run.config.cache.path.empty())
+    inputs.push_back({"the response cache", run.config.cache.path});
+  if (opts.out_path.empty()) {
+    if (auto err = refuse_input_as_stdout(inputs)) {
+      say(context_of(err));
+      return exit_code::bad_input;
+    }
+  } else {
+    auto out = claim_output("--out", opts.out_path, opts.force, inputs);
+    std::FILE* stream = out ? out->stream() : nullptr;
+    if (!out || !stream) {
+      say(out ? out->name() + ": cannot write: " + std::strerror(errno)
+              : context_of(out.error()));
+      return exit_code::bad_input;
+    }
+    run.out_file = std::move(*out);
+    run.out = stream;
   }
   if (run.audit_path.empty()) {
     auto name = create_fresh_audit_file(default_audit_stem(std::time(nullptr)));

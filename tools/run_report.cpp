@@ -206,8 +206,9 @@ void run_report::add(const single_verdict& v) {
     std::size_t row = !v.outcome.equivalent ? 2 : (*v.outcome.equivalent ? 0 : 1);
     ++confusion_[row][*label ? 0 : 1];
     if (auto pe = v.outcome.probability; pe >= 0) {
-      calibrated_.push_back(pe >= 0.5 ? pe : 1.0 - pe);
-      calibrated_right_.push_back((pe >= 0.5) == *label);
+      auto score = score_pair(pe, *label); // as the report scores it
+      calibrated_.push_back(score.leading);
+      calibrated_right_.push_back(score.right);
     }
   }
 }

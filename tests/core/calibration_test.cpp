@@ -270,3 +270,66 @@ TEST_CASE("an edited or malformed map file is refused, naming what and where") {
   error = ::test::why(parse_calibration_file(good, "MAP.json"));
   CHECK(error.empty());
 }
+
+TEST_CASE("a map's values are clamped as calibrate writes them: no certainty from a "
+          "hand-made 0/1 map") {
+  auto text = file_of({hand_fit("stub:a t=0", {0.0, 0.5, 1.0}, {0.0, 0.5, 1.0})});
+  auto set = parse_calibration_file(text, "MAP.json");
+  REQUIRE(set);
+  auto* m = set->find("stub:a t=0");
+  REQUIRE(m);
+  // 120 votes: [1/240, 1 - 1/240], as fit_isotonic clamps.
+  CHECK(m->apply(0.0) == Approx(1.0 / 240));
+  CHECK(m->apply(1.0) == Approx(1.0 - 1.0 / 240));
+  CHECK(m->apply(0.5) == Approx(0.5));
+}
+
+TEST_CASE("a map without its source or its votes, or an empty or non-JSON file, is "
+          "refused saying how to make a good one") {
+  std::string error;
+  SECTION("no source") {
+    auto f = hand_fit("stub:a t=0", {0.5, 1.0}, {0.6, 0.9});
+    f.map.source.clear();
+    error = ::test::why(parse_calibration_file(file_of({f}), "MAP.json"));
+    CHECK(error.find("MAP.json: /judges/0: has no \"source\"") != std::string::npos);
+    CHECK(error.find("invjudge calibrate") != std::string::npos);
+  }
+  SECTION("no votes") {
+    auto f = hand_fit("stub:a t=0", {0.5, 1.0}, {0.6, 0.9});
+    f.votes = 0;
+    error = ::test::why(parse_calibration_file(file_of({f}), "MAP.json"));
+    CHECK(error.find("MAP.json: /judges/0: rests on no \"votes\"") != std::string::npos);
+  }
+  SECTION("an empty file") {
+    error = ::test::why(parse_calibration_file(" \n", "MAP.json"));
+    CHECK(error == "MAP.json: the file is empty, not a calibration map; write one with "
+                   "`invjudge calibrate AUDIT.jsonl... --out MAP.json`");
+  }
+  SECTION("not JSON") {
+    error = ::test::why(parse_calibration_file("map", "MAP.json"));
+    CHECK(error.find("MAP.json: not a calibration map (not a JSON object: ") == 0);
+    CHECK(error.find("write one with `invjudge calibrate") != std::string::npos);
+  }
+}
+
+TEST_CASE("a judge's confidence source, and which maps fit it") {
+  judge_spec noisy;
+  noisy.type = "stub";
+  noisy.model = "noisy:0.1";
+  CHECK(confidence_source(noisy) == "decision_probs");
+  judge_spec numeric;
+  numeric.type = "stub";
+  numeric.model = "numeric";
+  CHECK(confidence_source(numeric) == "vote_share");
+  judge_spec http;
+  http.type = "openai";
+  http.model = "m";
+  CHECK(confidence_source(http) == "vote_share");
+  http.logprobs = true;
+  CHECK(confidence_source(http) == "decision_probs");
+  CHECK(source_fits("decision_probs", "decision_probs"));
+  CHECK(source_fits("mixed", "decision_probs"));
+  CHECK_FALSE(source_fits("decision_probs", "vote_share"));
+  CHECK_FALSE(source_fits("vote_share", "decision_probs"));
+  CHECK_FALSE(source_fits("mixed", "vote_share"));
+}

@@ -68,3 +68,18 @@ TEST_CASE("a pair stopped on probability takes the leading decision") {
   CHECK(to_string(stop_reason::votes_exhausted) == "votes_exhausted");
   CHECK(leading_probability(0.3) == Approx(0.7));
 }
+
+TEST_CASE("a probability never stops a pair on a decision no vote made") {
+  // One EQUIVALENT vote that a map turned around (P(equivalent) near 0):
+  // DIFFERENT leads at 0.9995, but no vote said DIFFERENT.
+  auto t = tally_of(5, 3, {eq});
+  CHECK(stop_now(t, 5, 1, 0.0005, 0.99) == stop_reason::none);
+  auto d = tally_of(5, 3, {diff, diff});
+  CHECK(stop_now(d, 5, 2, 0.9995, 0.99) == stop_reason::none);
+  // Once a vote takes that decision, its probability may stop the pair.
+  auto both = tally_of(5, 3, {eq, diff});
+  CHECK(stop_now(both, 5, 2, 0.0005, 0.99) == stop_reason::probability);
+  // The votes still run out.
+  auto five = tally_of(5, 3, {eq, eq, abst, abst, abst});
+  CHECK(stop_now(five, 5, 5, 0.0005, 0.99) == stop_reason::votes_exhausted);
+}

@@ -49,6 +49,7 @@ std::string run_config_json(const std::string& map) {
 std::string valid_map(const std::string& judge_id) {
   calibration_fit f;
   f.map = {judge_id, "decision_probs", {0.5, 0.9}, {0.6, 0.9}};
+  f.votes = 100;
   return calibration_file_json({f}, fit_options{});
 }
 

@@ -104,3 +104,36 @@ TEST_CASE("OpenAPI: every error code the daemon returns is listed, with its stat
     CHECK(std::regex_search(list, std::regex{"\n        - " + c + "\\b"}));
   }
 }
+
+TEST_CASE("OpenAPI: /metrics describes every metric family the daemon serves, and no "
+          "other") {
+  temp_dir dir;
+  started_daemon d{dir, dir.file("state")};
+  api_client api{d.url(), ""};
+  auto metrics = api.request("GET", "/metrics");
+  REQUIRE(metrics.status == 200);
+  // What is served: every "# TYPE NAME KIND" line.
+  std::set<std::string> served;
+  for (auto& line : lines_of(metrics.body))
+    if (line.rfind("# TYPE ", 0) == 0)
+      served.insert(line.substr(7, line.find(' ', 7) - 7));
+  REQUIRE(served.size() >= 10);
+  // What is described: the family names in the /metrics operation.
+  auto yaml = read_file(source_dir() + "/docs/openapi.yaml");
+  auto at = yaml.find("\n  /metrics:\n");
+  REQUIRE(at != std::string::npos);
+  auto described_text = yaml.substr(at, yaml.find("\n  /", at + 1) - at);
+  static const std::regex family{R"(\binvjudge_[a-z_]+)"};
+  std::set<std::string> described;
+  for (std::sregex_iterator it{described_text.begin(), described_text.end(), family}, end;
+       it != end; ++it)
+    described.insert((*it)[0]);
+  for (auto& f : served) {
+    INFO("served by /metrics but not in docs/openapi.yaml: " << f);
+    CHECK(described.count(f) == 1);
+  }
+  for (auto& f : described) {
+    INFO("in docs/openapi.yaml but not served by /metrics: " << f);
+    CHECK(served.count(f) == 1);
+  }
+}

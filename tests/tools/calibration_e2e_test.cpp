@@ -228,7 +228,7 @@ TEST_CASE("calibration errors are configuration errors naming what and where") {
     for (std::size_t i = 0; i < 200; ++i)
       cut += lines[i] + "\n";
     write_file(c.dir.file("x.audit.jsonl"), cut);
-    REQUIRE(invjudge(c.dir, "calibrate cal.audit.jsonl --out map.json --seed 9 "
+    REQUIRE(invjudge(c.dir, "calibrate cal.audit.jsonl --out map.json --force --seed 9 "
                             "--bootstrap 10")
               .exit_code
             == 0);

@@ -99,15 +99,18 @@ cli_result invjudge_piped(const temp_dir& dir, const std::string& feeder,
 invjudge_process::invjudge_process(const std::vector<std::string>& args,
                                    const std::string& out,
                                    const std::string& err, int stdin_fd,
-                                   const std::string& cwd) {
+                                   const std::string& cwd, int stdout_fd) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   if (stdin_fd >= 0)
     posix_spawn_file_actions_adddup2(&fa, stdin_fd, 0);
   else
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 1, out.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (stdout_fd >= 0)
+    posix_spawn_file_actions_adddup2(&fa, stdout_fd, 1);
+  else
+    posix_spawn_file_actions_addopen(&fa, 1, out.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen(&fa, 2, err.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (!cwd.empty())

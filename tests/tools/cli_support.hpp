@@ -52,10 +52,11 @@ class invjudge_process {
 public:
   /// `args` after the binary; stdout and stderr go to the files `out` and
   /// `err`; standard input is `stdin_fd` (duplicated) or /dev/null when -1;
-  /// the working directory is `cwd` when not empty.
+  /// the working directory is `cwd` when not empty; standard output is
+  /// `stdout_fd` (duplicated) instead of `out` when >= 0.
   invjudge_process(const std::vector<std::string>& args, const std::string& out,
                    const std::string& err, int stdin_fd = -1,
-                   const std::string& cwd = {});
+                   const std::string& cwd = {}, int stdout_fd = -1);
   ~invjudge_process();
   invjudge_process(const invjudge_process&) = delete;
   invjudge_process& operator=(const invjudge_process&) = delete;

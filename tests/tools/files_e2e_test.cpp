@@ -25,7 +25,7 @@ TEST_CASE("an output (--out) naming the pairs file is refused and the input kept
     INFO(out);
     auto r = invjudge(dir, std::string{"run --pairs p.jsonl --audit a.jsonl --force --out "} + out);
     CHECK(r.exit_code == 2);
-    CHECK(r.err.find(std::string{"--out "} + out + " is the pairs file (the same file)")
+    CHECK(r.err.find(std::string{"--out "} + out + " is the pairs file p.jsonl (the same file")
           != std::string::npos);
     CHECK(read_file(dir.file("p.jsonl")) == two_pairs);
     CHECK(files_starting_with(dir, "a.jsonl").empty()); // nothing started
@@ -33,7 +33,8 @@ TEST_CASE("an output (--out) naming the pairs file is refused and the input kept
   // Standard input is the pairs file too.
   auto r = invjudge(dir, "run --pairs - --audit a.jsonl --force --out p.jsonl", "p.jsonl");
   CHECK(r.exit_code == 2);
-  CHECK(r.err.find("--out p.jsonl is the pairs file") != std::string::npos);
+  CHECK(r.err.find("--out p.jsonl is the pairs file on standard input (the same file")
+        != std::string::npos);
   CHECK(read_file(dir.file("p.jsonl")) == two_pairs);
 }
 
@@ -42,7 +43,7 @@ TEST_CASE("an output (--out) naming the audit file is refused (exit 2)") {
   write_file(dir.file("p.jsonl"), two_pairs);
   auto r = invjudge(dir, "run --pairs p.jsonl --audit a.jsonl --out ./a.jsonl");
   CHECK(r.exit_code == 2);
-  CHECK(r.err.find("--out ./a.jsonl is the audit file (the same file)") != std::string::npos);
+  CHECK(r.err.find("--out ./a.jsonl is the audit file a.jsonl (the same file") != std::string::npos);
   CHECK(files_starting_with(dir, "a.jsonl").empty());
   // An earlier audit given as --out is not clobbered either, forced or not.
   write_file(dir.file("old.jsonl"), "{\"seq\":1}\n");

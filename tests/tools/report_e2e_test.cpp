@@ -12,6 +12,7 @@
 
 #include "cli_support.hpp"
 #include "core/sha256.hpp"
+#include "tests/http/batch_script.hpp"
 #include "tests/required_input.hpp"
 
 using namespace ij::test;
@@ -459,4 +460,156 @@ TEST_CASE("report: three judges in headless Chromium at 1280 px: no two plot "
   // Three judges' latency, canaries, position bias, agreement: many labels.
   CHECK(std::stoul(check[1]) > 80);
   CHECK(std::string{check[2]} == "no overlap");
+}
+
+namespace {
+
+// Measures the labels of `page` (in `dir`) in headless Chromium: what the
+// layout check found ("no overlap" when all is well) and how many labels.
+std::pair<std::string, unsigned long> layout_of(const temp_dir& dir, const std::string& chromium,
+                                                const std::string& page) {
+  auto text = read_file(dir.file(page));
+  auto body_end = text.rfind("</body>");
+  REQUIRE(body_end != std::string::npos);
+  write_file(dir.file("t-" + page),
+             text.substr(0, body_end) + layout_check + text.substr(body_end));
+  int rc = run_chromium(dir, chromium, "t-" + page, "--dump-dom", "dom.html");
+  INFO(read_file(dir.file("browser.log")));
+  REQUIRE(rc == 0);
+  auto dom = read_file(dir.file("dom.html"));
+  auto check = must_match(dom, R"(<pre id="layout-check">labels measured: (\d+)\n([^<]*)</pre>)");
+  return {check[2], std::stoul(check[1])};
+}
+
+// A labelled run calibrated with a map and stopping on probability: its
+// summary's stderr.
+std::string make_calibrated_audit(const temp_dir& dir) {
+  auto pairs = invjudge(dir, "gen-pairs 400");
+  REQUIRE(pairs.exit_code == 0);
+  write_file(dir.file("pairs.jsonl"), pairs.out);
+  write_file(dir.file("cal.json"), "{\"judge\":\"stub:noisy:0.1\",\"votes\":1,"
+                                   "\"audit\":{\"path\":\"cal.audit.jsonl\"}}");
+  REQUIRE(invjudge(dir, "run --no-progress --pairs pairs.jsonl --config cal.json --out /dev/null")
+            .exit_code
+          == 0);
+  REQUIRE(invjudge(dir, "calibrate cal.audit.jsonl --out map.json --bootstrap 20").exit_code == 0);
+  write_file(dir.file("run.json"),
+             "{\"judge\":\"stub:noisy:0.1\",\"votes\":5,\"min_agreement\":3,"
+             "\"calibration\":\"map.json\",\"stop\":{\"probability\":0.99}}");
+  auto r = invjudge(dir, "run --no-progress --pairs pairs.jsonl --config run.json "
+                         "--audit run.audit.jsonl --out /dev/null");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  return r.err;
+}
+
+} // namespace
+
+TEST_CASE("report: the calibration section states the summary's figures for the declared "
+          "map beside the per-vote refit, each labelled; the header names map and stop rule") {
+  temp_dir dir;
+  auto summary = make_calibrated_audit(dir);
+  auto m = must_match(summary, R"(calibrated probability: ECE (\d\.\d{4}), Brier (\d\.\d{4}) over (\d+) labelled pairs)");
+  REQUIRE(invjudge(dir, "report run.audit.jsonl --html r.html").exit_code == 0);
+  auto page = read_file(dir.file("r.html"));
+  auto sha = ij::sha256_hex(read_file(dir.file("map.json")));
+  // The header: the map with its SHA-256, the stop rule and what it did.
+  auto run = page.substr(page.find("<table id=\"run\""));
+  run = run.substr(0, run.find("</table>"));
+  CHECK(run.find("<th>calibration map</th><td>map.json (SHA-256 " + sha + ")</td>")
+        != std::string::npos);
+  CHECK(run.find("reaches 0.99 (stop.probability)") != std::string::npos);
+  CHECK(std::regex_search(run, std::regex{"Pairs stopped: [a-z_]+ \\d+"}));
+  // The two measurements side by side, each labelled, the declared map's
+  // being the summary's own numbers over the same pairs.
+  auto cal = section_of(page, "calibration");
+  auto compare = cal.substr(cal.find("<table id=\"calibration-compare\""));
+  compare = compare.substr(0, compare.find("</table>"));
+  INFO(compare);
+  CHECK(compare.find("<th scope=\"row\">declared map map.json (SHA-256 " + sha.substr(0, 12)
+                     + "...) on this run&#39;s pairs, per pair, as the run summary</th><td>"
+                     + std::string{m[3]} + " labelled pairs</td><td>" + std::string{m[1]}
+                     + "</td><td>" + std::string{m[2]} + "</td>")
+        != std::string::npos);
+  CHECK(compare.find("per-vote refit of stub:noisy:0.1") != std::string::npos);
+  CHECK(cal.find("measure different things") != std::string::npos);
+  // The reliability diagram has ticks on both axes.
+  auto plot = cal.substr(cal.find("<svg class=\"plot\" id=\"plot-reliability-"));
+  plot = plot.substr(0, plot.find("</svg>"));
+  for (auto tick : {">0<", ">0.2<", ">0.4<", ">0.6<", ">0.8<", ">1<"}) {
+    INFO(tick);
+    CHECK(plot.find(std::string{"class=\"tick\""}) != std::string::npos);
+    // Each label twice: once per axis.
+    auto first = plot.find(tick);
+    REQUIRE(first != std::string::npos);
+    CHECK(plot.find(tick, first + 1) != std::string::npos);
+  }
+  // Laid out in a browser: no label overlaps or leaves its plot.
+  auto chromium = chromium_or_skip();
+  if (chromium.empty())
+    return;
+  auto [found, labels] = layout_of(dir, chromium, "r.html");
+  CHECK(labels > 20);
+  CHECK(found == "no overlap");
+}
+
+TEST_CASE("report: a batched run's batches by state, requests, time to end and cost, "
+          "checked in headless Chromium") {
+  ::setenv("IJ_REPORT_BATCH_KEY", "sk-report", 1);
+  temp_dir dir;
+  write_file(dir.file("pairs.jsonl"), scripted_pairs(12));
+  fake_batch_options o;
+  o.kind = api_kind::openai;
+  o.api_key = "sk-report";
+  fake_batches fake{o};
+  decide_by_custom_id(fake);
+  write_file(dir.file("c.json"),
+             R"({"judges":[{"name":"fake","type":"openai","model":"judge-model","base_url":")"
+               + fake.base_url()
+               + R"(","api_key_env":"IJ_REPORT_BATCH_KEY","temperature":0,"timeout_ms":60000,)"
+                 R"("max_in_flight":4,"max_attempts":1,"prices":{"input":2,"output":4},)"
+                 R"("batch":{"enabled":true,"max_requests":8,"max_wait_ms":50,"poll_ms":20}}],"votes":1})");
+  auto r = invjudge(dir, "run --pairs pairs.jsonl --config c.json --audit a.jsonl --out v.jsonl "
+                         "--no-progress");
+  ::unsetenv("IJ_REPORT_BATCH_KEY");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  REQUIRE(invjudge(dir, "report a.jsonl --html r.html").exit_code == 0);
+  auto page = read_file(dir.file("r.html"));
+  CHECK(page.find("not read") == std::string::npos);
+  auto b = section_of(page, "batches");
+  INFO(b);
+  CHECK(b.find("<svg class=\"plot\" id=\"plot-batches\"") != std::string::npos);
+  // Every request in some batch, every call answered through one, priced
+  // at half of 2 per M input and 4 per M output.
+  std::size_t batches = 0, calls = 0;
+  std::uint64_t in = 0, out = 0;
+  for (auto& line : lines_of(read_file(dir.file("a.jsonl")))) {
+    batches += line.find(R"("type":"batch")") != std::string::npos
+               && line.find(R"("step":"pending")") != std::string::npos;
+    if (line.find(R"("type":"judge_call")") != std::string::npos) {
+      ++calls;
+      in += std::stoull(must_match(line, R"("input_tokens":(\d+))")[1]);
+      out += std::stoull(must_match(line, R"("output_tokens":(\d+))")[1]);
+    }
+  }
+  REQUIRE(batches >= 2);
+  auto totals = b.substr(b.find("<table id=\"batch-totals\""));
+  CHECK(totals.find("<th scope=\"row\">batches</th><td>" + std::to_string(batches) + "</td>")
+        != std::string::npos);
+  CHECK(totals.find("(" + std::to_string(calls) + " in all)") != std::string::npos);
+  CHECK(totals.find("<th scope=\"row\">batched calls recorded</th><td>" + std::to_string(calls))
+        != std::string::npos);
+  CHECK(std::regex_search(totals, std::regex{"median \\d+\\.\\d s, longest \\d+\\.\\d s \\("
+                                             + std::to_string(batches) + " ended\\)"}));
+  char cost[64];
+  std::snprintf(cost, sizeof cost, "%.4f in all", (2.0 * in + 4.0 * out) / 1e6 / 2);
+  CHECK(totals.find(cost) != std::string::npos);
+  CHECK(b.find("<table id=\"data-batch-list\"") != std::string::npos);
+  auto chromium = chromium_or_skip();
+  if (chromium.empty())
+    return;
+  auto [found, labels] = layout_of(dir, chromium, "r.html");
+  CHECK(labels > 10);
+  CHECK(found == "no overlap");
 }
