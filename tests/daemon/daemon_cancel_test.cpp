@@ -4,11 +4,13 @@
 // — the calls the judge's server received. The judge thinks for a minute,
 // so that nothing here races a clock: the next run's calls can only reach
 // the server before the cancelled calls' minute is over if the slots were
-// freed.
+// freed. SIGTERM ends the runs the same way once its grace period is over.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
+#include <sstream>
 
 #include <rapidjson/document.h>
 
@@ -21,6 +23,16 @@ using namespace ij::test;
 namespace {
 
 constexpr auto thinking = std::chrono::seconds(60);
+
+/// An OpenAI-compatible judge that thinks a minute, four calls at once.
+fake_api_options thinking_judge() {
+  fake_api_options o;
+  o.kind = api_kind::openai;
+  o.latency = thinking;
+  o.threads = 4;
+  o.record_requests = false;
+  return o;
+}
 
 std::string pairs_of(const std::string& prefix, int n) {
   std::string out;
@@ -65,16 +77,21 @@ call_counts ended_counts(api_client& api, const std::string& id) {
           calls["aborted"].GetUint64()};
 }
 
+/// The audit's run_end record (the last one).
+rapidjson::Document last_run_end(const std::string& audit) {
+  rapidjson::Document end;
+  std::istringstream lines{audit};
+  for (std::string line; std::getline(lines, line);)
+    if (line.find("\"type\":\"run_end\"") != std::string::npos)
+      end.Parse(line.c_str());
+  return end;
+}
+
 } // namespace
 
 TEST_CASE("daemon: DELETE aborts the run's calls in flight; the next run's calls reach "
           "the judge at once, and the counts are the calls the judge received") {
-  fake_api_options o;
-  o.kind = api_kind::openai;
-  o.latency = thinking;
-  o.threads = 4;
-  o.record_requests = false;
-  fake_api fake(o);
+  fake_api fake(thinking_judge());
   temp_dir dir;
   started_daemon d{dir, dir.file("state")};
   api_client api{d.url(), ""};
@@ -111,6 +128,39 @@ TEST_CASE("daemon: DELETE aborts the run's calls in flight; the next run's calls
   write_file(dir.file("a.jsonl"), audit.body);
   CHECK(audit.body.find("\"calls_sent\":4,") != std::string::npos);
   CHECK(audit.body.find("\"calls_aborted\":4,") != std::string::npos);
+  auto v = invjudge(dir, "audit verify a.jsonl");
+  INFO(v.out);
+  CHECK(v.exit_code == 4);
+  CHECK(v.out.rfind("interrupted: ", 0) == 0);
+}
+
+TEST_CASE("daemon: SIGTERM aborts the runs' calls in flight; the interrupted run_end "
+          "counts as sent the calls the judge received") {
+  fake_api fake(thinking_judge());
+  temp_dir dir;
+  auto state = dir.file("state");
+  std::string id;
+  {
+    started_daemon d{dir, state};
+    api_client api{d.url(), ""};
+    id = start_run(api, fake, "a", 20);
+    REQUIRE(eventually([&] { return fake.server().requests() == 4; }));
+    // The judge would think a minute: the daemon ends before that only if
+    // the grace period's end aborted the calls.
+    d.process().signal(SIGTERM);
+    CHECK(d.process().wait() == 0);
+    INFO(d.log());
+    CHECK(d.log().find("unfinished runs resume at the next start") != std::string::npos);
+  }
+  auto audit = read_file(state + "/runs/" + id + "/audit.jsonl");
+  auto end = last_run_end(audit);
+  REQUIRE(end.IsObject());
+  CHECK(end["interrupted"].IsTrue());
+  CHECK(std::string{end["stop_reason"].GetString()}.find("SIGTERM") != std::string::npos);
+  CHECK(end["calls_sent"].GetUint64() == fake.server().requests());
+  CHECK(end["calls_aborted"].GetUint64() == 4);
+  CHECK(end["calls_answered"].GetUint64() == 0);
+  write_file(dir.file("a.jsonl"), audit);
   auto v = invjudge(dir, "audit verify a.jsonl");
   INFO(v.out);
   CHECK(v.exit_code == 4);
