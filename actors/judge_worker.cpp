@@ -15,6 +15,7 @@
 #include "core/prompt.hpp"
 #include "core/run_manifest.hpp"
 #include "core/worker_fields.hpp"
+#include "core/worker_key.hpp"
 
 namespace ij {
 
@@ -74,8 +75,10 @@ judge_info describe_worker(const judge_binding& b, const std::string& worker_id,
   i.ca_file = s.ca_file;
   i.logprobs = s.logprobs;
   i.constrain = std::string{to_string(s.constrain)};
-  i.prompt_id = std::string{judge_prompt_id};
-  i.prompt_sha256 = judge_prompt_template_sha256();
+  auto prompt = prompt_of(s);
+  i.prompt_id = prompt.id;
+  i.prompt_sha256 = prompt.template_sha256;
+  i.settings_key = worker_key_of(s);
   i.version = software_version();
   return i;
 }

@@ -19,6 +19,7 @@
 #include "core/batch_settings.hpp"
 #include "core/run_tag.hpp"
 #include "core/wall_clock.hpp"
+#include "core/worker_key.hpp"
 #include "core/audit_record.hpp"
 #include "core/cascade_policy.hpp"
 #include "core/run_budgets.hpp"
@@ -562,28 +563,29 @@ void write_manifest(self_ptr self) {
           [=](caf::error& err) { fail_run(self, err); });
 }
 
-// The workers serving the run's judges; an error names a judge nobody
-// serves (or a calibration map its client did not read). Several judges may
-// share a judge id: every worker of any of them is used once.
+// The workers serving the run's judges: those of each judge's exact call
+// settings (core/worker_key.hpp: in the daemon, other runs' workers of the
+// same judge id may differ in endpoint, seed, batch...). An error names a
+// judge nobody serves (or a calibration map its client did not read).
+// Several judges may share a judge id: every worker of any of them is used
+// once.
 caf::expected<std::vector<worker_entry>>
 select_workers(const run_config& cfg, const std::vector<worker_entry>& all) {
   if (!cfg.calibration.empty() && !cfg.calibration_maps)
     return make_error(errc::bad_config, "calibration map " + cfg.calibration
                                           + " was not loaded by this client");
-  std::set<std::string> ids;
   for (auto& spec : cfg.judges) {
-    auto id = judge_id_of(spec);
     auto served = std::any_of(all.begin(), all.end(), [&](auto& e) {
-      return e.info.judge_id == id;
+      return serves(spec, e.info);
     });
     if (!served)
       return make_error(errc::no_worker, "no worker serves judge " + spec.name
-                                           + " (" + id + ")");
-    ids.insert(id);
+                                           + " (" + judge_id_of(spec) + ")");
   }
+  judge_selection selection{cfg.judges};
   std::vector<worker_entry> ours;
   for (auto& e : all)
-    if (ids.count(e.info.judge_id) != 0)
+    if (selection.takes(e.info))
       ours.push_back(e);
   return ours;
 }
@@ -595,9 +597,6 @@ void on_workers(self_ptr self, std::vector<worker_entry>& all) {
     fail_run(self, ours.error());
     return;
   }
-  std::vector<std::string> ids;
-  for (auto& spec : st.setup.config.judges)
-    ids.push_back(judge_id_of(spec));
   for (auto& e : *ours)
     st.judges.push_back(e.info);
   st.totals.name_workers(st.judges);
@@ -626,8 +625,9 @@ void on_workers(self_ptr self, std::vector<worker_entry>& all) {
                               std::move(*ours), std::move(*plan));
     st.coordinator = caf::actor_cast<vote_service_actor>(router);
   } else {
-    auto coordinator = self->spawn(vote_coordinator, sink, st.setup.directory,
-                                   std::move(ids), std::move(*ours), vs);
+    auto coordinator =
+      self->spawn(selective_vote_coordinator, sink, st.setup.directory,
+                  judge_selection{cfg.judges}, std::move(*ours), vs);
     st.coordinator = caf::actor_cast<vote_service_actor>(coordinator);
   }
   st.children->push_back(caf::actor_cast<caf::actor>(st.coordinator));

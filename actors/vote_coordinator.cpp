@@ -369,7 +369,8 @@ void on_update(self_ptr self, worker_update& u) {
 
 void add_worker(state& st, const worker_entry& e) {
   if (st.judge_ids.count(e.info.judge_id) == 0
-      || st.stopped_judges.count(e.info.judge_id) != 0)
+      || st.stopped_judges.count(e.info.judge_id) != 0
+      || (st.selection && !st.selection->takes(e.info)))
     return;
   auto i = st.worker_index.find(e.info.worker_id);
   if (i != st.worker_index.end()) {
@@ -659,6 +660,23 @@ vote_coordinator(vote_coordinator_actor::stateful_pointer<vote_coordinator_state
     },
     [=](status_atom) { return loads(self->state); },
   };
+}
+
+} // namespace ij
+
+namespace ij {
+
+vote_coordinator_actor::behavior_type
+selective_vote_coordinator(
+  vote_coordinator_actor::stateful_pointer<vote_coordinator_state> self,
+  vote_sink_actor sink, judge_directory_actor directory,
+  judge_selection selection, std::vector<worker_entry> workers,
+  vote_settings settings) {
+  auto ids = selection.judge_ids();
+  self->state.selection = std::move(selection);
+  return vote_coordinator(self, std::move(sink), std::move(directory),
+                          std::move(ids), std::move(workers),
+                          std::move(settings));
 }
 
 } // namespace ij

@@ -85,6 +85,7 @@
 #include "core/cancel_account.hpp"
 #include "core/judge_budget.hpp"
 #include "core/vote_schedule.hpp"
+#include "core/worker_key.hpp"
 #include "core/vote_tally.hpp"
 #include "messages/interfaces.hpp"
 
@@ -146,6 +147,9 @@ struct vote_coordinator_state {
   vote_sink_actor sink;
   /// The run's judges: workers of other judges are not used.
   std::set<std::string> judge_ids;
+  /// With a selection, only the workers it takes (the run's exact call
+  /// settings, core/worker_key.hpp), even among those of its judge ids.
+  std::optional<judge_selection> selection;
   std::vector<worker_link> workers;
   std::unordered_map<std::string, std::size_t> worker_index;
   std::unordered_map<std::uint64_t, job> jobs;
@@ -178,5 +182,15 @@ vote_coordinator(vote_coordinator_actor::stateful_pointer<vote_coordinator_state
                  vote_sink_actor sink, judge_directory_actor directory,
                  std::vector<std::string> judge_ids,
                  std::vector<worker_entry> workers, vote_settings settings);
+
+/// The same over the workers `selection` takes: a worker of the run's judge
+/// ids whose call settings differ (another run's, in the daemon) is never
+/// used, neither at spawn nor when it joins later.
+vote_coordinator_actor::behavior_type
+selective_vote_coordinator(
+  vote_coordinator_actor::stateful_pointer<vote_coordinator_state> self,
+  vote_sink_actor sink, judge_directory_actor directory,
+  judge_selection selection, std::vector<worker_entry> workers,
+  vote_settings settings);
 
 } // namespace ij

@@ -236,8 +236,12 @@ std::optional<route_plan> route_plan_of(const run_config& cfg,
   auto add = [&](const std::string& name, std::string role,
                  vote_settings settings) {
     auto spec = find_judge(cfg, name);
+    judge_selection selection;
+    if (spec)
+      selection.judges.push_back(*spec);
     plan.judges.push_back(routed_judge{name, spec ? judge_id_of(*spec) : "",
-                                       std::move(role), std::move(settings)});
+                                       std::move(role), std::move(settings),
+                                       std::move(selection)});
   };
   if (cfg.panel) {
     plan.panel = cfg.panel->rule;
@@ -268,10 +272,10 @@ vote_router(vote_router_actor::stateful_pointer<vote_router_state> self,
   for (auto& j : st.plan.judges) {
     std::vector<worker_entry> theirs;
     for (auto& w : workers)
-      if (w.info.judge_id == j.judge_id)
+      if (j.selection.takes(w.info))
         theirs.push_back(w);
     st.coordinators.push_back(self->spawn<caf::linked>(
-      vote_coordinator, me, directory, std::vector<std::string>{j.judge_id},
+      selective_vote_coordinator, me, directory, j.selection,
       std::move(theirs), j.settings));
   }
   return {

@@ -43,6 +43,8 @@ struct routed_judge {
   /// "panel", "rules" or "llm".
   std::string role;
   vote_settings settings;
+  /// The workers its coordinator uses: those of its exact call settings.
+  judge_selection selection;
 };
 
 /// What the router does: a panel (judges in panel order) or a cascade

@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "answers/answer_markers.hpp"
 #include "answers/cleaning.hpp"
 #include "answers/prose.hpp"
 #include "core/text.hpp"
@@ -19,24 +20,6 @@ using text::is_digit;
 using text::is_space;
 using text::lower;
 using text::trim;
-
-/// "is", "would be", "est", "是", "：" ... between an answer word and its
-/// value; the length matched, 0 if none.
-std::size_t intro_word_at(std::string_view s, std::size_t i) {
-  static constexpr std::array<std::string_view, 10> ascii{
-    "would be", "will be", "is", "est", "es", "ist", "sera", "serait",
-    "equals", "was"};
-  for (auto w : ascii)
-    if (iequal_at(s, i, w) && !(i + w.size() < s.size() && is_alpha(s[i + w.size()])))
-      return w.size();
-  static constexpr std::array<std::string_view, 6> other{
-    "\xEF\xBC\x9A", "\xE6\x98\xAF", "\xE4\xB8\xBA", "\xE7\x82\xBA",
-    "\xD9\x87\xD9\x8A", "\xD9\x87\xD9\x88"}; // ： 是 为 為 هي هو
-  for (auto w : other)
-    if (s.substr(i, w.size()) == w)
-      return w.size();
-  return 0;
-}
 
 /// Where the value after an "answer" phrase ending at `after` starts
 /// (past ":", "is", "would be" and markup); npos when no value follows.
@@ -88,7 +71,8 @@ bool ends_sentence(std::string_view s, std::size_t k) {
   if (c == ',' && k + 2 < n && s[k + 1] == ' ' && is_alpha(s[k + 2]))
     return true; // "12, because ..."
   return s.substr(k, 3) == "\xE3\x80\x82"  // "。"
-         || s.substr(k, 3) == "\xE0\xA5\xA4"; // "।" (danda)
+         || s.substr(k, 3) == "\xE0\xA5\xA4"  // "।" (danda)
+         || end_of_answer_tag_at(s, k);       // "【答案】B<eoa>"
 }
 
 /// The end of the sentence starting at `start`, outside math and braces,
@@ -163,64 +147,23 @@ std::string_view unquoted(std::string_view span) {
 }
 
 /// The answer span after an "answer" phrase ending at `after`; empty when
-/// the phrase is not followed by an answer.
-std::string_view phrase_span(std::string_view s, std::size_t after) {
+/// the phrase is not followed by an answer (or, after a marker that also
+/// heads solutions, by a sentence rather than a value).
+std::string_view phrase_span(std::string_view s, std::size_t after,
+                             bool value_only = false) {
   const std::size_t start = value_start(s, after);
   if (start == std::string_view::npos)
     return {};
   auto span = trim(s.substr(start, sentence_end(s, start) - start));
   while (!span.empty() && (span.back() == '*' || span.back() == '.'))
     span.remove_suffix(1);
-  span = unquoted(trim(span));
+  span = unquoted(without_copula(trim(span)));
   while (!span.empty() && span.back() == '.')
     span.remove_suffix(1);
-  return trim(span);
-}
-
-} // namespace
-
-namespace {
-
-// "answer" in the languages models answer in: a final number after one of
-// these is stated as the answer (Chinese, French, Spanish, German, Arabic,
-// Hindi, Russian solution texts).
-constexpr std::array<std::string_view, 11> answer_words{
-  "answer", "r\xC3\xA9ponse", "reponse", "respuesta", "antwort",
-  "\xE7\xAD\x94\xE6\xA1\x88",                          // 答案
-  "\xD8\xA7\xD9\x84\xD8\xA5\xD8\xAC\xD8\xA7\xD8\xA8\xD8\xA9", // الإجابة
-  "\xD8\xA7\xD9\x84\xD8\xAC\xD9\x88\xD8\xA7\xD8\xA8",         // الجواب
-  "\xE0\xA4\x89\xE0\xA4\xA4\xE0\xA5\x8D\xE0\xA4\xA4\xE0\xA4\xB0", // उत्तर
-  "\xD0\xBE\xD1\x82\xD0\xB2\xD0\xB5\xD1\x82",                   // ответ
-  "\xD0\x9E\xD1\x82\xD0\xB2\xD0\xB5\xD1\x82",                   // Ответ
-};
-
-/// The length of an answer word at `k`: ASCII words case-insensitively
-/// and as whole words; 0 if none.
-std::size_t answer_word_at(std::string_view s, std::size_t k) {
-  // Most bytes start no answer word: one table look-up rules them out.
-  static const auto first_bytes = [] {
-    std::array<bool, 256> t{};
-    for (auto w : answer_words) {
-      t[static_cast<unsigned char>(w.front())] = true;
-      t[static_cast<unsigned char>(text::upper(w.front()))] = true;
-    }
-    return t;
-  }();
-  if (!first_bytes[static_cast<unsigned char>(s[k])])
-    return 0;
-  for (auto w : answer_words) {
-    const bool ascii = !text::is_non_ascii(w.front());
-    if (ascii ? !iequal_at(s, k, w) : s.substr(k, w.size()) != w)
-      continue;
-    if (ascii) {
-      const bool starts = k == 0 || !is_alpha(s[k - 1]);
-      const bool ends = k + w.size() >= s.size() || !is_alpha(s[k + w.size()]);
-      if (!starts || !ends)
-        continue;
-    }
-    return w.size();
-  }
-  return 0;
+  span = trim(span);
+  if (value_only && is_prose(span, true))
+    return {};
+  return span;
 }
 
 } // namespace
@@ -228,10 +171,10 @@ std::size_t answer_word_at(std::string_view s, std::size_t k) {
 phrase_hit last_answer_phrase(std::string_view s) {
   phrase_hit hit;
   for (std::size_t k = s.size(); k-- > 0;) {
-    const std::size_t len = answer_word_at(s, k);
-    if (len == 0)
+    const auto m = answer_marker_at(s, k);
+    if (m.length == 0)
       continue;
-    auto span = phrase_span(s, k + len);
+    auto span = phrase_span(s, k + m.length, m.value_only);
     if (!span.empty()) {
       hit.at = k;
       hit.span = span;
@@ -244,13 +187,13 @@ phrase_hit last_answer_phrase(std::string_view s) {
 std::vector<phrase_hit> answer_phrases(std::string_view s) {
   std::vector<phrase_hit> out;
   for (std::size_t k = 0; k < s.size(); ++k) {
-    const std::size_t len = answer_word_at(s, k);
-    if (len == 0)
+    const auto m = answer_marker_at(s, k);
+    if (m.length == 0)
       continue;
-    auto span = phrase_span(s, k + len);
+    auto span = phrase_span(s, k + m.length, m.value_only);
     if (!span.empty())
       out.push_back({k, span});
-    k += len - 1;
+    k += m.length - 1;
   }
   return out;
 }

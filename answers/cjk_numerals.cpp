@@ -27,8 +27,15 @@ constexpr std::array<cjk_char, 19> chars{{
 }};
 
 const cjk_char* char_at(std::string_view s, std::size_t i) {
+  // Every numeral is three bytes led by E3..E9: most bytes are ruled out
+  // without comparing.
+  if (i + 3 > s.size())
+    return nullptr;
+  const auto lead = static_cast<unsigned char>(s[i]);
+  if (lead < 0xE3 || lead > 0xE9)
+    return nullptr;
   for (const auto& c : chars)
-    if (s.substr(i, c.utf8.size()) == c.utf8)
+    if (s[i] == c.utf8[0] && s[i + 1] == c.utf8[1] && s[i + 2] == c.utf8[2])
       return &c;
   return nullptr;
 }
@@ -45,6 +52,78 @@ bool is_cjk_numeral_run(std::string_view s) {
     i += c->utf8.size();
   }
   return true;
+}
+
+namespace {
+
+constexpr std::string_view fen_zhi = "\xE5\x88\x86\xE4\xB9\x8B"; // 分之
+constexpr std::string_view bai = "\xE7\x99\xBE";                  // 百
+constexpr std::string_view you = "\xE5\x8F\x88";                  // 又
+constexpr std::string_view fu = "\xE8\xB4\x9F";                   // 负
+constexpr std::string_view gen_hao = "\xE6\xA0\xB9\xE5\x8F\xB7"; // 根号
+
+/// Digits, or a CJK numeral read into digits.
+std::optional<std::string> number_part(std::string_view s) {
+  if (s.empty() || s.size() > 40)
+    return std::nullopt;
+  bool digits = true;
+  for (char c : s)
+    digits = digits && ((c >= '0' && c <= '9') || c == '.');
+  if (digits && s.front() != '.' && s.back() != '.')
+    return std::string{s};
+  return cjk_numeral_digits(s);
+}
+
+} // namespace
+
+bool is_cjk_number_run(std::string_view s) {
+  if (s.empty())
+    return false;
+  for (std::size_t i = 0; i < s.size();) {
+    if (const auto* c = char_at(s, i)) {
+      i += c->utf8.size();
+      continue;
+    }
+    bool word = false;
+    for (auto w : {fen_zhi, you, fu, gen_hao})
+      if (s.substr(i, w.size()) == w) {
+        i += w.size();
+        word = true;
+        break;
+      }
+    if (!word)
+      return false;
+  }
+  return true;
+}
+
+std::optional<std::string> cjk_fraction_text(std::string_view s) {
+  const auto at = s.find(fen_zhi);
+  if (at == std::string_view::npos)
+    return std::nullopt;
+  std::string sign;
+  if (s.substr(0, fu.size()) == fu) {
+    sign = "-";
+    s.remove_prefix(fu.size());
+  }
+  auto den = s.substr(0, s.find(fen_zhi));
+  const auto num = number_part(s.substr(den.size() + fen_zhi.size()));
+  if (!num)
+    return std::nullopt;
+  if (den == bai) // 百分之五十: a percent
+    return sign + *num + "%";
+  std::string whole;
+  if (const auto y = den.find(you); y != std::string_view::npos) {
+    const auto w = number_part(den.substr(0, y)); // 2又3分之1
+    if (!w)
+      return std::nullopt;
+    whole = *w + " ";
+    den = den.substr(y + you.size());
+  }
+  const auto d = number_part(den);
+  if (!d)
+    return std::nullopt;
+  return sign + whole + *num + "/" + *d;
 }
 
 std::optional<std::string> cjk_numeral_digits(std::string_view s) {

@@ -18,7 +18,7 @@ struct utf8_map {
 };
 
 // Unicode forms mapped onto the ASCII/LaTeX forms the scanner reads.
-constexpr std::array<utf8_map, 42> utf8_forms{{
+constexpr std::array<utf8_map, 45> utf8_forms{{
   {"\xC2\xA0", " "},             // no-break space
   {"\xE2\x80\x89", "\x01"},      // thin space
   {"\xE2\x80\xAF", "\x01"},      // narrow no-break space
@@ -29,8 +29,8 @@ constexpr std::array<utf8_map, 42> utf8_forms{{
   {"\xE2\x8B\x85", " \\cdot "},  // dot operator
   {"\xE2\x89\x88", " \\approx "},
   {"\xC2\xB0", " \\circ "},      // degree sign
-  {"\xC2\xB2", "^2"},
-  {"\xC2\xB3", "^3"},
+  {"\xC3\xB7", " \\div "},       // division sign
+  {"\xE6\xA0\xB9\xE5\x8F\xB7", " \\sqrt "}, // 根号 (square root)
   {"\xE2\x89\xA4", " \\le "},
   {"\xE2\x89\xA5", " \\ge "},
   {"\xE2\x89\xA0", " \\ne "},
@@ -61,7 +61,45 @@ constexpr std::array<utf8_map, 42> utf8_forms{{
   {"\xEF\xBC\x8C", ","},          // fullwidth comma
   {"\xE3\x80\x82", "."},          // ideographic full stop
   {"\xEF\xBC\x9A", ":"},          // fullwidth colon
+  {"\xE2\x88\x9B", " \\sqrt[3] "}, // cube root
+  {"\xE2\x88\x95", "/"},          // division slash
+  {"\xE2\x81\x84", "/"},          // fraction slash
 }};
+
+/// The ASCII character a superscript (²) or subscript (₂) stands for, and
+/// which of the two it is; '\0' when the character at `i` is neither.
+struct script_char {
+  char c = '\0';
+  bool sub = false;
+  std::size_t length = 0;
+};
+
+script_char script_at(std::string_view s, std::size_t i) {
+  auto u = [&](std::size_t k) {
+    return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0u;
+  };
+  if (u(0) == 0xC2 && (u(1) == 0xB2 || u(1) == 0xB3)) // ² ³
+    return {static_cast<char>('2' + (u(1) - 0xB2)), false, 2};
+  if (u(0) == 0xC2 && u(1) == 0xB9) // ¹
+    return {'1', false, 2};
+  if (u(0) == 0xE2 && u(1) == 0x81) {
+    if (u(2) == 0xB0) return {'0', false, 3};
+    if (u(2) >= 0xB4 && u(2) <= 0xB9)
+      return {static_cast<char>('4' + (u(2) - 0xB4)), false, 3};
+    if (u(2) == 0xBA) return {'+', false, 3};
+    if (u(2) == 0xBB) return {'-', false, 3};
+    if (u(2) == 0xBD) return {'(', false, 3};
+    if (u(2) == 0xBE) return {')', false, 3};
+    if (u(2) == 0xBF) return {'n', false, 3};
+  }
+  if (u(0) == 0xE2 && u(1) == 0x82) {
+    if (u(2) >= 0x80 && u(2) <= 0x89)
+      return {static_cast<char>('0' + (u(2) - 0x80)), true, 3};
+    if (u(2) == 0x8A) return {'+', true, 3};
+    if (u(2) == 0x8B) return {'-', true, 3};
+  }
+  return {};
+}
 
 /// Commands whose argument is text or a wrapper: the braces go, the content
 /// stays.
@@ -121,8 +159,31 @@ private:
   }
 
   void utf8() {
+    // "x²³", "10⁻³", "a₁₂": a run of super- or subscripts is one exponent
+    // or index.
+    if (auto first = script_at(in_, i_); first.c) {
+      out_.append(first.sub ? "_{" : "^{");
+      for (auto c = first; c.c && c.sub == first.sub; c = script_at(in_, i_)) {
+        out_.push_back(c.c);
+        i_ += c.length;
+      }
+      out_.push_back('}');
+      return;
+    }
+    // Most non-ASCII bytes (continuation bytes, CJK and other letters)
+    // start no form: one look-up passes them through.
+    static const auto leads = [] {
+      std::array<bool, 256> t{};
+      for (const auto& m : utf8_forms)
+        t[static_cast<unsigned char>(m.from.front())] = true;
+      return t;
+    }();
+    if (!leads[static_cast<unsigned char>(in_[i_])]) {
+      out_.push_back(in_[i_++]);
+      return;
+    }
     for (const auto& m : utf8_forms) {
-      if (starts_with(in_.substr(i_), m.from)) {
+      if (m.from[0] == in_[i_] && starts_with(in_.substr(i_), m.from)) {
         // "2½" is a mixed number: keep the whole part apart.
         if (starts_with(m.to, "\\frac") && !out_.empty()
             && is_digit(out_.back()))

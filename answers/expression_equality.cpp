@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <string>
 
 namespace ij {
 
@@ -126,20 +127,97 @@ math_outcome constants(const ex& a, const ex& b, double gap) {
 
 } // namespace
 
+namespace {
+
+using complex = std::complex<double>;
+
+/// base^exponent in doubles; an integer exponent by repeated squaring, so
+/// that (-2)^3 stays real.
+std::optional<complex> power_value(complex base, complex exponent) {
+  if (base == 0.0 && exponent.real() <= 0)
+    return std::nullopt; // 0^0, 1/0: no value
+  if (exponent.imag() == 0 && std::abs(exponent.real()) <= 64
+      && exponent.real() == std::floor(exponent.real())) {
+    long n = static_cast<long>(exponent.real());
+    const bool invert = n < 0;
+    complex r = 1.0, b = base;
+    for (n = std::labs(n); n > 0; n >>= 1, b *= b)
+      if (n & 1)
+        r *= b;
+    return invert ? 1.0 / r : r;
+  }
+  return std::pow(base, exponent);
+}
+
+std::optional<complex> function_value(const std::string& f, complex x) {
+  if (f == "sin") return std::sin(x);
+  if (f == "cos") return std::cos(x);
+  if (f == "tan") return std::tan(x);
+  if (f == "asin") return std::asin(x);
+  if (f == "acos") return std::acos(x);
+  if (f == "atan") return std::atan(x);
+  if (f == "sinh") return std::sinh(x);
+  if (f == "cosh") return std::cosh(x);
+  if (f == "tanh") return std::tanh(x);
+  if (f == "exp") return std::exp(x);
+  if (f == "log" && x != 0.0) return std::log(x);
+  if (f == "abs") return complex{std::abs(x)};
+  if (f == "factorial" && x.imag() == 0 && x.real() >= 0 && x.real() <= 170
+      && x.real() == std::floor(x.real()))
+    return std::tgamma(x.real() + 1);
+  return std::nullopt;
+}
+
+/// The value of `e` at `point`, walking GiNaC's tree in doubles: no GiNaC
+/// object is made, so no evaluation can throw out of a half-built one
+/// (GiNaC leaks a power whose eval() throws, as 0^(-1) does).
+std::optional<complex> tree_value(const ex& e, const GiNaC::exmap& point,
+                                  int depth) {
+  if (depth > 200)
+    return std::nullopt;
+  std::optional<complex> out;
+  if (GiNaC::is_a<GiNaC::numeric>(e)) {
+    const auto& n = GiNaC::ex_to<GiNaC::numeric>(e);
+    out = complex{GiNaC::real(n).to_double(), GiNaC::imag(n).to_double()};
+  } else if (GiNaC::is_a<GiNaC::symbol>(e)) {
+    const auto it = point.find(e);
+    if (it != point.end())
+      out = tree_value(it->second, {}, depth + 1);
+  } else if (GiNaC::is_a<GiNaC::constant>(e)) {
+    if (e.is_equal(GiNaC::Pi))
+      out = complex{3.14159265358979323846};
+  } else if (GiNaC::is_a<GiNaC::add>(e) || GiNaC::is_a<GiNaC::mul>(e)) {
+    const bool sum = GiNaC::is_a<GiNaC::add>(e);
+    complex acc = sum ? 0.0 : 1.0;
+    for (std::size_t i = 0; i < e.nops(); ++i) {
+      auto v = tree_value(e.op(i), point, depth + 1);
+      if (!v)
+        return std::nullopt;
+      acc = sum ? acc + *v : acc * *v;
+    }
+    out = acc;
+  } else if (GiNaC::is_a<GiNaC::power>(e)) {
+    auto b = tree_value(e.op(0), point, depth + 1);
+    auto x = tree_value(e.op(1), point, depth + 1);
+    if (b && x)
+      out = power_value(*b, *x);
+  } else if (GiNaC::is_a<GiNaC::function>(e) && e.nops() == 1) {
+    if (auto x = tree_value(e.op(0), point, depth + 1))
+      out = function_value(GiNaC::ex_to<GiNaC::function>(e).get_name(), *x);
+  }
+  if (out && (!std::isfinite(out->real()) || !std::isfinite(out->imag())))
+    return std::nullopt;
+  return out;
+}
+
+} // namespace
+
 std::optional<std::complex<double>> value_at(const ex& e,
                                              const GiNaC::exmap& point) {
   try {
-    ex v = point.empty() ? GiNaC::evalf(e) : GiNaC::evalf(e.subs(point));
-    if (!GiNaC::is_a<GiNaC::numeric>(v))
-      return std::nullopt;
-    const auto n = GiNaC::ex_to<GiNaC::numeric>(v);
-    const std::complex<double> c{GiNaC::real(n).to_double(),
-                                 GiNaC::imag(n).to_double()};
-    if (!std::isfinite(c.real()) || !std::isfinite(c.imag()))
-      return std::nullopt;
-    return c;
+    return tree_value(e, point, 0);
   } catch (const std::exception&) {
-    return std::nullopt; // a pole, an overflow: not a point to judge by
+    return std::nullopt; // a number GiNaC cannot convert: no point to judge by
   }
 }
 

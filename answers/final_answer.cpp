@@ -71,7 +71,7 @@ std::optional<final_answer> locate(std::string_view text,
     return final_answer{whole, answer_locator::whole_text};
   if (auto n = last_number_in_prose(whole)) {
     ambiguous = prose_number_is_ambiguous(whole, *n);
-    return final_answer{*n, answer_locator::last_number};
+    return final_answer{*n, prose_value_locator(whole, *n)};
   }
   return std::nullopt;
 }
@@ -144,11 +144,14 @@ std::optional<number_reading> read_final_number(std::string_view text) {
         r->ordinal = true;
   if (r) {
     r->ambiguous = ambiguous;
+    r->found_by = found->located_by;
     if (found->located_by == answer_locator::boxed
         || found->located_by == answer_locator::answer_phrase)
       r->contradicted = states_another_answer(text, *r, found->located_by);
   }
-  if (r && found->located_by == answer_locator::last_number) {
+  if (r && !(found->located_by == answer_locator::boxed
+             || found->located_by == answer_locator::answer_phrase
+             || found->located_by == answer_locator::whole_text)) {
     r->unit.clear(); // prose around the number is not its unit...
     r->prose_unit = word_after_as_unit(text, found->text);
   }

@@ -7,16 +7,10 @@
 #include <optional>
 #include <string_view>
 
+#include "answers/answer_provenance.hpp"
 #include "answers/number_reader.hpp"
 
 namespace ij {
-
-enum class answer_locator {
-  boxed,         // the last \boxed{...} / \fbox{...}
-  answer_phrase, // after "the answer is", "final answer:", "answer:"
-  whole_text,    // the text is the answer itself ("3/4", "(1, 2)")
-  last_number,   // prose: the last number, or the $...$ segment holding it
-};
 
 struct final_answer {
   /// A view into the text given to find_final_answer.

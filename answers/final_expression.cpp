@@ -4,6 +4,7 @@
 #include "answers/boxed.hpp"
 #include "answers/cleaning.hpp"
 #include "answers/prose.hpp"
+#include "answers/prose_number.hpp"
 #include "core/text.hpp"
 
 namespace ij {
@@ -105,7 +106,8 @@ std::vector<std::string> boxed_readings(std::string_view text,
 }
 
 /// Math segments joined only by list words ("$21,16$ or $11$",
-/// "$6$ and $8$"): one list answer, not prose.
+/// "$6$ and $8$", "$2$、$3$"): one list answer, not prose. Words of other
+/// scripts between them are prose.
 bool joined_math(std::string_view s) {
   auto segs = math_segments(s);
   if (segs.size() < 2)
@@ -114,6 +116,22 @@ bool joined_math(std::string_view s) {
   for (std::size_t k = 0; k <= segs.size(); ++k) {
     const std::size_t to = k < segs.size() ? segs[k].begin : s.size();
     for (std::size_t i = from; i < to;) {
+      if (text::is_non_ascii(s[i])) {
+        // The Chinese enumeration comma and list words join; any other
+        // letter is prose ("所以…为$$120$$").
+        bool joint = false;
+        for (std::string_view w : {"\xE3\x80\x81", "\xE5\x92\x8C",
+                                   "\xE6\x88\x96", "\xE4\xB8\x8E",
+                                   "\xE3\x80\x82"}) // 、和或与 and 。
+          if (s.substr(i, w.size()) == w) {
+            i += w.size();
+            joint = true;
+            break;
+          }
+        if (!joint)
+          return false;
+        continue;
+      }
       if (!text::is_alpha(s[i])) {
         ++i;
         continue;
@@ -143,31 +161,43 @@ std::string_view last_math_segment(std::string_view s) {
 
 } // namespace
 
-std::vector<std::string> final_expressions(std::string_view text) {
+final_expression_set find_final_expressions(std::string_view text) {
   if (auto ascii = halfwidth(text))
-    return final_expressions(*ascii);
+    return find_final_expressions(*ascii);
   auto boxes = boxed_answers(text);
   auto phrase = last_answer_phrase(text);
   const bool phrase_later =
     phrase.at != std::string_view::npos
     && (boxes.empty() || phrase.at > boxes.back().start);
-  std::string_view found;
   if (!boxes.empty() && !phrase_later)
-    return boxed_readings(text, boxes);
+    return {boxed_readings(text, boxes), answer_locator::boxed};
   if (phrase.at != std::string_view::npos && is_retracted(text, phrase))
     return {}; // taken back: no final expression
-  if (phrase.at != std::string_view::npos)
+  std::string_view found;
+  auto how = answer_locator::whole_text;
+  if (phrase.at != std::string_view::npos) {
     found = is_prose(phrase.span, true) ? last_math_segment(phrase.span)
                                         : phrase.span;
-  else if (auto whole = trim(text); !is_prose(whole) || joined_math(whole))
+    how = answer_locator::answer_phrase;
+  } else if (auto whole = trim(text); !is_prose(whole) || joined_math(whole)) {
     found = whole;
-  else if (auto seg = last_math_segment(whole); !seg.empty())
+  } else if (auto seg = last_math_segment(whole); !seg.empty()) {
     found = seg;
-  else
-    found = whole; // "ab + ac", "even": the reader refuses real prose
+    how = prose_value_locator(whole, seg);
+  } else {
+    // "ab + ac", "even": an answer of one word is the text itself; the
+    // reader refuses real prose.
+    found = whole;
+    if (is_prose(whole, true))
+      how = answer_locator::last_number;
+  }
   if (trim(found).empty())
     return {};
-  return {std::string{trim(found)}};
+  return {{std::string{trim(found)}}, how};
+}
+
+std::vector<std::string> final_expressions(std::string_view text) {
+  return find_final_expressions(text).readings;
 }
 
 } // namespace ij

@@ -5,8 +5,10 @@
 // span after the last answer phrase, else the whole text when it is not
 // prose, else the last math segment of the prose.
 #include <string>
-#include <vector>
 #include <string_view>
+#include <vector>
+
+#include "answers/answer_provenance.hpp"
 
 namespace ij {
 
@@ -16,5 +18,15 @@ namespace ij {
 /// the judge decides only when both readings agree. Empty when there is no
 /// final expression.
 std::vector<std::string> final_expressions(std::string_view text);
+
+/// The readings of final_expressions and how they were found: boxed, after
+/// an answer marker, the whole text (or math segments joined by "and" /
+/// "or"), or the last math segment of prose (the working).
+struct final_expression_set {
+  std::vector<std::string> readings;
+  answer_locator found_by = answer_locator::whole_text;
+};
+
+final_expression_set find_final_expressions(std::string_view text);
 
 } // namespace ij

@@ -4,6 +4,7 @@
 // a list, intervals, a matrix, a relation, an assignment, a text word.
 // The comparison (math_equivalence.hpp) works on this model, never on text.
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,10 @@ struct math_answer {
   bool ambiguous_division = false;
   /// "2\frac{1}{3}": a mixed number (7/3) or a product (2/3).
   bool ambiguous_mixed = false;
+  /// "g(0)": a function applied to 0, or g times 0, where nothing in the
+  /// pair says that g is a number (read as the application; set on the
+  /// answer read).
+  bool ambiguous_application = false;
 };
 
 /// The variables of one pair: the same name is the same symbol on both
@@ -84,8 +89,16 @@ public:
   /// The marker of \infty, only valid as an interval end.
   GiNaC::ex infinity() { return get("\\infty"); }
 
+  /// A name the pair uses as a number somewhere (not right before "("):
+  /// "x(x+1)" multiplies, "g(0)" alone may apply g.
+  void note_number(const std::string& name) { numbers_.insert(name); }
+  bool known_number(const std::string& name) const {
+    return numbers_.count(name) > 0;
+  }
+
 private:
   std::map<std::string, GiNaC::symbol> symbols_;
+  std::set<std::string> numbers_;
 };
 
 } // namespace ij

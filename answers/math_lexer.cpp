@@ -134,6 +134,10 @@ private:
     } else if (peek() == '.' && s_.substr(i_ + 1, 9) == "\\overline") {
       ++i_; // "0.\overline{3}": the point belongs to the repeating decimal
     }
+    // "1.234.567": points grouping thousands (or a version, a date), never
+    // a product of two decimals.
+    if (peek() == '.' && is_digit(peek(1)))
+      return false;
     push(K::number, s_.substr(b, i_ - b));
     if (peek() == 'e' || peek() == 'E') {
       const char n = peek(1);

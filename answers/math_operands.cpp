@@ -1,5 +1,7 @@
 #include "answers/math_parser.hpp"
 
+#include <sstream>
+
 #include "core/text.hpp"
 
 namespace ij::math_parsing {
@@ -325,7 +327,31 @@ math_answer math_parser::name() {
       ++pos_;
     }
   }
+  if (is_op("(") && !symbols_.known_number(n)) {
+    open_application_ = true; // "g(0)": g applied to 0, or g times 0?
+    if (!products_)
+      return application(n);
+  }
   return expression_of(symbols_.get(n));
+}
+
+math_answer math_parser::application(const std::string& name) {
+  const auto group = primary();
+  std::ostringstream label;
+  label << name << "(";
+  if (is_expression(group)) {
+    label << group.value;
+  } else if (group.kind == math_kind::tuple) {
+    for (std::size_t k = 0; k < group.items.size(); ++k) {
+      if (!is_expression(group.items[k]))
+        refuse();
+      label << (k ? "," : "") << group.items[k].value;
+    }
+  } else {
+    refuse();
+  }
+  label << ")";
+  return expression_of(symbols_.get(label.str()));
 }
 
 math_answer math_parser::constant() {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "answers/expression_equality.hpp"
+
 namespace ij::math_parsing {
 
 [[noreturn]] void refuse() {
@@ -35,11 +37,8 @@ long digits_of(const GiNaC::numeric& n) {
 }
 
 bool negative_constant(const ex& e) {
-  const ex v = e.evalf();
-  if (!GiNaC::is_a<GiNaC::numeric>(v))
-    return false;
-  const auto n = GiNaC::ex_to<GiNaC::numeric>(v);
-  return n.is_real() && n.is_negative();
+  const auto v = value_at(e, {}); // doubles: no GiNaC object to throw from
+  return v && v->imag() == 0 && v->real() < 0;
 }
 
 /// base^exponent within the bounds.
@@ -55,6 +54,10 @@ ex checked_power(const ex& base, const ex& exponent) {
     const auto num = GiNaC::abs(e.numer());
     if (num > max_integer_exponent)
       refuse();
+    // 0^0, 0^(-1): GiNaC's eval() throws out of a power it has already
+    // allocated, and that power leaks.
+    if (base.is_zero() && !e.is_positive())
+      refuse();
     if (GiNaC::is_a<GiNaC::numeric>(base)) {
       const auto b = GiNaC::ex_to<GiNaC::numeric>(base);
       if (b.is_zero() && e.is_negative())
@@ -66,6 +69,9 @@ ex checked_power(const ex& base, const ex& exponent) {
         refuse();
     }
   }
+  // 0^x: no value where x is not positive.
+  if (base.is_zero() && !GiNaC::is_a<GiNaC::numeric>(exponent))
+    refuse();
   return GiNaC::pow(base, exponent);
 }
 

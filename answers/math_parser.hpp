@@ -57,11 +57,15 @@ class math_parser {
 public:
   /// `log_base`: the base of "\log x" written without one (0: natural).
   /// `tight_division`: "1/2x" is 1/(2x) (else (1/2)x).
+  /// `products`: a name nothing in the pair uses as a number, right
+  /// before "(", multiplies the group ("g(0)" = g times 0); else it is
+  /// applied to it (the symbol "g(0)").
   math_parser(std::vector<math_token> toks, symbol_table& symbols,
               int log_base = 0, bool tight_division = false,
-              bool mixed_numbers = false)
+              bool mixed_numbers = false, bool products = false)
     : t_(std::move(toks)), symbols_(symbols), log_base_(log_base),
-      tight_division_(tight_division), mixed_numbers_(mixed_numbers) {}
+      tight_division_(tight_division), mixed_numbers_(mixed_numbers),
+      products_(products) {}
 
   /// A whole number right before a proper fraction ("2\frac{1}{3}"): a
   /// mixed number or a product, the text does not say.
@@ -70,6 +74,10 @@ public:
   /// A factor followed a divisor without an operator ("1/2x", "a/bc"):
   /// the text leaves open what the division covers.
   bool juxtaposed_divisor() const { return juxtaposed_divisor_; }
+
+  /// A name right before "(" that the pair never uses as a number: an
+  /// application or a product, the text does not say.
+  bool open_application() const { return open_application_; }
 
   math_answer answer() {
     auto a = sequence(nullptr);
@@ -88,6 +96,8 @@ private:
   bool juxtaposed_divisor_ = false;
   bool mixed_numbers_ = false;
   bool juxtaposed_fraction_ = false;
+  bool products_ = false;
+  bool open_application_ = false;
 
   /// At "\frac{p}{q}" (or "\frac pq") of whole numbers p < q.
   bool at_proper_fraction() const;
@@ -206,8 +216,14 @@ private:
 
   bool is_op(std::string_view text, std::size_t k) const;
 
-  /// A variable, with its subscript: "x", "x_1", "a_{37}", "\alpha".
+  /// A variable, with its subscript: "x", "x_1", "a_{37}", "\alpha"; a
+  /// name applied to a group ("g(0)", "P(A)") unless the pair uses the
+  /// name as a number or the products convention is asked.
   math_answer name();
+
+  /// "g(0)": the symbol that stands for the name applied to the group
+  /// after it (its arguments printed by GiNaC, so "g(2-1)" is "g(1)").
+  math_answer application(const std::string& name);
 
   math_answer constant();
 

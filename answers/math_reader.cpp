@@ -164,6 +164,38 @@ bool has_unbased_log(std::string_view s) {
   return false;
 }
 
+void note_number_names(std::string_view final_answer, symbol_table& symbols) {
+  if (final_answer.size() > max_answer_bytes)
+    return;
+  const std::string cleaned = clean_answer(final_answer); // tokens view it
+  const auto tokens = lex_math(cleaned, max_tokens);
+  if (!tokens)
+    return;
+  for (std::size_t k = 0; k < tokens->size(); ++k) {
+    const auto& t = (*tokens)[k];
+    const bool applied = k + 1 < tokens->size()
+                         && (*tokens)[k + 1].kind == math_token_kind::op
+                         && (*tokens)[k + 1].text == "(";
+    if (t.kind == math_token_kind::name && !applied)
+      symbols.note_number(std::string{t.text});
+  }
+}
+
+bool may_apply_a_name(std::string_view final_answer) {
+  for (std::size_t k = 0; k < final_answer.size(); ++k) {
+    if (final_answer[k] != '(')
+      continue;
+    std::size_t j = k;
+    while (j > 0 && final_answer[j - 1] == ' ')
+      --j;
+    if (j > 0 && (text::is_alpha(final_answer[j - 1])
+                  || text::is_digit(final_answer[j - 1])
+                  || final_answer[j - 1] == '}'))
+      return true;
+  }
+  return false;
+}
+
 std::optional<math_answer> read_math(std::string_view final_answer,
                                      symbol_table& symbols,
                                      const math_convention& convention) {
@@ -184,10 +216,12 @@ std::optional<math_answer> read_math(std::string_view final_answer,
                          : log == log_reading::binary ? 2
                                                       : 0;
     math_parser parser{std::move(*tokens), symbols, log_base,
-                       convention.tight_division, convention.mixed_numbers};
+                       convention.tight_division, convention.mixed_numbers,
+                       convention.juxtaposed_products};
     auto a = parser.answer();
     a.ambiguous_division = parser.juxtaposed_divisor();
     a.ambiguous_mixed = parser.juxtaposed_fraction();
+    a.ambiguous_application = parser.open_application();
     if (stray_infinity(a, symbols.infinity()))
       return std::nullopt;
     a.number_like = ambiguous_comma(cleaned);

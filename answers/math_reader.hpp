@@ -33,11 +33,24 @@ struct math_convention {
   bool tight_division = false;
   /// "2\frac{1}{3}" is the mixed number 7/3 (else 2 times 1/3).
   bool mixed_numbers = false;
+  /// "g(0)" is g times 0 (else g applied to 0) for a name nothing in the
+  /// pair uses as a number.
+  bool juxtaposed_products = false;
 };
 
 std::optional<math_answer> read_math(std::string_view final_answer,
                                      symbol_table& symbols,
                                      const math_convention& convention);
+
+/// Notes in `symbols` the names `final_answer` uses as numbers (not right
+/// before "("), so that "x(x+1)" reads as a product in either answer of
+/// the pair.
+void note_number_names(std::string_view final_answer, symbol_table& symbols);
+
+/// Something in `final_answer` stands right before "(" ("g(0)", "x_1 (2)",
+/// "2(x+1)"): the pair's names may matter to how it reads. A cheap scan
+/// that spares the others note_number_names.
+bool may_apply_a_name(std::string_view final_answer);
 
 /// The text writes a logarithm without a base ("\log 8", "log(x)"), whose
 /// base the reader can only assume.

@@ -29,6 +29,11 @@ struct side {
   /// "1/2x", "2\frac{1}{3}": the text leaves open what a division covers,
   /// or whether a whole number and a fraction are a mixed number.
   bool open_convention = false;
+  /// "g(0)": a name before a group that the pair never uses as a number
+  /// (an application or a product).
+  bool open_application = false;
+  /// How the answer was found (answer_provenance.hpp).
+  answer_locator found_by = answer_locator::whole_text;
 };
 
 /// "(B) 4", "\\textbf{(D) } 24", "\\text{(A)}\\ 5": a choice's label
@@ -86,6 +91,8 @@ std::optional<math_answer> read_expression(std::string e, side& s,
   auto a = read_math(e, symbols, convention);
   if (a && (a->ambiguous_division || a->ambiguous_mixed))
     s.open_convention = true;
+  if (a && a->ambiguous_application)
+    s.open_application = true;
   return a;
 }
 
@@ -108,18 +115,32 @@ std::optional<math_answer> number_as_math(const number_reading& r) {
   return a;
 }
 
-std::optional<side> read_side(std::string_view text,
+/// A number read through "=" ("xy = 1") is read symbolically first: the
+/// other side is not one number, and may be an equation.
+bool through_equals(const final_expression_set& found) {
+  return found.readings.size() == 1
+         && found.readings.front().find('=') != std::string::npos;
+}
+
+/// The route read_side's reading comes from: the number's when the side
+/// is read as one number, else its final expressions'.
+answer_locator found_by(const final_expression_set& found,
+                        const std::optional<number_reading>& number) {
+  return number && found.readings.size() <= 1 && !through_equals(found)
+           ? number->found_by
+           : found.found_by;
+}
+
+/// One side read from its final expressions (found once per pair) and,
+/// when it reads as one number, that number.
+std::optional<side> read_side(const final_expression_set& found,
                               const std::optional<number_reading>& number,
                               symbol_table& symbols,
                               const math_convention& convention) {
   side s;
-  const auto expressions = final_expressions(text);
-  // A number read through "=" ("xy = 1") is read symbolically first: the
-  // other side is not one number, and may be an equation.
-  const bool through_equals =
-    expressions.size() == 1
-    && expressions.front().find('=') != std::string::npos;
-  if (through_equals)
+  const auto& expressions = found.readings;
+  s.found_by = found.found_by;
+  if (through_equals(found))
     if (auto a = read_expression(expressions.front(), s, symbols, convention)) {
       s.readings.push_back(std::move(*a));
       s.shown = math_text(s.readings.front());
@@ -131,6 +152,7 @@ std::optional<side> read_side(std::string_view text,
       return std::nullopt;
     s.readings.push_back(std::move(*a));
     s.shown = number_text(*number);
+    s.found_by = number->found_by;
     if (!number->unit.empty())
       s.units.insert(number->unit);
     return s;
@@ -225,7 +247,8 @@ std::string undecided_reason(math_method m) {
              "tell.";
     case math_method::convention:
       return "Undecided: the answers decide differently as \"1/2x\" = "
-             "(1/2)x or 1/(2x), or \"2\\frac{1}{3}\" = 2/3 or 7/3.";
+             "(1/2)x or 1/(2x), \"2\\frac{1}{3}\" = 2/3 or 7/3, or "
+             "\"g(0)\" = g applied to 0 or g times 0.";
     case math_method::log_base:
       return "Undecided: a logarithm without a base decides differently "
              "as the natural, the common or the binary logarithm.";
@@ -322,12 +345,14 @@ bool unbased_log(const std::vector<std::string>& ea,
 /// `o` stands only if every convention the texts leave open decides the
 /// same: "\log 100" against 2 (natural, common, binary logarithm), "1/2x"
 /// against "\frac{1}{2x}" ((1/2)x or 1/(2x)), "(2\frac{1}{3}, 1)" (a mixed
-/// number or a product).
-math_outcome under_open_conventions(math_outcome o, std::string_view a,
-                                    std::string_view b,
+/// number or a product), "2g(0)" against 0 (g applied to 0, or g times 0).
+math_outcome under_open_conventions(math_outcome o,
+                                    const final_expression_set& a,
+                                    const final_expression_set& b,
                                     const std::optional<number_reading>& x,
                                     const std::optional<number_reading>& y,
                                     bool open_log, bool open_juxtaposition,
+                                    bool open_application,
                                     const pair_budget& budget,
                                     symbol_table& symbols) {
   std::vector<log_reading> logs{log_reading::natural};
@@ -337,20 +362,24 @@ math_outcome under_open_conventions(math_outcome o, std::string_view a,
   }
   for (auto log : logs) {
     for (bool tight : {false, true}) {
-      if ((log == log_reading::natural && !tight)
-          || (tight && !open_juxtaposition))
-        continue;
-      // Both juxtaposition conventions at once: "1/2x" and "2\frac13" are
-      // the same habit of writing (what binds tighter than an operator).
-      const math_convention c{log, tight, tight};
-      auto ca = read_side(a, x, symbols, c);
-      auto cb = read_side(b, y, symbols, c);
-      if (!ca || !cb
-          || compare_sides(*ca, *cb, budget, symbols).verdict != o.verdict)
-        return {math_verdict::undecided,
-                open_log && log != log_reading::natural
-                  ? math_method::log_base
-                  : math_method::convention};
+      for (bool products : {false, true}) {
+        if ((log == log_reading::natural && !tight && !products)
+            || (tight && !open_juxtaposition)
+            || (products && !open_application))
+          continue;
+        // Both juxtaposition conventions at once: "1/2x" and "2\frac13"
+        // are the same habit of writing (what binds tighter than an
+        // operator).
+        const math_convention c{log, tight, tight, products};
+        auto ca = read_side(a, x, symbols, c);
+        auto cb = read_side(b, y, symbols, c);
+        if (!ca || !cb
+            || compare_sides(*ca, *cb, budget, symbols).verdict != o.verdict)
+          return {math_verdict::undecided,
+                  open_log && log != log_reading::natural
+                    ? math_method::log_base
+                    : math_method::convention};
+      }
     }
   }
   return o;
@@ -361,25 +390,57 @@ std::string symbolic_reply(std::string_view a, std::string_view b,
                            const std::optional<number_reading>& y,
                            const answer_policy& policy,
                            std::chrono::microseconds limit) {
-  const auto ea = x ? std::vector<std::string>{} : final_expressions(a);
-  const auto eb = y ? std::vector<std::string>{} : final_expressions(b);
+  const auto fa = find_final_expressions(a);
+  const auto fb = find_final_expressions(b);
+  const auto ea = x ? std::vector<std::string>{} : fa.readings;
+  const auto eb = y ? std::vector<std::string>{} : fb.readings;
   if (!x && !y && ea.size() == 1 && ea == eb)
     return rule_reply("EQUIVALENT", "The final answers are written identically.",
                       {}, {});
+  // Neither decision could stand (two values from the working): no reading.
+  if (const auto la = found_by(fa, x), lb = found_by(fb, y);
+      !may_say_equivalent(la, lb))
+    return *provenance_reply(true, la, lb, x ? number_text(*x) : "",
+                             y ? number_text(*y) : "");
   std::lock_guard<std::mutex> lock{math_lock()};
   pair_budget budget{limit}; // from here: the wait for the lock is not ours
   symbol_table symbols;
-  auto sa = read_side(a, x, symbols, math_convention{});
-  auto sb = read_side(b, y, symbols, math_convention{});
+  const auto any_applied = [](const std::vector<std::string>& es) {
+    return std::any_of(es.begin(), es.end(), may_apply_a_name);
+  };
+  if (any_applied(ea) || any_applied(eb))
+    for (const auto* side : {&ea, &eb})
+      for (const auto& e : *side)
+        note_number_names(e, symbols);
+  auto sa = read_side(fa, x, symbols, math_convention{});
+  auto sb = read_side(fb, y, symbols, math_convention{});
   const std::string ta = sa ? sa->shown : (x ? number_text(*x) : "");
   const std::string tb = sb ? sb->shown : (y ? number_text(*y) : "");
   if (!sa || !sb)
     return unread_reply(sa.has_value(), sb.has_value(), ta, tb);
   auto o = compare_sides(*sa, *sb, budget, symbols);
   if (o.verdict != math_verdict::undecided)
-    o = under_open_conventions(o, a, b, x, y, unbased_log(ea, eb),
+    o = under_open_conventions(o, fa, fb, x, y, unbased_log(ea, eb),
                                sa->open_convention || sb->open_convention,
+                               sa->open_application || sb->open_application,
                                budget, symbols);
+  if (o.verdict != math_verdict::undecided
+      && ((x && x->point_grouping) || (y && y->point_grouping))) {
+    // "12.345" as whole thousands too (rule_reply.cpp does the same for
+    // two numbers): a pair the readings decide differently abstains.
+    const auto grouped = [](const std::optional<number_reading>& r) {
+      return r && r->point_grouping ? std::optional{as_point_grouped(*r)} : r;
+    };
+    auto ga = read_side(fa, grouped(x), symbols, math_convention{});
+    auto gb = read_side(fb, grouped(y), symbols, math_convention{});
+    if (!ga || !gb
+        || compare_sides(*ga, *gb, budget, symbols).verdict != o.verdict)
+      return rule_reply("ABSTAIN",
+                        "Undecided: a point before three digits is a decimal "
+                        "or a thousands separator (de, es, it, pt, id, vi, "
+                        "...), and the two readings decide differently.",
+                        ta, tb);
+  }
   if (budget.spent())
     o = {math_verdict::undecided, math_method::budget};
   if ((x && x->contradicted) || (y && y->contradicted))
@@ -387,6 +448,10 @@ std::string symbolic_reply(std::string_view a, std::string_view b,
                       "Undecided: an answer states answers with different "
                       "values and no final answer settles which.",
                       ta, tb);
+  if (o.verdict != math_verdict::undecided)
+    if (auto gated = provenance_reply(o.verdict == math_verdict::equal,
+                                      sa->found_by, sb->found_by, ta, tb))
+      return *gated;
   if (o.verdict == math_verdict::different
       && ((x && x->ambiguous) || (y && y->ambiguous)))
     return rule_reply("ABSTAIN",

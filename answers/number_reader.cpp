@@ -71,26 +71,29 @@ std::optional<number_reading> read_words(std::string_view s) {
   return r;
 }
 
-/// "x", "f(x)", "a_{37}", "\theta", "P(A)": the name in "x = 5".
+/// A function of the reader's ("\\tan", "sin", "log"): "\\tan(x) = 1" is
+/// an equation about x, not a name labelling the value 1.
+bool is_function_name(std::string_view name) {
+  static constexpr std::array<std::string_view, 23> functions{
+    "sin", "cos", "tan", "sec", "csc", "cot", "arcsin", "arccos", "arctan",
+    "sinh", "cosh", "tanh", "log", "ln", "lg", "exp", "sqrt", "frac",
+    "times", "cdot", "pi", "operatorname", "mathrm"};
+  return std::find(functions.begin(), functions.end(), name)
+         != functions.end();
+}
+
+/// "x", "f(x)", "a_{37}", "\\theta", "P(A)": the name in "x = 5"; never a
+/// function of the reader's or an expression ("\\tan(x)", "2x").
 bool is_simple_name(std::string_view s) {
   s = trim_gaps(s);
   std::size_t i = 0;
-  if (i < s.size() && s[i] == '\\') {
+  if (i < s.size() && s[i] == '\\')
     ++i;
-    std::size_t st = i;
-    while (i < s.size() && is_alpha(s[i]))
-      ++i;
-    auto name = s.substr(st, i - st);
-    if (name.empty() || name == "frac" || name == "sqrt" || name == "pi"
-        || name == "times" || name == "cdot")
-      return false;
-  } else {
-    std::size_t st = i;
-    while (i < s.size() && is_alpha(s[i]))
-      ++i;
-    if (i == st)
-      return false;
-  }
+  std::size_t st = i;
+  while (i < s.size() && is_alpha(s[i]))
+    ++i;
+  if (i == st || is_function_name(s.substr(st, i - st)))
+    return false;
   if (i < s.size() && s[i] == '_') {
     ++i;
     if (i < s.size() && s[i] == '{') {
@@ -214,6 +217,9 @@ std::optional<number_reading> read_single(std::string_view s) {
   if (!r)
     if (auto digits = cjk_numeral_digits(s)) // 三百二十
       r = scan_number(*digits);
+  if (!r)
+    if (auto fraction = cjk_fraction_text(s)) // 三分之二, 百分之五十
+      r = read_single(*fraction);
   if (r && approx)
     r->approximate = true;
   if (r && !std::isfinite(r->value))

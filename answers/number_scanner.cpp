@@ -85,8 +85,9 @@ private:
   std::optional<std::vector<std::string>> unit_words();
 };
 
-/// Digits with valid `,` (or thin-space, or space) thousands groups, decimals, "0,5"
-/// decimal comma, "1e5". The cursor is at a digit or '.'.
+/// Digits with valid `,` (or thin-space, space, or the Swiss apostrophe)
+/// thousands groups, decimals, "0,5" decimal comma, "1e5". The cursor is at
+/// a digit or '.'.
 std::optional<number_reading> scanner::literal() {
   std::string int_digits, frac_digits;
   while (is_digit(peek()))
@@ -98,7 +99,8 @@ std::optional<number_reading> scanner::literal() {
            && is_digit(peek(3)) && !is_digit(peek(4));
   };
   const std::size_t before_groups = i_;
-  if ((sep == ',' || sep == thin_sep || sep == ' ') && !int_digits.empty()
+  if ((sep == ',' || sep == thin_sep || sep == ' ' || sep == '\'')
+      && !int_digits.empty()
       && int_digits.size() <= 3 && int_digits != "0" && group_follows(sep)) {
     const std::size_t lead = int_digits.size();
     while (group_follows(sep)) {
@@ -151,10 +153,16 @@ std::optional<number_reading> scanner::literal() {
     exp10 = neg ? -e : e;
     i_ = k;
   }
-  return reading_of_decimal(false, int_digits + frac_digits,
-                            exp10 - static_cast<long>(frac_digits.size()),
-                            static_cast<int>(
-                              static_cast<long>(frac_digits.size()) - exp10));
+  auto r = reading_of_decimal(false, int_digits + frac_digits,
+                              exp10 - static_cast<long>(frac_digits.size()),
+                              static_cast<int>(
+                                static_cast<long>(frac_digits.size()) - exp10));
+  // "12.345": a decimal, or 12345 where a point groups thousands.
+  r.point_grouping = exp10 == 0 && frac_digits.size() == 3
+                     && !int_digits.empty() && int_digits.size() <= 3
+                     && int_digits.front() != '0' && i_ > 4
+                     && s_[i_ - 4] == '.';
+  return r;
 }
 
 /// An exponent after '^': "4", "{4}", "{-3}", "-3".

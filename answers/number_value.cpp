@@ -126,6 +126,24 @@ number_reading add(const number_reading& a, const number_reading& b) {
   return r;
 }
 
+number_reading as_point_grouped(number_reading r) {
+  r.value *= 1000;
+  if (r.exact) {
+    i128 n;
+    if (mul_overflows(r.exact->num, 1000, n))
+      r.exact.reset();
+    else
+      r.exact = make_rational(n, r.exact->den);
+  }
+  // "-12345e-3" -> "-12345e0": the key's exponent moves by three.
+  if (const auto e = r.decimal_key.rfind('e'); e != std::string::npos)
+    r.decimal_key = r.decimal_key.substr(0, e + 1)
+                    + std::to_string(std::stol(r.decimal_key.substr(e + 1)) + 3);
+  r.places = 0;
+  r.point_grouping = false;
+  return r;
+}
+
 number_reading negated(number_reading r) {
   r.value = -r.value;
   if (r.exact)

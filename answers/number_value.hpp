@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "answers/answer_provenance.hpp"
 #include "core/exact_number.hpp"
 
 namespace ij {
@@ -40,6 +41,14 @@ struct number_reading : exact_number {
   /// phrase) and no "final answer" settles which: self-contradicting, it
   /// is never judged, either way.
   bool contradicted = false;
+  /// How the final-answer finder found it (answer_provenance.hpp); a
+  /// number read directly is the whole text.
+  answer_locator found_by = answer_locator::whole_text;
+  /// Written "12.345" (1-3 digits, not led by 0, a point, three digits):
+  /// read as a decimal, but where a point groups thousands (de, es, it, pt,
+  /// id, vi, ...) it is 12345. A pair the two readings decide differently
+  /// abstains (rule_reply.cpp).
+  bool point_grouping = false;
 };
 
 /// sign * digits * 10^exp with `places` decimal places written; `digits`
@@ -55,6 +64,10 @@ std::optional<number_reading> divide(const number_reading& a,
 number_reading add(const number_reading& a, const number_reading& b);
 
 number_reading negated(number_reading r);
+
+/// A point-grouped literal read as whole thousands ("12.345" -> 12345):
+/// the value times 1000, every other field kept.
+number_reading as_point_grouped(number_reading r);
 
 /// The value divided by 100 (a percent read as a fraction), exact where
 /// the reading was; one more pair of decimal places.

@@ -67,6 +67,24 @@ const segment* segment_holding(const std::vector<segment>& segs,
   return nullptr;
 }
 
+/// The length of a mathematical symbol at `i` (°, ±, ², ×, ÷, ½, π, −,
+/// √, ≤, arrows, super- and subscripts: U+00B0..U+00BF, U+00D7, U+00F7,
+/// U+03C0, U+2000..U+2BFF), 0 for a letter of any script.
+std::size_t math_symbol_length(std::string_view s, std::size_t i) {
+  auto u = [&](std::size_t k) {
+    return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0u;
+  };
+  if (u(0) == 0xC2 && u(1) >= 0xB0 && u(1) <= 0xBF)
+    return 2;
+  if (u(0) == 0xC3 && (u(1) == 0x97 || u(1) == 0xB7))
+    return 2;
+  if (u(0) == 0xCF && u(1) == 0x80)
+    return 2;
+  if (u(0) == 0xE2 && u(1) >= 0x80 && u(1) <= 0xAF)
+    return 3;
+  return 0;
+}
+
 /// Prose has at least two words outside math (or one beside a $...$
 /// segment, or one of four letters or more): runs of two or more ASCII
 /// letters not starting a command, or runs of letters of other scripts.
@@ -104,14 +122,18 @@ bool is_prose(std::string_view s, bool strict) {
       }
       continue;
     }
-    if (static_cast<unsigned char>(s[i]) >= 0x80 && vulgar_fraction_length(s, i) == 0) {
+    if (const auto symbol = math_symbol_length(s, i)) {
+      i += symbol;
+      continue;
+    }
+    if (static_cast<unsigned char>(s[i]) >= 0x80) {
       std::size_t st = i;
       while (i < n && static_cast<unsigned char>(s[i]) >= 0x80
-             && vulgar_fraction_length(s, i) == 0)
+             && !math_symbol_length(s, i))
         ++i;
-      // Two CJK characters make a word; a lone symbol (°, −, ×) does not,
-      // nor does a CJK numeral (三百二十).
-      if (is_cjk_numeral_run(s.substr(st, i - st)))
+      // Two CJK characters make a word; a symbol (°, −, ×, √, ²) does not,
+      // nor does a Chinese number or root (三百二十, 三分之二, 根号).
+      if (is_cjk_number_run(s.substr(st, i - st)))
         continue;
       if (i - st >= 6)
         words += 2;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "answers/cjk_numerals.hpp"
 #include "answers/cleaning.hpp"
 #include "answers/number_reader.hpp"
 #include "answers/prose.hpp"
@@ -92,6 +93,11 @@ bool looks_like_code(std::string_view s) {
 /// being set aside: "it is 6, not 5", "more than 5".
 bool listed_or_set_aside(std::string_view s, std::size_t anchor) {
   for (std::string_view w : {"or", "and", "not", "than"})
+    if (preceded_by(s, anchor, w))
+      return true;
+  // 或 (or), 和 / 与 / 及 (and), 、 (the enumeration comma).
+  for (std::string_view w : {"\xE6\x88\x96", "\xE5\x92\x8C", "\xE4\xB8\x8E",
+                             "\xE5\x8F\x8A", "\xE3\x80\x81"})
     if (preceded_by(s, anchor, w))
       return true;
   static constexpr std::array<std::string_view, 3> list_joints{",", ";", "to"};
@@ -286,9 +292,12 @@ bool prose_number_is_ambiguous(std::string_view s, std::string_view number) {
                                at + number.size()))
     return true;
   // The grammar says it: "is 12", "= 12", "equals 12", "gives 12".
-  static constexpr std::array<std::string_view, 14> marks{
+  static constexpr std::array<std::string_view, 20> marks{
     "=", "is", "are", "was", "were", "be", "equals", "equal", "gives",
-    "get", "gets", "makes", ":", "\\approx"};
+    "get", "gets", "makes", ":", "\\approx",
+    "\xE6\x98\xAF", "\xE4\xB8\xBA", "\xE6\x9C\x89",  // 是 为 有
+    "\xE7\xAD\x89\xE4\xBA\x8E", "\xE5\xBE\x97",     // 等于 得
+    "\xEF\xBC\x9A"};                                  // ：
   for (auto w : marks)
     if (preceded_by(s, at, w))
       return false;
@@ -325,6 +334,246 @@ std::optional<std::string_view> last_number_in_prose(std::string_view s) {
       || command_argument(s, tok->begin) || glued_after(s, tok->end))
     return std::nullopt;
   return s.substr(tok->begin, tok->end - tok->begin);
+}
+
+namespace {
+
+/// A digit, a vulgar fraction or a CJK numeral character at `k`: a value
+/// of its own (full-width digits are mapped before the finder runs).
+std::size_t value_char_at(std::string_view s, std::size_t k) {
+  if (is_digit(s[k]))
+    return 1;
+  if (auto v = vulgar_fraction_length(s, k))
+    return v;
+  if (text::is_non_ascii(s[k]) && k + 3 <= s.size()
+      && is_cjk_numeral_run(s.substr(k, 3)))
+    return 3;
+  return 0;
+}
+
+/// No other value in `s` than the one in [at, end).
+bool only_value(std::string_view s, std::size_t at, std::size_t end) {
+  for (std::size_t k = 0; k < s.size(); ++k) {
+    if (k == at) {
+      k = end - 1;
+      continue;
+    }
+    if (value_char_at(s, k))
+      return false;
+  }
+  return true;
+}
+
+// Words that open a concluding clause, in the languages the answer
+// markers cover (answer_phrase.cpp); ASCII ones as whole words.
+constexpr std::array<std::string_view, 33> conclusion_words{
+  "so", "thus", "therefore", "hence", "consequently",
+  "\\therefore",
+  "\xE6\x89\x80\xE4\xBB\xA5", // 所以
+  "\xE5\x9B\xA0\xE6\xAD\xA4", // 因此
+  "\xE6\x95\x85",             // 故
+  "\xE4\xBB\x8E\xE8\x80\x8C", // 从而
+  "\xE4\xBA\x8E\xE6\x98\xAF", // 于是
+  "\xE7\xBB\xBC\xE4\xB8\x8A", // 综上
+  "\xE3\x82\x88\xE3\x81\xA3\xE3\x81\xA6", // よって
+  "\xE3\x81\x97\xE3\x81\x9F\xE3\x81\x8C\xE3\x81\xA3\xE3\x81\xA6", // したがって
+  "\xE3\x82\x86\xE3\x81\x88\xE3\x81\xAB", // ゆえに
+  "\xEB\x94\xB0\xEB\x9D\xBC\xEC\x84\x9C", // 따라서
+  "\xEA\xB7\xB8\xEB\x9F\xAC\xEB\xAF\x80\xEB\xA1\x9C", // 그러므로
+  "\xD0\xBF\xD0\xBE\xD1\x8D\xD1\x82\xD0\xBE\xD0\xBC\xD1\x83", // поэтому
+  "\xD1\x81\xD0\xBB\xD0\xB5\xD0\xB4\xD0\xBE\xD0\xB2\xD0\xB0\xD1\x82\xD0"
+  "\xB5\xD0\xBB\xD1\x8C\xD0\xBD\xD0\xBE", // следовательно
+  "\xD0\xB8\xD1\x82\xD0\xB0\xD0\xBA", // итак
+  "donc", "ainsi", "somit", "daher", "folglich", "entonces",
+  "portanto", "logo", "quindi", "dunque",
+  "perci\xC3\xB2",          // perciò
+  "v\xE1\xBA\xADy",         // vậy
+  "do \xC4\x91\xC3\xB3",    // do đó
+};
+
+/// The conclusion word that starts at `k` and ends by `to` (ASCII words
+/// case-insensitively and whole); empty when none does.
+std::string_view conclusion_word_at(std::string_view s, std::size_t k,
+                                    std::size_t to) {
+  // Most bytes start no conclusion word: one look-up rules them out.
+  static const auto first_bytes = [] {
+    std::array<bool, 256> t{};
+    for (auto w : conclusion_words) {
+      t[static_cast<unsigned char>(w.front())] = true;
+      t[static_cast<unsigned char>(text::upper(w.front()))] = true;
+    }
+    return t;
+  }();
+  if (!first_bytes[static_cast<unsigned char>(s[k])])
+    return {};
+  for (auto w : conclusion_words) {
+    const bool ascii = is_alpha(w.front());
+    if (k + w.size() > to
+        || (ascii ? !text::iequal_at(s, k, w) : s.substr(k, w.size()) != w))
+      continue;
+    if (ascii && ((k > 0 && is_alpha(s[k - 1]))
+                  || (k + w.size() < s.size() && is_alpha(s[k + w.size()]))))
+      continue;
+    return w;
+  }
+  return {};
+}
+
+/// Where the last conclusion word in [from, to) ends; npos when there is
+/// none.
+std::size_t last_conclusion_end(std::string_view s, std::size_t from,
+                                std::size_t to) {
+  for (std::size_t k = to; k-- > from;)
+    if (auto w = conclusion_word_at(s, k, to); !w.empty())
+      return k + w.size();
+  return std::string_view::npos;
+}
+
+bool conclusion_word_in(std::string_view s, std::size_t from, std::size_t to) {
+  return last_conclusion_end(s, from, to) != std::string_view::npos;
+}
+
+/// The start of the arithmetic chain "8 \times 9 =" ending right before
+/// `pos` (digits, operators, groups, \times \cdot \div \frac, '$'), or
+/// `pos` when no '=' stands right before it.
+std::size_t chain_start(std::string_view s, std::size_t pos) {
+  std::size_t k = back_skip(s, pos);
+  if (k == 0 || s[k - 1] != '=')
+    return pos;
+  static constexpr std::string_view chain_chars = "0123456789 +-*/^(){}.,=$";
+  static constexpr std::array<std::string_view, 7> commands{
+    "times", "cdot", "div", "frac", "dfrac", "left", "right"};
+  while (k > 0) {
+    if (chain_chars.find(s[k - 1]) != std::string_view::npos) {
+      --k;
+      continue;
+    }
+    std::size_t w = k;
+    while (w > 0 && is_alpha(s[w - 1]))
+      --w;
+    if (w < k && w > 0 && s[w - 1] == '\\'
+        && std::find(commands.begin(), commands.end(), s.substr(w, k - w))
+             != commands.end()) {
+      k = w - 1;
+      continue;
+    }
+    break;
+  }
+  return k;
+}
+
+/// [from, to) holds a value: a digit, a CJK numeral, or a math segment
+/// with a letter or digit in it ("$E$", "$x$").
+bool holds_value(std::string_view s, std::size_t from, std::size_t to) {
+  for (std::size_t k = from; k < to; ++k)
+    if (value_char_at(s, k))
+      return true;
+  for (const auto& g : math_segments(s)) {
+    const std::size_t b = std::max(g.begin, from), e = std::min(g.end, to);
+    for (std::size_t k = b; k < e; ++k)
+      if (is_alpha(s[k]))
+        return true;
+  }
+  return false;
+}
+
+/// A conclusion word right before `pos` (spaces, '$', '*' and a comma
+/// between them).
+bool conclusion_word_before(std::string_view s, std::size_t pos) {
+  pos = back_skip(s, pos);
+  while (pos > 0 && s[pos - 1] == ',')
+    pos = back_skip(s, pos - 1);
+  for (auto w : conclusion_words) {
+    if (pos < w.size())
+      continue;
+    const std::size_t k = pos - w.size();
+    if (is_alpha(w.front())
+          ? text::iequal_at(s, k, w) && !(k > 0 && is_alpha(s[k - 1]))
+          : s.substr(k, w.size()) == w)
+      return true;
+  }
+  return false;
+}
+
+/// Nothing but a unit and punctuation after `end`: up to three words of
+/// letters ("apples in total"), a \text{} group, or up to four characters
+/// of another script (个, 千克, 个苹果), bare or in brackets ("（台）").
+bool ends_the_text(std::string_view s, std::size_t end) {
+  std::size_t k = end;
+  auto skip = [&](std::string_view chars) {
+    while (k < s.size() && chars.find(s[k]) != std::string_view::npos)
+      ++k;
+  };
+  skip(" $*`");
+  if (s.substr(k, 6) == "\\text{" || s.substr(k, 8) == "\\mathrm{") {
+    const auto close = s.find('}', k);
+    if (close == std::string_view::npos || close - k > 30)
+      return false;
+    k = close + 1;
+  } else if (k < s.size() && is_alpha(s[k])) {
+    for (int words = 0; words < 3 && k < s.size() && is_alpha(s[k]); ++words) {
+      const std::size_t b = k;
+      while (k < s.size() && is_alpha(s[k]))
+        ++k;
+      if (k - b > 20)
+        return false;
+      skip(" ");
+    }
+  } else {
+    const bool ascii_bracket = k < s.size() && s[k] == '(';
+    const bool bracket = ascii_bracket || s.substr(k, 3) == "\xEF\xBC\x88";
+    k += ascii_bracket ? 1 : bracket ? 3 : 0;
+    const std::size_t b = k;
+    while (k < s.size() && text::is_non_ascii(s[k]) && k - b < 12
+           && s.substr(k, 3) != "\xEF\xBC\x89"
+           && s.substr(k, 3) != "\xE3\x80\x82")
+      ++k;
+    // A unit may hold a numeral (千克, 千米), but is not one (万: 12万).
+    if (k > b && is_cjk_numeral_run(s.substr(b, k - b)))
+      return false;
+    if (bracket) {
+      if (s.substr(k, 3) == "\xEF\xBC\x89")
+        k += 3;
+      else if (k < s.size() && s[k] == ')')
+        ++k;
+      else
+        return false;
+    }
+  }
+  skip(" $*`.!)\\]");
+  while (s.substr(k, 3) == "\xE3\x80\x82") { // "。"
+    k += 3;
+    skip(" $*`");
+  }
+  return k >= s.size();
+}
+
+} // namespace
+
+answer_locator prose_value_locator(std::string_view s, std::string_view value) {
+  if (value.empty() || value.data() < s.data()
+      || value.data() + value.size() > s.data() + s.size())
+    return answer_locator::last_number;
+  const std::size_t at = static_cast<std::size_t>(value.data() - s.data());
+  const std::size_t end = at + value.size();
+  if (in_parentheses_or_choice(s, at))
+    return answer_locator::last_number; // "（0除外）": an aside
+  // The only value, unless a conclusion after it says something else
+  // ("...是360的倍数，因此选C").
+  if (only_value(s, at, end) && !conclusion_word_in(s, end, s.size()))
+    return answer_locator::only_value;
+  // The clause's value: the grammar marks it ("= 12", "is 12"), or the
+  // conclusion word stands right before it ("so 25 apples in total").
+  const bool marked = !prose_number_is_ambiguous(s, value)
+                      || conclusion_word_before(s, at);
+  // The conclusion holds this value alone, its arithmetic aside ("so 8
+  // \times 9 = 72"): not "所以第2004个数和第6个相同为6", not "so the first
+  // is E, ..., the fifth is D".
+  const auto opened = last_conclusion_end(s, sentence_start(s, at), at);
+  if (ends_the_text(s, end) && marked && opened != std::string_view::npos
+      && !holds_value(s, opened, chain_start(s, at)))
+    return answer_locator::conclusion;
+  return answer_locator::last_number;
 }
 
 } // namespace ij

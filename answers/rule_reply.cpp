@@ -4,12 +4,9 @@
 #include "answers/number_comparison.hpp"
 #include "core/answer.hpp"
 #include "core/number_text.hpp"
+#include "core/text.hpp"
 
 namespace ij {
-
-namespace {
-
-} // namespace
 
 std::string rule_reply(std::string_view decision, std::string_view reason,
                        std::string_view numeric_a, std::string_view numeric_b) {
@@ -38,6 +35,28 @@ std::optional<std::string> absent_reply(std::string_view a,
                     {}, {});
 }
 
+std::optional<std::string> provenance_reply(bool equal, answer_locator a,
+                                            answer_locator b,
+                                            std::string_view numeric_a,
+                                            std::string_view numeric_b) {
+  if (equal ? may_say_equivalent(a, b) : may_say_different(a, b))
+    return std::nullopt;
+  if (equal)
+    return rule_reply("ABSTAIN",
+                      "Undecided: the equal values come from the working of "
+                      "one text and the prose of the other; neither marks its "
+                      "answer.",
+                      numeric_a, numeric_b);
+  const bool both = !states_the_answer(a) && !states_the_answer(b);
+  return rule_reply("ABSTAIN",
+                    std::string{"Undecided: the value of "}
+                      + (both ? "A and of B" : !states_the_answer(a) ? "A" : "B")
+                      + " comes from the working (the last number of prose), "
+                        "not from a statement of the answer; it cannot show "
+                        "that the answers differ.",
+                    numeric_a, numeric_b);
+}
+
 std::string numbers_reply(const number_reading& a, const number_reading& b,
                           const answer_policy& policy) {
   auto c = compare_numbers(a, b, policy);
@@ -47,6 +66,22 @@ std::string numbers_reply(const number_reading& a, const number_reading& b,
                       std::string{"Undecided: "} + (a.contradicted ? "A" : "B")
                         + " states answers with different values and no "
                           "final answer settles which.",
+                      ta, tb);
+  if (c.relation != number_relation::undecidable)
+    if (auto gated = provenance_reply(c.relation == number_relation::equal,
+                                      a.found_by, b.found_by, ta, tb))
+      return *gated;
+  if ((a.point_grouping || b.point_grouping)
+      && c.relation != number_relation::undecidable
+      && compare_numbers(a.point_grouping ? as_point_grouped(a) : a,
+                         b.point_grouping ? as_point_grouped(b) : b, policy)
+             .relation
+           != c.relation)
+    return rule_reply("ABSTAIN",
+                      std::string{"Undecided: "} + (a.point_grouping ? "A" : "B")
+                        + " writes a point before three digits: a decimal, or "
+                          "a thousands separator (de, es, it, pt, id, vi, ...), "
+                          "and the two readings decide differently.",
                       ta, tb);
   if ((a.ambiguous || b.ambiguous) && c.relation != number_relation::equal)
     return rule_reply("ABSTAIN",
@@ -112,8 +147,13 @@ std::optional<std::string> numeric_step(std::string_view a, std::string_view b,
     return missing;
   read.a = read_final_number(a);
   read.b = read_final_number(b);
-  if (read.a && read.b)
-    return numbers_reply(*read.a, *read.b, policy);
+  if (!read.a || !read.b)
+    return std::nullopt;
+  // The same text states the same answer, however it was found.
+  if (text::trim(a) == text::trim(b) && !read.a->contradicted)
+    return rule_reply("EQUIVALENT", "The answers are written identically.",
+                      number_text(*read.a), number_text(*read.b));
+  return numbers_reply(*read.a, *read.b, policy);
   return std::nullopt;
 }
 

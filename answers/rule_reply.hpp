@@ -19,6 +19,15 @@ std::string rule_reply(std::string_view decision, std::string_view reason,
 std::optional<std::string> absent_reply(std::string_view a,
                                         std::string_view b);
 
+/// ABSTAIN when a decision (EQUIVALENT when `equal`, else DIFFERENT) is
+/// more than the way each answer was found supports (answer_provenance.hpp):
+/// DIFFERENT with a value from the working, EQUIVALENT with two; nullopt
+/// when the decision stands.
+std::optional<std::string> provenance_reply(bool equal, answer_locator a,
+                                            answer_locator b,
+                                            std::string_view numeric_a,
+                                            std::string_view numeric_b);
+
 /// The decision on two numbers read from the final answers, under the
 /// declared policy; a decision the policy made names it in the REASON.
 std::string numbers_reply(const number_reading& a, const number_reading& b,

@@ -21,8 +21,10 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <rapidjson/document.h>
 
 #include "bench/json_field.hpp"
+#include "bench/served_daemon.hpp"
 #include "messages/error.hpp"
 #include "tools/api_client.hpp"
 #include "tests/http/fake_apis.hpp"
@@ -40,29 +42,7 @@ double since(clock_type::time_point t) {
   return std::chrono::duration<double>(clock_type::now() - t).count();
 }
 
-struct daemon {
-  std::unique_ptr<invjudge_process> proc;
-  std::string url;
-  daemon(const temp_dir& dir, const std::string& state, const std::string& tag) {
-    auto err = dir.file(tag + ".err");
-    proc = std::make_unique<invjudge_process>(
-      std::vector<std::string>{"serve", "--listen", "127.0.0.1:0", "--state", state},
-      dir.file(tag + ".out"), err);
-    if (!wait_for_text(err, "listening on 127.0.0.1:"))
-      throw std::runtime_error("the daemon did not start");
-    auto text = read_file(err);
-    auto at = text.find("listening on 127.0.0.1:") + 23;
-    url = "http://127.0.0.1:" + text.substr(at, text.find('\n', at) - at);
-  }
-  long peak_kib() const {
-    std::ifstream in("/proc/" + std::to_string(proc->pid()) + "/status");
-    std::string line;
-    while (std::getline(in, line))
-      if (line.rfind("VmHWM:", 0) == 0)
-        return std::stol(line.substr(6));
-    return 0;
-  }
-};
+using daemon = ij::bench::served_daemon;
 
 std::string create(api_client& api, const std::string& config) {
   auto r = api.request("POST", "/v1/runs", "{\"config\":" + config + "}",
@@ -223,7 +203,10 @@ void resume_time(const temp_dir& dir, const std::string& pairs_text,
     upload_and_close(api, id, pairs_text);
     for (;;) {
       auto r = api.request("GET", "/v1/runs/" + id);
-      if (std::stoull(json_field(r.body, "verdicts")) >= n / 2)
+      rapidjson::Document run;
+      run.Parse(r.body.c_str());
+      if (run.IsObject() && run.HasMember("counts")
+          && run["counts"]["verdicts"].GetUint64() >= n / 2)
         break;
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }

@@ -3,35 +3,16 @@
 #include <algorithm>
 
 #include "core/number_text.hpp"
+#include "core/worker_key.hpp"
 
 namespace ij {
 
-namespace {
-
-std::vector<std::string> differences(const judge_spec& spec,
-                                     const judge_info& served) {
-  std::vector<std::string> out;
-  auto differs = [&](const char* field, const std::string& host,
-                     const std::string& here) {
-    if (host != here)
-      out.push_back(std::string{field} + " differs (host: " + host
-                    + ", here: " + here + ")");
-  };
-  differs("adapter", served.adapter_type, spec.type);
-  differs("model", served.model, spec.model);
-  differs("temperature", number_text(served.temperature),
-          number_text(spec.temperature));
-  return out;
-}
-
-} // namespace
-
 std::string judge_difference(const judge_spec& spec, const judge_info& served) {
   auto id = judge_id_of(spec);
-  if (served.judge_id == id)
+  auto fields = setting_differences(spec, served);
+  if (served.judge_id == id && fields.empty())
     return {};
-  auto fields = differences(spec, served);
-  if (fields.empty()) // the prompt, or a spelling of the id itself
+  if (fields.empty()) // a spelling of the id itself
     return "judge id differs (host: " + served.judge_id + ", here: " + id + ")";
   std::string out;
   for (auto& f : fields)
@@ -50,7 +31,7 @@ const judge_spec* closest_judge(const std::vector<judge_spec>& judges,
   const judge_spec* best = nullptr;
   std::size_t fewest = 0;
   for (auto& spec : judges) {
-    auto n = differences(spec, served).size();
+    auto n = setting_differences(spec, served).size();
     if (!best || n < fewest) {
       best = &spec;
       fewest = n;

@@ -75,10 +75,14 @@ void set_answer_policy(std::vector<judge_spec>& judges,
       j.policy = policy;
 }
 
+judge_prompt prompt_of(const judge_spec&) {
+  return {std::string{judge_prompt_id}, judge_prompt_template_sha256()};
+}
+
 std::string judge_id_of(const judge_spec& spec) {
+  auto prompt = prompt_of(spec);
   std::string id = spec.type + ":" + spec.model + " t=" + number_text(spec.temperature) + " prompt="
-                   + std::string{judge_prompt_id} + "#"
-                   + judge_prompt_template_sha256().substr(0, 8);
+                   + prompt.id + "#" + prompt.template_sha256.substr(0, 8);
   // The default policy keeps the ids every earlier run recorded.
   if (follows_answer_policy(spec) && !spec.policy.is_default())
     id += " policy=" + policy_text(spec.policy);

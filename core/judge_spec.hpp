@@ -110,6 +110,17 @@ std::string stub_kinds_text();
 /// True for "ollama", "anthropic" and "openai".
 bool is_backend_type(const std::string& type);
 
+/// The prompt a judge asks with: its id and the SHA-256 of its template.
+struct judge_prompt {
+  std::string id;
+  std::string template_sha256;
+};
+
+/// The prompt `spec` declares (today every judge asks the canonical prompt,
+/// core/prompt.hpp): the one place a judge's prompt is read, for its id,
+/// its worker's description and its worker key (core/worker_key.hpp).
+judge_prompt prompt_of(const judge_spec& spec);
+
 /// The judge a spec names, as a stable id: adapter type, model, temperature
 /// and prompt (id and template SHA-256), e.g.
 /// "openai:qwen2.5-7b t=0 prompt=invariance-checker/judge/v1#b7c260f6".

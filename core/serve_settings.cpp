@@ -36,6 +36,10 @@ const config::table<serve_file_settings>& serve_settings_fields() {
     duration<S>("/idle_timeout_ms", [](auto& s) -> auto& { return s.idle_timeout; }),
     duration<S>("/grace_ms", [](auto& s) -> auto& { return s.grace; }),
     count<S>("/threads", [](auto& s) -> auto& { return s.threads; }),
+    duration<S>("/reply_timeout_ms", [](auto& s) -> auto& { return s.reply_timeout; }),
+    comment<S>("/retention/_comment"),
+    count<S>("/retention/days", [](auto& s) -> auto& { return s.keep_days; }),
+    count<S>("/retention/runs", [](auto& s) -> auto& { return s.keep_runs; }),
   };
   return fields;
 }

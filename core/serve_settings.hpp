@@ -22,6 +22,12 @@ struct serve_file_settings {
   std::chrono::milliseconds idle_timeout{0};
   std::chrono::milliseconds grace{0};
   std::uint64_t threads = 0;
+  /// A request the daemon's actors do not answer within this gets 503 busy.
+  std::chrono::milliseconds reply_timeout{0};
+  /// Retention of finished runs: kept `keep_days` days after their end,
+  /// or only the last `keep_runs` to finish; 0: no limit (keep all).
+  std::uint64_t keep_days = 0;
+  std::uint64_t keep_runs = 0;
 };
 
 /// Reads SERVE.json's text over `base` (the defaults); `source` (the file)

@@ -72,6 +72,8 @@ struct renderer {
     auto res = json_error(e.status, e.code, e.message);
     if (!e.allow.empty())
       res.set(http::field::allow, e.allow);
+    if (e.status == 503) // busy: the request may be sent again soon
+      res.set(http::field::retry_after, "1");
     return res;
   }
   http_reply operator()(const run_view& v) const {
@@ -86,6 +88,11 @@ struct renderer {
     for (auto& row : v.rows)
       write_run(w, row);
     w.EndArray();
+    w.Key("next");
+    if (v.next.empty())
+      w.Null();
+    else
+      w.String(v.next);
     w.EndObject();
     return json_body(200, sb);
   }
@@ -134,9 +141,13 @@ struct renderer {
     return with_body(200, "text/plain", "ok\n");
   }
   http_reply operator()(const deferred_result& v) const {
-    return http_deferred{v.at_most, v.wait, [ready = v.ready] {
-                           return ready_reply(render_result(ready()));
-                         }};
+    auto start = [start = v.start](std::function<void(http_continuation)> answer) {
+      start([answer = std::move(answer)](std::function<api_result()> next) {
+        answer([next = std::move(next)] { return render_result(next()); });
+      });
+    };
+    return http_deferred{v.at_most, std::move(start),
+                         [late = v.late] { return render_result(late()); }, v.idle};
   }
 };
 

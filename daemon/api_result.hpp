@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "daemon/http_message.hpp"
-#include "daemon/state_store.hpp"
+#include "messages/run_row.hpp"
 
 namespace ij {
 
@@ -33,8 +33,10 @@ struct run_view {
   unsigned status = 200;
 };
 
+/// A page of runs; `next`: the cursor of the next page (empty: none).
 struct run_list {
   std::vector<run_row> rows;
+  std::string next;
 };
 
 /// An upload's answer: {"accepted", "rejected": [{"line", "reason"}]}.
@@ -69,12 +71,16 @@ using api_result = std::variant<error_reply, run_view, run_list, upload_view,
                                 verdict_lines, file_view, metrics_text,
                                 health_view, deferred_result>;
 
-/// Nothing to answer yet (a follower's wait_ms): answered with `ready()`
-/// once `wait`'s wake is called or `at_most` has passed (http_deferred).
+/// What comes later (an actor's answer, a follower's next verdicts): the
+/// http_deferred of render_result, in results: `start(answer)` once,
+/// `answer(next)` from any thread, `next()` then on the connection's
+/// strand; `late()` when no answer came within `at_most`.
 struct deferred_result {
   std::chrono::milliseconds at_most{0};
-  std::function<void(std::function<void()> wake)> wait;
-  std::function<api_result()> ready;
+  std::function<void(std::function<void(std::function<api_result()>)> answer)> start;
+  std::function<api_result()> late;
+  /// A follower's wait (a stopping server does not wait for it).
+  bool idle = false;
 };
 
 /// The one renderer of every result.

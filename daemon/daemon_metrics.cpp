@@ -89,7 +89,7 @@ void daemon_metrics::record_call(const std::string& judge,
 
 void daemon_metrics::record_votes(std::uint64_t cast, std::uint64_t faulted,
                                   std::uint64_t skipped) {
-  std::lock_guard<std::mutex> guard{mtx_};
+  // Counted by run actors: atomics, no lock an HTTP thread also takes.
   votes_cast_ += cast;
   votes_faulted_ += faulted;
   votes_skipped_ += skipped;
@@ -178,11 +178,34 @@ void batch_metrics(std::string& out,
 
 } // namespace
 
-std::string daemon_metrics::render(
-  const std::map<std::string, std::uint64_t>& runs_by_state,
-  const std::map<std::string, std::uint64_t>& count_sums,
-  std::size_t followers_waiting) {
+// Workers of one judge name (runs that differ in another setting) add up:
+// one series per judge.
+void daemon_metrics::in_flight_caps(std::string& out) const {
+  header(out, "invjudge_judge_in_flight_cap", "gauge",
+         "Calls a judge may have in flight now (adaptive backends lower it "
+         "under 429/529).");
+  std::map<std::string, std::uint64_t> caps;
+  for (auto& w : judges_) {
+    std::uint32_t cap = w.configured;
+    if (auto a = w.adapter.lock())
+      if (auto now = a->current_concurrency(); now != 0 && now < cap)
+        cap = now;
+    caps[w.judge] += cap;
+  }
+  for (auto& [judge, cap] : caps)
+    out += "invjudge_judge_in_flight_cap{judge=\"" + label(judge) + "\"} "
+           + std::to_string(cap) + "\n";
+}
+
+std::string daemon_metrics::render(const run_figures& runs) {
   std::lock_guard<std::mutex> guard{mtx_};
+  // Workers ended since (idle ones are retired): their adapters are gone.
+  judges_.erase(std::remove_if(judges_.begin(), judges_.end(),
+                               [](auto& w) { return w.adapter.expired(); }),
+                judges_.end());
+  batch_judges_.erase(std::remove_if(batch_judges_.begin(), batch_judges_.end(),
+                                     [](auto& w) { return w.expired(); }),
+                      batch_judges_.end());
   std::string out;
   header(out, "invjudge_build_info", "gauge",
          "The software version of this daemon.");
@@ -220,32 +243,32 @@ std::string daemon_metrics::render(
   single(out, "invjudge_votes_cast_total", "counter",
          "Votes cast for pairs with a verdict: a decision, an abstention or "
          "an unreadable reply (a call that failed casts no vote).",
-         votes_cast_);
+         votes_cast_.load());
   single(out, "invjudge_votes_faulted_total", "counter",
          "Votes whose judge call failed (faults, not votes cast).",
-         votes_faulted_);
+         votes_faulted_.load());
   single(out, "invjudge_votes_skipped_total", "counter",
          "Votes not cast because the outcome was already fixed.",
-         votes_skipped_);
+         votes_skipped_.load());
   header(out, "invjudge_runs", "gauge", "Runs by state.");
-  for (auto& [state, n] : runs_by_state)
-    out += "invjudge_runs{state=\"" + label(state) + "\"} "
-           + std::to_string(n) + "\n";
-  out += counts_metrics(count_sums);
+  for (auto state : {"open", "running", "done", "cancelled", "failed"}) {
+    auto i = runs.runs_by_state.find(state);
+    out += "invjudge_runs{state=\"" + std::string{state} + "\"} "
+           + std::to_string(i == runs.runs_by_state.end() ? 0 : i->second) + "\n";
+  }
+  out += counts_metrics(runs.count_sums);
   single(out, "invjudge_followers_waiting", "gauge",
          "Requests for verdicts waiting for the next ones (wait_ms).",
-         followers_waiting);
-  header(out, "invjudge_judge_in_flight_cap", "gauge",
-         "Calls a judge may have in flight now (adaptive backends lower it "
-         "under 429/529).");
-  for (auto& w : judges_) {
-    std::uint32_t cap = w.configured;
-    if (auto a = w.adapter.lock())
-      if (auto now = a->current_concurrency(); now != 0 && now < cap)
-        cap = now;
-    out += "invjudge_judge_in_flight_cap{judge=\"" + label(w.judge) + "\"} "
-           + std::to_string(cap) + "\n";
-  }
+         runs.followers_waiting);
+  single(out, "invjudge_actors_running", "gauge",
+         "Actors alive in the daemon: its services, and each live run's "
+         "actors (a finished run's have ended).",
+         runs.actors_running);
+  single(out, "invjudge_runs_removed_total", "counter",
+         "Finished runs the retention removed (SERVE.json retention) since "
+         "the daemon started: their files and rows; they answer 410 Gone.",
+         runs.runs_removed);
+  in_flight_caps(out);
   token_metrics(out, tokens_, prices_);
   batch_metrics(out, batch_judges_);
   return out;

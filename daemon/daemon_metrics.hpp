@@ -3,13 +3,14 @@
 // invjudge_, base units): judge requests by judge and outcome with a latency
 // histogram, faults by kind, cache hits, votes cast (a vote that faulted is
 // not cast: it is counted as faulted), faulted and skipped by early stop,
-// runs by state and their counts summed (daemon/run_counts), the judges'
-// adaptive in-flight caps, tokens by judge and spend at the declared prices
+// runs by state and their counts summed (daemon/run_counts), finished runs
+// the retention removed, the judges' adaptive in-flight caps, tokens by judge and spend at the declared prices
 // (batched calls at the batch discount), batched judges' batches by state
 // and the oldest open one's age, build info.
 // Judge requests are counted by a decorator around each judge's adapter
 // (metered()), so every run of the daemon adds to the same counters.
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -20,6 +21,7 @@
 
 #include "adapters/judge_adapter.hpp"
 #include "core/judge_budget.hpp"
+#include "messages/run_figures.hpp"
 
 namespace ij {
 class batch_judge;
@@ -52,12 +54,9 @@ public:
   /// every batched judge).
   void watch_batches(std::shared_ptr<batch_judge> judge);
 
-  /// The exposition text; `runs_by_state` and `count_sums` (run_counts'
-  /// add_counts over every run) from the daemon's run list, and the
-  /// followers waiting for verdicts now (daemon/run_events).
-  std::string render(const std::map<std::string, std::uint64_t>& runs_by_state,
-                     const std::map<std::string, std::uint64_t>& count_sums,
-                     std::size_t followers_waiting);
+  /// The exposition text, with the runs' figures from the run registry
+  /// (runs by state, their counts summed, followers waiting, runs removed).
+  std::string render(const run_figures& runs);
 
   /// The same counts for tests and the summary: requests of a judge with
   /// `outcome` ("ok", "fault", "cached").
@@ -66,6 +65,9 @@ public:
   double spend(const std::string& judge);
 
 private:
+  /// invjudge_judge_in_flight_cap (under mtx_).
+  void in_flight_caps(std::string& out) const;
+
   struct histogram {
     std::array<std::uint64_t, buckets.size()> counts{};
     std::uint64_t count = 0;
@@ -79,9 +81,9 @@ private:
   std::map<std::string, token_prices> prices_;
   std::map<std::string, std::uint64_t> faults_;
   std::uint64_t cache_hits_ = 0;
-  std::uint64_t votes_cast_ = 0;
-  std::uint64_t votes_faulted_ = 0;
-  std::uint64_t votes_skipped_ = 0;
+  std::atomic<std::uint64_t> votes_cast_{0};
+  std::atomic<std::uint64_t> votes_faulted_{0};
+  std::atomic<std::uint64_t> votes_skipped_{0};
   struct watched {
     std::string judge;
     std::weak_ptr<judge_adapter> adapter;

@@ -2,23 +2,29 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
+#include <string_view>
 
 #include <sys/stat.h>
 
 #include <boost/beast/http.hpp>
 
+#include <caf/scoped_actor.hpp>
+
 #include "actors/judge_directory.hpp"
-#include "actors/local_workers.hpp"
 #include "actors/run_session.hpp"
 #include "adapters/adapter_factory.hpp"
 #include "core/wall_clock.hpp"
-#include "core/audit_record.hpp"
-#include "core/judge_spec.hpp"
-#include "core/run_tag.hpp"
+#include "daemon/actor_request.hpp"
 #include "daemon/pairs_file_reader.hpp"
+#include "daemon/pairs_stream.hpp"
 #include "daemon/run_counts.hpp"
+#include "daemon/run_launch.hpp"
+#include "daemon/run_registry.hpp"
 #include "daemon/run_request.hpp"
+#include "daemon/state_writer.hpp"
 #include "messages/error.hpp"
+#include "runio/calibration_file.hpp"
 
 namespace ij {
 
@@ -27,43 +33,43 @@ namespace http = boost::beast::http;
 
 namespace {
 
+// A query parameter's raw value; nullopt when absent.
+std::optional<std::string_view> query_value(std::string_view query,
+                                            std::string_view name) {
+  while (!query.empty()) {
+    auto amp = query.find('&');
+    auto pair = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
+    auto eq = pair.find('=');
+    if (pair.substr(0, eq) == name)
+      return eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1);
+  }
+  return std::nullopt;
+}
+
 // A query parameter's value as a number: `fallback` when absent, false
 // when it is not digits (or too long for 64 bits).
 bool number_param(const std::string& query, std::string_view name,
                   std::uint64_t fallback, std::uint64_t& value) {
   value = fallback;
-  std::string_view rest = query;
-  while (!rest.empty()) {
-    auto amp = rest.find('&');
-    auto pair = rest.substr(0, amp);
-    rest = amp == std::string_view::npos ? std::string_view{} : rest.substr(amp + 1);
-    auto eq = pair.find('=');
-    if (pair.substr(0, eq) != name)
-      continue;
-    auto v = eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1);
-    if (v.empty() || v.find_first_not_of("0123456789") != std::string_view::npos
-        || v.size() > 19)
-      return false;
-    value = std::stoull(std::string{v});
+  auto v = query_value(query, name);
+  if (!v)
     return true;
-  }
+  if (v->empty() || v->find_first_not_of("0123456789") != std::string_view::npos
+      || v->size() > 19)
+    return false;
+  value = std::stoull(std::string{*v});
   return true;
 }
 
-bool final_state(const std::string& state) {
-  return state == "done" || state == "cancelled" || state == "failed";
-}
-
-bool pairs_media_type(const http_request& req) {
-  auto type = media_type(header_value(req, http::field::content_type));
-  return type == "application/x-ndjson" || type == "application/jsonl"
-         || type == "application/x-jsonlines" || type == "text/plain";
-}
-
-error_reply wrong_pairs_type(const http_request& req) {
-  return {415, "unsupported_media_type",
-          "pairs are JSON Lines: application/x-ndjson, not '"
-            + std::string{req[http::field::content_type]} + "'", {}};
+// A query parameter's text ("" when absent); cursors are plain ASCII, and
+// the one escape a run id's cursor may need (':' as %3A) is undone.
+std::string text_param(const std::string& query, std::string_view name) {
+  std::string v{query_value(query, name).value_or(std::string_view{})};
+  for (std::size_t at; (at = v.find("%3A")) != std::string::npos
+                       || (at = v.find("%3a")) != std::string::npos;)
+    v.replace(at, 3, ":");
+  return v;
 }
 
 error_reply unauthorized() {
@@ -75,18 +81,29 @@ error_reply run_ended(const run_row& row) {
   return {409, "run_ended", "run " + row.id + " has ended (" + row.state + ")", {}};
 }
 
+error_reply busy() {
+  return {503, "busy",
+          "the daemon could not answer in time (its runs are busy); send the "
+          "request again",
+          {}};
+}
+
 // The answer to a failure of the daemon's own: its code says the status
-// (the configuration: 400; the run's state: 409 with `conflict` as the
-// JSON code, as docs/openapi.yaml names it per endpoint; the state on disk
-// and anything else: 500).
+// (the configuration: 400; a run that has ended: 409 run_ended; a run whose
+// state refuses the request: 409 with `conflict` as the JSON code, as
+// docs/openapi.yaml names it per endpoint; no answer in time: 503 busy; the
+// state on disk and anything else: 500).
 error_reply reply_of(const caf::error& err,
                      const char* conflict = "run_ended") {
+  if (is_sec(err, caf::sec::request_timeout))
+    return busy();
   auto text = context_of(err);
   if (err.category() == caf::atom("ij")) {
     switch (static_cast<errc>(err.code())) {
       case errc::bad_config:
         return {400, "bad_config", text, {}};
       case errc::run_ended:
+        return {409, "run_ended", text, {}};
       case errc::run_state:
         return {409, conflict, text, {}};
       default:
@@ -96,38 +113,9 @@ error_reply reply_of(const caf::error& err,
   return {500, "state_failed", text, {}};
 }
 
-upload_view view_of(const daemon_run::upload_result& up) {
-  return upload_view{up.accepted, up.rejected};
-}
-
-// POST /v1/runs/{id}/pairs streamed: each piece goes to the run as it
-// arrives.
-class pairs_stream : public body_stream {
-public:
-  explicit pairs_stream(std::shared_ptr<daemon_run> run) : run_(std::move(run)) {
-  }
-  ~pairs_stream() override {
-    if (!finished_) // cut off: its complete lines stay; nobody to tell
-      run_->end_upload(st_, false);
-  }
-  void chunk(std::string_view data) override {
-    run_->upload_piece(data, st_);
-  }
-  http_response finish() override {
-    finished_ = true;
-    api_result result = error_reply{};
-    if (auto err = run_->end_upload(st_, true))
-      result = reply_of(err, "input_closed");
-    else
-      result = view_of(st_.result);
-    return std::get<http_response>(render_result(result));
-  }
-
-private:
-  std::shared_ptr<daemon_run> run_;
-  daemon_run::upload_state st_;
-  bool finished_ = false;
-};
+// A margin past an actor's own deadline: its timeout error normally comes
+// first and says 503 itself.
+constexpr std::chrono::milliseconds answer_margin{1000};
 
 } // namespace
 
@@ -155,8 +143,6 @@ daemon_service::open(caf::actor_system& sys, daemon_options options) {
   if (!journal)
     return std::move(journal.error());
   d->batch_journal_ = std::move(*journal);
-  d->store_->on_change(
-    [events = &d->events_](const std::string& id) { events->changed(id); });
   if (!d->options_.cache.path.empty()) {
     auto cache = response_cache::open(d->options_.cache.path,
                                       d->options_.cache.ttl,
@@ -165,148 +151,97 @@ daemon_service::open(caf::actor_system& sys, daemon_options options) {
       return std::move(cache.error());
     d->cache_ = std::move(*cache);
   }
-  d->ctx_.sys = &sys;
-  d->ctx_.directory = spawn_judge_directory(sys);
-  d->ctx_.store = d->store_.get();
-  d->ctx_.metrics = std::make_shared<daemon_metrics>();
-  d->ctx_.state_dir = dir;
-  d->ctx_.reader = spawn_pairs_file_reader(sys);
+  auto writer = spawn_state_writer(sys, {dir, d->options_.log});
+  if (!writer)
+    return std::move(writer.error());
+  auto& ctx = d->ctx_;
+  ctx.sys = &sys;
+  ctx.directory = spawn_judge_directory(sys);
+  ctx.writer = *writer;
+  ctx.metrics = std::make_shared<daemon_metrics>();
+  ctx.state_dir = dir;
+  ctx.reader = spawn_pairs_file_reader(sys);
+  registry_settings rs;
+  rs.keep_ms = d->options_.keep_ms;
+  rs.keep_runs = d->options_.keep_runs;
+  rs.cache = d->cache_;
+  rs.idle = d->options_.idle;
+  d->registry_ = spawn_run_registry(ctx, rs, d->store_->finished_sums());
+  ctx.registry = d->registry_;
   d->resume_runs();
   return d;
+}
+
+// A run found unfinished: its configuration and judges read again, its
+// files read back, handed to the registry like a new run (without a new
+// row). Waits for the registry (the start, on the main thread).
+caf::error daemon_service::resume(const run_row& row) {
+  auto cfg = parse_config(row.config_json, "run " + row.id);
+  if (!cfg)
+    return std::move(cfg.error());
+  // The stored map path is absolute and its SHA-256 pinned (run_request).
+  if (auto err = attach_calibration(*cfg))
+    return err;
+  auto bindings = bind_judges(*cfg, batch_journal_);
+  if (!bindings)
+    return std::move(bindings.error());
+  auto launch = prepare_restart(options_.state_dir, *store_, row, std::move(*cfg),
+                                std::move(*bindings));
+  if (!launch)
+    return std::move(launch.error());
+  // What it had submitted is polled and its results kept, never submitted
+  // again: its batched judges take the marks before its session starts.
+  auto marks = batch_journal_->open_marks_of(row.id);
+  if (!marks)
+    return std::move(marks.error());
+  (*launch)->marks = std::move(*marks);
+  caf::error failed;
+  caf::scoped_actor self{sys_};
+  self->request(registry_, std::chrono::seconds(60), create_atom::value,
+                run_launch_ref{std::move(*launch)})
+    .receive([](run_row&) {}, [&](caf::error& err) { failed = std::move(err); });
+  return failed;
 }
 
 // Every unfinished run resumes by itself; one that cannot is failed, and
 // why is kept for the log.
 void daemon_service::resume_runs() {
-  for (auto& row : store_->runs()) {
-    if (row.state != "open" && row.state != "running")
-      continue;
-    auto run = resume(row);
-    if (!run) {
+  caf::scoped_actor self{sys_};
+  for (auto& row : store_->unfinished_runs()) {
+    if (auto err = resume(row)) {
       row.state = "failed";
-      row.error = "could not resume after a restart: " + context_of(run.error());
+      row.error = "could not resume after a restart: " + context_of(err);
       row.finished_ms = wall_clock_ms();
-      store_->update_run(row); // not checked: it is failed in the log too
+      self->request(ctx_.writer, std::chrono::seconds(60), run_end_record{row, true})
+        .receive([&](run_row& saved) { row = std::move(saved); },
+                 [](caf::error&) {}); // failed in the log too
+      self->send(registry_, ended_atom::value, row, true);
       resume_failures_.push_back(row.id + ": " + row.error);
       continue;
     }
-    runs_[row.id] = std::move(*run);
     ++resumed_;
   }
 }
 
-caf::expected<std::shared_ptr<daemon_run>>
-daemon_service::resume(const run_row& row) {
-  auto cfg = parse_config(row.config_json, "run " + row.id);
-  if (!cfg)
-    return std::move(cfg.error());
-  if (auto err = ensure_workers(*cfg))
-    return err;
-  if (auto err = adopt_batches(row.id))
-    return err;
-  return daemon_run::restart(ctx_, row);
-}
-
-// The judge's thread takes the marks before any call of the restarted run
-// can reach it (calls are posted after, to the same thread): what the run
-// had submitted is polled and its results kept, never submitted again.
-caf::error daemon_service::adopt_batches(const std::string& run_id) {
-  std::vector<std::shared_ptr<batch_judge>> judges;
-  {
-    std::lock_guard<std::mutex> guard{workers_mtx_};
-    judges = batch_judges_;
-  }
-  if (judges.empty())
-    return caf::none;
-  auto marks = batch_journal_->open_marks_of(run_id);
-  if (!marks)
-    return std::move(marks.error());
-  if (marks->empty())
-    return caf::none;
-  // Each judge takes its own marks and skips batches it already holds (a
-  // batch shared by two resumed runs is adopted once).
-  for (auto& j : judges)
-    j->adopt(*marks);
-  return caf::none;
-}
-
-// Not waited for: the reply does not depend on the provider's answer; a
-// batch whose cancel is lost ends at the provider by itself (its journal
-// marks say so at the next poll or restart).
-void daemon_service::cancel_batches(const std::string& run_id) {
-  std::vector<std::shared_ptr<batch_judge>> judges;
-  {
-    std::lock_guard<std::mutex> guard{workers_mtx_};
-    judges = batch_judges_;
-  }
-  auto tag = run_tag_of(run_id);
-  for (auto& j : judges)
-    j->cancel_run(tag);
-}
-
 daemon_service::~daemon_service() {
-  shutdown();
+  // The registry ends its live runs (after shutdown() there are none) and
+  // the writer; the directory its workers.
+  caf::anon_send_exit(registry_, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(ctx_.writer, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(ctx_.directory, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(ctx_.reader, caf::exit_reason::user_shutdown);
 }
 
-void daemon_service::shutdown() {
-  std::map<std::string, std::shared_ptr<daemon_run>> runs;
-  {
-    std::lock_guard<std::mutex> guard{mtx_};
-    runs.swap(runs_);
-  }
-  for (auto& [id, run] : runs)
-    run->shutdown();
-  for (auto& [id, run] : runs)
-    run->wait();
-  if (store_)
-    store_->checkpoint();
+void daemon_service::shutdown(std::chrono::milliseconds grace) {
+  caf::scoped_actor self{sys_};
+  self->request(registry_, std::max(grace, std::chrono::milliseconds(5000)),
+                shutdown_atom::value)
+    .receive([](std::uint32_t) {}, [](caf::error&) {});
 }
 
 bool daemon_service::authorized(const http_request& req) const {
   return options_.token.empty()
          || bearer_matches(header_value(req, http::field::authorization), options_.token);
-}
-
-// A worker for every judge of `cfg` that no worker serves yet: judges are
-// shared by every run (and their calls metered and, with a cache, cached).
-caf::error daemon_service::ensure_workers(const run_config& cfg) {
-  auto bindings = bind_judges(cfg, batch_journal_);
-  if (!bindings)
-    return std::move(bindings.error());
-  std::lock_guard<std::mutex> guard{workers_mtx_};
-  std::vector<judge_binding> fresh;
-  for (auto& b : *bindings) {
-    auto id = judge_id_of(b.spec);
-    if (!served_judges_.insert(id).second)
-      continue;
-    auto name = b.spec.name.empty() ? b.spec.type + ":" + b.spec.model
-                                    : b.spec.name;
-    auto inner = with_cache(b.adapter, cache_);
-    b.adapter = metered(inner, ctx_.metrics, name);
-    ctx_.metrics->watch_judge(name, b.adapter, b.spec.max_in_flight);
-    if (b.spec.prices)
-      ctx_.metrics->price_judge(name, *b.spec.prices);
-    if (b.batch) {
-      batch_judges_.push_back(b.batch);
-      ctx_.metrics->watch_batches(b.batch);
-    }
-    fresh.push_back(std::move(b));
-  }
-  if (fresh.empty())
-    return caf::none;
-  auto started = start_local_workers(sys_, ctx_.directory, std::move(fresh));
-  if (!started) // a 400 as before: the judges the configuration names
-    return make_error(errc::bad_config, "cannot start the judges: "
-                                          + render_error(started.error()));
-  return caf::none;
-}
-
-std::shared_ptr<daemon_run> daemon_service::find(const std::string& id) {
-  std::lock_guard<std::mutex> guard{mtx_};
-  auto it = runs_.find(id);
-  return it == runs_.end() ? nullptr : it->second;
 }
 
 daemon_service::handler_fn daemon_service::handler_of(api_endpoint e) {
@@ -335,12 +270,6 @@ daemon_service::handler_fn daemon_service::handler_of(api_endpoint e) {
   return nullptr; // not reached: every endpoint is above (-Wswitch)
 }
 
-std::optional<run_row> daemon_service::lookup(const std::string& id,
-                                              std::shared_ptr<daemon_run>& run) {
-  run = find(id);
-  return run ? std::optional<run_row>{run->row()} : store_->run(id);
-}
-
 http_reply daemon_service::handle(const http_request& req) {
   std::string target{req.target()};
   auto q = target.find('?');
@@ -367,21 +296,62 @@ http_reply daemon_service::handle(const http_request& req) {
   return render_result((this->*handler_of(match.found->handler.endpoint))(r));
 }
 
+template <class R, class... Ts>
+api_result daemon_service::ask_live(const std::string& id,
+                                    std::chrono::milliseconds wait,
+                                    std::function<api_result(R&)> live,
+                                    std::function<api_result()> not_live,
+                                    bool idle, const char* conflict, Ts... xs) {
+  auto timeout = options_.reply_timeout + wait;
+  auto start = [this, id, timeout, live, not_live, conflict,
+                xs...](std::function<void(std::function<api_result()>)> answer) {
+    ask_run<R>(
+      sys_, registry_, id, timeout,
+      [answer, live, not_live, conflict](caf::expected<std::optional<R>> a) {
+        answer([a = std::move(a), live, not_live, conflict]() mutable -> api_result {
+          if (!a)
+            return reply_of(a.error(), conflict);
+          if (!*a)
+            return not_live();
+          return live(**a);
+        });
+      },
+      xs...);
+  };
+  return deferred_result{timeout + answer_margin, std::move(start),
+                         [] { return api_result{busy()}; }, idle};
+}
+
+api_result daemon_service::stored(const std::string& id,
+                                  const std::function<api_result(run_row&)>& found) {
+  if (auto row = store_->run(id))
+    return found(*row);
+  if (store_->removed(id))
+    return error_reply{410, "run_removed",
+                       "run " + id + " was removed by the retention "
+                         "(SERVE.json \"retention\"): its verdicts, audit and "
+                         "files are gone"};
+  return error_reply{404, "unknown_run", "no run " + id};
+}
+
 api_result daemon_service::health(const api_request&) {
   return health_view{};
 }
 
 api_result daemon_service::metrics(const api_request&) {
-  std::map<std::string, std::uint64_t> states, counts;
-  for (auto s : {"open", "running", "done", "cancelled", "failed"})
-    states[s] = 0;
-  for (auto& row : store_->runs()) {
-    auto run = find(row.id);
-    auto now = run ? run->row() : row;
-    ++states[now.state];
-    add_counts(now.counts_json, counts);
-  }
-  return metrics_text{ctx_.metrics->render(states, counts, events_.waiting())};
+  auto start = [this](std::function<void(std::function<api_result()>)> answer) {
+    ask<run_figures>(sys_, registry_, options_.reply_timeout,
+                     answer_fn<run_figures>{[this, answer](caf::expected<run_figures> f) {
+                       answer([this, f = std::move(f)]() -> api_result {
+                         if (!f)
+                           return reply_of(f.error());
+                         return metrics_text{ctx_.metrics->render(*f)};
+                       });
+                     }},
+                     metrics_atom::value);
+  };
+  return deferred_result{options_.reply_timeout + answer_margin, std::move(start),
+                         [] { return api_result{busy()}; }};
 }
 
 api_result daemon_service::create_run(const api_request& req) {
@@ -393,89 +363,115 @@ api_result daemon_service::create_run(const api_request& req) {
   if (auto err = load_run_calibration(body))
     return reply_of(err);
   // The binding's errors already name their source ("/config: ...").
-  if (auto err = ensure_workers(body.config))
-    return reply_of(err);
+  auto bindings = bind_judges(body.config, batch_journal_);
+  if (!bindings)
+    return reply_of(bindings.error());
   run_row row;
   row.id = make_run_id();
   row.name = body.name;
   row.config_json = body.config_text;
   row.created_ms = wall_clock_ms();
-  row.counts_json = "{}";
-  auto run = daemon_run::create(ctx_, row, std::move(body.config));
-  if (!run)
-    return reply_of(run.error());
-  {
-    std::lock_guard<std::mutex> guard{mtx_};
-    runs_[row.id] = *run;
-  }
-  return run_view{(*run)->row(), 201};
+  auto launch = prepare_new_run(options_.state_dir, std::move(row),
+                                std::move(body.config), std::move(*bindings));
+  if (!launch)
+    return reply_of(launch.error());
+  auto ref = run_launch_ref{std::move(*launch)};
+  auto start = [this, ref](std::function<void(std::function<api_result()>)> answer) {
+    ask<run_row>(sys_, registry_, options_.reply_timeout,
+                 answer_fn<run_row>{[answer](caf::expected<run_row> r) {
+                   answer([r = std::move(r)]() -> api_result {
+                     if (!r)
+                       return reply_of(r.error());
+                     return run_view{*r, 201};
+                   });
+                 }},
+                 create_atom::value, ref);
+  };
+  return deferred_result{options_.reply_timeout + answer_margin, std::move(start),
+                         [] { return api_result{busy()}; }};
 }
 
-api_result daemon_service::list_runs(const api_request&) {
-  run_list out;
-  for (auto& row : store_->runs()) {
-    auto run = find(row.id);
-    out.rows.push_back(run ? run->row() : row);
-  }
-  return out;
+// A page from the state, the live runs among it as their actors last told.
+api_result daemon_service::list_runs(const api_request& req) {
+  std::uint64_t limit = 0;
+  if (!number_param(req.query, "limit", default_page, limit) || limit == 0
+      || limit > max_page)
+    return error_reply{400, "bad_request",
+                       "limit must be a number of runs from 1 to "
+                         + std::to_string(max_page)};
+  auto page = store_->runs(static_cast<std::size_t>(limit),
+                           text_param(req.query, "after"));
+  if (!page)
+    return error_reply{400, "bad_request", context_of(page.error())};
+  std::vector<std::string> ids;
+  for (auto& r : page->rows)
+    if (!final_state(r.state))
+      ids.push_back(r.id);
+  if (ids.empty())
+    return run_list{std::move(page->rows), std::move(page->next)};
+  auto shared = std::make_shared<run_page>(std::move(*page));
+  auto start = [this, shared, ids](std::function<void(std::function<api_result()>)> answer) {
+    ask<std::vector<run_row>>(
+      sys_, registry_, options_.reply_timeout,
+      answer_fn<std::vector<run_row>>{[answer, shared](caf::expected<std::vector<run_row>> live) {
+        answer([shared, live = std::move(live)]() -> api_result {
+          if (!live)
+            return reply_of(live.error());
+          for (auto& l : *live)
+            for (auto& r : shared->rows)
+              if (r.id == l.id)
+                r = l;
+          return run_list{std::move(shared->rows), std::move(shared->next)};
+        });
+      }},
+      find_atom::value, ids);
+  };
+  return deferred_result{options_.reply_timeout + answer_margin, std::move(start),
+                         [] { return api_result{busy()}; }};
 }
 
 api_result daemon_service::get_run(const api_request& req) {
-  auto& id = req.params.get("id");
-  std::shared_ptr<daemon_run> run;
-  auto stored = lookup(id, run);
-  if (!stored)
-    return error_reply{404, "unknown_run", "no run " + id};
-  return run_view{*stored};
+  auto id = req.params.get("id");
+  return ask_live<run_row>(
+    id, {}, [](run_row& row) -> api_result { return run_view{row}; },
+    [this, id] { return stored(id, [](run_row& row) { return run_view{row}; }); },
+    false, "run_ended", get_atom::value);
 }
 
 api_result daemon_service::cancel_run(const api_request& req) {
-  auto& id = req.params.get("id");
-  std::shared_ptr<daemon_run> run;
-  auto stored = lookup(id, run);
-  if (!stored)
-    return error_reply{404, "unknown_run", "no run " + id};
-  if (!run || run->ended())
-    return run_ended(*stored);
-  run->cancel();
-  cancel_batches(id);
-  return run_view{run->row()};
+  auto id = req.params.get("id");
+  return ask_live<run_row>(
+    id, {}, [](run_row& row) -> api_result { return run_view{row}; },
+    [this, id] { return stored(id, [](run_row& row) { return run_ended(row); }); },
+    false, "run_ended", cancel_atom::value, "cancelled (DELETE /v1/runs/" + id + ")");
+}
+
+api_result daemon_service::close_run(const api_request& req) {
+  auto id = req.params.get("id");
+  return ask_live<run_row>(
+    id, {}, [](run_row& row) -> api_result { return run_view{row}; },
+    [this, id] { return stored(id, [](run_row& row) { return run_ended(row); }); },
+    false, "run_ended", end_of_input_atom::value);
 }
 
 // The whole body at hand (the server streams uploads to open_stream; this
 // serves a server without a stream opener).
 api_result daemon_service::upload_pairs(const api_request& req) {
-  auto& id = req.params.get("id");
-  std::shared_ptr<daemon_run> run;
-  auto stored = lookup(id, run);
-  if (!stored)
-    return error_reply{404, "unknown_run", "no run " + id};
+  auto id = req.params.get("id");
   if (!pairs_media_type(req.http))
     return wrong_pairs_type(req.http);
-  if (!run || run->ended())
-    return run_ended(*stored);
-  auto up = run->upload(req.http.body());
-  if (!up)
-    return reply_of(up.error(), "input_closed");
-  return view_of(*up);
-}
-
-api_result daemon_service::close_run(const api_request& req) {
-  auto& id = req.params.get("id");
-  std::shared_ptr<daemon_run> run;
-  auto stored = lookup(id, run);
-  if (!stored)
-    return error_reply{404, "unknown_run", "no run " + id};
-  if (!run)
-    return error_reply{409, "run_ended",
-                       "run " + id + " has ended (" + stored->state + ")"};
-  if (auto err = run->close())
-    return reply_of(err, "run_ended");
-  return run_view{run->row()};
+  auto body = std::make_shared<std::string>(req.http.body());
+  return ask_live<input_lease_ref>(
+    id, {},
+    [body](input_lease_ref& lease) -> api_result {
+      return upload_whole(std::move(lease), *body);
+    },
+    [this, id] { return stored(id, [](run_row& row) { return run_ended(row); }); },
+    false, "input_closed", upload_atom::value);
 }
 
 api_result daemon_service::verdicts(const api_request& req) {
-  auto& id = req.params.get("id");
+  auto id = req.params.get("id");
   std::uint64_t after = 0, wait_ms = 0;
   if (!number_param(req.query, "after", 0, after))
     return error_reply{400, "bad_request",
@@ -484,78 +480,74 @@ api_result daemon_service::verdicts(const api_request& req) {
     return error_reply{400, "bad_request",
                        "wait_ms must be a number of milliseconds from 0 to "
                          + std::to_string(max_wait_ms)};
-  // The version first: a line stored after it wakes the wait below.
-  auto seen = events_.version(id);
-  auto lines = verdicts_after(id, after);
-  auto* found = std::get_if<verdict_lines>(&lines);
-  if (!found || wait_ms == 0 || !found->lines.empty() || final_state(found->state))
-    return lines;
-  // Nothing yet: answer when the run changes (lines stored, its end) or
-  // at wait_ms, without holding a server thread.
-  // The ticket lives as long as the reply waits (held by its answer).
-  auto ticket = std::make_shared<run_events::ticket>();
-  return deferred_result{
-    std::chrono::milliseconds(wait_ms),
-    [this, id, seen, ticket](std::function<void()> wake) {
-      *ticket = events_.wait(id, seen, std::move(wake));
+  // The run's actor answers once lines after `after` are stored, it has
+  // ended, or wait_ms is over: the lines are read after its state, so that
+  // a final state means these are the last. No thread waits meanwhile.
+  return ask_live<run_row>(
+    id, std::chrono::milliseconds(wait_ms),
+    [this, id, after](run_row& row) { return lines_after(id, after, row.state); },
+    [this, id, after] {
+      return stored(id, [&](run_row& row) { return lines_after(id, after, row.state); });
     },
-    [this, id, after, ticket] {
-      ticket->reset();
-      return verdicts_after(id, after);
-    }};
+    wait_ms > 0, "run_ended", wait_atom::value, after, wait_ms);
 }
 
-// The lines after `after` and the run's state read before them (so that a
-// final state means these lines are the last).
-api_result daemon_service::verdicts_after(const std::string& id,
-                                          std::uint64_t after) {
-  std::shared_ptr<daemon_run> run;
-  auto stored = lookup(id, run);
-  if (!stored)
-    return error_reply{404, "unknown_run", "no run " + id};
+api_result daemon_service::lines_after(const std::string& id, std::uint64_t after,
+                                       const std::string& state) {
   verdict_lines out;
-  out.state = stored->state;
+  out.state = state;
   for (auto& [seq, line] : store_->verdicts(id, after, 10000))
     out.lines.push_back(std::move(line));
   return out;
 }
 
 api_result daemon_service::audit(const api_request& req) {
-  auto& id = req.params.get("id");
-  std::shared_ptr<daemon_run> run;
-  if (!lookup(id, run))
-    return error_reply{404, "unknown_run", "no run " + id};
-  return file_view{ctx_.state_dir + "/runs/" + id + "/audit.jsonl",
-                   "the run's audit"};
+  auto id = req.params.get("id");
+  return stored(id, [&](run_row&) -> api_result {
+    return file_view{ctx_.state_dir + "/runs/" + id + "/audit.jsonl",
+                     "the run's audit"};
+  });
 }
 
-std::unique_ptr<body_stream>
-daemon_service::open_stream(const http_request& req, http_response& refusal) {
+stream_decision daemon_service::open_stream(const http_request& req) {
   std::string target{req.target()};
   auto path = target.substr(0, target.find('?'));
   auto match = api_routes().find(req.method(), path);
   if (!match.found || match.found->handler.endpoint != api_endpoint::upload_pairs)
-    return nullptr; // read whole, for handle()
-  auto& id = match.params.get("id");
-  std::shared_ptr<daemon_run> run;
-  std::optional<error_reply> refused;
-  std::optional<run_row> stored;
-  caf::error why;
+    return {}; // read whole, for handle()
+  auto refuse = [](const api_result& r) {
+    stream_decision d;
+    d.what = stream_decision::kind::refuse;
+    d.refusal = std::get<http_response>(render_result(r));
+    return d;
+  };
   if (!authorized(req))
-    refused = unauthorized();
-  else if (!pairs_media_type(req))
-    refused = wrong_pairs_type(req);
-  else if (!(stored = lookup(id, run)))
-    refused = error_reply{404, "unknown_run", "no run " + id};
-  else if (!run || run->ended())
-    refused = run_ended(*stored);
-  else if ((why = run->begin_upload()))
-    refused = reply_of(why, "input_closed");
-  if (refused) {
-    refusal = std::get<http_response>(render_result(*refused));
-    return nullptr;
-  }
-  return std::make_unique<pairs_stream>(run);
+    return refuse(unauthorized());
+  if (!pairs_media_type(req))
+    return refuse(wrong_pairs_type(req));
+  auto id = match.params.get("id");
+  stream_decision d;
+  d.what = stream_decision::kind::later;
+  d.at_most = options_.reply_timeout + answer_margin;
+  d.late = [refuse] { return refuse(busy()).refusal; };
+  d.start = [this, id, refuse](std::function<void(std::function<stream_decision()>)> answer) {
+    ask_run<input_lease_ref>(
+      sys_, registry_, id, options_.reply_timeout,
+      [this, id, answer, refuse](caf::expected<std::optional<input_lease_ref>> a) {
+        answer([this, id, refuse, a = std::move(a)]() mutable {
+          if (!a)
+            return refuse(reply_of(a.error(), "input_closed"));
+          if (!*a)
+            return refuse(stored(id, [](run_row& row) { return run_ended(row); }));
+          stream_decision take;
+          take.what = stream_decision::kind::take;
+          take.stream = std::make_unique<pairs_stream>(std::move(**a));
+          return take;
+        });
+      },
+      upload_atom::value);
+  };
+  return d;
 }
 
 } // namespace ij

@@ -1,9 +1,14 @@
 #pragma once
 // The evaluation daemon behind `invjudge serve`: the HTTP API over runs that
 // share the judge workers of one actor system (docs/ARCHITECTURE.md,
-// "The daemon"). Requests are handled on the HTTP server's threads; each run
-// is an actor fed by its uploads (daemon/daemon_run.hpp, daemon/run_actor.hpp);
-// actors never block.
+// "The daemon"). Requests are handled on the HTTP server's threads, which
+// do the blocking work a request needs (parsing, files, SQLite reads) and
+// talk to the actors only by messages (issue 26, item 4): a live run is
+// found through the run registry (daemon/run_registry) and asked by its
+// actor (daemon/run_actor); the reply is written when the actor answers,
+// and a request no actor answers within `reply_timeout` is answered 503
+// `busy` rather than holding a thread. A finished run is read from the
+// state (daemon/state_store): it keeps nothing in the process.
 //
 // Requests are routed by a table (daemon/api_routes: method + path
 // pattern -> endpoint -> handler); each handler returns a typed result
@@ -13,26 +18,23 @@
 // "Authorization: Bearer TOKEN" when a token is set.
 #include <chrono>
 #include <cstdint>
-#include <map>
+#include <functional>
 #include <memory>
-#include <mutex>
-#include <optional>
-#include <set>
 #include <string>
+#include <vector>
 
 #include <caf/actor_system.hpp>
 #include <caf/error.hpp>
 #include <caf/expected.hpp>
 
-#include "adapters/batch_judge.hpp"
 #include "adapters/response_cache.hpp"
 #include "daemon/api_result.hpp"
 #include "daemon/api_routes.hpp"
 #include "daemon/batch_state_journal.hpp"
 #include "daemon/bearer_token.hpp"
-#include "daemon/daemon_run.hpp"
 #include "daemon/http_server.hpp"
-#include "daemon/run_events.hpp"
+#include "daemon/run_actor.hpp"
+#include "daemon/state_store.hpp"
 
 namespace ij {
 
@@ -42,6 +44,16 @@ struct daemon_options {
   std::string token;
   /// The response cache shared by every run (opt-in: SERVE.json "cache").
   cache_config cache;
+  /// A request an actor must answer gets 503 busy after this.
+  std::chrono::milliseconds reply_timeout{10000};
+  /// Retention of finished runs (SERVE.json "retention"; 0: keep all).
+  std::int64_t keep_ms = 0;
+  std::uint64_t keep_runs = 0;
+  /// Lines for the daemon's log (the retention's removals).
+  std::function<void(const std::string&)> log;
+  /// Called when the last live run has ended (none is under way): `serve`
+  /// gives the allocator's free memory back to the system then.
+  std::function<void()> idle;
 };
 
 class daemon_service {
@@ -57,13 +69,14 @@ public:
 
   /// The server's stream opener: pair uploads (POST /v1/runs/{id}/pairs)
   /// are taken in pieces, so memory stays bounded whatever the body size;
-  /// refused at once (401, 404, 409, 415) when they cannot be taken.
-  std::unique_ptr<body_stream> open_stream(const http_request& req,
-                                           http_response& refusal);
+  /// refused at once (401, 415) or once the run has answered (404, 409,
+  /// 410, 503) when they cannot be taken.
+  stream_decision open_stream(const http_request& req);
 
-  /// SIGTERM: every run is ended like Ctrl-C (it resumes at the next start),
-  /// then the state database is checkpointed.
-  void shutdown();
+  /// SIGTERM: every run is ended like Ctrl-C (it resumes at the next
+  /// start), then the state database is checkpointed; waits at most
+  /// `grace` (at least 5 s) for the runs.
+  void shutdown(std::chrono::milliseconds grace);
 
   /// Runs resumed at open, and why the others could not be.
   std::uint32_t resumed() const {
@@ -83,25 +96,33 @@ public:
   using handler_fn = api_result (daemon_service::*)(const api_request&);
   /// The longest a follower may wait for verdicts (GET .../verdicts?wait_ms).
   static constexpr std::uint64_t max_wait_ms = 60000;
+  /// GET /v1/runs: runs per page by default and at most.
+  static constexpr std::size_t default_page = 100;
+  static constexpr std::size_t max_page = 1000;
   /// The handler of each of the API's endpoints (daemon/api_routes).
   static handler_fn handler_of(api_endpoint e);
 
 private:
   daemon_service(caf::actor_system& sys, daemon_options options);
   bool authorized(const http_request& req) const;
-  /// bad_config when a judge cannot be bound or started.
-  caf::error ensure_workers(const run_config& cfg);
   void resume_runs();
-  /// Hands every batched judge the open batches of run `run_id` (from the
-  /// batch journal), before the run's session starts.
-  caf::error adopt_batches(const std::string& run_id);
-  /// Cancels run `run_id`'s batches at the providers.
-  void cancel_batches(const std::string& run_id);
-  caf::expected<std::shared_ptr<daemon_run>> resume(const run_row& row);
-  std::shared_ptr<daemon_run> find(const std::string& id);
-  /// The run `id` as now (live or stored); nullopt when there is none.
-  std::optional<run_row> lookup(const std::string& id,
-                                std::shared_ptr<daemon_run>& run);
+  caf::error resume(const run_row& row);
+
+  /// Asks live run `id`'s actor `xs...` (waiting `wait` longer than the
+  /// reply timeout): `live` makes the answer from its reply, `not_live`
+  /// when no run of that id is live; a conflict the actor answers is a 409
+  /// with code `conflict`. `idle`: a follower's wait.
+  template <class R, class... Ts>
+  api_result ask_live(const std::string& id, std::chrono::milliseconds wait,
+                      std::function<api_result(R&)> live,
+                      std::function<api_result()> not_live, bool idle,
+                      const char* conflict, Ts... xs);
+  /// A run that is not live, from the state: `found` makes the answer;
+  /// 410 when the retention removed it, else 404.
+  api_result stored(const std::string& id,
+                    const std::function<api_result(run_row&)>& found);
+  api_result lines_after(const std::string& id, std::uint64_t after,
+                         const std::string& state);
 
   api_result health(const api_request& req);
   api_result metrics(const api_request& req);
@@ -112,23 +133,16 @@ private:
   api_result upload_pairs(const api_request& req);
   api_result close_run(const api_request& req);
   api_result verdicts(const api_request& req);
-  api_result verdicts_after(const std::string& id, std::uint64_t after);
   api_result audit(const api_request& req);
 
   caf::actor_system& sys_;
   daemon_options options_;
-  run_events events_; // before store_: the store's writer signals it
   std::unique_ptr<state_store> store_;
   std::shared_ptr<response_cache> cache_;
   /// Where batched judges record their batches (daemon/batch_state_journal).
   std::shared_ptr<batch_state_journal> batch_journal_;
   daemon_context ctx_;
-  std::mutex mtx_;
-  std::map<std::string, std::shared_ptr<daemon_run>> runs_;
-  std::set<std::string> served_judges_;
-  /// The batched judges among the workers' (under workers_mtx_).
-  std::vector<std::shared_ptr<batch_judge>> batch_judges_;
-  std::mutex workers_mtx_;
+  run_registry_actor registry_;
   std::uint32_t resumed_ = 0;
   std::vector<std::string> resume_failures_;
 };

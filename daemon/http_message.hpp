@@ -27,22 +27,31 @@ using http_file_response =
 /// A reply ready to be written.
 using http_ready_reply = std::variant<http_response, http_file_response>;
 
-/// A reply that waits for an event (a follower asking for verdicts not yet
-/// released): the server calls `wait(wake)` once, without holding a thread;
-/// when `wake` is called (from any thread, at most once) or `at_most` has
-/// passed, whichever comes first, it answers with `ready()`, which is never
-/// deferred again.
-struct http_deferred {
-  std::chrono::milliseconds at_most{0};
-  std::function<void(std::function<void()> wake)> wait;
-  std::function<http_ready_reply()> ready;
-};
+struct http_deferred;
 
 using http_reply =
   std::variant<http_response, http_file_response, http_deferred>;
 
+/// The rest of a request's answer: run on its connection's strand (it may
+/// block briefly: SQLite, a file), its reply written (or waited for again).
+using http_continuation = std::function<http_reply()>;
+
+/// A reply that comes later (an actor's answer, a follower's next verdict):
+/// the server calls `start(answer)` once and holds no thread while it
+/// waits; `answer(next)` may be called from any thread, at most once, and
+/// `next` then runs on the connection's strand. If `answer` has not been
+/// called within `at_most`, `late()` answers instead (503 busy, or what a
+/// follower has) and a later answer is dropped unrun. `idle`: a follower's
+/// wait, which a stopping server does not wait for.
+struct http_deferred {
+  std::chrono::milliseconds at_most{0};
+  std::function<void(std::function<void(http_continuation)> answer)> start;
+  http_continuation late;
+  bool idle = false;
+};
+
 /// `reply` as it is when ready; a deferred one is a 500 (for the places a
-/// reply may not wait: a deferred reply's own answer).
+/// reply may not wait).
 http_ready_reply ready_reply(http_reply reply);
 
 /// A header's value ("" when absent).

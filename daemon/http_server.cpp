@@ -34,19 +34,32 @@ using boost::system::error_code;
 
 struct http_server::impl {
   impl(http_server_options o, request_handler h)
-    : options(std::move(o)), handler(std::move(h)), acceptor(io) {
+    : options(std::move(o)), handler(std::move(h)),
+      acceptor(net::make_strand(io)), drain(io) {
   }
 
   http_server_options options;
   request_handler handler;
   net::io_context io;
+  /// On a strand of its own: accepting and closing never run at once.
   tcp::acceptor acceptor;
+  /// The grace period's end once stopping.
+  net::steady_timer drain;
   std::optional<ssl::context> tls;
   std::vector<std::thread> threads;
   std::atomic<std::uint32_t> busy{0};
   std::atomic<bool> stopping{false};
 
   void accept();
+  /// A request is being handled or waits for an answer.
+  void begin_work() {
+    ++busy;
+  }
+  /// ... and no longer: a stopping server ends once none is.
+  void end_work() {
+    if (--busy == 0 && stopping.load())
+      io.stop();
+  }
 };
 
 namespace {
@@ -56,7 +69,7 @@ template <class Stream>
 constexpr bool is_tls = std::is_same_v<Stream, tls_stream>;
 
 // What a connection waits for; the timer's expiry is answered by phase.
-enum class phase { handshake, idle, headers, body, waiting, writing };
+enum class phase { handshake, idle, headers, body, opening, waiting, writing };
 
 template <class Stream>
 class connection : public std::enable_shared_from_this<connection<Stream>> {
@@ -94,7 +107,9 @@ private:
       if (ec || gen != self->generation_)
         return;
       if (self->phase_ == phase::waiting)
-        return self->answer_deferred(); // no socket operation is pending
+        return self->answer_late(); // no socket operation is pending
+      if (self->phase_ == phase::opening)
+        return self->open_late();
       self->expired_ = true;
       error_code ignored;
       self->socket().cancel(ignored);
@@ -200,31 +215,65 @@ private:
   }
 
   // A body the opener takes in pieces: read into a fixed buffer, handed on
-  // piece by piece (buffer_body), never held whole.
+  // piece by piece (buffer_body), never held whole. False: read it whole.
   bool try_stream() {
-    http_response refusal;
-    refusal.result(http::status::unknown);
-    auto stream = srv_->options.streams(parser_->get(), refusal);
-    if (!stream && refusal.result() == http::status::unknown)
+    auto d = srv_->options.streams(parser_->get());
+    if (d.what == stream_decision::kind::whole)
       return false;
-    if (!stream) {
-      reply_and_close(std::move(refusal));
-      return true;
+    apply(std::move(d));
+    return true;
+  }
+
+  void apply(stream_decision d) {
+    switch (d.what) {
+    case stream_decision::kind::whole: // not asked later: refused
+    case stream_decision::kind::refuse:
+      return reply_and_close(std::move(d.refusal));
+    case stream_decision::kind::later:
+      return open_later(std::move(d));
+    case stream_decision::kind::take:
+      break;
     }
-    body_ = std::move(stream);
+    body_ = std::move(d.stream);
     streaming_.emplace(std::move(*parser_));
     streaming_->body_limit(std::numeric_limits<std::uint64_t>::max());
     // An empty body (Content-Length: 0) is complete now: answered at once.
-    if (streaming_->is_done()) {
-      finish_stream();
-      return true;
-    }
+    if (streaming_->is_done())
+      return finish_stream();
     // Beast reads what the buffer has room for: grown to a piece, a 6 MB
     // upload is ~100 reads and appends instead of ~10,000 (and the run
     // following the file gets batches, not four lines at a time).
     buffer_.reserve(sizeof piece_);
     expect_continue(*streaming_, [this] { read_piece(); });
-    return true;
+  }
+
+  // The decision is an actor's: the headers wait (the body is not read)
+  // until it answers, on the strand, or the deadline refuses.
+  void open_later(stream_decision d) {
+    opening_late_ = std::move(d.late);
+    arm(phase::opening, d.at_most);
+    auto gen = generation_;
+    srv_->begin_work();
+    std::weak_ptr<connection> weak = this->shared_from_this();
+    d.start([weak, gen](std::function<stream_decision()> next) {
+      auto self = weak.lock();
+      if (!self)
+        return;
+      net::post(self->timer_.get_executor(), [self, gen, next = std::move(next)] {
+        if (self->phase_ != phase::opening || self->generation_ != gen)
+          return; // refused by its deadline meanwhile
+        self->disarm();
+        self->srv_->end_work();
+        self->apply(next());
+      });
+    });
+  }
+
+  void open_late() {
+    srv_->end_work();
+    auto late = std::move(opening_late_);
+    opening_late_ = nullptr;
+    reply_and_close(late ? late() : json_error(503, "busy", "no answer in time"));
   }
 
   void read_piece() {
@@ -256,14 +305,14 @@ private:
     disarm();
     auto keep = streaming_->get().keep_alive();
     auto version = streaming_->get().version();
-    ++srv_->busy;
+    srv_->begin_work();
     http_response res;
     try {
       res = body_->finish();
     } catch (const std::exception& e) {
       res = json_error(500, "internal", e.what());
     }
-    --srv_->busy;
+    srv_->end_work();
     body_.reset();
     streaming_.reset();
     res.version(version);
@@ -320,53 +369,70 @@ private:
     disarm();
     auto req = parser_->release();
     parser_.reset();
-    ++srv_->busy;
+    version_ = req.version();
+    keep_alive_ = req.keep_alive();
+    head_ = req.method() == http::verb::head;
+    srv_->begin_work();
     http_reply reply;
     try {
       reply = srv_->handler(req);
     } catch (const std::exception& e) {
       reply = json_error(500, "internal", e.what());
     }
-    --srv_->busy;
-    version_ = req.version();
-    keep_alive_ = req.keep_alive();
-    head_ = req.method() == http::verb::head;
+    answer(std::move(reply));
+  }
+
+  // A reply ready now is written; a deferred one waits (the request still
+  // counts as work under way unless it is a follower's idle wait).
+  void answer(http_reply reply) {
     if (auto* d = std::get_if<http_deferred>(&reply))
       return wait_for(std::move(*d));
+    srv_->end_work();
     write_ready(ready_reply(std::move(reply)));
   }
 
-  // A deferred reply: no thread is held while it waits; the wake comes
-  // through the strand, and whichever of it and the timer comes first
-  // answers (the other finds nothing left to answer).
+  // No thread is held while it waits; the answer comes through the strand,
+  // and whichever of it and the timer comes first answers (the other finds
+  // the phase moved on: a late answer is dropped unrun).
   void wait_for(http_deferred d) {
-    ready_ = std::move(d.ready);
+    late_ = std::move(d.late);
+    idle_wait_ = d.idle;
+    if (idle_wait_)
+      srv_->end_work();
     arm(phase::waiting, d.at_most);
+    auto gen = generation_;
     std::weak_ptr<connection> weak = this->shared_from_this();
-    d.wait([weak] {
-      if (auto self = weak.lock())
-        net::post(self->timer_.get_executor(), [self] {
-          if (self->phase_ == phase::waiting)
-            self->answer_deferred();
-        });
+    d.start([weak, gen](http_continuation next) {
+      auto self = weak.lock();
+      if (!self)
+        return;
+      net::post(self->timer_.get_executor(), [self, gen, next = std::move(next)] {
+        if (self->phase_ == phase::waiting && self->generation_ == gen)
+          self->run_continuation(next);
+      });
     });
   }
 
-  void answer_deferred() {
-    if (!ready_)
-      return;
+  void run_continuation(const http_continuation& next) {
     disarm();
-    auto ready = std::move(ready_);
-    ready_ = nullptr;
-    ++srv_->busy;
-    http_ready_reply reply;
+    late_ = nullptr;
+    if (idle_wait_)
+      srv_->begin_work();
+    http_reply reply;
     try {
-      reply = ready();
+      reply = next();
     } catch (const std::exception& e) {
       reply = json_error(500, "internal", e.what());
     }
-    --srv_->busy;
-    write_ready(std::move(reply));
+    answer(std::move(reply));
+  }
+
+  void answer_late() {
+    auto late = std::move(late_);
+    late_ = nullptr;
+    run_continuation(late ? late : http_continuation{[] {
+      return http_reply{json_error(503, "busy", "no answer in time")};
+    }});
   }
 
   void write_ready(http_ready_reply reply) {
@@ -428,7 +494,9 @@ private:
   std::unique_ptr<body_stream> body_;
   char piece_[64 * 1024];
   http_ready_reply res_;
-  std::function<http_ready_reply()> ready_; // a deferred reply's, while waiting
+  http_continuation late_;                   // a deferred reply's, while waiting
+  bool idle_wait_ = false;
+  std::function<http_response()> opening_late_; // a stream decision's
   unsigned version_ = 11;
   bool keep_alive_ = false;
   bool head_ = false; // the request being answered is a HEAD
@@ -475,8 +543,9 @@ caf::error load_tls(ssl::context& ctx, const http_server_options& o) {
 
 void http_server::impl::accept() {
   // `this` outlives every handler: the io_context is a member, and its
-  // pending handlers are destroyed with it. Each connection gets a strand
-  // of its own: its handlers never run at once on the pool's threads.
+  // pending handlers are destroyed with it. The acceptor's handlers run on
+  // its strand; each connection gets a strand of its own: its handlers
+  // never run at once on the pool's threads.
   acceptor.async_accept(net::make_strand(io), [this](error_code ec,
                                                      tcp::socket sock) {
     if (ec || stopping)
@@ -560,15 +629,22 @@ void http_server::stop(std::chrono::milliseconds grace) {
   if (impl_->threads.empty())
     return;
   impl_->stopping = true;
-  net::post(impl_->io, [s = impl_.get()] {
+  auto* s = impl_.get();
+  net::post(s->acceptor.get_executor(), [s] {
     error_code ignored;
     s->acceptor.close(ignored);
   });
-  // The requests being handled finish and are answered (bounded wait).
-  auto until = std::chrono::steady_clock::now() + grace;
-  while (impl_->busy.load() > 0 && std::chrono::steady_clock::now() < until)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  impl_->io.stop();
+  // The requests under way finish and are answered: the io_context stops
+  // when the last ends (end_work) or when the grace period is over.
+  net::post(s->io, [s, grace] {
+    s->drain.expires_after(grace);
+    s->drain.async_wait([s](error_code ec) {
+      if (!ec)
+        s->io.stop();
+    });
+    if (s->busy.load() == 0)
+      s->io.stop();
+  });
   for (auto& t : impl_->threads)
     t.join();
   impl_->threads.clear();

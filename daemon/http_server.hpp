@@ -14,9 +14,12 @@
 // written within io_timeout; a TLS handshake must end within io_timeout; a
 // deferred reply (http_deferred) is answered by its own deadline.
 //
-// The handler runs on a server thread and may block briefly (SQLite, an
-// actor's answer): the pool has several threads so that one slow request
-// does not hold the others.
+// The handler runs on a server thread and may block briefly (SQLite, a
+// file), never on an actor: what an actor must answer is a deferred reply,
+// written when the answer comes (issue 26, item 4). The acceptor has a
+// strand of its own too; stop() closes it there and waits for the requests
+// under way by events (their count reaching zero, or the grace period's
+// timer), not by polling.
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -46,12 +49,25 @@ public:
   virtual http_response finish() = 0;
 };
 
-/// Asked once a request's headers are in (`req` has no body yet): a stream
-/// for its body, or nullptr to read it whole for the handler. Setting
-/// `refusal`'s status refuses the request at once (the body is not read,
-/// the connection is closed after the reply).
-using stream_opener = std::function<std::unique_ptr<body_stream>(
-  const http_request& req, http_response& refusal)>;
+/// What to do with a request's body, decided once its headers are in: read
+/// it whole for the handler, refuse the request at once (the body is not
+/// read, the connection is closed after the reply), take it in pieces, or
+/// decide later (an actor's answer): `start(answer)` is called once, no
+/// thread waits, `answer(next)` may come from any thread and `next` runs on
+/// the connection's strand; without an answer within `at_most`, `late()`
+/// refuses.
+struct stream_decision {
+  enum class kind { whole, refuse, take, later };
+  kind what = kind::whole;
+  http_response refusal;
+  std::unique_ptr<body_stream> stream;
+  std::chrono::milliseconds at_most{0};
+  std::function<void(std::function<void(std::function<stream_decision()>)>)> start;
+  std::function<http_response()> late;
+};
+
+/// Asked once a request's headers are in (`req` has no body yet).
+using stream_opener = std::function<stream_decision(const http_request& req)>;
 
 struct http_server_options {
   std::string address = "127.0.0.1";
@@ -84,11 +100,13 @@ public:
   /// The port bound (the one picked for port 0).
   std::uint16_t port() const;
 
-  /// Stops accepting, lets the requests being handled finish (at most
-  /// `grace`), then closes every connection and joins the threads.
+  /// Stops accepting, lets the requests being handled or waiting for an
+  /// actor's answer finish (at most `grace`; a follower waiting for
+  /// verdicts is not waited for), then closes every connection and joins
+  /// the threads.
   void stop(std::chrono::milliseconds grace);
 
-  /// Requests being handled now.
+  /// Requests being handled or waiting for an answer now.
   std::uint32_t busy() const;
 
   struct impl;

@@ -1,5 +1,7 @@
 #include "daemon/run_counts.hpp"
 
+#include <algorithm>
+
 #include <rapidjson/document.h>
 
 namespace ij {
@@ -117,8 +119,11 @@ std::string counts_json(const run_totals& t) {
   return {sb.GetString(), sb.GetSize()};
 }
 
-void add_counts(const std::string& counts_json,
-                std::map<std::string, std::uint64_t>& sums) {
+namespace {
+
+// Adds (sign +1) or takes away (-1) a counts object's fields.
+void fold_counts(const std::string& counts_json,
+                 std::map<std::string, std::uint64_t>& sums, int sign) {
   rapidjson::Document d;
   d.Parse(counts_json);
   if (!d.IsObject())
@@ -132,9 +137,26 @@ void add_counts(const std::string& counts_json,
       obj = &g->value;
     }
     auto v = obj->FindMember(c.name);
-    if (v != obj->MemberEnd() && v->value.IsUint64())
-      sums[key_of(c)] += v->value.GetUint64();
+    if (v == obj->MemberEnd() || !v->value.IsUint64())
+      continue;
+    auto& sum = sums[key_of(c)];
+    auto n = v->value.GetUint64();
+    sum = sign > 0 ? sum + n : sum - std::min(sum, n);
   }
+}
+
+} // namespace
+
+void add_counts(const std::string& counts_json,
+                std::map<std::string, std::uint64_t>& sums) {
+  fold_counts(counts_json, sums, 1);
+}
+
+void fold_finished(const std::string& state, const std::string& counts_json,
+                   run_figures& sums, bool add) {
+  fold_counts(counts_json, sums.count_sums, add ? 1 : -1);
+  auto& n = sums.runs_by_state[state];
+  n = add ? n + 1 : n - std::min<std::uint64_t>(n, 1);
 }
 
 std::string counts_metrics(const std::map<std::string, std::uint64_t>& sums) {

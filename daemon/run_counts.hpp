@@ -13,6 +13,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "messages/run_figures.hpp"
 #include "messages/run_summary.hpp"
 #include "messages/verdict.hpp"
 
@@ -53,6 +54,11 @@ std::string counts_json(const run_totals& t);
 /// "group.name"; fields it lacks add nothing.
 void add_counts(const std::string& counts_json,
                 std::map<std::string, std::uint64_t>& sums);
+
+/// A finished run into (`add`) or out of (a removed run) the finished
+/// runs' sums: its state counted once, its counts added or taken away.
+void fold_finished(const std::string& state, const std::string& counts_json,
+                   run_figures& sums, bool add);
 
 /// The /metrics lines of those sums (every count, 0 when no run has it).
 std::string counts_metrics(const std::map<std::string, std::uint64_t>& sums);

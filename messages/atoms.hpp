@@ -58,5 +58,22 @@ using ready_atom = caf::atom_constant<caf::atom("ready")>;
 using append_atom = caf::atom_constant<caf::atom("append")>;
 using read_atom = caf::atom_constant<caf::atom("read")>;
 using shutdown_atom = caf::atom_constant<caf::atom("shutdown")>;
+/// The daemon's runs (issue 26): a run created or resumed; finding a live
+/// run's actor; a run's row now; a follower's wait for verdict lines; an
+/// upload's lease of a run's input; what an upload or close changed; a live
+/// run's state for /metrics; a run's end saved; /metrics; retention; an idle
+/// worker's retirement; the state database checkpointed.
+using create_atom = caf::atom_constant<caf::atom("create")>;
+using find_atom = caf::atom_constant<caf::atom("find")>;
+using get_atom = caf::atom_constant<caf::atom("get")>;
+using wait_atom = caf::atom_constant<caf::atom("wait")>;
+using upload_atom = caf::atom_constant<caf::atom("upload")>;
+using input_atom = caf::atom_constant<caf::atom("input")>;
+using live_atom = caf::atom_constant<caf::atom("live")>;
+using ended_atom = caf::atom_constant<caf::atom("ended")>;
+using metrics_atom = caf::atom_constant<caf::atom("metrics")>;
+using retain_atom = caf::atom_constant<caf::atom("retain")>;
+using retire_atom = caf::atom_constant<caf::atom("retire")>;
+using checkpoint_atom = caf::atom_constant<caf::atom("checkpoint")>;
 
 } // namespace ij

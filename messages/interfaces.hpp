@@ -14,6 +14,8 @@
 //     --join/leave/host_event--> judge directory (workers of hosts join it)
 //   daemon uploads --append--> daemon run (the run session's client and
 //     listener) --read--> pairs file reader (lines an upload spilled)
+//   daemon HTTP handlers --find--> run registry; --get/wait/upload/close/
+//     cancel--> daemon run; daemon run --lines, end--> state writer
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -26,14 +28,18 @@
 #include "messages/host_event.hpp"
 #include "messages/host_hello.hpp"
 #include "messages/canary_result.hpp"
+#include "messages/daemon_handles.hpp"
 #include "messages/judge_call.hpp"
 #include "messages/judge_info.hpp"
 #include "messages/run_events.hpp"
 #include "messages/run_input.hpp"
 #include "messages/run_note.hpp"
+#include "messages/run_figures.hpp"
+#include "messages/run_row.hpp"
 #include "messages/run_summary.hpp"
 #include "messages/unrecorded_calls.hpp"
 #include "messages/verdict.hpp"
+#include "messages/verdict_batch.hpp"
 #include "messages/vote_job.hpp"
 
 namespace ij {
@@ -274,19 +280,90 @@ using pairs_file_reader_actor = caf::typed_actor<
                                        std::uint64_t>>;
 
 /// One run of the daemon (daemon/run_actor): its session's client and
-/// listener, fed by the uploads; no thread of its own.
+/// listener, fed by the uploads, and the one owner of the live run — its
+/// row and counts, its upload side, its followers — until its end is saved;
+/// no thread of its own. HTTP requests reach it as messages (found through
+/// the run registry) and are answered when it answers.
 using daemon_run_actor = run_listener_actor::extend<
   // Lines an upload appended and fsynced: its pairs and rejected lines, the
   // bytes [from, to) of the pairs file they fill, and the number of the
   // line before them.
   caf::reacts_to<append_atom, input_batch, std::uint64_t, std::uint64_t,
                  std::uint64_t>,
-  // The input is complete (POST .../close).
-  caf::reacts_to<end_of_input_atom>,
-  // DELETE: the run ends now, cancelled, with the reason.
-  caf::reacts_to<cancel_atom, std::string>,
+  // The run as now, its counts included.
+  caf::replies_to<get_atom>::with<run_row>,
+  // A follower (after, wait_ms): answers with the run once verdict lines
+  // after `after` are stored, the run has ended, or wait_ms has passed (at
+  // once for 0).
+  caf::replies_to<wait_atom, std::uint64_t, std::uint64_t>::with<run_row>,
+  // An upload: the run's input, lent (once an upload under way has given it
+  // back); run_ended or run_state when the run takes no more input.
+  caf::replies_to<upload_atom>::with<input_lease_ref>,
+  // The input given back (its lease dropped): what the upload took.
+  caf::reacts_to<upload_atom, input_lease_ref>,
+  // POST close: the input is complete (once an upload under way has ended).
+  caf::replies_to<end_of_input_atom>::with<run_row>,
+  // DELETE: the run ends now, cancelled, with the reason (through its
+  // session's cancel); answers once its end is saved.
+  caf::replies_to<cancel_atom, std::string>::with<run_row>,
   // SIGTERM: the run ends like Ctrl-C, with the reason, and stays
   // unfinished in the state (it resumes at the next start).
-  caf::reacts_to<shutdown_atom, std::string>>;
+  caf::reacts_to<shutdown_atom, std::string>,
+  // A follower's wait has run out (internal).
+  caf::reacts_to<deadline_atom, std::uint64_t>>;
+
+/// The daemon's state writer (daemon/state_writer): the one connection that
+/// writes the state database, on a thread of its own (detached: SQLite
+/// blocks). Verdict lines are committed in groups: whatever waits in its
+/// mailbox goes in one transaction.
+using state_writer_actor = caf::typed_actor<
+  // A new run's row: answers once it is committed.
+  caf::replies_to<create_atom, run_row>::with<bool>,
+  // What an upload or a close changed (lines, accepted, closed, state,
+  // counts) while the run is unfinished; its lines and accepted always.
+  caf::reacts_to<input_atom, run_row>,
+  // Verdict lines: answers with their last seq once committed.
+  caf::replies_to<verdict_batch>::with<std::uint64_t>,
+  // A run's end, after its lines: answers with the row as saved.
+  caf::replies_to<run_end_record>::with<run_row>,
+  // Retention (keep_ms, keep_runs, now_ms; 0: no limit): removes the
+  // finished runs past either, their rows, lines and files; answers with
+  // what it removed.
+  caf::replies_to<retain_atom, std::int64_t, std::uint64_t,
+                  std::int64_t>::with<std::vector<removed_run>>,
+  // Folds the WAL into the database (a clean shutdown).
+  caf::replies_to<checkpoint_atom>::with<bool>,
+  // Its own group commit (internal).
+  caf::reacts_to<flush_atom>>;
+
+/// The daemon's runs (daemon/run_registry): which runs are live and their
+/// actors, the judge workers they use (one per exact set of call settings,
+/// core/worker_key, retired once idle), the finished runs' sums for
+/// /metrics, and the retention. HTTP handlers ask it, never share memory
+/// with it.
+using run_registry_actor = caf::typed_actor<
+  // A run created (its row inserted first) or resumed at start: its missing
+  // workers started, its actor spawned; answers with its row.
+  caf::replies_to<create_atom, run_launch_ref>::with<run_row>,
+  // The actor of live run `id`; an invalid handle when none is live.
+  caf::replies_to<find_atom, std::string>::with<daemon_run_actor>,
+  // The live runs among `ids`, as their actors last told (state, counts).
+  caf::replies_to<find_atom, std::vector<std::string>>::with<std::vector<run_row>>,
+  // A live run's state and counts and followers waiting (from its actor).
+  caf::reacts_to<live_atom, run_row, std::uint64_t>,
+  // Cancels run `id`'s batches at the providers (DELETE).
+  caf::reacts_to<cancel_atom, std::string>,
+  // A run's actor has ended (final: its end saved) with its row; a failed
+  // resume at start too.
+  caf::reacts_to<ended_atom, run_row, bool>,
+  // /metrics.
+  caf::replies_to<metrics_atom>::with<run_figures>,
+  // SIGTERM: every run ended like Ctrl-C, then the state checkpointed;
+  // answers with the runs stopped.
+  caf::replies_to<shutdown_atom>::with<std::uint32_t>,
+  // Its timers: a retention pass; an idle worker's retirement (key,
+  // generation).
+  caf::reacts_to<retain_atom>,
+  caf::reacts_to<retire_atom, std::string, std::uint64_t>>;
 
 } // namespace ij

@@ -48,6 +48,9 @@ struct judge_info {
   std::string constrain = "none";
   std::string prompt_id;
   std::string prompt_sha256;
+  /// Every call setting of the worker, one "name=value" line each
+  /// (core/worker_key.hpp): which runs it serves.
+  std::string settings_key;
   /// The software version of the worker's process.
   std::string version;
 };
@@ -66,16 +69,19 @@ inline bool operator==(const judge_info& x, const judge_info& y) {
          && x.api_key_env == y.api_key_env && x.ca_file == y.ca_file
          && x.logprobs == y.logprobs && x.constrain == y.constrain
          && x.prompt_id == y.prompt_id && x.prompt_sha256 == y.prompt_sha256
-         && x.version == y.version;
+         && x.settings_key == y.settings_key && x.version == y.version;
 }
 
+/// Named "ij.judge_info2" since it carries the settings key: a host of an
+/// earlier build differs in its message types and is refused at connect,
+/// naming it, rather than sending descriptions no run could match.
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, judge_info& x) {
-  return f(caf::meta::type_name("ij.judge_info"), x.judge_id, x.worker_id,
+  return f(caf::meta::type_name("ij.judge_info2"), x.judge_id, x.worker_id,
            x.host, x.name, x.adapter_type, x.adapter_id, x.model, x.base_url,
            x.temperature, x.supports_seed, x.has_seed, x.seed, x.capacity,
            x.max_tokens, x.timeout_ms, x.max_attempts, x.max_response_bytes,
-           x.api_key_env, x.ca_file, x.logprobs, x.constrain, x.prompt_id, x.prompt_sha256, x.version);
+           x.api_key_env, x.ca_file, x.logprobs, x.constrain, x.prompt_id, x.prompt_sha256, x.settings_key, x.version);
 }
 
 } // namespace ij

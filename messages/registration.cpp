@@ -20,9 +20,12 @@
 #include "messages/run_events.hpp"
 #include "messages/run_input.hpp"
 #include "messages/run_note.hpp"
+#include "messages/run_figures.hpp"
+#include "messages/run_row.hpp"
 #include "messages/run_summary.hpp"
 #include "messages/unrecorded_calls.hpp"
 #include "messages/verdict.hpp"
+#include "messages/verdict_batch.hpp"
 #include "messages/vote_job.hpp"
 #include "messages/vote_result.hpp"
 
@@ -64,7 +67,7 @@ void add_message_types(caf::actor_system_config& cfg) {
   cfg.add_message_type<decided_pair>("ij.decided_pair");
   cfg.add_message_type<audit_batch>("ij.audit_batch");
   // Judges as services: what crosses to and from a worker, local or remote.
-  cfg.add_message_type<judge_info>("ij.judge_info");
+  cfg.add_message_type<judge_info>("ij.judge_info2");
   cfg.add_message_type<judge_call>("ij.judge_call");
   cfg.add_message_type<judge_reply>("ij.judge_reply2");
   cfg.add_message_type<worker_update>("ij.worker_update2");
@@ -93,6 +96,13 @@ void add_message_types(caf::actor_system_config& cfg) {
   cfg.add_message_type<canary_result>("ij.canary_result");
   cfg.add_message_type<run_actor>("ij.run_actor");
   cfg.add_message_type<run_listener_actor>("ij.run_listener_actor");
+  // The daemon (one process: its actors and HTTP threads).
+  cfg.add_message_type<run_row>("ij.run_row");
+  cfg.add_message_type<run_end_record>("ij.run_end_record");
+  cfg.add_message_type<verdict_batch>("ij.verdict_batch");
+  cfg.add_message_type<run_figures>("ij.run_figures");
+  cfg.add_message_type<removed_run>("ij.removed_run");
+  cfg.add_message_type<daemon_run_actor>("ij.daemon_run_actor");
 }
 
 std::vector<std::string>

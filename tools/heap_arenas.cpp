@@ -21,4 +21,10 @@ int limit_heap_arenas() {
 #endif
 }
 
+void give_back_free_memory() {
+#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__)
+  ::malloc_trim(0);
+#endif
+}
+
 } // namespace ij

@@ -7,9 +7,10 @@
 #include <fstream>
 #include <memory>
 #include <sstream>
-#include <thread>
 
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/address.hpp>
+#include <boost/asio/signal_set.hpp>
 
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
@@ -23,7 +24,7 @@
 #include "daemon/http_server.hpp"
 #include "messages/error.hpp"
 #include "tools/exit_codes.hpp"
-#include "tools/interrupt.hpp"
+#include "tools/heap_arenas.hpp"
 
 namespace ij {
 
@@ -37,6 +38,9 @@ struct serve_settings {
   http_server_options http;
   std::chrono::milliseconds grace{10000};
   cache_config cache;
+  std::chrono::milliseconds reply_timeout{10000};
+  std::uint64_t keep_days = 0;
+  std::uint64_t keep_runs = 0;
 };
 
 // SERVE.json, validated against configs/serve.schema.json and read by core
@@ -48,7 +52,9 @@ caf::error read_settings(const std::string& path, serve_settings& s) {
     return make_error(errc::io_failed, path + ": cannot open");
   serve_file_settings base{s.cache,        s.http.max_body_bytes,
                            s.http.io_timeout, s.http.idle_timeout,
-                           s.grace,        s.http.threads};
+                           s.grace,        s.http.threads,
+                           s.reply_timeout, s.keep_days,
+                           s.keep_runs};
   auto read = parse_serve_settings(text.str(), path, base);
   if (!read)
     return read.error();
@@ -58,6 +64,9 @@ caf::error read_settings(const std::string& path, serve_settings& s) {
   s.http.idle_timeout = read->idle_timeout;
   s.grace = read->grace;
   s.http.threads = static_cast<unsigned>(std::min<std::uint64_t>(read->threads, 64));
+  s.reply_timeout = read->reply_timeout;
+  s.keep_days = read->keep_days;
+  s.keep_runs = read->keep_runs;
   return caf::error{};
 }
 
@@ -123,6 +132,20 @@ caf::expected<std::string> resolve_state_dir(const std::string& given) {
   return dir;
 }
 
+daemon_options daemon_options_of(const serve_settings& s, std::string state_dir,
+                                 std::string token) {
+  daemon_options d;
+  d.state_dir = std::move(state_dir);
+  d.token = std::move(token);
+  d.cache = s.cache;
+  d.reply_timeout = s.reply_timeout;
+  d.keep_ms = static_cast<std::int64_t>(s.keep_days) * 24 * 3600 * 1000;
+  d.keep_runs = s.keep_runs;
+  d.log = [](const std::string& line) { say(line); };
+  d.idle = [] { give_back_free_memory(); };
+  return d;
+}
+
 } // namespace
 
 int serve_command(const serve_options& opts) {
@@ -142,7 +165,7 @@ int serve_command(const serve_options& opts) {
     say(context_of(state_dir ? token.error() : state_dir.error()));
     return exit_code::bad_config;
   }
-  daemon_options d{std::move(*state_dir), std::move(*token), s.cache};
+  auto d = daemon_options_of(s, std::move(*state_dir), std::move(*token));
   boost::system::error_code ec;
   auto addr = boost::asio::ip::make_address(s.http.address, ec);
   if (ec) {
@@ -163,7 +186,10 @@ int serve_command(const serve_options& opts) {
         + " without TLS: the bearer token travels in clear text on the "
           "network; give --tls-cert and --tls-key (or put a TLS proxy in "
           "front)");
-  install_interrupt_handler();
+  // SIGINT and SIGTERM are the signal set's (below), from before anything
+  // starts: a signal during the start stops the daemon once it listens.
+  boost::asio::io_context signals_io;
+  boost::asio::signal_set signals{signals_io, SIGINT, SIGTERM};
   caf::actor_system_config cfg;
   configure_actor_system(cfg);
   caf::actor_system sys{cfg};
@@ -179,8 +205,8 @@ int serve_command(const serve_options& opts) {
   for (auto& f : service->resume_failures())
     say(f);
   // Pair uploads are streamed: memory stays bounded whatever their size.
-  s.http.streams = [&service](const http_request& req, http_response& refusal) {
-    return service->open_stream(req, refusal);
+  s.http.streams = [&service](const http_request& req) {
+    return service->open_stream(req);
   };
   auto server = http_server::start(
     s.http, [&service](const http_request& req) { return service->handle(req); });
@@ -192,12 +218,13 @@ int serve_command(const serve_options& opts) {
                static_cast<unsigned>((*server)->port()),
                opts.tls_cert.empty() ? "" : " (https)");
   std::fflush(stderr);
-  while (!interrupt_requested())
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  // The main thread sleeps in the signal set's wait (no polling).
+  signals.async_wait([](const boost::system::error_code&, int) {});
+  signals_io.run();
   say("stopping: no new connections; requests in flight finish (grace "
       + std::to_string(s.grace.count()) + " ms)");
   (*server)->stop(s.grace);
-  service->shutdown();
+  service->shutdown(s.grace);
   say("stopped; unfinished runs resume at the next start");
   return exit_code::ok;
 }

@@ -21,6 +21,7 @@ import json
 import os
 import ssl
 import urllib.error
+import urllib.parse
 import urllib.request
 
 __all__ = ["Client", "InvjudgeError", "ApiError", "ConnectionFailed"]
@@ -115,9 +116,31 @@ class Client:
         """The run: id, name, state, counts, created, finished, ..."""
         return self._json("GET", "/v1/runs/%s" % run_id)
 
-    def runs(self):
-        """Every run."""
-        return self._json("GET", "/v1/runs")["runs"]
+    def runs(self, page_size=100):
+        """Every run, oldest first (read a page at a time)."""
+        return list(self.iter_runs(page_size))
+
+    def iter_runs(self, page_size=100, after=None):
+        """The runs, oldest first, as a generator over pages of `page_size`
+        (at most 1000) runs; `after`: a page's cursor ("next") to start
+        after."""
+        while True:
+            path = "/v1/runs?limit=%d" % page_size
+            if after:
+                path += "&after=" + urllib.parse.quote(after, safe="")
+            page = self._json("GET", path)
+            for run in page["runs"]:
+                yield run
+            after = page.get("next")
+            if not after:
+                return
+
+    def runs_page(self, limit=100, after=None):
+        """One page: {"runs": [...], "next": cursor or None}."""
+        path = "/v1/runs?limit=%d" % limit
+        if after:
+            path += "&after=" + urllib.parse.quote(after, safe="")
+        return self._json("GET", path)
 
     def verdicts(self, run_id, after=0, wait_ms=0):
         """The verdict lines with a seq over `after` (at most 10,000), as

@@ -16,127 +16,32 @@
 #include <string>
 #include <vector>
 
-#include <rapidjson/document.h>
-
 #include "answers/math_rule_judge.hpp"
 #include "answers/numeric_rule_judge.hpp"
 #include "core/comparators.hpp"
 #include "core/judge_response.hpp"
+#include "tests/answers/labelled_pairs.hpp"
 #include "tests/required_input.hpp"
 
 using namespace ij;
+using namespace ij::test;
 
 namespace {
-
-struct labelled_pair {
-  std::string a, b;
-  std::optional<bool> equivalent;
-  std::string kind; // "form" in our set, "kind" in the dev set
-  std::string note;
-};
-
-/// One JSON object per line; throws on a malformed line so that a broken
-/// file fails the test rather than shrinking it.
-std::vector<labelled_pair> load_pairs(const std::string& path,
-                                      const char* kind_field) {
-  std::ifstream in(path);
-  std::vector<labelled_pair> out;
-  std::string line;
-  int n = 0;
-  while (std::getline(in, line)) {
-    ++n;
-    if (line.empty())
-      continue;
-    rapidjson::Document d;
-    d.Parse(line.c_str(), line.size());
-    if (d.HasParseError() || !d.IsObject() || !d.HasMember("a")
-        || !d.HasMember("b") || !d["a"].IsString() || !d["b"].IsString()
-        || !d.HasMember("equivalent"))
-      throw std::runtime_error(path + ":" + std::to_string(n)
-                               + ": not a labelled pair");
-    labelled_pair p;
-    p.a.assign(d["a"].GetString(), d["a"].GetStringLength());
-    p.b.assign(d["b"].GetString(), d["b"].GetStringLength());
-    const auto& e = d["equivalent"];
-    if (e.IsBool())
-      p.equivalent = e.GetBool();
-    else if (!e.IsNull())
-      throw std::runtime_error(path + ":" + std::to_string(n)
-                               + ": equivalent is not true/false/null");
-    if (d.HasMember(kind_field) && d[kind_field].IsString())
-      p.kind = d[kind_field].GetString();
-    if (d.HasMember("note") && d["note"].IsString())
-      p.note = d["note"].GetString();
-    out.push_back(std::move(p));
-  }
-  return out;
-}
-
-bool file_exists(const std::string& path) {
-  std::ifstream f(path);
-  return f.good();
-}
 
 /// The stub's decision as a tri-state: EQUIVALENT true, DIFFERENT false,
 /// anything else null.
 std::optional<bool> stub_says(const labelled_pair& p) {
-  auto r = parse_judge_response(numeric_rule_reply(p.a, p.b));
-  if (r.decision == judge_decision::equivalent)
-    return true;
-  if (r.decision == judge_decision::different)
-    return false;
-  return std::nullopt;
+  return decision_of(parse_judge_response(numeric_rule_reply(p.a, p.b)));
 }
 
-/// rules:math's decision as a tri-state.
 std::optional<bool> math_says(const labelled_pair& p) {
-  auto r = parse_judge_response(math_rule_reply(p.a, p.b));
-  INFO(p.a << " | " << p.b << "\n" << r.raw);
-  REQUIRE(r.parse_error.empty());
-  CHECK_FALSE(r.inconsistent);
-  if (r.decision == judge_decision::equivalent)
-    return true;
-  if (r.decision == judge_decision::different)
-    return false;
-  return std::nullopt;
+  return test::math_says(p.a, p.b);
 }
 
 std::optional<bool> numeric_match_says(const labelled_pair& p) {
   static const auto nm = numeric_match(0, 0);
   return nm(p.a, p.b).equivalent;
 }
-
-std::string pct(double x) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(1) << 100.0 * x << "%";
-  return s.str();
-}
-
-/// Coverage is over the pairs a judge should decide (labelled true or
-/// false); precision over every decided pair, where a decision on a pair
-/// labelled null (the right reply is ABSTAIN) counts as wrong.
-struct tally {
-  int n = 0, decidable = 0, decided = 0, decided_decidable = 0, right = 0;
-  /// Wrong decisions by direction: EQUIVALENT where the label is not true,
-  /// DIFFERENT where it is not false.
-  int false_equivalent = 0, false_different = 0;
-  void add(std::optional<bool> said, std::optional<bool> truth) {
-    ++n;
-    decidable += truth.has_value();
-    if (said) {
-      ++decided;
-      decided_decidable += truth.has_value();
-      if (said == truth)
-        ++right;
-      else
-        (*said ? false_equivalent : false_different) += 1;
-    }
-  }
-  double coverage() const {
-    return decidable ? double(decided_decidable) / decidable : 0;
-  }
-  double precision() const { return decided ? double(right) / decided : 0; }
-};
 
 // Dev-set kinds whose final value is a rational number in some surface
 // form (digits, words, fractions, percent, units, boxed, in text). The rest

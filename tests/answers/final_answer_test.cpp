@@ -119,7 +119,15 @@ TEST_CASE("final answer: prose falls back to the last number",
           "[final_answer]") {
   CHECK(final_value("First 20 apples, then 5 more, so 25 apples in total.")
         == 25.0);
-  CHECK(how("so there are 25 apples in total") == answer_locator::last_number);
+  // How prose states it (answer_provenance.hpp): its only value, the end
+  // of a concluding clause, else the working.
+  CHECK(how("so there are 25 apples in total") == answer_locator::only_value);
+  CHECK(how("First 20 apples, then 5 more, so 25 apples in total.")
+        == answer_locator::conclusion);
+  CHECK(how("She had 5 apples. She has 8 apples now.")
+        == answer_locator::last_number);
+  CHECK(how("Each row has 3 seats and 4 rows make 12 seats, then 2 left.")
+        == answer_locator::last_number);
   CHECK(final_value("the result is \xC2\xBD") == 0.5);
   CHECK(final_value("got -\xC2\xBD as the result") == -0.5);
   CHECK(final_value("answer 2\xC2\xBD") == 2.5);

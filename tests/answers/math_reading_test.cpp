@@ -7,24 +7,10 @@
 
 #include "answers/math_rule_judge.hpp"
 #include "core/judge_response.hpp"
+#include "tests/answers/decide.hpp"
 
 using namespace ij;
-
-namespace {
-
-judge_decision decide(std::string_view a, std::string_view b) {
-  auto r = parse_judge_response(math_rule_reply(a, b));
-  INFO(a << " | " << b << "\n" << r.raw);
-  REQUIRE(r.parse_error.empty());
-  CHECK_FALSE(r.inconsistent);
-  return r.decision;
-}
-
-constexpr auto eq = judge_decision::equivalent;
-constexpr auto diff = judge_decision::different;
-constexpr auto abstain = judge_decision::abstain;
-
-} // namespace
+using namespace ij::test;
 
 TEST_CASE("rules:math: unions of intervals compare as sets",
           "[math_rule_judge][math_reading]") {

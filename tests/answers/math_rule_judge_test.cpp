@@ -13,27 +13,12 @@
 #include "answers/math_reader.hpp"
 #include "answers/math_rule_judge.hpp"
 #include "core/judge_response.hpp"
+#include "tests/answers/decide.hpp"
 
 using namespace ij;
+using namespace ij::test;
 
 namespace {
-
-judge_response judged(std::string_view a, std::string_view b) {
-  auto r = parse_judge_response(math_rule_reply(a, b));
-  INFO(a << " | " << b << "\n" << r.raw);
-  REQUIRE(r.parse_error.empty());
-  CHECK_FALSE(r.extra_text);
-  CHECK_FALSE(r.inconsistent);
-  return r;
-}
-
-judge_decision decide(std::string_view a, std::string_view b) {
-  return judged(a, b).decision;
-}
-
-constexpr auto eq = judge_decision::equivalent;
-constexpr auto diff = judge_decision::different;
-constexpr auto abstain = judge_decision::abstain;
 
 std::string read_as(std::string_view s) {
   std::lock_guard<std::mutex> lock{math_lock()};
@@ -333,16 +318,24 @@ TEST_CASE("rules:math: which value is the answer", "[math_rule_judge]") {
   CHECK(decide("He drove 3 hours at 60 mph and covered 180 miles", "180") == eq);
   CHECK(decide("He drove 3 hours at 60 mph and covered 180 miles", "170")
         == abstain);
-  // The grammar marks it: "is", "=".
-  CHECK(decide("With 3 boxes of 4, the total is 12.", "13") == diff);
+  // The last number of prose is the working unless the text states it as
+  // its answer (answer_provenance.hpp): its only value, or the end of a
+  // concluding clause the grammar marks ("so ... = 12."). Working may
+  // confirm an answer the other side marks, never refute it.
+  CHECK(decide("With 3 boxes of 4, the total is 12.", "13") == abstain);
+  CHECK(decide("With 3 boxes of 4, the total is 12.", "12") == eq);
+  CHECK(decide("With 3 boxes of 4, so the total is 12.", "13") == diff);
   CHECK(decide("We have 3 boxes, so 3 \\times 4 = 12.", "13") == diff);
   // The value restated in another unit: which one is the answer?
   CHECK(decide("So she has 30 + 15 = 45 minutes in total, which is 3/4 of "
                "an hour.", "45") == abstain);
   CHECK(decide("Total time is 45 minutes, i.e. 0.75 hours.", "45") == abstain);
   CHECK(decide("Total time is 45 minutes, i.e. 0.75 hours.", "0.75") == eq);
-  // Earlier sentences do not make the last one ambiguous.
-  CHECK(decide("She had 5 apples. She has 8 apples now.", "7") == diff);
+  // Earlier sentences do not make the last one ambiguous; without a
+  // conclusion its value is still the working's.
+  CHECK(decide("She had 5 apples. She has 8 apples now.", "8") == eq);
+  CHECK(decide("She had 5 apples. She has 8 apples now.", "7") == abstain);
+  CHECK(decide("She had 5 apples. So she has 8 apples now.", "7") == diff);
 }
 
 TEST_CASE("rules:math: names that do not matter", "[math_rule_judge]") {

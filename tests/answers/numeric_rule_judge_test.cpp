@@ -56,7 +56,8 @@ TEST_CASE("numeric rule judge: every reply parses cleanly",
 TEST_CASE("numeric rule judge: decisions", "[numeric_rule_judge]") {
   CHECK(judged("\\boxed{\\frac{1}{2}}", "0.5").decision
         == judge_decision::equivalent);
-  CHECK(judged("1,234", "1.234").decision == judge_decision::different);
+  CHECK(judged("1,234", "1.234").decision == judge_decision::abstain);
+  CHECK(judged("1,234", "2.345").decision == judge_decision::different);
   CHECK(judged("The answer is 12. We used 3 steps of 4.", "12").decision
         == judge_decision::equivalent);
   CHECK(judged("The answer is 12. We used 3 steps of 4.", "4").decision
@@ -126,4 +127,35 @@ TEST_CASE("numeric rule judge: any text at all gives a reply that parses",
       ++decided;
   }
   CHECK(decided > 0); // the soup does hold some plain numbers
+}
+
+TEST_CASE("numeric rule judge: a point before three digits is a decimal or "
+          "groups thousands",
+          "[numeric_rule_judge]") {
+  const auto d = [](const char* a, const char* b) {
+    return judged(a, b).decision;
+  };
+  // The two readings decide differently: abstain.
+  CHECK(d("12345", "12.345") == judge_decision::abstain);
+  CHECK(d("12345", "Die Antwort lautet 12.345.") == judge_decision::abstain);
+  CHECK(d("1.500", "1.5") == judge_decision::abstain);
+  CHECK(d("-12.345", "-12345") == judge_decision::abstain);
+  CHECK(judged("12345", "12.345").reason.find("thousands separator")
+        != std::string::npos);
+  // They agree: the decision stands.
+  CHECK(d("$12.345$", "12.345") == judge_decision::equivalent);
+  CHECK(d("3.142", "3.141") == judge_decision::different);
+  CHECK(d("2.500", "4") == judge_decision::different);
+  CHECK(d("12.345", "12.346") == judge_decision::different);
+  // Not a thousands group: a lead 0, two or four digits after the point,
+  // an exponent.
+  CHECK(d("0.125", "125") == judge_decision::different);
+  CHECK(d("1.2345", "12345") == judge_decision::different);
+  CHECK(d("12.34", "1234") == judge_decision::different);
+  CHECK(d("1.500e0", "1.5") == judge_decision::equivalent);
+  // Several point groups are no decimal: refused, never a wrong value
+  // (nor a product of two decimals in the algebra's reading).
+  CHECK(d("1.234.567", "1234567") == judge_decision::abstain);
+  CHECK(d("1.234.567", "5") == judge_decision::abstain);
+  CHECK(d("x", "1.234.567") == judge_decision::abstain);
 }

@@ -5,6 +5,7 @@
 #include "tests/error_text.hpp"
 
 #include "core/judge_match.hpp"
+#include "core/worker_key.hpp"
 
 using namespace ij;
 
@@ -28,6 +29,7 @@ judge_info served(const judge_spec& s, const std::string& host) {
   i.temperature = s.temperature;
   i.host = host;
   i.worker_id = s.name + "#1@" + host;
+  i.settings_key = worker_key_of(s);
   return i;
 }
 

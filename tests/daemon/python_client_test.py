@@ -115,6 +115,24 @@ class ClientTest(unittest.TestCase):
             c.upload_pairs(run["id"], [{"id": "late", "a": "1", "b": "1"}])
         self.assertEqual((e.exception.status, e.exception.code), (409, "run_ended"))
 
+    def test_runs_are_read_a_page_at_a_time(self):
+        c = self.client()
+        made = [c.create_run(name="page-%d" % i)["id"] for i in range(5)]
+        first = c.runs_page(limit=2)
+        self.assertEqual(len(first["runs"]), 2)
+        self.assertIsNotNone(first["next"])
+        every = [r["id"] for r in c.iter_runs(page_size=2)]
+        self.assertEqual(len(every), len(set(every)))  # no run twice
+        self.assertEqual([i for i in every if i in made], made)  # oldest first
+        self.assertEqual(every, [r["id"] for r in c.runs()])
+        last = c.runs_page(limit=1000)
+        self.assertIsNone(last["next"])
+        with self.assertRaises(ApiError) as e:
+            c.runs_page(limit=0)
+        self.assertEqual((e.exception.status, e.exception.code), (400, "bad_request"))
+        for run_id in made:
+            c.cancel(run_id)
+
     def test_errors_carry_the_api_code(self):
         c = self.client()
         with self.assertRaises(ApiError) as e:

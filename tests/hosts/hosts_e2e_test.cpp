@@ -531,6 +531,42 @@ TEST_CASE("e2e hosts: a host serving another model or temperature is refused "
   }
 }
 
+TEST_CASE("e2e hosts: a host serving the same model with another vote setting (seed, max "
+          "tokens) is refused naming the setting, while its own timeout and attempts are its "
+          "own (issue 26)") {
+  temp_dir dir;
+  auto host_with = [&](const std::string& tag, const std::string& extra) {
+    write_file(dir.file(tag + ".json"),
+               R"({"judges":[{"name":"stub:numeric","type":"stub","model":"numeric",)"
+                 R"("temperature":0,"max_in_flight":4)"
+                 + extra + "}]}");
+    return host_process{dir, tag, {"--listen", "127.0.0.1:0", "--config", dir.file(tag + ".json")}};
+  };
+  auto seeded = host_with("seed", R"(,"timeout_ms":60000,"seed":3)");
+  auto shorter = host_with("tokens", R"(,"timeout_ms":60000,"max_tokens":64)");
+  // The coordinator's judge: 60 s, 4 in flight, 3 attempts; the host's own.
+  auto own = host_with("own", R"(,"timeout_ms":5000,"max_attempts":1)");
+  auto r = coordinate(dir, "stub:numeric", {seeded.address}, "a.jsonl");
+  INFO(r.err);
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("host " + seeded.address
+                   + " serves judge stub:numeric (stub, model numeric, temperature 0): seed "
+                     "differs (host: 3, here: none); nothing was judged")
+        != std::string::npos);
+  auto t = coordinate(dir, "stub:numeric", {shorter.address}, "b.jsonl");
+  INFO(t.err);
+  CHECK(t.exit_code == 3);
+  CHECK(t.err.find("max_tokens differs (host: 64, here: 256)") != std::string::npos);
+  auto ok = coordinate(dir, "stub:numeric", {own.address}, "c.jsonl");
+  INFO(ok.err);
+  CHECK(ok.exit_code == 0);
+  CHECK(count_of(read_file(dir.file("c.jsonl")), verdict_record) == 5);
+  for (auto* h : {&seeded, &shorter, &own}) {
+    h->proc->signal(SIGTERM);
+    CHECK(h->proc->wait() == 0);
+  }
+}
+
 TEST_CASE("e2e hosts: a host serving another model while another host matches is "
           "connected with a warning naming it, what it serves and the field") {
   temp_dir dir;

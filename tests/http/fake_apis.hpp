@@ -80,6 +80,12 @@ public:
   /// The replies to the next requests, in order (valid requests only).
   void script(std::vector<planned_reply> replies);
 
+  /// This fake's answer to `req`, for a server of the test's own that puts
+  /// several fakes behind one address (a chat API and a batch API).
+  planned_reply respond(const fake_request& req) {
+    return handle(req);
+  }
+
   // Replies in this API's documented shapes.
   planned_reply success(const std::string& text) const;
   /// A success carrying `tokens` as the API's log-probabilities (none when

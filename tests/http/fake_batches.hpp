@@ -69,6 +69,12 @@ public:
     return *server_;
   }
 
+  /// This fake's answer to `req`, for a server of the test's own that puts
+  /// several fakes behind one address (a chat API and a batch API).
+  planned_reply respond(const fake_request& req) {
+    return handle(req);
+  }
+
   // --- what happens -------------------------------------------------------
   /// The text each succeeded request answers (default: the four lines,
   /// EQUIVALENT).

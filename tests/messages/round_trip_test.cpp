@@ -527,13 +527,14 @@ judge_info full_info() {
   i.constrain = "json";
   i.prompt_id = "invariance-checker/judge/v1";
   i.prompt_sha256 = std::string(64, 'b');
+  i.settings_key = "adapter=openai\nmodel=qwen\n";
   i.version = "0.2.0";
   return i;
 }
 
 TEST_CASE_METHOD(registered_system, "messages: what judge workers and their clients exchange "
                                     "round-trips", "[messages]") {
-  check_round_trips(full_info(), "ij.judge_info");
+  check_round_trips(full_info(), "ij.judge_info2");
   judge_request req{"p1", "A text", "B text", 2, true, true, 1002, 0, ""};
   check_round_trips(judge_call{77, req}, "ij.judge_call");
   check_round_trips(judge_reply{77, full_record(2)}, "ij.judge_reply2");
