@@ -1,6 +1,7 @@
 #include "actors/host_connector.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <utility>
 
@@ -113,8 +114,8 @@ void on_joined(self_ptr self, std::uint64_t attempt) {
   st.ever_connected = true;
   st.lost_since_connected = false;
   first_attempt_ended(self);
-  self->delayed_send(self, st.settings.heartbeat, host_tick_atom::value,
-                     st.attempt);
+  // The first ping at once: it tells the host the hello's round trip.
+  self->send(self, host_tick_atom::value, st.attempt);
 }
 
 // Joins the host's workers to the directory, all or the attempt fails.
@@ -191,8 +192,12 @@ void on_connected(self_ptr self, std::uint64_t attempt,
     return;
   }
   st.host = caf::actor_cast<judge_host_actor>(ptr);
+  auto sent = self->clock().now();
   self->request(st.host, st.settings.connect_timeout, hello_atom::value)
-    .then([=](host_hello& h) { on_hello(self, attempt, h); },
+    .then([=](host_hello& h) {
+            self->state.rtt = self->clock().now() - sent;
+            on_hello(self, attempt, h);
+          },
           [=](caf::error& err) {
             attempt_failed(self, attempt,
                            "no answer to hello: " + render_error(err));
@@ -230,6 +235,12 @@ void start_attempt(self_ptr self, int early_drops_left) {
       });
 }
 
+// A round trip in whole microseconds, as a ping carries it.
+std::uint32_t round_trip_us(caf::actor_clock::duration_type rtt) {
+  auto us = std::chrono::duration_cast<std::chrono::microseconds>(rtt).count();
+  return static_cast<std::uint32_t>(std::clamp<std::int64_t>(us, 0, UINT32_MAX));
+}
+
 // The host is lost: its workers leave (their votes move), then cool down.
 void lose(self_ptr self, const std::string& why) {
   auto& st = self->state;
@@ -258,7 +269,11 @@ void tick(self_ptr self, std::uint64_t attempt) {
                  + " ms");
     return;
   }
-  self->request(st.host, st.settings.heartbeat, ping_atom::value)
+  // Each ping carries the round trip the last one took: the host's workers
+  // size their queues for our votes to it (issue 31).
+  auto sent = self->clock().now();
+  self->request(st.host, st.settings.heartbeat, ping_atom::value,
+                round_trip_us(st.rtt))
     .then(
       [=](std::uint64_t epoch) {
         auto& st = self->state;
@@ -269,6 +284,7 @@ void tick(self_ptr self, std::uint64_t attempt) {
           return;
         }
         st.last_answer = self->clock().now();
+        st.rtt = st.last_answer - sent;
       },
       [](caf::error&) {
         // Counted by the silence: lost_after decides, not one ping.

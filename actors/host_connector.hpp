@@ -9,7 +9,9 @@
 // from ours is refused, naming the host and the field. Its workers join the
 // judge directory, so that every run's vote coordinator uses them like local
 // workers. The host is monitored (a closed connection, a dropped one after
-// the middleman's connection timeout) and pinged every heartbeat: a host that
+// the middleman's connection timeout) and pinged every heartbeat (each ping
+// carries the round trip the last one took, which the host's workers size
+// their queues of our votes to): a host that
 // answers no ping for lost_after is lost — a hung host (SIGSTOP) is detected
 // within lost_after + heartbeat, whatever its connection does. A lost host's
 // workers leave the directory (their votes move); the connector cools down
@@ -57,6 +59,9 @@ struct host_connector_state {
   bool lost_since_connected = false;
   std::chrono::milliseconds backoff{0};
   caf::actor_clock::time_point last_answer;
+  /// The round trip of the last ping (or of the hello), told to the host
+  /// with the next ping (issue 31).
+  caf::actor_clock::duration_type rtt{0};
   /// The last event (the status), and refusals already reported.
   host_event last;
   std::string last_refusal;

@@ -23,6 +23,27 @@ host_hello describe_host(const std::string& host) {
   return h;
 }
 
+namespace {
+
+// The sender's node is rtt_us away: every worker of the host hears so (they
+// are few; a ping comes every heartbeat).
+void tell_round_trip(judge_host_impl_actor::stateful_pointer<judge_host_state> self,
+                     std::uint32_t rtt_us) {
+  auto sender = self->current_sender();
+  if (!sender)
+    return;
+  auto node = sender->node();
+  self->request(self->state.directory, std::chrono::seconds(10), list_atom::value)
+    .then(
+      [=](std::vector<worker_entry>& all) {
+        for (auto& e : all)
+          self->send(e.worker, rtt_atom::value, node, rtt_us);
+      },
+      [](caf::error&) {});
+}
+
+} // namespace
+
 judge_host_impl_actor::behavior_type
 judge_host(judge_host_impl_actor::stateful_pointer<judge_host_state> self,
            host_hello hello, judge_directory_actor directory,
@@ -39,7 +60,11 @@ judge_host(judge_host_impl_actor::stateful_pointer<judge_host_state> self,
   st.expected_workers = expected_workers;
   return {
     [=](hello_atom) { return self->state.hello; },
-    [=](ping_atom) { return self->state.hello.epoch; },
+    [=](ping_atom, std::uint32_t rtt_us) {
+      if (rtt_us > 0)
+        tell_round_trip(self, rtt_us);
+      return self->state.hello.epoch;
+    },
     [=](host_atom, std::string& name) { self->state.hello.host = name; },
     [=](list_atom) -> caf::result<std::vector<worker_entry>> {
       auto promise = self->make_response_promise<std::vector<worker_entry>>();

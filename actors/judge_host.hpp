@@ -5,6 +5,9 @@
 // directory, so that a coordinator's host connector can check the host and
 // join its workers to the coordinator's directory. The workers themselves
 // are ordinary judge workers; calls go straight to them, not through here.
+// Each ping carries the round trip the connector measured last: the host
+// tells its workers, who queue votes for that coordinator's node to cover it
+// (issue 31).
 #include <cstddef>
 
 #include <caf/typed_event_based_actor.hpp>

@@ -39,12 +39,15 @@ std::uint32_t judge_worker_state::capacity() const {
   return c;
 }
 
+std::uint32_t judge_worker_state::slots() const {
+  return capacity() + (adapter ? adapter->calls_ahead() : 0);
+}
+
 std::uint32_t judge_worker_state::credit_limit() const {
   constexpr std::uint32_t inline_batch = 1024;
-  auto cap = capacity();
   if (adapter && adapter->answers_inline())
-    return std::max(cap, inline_batch);
-  return cap;
+    return std::max(capacity(), inline_batch);
+  return slots();
 }
 
 judge_info describe_worker(const judge_binding& b, const std::string& worker_id,
@@ -87,9 +90,10 @@ judge_info describe_worker(const judge_binding& b, const std::string& worker_id,
 judge_worker_actor spawn_judge_worker(caf::actor_system& sys,
                                       judge_binding binding,
                                       std::string worker_id,
-                                      std::string host) {
+                                      std::string host,
+                                      std::uint32_t queue_max) {
   auto info = describe_worker(binding, worker_id, host);
-  return sys.spawn(judge_worker, std::move(binding), std::move(info));
+  return sys.spawn(judge_worker, std::move(binding), std::move(info), queue_max);
 }
 
 namespace {
@@ -98,11 +102,48 @@ using self_ptr =
   judge_worker_impl_actor::stateful_pointer<judge_worker_state>;
 using client = judge_worker_state::client;
 
+// Calls holding a slot (aborted ones do not), calls queued and credits out.
 std::uint32_t outstanding(const judge_worker_state& st) {
   std::uint32_t held = 0;
   for (auto& kv : st.clients)
-    held += kv.second.held;
-  return held + static_cast<std::uint32_t>(st.in_flight.size());
+    held += kv.second.held + static_cast<std::uint32_t>(kv.second.queued.size());
+  return held + st.active();
+}
+
+std::uint32_t queued_calls(const judge_worker_state& st) {
+  std::uint32_t n = 0;
+  for (auto& kv : st.clients)
+    n += static_cast<std::uint32_t>(kv.second.queued.size());
+  return n;
+}
+
+// The queue a client gets beyond the capacity: sized to its node's round
+// trip (none for a client of this process, or one no ping measured).
+std::uint32_t queue_for(const judge_worker_state& st, const caf::actor_addr& c) {
+  auto r = st.rtt.find(c.node());
+  if (r == st.rtt.end())
+    return 0;
+  return queue_depth(r->second, st.latency.rate(st.capacity()), st.queue_max);
+}
+
+// Room beyond the capacity for calls sent ahead: the largest queue of a
+// client that has calls waiting, held or queued (credits go round-robin, so
+// a near client shares it with a far one).
+std::uint32_t queue_room(const judge_worker_state& st) {
+  if (st.adapter && st.adapter->answers_inline())
+    return 0;
+  std::uint32_t room = 0;
+  for (auto& [addr, c] : st.clients)
+    if (c.wanted > 0 || c.held > 0 || !c.queued.empty())
+      room = std::max(room, queue_for(st, addr));
+  return room;
+}
+
+// Call ids unique in the process: an adapter aborts by them, and a
+// decorator (the daemon's cache and meter) may sit in front of several.
+std::uint64_t next_call_id() {
+  static std::atomic<std::uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
 }
 
 worker_update& outbox_for(judge_worker_state& st, const caf::actor_addr& c) {
@@ -140,7 +181,7 @@ client* current_client(self_ptr self) {
 void grant(self_ptr self) {
   auto& st = self->state;
   auto used = outstanding(st);
-  auto cap = st.credit_limit();
+  auto cap = st.credit_limit() + queue_room(st);
   std::uint32_t quantum = 1;
   std::uint32_t held = 0;
   if (st.adapter && st.adapter->answers_inline()) {
@@ -198,10 +239,15 @@ void finish_call(self_ptr self, std::uint64_t id, judge_record rec) {
     return;
   auto call = i->second;
   st.in_flight.erase(i);
+  if (call.aborting)
+    --st.aborting;
+  else if (!rec.transport_failed)
+    st.latency.add(rec.latency_ms);  // the call rate, for queue_for()
   auto c = st.clients.find(call.client);
   if (c == st.clients.end())
     return; // the client ended: nobody to tell
-  --c->second.in_flight;
+  if (!call.aborting)
+    --c->second.in_flight;
   // The client holds this worker's info and puts its constants back.
   drop_worker_fields(rec);
   outbox_for(st, call.client).replies.push_back({call.token, std::move(rec)});
@@ -217,13 +263,13 @@ struct inline_reply {
 
 void start_call(self_ptr self, const caf::actor_addr& from, judge_call call) {
   auto& st = self->state;
-  auto id = st.next_call++;
-  st.in_flight.emplace(id, judge_worker_state::open_call{from, call.token});
+  auto id = next_call_id();
+  st.in_flight.emplace(id, judge_worker_state::open_call{from, call.token, false});
   ++st.clients[from].in_flight;
   ++st.calls;
-  st.peak_in_flight = std::max(st.peak_in_flight,
-                               static_cast<std::uint32_t>(st.in_flight.size()));
+  st.peak_in_flight = std::max(st.peak_in_flight, st.active());
   auto opts = judge_options_for(st.spec, call.request.vote_index);
+  opts.call.call_id = id;
   // The coordinator chose the seed (base seed + vote index); a request
   // without one means the judge has none.
   opts.call.seed.reset();
@@ -245,17 +291,31 @@ void start_call(self_ptr self, const caf::actor_addr& from, judge_call call) {
     finish_call(self, id, std::move(*ctx->record));
 }
 
-// Starts calls that waited without a credit, while there is room.
-void drain_overflow(self_ptr self) {
+// Starts queued calls while slots are free, round-robin over the clients
+// with calls queued; each client hears which of its calls started.
+void start_queued(self_ptr self) {
   auto& st = self->state;
-  while (!st.overflow.empty() && outstanding(st) < st.credit_limit()) {
-    auto [from, call] = std::move(st.overflow.front());
-    st.overflow.pop_front();
-    if (st.clients.count(from) != 0)
-      start_call(self, from, std::move(call));
+  std::size_t idle_turns = 0;
+  while (st.active() < st.slots() && !st.rotation.empty()
+         && idle_turns < st.rotation.size()) {
+    st.queue_turn %= st.rotation.size();
+    auto addr = st.rotation[st.queue_turn++];
+    auto& c = st.clients[addr];
+    if (c.queued.empty()) {
+      ++idle_turns;
+      continue;
+    }
+    idle_turns = 0;
+    auto call = std::move(c.queued.front());
+    c.queued.pop_front();
+    outbox_for(st, addr).started.push_back(call.token);
+    start_call(self, addr, std::move(call));
   }
 }
 
+// A call under a credit (or, from a client that ignores credits, without
+// one) starts when a slot is free and nothing waits before it; otherwise it
+// waits in its client's queue, and the client hears so.
 void on_calls(self_ptr self, std::vector<judge_call>& calls) {
   auto c = current_client(self);
   if (!c)
@@ -264,34 +324,79 @@ void on_calls(self_ptr self, std::vector<judge_call>& calls) {
   for (auto& call : calls) {
     auto& st = self->state;
     auto& me = st.clients[from];
-    if (me.held > 0) {
+    if (me.held > 0)
       --me.held;
+    if (st.active() < st.slots() && queued_calls(st) == 0) {
       start_call(self, from, std::move(call));
-    } else if (st.overflow.empty() && outstanding(st) < st.credit_limit()) {
-      start_call(self, from, std::move(call));
-    } else {
-      st.overflow.emplace_back(from, std::move(call));
+      continue;
     }
+    outbox_for(st, from).queued.push_back(call.token);
+    me.queued.push_back(std::move(call));
+    st.peak_queued = std::max(st.peak_queued, queued_calls(st));
   }
 }
 
-// Forgets a client that ended: its credits return to the pool.
+// The record of a call dropped before it reached the adapter.
+judge_record aborted_unsent(const judge_request& req) {
+  judge_record rec;
+  rec.pair_id = req.pair_id;
+  rec.vote_index = req.vote_index;
+  rec.swapped = req.swapped;
+  rec.decision = judge_decision::parse_error;
+  rec.transport_failed = true;
+  rec.transport_error = "aborted: its run was cancelled (nothing had been sent)";
+  rec.fault = fault_kind::aborted;
+  rec.attempts = 0;
+  return rec;
+}
+
+// Ends a client's calls: those waiting are dropped (answered as aborted,
+// never sent, when `tell`), those at the adapter aborted — their slots free
+// now, their records (aborted, or the reply that came first) told when the
+// adapter answers. Its credits and demand go.
+void cancel_calls(self_ptr self, const caf::actor_addr& addr, bool tell) {
+  auto& st = self->state;
+  auto c = st.clients.find(addr);
+  if (c != st.clients.end()) {
+    c->second.wanted = 0;
+    c->second.held = 0;
+    c->second.in_flight = 0;
+  }
+  if (c != st.clients.end()) {
+    for (auto& call : c->second.queued)
+      if (tell)
+        outbox_for(st, addr).replies.push_back(
+          {call.token, aborted_unsent(call.request)});
+    c->second.queued.clear();
+  }
+  std::vector<std::uint64_t> ids;
+  for (auto& [id, call] : st.in_flight)
+    if (call.client == addr && !call.aborting) {
+      call.aborting = true;
+      ++st.aborting;
+      ids.push_back(id);
+    }
+  // Oldest first, after the bookkeeping: an adapter may answer inside
+  // abort().
+  std::sort(ids.begin(), ids.end());
+  for (auto id : ids)
+    st.adapter->abort(id);
+}
+
+// Forgets a client that ended: its calls are aborted, its credits return to
+// the pool.
 void drop_client(self_ptr self, const caf::actor_addr& addr) {
   auto& st = self->state;
+  cancel_calls(self, addr, false);
   st.clients.erase(addr);
   st.outbox.erase(addr);
   st.rotation.erase(std::remove(st.rotation.begin(), st.rotation.end(), addr),
                     st.rotation.end());
-  st.overflow.erase(std::remove_if(st.overflow.begin(), st.overflow.end(),
-                                   [&](const auto& x) {
-                                     return x.first == addr;
-                                   }),
-                    st.overflow.end());
 }
 
-// After any message: room freed goes to waiting calls, then to credits.
+// After any message: slots freed go to queued calls, room to credits.
 void settle(self_ptr self) {
-  drain_overflow(self);
+  start_queued(self);
   grant(self);
   flush(self);
 }
@@ -300,7 +405,8 @@ void settle(self_ptr self) {
 
 judge_worker_impl_actor::behavior_type
 judge_worker(judge_worker_impl_actor::stateful_pointer<judge_worker_state> self,
-             judge_binding binding, judge_info info) {
+             judge_binding binding, judge_info info, std::uint32_t queue_max) {
+  self->state.queue_max = queue_max;
   self->state.spec = std::move(binding.spec);
   self->state.adapter = std::move(binding.adapter);
   self->state.info = std::move(info);
@@ -319,6 +425,12 @@ judge_worker(judge_worker_impl_actor::stateful_pointer<judge_worker_state> self,
       on_calls(self, calls);
       settle(self);
     },
+    [=](cancel_atom) {
+      if (current_client(self))
+        cancel_calls(self, caf::actor_cast<caf::actor_addr>(self->current_sender()),
+                     true);
+      settle(self);
+    },
     [=](release_atom, std::uint32_t n) {
       if (auto c = current_client(self))
         c->held -= std::min(n, c->held);
@@ -329,11 +441,18 @@ judge_worker(judge_worker_impl_actor::stateful_pointer<judge_worker_state> self,
       worker_status s;
       s.worker_id = st.info.worker_id;
       s.capacity = st.capacity();
-      s.in_flight = static_cast<std::uint32_t>(st.in_flight.size());
+      // Calls holding a slot: aborted ones are on their way out.
+      s.in_flight = st.active();
       s.peak_in_flight = st.peak_in_flight;
       s.calls = st.calls;
       s.clients = static_cast<std::uint32_t>(st.clients.size());
+      s.queued = queued_calls(st);
+      s.peak_queued = st.peak_queued;
       return s;
+    },
+    [=](rtt_atom, caf::node_id& node, std::uint32_t micros) {
+      self->state.rtt[node] = std::chrono::microseconds(micros);
+      settle(self);
     },
     [=](call_done_atom, std::uint64_t id, judge_record& rec) {
       finish_call(self, id, std::move(rec));

@@ -36,6 +36,10 @@ namespace {
 using self_ptr = run_session_actor::stateful_pointer<run_session_state>;
 using pending_write = run_session_state::pending_write;
 
+// How long a cancelled run waits for its coordinator's account of the calls
+// (the coordinator itself waits at most its abort_wait for the workers).
+constexpr auto cancel_wait = std::chrono::seconds(10);
+
 void fail_run(self_ptr self, const caf::error& err);
 void maybe_end(self_ptr self);
 
@@ -147,13 +151,33 @@ void fail_run(self_ptr self, const caf::error& err) {
   for (auto& p : st.held)
     p.deliver(err);
   st.held.clear();
+  // Its workers abort its calls; the account it answers has nobody to go to.
   if (st.coordinator)
-    self->send(st.coordinator, cancel_atom::value);
+    caf::anon_send(st.coordinator, cancel_atom::value);
   if (st.setup.batch_journal)
     st.setup.batch_journal->unbind();
   if (st.setup.listener)
     self->send(st.setup.listener, st.totals.summary());
   self->quit();
+}
+
+// The coordinator's account of the calls no record will show (issue 26),
+// then the run-end record, which counts them.
+void end_cancelled(self_ptr self) {
+  auto& st = self->state;
+  st.cancelling = true;
+  self->request(st.coordinator, cancel_wait, cancel_atom::value)
+    .then(
+      [=](std::vector<unrecorded_calls>& calls) {
+        self->state.cancelling = false;
+        self->state.totals.add_unrecorded(calls);
+        write_run_end(self);
+      },
+      [=](caf::error&) {
+        // No account (the coordinator is gone): the records' counts stand.
+        self->state.cancelling = false;
+        write_run_end(self);
+      });
 }
 
 void cancel_run(self_ptr self, std::string reason) {
@@ -165,12 +189,13 @@ void cancel_run(self_ptr self, std::string reason) {
   st.totals.summary().stop_reason = std::move(reason);
   if (answer == session_phase::cancel_answer::defer)
     return; // the run-end record follows the manifest (on_manifest_written)
-  self->send(st.coordinator, cancel_atom::value);
+  // Nothing more is written; voted pairs still arriving are dropped.
+  st.phase.finish();
   for (auto& p : st.held)
     p.deliver(make_error(errc::run_ended, "the run was cancelled: "
                                             + st.totals.summary().stop_reason));
   st.held.clear();
-  write_run_end(self);
+  end_cancelled(self);
 }
 
 // --- Input -----------------------------------------------------------------
@@ -447,8 +472,14 @@ void act_on_alarms(self_ptr self, const std::vector<bias_alarm_event>& alarms) {
 
 void on_voted(self_ptr self, std::vector<voted_pair>& done) {
   auto& st = self->state;
-  if (!st.phase.takes_votes())
-    return; // cancelled: these pairs are listed unfinished
+  if (!st.phase.takes_votes()) {
+    // Cancelled: these pairs are listed unfinished; until the run-end
+    // record is made, their calls count as answered, never recorded.
+    if (st.cancelling)
+      for (auto& vp : done)
+        st.totals.add_dropped(vp.result);
+    return;
+  }
   audit_batch batch;
   batch.durable = true;
   batch.pairs.reserve(done.size());

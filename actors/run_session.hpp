@@ -22,7 +22,9 @@
 // the session exits with its coordinator and logger. A cancel ends the run at
 // once: pairs not yet decided are listed unfinished; every record written
 // before the run-end record is counted in it, so its totals always agree with
-// the records before it.
+// the records before it. The run's calls in flight are aborted (issue 26):
+// the coordinator answers the cancel with what became of the calls no record
+// will show (sent, answered, aborted), which the run-end record counts.
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -131,6 +133,9 @@ struct run_session_state {
 
   /// Totals of every record sent to the logger (the run-end record's).
   run_tally totals;
+  /// A cancel is waiting for the coordinator's account of the calls no
+  /// record will show (voted pairs arriving meanwhile are counted in it).
+  bool cancelling = false;
   /// Workers whose refused credentials (HTTP 401/403) the listener was
   /// told about: once per run and worker.
   std::unordered_set<std::string> credentials_warned;

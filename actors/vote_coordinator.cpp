@@ -330,6 +330,8 @@ void add_job(state& st, vote_job& work) {
 
 void note_late(state& st, judge_reply& r);
 void drop_late(self_ptr self, const state::worker_link& w, worker_update& u);
+void on_cancelled_update(self_ptr self, state::worker_link& w,
+                         worker_update& u);
 
 void on_update(self_ptr self, worker_update& u) {
   auto& st = self->state;
@@ -340,17 +342,20 @@ void on_update(self_ptr self, worker_update& u) {
   auto& w = st.workers[wi];
   for (auto& r : u.replies)
     set_worker_fields(r.record, w.info);
+  if (st.cancelled)
+    return on_cancelled_update(self, w, u);
   if (!st.schedule.worker(wi).alive) {
     drop_late(self, w, u);
     return;
   }
-  if (st.cancelled) {
-    // Credits of a worker we no longer use go back (it serves other runs).
-    if (u.credits > 0)
-      self->send(w.actor, release_atom::value, u.credits);
-    return;
-  }
   st.schedule.grant(wi, u.credits, u.capacity);
+  // Votes the worker queued wait without a deadline; those that left its
+  // queue have one from now (issue 31).
+  for (auto token : u.queued)
+    st.schedule.hold(token, wi);
+  auto now = self->clock().now();
+  for (auto token : u.started)
+    st.schedule.start(token, wi, now);
   for (auto& r : u.replies) {
     auto seq = st.schedule.answered(r.token, wi, r.record.transport_failed);
     if (!seq) {
@@ -519,15 +524,88 @@ std::vector<worker_load> loads(const state& st) {
   return out;
 }
 
-void cancel(self_ptr self) {
+// Answers the cancel once every call in flight is settled.
+void maybe_answer_cancel(self_ptr self) {
   auto& st = self->state;
+  if (!st.cancel_reply || !st.cancelled_calls.settled())
+    return;
+  st.cancel_reply->deliver(st.cancelled_calls.result());
+  st.cancel_reply.reset();
+}
+
+// The judge id of the worker a record names ("" for none of ours).
+std::string judge_of(const state& st, const judge_record& rec) {
+  auto w = st.worker_index.find(rec.worker_id);
+  return w == st.worker_index.end() ? std::string{}
+                                    : st.workers[w->second].info.judge_id;
+}
+
+caf::result<std::vector<unrecorded_calls>> cancel(self_ptr self) {
+  auto& st = self->state;
+  if (st.cancelled)
+    return st.cancelled_calls.result();
   st.cancelled = true;
+  auto& account = st.cancelled_calls;
+  for (auto& [seq, j] : st.jobs)
+    for (auto& rec : j.records)
+      account.dropped(judge_of(st, rec), rec);
+  for (std::size_t wi = 0; wi < st.workers.size(); ++wi) {
+    if (!st.schedule.worker(wi).alive)
+      continue;
+    for (auto& p : st.schedule.take_outstanding(wi))
+      account.awaiting(p.token, wi, st.workers[wi].info.judge_id);
+    // The worker drops our credits and demand itself.
+    st.schedule.let_go(wi);
+    self->send(st.workers[wi].actor, cancel_atom::value);
+  }
   st.jobs.clear();
   st.schedule.clear();
   st.done.clear();
-  for (std::size_t wi = 0; wi < st.workers.size(); ++wi)
-    if (st.schedule.worker(wi).alive)
-      let_go(self, wi);
+  st.notes.clear();
+  if (account.settled())
+    return account.result();
+  st.cancel_reply = self->make_response_promise<std::vector<unrecorded_calls>>();
+  st.cancel_until = self->clock().now() + st.settings.abort_wait;
+  self->delayed_send(self, st.settings.abort_wait, deadline_atom::value);
+  return *st.cancel_reply;
+}
+
+// After the cancel: what workers say of the calls they were aborting
+// settles them; credits they had granted meanwhile go back.
+void on_cancelled_update(self_ptr self, state::worker_link& w,
+                         worker_update& u) {
+  auto& st = self->state;
+  for (auto& r : u.replies)
+    st.cancelled_calls.answered(r.token, r.record);
+  if (u.credits > 0)
+    self->send(w.actor, release_atom::value, u.credits);
+  maybe_answer_cancel(self);
+}
+
+void on_deadline(self_ptr self) {
+  auto& st = self->state;
+  if (st.cancelled) {
+    // The wait for the workers' word is over: their calls count as sent.
+    if (st.cancel_reply && self->clock().now() >= st.cancel_until)
+      st.cancelled_calls.give_up();
+    maybe_answer_cancel(self);
+    return;
+  }
+  expire_votes(self);
+  settle(self);
+}
+
+void on_left(self_ptr self, const std::string& id, const std::string& why) {
+  auto& st = self->state;
+  if (st.cancelled) {
+    // A worker gone before it said: its calls count as sent.
+    if (auto i = st.worker_index.find(id); i != st.worker_index.end())
+      st.cancelled_calls.worker_gone(i->second);
+    maybe_answer_cancel(self);
+    return;
+  }
+  lose_worker(self, id, why);
+  settle(self);
 }
 
 } // namespace
@@ -568,23 +646,17 @@ vote_coordinator(vote_coordinator_actor::stateful_pointer<vote_coordinator_state
       on_update(self, u);
       settle(self);
     },
-    [=](deadline_atom) {
-      expire_votes(self);
-      settle(self);
-    },
+    [=](deadline_atom) { on_deadline(self); },
     [=](joined_atom, worker_entry& e) {
       add_worker(self->state, e);
       settle(self);
     },
-    [=](left_atom, std::string& id, std::string& why) {
-      lose_worker(self, id, why);
-      settle(self);
-    },
+    [=](left_atom, std::string& id, std::string& why) { on_left(self, id, why); },
     [=](host_event& e) {
       on_host_event(self->state, e);
       settle(self);
     },
-    [=](cancel_atom) { cancel(self); },
+    [=](cancel_atom) { return cancel(self); },
     [=](stop_judge_atom, std::string& judge_id, std::string& why) {
       stop_judge(self, judge_id, why);
       settle(self);

@@ -13,9 +13,13 @@
 // worker's capacity is the worker's, shared by every run); the coordinator
 // tells each worker how many votes wait (demand) and sends one call per
 // credit, to the worker with credits and the fewest of this run's calls
-// outstanding. Every vote has the vote deadline from the moment it is sent:
-// no answer in time is a fault ("deadline exceeded"), like a transport
-// failure. Deadlines are kept with one timer armed for the oldest
+// outstanding. Every vote has the vote deadline from the moment it is sent
+// to a call: no answer in time is a fault ("deadline exceeded"), like a
+// transport failure. A worker across a network grants credits beyond its
+// capacity (issue 31: votes sent ahead over the round trip wait in its
+// queue); a vote it says it queued has no deadline until it says the vote
+// started, and counts as outstanding there meanwhile (a failover moves it
+// with the votes in flight). Deadlines are kept with one timer armed for the oldest
 // outstanding vote (CAF 0.17 keeps each request timeout's clock entry for the
 // whole deadline, answered or not). A reply after its vote expired is dropped.
 // The backlog, credits, demand and deadlines are a pure class of their own
@@ -51,6 +55,14 @@
 // pair stops once that probability of its leading decision reaches the
 // threshold, before the tally fixes the outcome (core/sequential_stop.hpp).
 //
+// Cancel (issue 26): every job is dropped and each worker told to end this
+// run's calls (aborted in flight: their slots free at once). The reply says
+// what became of the calls no record will show — the records of unfinished
+// pairs (calls answered), and each call in flight, aborted sent or unsent,
+// or answered when its reply came first (core/cancel_account.hpp) — once
+// every worker has answered, or after `abort_wait` (the calls of a worker
+// that has not said count as sent).
+//
 // Outcome: with votes = 1 the single record maps as in SPEC §3, so ABSTAIN
 // with abstain_as_neither = false is {false, 0}. With votes > 1 the tally
 // rule of §7 decides and ABSTAIN never counts toward either side, whatever
@@ -67,8 +79,10 @@
 #include <vector>
 
 #include <caf/typed_event_based_actor.hpp>
+#include <caf/typed_response_promise.hpp>
 
 #include "core/calibration.hpp"
+#include "core/cancel_account.hpp"
 #include "core/judge_budget.hpp"
 #include "core/vote_schedule.hpp"
 #include "core/worker_key.hpp"
@@ -99,6 +113,9 @@ struct vote_settings {
   /// The run's tag (core/run_tag.hpp), carried by every vote with the
   /// pair's sequence number: a batched judge's custom_ids are made of them.
   std::string run_tag;
+  /// After a cancel, how long workers have to say what became of the
+  /// calls they were aborting (a host far away, or hung).
+  std::chrono::milliseconds abort_wait{2000};
 };
 
 struct vote_coordinator_state {
@@ -142,6 +159,12 @@ struct vote_coordinator_state {
   /// Tokens of calls whose vote moved away: a reply with one is late.
   std::unordered_map<std::uint64_t, std::string> moved_tokens;
   bool cancelled = false;
+  /// After a cancel: the account of the run's calls, and the reply it is
+  /// for until every call in flight is settled (or the wait ends).
+  cancel_account cancelled_calls;
+  std::optional<caf::typed_response_promise<std::vector<unrecorded_calls>>>
+    cancel_reply;
+  caf::actor_clock::time_point cancel_until;
   /// Judges stopped for this run (the bias alarm's stop-judge), with why:
   /// their workers get no call, even if they join again.
   std::map<std::string, std::string> stopped_judges;

@@ -193,6 +193,53 @@ caf::result<std::vector<worker_load>> loads(self_ptr self) {
   return promise;
 }
 
+// Parts that come back after the cancel: their pairs stay unfinished, their
+// records are counted as dropped.
+void on_late_parts(state& st, std::vector<voted_pair>& results) {
+  for (auto& vp : results) {
+    auto s = st.stages.find(vp.seq);
+    if (s == st.stages.end())
+      continue;
+    auto& judge_id = st.plan.judges[s->second.judge].judge_id;
+    for (auto& rec : vp.result.records)
+      st.cancelled_calls.dropped(judge_id, rec);
+    st.stages.erase(s);
+  }
+}
+
+caf::result<std::vector<unrecorded_calls>> cancel(self_ptr self) {
+  auto& st = self->state;
+  if (st.cancelled)
+    return st.cancelled_calls.result();
+  st.cancelled = true;
+  for (auto& [seq, op] : st.pairs)
+    for (std::size_t j = 0; j < op.parts.size(); ++j)
+      if (op.parts[j])
+        for (auto& rec : op.parts[j]->records)
+          st.cancelled_calls.dropped(st.plan.judges[j].judge_id, rec);
+  st.pairs.clear();
+  st.done.clear();
+  if (st.coordinators.empty())
+    return st.cancelled_calls.result();
+  auto promise = self->make_response_promise<std::vector<unrecorded_calls>>();
+  auto all = std::make_shared<std::vector<unrecorded_calls>>();
+  auto left = std::make_shared<std::size_t>(st.coordinators.size());
+  // A coordinator's parts sent before its reply arrive before it: when the
+  // last reply is in, every late part is counted.
+  auto one = [=](const std::vector<unrecorded_calls>& some) mutable {
+    merge_unrecorded(*all, some);
+    if (--*left > 0)
+      return;
+    merge_unrecorded(*all, self->state.cancelled_calls.result());
+    promise.deliver(std::move(*all));
+  };
+  for (auto& c : st.coordinators)
+    self->request(c, caf::infinite, cancel_atom::value)
+      .then([=](std::vector<unrecorded_calls>& some) mutable { one(some); },
+            [=](caf::error&) mutable { one({}); });
+  return promise;
+}
+
 } // namespace
 
 std::optional<route_plan> route_plan_of(const run_config& cfg,
@@ -253,6 +300,8 @@ vote_router(vote_router_actor::stateful_pointer<vote_router_state> self,
       settle(self);
     },
     [=](std::vector<voted_pair>& results) {
+      if (self->state.cancelled)
+        return on_late_parts(self->state, results);
       for (auto& vp : results)
         on_part(self->state, vp);
       settle(self);
@@ -262,15 +311,7 @@ vote_router(vote_router_actor::stateful_pointer<vote_router_state> self,
       // reply: the session's audit records them as from any coordinator.
       self->send(self->state.sink, std::move(notes));
     },
-    [=](cancel_atom) {
-      auto& st = self->state;
-      st.cancelled = true;
-      for (auto& c : st.coordinators)
-        self->send(c, cancel_atom::value);
-      st.pairs.clear();
-      st.stages.clear();
-      st.done.clear();
-    },
+    [=](cancel_atom) { return cancel(self); },
     [=](stop_judge_atom, std::string& judge_id, std::string& why) {
       // In a panel or cascade each judge has its own coordinator, so a
       // stopped judge's votes become faults there and its parts say so.

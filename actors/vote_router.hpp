@@ -15,6 +15,10 @@
 // LLM judge too when the audit draws it (route "audited"; the rule judge's
 // outcome stays), else it is done (route "rules").
 //
+// Cancel: each coordinator is cancelled (its workers abort its calls); the
+// reply adds their accounts and the records of the parts this router held
+// for unfinished pairs, or that reached it after the cancel.
+//
 // Absent A or B: a result at once, no judge asked (rule I1), as in the
 // coordinator. A pair the rule judge did not read as numbers goes to the
 // cascade's LLM judge with its non-numeric prompt (core/cascade_policy). A
@@ -29,6 +33,7 @@
 #include <caf/typed_event_based_actor.hpp>
 
 #include "actors/vote_coordinator.hpp"
+#include "core/cancel_account.hpp"
 #include "core/run_config.hpp"
 #include "messages/interfaces.hpp"
 
@@ -95,6 +100,9 @@ struct vote_router_state {
   std::vector<std::vector<vote_job>> outgoing;
   std::vector<voted_pair> done;
   bool cancelled = false;
+  /// After a cancel: the records of the parts of unfinished pairs (those
+  /// held here, and those still arriving from the coordinators).
+  cancel_account cancelled_calls;
 };
 
 /// Spawns one vote coordinator per judge of `plan` (linked: they end with

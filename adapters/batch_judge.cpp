@@ -13,19 +13,12 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/post.hpp>
-#include <boost/asio/steady_timer.hpp>
-
 #include "adapters/api_error.hpp"
 #include "adapters/batch_faults.hpp"
+#include "adapters/batch_judge_state.hpp"
 #include "messages/error.hpp"
 
 namespace ij {
-
-namespace net = boost::asio;
-using steady = std::chrono::steady_clock;
 
 namespace {
 
@@ -55,133 +48,22 @@ adapter_reply fault_reply(fault_kind kind, std::string error) {
   return r;
 }
 
+// A cancelled run's call (judge_adapter.hpp): `sent` when its batch had
+// reached the provider.
+adapter_reply aborted_reply(bool sent) {
+  auto r = fault_reply(fault_kind::aborted,
+                       sent ? "aborted: its run was cancelled (its batch had been submitted)"
+                            : "aborted: its run was cancelled (its batch had not been "
+                              "submitted)");
+  r.attempts = sent ? 1 : 0;
+  return r;
+}
+
 std::string tag_of(const std::string& custom_id) {
   return custom_id.substr(0, custom_id.find('-'));
 }
 
 } // namespace
-
-/// A call waiting for its batch: every waiter with this custom_id.
-struct call_entry {
-  std::string prompt;
-  call_options opts;
-  std::vector<reply_handler> waiters;
-  steady::time_point since;
-  /// The batch it is in (or adopted into); empty while queued.
-  std::string batch_key;
-};
-
-/// How a vote the batch did not answer with a success is settled.
-struct settled {
-  batch_result result;
-  fault_kind kind = fault_kind::none;
-  std::string reason;
-  /// Per on_failure (false: a fault whatever the policy, a journal error).
-  bool per_policy = true;
-};
-
-struct open_batch {
-  std::string key;
-  std::string id;
-  std::vector<batch_entry> entries;
-  std::string document;
-  batch_state state = batch_state::validating;
-  steady::time_point opened;
-  std::int64_t at_ms = 0;
-  bool submitted = false;
-  /// From a restart: results of calls not yet re-issued are kept.
-  bool adopted = false;
-  /// A pending mark being looked for at the provider.
-  bool searching = false;
-  /// Found by listing without a key (Anthropic): confirmed by its results'
-  /// custom_ids once it has ended.
-  bool confirm = false;
-  std::unique_ptr<net::steady_timer> timer;
-};
-
-struct batch_judge::state : std::enable_shared_from_this<state> {
-  batch_judge_config cfg;
-  std::unique_ptr<batch_client> client;
-  judge_adapter_ptr fallback;
-  std::shared_ptr<batch_journal> journal;
-  std::string judge_id;
-  net::io_context io;
-  net::executor_work_guard<net::io_context::executor_type> work{io.get_executor()};
-  net::steady_timer flush_timer{io};
-  std::thread thread;
-  bool stopping = false;
-
-  std::unordered_map<std::string, call_entry> calls;
-  std::deque<std::string> queue;
-  std::map<std::string, open_batch> batches;
-  /// custom_ids of adopted batches -> the batch's key: never sent again.
-  std::unordered_map<std::string, std::string> held;
-  /// Results of adopted batches whose calls have not been re-issued yet.
-  std::unordered_map<std::string, settled> unclaimed;
-  std::size_t ended_count = 0;
-
-  mutable std::mutex stats_mtx;
-  batch_stats snapshot;
-  steady::time_point oldest{};
-
-  // --- threads --------------------------------------------------------------
-  /// Runs `fn` on the adapter's thread, then publishes the stats.
-  void run(std::function<void()> fn) {
-    net::post(io, [this, fn = std::move(fn)] {
-      if (stopping)
-        return;
-      fn();
-      publish();
-    });
-  }
-  /// A callback for another thread (the client's, the journal's) that runs
-  /// `fn` on the adapter's thread, unless the adapter is gone.
-  template <class T>
-  std::function<void(T)> back(std::function<void(T)> fn) {
-    return [w = weak_from_this(), fn = std::move(fn)](T value) mutable {
-      if (auto s = w.lock())
-        s->run([fn, value = std::make_shared<T>(std::move(value))]() mutable {
-          fn(std::move(*value));
-        });
-    };
-  }
-
-  void publish();
-  void shutdown();
-
-  // --- calls and batches ----------------------------------------------------
-  void on_call(std::string prompt, call_options opts, reply_handler done);
-  void arm_timer();
-  void flush(bool due_only);
-  void build_batch();
-  batch_mark mark(const open_batch& b, batch_step step, std::string state_text = {}) const;
-  void record(batch_mark m, std::function<void(caf::error)> fn);
-  open_batch* find(const std::string& key) {
-    auto it = batches.find(key);
-    return it == batches.end() ? nullptr : &it->second;
-  }
-  void on_pending_recorded(const std::string& key, caf::error err);
-  void on_submitted(const std::string& key, caf::expected<batch_status> st);
-  void on_submitted_recorded(const std::string& key, caf::error err);
-  void schedule_poll(const std::string& key, std::chrono::milliseconds after);
-  void poll(const std::string& key);
-  void on_status(const std::string& key, caf::expected<batch_status> st);
-  void on_results(const std::string& key, caf::expected<std::vector<batch_result>> r);
-  void deliver_results(open_batch& b, const std::vector<batch_result>& results);
-  void close(const std::string& key, const std::string& state_text);
-  void fail_batch(open_batch& b, fault_kind kind, const std::string& reason, bool per_policy);
-  void route(const std::string& key, const std::string& custom_id, settled s);
-  void deliver(call_entry entry, const settled& s);
-  void answer(call_entry& entry, const adapter_reply& reply);
-
-  // --- restart and cancel ---------------------------------------------------
-  void on_adopt(std::vector<batch_mark> marks);
-  void adopt_one(batch_mark last);
-  void on_list(caf::expected<std::vector<batch_status>> list);
-  void found(open_batch& b, const batch_status& st);
-  void release(open_batch& b);
-  void on_cancel_run(const std::string& tag, std::function<void()> acknowledged = {});
-};
 
 // --- stats and shutdown -----------------------------------------------------
 
@@ -228,11 +110,12 @@ void batch_judge::state::on_call(std::string prompt, call_options opts, reply_ha
   auto id = make_custom_id({opts.run_tag, opts.pair_seq, opts.vote_index});
   if (auto it = calls.find(id); it != calls.end()) {
     // The same vote already in flight: it gets that call's reply.
-    it->second.waiters.push_back(std::move(done));
+    it->second.waiters.push_back({opts.call_id, std::move(done)});
     return;
   }
+  auto call_id = opts.call_id;
   call_entry entry{std::move(prompt), std::move(opts), {}, steady::now(), {}};
-  entry.waiters.push_back(std::move(done));
+  entry.waiters.push_back({call_id, std::move(done)});
   if (auto u = unclaimed.find(id); u != unclaimed.end()) {
     auto s = std::move(u->second);
     unclaimed.erase(u);
@@ -533,11 +416,15 @@ void batch_judge::state::deliver(call_entry entry, const settled& s) {
   }
   if (!s.per_policy || cfg.on_failure == batch_failure_policy::fault)
     return answer(entry, fault_reply(s.kind, s.reason));
-  // Again, synchronously: one call answers every waiter.
-  auto waiters = std::make_shared<std::vector<reply_handler>>(std::move(entry.waiters));
+  if (entry.waiters.empty())
+    return; // every caller aborted: nobody to call for
+  // Again, synchronously: one call answers every waiter (named by the first
+  // one's call_id, which an abort of that caller passes on).
+  entry.opts.call_id = entry.waiters.front().call_id;
+  auto waiters = std::make_shared<std::vector<waiter>>(std::move(entry.waiters));
   fallback->call(entry.prompt, entry.opts, [waiters](adapter_reply reply) {
     for (auto& w : *waiters)
-      w(reply);
+      w.done(reply);
   });
 }
 
@@ -545,7 +432,37 @@ void batch_judge::state::answer(call_entry& entry, const adapter_reply& reply) {
   auto waiters = std::move(entry.waiters);
   entry.waiters.clear();
   for (auto& w : waiters)
-    w(reply);
+    w.done(reply);
+}
+
+// Whether a call's request has reached the provider: its batch submitted.
+bool batch_judge::state::submitted(const call_entry& entry) const {
+  if (entry.batch_key.empty())
+    return false;
+  auto b = batches.find(entry.batch_key);
+  return b == batches.end() || b->second.submitted || !b->second.id.empty();
+}
+
+// One caller's call ends now (its run was cancelled): it is answered as
+// aborted, sent when its batch was submitted; a custom_id nobody waits for
+// any more leaves the queue (a batch already made keeps it: its result is
+// dropped). A call at the sync fallback is the fallback's to abort.
+void batch_judge::state::on_abort(std::uint64_t call_id) {
+  for (auto it = calls.begin(); it != calls.end(); ++it) {
+    auto& ws = it->second.waiters;
+    auto w = std::find_if(ws.begin(), ws.end(),
+                          [&](const waiter& x) { return x.call_id == call_id; });
+    if (w == ws.end())
+      continue;
+    auto done = std::move(w->done);
+    ws.erase(w);
+    auto reply = aborted_reply(submitted(it->second));
+    if (ws.empty() && it->second.batch_key.empty())
+      calls.erase(it);
+    done(std::move(reply));
+    return;
+  }
+  fallback->abort(call_id);
 }
 
 // --- restart ------------------------------------------------------------------
@@ -664,7 +581,6 @@ void batch_judge::state::release(open_batch& b) {
 
 void batch_judge::state::on_cancel_run(const std::string& tag,
                                        std::function<void()> acknowledged) {
-  auto reply = fault_reply(fault_kind::unavailable, "run cancelled");
   std::vector<std::string> gone;
   for (auto& [id, entry] : calls)
     if (tag_of(id) == tag)
@@ -672,7 +588,7 @@ void batch_judge::state::on_cancel_run(const std::string& tag,
   for (auto& id : gone) {
     auto entry = std::move(calls.at(id));
     calls.erase(id);
-    answer(entry, reply);
+    answer(entry, aborted_reply(submitted(entry)));
   }
   for (auto it = unclaimed.begin(); it != unclaimed.end();)
     it = tag_of(it->first) == tag ? unclaimed.erase(it) : std::next(it);
@@ -734,6 +650,13 @@ void batch_judge::call(const std::string& prompt, const call_options& opts,
   s->run([s, prompt, opts, done = std::move(done)]() mutable {
     s->on_call(std::move(prompt), std::move(opts), std::move(done));
   });
+}
+
+void batch_judge::abort(std::uint64_t call_id) {
+  if (call_id == 0)
+    return;
+  auto s = st_.get();
+  s->run([s, call_id] { s->on_abort(call_id); });
 }
 
 void batch_judge::adopt(std::vector<batch_mark> marks) {

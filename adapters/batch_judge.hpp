@@ -89,6 +89,10 @@ public:
   /// asks.
   std::string id() const override;
   void call(const std::string& prompt, const call_options& opts, reply_handler done) override;
+  /// One caller's call ends now, answered `aborted` (sent once its batch
+  /// was submitted); a batch already made keeps the request, whose result
+  /// is dropped. A call gone to the sync fallback is aborted there.
+  void abort(std::uint64_t call_id) override;
   bool supports_seed() const override;
   bool answers_inline() const override {
     return false;
@@ -98,8 +102,8 @@ public:
   /// marks of other judges are ignored).
   void adopt(std::vector<batch_mark> marks);
 
-  /// Cancels the run's calls: its waiting calls are answered as faults
-  /// ("run cancelled"), its batches cancelled at the provider when they hold
+  /// Cancels the run's calls: its waiting calls are answered as aborted
+  /// (sent when their batch had been submitted), its batches cancelled at the provider when they hold
   /// only its calls (else they finish for the other runs).
   void cancel_run(const std::string& run_tag);
 

@@ -56,12 +56,13 @@ call_session::call_session(call_environment env, http_post post, http_handler do
 
 void call_session::begin() {
   const auto& base = env_.config.base;
-  request_.method(http::verb::post);
+  request_.method(post_.probe ? http::verb::get : http::verb::post);
   request_.target(post_.target);
   request_.version(11);
   request_.set(http::field::host, base.host_header());
   request_.set(http::field::user_agent, user_agent);
-  request_.set(http::field::content_type, "application/json");
+  if (!post_.probe)
+    request_.set(http::field::content_type, "application/json");
   request_.set(http::field::accept, "application/json");
   for (auto& [name, value] : post_.headers)
     request_.set(name, value);
@@ -176,6 +177,9 @@ void call_session::handshake(const connection_ptr& conn) {
 // only the call's deadline bounds the attempt (a model may think long).
 void call_session::send_request() {
   step_ = "sending the request";
+  // From here the server may see the call, whatever happens next.
+  ++requests_sent_;
+  sent_at_ = clock_type::now();
   parser_.emplace();
   parser_->body_limit(env_.config.max_response_bytes);
   auto conn = conn_;
@@ -241,8 +245,11 @@ void call_session::on_response() {
     result.request_id = header(res, "x-request-id");
   end_attempt(keep);
   auto& slots = env_.slots;
-  if (result.status >= 200 && result.status < 300) {
-    env_.limit.on_success();
+  slots.responded(clock_type::now() - sent_at_, post_.probe);
+  // A probe's answer, whatever its status, is the round trip it timed.
+  if (post_.probe || (result.status >= 200 && result.status < 300)) {
+    if (!post_.probe)
+      env_.limit.on_success();
     finish(std::move(result));
     return slots.pump();
   }
@@ -265,11 +272,15 @@ void call_session::on_response() {
 /// connection was aborted must not start the next one (a resolve, for one,
 /// would open a fresh socket past the abort).
 bool call_session::cut_short() {
-  if (!expired_ && !env_.slots.stopping())
+  if (!ending())
     return false;
   end_attempt(false);
   finish_cut();
   return true;
+}
+
+bool call_session::ending() const {
+  return expired_ || aborted_ || env_.slots.stopping();
 }
 
 /// Ends the attempt's hold on its slot and connection.
@@ -290,7 +301,7 @@ std::string call_session::describe(const error_code& ec) const {
 }
 
 void call_session::attempt_failed(const error_code& ec) {
-  if (expired_ || env_.slots.stopping()) {
+  if (ending()) {
     end_attempt(false);
     return finish_cut();
   }
@@ -300,6 +311,7 @@ void call_session::attempt_failed(const error_code& ec) {
     // failure, so try again at once on a fresh connection.
     end_attempt(false);
     --attempts_;
+    --requests_sent_;  // it went to a connection the server had closed
     phase_ = phase::queued;
     return env_.slots.wait_for_slot(shared_from_this(), true);
   }
@@ -318,7 +330,7 @@ void call_session::attempt_failed(const error_code& ec) {
 
 void call_session::attempt_failed_text(const std::string& text, fault_kind fault) {
   end_attempt(false);
-  if (expired_ || env_.slots.stopping())
+  if (ending())
     return finish_cut();
   retry_or_finish(text, fault, std::nullopt, std::nullopt);
 }
@@ -388,11 +400,27 @@ void call_session::shut_down() {
   }
 }
 
-/// Answers a call cut short by its deadline or by shutdown.
+// The connection of a request under way is closed (the server sees the
+// client go); the slot is given back when the step's handler answers, at
+// once on this thread.
+void call_session::abort() {
+  if (phase_ == phase::finished || aborted_)
+    return;
+  aborted_ = true;
+  shut_down();
+}
+
+/// Answers a call cut short by an abort, its deadline or shutdown.
 void call_session::finish_cut() {
   std::string text;
   fault_kind fault = fault_kind::timeout;
-  if (expired_) {
+  if (aborted_) {
+    text = "aborted: its run was cancelled ("
+           + std::string{requests_sent_ > 0 ? "the request had been sent"
+                                            : "nothing had been sent"}
+           + ")";
+    fault = fault_kind::aborted;
+  } else if (expired_) {
     text = "no reply within the call's deadline of " + ms_text(post_.timeout);
     if (phase_ == phase::active)
       text += " (" + step_ + ")";
@@ -423,6 +451,7 @@ void call_session::finish(http_result result) {
   deadline_timer_.cancel();
   backoff_timer_.cancel();
   result.attempts = attempts_;
+  result.requests_sent = requests_sent_;
   result.error = redact(std::move(result.error), env_.config.secret);
   env_.slots.answered(*this);
   auto done = std::move(done_);

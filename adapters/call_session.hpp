@@ -46,6 +46,9 @@ public:
   /// The session has answered.
   virtual void answered(const call_session& call) = 0;
   virtual bool stopping() const = 0;
+  /// A request was answered `d` after it was written; `probe`: a round
+  /// trip probe's (http_post::probe).
+  virtual void responded(std::chrono::steady_clock::duration d, bool probe) = 0;
 };
 
 /// The client's parts a session uses.
@@ -73,6 +76,17 @@ public:
   /// The client shuts down: an attempt under way is aborted (its handler
   /// then answers), a waiting call answers at once.
   void shut_down();
+  /// Its run was cancelled: as shut_down, answered as `aborted` with the
+  /// requests that reached the server.
+  void abort();
+
+  /// The caller's name for the call (http_post::call_id), 0: none.
+  std::uint64_t id() const {
+    return post_.call_id;
+  }
+  bool is_probe() const {
+    return post_.probe;
+  }
 
   phase state() const {
     return phase_;
@@ -97,6 +111,8 @@ private:
 
   // How an attempt ends.
   bool cut_short();
+  /// The deadline, shutdown or an abort has ended the call.
+  bool ending() const;
   void end_attempt(bool reusable);
   void attempt_failed(const error_code& ec);
   void attempt_failed_text(const std::string& text, fault_kind fault);
@@ -125,12 +141,18 @@ private:
   /// The adaptive cap's epoch when this attempt was sent.
   std::uint64_t epoch_ = 0;
   bool expired_ = false;
+  /// abort() was called: the call ends as `aborted`.
+  bool aborted_ = false;
+  /// Requests written (or being written) to the server, over all attempts.
+  std::uint32_t requests_sent_ = 0;
   /// Where the current attempt is, for error texts.
   std::string step_;
   /// Why the previous attempt failed, for the final error.
   std::string last_error_;
   connection_ptr conn_;
   bool conn_reused_ = false;
+  /// When the current attempt's request was written.
+  std::chrono::steady_clock::time_point sent_at_;
   std::optional<boost::beast::http::response_parser<boost::beast::http::string_body>>
     parser_;
 };

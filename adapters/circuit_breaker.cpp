@@ -90,6 +90,10 @@ struct circuit_breaker::shared {
   void on_reply(adapter_reply& r, bool trial) {
     if (trial)
       trial_out = false;
+    // An abort is the run's doing, not the backend's: it neither counts nor
+    // resets, and an aborted trial lets the next call be the trial.
+    if (r.fault == fault_kind::aborted)
+      return;
     if (backend_answered(r)) {
       failures_in_a_row = 0;
       current = state::closed;
@@ -139,6 +143,14 @@ bool circuit_breaker::supports_seed() const {
 
 std::uint32_t circuit_breaker::current_concurrency() const {
   return inner_->current_concurrency();
+}
+
+std::uint32_t circuit_breaker::calls_ahead() const {
+  return inner_->calls_ahead();
+}
+
+void circuit_breaker::abort(std::uint64_t call_id) {
+  inner_->abort(call_id);
 }
 
 circuit_breaker::state circuit_breaker::current_state() const {

@@ -16,7 +16,8 @@
 //
 // HTTP 401/403 opens the circuit at once: it is a configuration problem
 // (the key, or the model's access), and the reply that opened it says so.
-// Timeouts neither count nor reset (a slow model is not a dead backend).
+// Timeouts neither count nor reset (a slow model is not a dead backend), nor
+// do aborts (a cancelled run's calls, issue 26).
 //
 // Thread safety: `call` runs on the judge worker's thread, replies on the
 // adapter's I/O thread; the state is shared with the reply handlers (which
@@ -46,6 +47,8 @@ public:
             reply_handler done) override;
   bool supports_seed() const override;
   std::uint32_t current_concurrency() const override;
+  std::uint32_t calls_ahead() const override;
+  void abort(std::uint64_t call_id) override;
 
   /// The state now (a cool-down that has run out reads half-open).
   state current_state() const;

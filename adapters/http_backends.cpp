@@ -137,6 +137,7 @@ caf::expected<judge_adapter_ptr> make_http_adapter(const judge_spec& spec,
   cfg.base = *base;
   cfg.ca_file = spec.ca_file;
   cfg.max_in_flight = spec.max_in_flight;
+  cfg.queue_max = spec.queue_max;
   cfg.max_attempts = spec.max_attempts;
   cfg.max_response_bytes = spec.max_response_bytes;
   cfg.connect_timeout = tuning.connect_timeout;

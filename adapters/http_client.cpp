@@ -1,6 +1,7 @@
 #include "adapters/http_client.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <deque>
 #include <random>
 #include <unordered_map>
@@ -13,6 +14,7 @@
 #include "adapters/adaptive_limit.hpp"
 #include "adapters/call_session.hpp"
 #include "adapters/connection_pool.hpp"
+#include "core/queue_depth.hpp"
 
 namespace ij {
 
@@ -40,15 +42,61 @@ struct http_client::core final : call_slots {
   std::deque<call_ptr> queue;
   /// Every call not answered yet, so that shutdown can answer it.
   std::unordered_map<const call_session*, call_ptr> live;
+  /// The named ones among them, for abort().
+  std::unordered_map<std::uint64_t, call_session*> named;
   std::uint32_t in_flight = 0;
   bool stopping_ = false;
+  /// Issue 31: the round trip (its probes') and the responses' mean time
+  /// (ms), the last probe, and the requests sent ahead (read by other
+  /// threads).
+  latency_mean round_trip;
+  latency_mean response;
+  bool probing = false;
+  std::chrono::steady_clock::time_point last_probe{};
+  std::atomic<std::uint32_t> ahead{0};
+
+  void responded(std::chrono::steady_clock::duration d, bool probe) override {
+    (probe ? round_trip : response).add(std::chrono::duration<double, std::milli>(d).count());
+    size_ahead();
+  }
+
+  // The call rate is the cap over the server's own latency: a response's
+  // time less the round trip.
+  void size_ahead() {
+    if (round_trip.ms() == 0.0 || response.ms() == 0.0)
+      return;
+    auto server_s = std::max(response.ms() - round_trip.ms(), 1.0) / 1000.0;
+    auto rtt = std::chrono::microseconds(static_cast<std::int64_t>(round_trip.ms() * 1000));
+    ahead = queue_depth(rtt, limit.current() / server_s, cfg.queue_max);
+  }
+
+  // With queue_max: a GET of the base path times the round trip, once
+  // first and then every 30 s while calls come.
+  void maybe_probe() {
+    auto now = std::chrono::steady_clock::now();
+    if (cfg.queue_max == 0 || probing || stopping_
+        || (round_trip.ms() > 0.0 && now - last_probe < std::chrono::seconds(30)))
+      return;
+    probing = true;
+    last_probe = now;
+    http_post probe;
+    probe.target = cfg.base.path.empty() ? "/" : cfg.base.path;
+    probe.timeout = std::chrono::seconds(10);
+    probe.probe = true;
+    submit(std::make_shared<call_session>(environment(), std::move(probe),
+                                          [this](http_result) { probing = false; }));
+  }
 
   call_environment environment() {
     return {io, cfg, pool, limit, rng, *this};
   }
 
   void submit(const call_ptr& call) {
+    if (!call->is_probe())
+      maybe_probe();
     live.emplace(call.get(), call);
+    if (call->id() != 0)
+      named[call->id()] = call.get();
     if (stopping_)
       return call->refuse();
     call->begin();
@@ -74,7 +122,7 @@ struct http_client::core final : call_slots {
   }
 
   void pump() override {
-    while (!stopping_ && !queue.empty() && in_flight < limit.current()) {
+    while (!stopping_ && !queue.empty() && in_flight < limit.current() + ahead) {
       auto call = std::move(queue.front());
       queue.pop_front();
       ++in_flight;
@@ -84,6 +132,17 @@ struct http_client::core final : call_slots {
 
   void answered(const call_session& call) override {
     live.erase(&call);
+    auto n = named.find(call.id());
+    if (n != named.end() && n->second == &call)
+      named.erase(n);
+  }
+
+  void abort(std::uint64_t id) {
+    auto n = named.find(id);
+    if (n == named.end())
+      return;
+    auto call = live.at(n->second);  // answered() would drop the last ref
+    call->abort();
   }
 
   bool stopping() const override {
@@ -133,8 +192,18 @@ void http_client::post(http_post request, http_handler done) {
   net::post(core_->io, [c = core_.get(), call] { c->submit(call); });
 }
 
+void http_client::abort(std::uint64_t call_id) {
+  if (call_id == 0)
+    return;
+  net::post(core_->io, [c = core_.get(), call_id] { c->abort(call_id); });
+}
+
 std::uint32_t http_client::current_concurrency() const {
   return core_->limit.current();
+}
+
+std::uint32_t http_client::calls_ahead() const {
+  return core_->ahead.load();
 }
 
 std::uint64_t http_client::connections_opened() const {

@@ -77,6 +77,9 @@ adapter_reply to_adapter_reply(const http_result& result,
     if (result.attempts > 1 && result.error.find("attempt") == std::string::npos)
       reply.error += attempts_note(result);
     reply.fault = result.fault == fault_kind::none ? fault_kind::connection : result.fault;
+    // An aborted call says whether the backend saw it (judge_adapter.hpp).
+    if (reply.fault == fault_kind::aborted)
+      reply.attempts = result.requests_sent;
   } else if (result.status < 200 || result.status >= 300) {
     reply.error = status_error(result, protocol, model);
     reply.fault = fault_of_status(result.status);
@@ -107,6 +110,10 @@ http_judge::http_judge(const chat_protocol& protocol, std::string secret,
   id_ = std::string{protocol.kind} + "@" + client_->base().to_string();
 }
 
+void http_judge::abort(std::uint64_t call_id) {
+  client_->abort(call_id);
+}
+
 void http_judge::call(const std::string& prompt, const call_options& opts,
                       reply_handler done) {
   {
@@ -122,6 +129,7 @@ void http_judge::call(const std::string& prompt, const call_options& opts,
     }
   }
   auto request = chat_request(*protocol_, client_->base().path, *secret_, prompt, opts);
+  request.call_id = opts.call_id;
   // The handler may run after this adapter is gone (destroyed from inside
   // a handler), so it holds copies, never `this`.
   client_->post(std::move(request),

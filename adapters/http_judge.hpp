@@ -35,12 +35,19 @@ public:
   void call(const std::string& prompt, const call_options& opts,
             reply_handler done) override;
 
+  /// Aborts the call through the HTTP client (its connection is closed).
+  void abort(std::uint64_t call_id) override;
+
   bool supports_seed() const override {
     return protocol_->sends_seed;
   }
 
   std::uint32_t current_concurrency() const override {
     return client_->current_concurrency();
+  }
+
+  std::uint32_t calls_ahead() const override {
+    return client_->calls_ahead();
   }
 
   /// Connections this adapter has opened (keep-alive reuse keeps it low).

@@ -7,14 +7,20 @@
 // returns. `done` is invoked exactly once per call. Callers (the judge actor)
 // hand the reply back to their own thread as a message; an adapter never
 // blocks a CAF scheduler thread.
+//
+// `abort(call_id)` ends a call started with that `call_options::call_id`
+// (issue 26: a cancelled run's calls stop): a request on the wire has its
+// connection closed, a waiting one is dropped, and `done` answers at once
+// with fault `aborted` — not a fault of the backend — and `attempts` the
+// requests that had reached it (0: the backend never saw the call). A call
+// that already answered, or an adapter with nothing to abort (one that
+// answers inline), ignores it. Thread-safe, returns at once.
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
-#include <vector>
-
 #include <vector>
 
 #include "core/reply_constraint.hpp"
@@ -47,6 +53,8 @@ struct call_options {
   /// the response cache's key and the call's record. Empty: the canonical.
   std::string prompt_id;
   std::string prompt_sha256;
+  /// The caller's name for this call, for abort(); 0: none (not abortable).
+  std::uint64_t call_id = 0;
 };
 
 struct adapter_reply {
@@ -58,6 +66,8 @@ struct adapter_reply {
   /// When !ok: what kind of failure `error` describes. An adapter that
   /// cannot tell leaves it none, which records read as a connection fault.
   fault_kind fault = fault_kind::none;
+  /// Requests made. For an aborted call (fault `aborted`): the requests
+  /// that had reached the backend, so 0 means it never saw the call.
   std::uint32_t attempts = 1;
   std::uint64_t input_tokens = 0;
   std::uint64_t output_tokens = 0;
@@ -106,6 +116,18 @@ public:
   /// it under 429/529); 0 means "no opinion, use the configured cap".
   virtual std::uint32_t current_concurrency() const {
     return 0;
+  }
+
+  /// Calls the adapter takes beyond current_concurrency() to cover a far
+  /// endpoint's round trip (issue 31: sent ahead, the server queues them);
+  /// its worker grants that many more. 0: none.
+  virtual std::uint32_t calls_ahead() const {
+    return 0;
+  }
+
+  /// Ends call `call_id` now; see the contract above.
+  virtual void abort(std::uint64_t call_id) {
+    (void)call_id;
   }
 };
 

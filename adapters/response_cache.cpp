@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <vector>
 #include <future>
+#include <mutex>
+#include <unordered_map>
 #include <utility>
 
 #include <sqlite3.h>
@@ -252,7 +254,8 @@ namespace {
 class cached_adapter : public judge_adapter {
 public:
   cached_adapter(judge_adapter_ptr inner, std::shared_ptr<response_cache> cache)
-    : inner_(std::move(inner)), cache_(std::move(cache)) {
+    : inner_(std::move(inner)), cache_(std::move(cache)),
+      looking_(std::make_shared<lookups>()) {
   }
 
   std::string id() const override {
@@ -266,15 +269,25 @@ public:
     if (opts.logprobs)
       return inner_->call(prompt, opts, std::move(done));
     auto key = response_cache::key_of(inner_->id(), prompt, opts);
+    looking_->begin(opts.call_id);
     // Weak: a task on the cache thread must never hold the last reference
     // (the cache's destructor joins that thread).
     std::weak_ptr<judge_adapter> inner = inner_;
     std::weak_ptr<response_cache> cache = cache_;
-    cache_->lookup(key, [inner, cache, key, prompt, opts,
+    cache_->lookup(key, [inner, cache, key, prompt, opts, looking = looking_,
                          done = std::move(done)](
                           std::optional<adapter_reply> hit) mutable {
+      bool aborted = looking->end(opts.call_id);
       if (hit) {
         done(std::move(*hit));
+        return;
+      }
+      if (aborted) {
+        adapter_reply cut;
+        cut.fault = fault_kind::aborted;
+        cut.attempts = 0;
+        cut.error = "aborted: its run was cancelled (nothing had been sent)";
+        done(std::move(cut));
         return;
       }
       auto backend = inner.lock();
@@ -294,6 +307,14 @@ public:
     });
   }
 
+  // A call still being looked up is answered aborted when the lookup
+  // misses (a hit costs nothing and answers); one at the backend is the
+  // backend's to abort.
+  void abort(std::uint64_t call_id) override {
+    if (!looking_->abort(call_id))
+      inner_->abort(call_id);
+  }
+
   bool supports_seed() const override {
     return inner_->supports_seed();
   }
@@ -302,9 +323,49 @@ public:
     return inner_->current_concurrency();
   }
 
+  std::uint32_t calls_ahead() const override {
+    return inner_->calls_ahead();
+  }
+
 private:
+  /// Named calls whose lookup is on the cache's thread, and those of them
+  /// aborted meanwhile.
+  struct lookups {
+    std::mutex mutex;
+    std::unordered_map<std::uint64_t, bool> pending;
+
+    void begin(std::uint64_t id) {
+      if (id == 0)
+        return;
+      std::lock_guard<std::mutex> lock(mutex);
+      pending[id] = false;
+    }
+    /// The lookup is back: whether the call was aborted meanwhile.
+    bool end(std::uint64_t id) {
+      if (id == 0)
+        return false;
+      std::lock_guard<std::mutex> lock(mutex);
+      auto i = pending.find(id);
+      if (i == pending.end())
+        return false;
+      bool aborted = i->second;
+      pending.erase(i);
+      return aborted;
+    }
+    /// False when the call is not being looked up.
+    bool abort(std::uint64_t id) {
+      std::lock_guard<std::mutex> lock(mutex);
+      auto i = pending.find(id);
+      if (i == pending.end())
+        return false;
+      i->second = true;
+      return true;
+    }
+  };
+
   judge_adapter_ptr inner_;
   std::shared_ptr<response_cache> cache_;
+  std::shared_ptr<lookups> looking_;
 };
 
 } // namespace

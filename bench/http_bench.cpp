@@ -6,7 +6,10 @@
 //
 // Modes: the adapter directly (default), over TLS (--tls), and, when a
 // driver binary is given (--driver build/tools/invjudge), the same fake
-// server behind the full driver with its audit trail on.
+// server behind the full driver with its audit trail on. With --rtt-ms
+// (issue 31), the server is also reached through a delay proxy
+// (bench/delay_proxy) of each round trip: calls per second against C/L,
+// C/(L + RTT/2) and C/(L + RTT).
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -26,6 +29,7 @@
 
 #include "adapters/http_backends.hpp"
 #include "adapters/http_judge.hpp"
+#include "bench/delay_proxy.hpp"
 #include "tests/http/fake_apis.hpp"
 #include "tests/http/test_tls.hpp"
 
@@ -103,6 +107,37 @@ run_result run_adapter(fake_api& fake, const judge_spec& spec, std::size_t calls
   return r;
 }
 
+// The server behind a delay proxy of each round trip: what keep-alive and
+// the in-flight cap give a far endpoint, and with requests sent ahead
+// (queue_max, issue 31).
+void round_trips(fake_api& fake, const judge_spec& spec, std::size_t calls,
+                 const std::vector<int>& rtts, int latency_ms, std::uint32_t queue_max) {
+  auto C = static_cast<double>(spec.max_in_flight);
+  auto L = latency_ms / 1000.0;
+  auto port = static_cast<std::uint16_t>(fake.server().port());
+  for (auto rtt : rtts)
+   for (auto ahead : {0u, queue_max}) {
+    auto far = spec;
+    far.queue_max = ahead;
+    std::unique_ptr<bench::delay_proxy> proxy;
+    if (rtt > 0) {
+      proxy = std::make_unique<bench::delay_proxy>("127.0.0.1", port,
+                                                   std::chrono::milliseconds(rtt / 2));
+      far.base_url = "http://" + proxy->address() + "/v1";
+    }
+    run_adapter(fake, far, std::min<std::size_t>(calls, 100));  // connections made
+    auto r = run_adapter(fake, far, calls);
+    auto rate = r.ok / r.seconds;
+    auto R = rtt / 1000.0;
+    std::printf("RTT %3d ms, queue_max %2u: %7.1f calls/s = %5.1f%% of C/L (%.0f), %5.1f%% of "
+                "C/(L+RTT/2) (%.0f), %5.1f%% of C/(L+RTT) (%.0f); connections %llu, server "
+                "peak %u\n",
+                rtt, ahead, rate, 100.0 * rate / (C / L), C / L, 100.0 * rate / (C / (L + R / 2)),
+                C / (L + R / 2), 100.0 * rate / (C / (L + R)), C / (L + R),
+                static_cast<unsigned long long>(r.client_connections), r.server_peak);
+  }
+}
+
 /// Writes `pairs` pairs in the driver's JSONL input shape.
 std::string write_pairs(std::size_t pairs, const std::string& tag) {
   auto path = (std::filesystem::temp_directory_path() /
@@ -125,6 +160,8 @@ int main(int argc, char** argv) {
   int runs = 3;
   bool tls = false;
   std::string driver;
+  std::vector<int> rtts;
+  std::uint32_t queue_max = 64;
   app.add_option("--calls", calls, "judge calls per run");
   app.add_option("--concurrency", cap, "the adapter's in-flight cap C");
   app.add_option("--latency-ms", latency_ms, "the server's latency L");
@@ -132,6 +169,11 @@ int main(int argc, char** argv) {
   app.add_flag("--tls", tls, "serve HTTPS with a test CA made at start-up");
   app.add_option("--driver", driver,
                  "also time this invjudge binary against the fake server");
+  app.add_option("--rtt-ms", rtts,
+                 "also through a delay proxy of these round trips (0: direct)")
+    ->delimiter(',');
+  app.add_option("--queue-max", queue_max,
+                 "with --rtt-ms, also with requests sent ahead up to this many");
   CLI11_PARSE(app, argc, argv);
 
   fake_api_options o;
@@ -212,6 +254,9 @@ int main(int argc, char** argv) {
   std::printf("against the latency the server really held requests in that run (%.2f ms): "
               "C/L_eff = %.0f calls/s, reached %.1f%%\n",
               holds[median_run], ceiling_eff, 100.0 * median / ceiling_eff);
+
+  if (!rtts.empty())
+    round_trips(fake, spec, calls, rtts, latency_ms, queue_max);
 
   if (!driver.empty()) {
     // The same fake server behind the whole driver: pair reader, vote

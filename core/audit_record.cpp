@@ -549,6 +549,11 @@ std::string run_end_body(const run_summary& s,
   json::uint(w, "calls_sent", s.calls_sent);
   json::uint(w, "calls_refused_breaker", s.calls_refused_breaker);
   json::uint(w, "calls_refused_budget", s.calls_refused_budget);
+  // Issue 26: what became of the calls sent (answered, or aborted by a
+  // cancel), and those no judge_call record shows (calls_sent counts them).
+  json::uint(w, "calls_answered", s.calls_answered);
+  json::uint(w, "calls_aborted", s.calls_aborted);
+  json::uint(w, "calls_unrecorded", s.calls_unrecorded);
   w.Key("usage");
   w.StartArray();
   for (auto& u : s.usage) {

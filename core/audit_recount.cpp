@@ -273,9 +273,17 @@ caf::error audit_recount::check_usage(const Value& usage) const {
 // count against the judge_call records of that route (errc::bad_input, the
 // audit being the input, when one differs).
 caf::error audit_recount::check_routes(const Value& e) const {
+  // Calls no record shows (issue 26: a cancel dropped their replies or
+  // aborted them after sending) count as sent; absent before issue 26.
+  std::uint64_t unrecorded = 0;
+  bool cancel_counts = member(e, "calls_unrecorded") != nullptr;
+  if (cancel_counts && !read_u64(e, "calls_unrecorded", unrecorded))
+    return lacks("calls_unrecorded");
   for (auto [field, counted, what] :
-       {std::tuple{"calls_sent", routes_.sent,
-                   "judge_call records of calls sent to a backend"},
+       {std::tuple{"calls_sent", routes_.sent + unrecorded,
+                   cancel_counts ? "judge_call records of calls sent to a backend, "
+                                   "plus calls_unrecorded"
+                                 : "judge_call records of calls sent to a backend"},
         std::tuple{"calls_refused_breaker", routes_.refused_breaker,
                    "judge_call records refused by a circuit breaker "
                    "(\"refused_by\":\"breaker\")"},
@@ -290,6 +298,34 @@ caf::error audit_recount::check_routes(const Value& e) const {
     if (n != counted)
       return says(field, n, counted, what);
   }
+  if (!cancel_counts)
+    return caf::error{};
+  return check_cancel_counts(e);
+}
+
+// What the records cannot recount of a cancel's calls must at least add up:
+// every sent call with a record was answered; a sent call not answered was
+// aborted.
+caf::error audit_recount::check_cancel_counts(const Value& e) const {
+  std::uint64_t sent = 0, answered = 0, aborted = 0;
+  if (!read_u64(e, "calls_sent", sent))
+    return lacks("calls_sent");
+  if (!read_u64(e, "calls_answered", answered))
+    return lacks("calls_answered");
+  if (!read_u64(e, "calls_aborted", aborted))
+    return lacks("calls_aborted");
+  if (answered < routes_.sent || answered > sent)
+    return make_error(errc::bad_input,
+                      "run_end says calls_answered " + std::to_string(answered)
+                        + ", but " + std::to_string(routes_.sent)
+                        + " judge_call records of calls sent precede it and "
+                          "calls_sent is "
+                        + std::to_string(sent));
+  if (sent - answered > aborted)
+    return make_error(errc::bad_input,
+                      "run_end says " + std::to_string(sent - answered)
+                        + " call(s) sent were not answered, but calls_aborted is "
+                        + std::to_string(aborted));
   return caf::error{};
 }
 

@@ -49,6 +49,7 @@ private:
   caf::error add_vote_counts(const rapidjson::Value& r);
   caf::error check_usage(const rapidjson::Value& usage) const;
   caf::error check_routes(const rapidjson::Value& run_end) const;
+  caf::error check_cancel_counts(const rapidjson::Value& run_end) const;
 
   /// A judge the manifest declares, in order.
   struct declared_judge {

@@ -52,6 +52,11 @@ struct judge_spec {
   std::uint32_t max_tokens = 256;
   std::chrono::milliseconds timeout{60000};
   std::uint32_t max_in_flight = 4;
+  /// HTTP judges (issue 31): requests sent ahead beyond max_in_flight to
+  /// cover the round trip to a far endpoint (its server queues them), sized
+  /// to the measured round trip times the call rate, at most this many; 0
+  /// (the default): none, max_in_flight is all the server ever sees.
+  std::uint32_t queue_max = 0;
   /// Name of the environment variable holding the key (never the key).
   std::string api_key_env;
   /// CA bundle for private TLS deployments; empty: the system store.

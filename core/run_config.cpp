@@ -132,6 +132,9 @@ const config::table<judge_spec>& judge_fields() {
     count<J>("/max_tokens", [](auto& j) -> auto& { return j.max_tokens; }),
     duration<J>("/timeout_ms", [](auto& j) -> auto& { return j.timeout; }),
     count<J>("/max_in_flight", [](auto& j) -> auto& { return j.max_in_flight; }),
+    // Written only when set, so that runs without it keep their manifest.
+    only_when(count<J>("/queue_max", [](auto& j) -> auto& { return j.queue_max; }),
+              [](const J& j) { return j.queue_max != 0; }),
     text<J>("/api_key_env", [](auto& j) -> auto& { return j.api_key_env; }),
     text<J>("/ca_file", [](auto& j) -> auto& { return j.ca_file; }),
     count<J>("/max_attempts", [](auto& j) -> auto& { return j.max_attempts; }),
@@ -428,6 +431,8 @@ config::table<run_config> host_fields() {
                 [](auto& c) -> auto& { return c.connection.connect_timeout; }),
     duration<C>("/host_connection/retry_max_ms",
                 [](auto& c) -> auto& { return c.connection.retry_max; }),
+    count<C>("/host_connection/queue_max",
+             [](auto& c) -> auto& { return c.connection.queue_max; }),
     {"/answer_policy",
      [](const Value& v, C& c, const std::string& at) {
        return read_answer_policy(v, c.policy, at);

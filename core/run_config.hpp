@@ -86,6 +86,10 @@ struct host_connection {
   std::chrono::milliseconds connect_timeout{5000};
   /// Reconnection attempts back off exponentially up to this wait.
   std::chrono::milliseconds retry_max{30000};
+  /// A host's worker queues at most this many votes beyond its capacity for
+  /// a coordinator across a network, sized to the round trip (issue 31;
+  /// core/queue_depth.hpp). 0: no queue (every slot waits a round trip).
+  std::uint32_t queue_max = 64;
 
   bool tls() const {
     return !tls_cert.empty();

@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "core/call_route.hpp"
+#include "core/cancel_account.hpp"
 #include "core/judge_budget.hpp"
 
 namespace ij {
@@ -15,7 +16,10 @@ void count_route(run_summary& s, const judge_record& rec) {
   call_facts facts{rec.cached, rec.refused_by_breaker, rec.fault,
                    !rec.worker_id.empty()};
   switch (route_of(facts)) {
-    case call_route::sent: ++s.calls_sent; break;
+    case call_route::sent:
+      ++s.calls_sent;
+      ++s.calls_answered;
+      break;
     case call_route::refused_breaker: ++s.calls_refused_breaker; break;
     case call_route::refused_budget: ++s.calls_refused_budget; break;
     default: break; // cached (counted on its own), or no worker took it
@@ -110,6 +114,24 @@ void run_tally::add_records(const vote_result& vr) {
   }
 }
 
+void run_tally::add_unrecorded(const std::vector<unrecorded_calls>& calls) {
+  auto& s = summary_;
+  for (auto& c : calls) {
+    s.calls_sent += c.answered + c.aborted_sent;
+    s.calls_answered += c.answered;
+    s.calls_aborted += c.aborted_sent + c.aborted_unsent;
+    s.calls_unrecorded += c.answered + c.aborted_sent;
+  }
+  merge_unrecorded(unrecorded_, calls);
+}
+
+void run_tally::add_dropped(const vote_result& vr) {
+  cancel_account dropped;
+  for (auto& rec : vr.records)
+    dropped.dropped(judge_of(rec.worker_id).second, rec);
+  add_unrecorded(dropped.result());
+}
+
 void run_tally::add_note(const std::string& type, const std::string& host_name,
                          const std::string& event) {
   auto& h = host(host_name);
@@ -173,6 +195,20 @@ void run_tally::fill_spend(const run_config& cfg) {
       s.output_tokens = u.output_tokens;
       batched_in = u.batched_input_tokens;
       batched_out = u.batched_output_tokens;
+    }
+    // A cancelled run's calls no record shows: sent ones count as calls,
+    // replies received with their tokens, aborted ones without any.
+    auto id = judge_id_of(spec);
+    auto first = std::find_if(cfg.judges.begin(), cfg.judges.end(),
+                              [&](auto& j) { return judge_id_of(j) == id; });
+    auto u = std::find_if(unrecorded_.begin(), unrecorded_.end(),
+                          [&](auto& x) { return x.judge_id == id; });
+    if (u != unrecorded_.end() && &*first == &spec) {
+      s.calls += u->answered + u->aborted_sent;
+      s.input_tokens += u->input_tokens;
+      s.output_tokens += u->output_tokens;
+      batched_in += u->batched_input_tokens;
+      batched_out += u->batched_output_tokens;
     }
     s.priced = spec.prices.has_value();
     s.cost = cost_of(s.input_tokens, s.output_tokens, batched_in, batched_out,

@@ -20,6 +20,7 @@
 #include "core/run_config.hpp"
 #include "messages/judge_info.hpp"
 #include "messages/run_summary.hpp"
+#include "messages/unrecorded_calls.hpp"
 #include "messages/verdict.hpp"
 #include "messages/vote_result.hpp"
 
@@ -48,6 +49,14 @@ public:
 
   /// What one pair's (or canary's) records and votes not cast add.
   void add_records(const vote_result& vr);
+
+  /// A cancelled run's calls no record shows (issue 26): calls sent,
+  /// answered and aborted, and the spend of the replies that came back.
+  void add_unrecorded(const std::vector<unrecorded_calls>& calls);
+
+  /// A voted pair dropped after a cancel (never written): its calls sent
+  /// count as answered and unrecorded.
+  void add_dropped(const vote_result& vr);
 
   /// A failover note ("vote_moved", "late_reply", "host" with its event).
   void add_note(const std::string& type, const std::string& host,
@@ -87,6 +96,8 @@ private:
   /// Votes refused at a judge's budget, by index in summary_.usage.
   std::vector<std::uint64_t> budget_faults_;
   std::vector<judge_info> judges_;
+  /// Calls no record shows, by judge id (spend counts them).
+  std::vector<unrecorded_calls> unrecorded_;
   std::optional<panel_tally> panel_;
   std::optional<cascade_tally> cascade_;
   fault_reason_tally reasons_;

@@ -131,9 +131,43 @@ std::uint64_t vote_schedule::sent(std::uint64_t seq, std::size_t wi,
   ++w.outstanding;
   auto token = next_token_++;
   pending_.emplace(token, pending_vote{token, seq, wi, std::move(meta),
-                                       started_ms, now + deadline_});
-  by_due_.push_back(token);
+                                       started_ms, now + deadline_, false});
+  by_due_.push_back({token, now + deadline_});
   return token;
+}
+
+bool vote_schedule::current(const due_entry& e) const {
+  auto p = pending_.find(e.token);
+  return p != pending_.end() && !p->second.queued && p->second.due == e.due;
+}
+
+// Stale entries at the front go at once, so the queue holds little more
+// than the votes in flight.
+void vote_schedule::drop_stale() {
+  while (!by_due_.empty() && !current(by_due_.front()))
+    by_due_.pop_front();
+}
+
+void vote_schedule::hold(std::uint64_t token, std::size_t wi) {
+  auto p = pending_.find(token);
+  if (p == pending_.end() || p->second.worker != wi || p->second.queued)
+    return;
+  p->second.queued = true;
+  ++workers_[wi].queued;
+  drop_stale();
+}
+
+void vote_schedule::start(std::uint64_t token, std::size_t wi, schedule_time now) {
+  auto p = pending_.find(token);
+  if (p == pending_.end() || p->second.worker != wi)
+    return;
+  if (p->second.queued) {
+    p->second.queued = false;
+    --workers_[wi].queued;
+  }
+  p->second.due = now + deadline_;
+  by_due_.push_back({token, p->second.due});
+  drop_stale();
 }
 
 std::optional<std::uint64_t> vote_schedule::answered(std::uint64_t token,
@@ -143,12 +177,11 @@ std::optional<std::uint64_t> vote_schedule::answered(std::uint64_t token,
   if (p == pending_.end())
     return std::nullopt;
   auto seq = p->second.seq;
-  pending_.erase(p);
-  // Answered tokens at the front of the deadline queue go at once, so the
-  // queue holds little more than the votes in flight.
-  while (!by_due_.empty() && pending_.count(by_due_.front()) == 0)
-    by_due_.pop_front();
   auto& w = workers_[wi];
+  if (p->second.queued)
+    --w.queued;  // answered without a word that it started (a fault)
+  pending_.erase(p);
+  drop_stale();
   --w.outstanding;
   ++w.served;
   w.faults += fault ? 1 : 0;
@@ -156,21 +189,15 @@ std::optional<std::uint64_t> vote_schedule::answered(std::uint64_t token,
 }
 
 std::optional<pending_vote> vote_schedule::next_expired(schedule_time now) {
-  while (!by_due_.empty()) {
-    auto p = pending_.find(by_due_.front());
-    if (p == pending_.end()) {
-      by_due_.pop_front();
-      continue;
-    }
-    if (p->second.due > now)
-      return std::nullopt;
-    auto v = std::move(p->second);
-    pending_.erase(p);
-    by_due_.pop_front();
-    --workers_[v.worker].outstanding;
-    return v;
-  }
-  return std::nullopt;
+  drop_stale();
+  if (by_due_.empty() || by_due_.front().due > now)
+    return std::nullopt;
+  auto p = pending_.find(by_due_.front().token);
+  auto v = std::move(p->second);
+  pending_.erase(p);
+  by_due_.pop_front();
+  --workers_[v.worker].outstanding;
+  return v;
 }
 
 std::vector<pending_vote> vote_schedule::take_outstanding(std::size_t wi) {
@@ -183,12 +210,13 @@ std::vector<pending_vote> vote_schedule::take_outstanding(std::size_t wi) {
   out.reserve(tokens.size());
   for (auto token : tokens) {
     auto p = pending_.find(token);
+    if (p->second.queued)
+      --workers_[wi].queued;
     out.push_back(std::move(p->second));
     pending_.erase(p);
     --workers_[wi].outstanding;
   }
-  while (!by_due_.empty() && pending_.count(by_due_.front()) == 0)
-    by_due_.pop_front();
+  drop_stale();
   return out;
 }
 
@@ -271,9 +299,13 @@ std::optional<schedule_time> vote_schedule::next_due() const {
     if (!at || t < *at)
       at = t;
   };
-  if (!by_due_.empty())
-    if (auto p = pending_.find(by_due_.front()); p != pending_.end())
-      consider(p->second.due);
+  // The first current deadline (stale ones are dropped as they reach the
+  // front, so it is nearly always the first).
+  for (auto& e : by_due_)
+    if (current(e)) {
+      consider(e.due);
+      break;
+    }
   if (!moved_.empty())
     consider(moved_.front().due);
   if (starved_since_)
@@ -298,6 +330,8 @@ void vote_schedule::timer_fired(schedule_time now) {
 void vote_schedule::clear() {
   backlog_.clear();
   pending_.clear();
+  for (auto& w : workers_)
+    w.queued = 0;
   by_due_.clear();
   moved_.clear();
   starved_since_.reset();

@@ -10,9 +10,12 @@
 // A worker is used under credits it granted: one call per credit, to the
 // alive worker with a credit and the fewest of this run's calls outstanding
 // (ties round-robin for waiting votes). Each vote sent has the deadline from
-// then; deadlines are kept in send order (one deadline for all), so the
-// oldest outstanding vote is the next due. Time is CAF's actor clock's
-// (std::chrono::steady_clock), passed in: nothing here reads a clock.
+// then; deadlines are kept in the order they were set (one deadline for all),
+// so the oldest is the next due. A vote a worker queued (issue 31: sent
+// ahead over the round trip, waiting there for a slot) has no deadline until
+// the worker says it started; it counts as outstanding at that worker (its
+// credits, the choice of worker, a failover all see it). Time is CAF's actor
+// clock's (std::chrono::steady_clock), passed in: nothing here reads a clock.
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -34,8 +37,10 @@ struct scheduled_worker {
   std::string judge_id;
   /// Credits granted and not used yet.
   std::uint32_t credits = 0;
-  /// This run's calls sent and not answered.
+  /// This run's calls sent and not answered (queued at the worker or not).
   std::uint32_t outstanding = 0;
+  /// Of those, the ones waiting in the worker's queue for a slot.
+  std::uint32_t queued = 0;
   /// The capacity the worker last reported.
   std::uint32_t capacity = 0;
   /// The demand last announced to it, less the credits it granted since
@@ -57,6 +62,8 @@ struct pending_vote {
   judge_request meta;
   std::int64_t started_ms;
   schedule_time due;
+  /// Waiting in its worker's queue: no deadline until it starts.
+  bool queued = false;
 };
 
 /// A vote taken from a worker that left, waiting for another worker of the
@@ -131,6 +138,10 @@ public:
   /// seq; nullopt when it had expired or moved (the reply is late).
   std::optional<std::uint64_t> answered(std::uint64_t token, std::size_t wi,
                                         bool fault);
+  /// Worker `wi` queued vote `token` (issue 31): its deadline waits.
+  void hold(std::uint64_t token, std::size_t wi);
+  /// Worker `wi` started queued vote `token` at `now`: due a deadline later.
+  void start(std::uint64_t token, std::size_t wi, schedule_time now);
   /// The next vote past its deadline at `now`, taken out; nullopt if none.
   std::optional<pending_vote> next_expired(schedule_time now);
   /// The votes outstanding at worker `wi`, oldest first, taken out (it left,
@@ -218,8 +229,16 @@ private:
   std::deque<std::uint64_t> backlog_;
   /// Outstanding votes by token; a token absent here was answered or expired.
   std::unordered_map<std::uint64_t, pending_vote> pending_;
-  /// Tokens in send order, which is deadline order (one deadline for all).
-  std::deque<std::uint64_t> by_due_;
+  /// Deadlines in the order they were set, which is their order (one
+  /// deadline for all): an entry whose vote was answered, queued or given
+  /// another deadline since is stale and skipped.
+  struct due_entry {
+    std::uint64_t token;
+    schedule_time due;
+  };
+  std::deque<due_entry> by_due_;
+  bool current(const due_entry& e) const;
+  void drop_stale();
   std::uint64_t next_token_ = 1;
   /// Moved votes, oldest first (their waits end in this order).
   std::deque<moved_vote> moved_;

@@ -110,6 +110,8 @@ const std::vector<call_setting>& call_settings() {
     {"timeout_ms", true, [](const S& s) { return ms(s.timeout); }},
     {"max_attempts", true, [](const S& s) { return std::to_string(s.max_attempts); }},
     {"max_in_flight", true, [](const S& s) { return std::to_string(s.max_in_flight); }},
+    // Requests sent ahead beyond max_in_flight (issue 31): what the server sees.
+    {"queue_max", true, [](const S& s) { return std::to_string(s.queue_max); }},
     {"max_response_bytes", true,
      [](const S& s) { return std::to_string(s.max_response_bytes); }},
     {"breaker", true,

@@ -57,8 +57,13 @@ double spend_of(const judge_spending& t, const token_prices& p) {
 void daemon_metrics::record_call(const std::string& judge,
                                  const adapter_reply& reply, double seconds) {
   std::lock_guard<std::mutex> guard{mtx_};
-  auto outcome = reply.cached ? "cached" : reply.ok ? "ok" : "fault";
+  // An aborted call (its run cancelled) is no fault of the backend and
+  // has no latency to show.
+  bool aborted = reply.fault == fault_kind::aborted;
+  auto outcome = reply.cached ? "cached" : reply.ok ? "ok" : aborted ? "aborted" : "fault";
   ++requests_[{judge, outcome}];
+  if (aborted)
+    return;
   if (reply.cached) {
     ++cache_hits_;
     return; // no request was made: no latency
@@ -208,7 +213,8 @@ std::string daemon_metrics::render(const run_figures& runs) {
          + "\"} 1\n";
   header(out, "invjudge_judge_requests_total", "counter",
          "Judge calls by judge and outcome (ok, fault, cached: reused from "
-         "the response cache, no request made).");
+         "the response cache, no request made; aborted: its run was "
+         "cancelled).");
   for (auto& [key, n] : requests_)
     out += "invjudge_judge_requests_total{judge=\"" + label(key.first)
            + "\",outcome=\"" + key.second + "\"} " + std::to_string(n) + "\n";
@@ -300,6 +306,12 @@ public:
   }
   std::uint32_t current_concurrency() const override {
     return inner_->current_concurrency();
+  }
+  std::uint32_t calls_ahead() const override {
+    return inner_->calls_ahead();
+  }
+  void abort(std::uint64_t call_id) override {
+    inner_->abort(call_id);
   }
 
 private:

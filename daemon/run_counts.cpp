@@ -58,8 +58,18 @@ const std::vector<run_count>& run_count_table() {
      "has ended).",
      [](const run_totals& t) { return t.summary.cached; }},
     {"sent", "calls",
-     "Judge calls that reached a backend (known once the run has ended).",
+     "Judge calls that reached a backend, recorded or not (a cancelled "
+     "run's aborted and dropped ones too; known once the run has ended).",
      [](const run_totals& t) { return t.summary.calls_sent; }},
+    {"answered", "calls",
+     "Judge calls sent whose reply (or fault) came back, recorded or "
+     "dropped with a pair a cancel left unfinished (known once the run has "
+     "ended).",
+     [](const run_totals& t) { return t.summary.calls_answered; }},
+    {"aborted", "calls",
+     "Judge calls a cancel (DELETE, SIGTERM) ended in flight or queued; "
+     "those already sent count in sent too (known once the run has ended).",
+     [](const run_totals& t) { return t.summary.calls_aborted; }},
     {"refused_breaker", "calls",
      "Judge calls the circuit breaker refused: never sent (known once the "
      "run has ended).",

@@ -47,6 +47,9 @@ using leave_atom = caf::atom_constant<caf::atom("leave")>;
 /// A host connector's own timers: the next connection attempt, the next ping.
 using retry_atom = caf::atom_constant<caf::atom("retry")>;
 using host_tick_atom = caf::atom_constant<caf::atom("hosttick")>;
+/// A judge host tells its workers the round trip to a client's node, which
+/// its pings measured (the workers size their queues to it, issue 31).
+using rtt_atom = caf::atom_constant<caf::atom("rtt")>;
 /// "Answer once your first connection attempt has ended."
 using ready_atom = caf::atom_constant<caf::atom("ready")>;
 

@@ -34,6 +34,10 @@ enum class fault_kind : std::uint8_t {
   /// The judge reached its budget for the run (calls, tokens or cost): the
   /// vote was not made (core/judge_budget.hpp).
   budget,
+  /// The call was aborted because its run was cancelled (issue 26): not a
+  /// fault of the backend, and never a record of a run (the cancel counts
+  /// it: sent or not).
+  aborted,
 };
 
 constexpr std::string_view to_string(fault_kind k) {
@@ -49,6 +53,7 @@ constexpr std::string_view to_string(fault_kind k) {
     case fault_kind::deadline: return "deadline";
     case fault_kind::unavailable: return "unavailable";
     case fault_kind::budget: return "budget";
+    case fault_kind::aborted: return "aborted";
   }
   return "none";
 }
@@ -59,7 +64,7 @@ inline constexpr fault_kind all_fault_kinds[] = {
   fault_kind::connection,   fault_kind::server_error, fault_kind::bad_request,
   fault_kind::auth,         fault_kind::unreadable_reply,
   fault_kind::deadline,     fault_kind::unavailable,
-  fault_kind::budget,
+  fault_kind::budget,       fault_kind::aborted,
 };
 
 /// Reads a name written by to_string back; nullopt for anything else.

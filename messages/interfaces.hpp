@@ -37,6 +37,7 @@
 #include "messages/run_figures.hpp"
 #include "messages/run_row.hpp"
 #include "messages/run_summary.hpp"
+#include "messages/unrecorded_calls.hpp"
 #include "messages/verdict.hpp"
 #include "messages/verdict_batch.hpp"
 #include "messages/vote_job.hpp"
@@ -70,7 +71,17 @@ using judge_worker_actor = caf::typed_actor<
   caf::reacts_to<std::vector<judge_call>>,
   // Credits the sender does not need after all.
   caf::reacts_to<release_atom, std::uint32_t>,
-  // Counters (in flight, peak, calls, clients).
+  // The sender's run was cancelled: its calls waiting here are dropped, its
+  // calls at the adapter aborted (their slots free at once); each comes
+  // back as a record of fault `aborted` (attempts 0: never sent), or as its
+  // reply when that came first. Its credits and demand go.
+  caf::reacts_to<cancel_atom>,
+  // The round trip (microseconds) to the clients on a node, as the judge
+  // host's pings measured it: the worker queues that many seconds of calls
+  // for them beyond its capacity (core/queue_depth.hpp), so that its slots
+  // never wait for the network. Clients of no node told have no queue.
+  caf::reacts_to<rtt_atom, caf::node_id, std::uint32_t>,
+  // Counters (in flight, peak, calls, clients, queued, peak queued).
   caf::replies_to<status_atom>::with<worker_status>>;
 
 /// A worker as the directory lists it.
@@ -134,7 +145,9 @@ using judge_host_actor = caf::typed_actor<
   // still starting them.
   caf::replies_to<list_atom>::with<std::vector<worker_entry>>,
   // Liveness: replies with the host's epoch (a hung host does not reply).
-  caf::replies_to<ping_atom>::with<std::uint64_t>>;
+  // Carries the round trip (microseconds, 0: none yet) the connector's
+  // last ping took, which the host tells its workers for the sender's node.
+  caf::replies_to<ping_atom, std::uint32_t>::with<std::uint64_t>>;
 
 /// A coordinator's link to one judge host: connects (with finite timeouts,
 /// never blocking a scheduler thread), checks the host, joins its workers to
@@ -166,8 +179,10 @@ using vote_sink_actor = caf::typed_actor<
 using vote_service_actor = caf::typed_actor<
   // Pairs to vote on; results go to the sink given at spawn.
   caf::reacts_to<std::vector<vote_job>>,
-  // Drops every job: no further call is made, late replies are ignored.
-  caf::reacts_to<cancel_atom>,
+  // Drops every job and ends the run's calls (the workers abort those in
+  // flight); replies, once every worker said what became of them (or after
+  // a short wait), with the calls no record will show, per judge.
+  caf::replies_to<cancel_atom>::with<std::vector<unrecorded_calls>>,
   // Stops a judge (by judge id) for this run, with the reason (the bias
   // alarm's stop-judge); a router passes it to that judge's coordinator.
   caf::reacts_to<stop_judge_atom, std::string, std::string>,
@@ -184,8 +199,11 @@ using vote_router_actor = vote_service_actor::extend_with<vote_sink_actor>;
 using vote_coordinator_actor = caf::typed_actor<
   // Pairs to vote on; results go to the sink given at spawn.
   caf::reacts_to<std::vector<vote_job>>,
-  // Drops every job: no further call is made, late replies are ignored.
-  caf::reacts_to<cancel_atom>,
+  // Drops every job: no further call is made; the workers abort the calls
+  // in flight. Replies with the calls no record will show (replies of
+  // unfinished pairs, aborted calls, sent or not), per judge, once every
+  // worker answered the cancel or after a short wait.
+  caf::replies_to<cancel_atom>::with<std::vector<unrecorded_calls>>,
   // Stops a judge (by judge id) for this run, with the reason (the bias
   // alarm's stop-judge): its workers get no more calls, their outstanding
   // and future votes become fault records; other judges' workers take the

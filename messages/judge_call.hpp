@@ -48,27 +48,36 @@ typename Inspector::result_type inspect(Inspector& f, judge_reply& x) {
 }
 
 /// What a worker tells one client: calls finished and credits granted (either
-/// may be empty), and its current capacity (lower than configured while an
-/// HTTP backend rations us).
+/// may be empty), its current capacity (lower than configured while an
+/// HTTP backend rations us), and its calls that wait in the worker's queue
+/// for a slot (`queued`: their deadline waits) or left it for the adapter
+/// (`started`: their deadline runs from now), by token (issue 31). Named
+/// "ij.worker_update2" since it says so: a host of the earlier build
+/// differs in its message types and is refused at connect.
 struct worker_update {
   std::string worker_id;
   std::vector<judge_reply> replies;
   std::uint32_t credits = 0;
   std::uint32_t capacity = 0;
+  std::vector<std::uint64_t> queued;
+  std::vector<std::uint64_t> started;
 };
 
 inline bool operator==(const worker_update& x, const worker_update& y) {
   return x.worker_id == y.worker_id && x.replies == y.replies
-         && x.credits == y.credits && x.capacity == y.capacity;
+         && x.credits == y.credits && x.capacity == y.capacity
+         && x.queued == y.queued && x.started == y.started;
 }
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, worker_update& x) {
-  return f(caf::meta::type_name("ij.worker_update"), x.worker_id, x.replies,
-           x.credits, x.capacity);
+  return f(caf::meta::type_name("ij.worker_update2"), x.worker_id, x.replies,
+           x.credits, x.capacity, x.queued, x.started);
 }
 
-/// A worker's counters, for monitoring and tests.
+/// A worker's counters, for monitoring and tests: calls holding a slot,
+/// calls waiting in its queue (issue 31) and the most ever, calls made,
+/// clients. Named "ij.worker_status2" since it counts the queue.
 struct worker_status {
   std::string worker_id;
   std::uint32_t capacity = 0;
@@ -76,18 +85,22 @@ struct worker_status {
   std::uint32_t peak_in_flight = 0;
   std::uint64_t calls = 0;
   std::uint32_t clients = 0;
+  std::uint32_t queued = 0;
+  std::uint32_t peak_queued = 0;
 };
 
 inline bool operator==(const worker_status& x, const worker_status& y) {
   return x.worker_id == y.worker_id && x.capacity == y.capacity
          && x.in_flight == y.in_flight && x.peak_in_flight == y.peak_in_flight
-         && x.calls == y.calls && x.clients == y.clients;
+         && x.calls == y.calls && x.clients == y.clients
+         && x.queued == y.queued && x.peak_queued == y.peak_queued;
 }
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, worker_status& x) {
-  return f(caf::meta::type_name("ij.worker_status"), x.worker_id, x.capacity,
-           x.in_flight, x.peak_in_flight, x.calls, x.clients);
+  return f(caf::meta::type_name("ij.worker_status2"), x.worker_id, x.capacity,
+           x.in_flight, x.peak_in_flight, x.calls, x.clients, x.queued,
+           x.peak_queued);
 }
 
 } // namespace ij

@@ -23,6 +23,7 @@
 #include "messages/run_figures.hpp"
 #include "messages/run_row.hpp"
 #include "messages/run_summary.hpp"
+#include "messages/unrecorded_calls.hpp"
 #include "messages/verdict.hpp"
 #include "messages/verdict_batch.hpp"
 #include "messages/vote_job.hpp"
@@ -69,8 +70,8 @@ void add_message_types(caf::actor_system_config& cfg) {
   cfg.add_message_type<judge_info>("ij.judge_info3");
   cfg.add_message_type<judge_call>("ij.judge_call");
   cfg.add_message_type<judge_reply>("ij.judge_reply2");
-  cfg.add_message_type<worker_update>("ij.worker_update");
-  cfg.add_message_type<worker_status>("ij.worker_status");
+  cfg.add_message_type<worker_update>("ij.worker_update2");
+  cfg.add_message_type<worker_status>("ij.worker_status2");
   cfg.add_message_type<worker_entry>("ij.worker_entry");
   cfg.add_message_type<judge_worker_actor>("ij.judge_worker_actor");
   cfg.add_message_type<judge_client_actor>("ij.judge_client_actor");
@@ -88,6 +89,7 @@ void add_message_types(caf::actor_system_config& cfg) {
   cfg.add_message_type<vote_job>("ij.vote_job2");
   cfg.add_message_type<voted_pair>("ij.voted_pair");
   cfg.add_message_type<run_note>("ij.run_note");
+  cfg.add_message_type<unrecorded_calls>("ij.unrecorded_calls");
   cfg.add_message_type<run_started>("ij.run_started");
   cfg.add_message_type<worker_load>("ij.worker_load");
   cfg.add_message_type<run_progress>("ij.run_progress");

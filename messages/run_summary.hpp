@@ -86,6 +86,16 @@ struct run_summary {
   std::uint64_t calls_sent = 0;
   std::uint64_t calls_refused_breaker = 0;
   std::uint64_t calls_refused_budget = 0;
+  /// Issue 26. Of the calls sent, those whose reply (or fault) came back,
+  /// recorded or dropped with an unfinished pair by a cancel; calls_sent
+  /// also counts the calls a cancel aborted after their request had reached
+  /// the backend. calls_aborted: the calls a cancel ended, sent or not.
+  /// calls_unrecorded: the calls sent that no judge_call record shows (a
+  /// cancel dropped their reply, or aborted them after sending), so that
+  /// calls_sent = the records' sent calls + calls_unrecorded.
+  std::uint64_t calls_answered = 0;
+  std::uint64_t calls_aborted = 0;
+  std::uint64_t calls_unrecorded = 0;
   std::vector<judge_usage> usage;
   /// Failed judge calls by fault kind (indexed by fault_kind's value).
   std::vector<std::uint64_t> faults_by_kind;
@@ -146,6 +156,9 @@ inline bool operator==(const run_summary& x, const run_summary& y) {
          && x.cached == y.cached && x.calls_sent == y.calls_sent
          && x.calls_refused_breaker == y.calls_refused_breaker
          && x.calls_refused_budget == y.calls_refused_budget
+         && x.calls_answered == y.calls_answered
+         && x.calls_aborted == y.calls_aborted
+         && x.calls_unrecorded == y.calls_unrecorded
          && x.usage == y.usage && x.faults_by_kind == y.faults_by_kind
          && x.interrupted == y.interrupted && x.stop_reason == y.stop_reason
          && x.unfinished == y.unfinished && x.open_items == y.open_items
@@ -168,7 +181,8 @@ typename Inspector::result_type inspect(Inspector& f, run_summary& x) {
            x.rejected, x.items, x.by_rule[0], x.by_rule[1], x.by_rule[2],
            x.by_rule[3], x.by_rule[4], x.judge_calls, x.calls_skipped,
            x.faults, x.cached, x.calls_sent, x.calls_refused_breaker,
-           x.calls_refused_budget, x.usage, x.faults_by_kind, x.interrupted,
+           x.calls_refused_budget, x.calls_answered, x.calls_aborted,
+           x.calls_unrecorded, x.usage, x.faults_by_kind, x.interrupted,
            x.stop_reason, x.unfinished, x.open_items, x.audit_lines,
            x.final_hash, x.error, x.votes_moved, x.late_replies, x.hosts,
            x.panel, x.cascade, x.spend, x.canaries, x.canary_tallies, x.alarms,

@@ -172,18 +172,30 @@ std::string render_judge_watch(const run_summary& s) {
 // The judge calls recorded, and where they went: a vote refused by the
 // breaker or at a budget is recorded (a fault) but was never sent.
 std::string judge_calls_line(const run_summary& s) {
+  // calls_sent also counts a cancel's calls no record shows.
+  auto recorded_sent = s.calls_sent - s.calls_unrecorded;
   auto out = fmt("  judge calls: %llu recorded: %llu sent, %llu refused by the "
                  "breaker, %llu refused by a budget",
-                 ull(s.judge_calls), ull(s.calls_sent),
+                 ull(s.judge_calls), ull(recorded_sent),
                  ull(s.calls_refused_breaker), ull(s.calls_refused_budget));
   if (s.cached > 0)
     out += fmt(", %llu from the cache", ull(s.cached));
-  auto routed = s.calls_sent + s.calls_refused_breaker + s.calls_refused_budget
+  auto routed = recorded_sent + s.calls_refused_breaker + s.calls_refused_budget
                 + s.cached;
   if (s.judge_calls > routed)
     out += fmt(", %llu taken by no worker", ull(s.judge_calls - routed));
-  return out + fmt("; %llu skipped by early stop; %llu faults\n",
-                   ull(s.calls_skipped), ull(s.faults));
+  out += fmt("; %llu skipped by early stop; %llu faults\n",
+             ull(s.calls_skipped), ull(s.faults));
+  if (s.calls_aborted > 0 || s.calls_unrecorded > 0) {
+    auto aborted_sent = s.calls_sent - s.calls_answered;
+    out += fmt("  calls of the cancel: %llu aborted (%llu of them already "
+               "sent), %llu answered but dropped with unfinished pairs; "
+               "%llu sent in all, %llu answered\n",
+               ull(s.calls_aborted), ull(aborted_sent),
+               ull(s.calls_unrecorded - aborted_sent), ull(s.calls_sent),
+               ull(s.calls_answered));
+  }
+  return out;
 }
 
 } // namespace

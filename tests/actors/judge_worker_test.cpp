@@ -48,6 +48,9 @@ struct test_client {
     std::uint32_t credits = 0;
     std::uint32_t credits_received = 0;
     std::vector<judge_reply> replies;
+    /// Tokens the worker said it queued, and started from its queue.
+    std::vector<std::uint64_t> queued;
+    std::vector<std::uint64_t> started;
     std::size_t updates = 0;
     std::uint32_t capacity = 0;
     std::uint64_t next_token = 1;
@@ -70,6 +73,8 @@ struct test_client {
           s->credits_received += u.credits;
           for (auto& r : u.replies)
             s->replies.push_back(std::move(r));
+          s->queued.insert(s->queued.end(), u.queued.begin(), u.queued.end());
+          s->started.insert(s->started.end(), u.started.begin(), u.started.end());
           if (s->send_on_credit)
             send_calls(self, *s);
         }};
@@ -395,6 +400,180 @@ TEST_CASE("calls sent without a credit wait instead of exceeding the "
   t.run();
   CHECK(adapter->peak_open() == 1);
   CHECK(c.st->replies.size() == 2);
+  caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("a client's cancel aborts its calls at the adapter and their slots go "
+          "to the other clients at once") {
+  test_system t;
+  auto adapter = std::make_shared<manual_adapter>();
+  adapter->answer_aborts = false;  // slow to abort: the slots must not wait
+  auto w = spawn_judge_worker(t.sys, binding_with_cap(adapter, 2), "w@local");
+  test_client cancelled{t.sys, w};
+  test_client other{t.sys, w};
+  cancelled.submit({request_for("c1"), request_for("c2"), request_for("c3")});
+  t.run();
+  other.submit({request_for("o1"), request_for("o2")});
+  t.run();
+  CHECK(adapter->calls() == 2);
+  CHECK(other.st->credits_received == 0);
+  caf::send_as(cancelled.actor, w, cancel_atom::value);
+  t.run();
+  // Both calls were aborted by their id, and the other client's calls are
+  // at the adapter while the aborted ones are still open there.
+  auto opts = adapter->options();
+  CHECK(adapter->aborted()
+        == std::vector<std::uint64_t>{opts[0].call_id, opts[1].call_id});
+  CHECK(opts[0].call_id != 0);
+  CHECK(adapter->calls() == 4);
+  CHECK(adapter->open() == 4);
+  // The adapter answers the aborts: the cancelled client hears what became
+  // of each (its third request never got a credit: nothing to tell).
+  for (int i = 0; i < 2; ++i) {
+    adapter_reply cut;
+    cut.fault = fault_kind::aborted;
+    cut.attempts = 1;
+    REQUIRE(adapter->complete_next(cut));
+  }
+  t.run();
+  REQUIRE(cancelled.st->replies.size() == 2);
+  for (auto& r : cancelled.st->replies) {
+    CHECK(r.record.fault == fault_kind::aborted);
+    CHECK(r.record.attempts == 1);
+  }
+  while (adapter->complete_next(canonical("EQUIVALENT")))
+    t.run();
+  CHECK(other.st->replies.size() == 2);
+  caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("a cancel drops calls waiting at the worker as never sent; a client "
+          "that ends has its calls aborted") {
+  test_system t;
+  auto adapter = std::make_shared<manual_adapter>();
+  auto w = spawn_judge_worker(t.sys, binding_with_cap(adapter, 1), "w@local");
+  test_client c{t.sys, w};
+  // Without credits: one starts, one waits at the worker.
+  std::vector<judge_call> calls{{1, request_for("a")}, {2, request_for("b")}};
+  caf::send_as(c.actor, w, calls);
+  t.run();
+  CHECK(adapter->calls() == 1);
+  caf::send_as(c.actor, w, cancel_atom::value);
+  t.run();
+  REQUIRE(c.st->replies.size() == 2);
+  auto* queued = c.record(2);
+  REQUIRE(queued);
+  CHECK(queued->fault == fault_kind::aborted);
+  CHECK(queued->attempts == 0);  // it never reached the adapter
+  CHECK(queued->pair_id == "b");
+  auto* started = c.record(1);
+  REQUIRE(started);
+  CHECK(started->fault == fault_kind::aborted);
+  CHECK(started->attempts == 1);
+  CHECK(adapter->calls() == 1);
+
+  // A client that ends: its call is aborted, the slot goes to the next.
+  test_client gone{t.sys, w};
+  test_client next{t.sys, w};
+  adapter->answer_aborts = false;
+  gone.submit({request_for("g")});
+  t.run();
+  next.submit({request_for("n")});
+  t.run();
+  CHECK(adapter->calls() == 2);
+  caf::anon_send_exit(gone.actor, caf::exit_reason::user_shutdown);
+  t.run();
+  CHECK(adapter->aborted().size() == 2);
+  CHECK(adapter->calls() == 3);
+  // The calls still open at the adapter end (their handlers hold the
+  // adapter: left open, they would never be freed).
+  while (adapter->complete_next(canonical("EQUIVALENT")))
+    t.run();
+  CHECK(next.st->replies.size() == 1);
+  caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("a worker queues calls sent ahead for a client across a round trip, up "
+          "to the bound, and starts them as slots free") {
+  test_system t;
+  auto adapter = std::make_shared<manual_adapter>();
+  auto w = spawn_judge_worker(t.sys, binding_with_cap(adapter, 2), "w@local",
+                              "local", 3);
+  test_client c{t.sys, w};
+  // The host's pings measured 50 ms to the client's node.
+  caf::anon_send(w, rtt_atom::value, c.actor.node(), std::uint32_t{50000});
+  std::vector<judge_request> reqs;
+  for (int i = 0; i < 10; ++i)
+    reqs.push_back(request_for("p" + std::to_string(i)));
+  c.submit(reqs);
+  t.run();
+  // No call has ended yet: no call rate, no queue.
+  CHECK(c.st->credits_received == 2);
+  REQUIRE(adapter->complete_next(canonical("EQUIVALENT")));
+  t.run();
+  // Now the queue covers the round trip, up to its bound of 3: one call at
+  // the adapter took the free slot, three wait at the worker.
+  CHECK(c.st->credits_received == 2 + 4);
+  CHECK(adapter->calls() == 3);
+  CHECK(c.st->queued == std::vector<std::uint64_t>{4, 5, 6});
+  auto status = ask<worker_status>(t.sys, w, status_atom::value);
+  t.run();
+  REQUIRE(status->value);
+  CHECK(status->value->in_flight == 2);
+  CHECK(status->value->queued == 3);
+  CHECK(status->value->peak_queued == 3);
+  // A slot frees: the oldest queued call starts at once, without waiting
+  // for a credit to cross the network; the client hears it started.
+  REQUIRE(adapter->complete_next(canonical("EQUIVALENT")));
+  t.run();
+  CHECK(c.st->started == std::vector<std::uint64_t>{4});
+  CHECK(adapter->calls() == 4);
+  while (adapter->complete_next(canonical("EQUIVALENT")))
+    t.run();
+  CHECK(c.st->replies.size() == 10);
+  CHECK(adapter->peak_open() == 2);  // never beyond the capacity
+  caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("queued calls start round-robin over the clients: a queue never lets one "
+          "run starve another") {
+  test_system t;
+  auto adapter = std::make_shared<manual_adapter>();
+  auto w = spawn_judge_worker(t.sys, binding_with_cap(adapter, 1), "w@local",
+                              "local", 8);
+  test_client big{t.sys, w};
+  test_client small{t.sys, w};
+  caf::anon_send(w, rtt_atom::value, big.actor.node(), std::uint32_t{500000});
+  // A first call gives the worker its call rate.
+  big.submit({request_for("warm")});
+  t.run();
+  REQUIRE(adapter->complete_next(canonical("EQUIVALENT")));
+  t.run();
+  std::vector<judge_request> many, few;
+  for (int i = 0; i < 20; ++i)
+    many.push_back(request_for("b" + std::to_string(i)));
+  for (int i = 0; i < 4; ++i)
+    few.push_back(request_for("s" + std::to_string(i)));
+  big.submit(many);
+  t.run();
+  small.submit(few);
+  t.run();
+  CHECK_FALSE(big.st->queued.empty());
+  // While the big client's queue is full, every other start is the small
+  // client's until its calls are done.
+  std::string order;
+  auto opts_seen = std::size_t{0};
+  while (adapter->complete_next(canonical("EQUIVALENT"))) {
+    t.run();
+    auto opts = adapter->options();
+    for (; opts_seen < opts.size(); ++opts_seen)
+      order += opts[opts_seen].pair_id[0] == 's' ? 's' : 'b';
+  }
+  INFO(order);
+  CHECK(small.st->replies.size() == 4);
+  auto last_small = order.rfind('s');
+  REQUIRE(last_small != std::string::npos);
+  CHECK(last_small <= 2 * 4 + 1);  // interleaved, not behind the big queue
   caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
 }
 

@@ -1,5 +1,6 @@
 #include "test_support.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -131,7 +132,7 @@ void manual_adapter::call(const std::string& prompt, const call_options& opts,
   ++calls_;
   prompts_.push_back(prompt);
   options_.push_back(opts);
-  open_.push_back(std::move(done));
+  open_.emplace_back(opts.call_id, std::move(done));
   peak_ = std::max(peak_, open_.size());
 }
 
@@ -141,11 +142,37 @@ bool manual_adapter::complete_next(adapter_reply reply) {
     std::lock_guard<std::mutex> guard{mtx_};
     if (open_.empty())
       return false;
-    done = std::move(open_.front());
+    done = std::move(open_.front().second);
     open_.erase(open_.begin());
   }
   done(std::move(reply));
   return true;
+}
+
+void manual_adapter::abort(std::uint64_t call_id) {
+  reply_handler done;
+  {
+    std::lock_guard<std::mutex> guard{mtx_};
+    aborted_.push_back(call_id);
+    if (!answer_aborts)
+      return;
+    auto i = std::find_if(open_.begin(), open_.end(),
+                          [&](auto& c) { return c.first == call_id; });
+    if (i == open_.end())
+      return;
+    done = std::move(i->second);
+    open_.erase(i);
+  }
+  adapter_reply r;
+  r.fault = fault_kind::aborted;
+  r.attempts = aborts_sent ? 1 : 0;
+  r.error = "aborted: its run was cancelled";
+  done(std::move(r));
+}
+
+std::vector<std::uint64_t> manual_adapter::aborted() const {
+  std::lock_guard<std::mutex> guard{mtx_};
+  return aborted_;
 }
 
 std::size_t manual_adapter::calls() const {

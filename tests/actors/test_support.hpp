@@ -178,6 +178,14 @@ public:
   /// Completes the oldest open call with `reply`; false when none is open.
   bool complete_next(adapter_reply reply);
 
+  /// Records the abort; with answer_aborts, answers that open call at once
+  /// as aborted (sent per aborts_sent), else it stays open (an adapter
+  /// slow to abort).
+  void abort(std::uint64_t call_id) override;
+  std::vector<std::uint64_t> aborted() const;
+  bool answer_aborts = true;
+  bool aborts_sent = true;
+
   std::size_t calls() const;
   std::size_t open() const;
   std::size_t peak_open() const;
@@ -188,7 +196,8 @@ private:
   bool seeds_;
   std::uint32_t concurrency_;
   mutable std::mutex mtx_;
-  std::vector<reply_handler> open_;
+  std::vector<std::pair<std::uint64_t, reply_handler>> open_;
+  std::vector<std::uint64_t> aborted_;
   std::size_t calls_ = 0;
   std::size_t peak_ = 0;
   std::vector<std::string> prompts_;

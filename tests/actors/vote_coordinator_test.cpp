@@ -501,6 +501,73 @@ TEST_CASE("a cancelled coordinator makes no further call") {
   CHECK_FALSE(res->done);
 }
 
+TEST_CASE("a cancel answers with the calls no record will show: replies of "
+          "unfinished pairs, calls aborted sent or not") {
+  auto manual = std::make_shared<manual_adapter>();
+  manual->answer_aborts = false;  // the test answers the aborts
+  rig r({manual}, votes(3, 3), 1000, 2);
+  auto res = r.vote(pair_of("1", "1"));
+  r.run();
+  CHECK(manual->calls() == 2);  // the third vote waits for a credit
+  REQUIRE(manual->complete_next(canonical("EQUIVALENT")));  // 10 in, 3 out
+  r.run();
+  CHECK(manual->calls() == 3);
+  auto account = ask<std::vector<unrecorded_calls>>(r.t.sys, r.coordinator,
+                                                    cancel_atom::value);
+  r.run();
+  CHECK(manual->aborted().size() == 2);
+  CHECK_FALSE(account->done);  // the worker has not said yet
+  adapter_reply sent;
+  sent.fault = fault_kind::aborted;
+  sent.attempts = 1;
+  adapter_reply unsent = sent;
+  unsent.attempts = 0;
+  REQUIRE(manual->complete_next(sent));
+  REQUIRE(manual->complete_next(unsent));
+  r.run();
+  REQUIRE(account->done);
+  REQUIRE(account->value);
+  REQUIRE(account->value->size() == 1);
+  auto& u = account->value->front();
+  CHECK_FALSE(u.judge_id.empty());
+  CHECK(u.answered == 1);
+  CHECK(u.aborted_sent == 1);
+  CHECK(u.aborted_unsent == 1);
+  CHECK(u.input_tokens == 10);
+  CHECK(u.output_tokens == 3);
+  CHECK_FALSE(res->done);  // the pair stays unfinished
+  CHECK(manual->calls() == 3);
+}
+
+TEST_CASE("a cancel counts the calls of a worker that never says as sent, after "
+          "the wait") {
+  auto manual = std::make_shared<manual_adapter>();
+  manual->answer_aborts = false;
+  auto vs = votes(1, 1);
+  vs.abort_wait = std::chrono::seconds(2);
+  rig r({manual}, vs, 1000, 4);
+  for (int i = 0; i < 3; ++i)
+    r.vote(pair_of("1", "1", "p" + std::to_string(i)));
+  r.run();
+  CHECK(manual->calls() == 3);
+  auto account = ask<std::vector<unrecorded_calls>>(r.t.sys, r.coordinator,
+                                                    cancel_atom::value);
+  r.run();
+  CHECK_FALSE(account->done);
+  r.advance(std::chrono::seconds(2));
+  REQUIRE(account->done);
+  REQUIRE(account->value);
+  REQUIRE(account->value->size() == 1);
+  CHECK(account->value->front().aborted_sent == 3);
+  CHECK(account->value->front().answered == 0);
+  // The adapter answers at last (left open, its handlers, which hold it,
+  // would never be freed): too late to change the account.
+  adapter_reply cut;
+  cut.fault = fault_kind::aborted;
+  while (manual->complete_next(cut))
+    r.run();
+}
+
 TEST_CASE("votes=1 maps ABSTAIN as SPEC §3 says with abstain_as_neither either way") {
   for (bool aan : {true, false}) {
     auto vs = votes(1, 1);

@@ -36,6 +36,9 @@ public:
   std::uint32_t current_concurrency() const override {
     return 3;
   }
+  void abort(std::uint64_t call_id) override {
+    aborted.push_back(call_id);
+  }
 
   static adapter_reply ok() {
     adapter_reply r;
@@ -51,6 +54,7 @@ public:
   }
 
   int calls = 0;
+  std::vector<std::uint64_t> aborted;
   bool hold = false;
   std::deque<adapter_reply> script;
   std::vector<reply_handler> held;
@@ -182,6 +186,32 @@ TEST_CASE("breaker: while the trial is out, other calls are still not made", "[b
   CHECK(r.inner->calls == 4);
   r.inner->held.at(0)(scripted_judge::ok());
   CHECK(trial_answered);
+  CHECK(r.breaker->current_state() == state::closed);
+}
+
+TEST_CASE("breaker: an aborted call (its run cancelled) is no fault of the backend",
+          "[breaker]") {
+  rig r;
+  r.breaker->abort(42);
+  CHECK(r.inner->aborted == std::vector<std::uint64_t>{42});  // passed on
+  auto aborted = scripted_judge::fault(fault_kind::aborted, "aborted: its run was cancelled");
+  // Closed: aborts neither count as connection failures nor reset them.
+  r.inner->script = {refused(), refused(), aborted, aborted, aborted, aborted};
+  for (int i = 0; i < 6; ++i)
+    r.call();
+  CHECK(r.breaker->current_state() == state::closed);
+  r.inner->script = {refused()};
+  r.call();
+  CHECK(r.breaker->current_state() == state::open);
+  // Half-open: an aborted trial neither closes nor reopens the circuit, and
+  // the next call is the trial.
+  r.now += 10000ms;
+  r.inner->script = {aborted};
+  CHECK(r.call().fault == fault_kind::aborted);
+  CHECK(r.breaker->current_state() == state::half_open);
+  auto calls = r.inner->calls;
+  CHECK(r.call().ok);  // the next trial went through
+  CHECK(r.inner->calls == calls + 1);
   CHECK(r.breaker->current_state() == state::closed);
 }
 

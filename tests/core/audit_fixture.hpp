@@ -74,6 +74,7 @@ public:
     ++summary_.by_rule[static_cast<int>(rule) - 1];
     summary_.judge_calls += calls;
     summary_.calls_sent += calls;
+    summary_.calls_answered += calls;
     summary_.calls_skipped += not_cast;
     summary_.faults += failed;
     auto& u = summary_.usage[0];

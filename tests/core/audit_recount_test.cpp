@@ -157,12 +157,59 @@ TEST_CASE("a run_end written before the calls were split by route still verifies
   auto lines = b.lines();
   auto& end = lines.back();
   for (auto field : {"\"calls_sent\":1,", "\"calls_refused_breaker\":0,",
-                     "\"calls_refused_budget\":0,"}) {
+                     "\"calls_refused_budget\":0,", "\"calls_answered\":1,",
+                     "\"calls_aborted\":0,", "\"calls_unrecorded\":0,"}) {
     auto at = end.find(field);
     REQUIRE(at != std::string::npos);
     end.erase(at, std::string{field}.size());
   }
   CHECK(verify(lines).status == audit_status::ok);
+}
+
+TEST_CASE("a cancel's calls without records verify when they add up, and are named "
+          "when they do not") {
+  audit_builder b;
+  b.pair("p1", "q1", verdict_rule::i4).item("q1");
+  b.pair("p2", "q1", verdict_rule::i4);
+  b.unfinished() = {"p3"};
+  b.open_items() = 1;
+  auto& s = b.summary();
+  s.interrupted = true;
+  // p3's two calls were answered and dropped; four more aborted, three of
+  // them after their request had gone.
+  s.calls_sent += 2 + 3;
+  s.calls_answered += 2;
+  s.calls_aborted = 4;
+  s.calls_unrecorded = 2 + 3;
+  {
+    auto v = verify(b.lines());
+    INFO(v.reason);
+    CHECK(v.status == audit_status::interrupted);
+  }
+  struct edit_case {
+    const char* name;
+    void (*edit)(run_summary&);
+    const char* says;
+  };
+  const edit_case cases[] = {
+    {"calls_unrecorded", [](run_summary& s) { s.calls_unrecorded = 1; },
+     "run_end says calls_sent 7, but the records before it hold 3 judge_call records of "
+     "calls sent to a backend, plus calls_unrecorded"},
+    {"calls_answered below the records", [](run_summary& s) { s.calls_answered = 1; },
+     "run_end says calls_answered 1, but 2 judge_call records of calls sent precede it"},
+    {"calls_aborted too few", [](run_summary& s) { s.calls_aborted = 2; },
+     "run_end says 3 call(s) sent were not answered, but calls_aborted is 2"},
+  };
+  for (auto& c : cases) {
+    SECTION(c.name) {
+      auto edited = b;
+      c.edit(edited.summary());
+      auto v = verify(edited.lines());
+      INFO(v.reason);
+      CHECK(v.status == audit_status::edited);
+      CHECK(v.reason.find(c.says) != std::string::npos);
+    }
+  }
 }
 
 TEST_CASE("a completed run lists no unfinished pair and leaves no item open") {

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "core/cancel_account.hpp"
 #include "core/run_budgets.hpp"
 #include "core/run_tally.hpp"
 
@@ -170,6 +171,77 @@ TEST_CASE("spend: a budgeted judge's calls less those its budget refused, and th
   CHECK(s.spend[0].priced);
   CHECK(s.spend[0].cost == Approx(cost_of(20, 4, token_prices{1.0, 2.0})));
   CHECK(s.calls_refused_budget == 1);
+}
+
+TEST_CASE("a cancel's calls no record shows: counted sent, answered and aborted, and in "
+          "the spend with the tokens of the replies received") {
+  run_config cfg;
+  judge_spec a;
+  a.name = "a";
+  a.type = "openai";
+  a.model = "m";
+  a.prices = token_prices{1.0, 2.0};
+  cfg.judges = {a};
+  auto id = judge_id_of(a);
+  run_tally t{cfg};
+  t.name_workers({worker("a", "a#1", id)});
+  t.add_records(votes({call("a#1")}));  // one recorded call: sent, answered
+  // A pair dropped after the cancel: its two calls were answered.
+  t.add_dropped(votes({call("a#1"), fault("a#1", fault_kind::timeout, "slow")}));
+  unrecorded_calls aborted;
+  aborted.judge_id = id;
+  aborted.aborted_sent = 3;
+  aborted.aborted_unsent = 2;
+  t.add_unrecorded({aborted});
+  t.fill_end_parts(cfg);
+  auto& s = t.summary();
+  CHECK(s.judge_calls == 1);  // records only
+  CHECK(s.calls_sent == 1 + 2 + 3);
+  CHECK(s.calls_answered == 1 + 2);
+  CHECK(s.calls_aborted == 5);
+  CHECK(s.calls_unrecorded == 2 + 3);
+  REQUIRE(s.spend.size() == 1);
+  CHECK(s.spend[0].calls == 6);
+  CHECK(s.spend[0].input_tokens == 20);  // the replies received: 10 + 10 + 0
+  CHECK(s.spend[0].output_tokens == 4);
+  CHECK(s.spend[0].cost == Approx(cost_of(20, 4, token_prices{1.0, 2.0})));
+}
+
+TEST_CASE("a cancel's account: each call in flight settled once, by its abort, its reply, "
+          "its worker's loss or the end of the wait") {
+  cancel_account acc;
+  judge_record answered = call("w#1");
+  acc.dropped("id-a", answered);                       // a reply of an unfinished pair
+  acc.dropped("id-a", fault("", fault_kind::unavailable, "no worker"));  // no call made
+  acc.awaiting(1, 0, "id-a");
+  acc.awaiting(2, 0, "id-a");
+  acc.awaiting(3, 1, "id-b");
+  acc.awaiting(4, 1, "id-b");
+  acc.awaiting(5, 0, "id-a");
+  CHECK(acc.awaited() == 5);
+  auto cut = fault("w#1", fault_kind::aborted, "aborted");
+  cut.attempts = 0;
+  CHECK(acc.answered(1, cut));      // aborted before it was sent
+  CHECK(acc.answered(2, answered));  // its reply came first
+  CHECK_FALSE(acc.answered(2, answered));  // settled once
+  CHECK(acc.aborted(3, true));
+  acc.worker_gone(1);                // 4: its worker never said
+  CHECK_FALSE(acc.settled());
+  acc.give_up();                     // 5: the wait is over
+  CHECK(acc.settled());
+  auto r = acc.result();
+  REQUIRE(r.size() == 2);
+  CHECK(r[0].judge_id == "id-a");
+  CHECK(r[0].answered == 2);
+  CHECK(r[0].input_tokens == 20);
+  CHECK(r[0].aborted_unsent == 1);
+  CHECK(r[0].aborted_sent == 1);
+  CHECK(r[1].judge_id == "id-b");
+  CHECK(r[1].aborted_sent == 2);
+  std::vector<unrecorded_calls> merged{r[1]};
+  merge_unrecorded(merged, r);
+  REQUIRE(merged.size() == 2);
+  CHECK(merged[0].aborted_sent == 4);
 }
 
 TEST_CASE("a run's budget meters: one per budgeted judge id, a resumed run's from what it spent") {

@@ -215,3 +215,56 @@ TEST_CASE("a cleared schedule holds no vote; its workers stay") {
   CHECK(s.workers() == 1);
   CHECK(s.wanted() == 0);
 }
+
+TEST_CASE("a vote its worker queued has no deadline until it starts, then the whole "
+          "deadline from then (issue 31)") {
+  auto s = schedule();
+  auto a = s.add_worker("x", 1);
+  s.grant(a, 3, 1);
+  auto first = s.sent(1, a, vote(0), 0, t0);
+  auto second = s.sent(2, a, vote(0), 0, t0);
+  auto third = s.sent(3, a, vote(0), 0, t0 + 10ms);
+  s.hold(second, a);
+  s.hold(third, a);
+  CHECK(s.worker(a).queued == 2);
+  CHECK(s.worker(a).outstanding == 3);
+  // At 150 ms only the vote at the adapter is past its deadline; the queued
+  // ones wait however long.
+  auto expired = s.next_expired(t0 + 150ms);
+  REQUIRE(expired);
+  CHECK(expired->token == first);
+  CHECK_FALSE(s.next_expired(t0 + 10s));
+  CHECK(s.next_due() == std::nullopt);
+  // The second starts at 10 s: due at 10.1 s, not at 100 ms.
+  s.start(second, a, t0 + 10s);
+  CHECK(s.worker(a).queued == 1);
+  CHECK(s.next_due() == t0 + 10s + 100ms);
+  CHECK_FALSE(s.next_expired(t0 + 10s + 99ms));
+  auto late = s.next_expired(t0 + 10s + 100ms);
+  REQUIRE(late);
+  CHECK(late->token == second);
+  // A start for another worker, or for a vote gone, changes nothing.
+  s.start(third, a + 1, t0 + 20s);
+  s.start(first, a, t0 + 20s);
+  CHECK(s.worker(a).queued == 1);
+  // The queued vote moves with the others when its worker is lost.
+  auto taken = s.take_outstanding(a);
+  REQUIRE(taken.size() == 1);
+  CHECK(taken[0].token == third);
+  CHECK(taken[0].queued);
+  CHECK(s.worker(a).queued == 0);
+  CHECK(s.worker(a).outstanding == 0);
+}
+
+TEST_CASE("a queued vote answered without a word that it started leaves the queue "
+          "count") {
+  auto s = schedule();
+  auto a = s.add_worker("x", 1);
+  s.grant(a, 2, 1);
+  s.sent(1, a, vote(0), 0, t0);
+  auto queued = s.sent(2, a, vote(1), 0, t0);
+  s.hold(queued, a);
+  CHECK(s.answered(queued, a, true) == std::optional<std::uint64_t>{2});
+  CHECK(s.worker(a).queued == 0);
+  CHECK(s.worker(a).outstanding == 1);
+}

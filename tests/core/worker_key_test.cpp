@@ -66,6 +66,7 @@ const std::vector<change>& one_setting_changes() {
     {"timeout_ms", [](judge_spec& s) { s.timeout = std::chrono::milliseconds(5000); }},
     {"max_attempts", [](judge_spec& s) { s.max_attempts = 1; }},
     {"max_in_flight", [](judge_spec& s) { s.max_in_flight = 32; }},
+    {"queue_max", [](judge_spec& s) { s.queue_max = 16; }},
     {"max_response_bytes", [](judge_spec& s) { s.max_response_bytes = 4096; }},
     {"breaker", [](judge_spec& s) { s.breaker.enabled = false; }},
   };

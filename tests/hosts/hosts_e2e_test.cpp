@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "bench/delay_proxy.hpp"
 #include "tests/http/fake_apis.hpp"
 #include "tests/tools/cli_support.hpp"
 
@@ -133,6 +134,13 @@ const bool children_skip_leak_check = [] {
 }();
 
 const std::string verdict_record = "\"type\":\"verdict\"";
+
+/// A proxy in front of a host, adding 10 ms each way (a 20 ms round trip).
+std::unique_ptr<ij::bench::delay_proxy> far_away(const host_process& h) {
+  return std::make_unique<ij::bench::delay_proxy>(
+    "127.0.0.1", static_cast<std::uint16_t>(std::stoi(h.port())),
+    std::chrono::milliseconds(10));
+}
 
 /// Fast links for tests: pings every 100 ms, lost after 1.5 s without an
 /// answer, retries at most every 300 ms; the middleman's own timeout is long
@@ -253,20 +261,25 @@ TEST_CASE("e2e hosts: a host stopped with SIGSTOP is detected, its votes "
   auto gen = invjudge(dir, "gen-pairs 60");
   auto pairs = lines_of(gen.out);
   REQUIRE(pairs.size() == 60);
+  // Each host 20 ms away (issue 31): with 32 pairs open against two hosts
+  // of capacity 4, their workers queue votes sent ahead, and the stopped
+  // host's queued votes move with its calls in flight. (The driver reads
+  // the pipe in batches of 16, half the window: the test writes whole ones.)
+  auto far0 = far_away(*hosts[0]), far1 = far_away(*hosts[1]);
   pair_pipe input;
   invjudge_process run{{"run", "--pairs", "-", "--judge", judge(*backends[0]),
-                        "--config", "fast.json", "--host", hosts[0]->address,
-                        "--host", hosts[1]->address, "--audit", "audit.jsonl",
+                        "--config", "fast.json", "--host", far0->address(),
+                        "--host", far1->address(), "--audit", "audit.jsonl",
                         "--out", "out.jsonl", "--no-progress", "--window",
-                        "2"},
+                        "32"},
                        dir.file("run.out"), dir.file("run.err"),
                        input.read_end, dir.path()};
   input.close_read();
-  input.write(join_lines(pairs, 0, 10));
-  REQUIRE(wait_for_count(dir.file("audit.jsonl"), verdict_record, 10));
+  input.write(join_lines(pairs, 0, 16));
+  REQUIRE(wait_for_count(dir.file("audit.jsonl"), verdict_record, 16));
   // Stop the second host while it has calls at its backend.
   auto before = backends[1]->prompts().size();
-  input.write(join_lines(pairs, 10, 60));
+  input.write(join_lines(pairs, 16, 60));
   for (int i = 0; i < 2400 && backends[1]->prompts().size() == before; ++i)
     ::usleep(50 * 1000);
   REQUIRE(backends[1]->prompts().size() > before);
@@ -295,6 +308,78 @@ TEST_CASE("e2e hosts: a host stopped with SIGSTOP is detected, its votes "
     h->proc->signal(SIGTERM);
   for (auto& h : hosts)
     CHECK(h->proc->wait() == 0);
+}
+
+TEST_CASE("e2e hosts: 20 ms away with votes queued, kill -9 of one host and a "
+          "partition of another lose and double nothing: the verdicts of a run "
+          "without fault") {
+  temp_dir dir;
+  fake_api_options o;
+  o.model = "judge-model";
+  o.reply_text = "DECISION: EQUIVALENT\nREASON: same\nNUMERIC_A: NULL\n"
+                 "NUMERIC_B: NULL";
+  o.latency = std::chrono::milliseconds(50);
+  o.threads = 16;
+  o.record_requests = false;
+  fake_api backend(o);  // one backend: every host serves the same judge
+  auto judge = "openai:judge-model@" + backend.base_url();
+  auto gen = invjudge(dir, "gen-pairs 240");
+  auto pairs = lines_of(gen.out);
+  REQUIRE(pairs.size() == 240);
+  write_file(dir.file("pairs.jsonl"), gen.out);
+  auto base = invjudge(dir, "run --pairs pairs.jsonl --judge " + judge
+                              + " --audit base.jsonl --out base.out --no-progress");
+  REQUIRE(base.exit_code == 0);
+  std::vector<std::unique_ptr<host_process>> hosts;
+  std::vector<std::unique_ptr<ij::bench::delay_proxy>> far;
+  for (int i = 0; i < 3; ++i) {
+    hosts.push_back(std::make_unique<host_process>(
+      dir, "h" + std::to_string(i),
+      std::vector<std::string>{"--listen", "127.0.0.1:0", "--judge", judge}));
+    far.push_back(far_away(*hosts.back()));
+  }
+  write_file(dir.file("fast.json"), fast_config);
+  pair_pipe input;
+  std::vector<std::string> args{"run", "--pairs", "-", "--judge", judge, "--config",
+                                "fast.json", "--audit", "audit.jsonl", "--out",
+                                "out.jsonl", "--no-progress"};
+  for (auto& f : far) {
+    args.push_back("--host");
+    args.push_back(f->address());
+  }
+  invjudge_process run{args, dir.file("run.out"), dir.file("run.err"), input.read_end,
+                       dir.path()};
+  input.close_read();
+  auto lost = [&](int i) {
+    return "\"host\":\"" + far[i]->address() + "\",\"event\":\"lost\"";
+  };
+  // The hosts are busy (their four slots and queues full) when one dies...
+  input.write(join_lines(pairs, 0, 160));
+  REQUIRE(wait_for_count(dir.file("audit.jsonl"), verdict_record, 20));
+  hosts[0]->proc->signal(SIGKILL);
+  hosts[0]->proc->wait();
+  REQUIRE(wait_for_text(dir.file("audit.jsonl"), lost(0)));
+  // ...and when another goes silent past lost_after, then comes back.
+  REQUIRE(wait_for_count(dir.file("audit.jsonl"), verdict_record, 60));
+  far[1]->hold(true);
+  REQUIRE(wait_for_text(dir.file("audit.jsonl"), lost(1)));
+  far[1]->hold(false);
+  input.write(join_lines(pairs, 160, 240));
+  input.close_write();
+  INFO(read_file(dir.file("run.err")));
+  CHECK(run.wait() == 0);
+  CHECK(sorted_lines(dir.file("out.jsonl")) == sorted_lines(dir.file("base.out")));
+  auto verify = invjudge(dir, "audit verify audit.jsonl");
+  INFO(verify.out + verify.err);
+  CHECK(verify.exit_code == 0);
+  auto audit = read_file(dir.file("audit.jsonl"));
+  CHECK(count_of(audit, verdict_record) == 240);
+  CHECK(count_of(audit, "\"rule\":\"I2\"") == 0);  // nothing became a fault
+  CHECK(count_of(audit, "\"type\":\"vote_moved\"") > 0);
+  for (std::size_t i = 1; i < hosts.size(); ++i)
+    hosts[i]->proc->signal(SIGTERM);
+  for (std::size_t i = 1; i < hosts.size(); ++i)
+    CHECK(hosts[i]->proc->wait() == 0);
 }
 
 TEST_CASE("e2e hosts: mutual TLS works with certificates of one CA and "

@@ -558,10 +558,13 @@ TEST_CASE("batch judge: cancel_run cancels the provider's batch of that run only
       s.fake->hold(false);
       r.wait(4);
     }
+    // Aborted (the run's doing, not the provider's), and sent: their
+    // batches had been submitted.
     for (auto id : {"a-p0-v0", "a-p1-v0", "a-p2-v0"}) {
       CHECK_FALSE(r.at(id).ok);
-      CHECK(r.at(id).fault == fault_kind::unavailable);
-      CHECK_THAT(r.at(id).error, Catch::Contains("run cancelled"));
+      CHECK(r.at(id).fault == fault_kind::aborted);
+      CHECK(r.at(id).attempts == 1);
+      CHECK_THAT(r.at(id).error, Catch::Contains("run was cancelled"));
     }
     CHECK(r.at("b-p0-v0").ok);
     CHECK(r.once());

@@ -459,7 +459,10 @@ planned_reply fake_api::handle(const fake_request& req) {
   planned_reply rejection;
   bool stream_absent = false;
   if (!validate(req, prompt, rejection, stream_absent)) {
-    rejection.delay = opt_.latency;
+    // A request that is not a call (an HTTP judge's round-trip probe, a
+    // GET) is refused at once, as a real server's router does.
+    if (req.method() == http::verb::post)
+      rejection.delay = opt_.latency;
     return rejection;
   }
   if (opt_.record_requests)

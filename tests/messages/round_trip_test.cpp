@@ -22,6 +22,7 @@
 #include "messages/host_event.hpp"
 #include "messages/host_hello.hpp"
 #include "messages/run_note.hpp"
+#include "messages/unrecorded_calls.hpp"
 #include "messages/judge_decision.hpp"
 #include "messages/judge_record.hpp"
 #include "messages/judge_call.hpp"
@@ -353,6 +354,10 @@ TEST_CASE_METHOD(registered_system, "messages: run_summary round-trips with usag
   s.usage = {judge_usage{"stub:numeric", 200, 0, 0, 0},
              judge_usage{"ollama:qwen2.5:7b", 60, 4, 9000, 700}};
   s.faults_by_kind = {0, 1, 0, 3};
+  s.calls_sent = 262;
+  s.calls_answered = 259;
+  s.calls_aborted = 4;
+  s.calls_unrecorded = 5;
   s.interrupted = true;
   s.stop_reason = "interrupted (SIGINT)";
   s.unfinished = 7;
@@ -538,9 +543,11 @@ TEST_CASE_METHOD(registered_system, "messages: what judge workers and their clie
   judge_request req{"p1", "A text", "B text", 2, true, true, 1002, 0, "", "", false};
   check_round_trips(judge_call{77, req}, "ij.judge_call");
   check_round_trips(judge_reply{77, full_record(2)}, "ij.judge_reply2");
-  check_round_trips(worker_update{"w#1@local", {judge_reply{1, full_record(0)}}, 3, 8},
-                    "ij.worker_update");
-  check_round_trips(worker_status{"w#1@local", 8, 2, 8, 1000, 3}, "ij.worker_status");
+  check_round_trips(worker_update{"w#1@local", {judge_reply{1, full_record(0)}}, 3, 8,
+                                  {4, 5}, {2}},
+                    "ij.worker_update2");
+  check_round_trips(worker_status{"w#1@local", 8, 2, 8, 1000, 3, 5, 12},
+                    "ij.worker_status2");
 }
 
 TEST_CASE_METHOD(registered_system, "messages: what a run and its client exchange round-trips",
@@ -585,6 +592,12 @@ TEST_CASE_METHOD(registered_system, "messages: what judge hosts and coordinators
   s.late_replies = 1;
   s.hosts = {host_usage{"local", 5, 0, 0, 0, 0}, host_usage{"h:1", 7, 1, 3, 1, 1}};
   check_round_trips(s, "ij.run_summary");
+}
+
+TEST_CASE_METHOD(registered_system, "messages: a cancel's account of the calls no record "
+                                    "shows round-trips", "[messages]") {
+  unrecorded_calls u{"openai:m t=0 prompt=x#1", 2, 3, 4, 100, 20, 50, 10};
+  check_round_trips(u, "ij.unrecorded_calls");
 }
 
 TEST_CASE_METHOD(registered_system, "messages: a truncated buffer is an error, not a crash",

@@ -13,6 +13,7 @@
 #include <rapidjson/document.h>
 
 #include "cli_support.hpp"
+#include "tests/http/fake_apis.hpp"
 
 using namespace ij::test;
 
@@ -174,6 +175,46 @@ TEST_CASE("SIGINT during a busy run: the run_end record agrees with the records 
   // Every verdict in the audit reached the output, and only those.
   CHECK(output_ids(verdicts) == r.verdict_ids);
 
+  auto v = invjudge(dir, "audit verify a.jsonl");
+  INFO(v.out);
+  CHECK(v.exit_code == 4);
+  CHECK(v.out.rfind("interrupted: ", 0) == 0);
+}
+
+TEST_CASE("SIGINT with calls in flight: they are aborted, and the run_end counts "
+          "as sent exactly the calls the provider received") {
+  temp_dir dir;
+  // The judge thinks for a minute: only the interruption ends the calls.
+  fake_api_options o;
+  o.latency = std::chrono::seconds(60);
+  o.threads = 2;
+  fake_api fake(o);
+  write_file(dir.file("c.json"),
+             R"({"judges":[{"name":"slow","type":"openai","model":"judge-model",)"
+             R"("base_url":")" + fake.base_url() + R"(","temperature":0,)"
+             R"("timeout_ms":120000,"max_in_flight":4}]})");
+  std::string pairs;
+  for (int i = 0; i < 20; ++i)
+    pairs += R"({"id":"p)" + std::to_string(i) + R"(","a":"1","b":"1"})" "\n";
+  write_file(dir.file("p.jsonl"), pairs);
+  auto audit = dir.file("a.jsonl");
+  invjudge_process p({"run", "--pairs", dir.file("p.jsonl"), "--config",
+                      dir.file("c.json"), "--audit", audit, "--no-progress"},
+                     dir.file("out.txt"), dir.file("err.txt"));
+  REQUIRE(eventually([&] { return fake.server().requests() == 4; }));
+  p.signal(SIGINT);
+  CHECK(p.wait() == 4);
+  auto err = read_file(dir.file("err.txt"));
+  INFO(err);
+  auto r = recount_audit(audit);
+  CHECK(r.run_end["interrupted"].IsTrue());
+  CHECK(r.judge_calls == 0);  // no pair was decided: no record of a call
+  CHECK(r.run_end["calls_sent"].GetUint64() == fake.server().requests());
+  CHECK(r.run_end["calls_aborted"].GetUint64() == 4);
+  CHECK(r.run_end["calls_answered"].GetUint64() == 0);
+  CHECK(r.run_end["calls_unrecorded"].GetUint64() == 4);
+  CHECK(err.find("calls of the cancel: 4 aborted (4 of them already sent)")
+        != std::string::npos);
   auto v = invjudge(dir, "audit verify a.jsonl");
   INFO(v.out);
   CHECK(v.exit_code == 4);
