@@ -163,7 +163,7 @@ TEST_CASE("the adapter's own lower concurrency caps the worker") {
   caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
 }
 
-TEST_CASE("a judge record carries every field of the call; its worker's constants come from "
+TEST_CASE("a judge record carries every field of the call, its worker's constants come from "
           "the worker's info") {
   test_system t;
   auto adapter = std::make_shared<manual_adapter>();
@@ -447,7 +447,7 @@ TEST_CASE("a client's cancel aborts its calls at the adapter and their slots go 
   caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
 }
 
-TEST_CASE("a cancel drops calls waiting at the worker as never sent; a client "
+TEST_CASE("a cancel drops calls waiting at the worker as never sent, a client "
           "that ends has its calls aborted") {
   test_system t;
   auto adapter = std::make_shared<manual_adapter>();

@@ -51,7 +51,7 @@ TEST_CASE("a window not given holds a batched judge's calls at once, up to 2^20"
   CHECK(huge.size() == 1u << 20);
 }
 
-TEST_CASE("a canary takes a sequence number, never a place; positions count real pairs") {
+TEST_CASE("a canary takes a sequence number, never a place, positions count real pairs") {
   input_window w{8};
   CHECK(w.take_position() == 0);
   CHECK(w.next_seq() == 1);

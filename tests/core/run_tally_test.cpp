@@ -70,7 +70,7 @@ TEST_CASE("records count per judge name, whichever of its workers made them") {
   CHECK(t.judge_of("").first == "(no worker)");
 }
 
-TEST_CASE("faults count by kind and keep their first reason; an unplaced vote has its own line") {
+TEST_CASE("faults count by kind and keep their first reason, an unplaced vote has its own line") {
   run_tally t;
   t.name_workers({worker("a", "a#1", "id-a")});
   auto none = fault("", fault_kind::unavailable, "no worker serves the run's judges");
@@ -102,7 +102,7 @@ TEST_CASE("faults count by kind and keep their first reason; an unplaced vote ha
   CHECK(timeout->count == 2);
 }
 
-TEST_CASE("pairs count by rule, canaries apart; notes count per host") {
+TEST_CASE("pairs count by rule, canaries apart, notes count per host") {
   run_tally t;
   t.name_workers({worker("a", "a#1", "id-a")});
   t.add_pair(votes({call("a#1")}), true, verdict_rule::i4);

@@ -44,7 +44,7 @@ TEST_CASE("a waiting vote goes to a worker with a credit and the fewest calls ou
   CHECK(s.worker(a).outstanding == 1);
 }
 
-TEST_CASE("a judge at its budget gets no waiting vote; all at budget names one") {
+TEST_CASE("a judge at its budget gets no waiting vote, all at budget names one") {
   judge_budget limit;
   limit.max_calls = 1;
   std::unordered_map<std::string, budget_meter> budgets;
@@ -63,7 +63,7 @@ TEST_CASE("a judge at its budget gets no waiting vote; all at budget names one")
   CHECK(s.meter("y") == nullptr);
 }
 
-TEST_CASE("an answered vote gives its job; an unknown token is a late reply") {
+TEST_CASE("an answered vote gives its job, an unknown token is a late reply") {
   auto s = schedule();
   auto a = s.add_worker("x", 2);
   s.grant(a, 2, 2);
@@ -121,7 +121,7 @@ TEST_CASE("the one timer is armed for the earliest due, again only when somethin
   CHECK(s.timer_to_arm() == t0 + 50ms);
 }
 
-TEST_CASE("demand is the votes waiting beyond the credits held; unneeded credits go back") {
+TEST_CASE("demand is the votes waiting beyond the credits held, unneeded credits go back") {
   auto s = schedule();
   auto a = s.add_worker("x", 4);
   s.wait(1, 3);
@@ -203,7 +203,7 @@ TEST_CASE("votes that wait with no worker alive wait the failover wait once") {
   CHECK_FALSE(s.next_due());
 }
 
-TEST_CASE("a cleared schedule holds no vote; its workers stay") {
+TEST_CASE("a cleared schedule holds no vote, its workers stay") {
   auto s = schedule();
   auto a = s.add_worker("x", 1);
   s.grant(a, 1, 1);

@@ -89,7 +89,7 @@ rapidjson::Document last_run_end(const std::string& audit) {
 
 } // namespace
 
-TEST_CASE("daemon: DELETE aborts the run's calls in flight; the next run's calls reach "
+TEST_CASE("daemon: DELETE aborts the run's calls in flight, the next run's calls reach "
           "the judge at once, and the counts are the calls the judge received") {
   fake_api fake(thinking_judge());
   temp_dir dir;
@@ -134,7 +134,7 @@ TEST_CASE("daemon: DELETE aborts the run's calls in flight; the next run's calls
   CHECK(v.out.rfind("interrupted: ", 0) == 0);
 }
 
-TEST_CASE("daemon: SIGTERM aborts the runs' calls in flight; the interrupted run_end "
+TEST_CASE("daemon: SIGTERM aborts the runs' calls in flight, the interrupted run_end "
           "counts as sent the calls the judge received") {
   fake_api fake(thinking_judge());
   temp_dir dir;

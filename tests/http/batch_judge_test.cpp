@@ -217,7 +217,7 @@ const auto both_apis = {batch_api::anthropic, batch_api::openai};
 
 } // namespace
 
-TEST_CASE("batch judge: a batch at max_requests, another at max_wait; replies matched",
+TEST_CASE("batch judge: a batch at max_requests, another at max_wait, replies matched",
           "[http][batch][batch_judge]") {
   for (auto api : both_apis) {
     INFO(to_string(api));

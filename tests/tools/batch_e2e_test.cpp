@@ -230,7 +230,7 @@ TEST_CASE("e2e: a batch rejected whole is one clear error and its votes are faul
   CHECK(invjudge(dir, "audit verify a.jsonl").exit_code == 0);
 }
 
-TEST_CASE("e2e: an expired batch answers what it did; the rest are faults of their kind") {
+TEST_CASE("e2e: an expired batch answers what it did, the rest are faults of their kind") {
   key_env key;
   fake_batches fake{batch_options(api_kind::openai)};
   fake.hold(true);

@@ -506,7 +506,7 @@ std::string make_calibrated_audit(const temp_dir& dir) {
 } // namespace
 
 TEST_CASE("report: the calibration section states the summary's figures for the declared "
-          "map beside the per-vote refit, each labelled; the header names map and stop rule") {
+          "map beside the per-vote refit, each labelled, the header names map and stop rule") {
   temp_dir dir;
   auto summary = make_calibrated_audit(dir);
   auto m = must_match(summary, R"(calibrated probability: ECE (\d\.\d{4}), Brier (\d\.\d{4}) over (\d+) labelled pairs)");
