@@ -46,7 +46,15 @@ TEST_CASE("daemon soak: 200 runs from four clients at once leave memory and open
                          << " files; after run 200: " << at200->rss_mib << " MiB, "
                          << at200->open_files << " files");
   CHECK(at200->open_files - at100->open_files <= 2);
+#if defined(__SANITIZE_ADDRESS__)
+  // AddressSanitizer's allocator keeps freed memory in its quarantine (up
+  // to 256 MiB) and malloc_trim does not reach it: its RSS grows whatever
+  // the daemon keeps. Files and actors are still checked, and LeakSanitizer
+  // checks what the daemon keeps at exit.
+  WARN("RSS not compared under AddressSanitizer (its quarantine holds freed memory)");
+#else
   CHECK(at200->rss_mib - at100->rss_mib <= 8.0);
+#endif
   // The runs' actors have ended: the daemon's services and the judge's
   // worker (kept a while for the next run of its settings) are left.
   CHECK(actors() <= actors_before + 2);
