@@ -112,6 +112,11 @@ private:
         return self->open_late();
       self->expired_ = true;
       error_code ignored;
+      // cancel() alone misses a read that a composed operation starts
+      // after it (between two of its reads: a client trickling a byte at a
+      // time got its whole request taken). Shut the receiving side: every
+      // read from now on ends at once, and the 408 can still be written.
+      self->socket().shutdown(tcp::socket::shutdown_receive, ignored);
       self->socket().cancel(ignored);
     });
   }
@@ -164,7 +169,7 @@ private:
   }
 
   void on_header(error_code ec) {
-    if (ec)
+    if (ec || expired_) // headers completed as their time ran out: late
       return fail(ec);
     if (srv_->options.streams && try_stream())
       return;
