@@ -195,7 +195,9 @@ TEST_CASE("daemon: two runs at once share one judge, both progress, both audits 
 }
 
 TEST_CASE("daemon: a run of ten is not starved by a huge run on the same judge") {
-  fake_api fake(slow_judge());
+  auto options = slow_judge();
+  options.record_requests = true; // to find the tiny run's calls among the huge run's
+  fake_api fake(options);
   temp_dir dir;
   started_daemon d{dir, dir.file("state")};
   api_client api{d.url(), ""};
@@ -213,7 +215,12 @@ TEST_CASE("daemon: a run of ten is not starved by a huge run on the same judge")
   REQUIRE(api.request("POST", "/v1/runs/" + huge + "/close").status == 200);
   REQUIRE(wait_for_requests(fake, 40)); // the huge run holds the judge
   auto tiny = create();
-  REQUIRE(api.request("POST", "/v1/runs/" + tiny + "/pairs", pairs_text("t", 10),
+  // Answers no pair of the huge run has, so that its calls can be found.
+  std::string tiny_pairs;
+  for (int i = 0; i < 10; ++i)
+    tiny_pairs += R"({"id":"t)" + std::to_string(i) + R"(","a":"77777)" + std::to_string(i)
+                  + R"(","b":"77777)" + std::to_string(i) + "\"}\n";
+  REQUIRE(api.request("POST", "/v1/runs/" + tiny + "/pairs", tiny_pairs,
                       "application/x-ndjson").status == 200);
   REQUIRE(api.request("POST", "/v1/runs/" + tiny + "/close").status == 200);
   auto before = fake.server().requests();
@@ -221,8 +228,18 @@ TEST_CASE("daemon: a run of ten is not starved by a huge run on the same judge")
   CHECK(field(tiny_end, "state") == "done");
   // Served in turn, its ten calls went out among a few dozen of the huge
   // run's; queued behind the huge run's window (256 pairs) they would have
-  // waited for 250 calls or more.
-  CHECK(fake.server().requests() - before < 150);
+  // waited for 250 calls or more. Counted up to its last call, not to when
+  // this thread saw the run end (the huge run goes on meanwhile).
+  auto prompts = fake.prompts();
+  std::size_t tiny_calls = 0, last_tiny = 0;
+  for (std::size_t i = 0; i < prompts.size(); ++i)
+    if (prompts[i].find("77777") != std::string::npos) {
+      ++tiny_calls;
+      last_tiny = i;
+    }
+  CHECK(tiny_calls == 10);
+  REQUIRE(last_tiny >= before);
+  CHECK(last_tiny + 1 - before < 150);
   // The judge took the tiny run's calls in turn with the huge run's: the
   // huge run is still far from its end.
   auto huge_now = api.request("GET", "/v1/runs/" + huge).body;
