@@ -2,9 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <ctime>
 #include <iterator>
-#include <random>
 #include <set>
 #include <utility>
 
@@ -17,7 +15,9 @@
 #include "actors/audit_logger.hpp"
 #include "actors/vote_router.hpp"
 #include "core/batch_settings.hpp"
+#include "core/run_id.hpp"
 #include "core/run_tag.hpp"
+#include "core/run_warnings.hpp"
 #include "core/wall_clock.hpp"
 #include "core/worker_key.hpp"
 #include "core/audit_record.hpp"
@@ -683,35 +683,6 @@ void progress_tick(self_ptr self) {
 }
 
 } // namespace
-
-std::string make_run_id() {
-  auto t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char stamp[32];
-  std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
-  // 32 random bits: the daemon creates dozens of runs in one second, and 16
-  // bits collided in its 64-client load test ("File exists").
-  std::random_device rd;
-  char suffix[12];
-  std::snprintf(suffix, sizeof suffix, "%08x", static_cast<unsigned>(rd()));
-  return std::string{"run-"} + stamp + "-" + suffix;
-}
-
-std::vector<std::string> run_warnings(const run_config& config,
-                                      const std::vector<judge_info>& judges) {
-  std::vector<std::string> out;
-  if (config.votes.votes <= 1)
-    return out;
-  for (auto& j : judges)
-    if (j.temperature == 0.0 && !j.supports_seed)
-      out.push_back("judge " + j.name + ": "
-                    + std::to_string(config.votes.votes)
-                    + " votes at temperature 0 on a backend without seed "
-                      "support will likely all repeat the first answer "
-                      "(wasted calls)");
-  return out;
-}
 
 run_session_actor::behavior_type
 run_session(run_session_actor::stateful_pointer<run_session_state> self,

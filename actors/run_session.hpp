@@ -154,14 +154,6 @@ struct run_session_state {
 /// the call.
 caf::expected<run_actor> spawn_run(caf::actor_system& sys, run_setup setup);
 
-/// A run id from the time and a random suffix: "run-20261203T071500Z-3f9a".
-std::string make_run_id();
-
-/// Warnings about a valid but wasteful setup, e.g. votes > 1 at temperature
-/// 0 on a backend without seed support (SPEC §7).
-std::vector<std::string> run_warnings(const run_config& config,
-                                      const std::vector<judge_info>& judges);
-
 run_session_actor::behavior_type
 run_session(run_session_actor::stateful_pointer<run_session_state> self,
             run_setup setup, int audit_fd);

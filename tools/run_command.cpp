@@ -32,6 +32,7 @@
 #include "adapters/redaction.hpp"
 #include "adapters/response_cache.hpp"
 #include "core/fault_budget.hpp"
+#include "core/run_id.hpp"
 #include "core/run_tag.hpp"
 #include "core/fault_reason_tally.hpp"
 #include "core/host_address.hpp"

@@ -13,6 +13,7 @@
 #include "actors/judge_worker.hpp"
 #include "actors/run_session.hpp"
 #include "adapters/stub_judges.hpp"
+#include "core/run_warnings.hpp"
 #include "core/audit_chain.hpp"
 #include "core/prompt.hpp"
 #include "messages/error.hpp"
