@@ -24,7 +24,7 @@ void write_run(writer& w, const run_row& r) {
   w.Key("name");
   w.String(r.name);
   w.Key("state");
-  w.String(r.state);
+  w.String(std::string{to_string(r.state)});
   w.Key("closed");
   w.Bool(r.closed);
   w.Key("lines");
@@ -121,7 +121,7 @@ struct renderer {
     for (auto& line : v.lines)
       body += line + "\n";
     auto res = with_body(200, "application/x-ndjson", std::move(body));
-    res.set("X-Run-State", v.state);
+    res.set("X-Run-State", std::string{to_string(v.state)});
     return res;
   }
   http_reply operator()(const file_view& v) const {

@@ -48,7 +48,7 @@ struct upload_view {
 /// Verdict lines (JSON Lines, "seq" first) and the run's state then.
 struct verdict_lines {
   std::vector<std::string> lines;
-  std::string state;
+  run_state state = run_state::open;
 };
 
 /// A file sent as it is read (an audit trail).

@@ -251,9 +251,9 @@ std::string daemon_metrics::render(const run_figures& runs) {
          "Votes not cast because the outcome was already fixed.",
          votes_skipped_.load());
   header(out, "invjudge_runs", "gauge", "Runs by state.");
-  for (auto state : {"open", "running", "done", "cancelled", "failed"}) {
+  for (auto state : all_run_states) {
     auto i = runs.runs_by_state.find(state);
-    out += "invjudge_runs{state=\"" + std::string{state} + "\"} "
+    out += "invjudge_runs{state=\"" + std::string{to_string(state)} + "\"} "
            + std::to_string(i == runs.runs_by_state.end() ? 0 : i->second) + "\n";
   }
   out += counts_metrics(runs.count_sums);

@@ -80,7 +80,7 @@ error_reply unauthorized() {
 }
 
 error_reply run_ended(const run_row& row) {
-  return {409, "run_ended", "run " + row.id + " has ended (" + row.state + ")", {}};
+  return {409, "run_ended", "run " + row.id + " has ended (" + std::string{to_string(row.state)} + ")", {}};
 }
 
 error_reply busy() {
@@ -168,9 +168,13 @@ daemon_service::open(caf::actor_system& sys, daemon_options options) {
   rs.keep_runs = d->options_.keep_runs;
   rs.cache = d->cache_;
   rs.idle = d->options_.idle;
-  d->registry_ = spawn_run_registry(ctx, rs, d->store_->finished_sums());
+  auto sums = d->store_->finished_sums();
+  if (!sums)
+    return std::move(sums.error());
+  d->registry_ = spawn_run_registry(ctx, rs, std::move(*sums));
   ctx.registry = d->registry_;
-  d->resume_runs();
+  if (auto err = d->resume_runs())
+    return err;
   return d;
 }
 
@@ -209,12 +213,15 @@ caf::error daemon_service::resume(const run_row& row) {
 }
 
 // Every unfinished run resumes by itself; one that cannot is failed, and
-// why is kept for the log.
-void daemon_service::resume_runs() {
+// why is kept for the log. An unreadable state is the start's error.
+caf::error daemon_service::resume_runs() {
   caf::scoped_actor self{sys_};
-  for (auto& row : store_->unfinished_runs()) {
+  auto rows = store_->unfinished_runs();
+  if (!rows)
+    return std::move(rows.error());
+  for (auto& row : *rows) {
     if (auto err = resume(row)) {
-      row.state = "failed";
+      row.state = run_state::failed;
       row.error = "could not resume after a restart: " + context_of(err);
       row.finished_ms = wall_clock_ms();
       self->request(ctx_.writer, std::chrono::seconds(60), run_end_record{row, true})
@@ -226,6 +233,7 @@ void daemon_service::resume_runs() {
     }
     ++resumed_;
   }
+  return caf::none;
 }
 
 daemon_service::~daemon_service() {
@@ -329,8 +337,11 @@ api_result daemon_service::ask_live(const std::string& id,
 
 api_result daemon_service::stored(const std::string& id,
                                   const std::function<api_result(run_row&)>& found) {
-  if (auto row = store_->run(id))
-    return found(*row);
+  auto row = store_->run(id);
+  if (!row)
+    return error_reply{500, "internal", context_of(row.error())};
+  if (*row)
+    return found(**row);
   if (store_->removed(id))
     return error_reply{410, "run_removed",
                        "run " + id + " was removed by the retention "
@@ -409,6 +420,10 @@ api_result daemon_service::list_runs(const api_request& req) {
                          + text_param(req.query, "limit") + "'"};
   auto page = store_->runs(static_cast<std::size_t>(limit),
                            text_param(req.query, "after"));
+  // A state the database holds that cannot be read is not the request's.
+  if (!page && page.error().category() == caf::atom("ij")
+      && static_cast<errc>(page.error().code()) == errc::io_failed)
+    return error_reply{500, "internal", context_of(page.error())};
   if (!page)
     return error_reply{400, "bad_request", context_of(page.error())};
   std::vector<std::string> ids;
@@ -463,7 +478,7 @@ api_result daemon_service::close_run(const api_request& req) {
     // closed, as asked.
     [this, id] {
       return stored(id, [](run_row& row) -> api_result {
-        if (row.closed && row.state == "done")
+        if (row.closed && row.state == run_state::done)
           return run_view{row};
         return run_ended(row);
       });
@@ -510,7 +525,7 @@ api_result daemon_service::verdicts(const api_request& req) {
 }
 
 api_result daemon_service::lines_after(const std::string& id, std::uint64_t after,
-                                       const std::string& state) {
+                                       run_state state) {
   verdict_lines out;
   out.state = state;
   for (auto& [seq, line] : store_->verdicts(id, after, 10000))

@@ -105,7 +105,7 @@ public:
 private:
   daemon_service(caf::actor_system& sys, daemon_options options);
   bool authorized(const http_request& req) const;
-  void resume_runs();
+  caf::error resume_runs();
   caf::error resume(const run_row& row);
 
   /// Asks live run `id`'s actor `xs...` (waiting `wait` longer than the
@@ -122,7 +122,7 @@ private:
   api_result stored(const std::string& id,
                     const std::function<api_result(run_row&)>& found);
   api_result lines_after(const std::string& id, std::uint64_t after,
-                         const std::string& state);
+                         run_state state);
 
   api_result health(const api_request& req);
   api_result metrics(const api_request& req);

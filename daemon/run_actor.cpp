@@ -307,8 +307,8 @@ run_row close_input(self_ptr self) {
   auto& st = self->state;
   st.input->closed = true;
   st.row.closed = true;
-  if (st.row.state == "open")
-    st.row.state = "running";
+  if (st.row.state == run_state::open)
+    st.row.state = run_state::running;
   self->send(st.setup.ctx.writer, input_atom::value, row_now(st));
   st.input_closed = true;
   feed(self);
@@ -433,7 +433,9 @@ void finish(self_ptr self, const run_summary* s) {
                         : !st.failures.empty() ? st.failures.front()
                         : !s ? "the run session stopped before the run ended"
                              : std::string{};
-    row.state = st.cancelled ? "cancelled" : !error.empty() ? "failed" : "done";
+    row.state = st.cancelled       ? run_state::cancelled
+                : !error.empty() ? run_state::failed
+                                 : run_state::done;
     row.error = error;
     row.finished_ms = wall_clock_ms();
     row.final_hash = s ? s->final_hash : std::string{};
@@ -576,7 +578,7 @@ daemon_run_actor::behavior_type run_behavior(self_ptr self,
 } // namespace
 
 caf::error run_has_ended(const run_row& row) {
-  return make_error(errc::run_ended, "the run has ended (" + row.state + ")");
+  return make_error(errc::run_ended, "the run has ended (" + std::string{to_string(row.state)} + ")");
 }
 
 daemon_run_actor spawn_run_actor(run_actor_setup setup) {

@@ -152,7 +152,7 @@ void add_counts(const std::string& counts_json,
   fold_counts(counts_json, sums, 1);
 }
 
-void fold_finished(const std::string& state, const std::string& counts_json,
+void fold_finished(run_state state, const std::string& counts_json,
                    run_figures& sums, bool add) {
   fold_counts(counts_json, sums.count_sums, add ? 1 : -1);
   auto& n = sums.runs_by_state[state];

@@ -57,7 +57,7 @@ void add_counts(const std::string& counts_json,
 
 /// A finished run into (`add`) or out of (a removed run) the finished
 /// runs' sums: its state counted once, its counts added or taken away.
-void fold_finished(const std::string& state, const std::string& counts_json,
+void fold_finished(run_state state, const std::string& counts_json,
                    run_figures& sums, bool add);
 
 /// The /metrics lines of those sums (every count, 0 when no run has it).

@@ -68,11 +68,14 @@ constexpr const char* run_columns =
   "id, name, state, config, created_ms, finished_ms, lines, accepted, "
   "closed, counts, error, final_hash";
 
-run_row row_of(statement& q) {
+caf::expected<run_row> row_of(statement& q) {
   run_row r;
   r.id = q.text(0);
   r.name = q.text(1);
-  r.state = q.text(2);
+  auto state = stored_run_state(q.text(2), r.id);
+  if (!state)
+    return std::move(state.error());
+  r.state = *state;
   r.config_json = q.text(3);
   r.created_ms = q.integer(4);
   r.finished_ms = q.integer(5);
@@ -100,8 +103,12 @@ caf::error make_sums(sqlite3* db) {
   {
     statement q{db, "SELECT state, counts FROM runs WHERE state IN "
                     "('done', 'cancelled', 'failed')"};
-    while (q.step() == SQLITE_ROW)
-      fold_finished(q.text(0), q.text(1), sums, true);
+    while (q.step() == SQLITE_ROW) {
+      auto state = stored_run_state(q.text(0), "(sums)");
+      if (!state)
+        return std::move(state.error());
+      fold_finished(*state, q.text(1), sums, true);
+    }
   }
   sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr);
   statement put{db, "INSERT OR REPLACE INTO count_sums (key, value) VALUES (?1, ?2)"};
@@ -127,8 +134,17 @@ caf::error make_sums(sqlite3* db) {
 
 } // namespace
 
-std::string state_sum_key(const std::string& state) {
-  return "state:" + state;
+std::string state_sum_key(run_state state) {
+  return "state:" + std::string{to_string(state)};
+}
+
+caf::expected<run_state> stored_run_state(const std::string& text,
+                                          const std::string& run_id) {
+  if (auto s = run_state_from_string(text))
+    return *s;
+  return make_error(errc::io_failed, "the state database's run " + run_id
+                                       + " has an unknown state '" + text
+                                       + "' (runs.state)");
 }
 
 caf::error upgrade_state(sqlite3* db) {
@@ -171,25 +187,32 @@ state_store::~state_store() {
   sqlite3_close(db_);
 }
 
-std::vector<run_row> state_store::unfinished_runs() {
+caf::expected<std::vector<run_row>> state_store::unfinished_runs() {
   std::lock_guard<std::mutex> guard{mtx_};
   std::vector<run_row> out;
   statement q{db_, std::string{"SELECT "} + run_columns
                      + " FROM runs WHERE state IN ('open', 'running') "
                        "ORDER BY created_ms, id"};
-  while (q.step() == SQLITE_ROW)
-    out.push_back(row_of(q));
+  while (q.step() == SQLITE_ROW) {
+    auto row = row_of(q);
+    if (!row)
+      return std::move(row.error());
+    out.push_back(std::move(*row));
+  }
   return out;
 }
 
-std::optional<run_row> state_store::run(const std::string& id) {
+caf::expected<std::optional<run_row>> state_store::run(const std::string& id) {
   std::lock_guard<std::mutex> guard{mtx_};
   statement q{db_, std::string{"SELECT "} + run_columns
                      + " FROM runs WHERE id = ?1"};
   q.bind(1, id);
-  if (q.step() == SQLITE_ROW)
-    return row_of(q);
-  return std::nullopt;
+  if (q.step() != SQLITE_ROW)
+    return std::optional<run_row>{};
+  auto row = row_of(q);
+  if (!row)
+    return std::move(row.error());
+  return std::optional<run_row>{std::move(*row)};
 }
 
 bool state_store::removed(const std::string& id) {
@@ -229,7 +252,10 @@ caf::expected<run_page> state_store::runs(std::size_t limit,
   q.bind(3, static_cast<std::int64_t>(limit + 1));
   std::int64_t last_row = 0;
   while (page.rows.size() < limit && q.step() == SQLITE_ROW) {
-    page.rows.push_back(row_of(q));
+    auto row = row_of(q);
+    if (!row)
+      return std::move(row.error());
+    page.rows.push_back(std::move(*row));
     last_row = q.integer(12);
   }
   if (page.rows.size() == limit && q.step() == SQLITE_ROW)
@@ -277,15 +303,21 @@ std::uint64_t state_store::last_seq(const std::string& run_id) {
   return 0;
 }
 
-run_figures state_store::finished_sums() {
+caf::expected<run_figures> state_store::finished_sums() {
   std::lock_guard<std::mutex> guard{mtx_};
   run_figures out;
   statement q{db_, "SELECT key, value FROM count_sums"};
   while (q.step() == SQLITE_ROW) {
     auto key = q.text(0);
     auto v = static_cast<std::uint64_t>(q.integer(1));
-    if (key.rfind("state:", 0) == 0)
-      out.runs_by_state[key.substr(6)] = v;
+    if (key.rfind("state:", 0) == 0) {
+      auto state = run_state_from_string(key.substr(6));
+      if (!state)
+        return make_error(errc::io_failed, "the state database's sums have an "
+                                           "unknown run state '" + key.substr(6)
+                                             + "' (count_sums.key " + key + ")");
+      out.runs_by_state[*state] = v;
+    }
     else if (key.rfind("meta:", 0) != 0)
       out.count_sums[key] = v;
   }

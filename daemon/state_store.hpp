@@ -57,8 +57,10 @@ public:
   }
 
   /// The runs not finished (open or running), in creation order.
-  std::vector<run_row> unfinished_runs();
-  std::optional<run_row> run(const std::string& id);
+  /// A row whose stored state is not one of run_state's texts is an error
+  /// naming it (here and in run() and runs()).
+  caf::expected<std::vector<run_row>> unfinished_runs();
+  caf::expected<std::optional<run_row>> run(const std::string& id);
   /// The retention removed run `id` (it answers 410 Gone).
   bool removed(const std::string& id);
   /// At most `limit` runs in creation order after `cursor` (a page's
@@ -75,7 +77,8 @@ public:
 
   /// The finished runs by state and their counts summed (run_figures'
   /// runs_by_state and count_sums), as the writer keeps them.
-  run_figures finished_sums();
+  /// A sums key of a state that is not one of run_state's is an error.
+  caf::expected<run_figures> finished_sums();
 
 private:
   state_store(sqlite3* db, std::unique_ptr<state_lock> lock, std::string path);
@@ -95,6 +98,11 @@ extern const char* const state_schema_sql;
 caf::error upgrade_state(sqlite3* db);
 
 /// The key of a finished run's state in the sums table ("state:done").
-std::string state_sum_key(const std::string& state);
+std::string state_sum_key(run_state state);
+
+/// A run's state as stored (runs.state of run `run_id`); a text that is not
+/// one of run_state's is an io_failed error naming it and the run.
+caf::expected<run_state> stored_run_state(const std::string& text,
+                                          const std::string& run_id);
 
 } // namespace ij

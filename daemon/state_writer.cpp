@@ -68,7 +68,7 @@ bool exec(sqlite3* db, const char* sql) {
 void bind_row(statement& q, const run_row& r) {
   q.bind(1, r.id);
   q.bind(2, r.name);
-  q.bind(3, r.state);
+  q.bind(3, std::string{to_string(r.state)});
   q.bind(4, r.config_json);
   q.bind(5, r.created_ms);
   q.bind(6, r.finished_ms);
@@ -144,7 +144,7 @@ void keep(self_ptr self, verdict_batch& batch,
 }
 
 // Adds (or takes away) a finished run in the sums table.
-bool store_sums(sqlite3* db, const std::string& state,
+bool store_sums(sqlite3* db, run_state state,
                 const std::string& counts_json, bool add) {
   run_figures delta;
   fold_finished(state, counts_json, delta, true);
@@ -173,8 +173,8 @@ run_row save_end(self_ptr self, run_end_record& end) {
   auto& row = end.row;
   if (!end.final)
     return row; // SIGTERM: its lines are stored; it resumes at the next start
-  if (st.write_error && row.state == "done") {
-    row.state = "failed";
+  if (st.write_error && row.state == run_state::done) {
+    row.state = run_state::failed;
     row.error = "verdict lines not stored (the audit holds them): "
                 + context_of(st.write_error);
   }
@@ -194,8 +194,12 @@ run_row save_end(self_ptr self, run_end_record& end) {
   statement back{st.db, "SELECT state, error, finished_ms, final_hash FROM "
                         "runs WHERE id = ?1"};
   back.bind(1, row.id);
-  if (back.step() == SQLITE_ROW && final_state(back.text(0))) {
-    row.state = back.text(0);
+  // A stored state that is not run_state's keeps the row in memory (the
+  // writer alone writes that column).
+  auto saved = back.step() == SQLITE_ROW ? run_state_from_string(back.text(0))
+                                         : std::nullopt;
+  if (saved && final_state(*saved)) {
+    row.state = *saved;
     row.error = back.text(1);
     row.finished_ms = back.integer(2);
     row.final_hash = back.text(3);
@@ -238,8 +242,10 @@ std::vector<removed_run> retention_candidates(sqlite3* db, std::int64_t keep_ms,
   q.bind(2, static_cast<std::int64_t>(keep_runs));
   q.bind(3, now_ms);
   q.bind(4, static_cast<std::int64_t>(retention_batch));
+  // The query takes final states only: one not run_state's is not removed.
   while (q.step() == SQLITE_ROW)
-    out.push_back({q.text(0), q.text(1), q.text(2)});
+    if (auto state = run_state_from_string(q.text(1)))
+      out.push_back({q.text(0), *state, q.text(2)});
   return out;
 }
 

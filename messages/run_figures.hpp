@@ -10,10 +10,12 @@
 
 #include <caf/meta/type_name.hpp>
 
+#include "messages/run_state.hpp"
+
 namespace ij {
 
 struct run_figures {
-  std::map<std::string, std::uint64_t> runs_by_state;
+  std::map<run_state, std::uint64_t> runs_by_state;
   std::map<std::string, std::uint64_t> count_sums;
   std::uint64_t followers_waiting = 0;
   std::uint64_t runs_removed = 0;
@@ -36,7 +38,7 @@ typename Inspector::result_type inspect(Inspector& f, run_figures& x) {
 /// A finished run the retention removed: what the sums lose with it.
 struct removed_run {
   std::string id;
-  std::string state;
+  run_state state = run_state::done;
   std::string counts_json;
 };
 

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "messages/run_state.hpp"
+
 #include <caf/meta/type_name.hpp>
 
 namespace ij {
@@ -12,8 +14,7 @@ namespace ij {
 struct run_row {
   std::string id;
   std::string name;
-  /// open | running | done | cancelled | failed
-  std::string state = "open";
+  run_state state = run_state::open;
   /// The configuration as the client sent it (JSON text).
   std::string config_json;
   std::int64_t created_ms = 0;
@@ -31,11 +32,6 @@ struct run_row {
   /// verify` prints as its final hash); empty before.
   std::string final_hash;
 };
-
-/// A state a run never leaves: done, cancelled or failed.
-inline bool final_state(const std::string& state) {
-  return state == "done" || state == "cancelled" || state == "failed";
-}
 
 inline bool operator==(const run_row& x, const run_row& y) {
   return x.id == y.id && x.name == y.name && x.state == y.state
