@@ -75,7 +75,7 @@ bias_alarm_event event_of(const alarm_evidence& ev, alarm_action action,
   e.cycle_failures = ev.stream.cycle_failures;
   e.llr = ev.stream.llr;
   e.threshold = ev.upper;
-  e.action = std::string{to_string(action)};
+  e.action = action;
   e.at_canary = at_canary;
   return e;
 }
@@ -115,12 +115,12 @@ canary_watch::judged canary_watch::take(voted_pair& vp,
   }
   for (auto& rec : vp.result.records)
     out.entries.push_back(
-      audit_entry{std::string{audit_type::judge_call}, judge_call_body(rec)});
+      audit_entry{audit_type::judge_call, judge_call_body(rec)});
   out.entries.push_back(
-    audit_entry{std::string{audit_type::canary},
+    audit_entry{audit_type::canary,
                 canary_body(res, vp.result.records.size(), judgements)});
   for (auto& a : out.alarms)
-    out.entries.push_back(audit_entry{std::string{audit_type::bias_alarm},
+    out.entries.push_back(audit_entry{audit_type::bias_alarm,
                                       bias_alarm_body(a, settings_.alarm)});
   return out;
 }

@@ -6,23 +6,6 @@
 
 namespace ij {
 
-std::string_view to_string(alarm_action a) {
-  switch (a) {
-    case alarm_action::warn: return "warn";
-    case alarm_action::stop_judge: return "stop-judge";
-    case alarm_action::stop_run: return "stop-run";
-  }
-  return "warn";
-}
-
-std::optional<alarm_action> alarm_action_from_string(std::string_view s) {
-  for (auto a : {alarm_action::warn, alarm_action::stop_judge,
-                 alarm_action::stop_run})
-    if (to_string(a) == s)
-      return a;
-  return std::nullopt;
-}
-
 namespace {
 
 // Fisher-Yates with splitmix64 (std::shuffle's algorithm is left to the

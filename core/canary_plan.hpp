@@ -18,25 +18,9 @@
 
 #include "core/bias_alarm.hpp"
 #include "core/canary_set.hpp"
+#include "messages/alarm_action.hpp"
 
 namespace ij {
-
-/// What the run does when the bias alarm fires.
-enum class alarm_action : std::uint8_t {
-  /// A warning and an audit record; the judge goes on.
-  warn,
-  /// Also: the judge makes no more calls in this run; its votes become
-  /// recorded faults (rule I2), never a guess.
-  stop_judge,
-  /// Also: the run ends at once (exit 5), marked interrupted.
-  stop_run,
-};
-
-/// "warn", "stop-judge", "stop-run" (configuration and records alike).
-std::string_view to_string(alarm_action a);
-
-/// Reads that spelling back; nullopt for anything else.
-std::optional<alarm_action> alarm_action_from_string(std::string_view s);
 
 /// The canaries of a run as declared in its configuration ("canaries").
 struct canary_settings {

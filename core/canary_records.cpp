@@ -46,7 +46,7 @@ std::string bias_alarm_body(const bias_alarm_event& e,
   w.StartObject();
   json::string(w, "judge", e.judge);
   json::string(w, "mode", e.mode);
-  json::string(w, "action", e.action);
+  json::string(w, "action", to_string(e.action));
   json::uint(w, "at_canary", e.at_canary);
   json::uint(w, "judge_canaries", e.canaries);
   json::uint(w, "observations", e.observations);

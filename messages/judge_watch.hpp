@@ -8,6 +8,8 @@
 
 #include <caf/meta/type_name.hpp>
 
+#include "messages/alarm_action.hpp"
+
 namespace ij {
 
 /// One judge's canaries: answered, failed, failed by mode.
@@ -51,8 +53,7 @@ struct bias_alarm_event {
   std::uint64_t cycle_failures = 0;
   double llr = 0.0;
   double threshold = 0.0;
-  /// "warn", "stop-judge" or "stop-run".
-  std::string action;
+  alarm_action action = alarm_action::warn;
   /// Where in the run it fired: the run's canaries judged, this one included.
   std::uint64_t at_canary = 0;
 };

@@ -157,7 +157,7 @@ std::string render_judge_watch(const run_summary& s) {
     out += fmt("  BIAS ALARM: judge %s, %s (%llu of %llu failed), at canary "
                "%llu; action %s\n",
                a.judge.c_str(), a.mode.c_str(), ull(a.failures),
-               ull(a.observations), ull(a.at_canary), a.action.c_str());
+               ull(a.observations), ull(a.at_canary), std::string{to_string(a.action)}.c_str());
   if (!s.position_bias.empty()) {
     out += "  position bias (order balancing: the decision changed when A and "
            "B were swapped)\n";

@@ -188,7 +188,7 @@ TEST_CASE("the bias alarm warns about an always-EQUIVALENT judge, with an "
   REQUIRE_FALSE(s.alarms.empty());
   auto& a = s.alarms.front();
   CHECK(a.judge == "eq");
-  CHECK(a.action == "warn");
+  CHECK(a.action == alarm_action::warn);
   CHECK(a.at_canary <= 8);
   CHECK(a.failures >= 2);
   CHECK_FALSE(s.interrupted);
@@ -229,7 +229,7 @@ TEST_CASE("on_alarm stop-run ends the run at the alarm: interrupted, the rest "
   CHECK(s.interrupted);
   CHECK(s.stop_reason.rfind("bias alarm: judge diff", 0) == 0);
   REQUIRE(s.alarms.size() >= 1);
-  CHECK(s.alarms[0].action == "stop-run");
+  CHECK(s.alarms[0].action == alarm_action::stop_run);
   auto recs = records_of(read_file(r.path));
   CHECK(recs.back().type == "run_end");
   CHECK(recs.back().doc["stopped_by_alarm"].GetBool());
@@ -257,7 +257,7 @@ TEST_CASE("on_alarm stop-judge: the judge makes no more calls, its votes "
   REQUIRE(got.summary);
   auto& s = *got.summary;
   REQUIRE(s.alarms.size() >= 1);
-  CHECK(s.alarms[0].action == "stop-judge");
+  CHECK(s.alarms[0].action == alarm_action::stop_judge);
   CHECK_FALSE(s.interrupted);
   // Every pair judged after the alarm is a fault (I2), never EQUIVALENT.
   REQUIRE(got.verdicts.size() == judged + 5);
