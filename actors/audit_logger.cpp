@@ -65,7 +65,7 @@ bool sync(self_ptr self) {
 }
 
 // Renders one record into st.buf and advances the chain.
-void render(audit_logger_state& st, std::string_view type,
+void render(audit_logger_state& st, audit_type type,
             std::string_view body, const std::string& ts) {
   auto start = st.buf.size();
   append_audit_line(st.buf, ++st.seq, type, ts, st.prev_hash, body);

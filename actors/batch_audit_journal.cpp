@@ -106,7 +106,7 @@ void batch_audit_journal::send(caf::actor_system& sys,
                                const logger_actor& logger, batch_mark mark,
                                std::function<void(caf::error)> done) {
   audit_batch batch;
-  batch.entries.push_back(audit_entry{std::string{audit_type::batch},
+  batch.entries.push_back(audit_entry{audit_type::batch,
                                       batch_body(to_batch_record(mark))});
   // Durable: under the default flush policy the logger answers only once
   // the record is fsynced (a group commit with the verdicts around it).

@@ -43,8 +43,8 @@ constexpr auto cancel_wait = std::chrono::seconds(10);
 void fail_run(self_ptr self, const caf::error& err);
 void maybe_end(self_ptr self);
 
-audit_entry entry(std::string_view type, std::string body) {
-  return {std::string{type}, std::move(body)};
+audit_entry entry(audit_type type, std::string body) {
+  return {type, std::move(body)};
 }
 
 // The run as its listener sees it now (state, pairs taken in and written,
@@ -453,15 +453,15 @@ void act_on_alarms(self_ptr self, const std::vector<bias_alarm_event>& alarms) {
                + std::to_string(a.observations)
                + " of that kind; sequential test log-likelihood ratio " + llr
                + ") at canary " + std::to_string(a.at_canary)
-               + "; action: " + a.action;
+               + "; action: " + std::string{to_string(a.action)};
     if (st.setup.listener)
       self->send(st.setup.listener, warning_atom::value, why);
-    if (a.action == to_string(alarm_action::stop_judge)) {
+    if (a.action == alarm_action::stop_judge) {
       for (auto& j : st.judges)
         if (j.name == a.judge)
           self->send(st.coordinator, stop_judge_atom::value, j.judge_id,
                      "bias alarm on " + a.judge + " (" + a.mode + ")");
-    } else if (a.action == to_string(alarm_action::stop_run)
+    } else if (a.action == alarm_action::stop_run
                && st.phase.writes_records()) {
       st.totals.summary().stopped_by_alarm = true;
       cancel_run(self, why);

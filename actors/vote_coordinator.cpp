@@ -390,10 +390,9 @@ void add_worker(state& st, const worker_entry& e) {
 
 // --- Failover (judge hosts) -------------------------------------------------
 
-void note(state& st, std::string_view type, const std::string& host,
+void note(state& st, audit_type type, const std::string& host,
           std::string body, std::string event = {}) {
-  st.notes.push_back(
-    run_note{std::string{type}, host, std::move(event), std::move(body)});
+  st.notes.push_back(run_note{type, host, std::move(event), std::move(body)});
 }
 
 // A reply from a worker after its vote had moved (or expired): recorded when

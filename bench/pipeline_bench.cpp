@@ -133,7 +133,7 @@ public:
   ~chained_file() {
     ::close(fd_);
   }
-  void add(std::string_view type, const std::string& body, const std::string& ts) {
+  void add(audit_type type, const std::string& body, const std::string& ts) {
     auto start = buf_.size();
     append_audit_line(buf_, ++seq_, type, ts, prev_, body);
     prev_ = sha256_hex(std::string_view{buf_.data() + start, buf_.size() - start});

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <optional>
 
 #include <rapidjson/document.h>
 
@@ -40,7 +41,10 @@ audit_verification verify_audit(std::istream& in) {
   std::string line;
   std::string prev_hash{audit_genesis_hash};
   std::uint64_t n = 0;
+  // The last line's type as written (for messages) and as read (nullopt: a
+  // type no writer has, passed over as readers always have).
   std::string last_type;
+  std::optional<audit_type> last_kind;
   bool last_interrupted = false;
   audit_recount recount;
   auto with_hash = [&](audit_verification v) {
@@ -55,7 +59,7 @@ audit_verification verify_audit(std::istream& in) {
     if (in.eof()) {
       if (line.empty())
         break;
-      if (last_type == audit_type::run_end && !last_interrupted)
+      if (last_kind == audit_type::run_end && !last_interrupted)
         return edited(n, n + 1,
                       line_name(n + 1)
                         + " (no newline) follows the run_end record");
@@ -68,7 +72,7 @@ audit_verification verify_audit(std::istream& in) {
     ++n;
     // After an interrupted run_end only a resume record may follow (the run
     // was continued: invjudge run --resume, the daemon after a restart).
-    bool after_end = last_type == audit_type::run_end;
+    bool after_end = last_kind == audit_type::run_end;
     if (after_end && !last_interrupted)
       return edited(n, n, line_name(n) + " follows the run_end record");
     // A fresh document per line: one document's allocator keeps every
@@ -104,20 +108,21 @@ audit_verification verify_audit(std::istream& in) {
                       + ")");
     }
     last_type.assign(type->value.GetString(), type->value.GetStringLength());
-    if (after_end && last_type != audit_type::resumed)
+    last_kind = audit_type_from_string(last_type);
+    if (after_end && last_kind != audit_type::resumed)
       return edited(n, n, line_name(n) + " follows the run_end record");
-    if (n == 1 && last_type != audit_type::manifest)
+    if (n == 1 && last_kind != audit_type::manifest)
       return edited(n, 1, "line 1 is a " + last_type
                             + " record, not the run manifest");
-    if (n > 1 && last_type == audit_type::manifest)
+    if (n > 1 && last_kind == audit_type::manifest)
       return edited(n, n, line_name(n) + " is a second manifest");
-    if (last_type == audit_type::run_end) {
+    if (last_kind == audit_type::run_end) {
       auto it = doc.FindMember("interrupted");
       last_interrupted = it != doc.MemberEnd() && it->value.IsBool()
                          && it->value.GetBool();
       if (auto err = recount.check_run_end(doc))
         return edited(n, n, line_name(n) + " (run_end): " + context_of(err));
-    } else if (auto err = recount.add(last_type, doc)) {
+    } else if (auto err = last_kind ? recount.add(*last_kind, doc) : caf::error{}) {
       return edited(n, n, line_name(n) + " (" + last_type + ") "
                             + context_of(err));
     }
@@ -133,7 +138,7 @@ audit_verification verify_audit(std::istream& in) {
   if (n == 0)
     return with_hash({audit_status::unfinished, 0, 0,
                       "the file holds no record: the run did not start", {}});
-  if (last_type != audit_type::run_end)
+  if (last_kind != audit_type::run_end)
     return with_hash({audit_status::unfinished, n, 0,
                       "no run_end record after " + line_name(n)
                         + ": the run did not finish",

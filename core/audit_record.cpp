@@ -495,7 +495,7 @@ void write_judge_watch(json_writer& w, const run_summary& s) {
     w.StartObject();
     json::string(w, "judge", a.judge);
     json::string(w, "mode", a.mode);
-    json::string(w, "action", a.action);
+    json::string(w, "action", to_string(a.action));
     json::uint(w, "at_canary", a.at_canary);
     w.EndObject();
   }

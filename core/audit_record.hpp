@@ -15,6 +15,7 @@
 #include <rapidjson/writer.h>
 
 #include "messages/answer_pair.hpp"
+#include "messages/audit_type.hpp"
 #include "messages/judge_record.hpp"
 #include "messages/run_summary.hpp"
 #include "messages/verdict.hpp"
@@ -26,26 +27,6 @@ namespace ij {
 inline constexpr std::string_view audit_genesis_hash =
   "0000000000000000000000000000000000000000000000000000000000000000";
 
-/// The record types, as written in "type".
-namespace audit_type {
-inline constexpr std::string_view manifest = "manifest";
-inline constexpr std::string_view judge_call = "judge_call";
-inline constexpr std::string_view vote = "vote";
-inline constexpr std::string_view verdict = "verdict";
-inline constexpr std::string_view item_verdict = "item_verdict";
-inline constexpr std::string_view rejected = "rejected";
-inline constexpr std::string_view run_end = "run_end";
-/// A resumed run continues here (core/audit_resume.hpp): after an
-/// interrupted run_end, or after the last committed record of a killed run.
-inline constexpr std::string_view resumed = "resumed";
-/// A cascade's audited pair on which the LLM judge decided otherwise than
-/// the rule judge (issue 10).
-inline constexpr std::string_view cascade_disagreement = "cascade_disagreement";
-/// A step of a batched judge's batch (core/batch_record.hpp, issue 17),
-/// written and fsynced before the judge acts on it.
-inline constexpr std::string_view batch = "batch";
-} // namespace audit_type
-
 /// "2026-12-02T13:50:57.123Z" for milliseconds since the Unix epoch.
 std::string iso8601_utc(std::int64_t unix_ms);
 
@@ -54,6 +35,15 @@ std::string iso8601_utc(std::int64_t unix_ms);
 void append_audit_line(std::string& out, std::uint64_t seq,
                        std::string_view type, std::string_view ts,
                        std::string_view prev, std::string_view body);
+
+/// The same for a record of the run (the writers name its type by the
+/// enumeration; the text form above also serves tests writing types no
+/// writer has).
+inline void append_audit_line(std::string& out, std::uint64_t seq, audit_type type,
+                              std::string_view ts, std::string_view prev,
+                              std::string_view body) {
+  append_audit_line(out, seq, to_string(type), ts, prev, body);
+}
 
 /// One judge call: every field of the record (never a key: records hold
 /// none). NUMERIC_A/B empty are written as null.

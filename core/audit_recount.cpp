@@ -94,95 +94,117 @@ caf::error audit_recount::add_vote_counts(const Value& r) {
   return {};
 }
 
-caf::error audit_recount::add(std::string_view type, const Value& r) {
-  std::string_view text;
-  if (type == "manifest") {
-    // The judges' workers and adapter ids, for the usage per judge (absent
-    // in older manifests: then only the sums are checked).
-    if (auto judges = member(r, "judges"); judges && judges->IsArray())
-      for (auto& j : judges->GetArray()) {
-        std::string_view name, adapter, worker;
-        if (read_string(j, "name", name) && read_string(j, "adapter_id", adapter)) {
-          read_string(j, "worker_id", worker);
-          judges_.push_back({std::string{name}, std::string{adapter},
-                             std::string{worker}});
-        }
+void audit_recount::add_manifest(const Value& r) {
+  // The judges' workers and adapter ids, for the usage per judge (absent
+  // in older manifests: then only the sums are checked).
+  if (auto judges = member(r, "judges"); judges && judges->IsArray())
+    for (auto& j : judges->GetArray()) {
+      std::string_view name, adapter, worker;
+      if (read_string(j, "name", name) && read_string(j, "adapter_id", adapter)) {
+        read_string(j, "worker_id", worker);
+        judges_.push_back({std::string{name}, std::string{adapter},
+                           std::string{worker}});
       }
-  } else if (type == "judge_call") {
-    std::string_view adapter;
-    bool failed = false;
-    std::uint64_t in = 0, out = 0;
-    if (!read_string(r, "pair_id", text))
-      return lacks("pair_id");
-    if (!read_string(r, "adapter_id", adapter))
-      return lacks("adapter_id");
-    if (!read_bool(r, "transport_failed", failed))
-      return lacks("transport_failed");
-    if (!read_u64(r, "input_tokens", in))
-      return lacks("input_tokens");
-    if (!read_u64(r, "output_tokens", out))
-      return lacks("output_tokens");
-    std::string_view worker;
-    read_string(r, "worker", worker); // null for a vote no worker took
-    call_facts facts;
-    read_bool(r, "cached", facts.cached);
-    std::string_view refused, kind;
-    facts.refused_by_breaker =
-      read_string(r, "refused_by", refused) && refused == refused_by_breaker_text;
-    if (read_string(r, "fault_kind", kind))
-      facts.fault = fault_kind_from_string(kind).value_or(fault_kind::none);
-    facts.has_worker = !worker.empty();
-    routes_.add(route_of(facts));
-    note_pair(text);
-    auto source = std::string{adapter} + '\n' + std::string{worker};
-    for (auto* t : {&calls_, &by_source_[source]}) {
-      ++t->calls;
-      t->faults += failed;
-      t->input_tokens += in;
-      t->output_tokens += out;
     }
-  } else if (type == "vote") {
-    if (!read_string(r, "pair_id", text))
-      return lacks("pair_id");
-    if (auto err = add_vote_counts(r))
-      return err;
-    ++votes_;
-    screened_ += member(r, "screened") ? 1 : 0;
-    flagged_ += member(r, "flags") ? 1 : 0;
-    note_pair(text);
-  } else if (type == "verdict") {
-    std::string_view rule, item;
-    if (!read_string(r, "pair_id", text))
-      return lacks("pair_id");
-    if (!read_string(r, "item", item))
-      return lacks("item");
-    if (!read_string(r, "rule", rule) || rule.size() != 2 || rule[0] != 'I'
-        || rule[1] < '1' || rule[1] > '5')
-      return make_error(errc::bad_input, "lacks a \"rule\" from I1 to I5");
-    ++verdicts_;
-    ++by_rule_[rule[1] - '1'];
-    note_pair(text);
-    judged_items_.push_back(fingerprint(item));
-  } else if (type == "canary") {
-    // A canary's judge calls are real calls (counted in judge_calls and
-    // usage); the canary record stands for its vote record.
-    if (!read_string(r, "canary_id", text))
-      return lacks("canary_id");
-    if (auto err = add_vote_counts(r))
-      return err;
-    ++canaries_;
-    note_pair(text);
-  } else if (type == "item_verdict") {
-    if (!read_string(r, "item", text))
-      return lacks("item");
-    ++items_;
-    closed_items_.push_back(fingerprint(text));
-  } else if (type == "rejected") {
-    ++rejected_;
-  } else if (type == "vote_moved") {
-    ++votes_moved_;
-  } else if (type == "late_reply") {
-    ++late_replies_;
+}
+
+caf::error audit_recount::add_judge_call(const Value& r) {
+  std::string_view text;
+  std::string_view adapter;
+  bool failed = false;
+  std::uint64_t in = 0, out = 0;
+  if (!read_string(r, "pair_id", text))
+    return lacks("pair_id");
+  if (!read_string(r, "adapter_id", adapter))
+    return lacks("adapter_id");
+  if (!read_bool(r, "transport_failed", failed))
+    return lacks("transport_failed");
+  if (!read_u64(r, "input_tokens", in))
+    return lacks("input_tokens");
+  if (!read_u64(r, "output_tokens", out))
+    return lacks("output_tokens");
+  std::string_view worker;
+  read_string(r, "worker", worker); // null for a vote no worker took
+  call_facts facts;
+  read_bool(r, "cached", facts.cached);
+  std::string_view refused, kind;
+  facts.refused_by_breaker =
+    read_string(r, "refused_by", refused) && refused == refused_by_breaker_text;
+  if (read_string(r, "fault_kind", kind))
+    facts.fault = fault_kind_from_string(kind).value_or(fault_kind::none);
+  facts.has_worker = !worker.empty();
+  routes_.add(route_of(facts));
+  note_pair(text);
+  auto source = std::string{adapter} + '\n' + std::string{worker};
+  for (auto* t : {&calls_, &by_source_[source]}) {
+    ++t->calls;
+    t->faults += failed;
+    t->input_tokens += in;
+    t->output_tokens += out;
+  }
+  return {};
+}
+
+caf::error audit_recount::add(audit_type type, const Value& r) {
+  std::string_view text;
+  switch (type) {
+    case audit_type::manifest:
+      add_manifest(r);
+      break;
+    case audit_type::judge_call:
+      return add_judge_call(r);
+    case audit_type::vote:
+      if (!read_string(r, "pair_id", text))
+        return lacks("pair_id");
+      if (auto err = add_vote_counts(r))
+        return err;
+      ++votes_;
+      screened_ += member(r, "screened") ? 1 : 0;
+      flagged_ += member(r, "flags") ? 1 : 0;
+      note_pair(text);
+      break;
+    case audit_type::verdict: {
+      std::string_view rule, item;
+      if (!read_string(r, "pair_id", text))
+        return lacks("pair_id");
+      if (!read_string(r, "item", item))
+        return lacks("item");
+      if (!read_string(r, "rule", rule) || rule.size() != 2 || rule[0] != 'I'
+          || rule[1] < '1' || rule[1] > '5')
+        return make_error(errc::bad_input, "lacks a \"rule\" from I1 to I5");
+      ++verdicts_;
+      ++by_rule_[rule[1] - '1'];
+      note_pair(text);
+      judged_items_.push_back(fingerprint(item));
+      break;
+    }
+    case audit_type::canary:
+      // A canary's judge calls are real calls (counted in judge_calls and
+      // usage); the canary record stands for its vote record.
+      if (!read_string(r, "canary_id", text))
+        return lacks("canary_id");
+      if (auto err = add_vote_counts(r))
+        return err;
+      ++canaries_;
+      note_pair(text);
+      break;
+    case audit_type::item_verdict:
+      if (!read_string(r, "item", text))
+        return lacks("item");
+      ++items_;
+      closed_items_.push_back(fingerprint(text));
+      break;
+    case audit_type::rejected:
+      ++rejected_;
+      break;
+    case audit_type::vote_moved:
+      ++votes_moved_;
+      break;
+    case audit_type::late_reply:
+      ++late_replies_;
+      break;
+    default: // resumed, batch, host, bias_alarm, ...: nothing they count
+      break;
   }
   return {};
 }

@@ -21,6 +21,7 @@
 #include <rapidjson/document.h>
 
 #include "core/call_route.hpp"
+#include "messages/audit_type.hpp"
 #include "messages/error.hpp"
 
 namespace ij {
@@ -30,7 +31,7 @@ public:
   /// Counts one record read from the audit, of `type` (any but run_end).
   /// bad_input saying what is wrong with it when it lacks a field the
   /// totals need (e.g. "lacks \"rule\"").
-  caf::error add(std::string_view type, const rapidjson::Value& record);
+  caf::error add(audit_type type, const rapidjson::Value& record);
 
   /// The first disagreement between `run_end` and the records counted, in
   /// plain words (bad_input, e.g. "run_end says pairs 40, but 39 verdict
@@ -38,6 +39,8 @@ public:
   caf::error check_run_end(const rapidjson::Value& run_end);
 
 private:
+  void add_manifest(const rapidjson::Value& r);
+  caf::error add_judge_call(const rapidjson::Value& r);
   struct calls_tally {
     std::uint64_t calls = 0;
     std::uint64_t faults = 0;

@@ -2,6 +2,7 @@
 
 #include <functional>
 #include <iterator>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -60,7 +61,8 @@ void drop_unset(Value& v) {
   }
 }
 
-bool ends_pair_or_run(std::string_view type) {
+// A type no writer has (nullopt) ends nothing and is passed over.
+bool ends_pair_or_run(std::optional<audit_type> type) {
   return type != audit_type::judge_call && type != audit_type::vote;
 }
 
@@ -71,32 +73,31 @@ public:
     p_.totals.faults_by_kind.assign(std::size(all_fault_kinds), 0);
   }
 
-  caf::error add(std::string_view type, const Value& r) {
-    if (type == audit_type::manifest)
-      return manifest(r);
-    if (type == audit_type::judge_call)
-      judge_call(r);
-    else if (type == audit_type::vote)
-      vote(r);
-    else if (type == audit_type::verdict)
-      return verdict(r);
-    else if (type == audit_type::canary)
-      canary(r);
-    else if (type == audit_type::item_verdict) {
-      p_.closed_items.emplace(str(r, "item"));
-      ++p_.totals.items;
-    } else if (type == audit_type::rejected) {
-      p_.rejected_lines.insert(u64(r, "line"));
-      ++p_.totals.rejected;
-    } else if (type == audit_type::resumed) {
-      ++p_.resumes;
-    } else if (type == audit_type::run_end) {
-      run_end(r);
-    } else if (type == audit_type::batch) {
-      batch_record b;
-      if (!read_batch_body(r, b))
-        return make_error(errc::bad_input, "a batch record lacks its step, judge or key");
-      p_.batches.push_back(std::move(b));
+  caf::error add(audit_type type, const Value& r) {
+    switch (type) {
+      case audit_type::manifest: return manifest(r);
+      case audit_type::judge_call: judge_call(r); break;
+      case audit_type::vote: vote(r); break;
+      case audit_type::verdict: return verdict(r);
+      case audit_type::canary: canary(r); break;
+      case audit_type::item_verdict:
+        p_.closed_items.emplace(str(r, "item"));
+        ++p_.totals.items;
+        break;
+      case audit_type::rejected:
+        p_.rejected_lines.insert(u64(r, "line"));
+        ++p_.totals.rejected;
+        break;
+      case audit_type::resumed: ++p_.resumes; break;
+      case audit_type::run_end: run_end(r); break;
+      case audit_type::batch: {
+        batch_record b;
+        if (!read_batch_body(r, b))
+          return make_error(errc::bad_input, "a batch record lacks its step, judge or key");
+        p_.batches.push_back(std::move(b));
+        break;
+      }
+      default: break; // the run's notes, canary alarms: nothing to resume
     }
     return {};
   }
@@ -161,7 +162,7 @@ private:
       usage.batched_input_tokens += u64(r, "input_tokens");
       usage.batched_output_tokens += u64(r, "output_tokens");
     }
-    if (str(r, "fault_kind") != "budget") {
+    if (kind != fault_kind::budget) {
       auto& spent = p_.spent[name];
       ++spent.calls;
       spent.input_tokens += u64(r, "input_tokens");
@@ -291,18 +292,18 @@ caf::expected<resume_point> read_resume_point(std::istream& in) {
   // applied once its verdict follows.
   std::vector<std::string> tail;
   std::uint64_t offset = 0, n = 0;
-  std::string last_type;
+  std::optional<audit_type> last_type;
   bool interrupted = false;
-  auto apply = [&](const std::string& text, std::string& type) -> caf::error {
+  auto apply = [&](const std::string& text, std::optional<audit_type>& type) -> caf::error {
     rapidjson::Document doc;
     doc.Parse(text.data(), text.size());
     if (doc.HasParseError() || !doc.IsObject())
       return make_error(errc::bad_input,
                         "line " + std::to_string(n) + " is not a JSON object");
-    type = std::string{str(doc, "type")};
+    type = audit_type_from_string(str(doc, "type"));
     if (type == audit_type::run_end)
       interrupted = flag(doc, "interrupted");
-    return add.add(type, doc);
+    return type ? add.add(*type, doc) : caf::error{};
   };
   while (std::getline(in, line)) {
     if (in.eof()) { // no newline: a torn last line
@@ -313,13 +314,13 @@ caf::expected<resume_point> read_resume_point(std::istream& in) {
     offset += line.size() + 1;
     rapidjson::Document doc;
     doc.Parse(line.data(), line.size());
-    auto type = doc.IsObject() ? std::string{str(doc, "type")} : std::string{};
+    auto type = doc.IsObject() ? audit_type_from_string(str(doc, "type")) : std::nullopt;
     if (!ends_pair_or_run(type)) {
       tail.push_back(line);
       continue;
     }
     for (auto& t : tail) {
-      std::string ignored;
+      std::optional<audit_type> ignored;
       if (auto err = apply(t, ignored))
         return err;
     }

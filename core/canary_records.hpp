@@ -11,15 +11,11 @@
 #include <vector>
 
 #include "core/bias_alarm.hpp"
+#include "messages/audit_type.hpp"
 #include "messages/canary_result.hpp"
 #include "messages/judge_watch.hpp"
 
 namespace ij {
-
-namespace audit_type {
-inline constexpr std::string_view canary = "canary";
-inline constexpr std::string_view bias_alarm = "bias_alarm";
-} // namespace audit_type
 
 /// One judge's observation on a canary.
 struct canary_judgement {

@@ -7,16 +7,11 @@
 #include <string>
 #include <string_view>
 
+#include "messages/audit_type.hpp"
 #include "messages/host_event.hpp"
 #include "messages/judge_record.hpp"
 
 namespace ij {
-
-namespace audit_type {
-inline constexpr std::string_view host = "host";
-inline constexpr std::string_view vote_moved = "vote_moved";
-inline constexpr std::string_view late_reply = "late_reply";
-} // namespace audit_type
 
 /// {"host", "event", "detail", "workers", "at"}.
 std::string host_event_body(const host_event& e);

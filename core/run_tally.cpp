@@ -6,6 +6,7 @@
 #include "core/call_route.hpp"
 #include "core/cancel_account.hpp"
 #include "core/judge_budget.hpp"
+#include "messages/host_event.hpp"
 
 namespace ij {
 
@@ -132,17 +133,23 @@ void run_tally::add_dropped(const vote_result& vr) {
   add_unrecorded(dropped.result());
 }
 
-void run_tally::add_note(const std::string& type, const std::string& host_name,
+void run_tally::add_note(audit_type type, const std::string& host_name,
                          const std::string& event) {
   auto& h = host(host_name);
-  if (type == "vote_moved") {
-    ++summary_.votes_moved;
-    ++h.votes_moved;
-  } else if (type == "late_reply") {
-    ++summary_.late_replies;
-    ++h.late_replies;
-  } else if (event == "lost") {
-    ++h.lost;
+  switch (type) {
+    case audit_type::vote_moved:
+      ++summary_.votes_moved;
+      ++h.votes_moved;
+      break;
+    case audit_type::late_reply:
+      ++summary_.late_replies;
+      ++h.late_replies;
+      break;
+    case audit_type::host:
+      if (event == to_string(host_event_kind::lost))
+        ++h.lost;
+      break;
+    default: break;
   }
 }
 

@@ -18,6 +18,7 @@
 #include "core/fault_reason_tally.hpp"
 #include "core/panel_tally.hpp"
 #include "core/run_config.hpp"
+#include "messages/audit_type.hpp"
 #include "messages/judge_info.hpp"
 #include "messages/run_summary.hpp"
 #include "messages/unrecorded_calls.hpp"
@@ -59,7 +60,7 @@ public:
   void add_dropped(const vote_result& vr);
 
   /// A failover note ("vote_moved", "late_reply", "host" with its event).
-  void add_note(const std::string& type, const std::string& host,
+  void add_note(audit_type type, const std::string& host,
                 const std::string& event);
 
   void add_rejected(std::uint64_t n) { summary_.rejected += n; }

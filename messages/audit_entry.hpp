@@ -11,14 +11,15 @@
 #include <caf/meta/type_name.hpp>
 
 #include "messages/answer_pair.hpp"
+#include "messages/audit_type.hpp"
 #include "messages/verdict.hpp"
 #include "messages/vote_result.hpp"
 
 namespace ij {
 
 struct audit_entry {
-  /// "manifest", "item_verdict", "rejected", "run_end", ...
-  std::string type;
+  /// manifest, item_verdict, rejected, run_end, ...
+  audit_type type = audit_type::manifest;
   /// The record's own fields as one JSON object text ("{...}").
   std::string body;
 };

@@ -7,11 +7,13 @@
 
 #include <caf/meta/type_name.hpp>
 
+#include "messages/audit_type.hpp"
+
 namespace ij {
 
 struct run_note {
-  /// The audit record type: "vote_moved", "late_reply" or "host".
-  std::string type;
+  /// The audit record type: vote_moved, late_reply or host.
+  audit_type type = audit_type::host;
   /// The host it concerns ("ADDR:PORT", "local").
   std::string host;
   /// For a host record, its event ("lost", ...); empty otherwise.

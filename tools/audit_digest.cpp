@@ -1,6 +1,7 @@
 #include "tools/audit_digest.hpp"
 
 #include "core/agreement.hpp"
+#include "core/audit_record.hpp"
 #include "core/calibration.hpp"
 #include "core/cascade_tally.hpp"
 #include "core/number_text.hpp"
@@ -438,31 +439,31 @@ struct reader {
       return;
     ++d.records;
     auto type = str(doc, "type");
-    if (type == "manifest")
-      manifest(doc);
-    else if (type == "judge_call")
-      judge_call(doc);
-    else if (type == "verdict")
-      verdict(doc);
-    else if (type == "item_verdict") {
-      auto v = str(doc, "verdict");
-      ++d.items[v == "INVARIANT" ? 0 : v == "VIOLATED" ? 1 : 2];
-    } else if (type == "canary") {
-      canary(doc);
-      pending.reset({}); // its calls were a canary's, not a pair's
+    auto kind = audit_type_from_string(type);
+    if (!kind) {
+      other(type); // a type no writer has: counted by its text
+      return;
     }
-    else if (type == "bias_alarm")
-      alarm(doc);
-    else if (type == "run_end")
-      run_end(doc);
-    else if (type == "rejected")
-      ++d.rejected;
-    else if (type == "vote")
-      vote(doc);
-    else if (type == "batch")
-      batches.add_batch(doc);
-    else
-      other(type);
+    switch (*kind) {
+      case audit_type::manifest: manifest(doc); break;
+      case audit_type::judge_call: judge_call(doc); break;
+      case audit_type::verdict: verdict(doc); break;
+      case audit_type::item_verdict: {
+        auto v = str(doc, "verdict");
+        ++d.items[v == "INVARIANT" ? 0 : v == "VIOLATED" ? 1 : 2];
+        break;
+      }
+      case audit_type::canary:
+        canary(doc);
+        pending.reset({}); // its calls were a canary's, not a pair's
+        break;
+      case audit_type::bias_alarm: alarm(doc); break;
+      case audit_type::run_end: run_end(doc); break;
+      case audit_type::rejected: ++d.rejected; break;
+      case audit_type::vote: vote(doc); break;
+      case audit_type::batch: batches.add_batch(doc); break;
+      default: other(type); break; // resumed, the run's notes, ...
+    }
   }
 };
 

@@ -5,6 +5,8 @@
 
 #include <rapidjson/document.h>
 
+#include "messages/audit_type.hpp"
+
 namespace ij {
 
 std::string judge_votes::source() const {
@@ -56,15 +58,15 @@ audit_reading read_labelled_votes(std::istream& in, const std::string& name,
     r.Parse<rapidjson::kParseFullPrecisionFlag>(line.data(), line.size());
     if (r.HasParseError() || !r.IsObject())
       continue;
-    auto type = str(r, "type");
-    if (type == "manifest") {
+    auto type = audit_type_from_string(str(r, "type"));
+    if (type == audit_type::manifest) {
       reading.run_id = str(r, "run_id");
       if (auto js = r.FindMember("judges");
           js != r.MemberEnd() && js->value.IsArray())
         for (auto& j : js->value.GetArray())
           if (j.IsObject())
             judge_of_worker[str(j, "worker_id")] = str(j, "judge_id");
-    } else if (type == "judge_call") {
+    } else if (type == audit_type::judge_call) {
       auto t = r.FindMember("transport_failed");
       if (t != r.MemberEnd() && t->value.IsBool() && t->value.GetBool())
         continue;
@@ -77,7 +79,7 @@ audit_reading read_labelled_votes(std::istream& in, const std::string& name,
         {judge, d == "EQUIVALENT" ? judge_decision::equivalent
                                   : judge_decision::different,
          probs_of(r)});
-    } else if (type == "verdict") {
+    } else if (type == audit_type::verdict) {
       ++reading.pairs;
       // An audit without a run id (not this tool's) is a run of its own.
       auto run = reading.run_id.empty() ? "(" + name + ")" : reading.run_id;

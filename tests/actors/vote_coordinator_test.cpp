@@ -333,8 +333,8 @@ TEST_CASE("a worker that leaves with no other worker of its judge: its "
   r.run();
   CHECK(first->value->records.size() == 1);
   REQUIRE(r.sink.notes->size() == 2);
-  CHECK(r.sink.notes->at(0).type == "vote_moved");
-  CHECK(r.sink.notes->at(1).type == "late_reply");
+  CHECK(r.sink.notes->at(0).type == audit_type::vote_moved);
+  CHECK(r.sink.notes->at(1).type == audit_type::late_reply);
   // With no worker at all, new votes wait the failover wait too.
   auto second = r.vote(pair_of("2", "2", "p2"));
   r.run();
@@ -367,7 +367,7 @@ TEST_CASE("failover: a lost worker's votes move to another worker of the "
   REQUIRE(other->calls() == 2);
   REQUIRE(r.sink.notes->size() == 1);
   auto& moved = r.sink.notes->at(0);
-  CHECK(moved.type == "vote_moved");
+  CHECK(moved.type == audit_type::vote_moved);
   CHECK(moved.host == "local");
   CHECK(moved.body.find("\"from_worker\":\"w0@local\"") != std::string::npos);
   CHECK(moved.body.find("\"why\":\"host 10.0.0.1:7000 lost: no answer\"")
@@ -376,7 +376,7 @@ TEST_CASE("failover: a lost worker's votes move to another worker of the "
   lost->complete_next(canonical("DIFFERENT"));
   r.run();
   REQUIRE(r.sink.notes->size() == 2);
-  CHECK(r.sink.notes->at(1).type == "late_reply");
+  CHECK(r.sink.notes->at(1).type == audit_type::late_reply);
   CHECK_FALSE(res->done);
   other->complete_next(canonical("EQUIVALENT"));
   r.run();
@@ -444,7 +444,7 @@ TEST_CASE("host events from the directory become host notes for the run") {
   r.run();
   REQUIRE(r.sink.notes->size() == 1);
   auto& n = r.sink.notes->at(0);
-  CHECK(n.type == "host");
+  CHECK(n.type == audit_type::host);
   CHECK(n.event == "lost");
   CHECK(n.host == "10.0.0.1:7000");
   CHECK(n.body.find("\"event\":\"lost\"") != std::string::npos);

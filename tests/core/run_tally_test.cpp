@@ -112,10 +112,10 @@ TEST_CASE("pairs count by rule, canaries apart, notes count per host") {
   t.add_canary(votes({call("a#1")}), {alarm});
   t.add_rejected(3);
   t.add_items(2);
-  t.add_note("vote_moved", "h:1", "");
-  t.add_note("late_reply", "h:1", "");
-  t.add_note("host", "h:1", "lost");
-  t.add_note("host", "h:1", "connected");
+  t.add_note(audit_type::vote_moved, "h:1", "");
+  t.add_note(audit_type::late_reply, "h:1", "");
+  t.add_note(audit_type::host, "h:1", "lost");
+  t.add_note(audit_type::host, "h:1", "connected");
   auto& s = t.summary();
   CHECK(s.pairs == 2);
   CHECK(s.by_rule[0] == 1);
