@@ -30,12 +30,6 @@ struct batch_settings {
 /// The providers' completion window: a batched vote's deadline by default.
 constexpr std::chrono::milliseconds batch_window{24LL * 3600 * 1000};
 
-/// The requests per batch an API takes ("anthropic" 100,000, "openai"
-/// 50,000); 0 for a type without a batch API.
-constexpr std::uint32_t batch_request_limit(std::string_view type) {
-  return type == "anthropic" ? 100000u : type == "openai" ? 50000u : 0u;
-}
-
 /// The calls a batched judge takes at once: two full batches (one in flight
 /// while the next fills); 0 when not batched.
 constexpr std::uint32_t batch_calls_at_once(const batch_settings& b) {

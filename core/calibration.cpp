@@ -9,6 +9,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "core/backend_kinds.hpp"
 #include "core/json_fields.hpp"
 #include "core/sha256.hpp"
 
@@ -330,9 +331,10 @@ pair_score score_pair(double p, bool label) {
 // --- Which confidence a judge gives -------------------------------------------
 
 std::string_view confidence_source(const judge_spec& spec) {
-  if (spec.type == "stub" && noisy_stub_error(spec.model))
+  auto kind = find_backend_kind(spec.type);
+  if (kind && kind->model_gives_probs && kind->model_gives_probs(spec.model))
     return "decision_probs";
-  if (is_backend_type(spec.type) && spec.logprobs)
+  if (kind && kind->http && spec.logprobs)
     return "decision_probs";
   return "vote_share";
 }

@@ -1,5 +1,6 @@
 #include "core/judge_spec.hpp"
 
+#include "core/backend_kinds.hpp"
 #include "core/number_text.hpp"
 #include "core/prompt.hpp"
 
@@ -25,12 +26,6 @@ std::size_t url_separator(std::string_view rest) {
       return pos;
   }
   return std::string_view::npos;
-}
-
-bool is_stub_kind(const std::string& kind) {
-  const auto& kinds = stub_kinds();
-  return std::find(kinds.begin(), kinds.end(), kind) != kinds.end()
-         || noisy_stub_error(kind);
 }
 
 } // namespace
@@ -66,7 +61,10 @@ std::string stub_kinds_text() {
 }
 
 bool follows_answer_policy(const judge_spec& spec) {
-  return spec.type == "rules" || (spec.type == "stub" && spec.model == "numeric");
+  auto kind = find_backend_kind(spec.type);
+  return kind
+         && std::find(kind->rule_models.begin(), kind->rule_models.end(), spec.model)
+              != kind->rule_models.end();
 }
 
 void set_answer_policy(std::vector<judge_spec>& judges,
@@ -136,27 +134,34 @@ caf::error judge_setting_problem(const judge_spec& spec, bool constrain_field) {
   auto bad = [](std::string what) {
     return make_error(errc::bad_config, std::move(what));
   };
+  auto kind = find_backend_kind(spec.type);
+  if (!kind)
+    return unknown_backend_kind(spec.type, "");
   if (!constrain_field) {
-    if (!spec.logprobs || spec.type == "ollama" || spec.type == "openai")
+    if (!spec.logprobs || kind->logprobs)
       return caf::error{};
-    if (spec.type == "anthropic")
-      return bad("the anthropic API returns no log-probabilities (use an "
-                 "ollama or openai judge, or remove \"logprobs\")");
+    if (kind->http)
+      return bad("the " + spec.type + " API returns no log-probabilities (use an "
+                 + backend_kinds_text([](auto& k) { return k.http && k.logprobs; }, "or")
+                 + " judge, or remove \"logprobs\")");
     return bad("a " + spec.type + " judge has no log-probabilities (HTTP judges only)");
   }
   if (spec.constrain == reply_constraint::none)
     return caf::error{};
-  if (!is_backend_type(spec.type))
+  if (!kind->json_constraint && !kind->grammar_constraint)
     return bad("a " + spec.type + " judge takes no constraint (HTTP judges only)");
-  if (spec.constrain == reply_constraint::grammar && spec.type != "openai")
+  if (spec.constrain == reply_constraint::grammar && !kind->grammar_constraint)
     return bad("the " + spec.type
                + " API accepts no regular grammar (grammar: openai-compatible "
                  "vLLM or llama.cpp servers); use \"json\"");
+  if (spec.constrain == reply_constraint::json && !kind->json_constraint)
+    return bad("the " + spec.type + " API accepts no JSON constraint; use \"grammar\"");
   return caf::error{};
 }
 
 bool is_backend_type(const std::string& type) {
-  return type == "ollama" || type == "anthropic" || type == "openai";
+  auto kind = find_backend_kind(type);
+  return kind && kind->http;
 }
 
 caf::expected<judge_spec> parse_judge_name(const std::string& name) {
@@ -171,11 +176,9 @@ caf::expected<judge_spec> parse_judge_name(const std::string& name) {
             + std::string{name_help} + ")");
   }
   auto type = name.substr(0, colon);
-  if (type != "stub" && type != "rules" && !is_backend_type(type)) {
-    return make_error(errc::bad_config,
-                      "unknown judge type '" + type + "' in '" + name
-            + "' (expected stub, rules, ollama, anthropic or openai)");
-  }
+  auto kind = find_backend_kind(type);
+  if (!kind)
+    return unknown_backend_kind(type, " in '" + name + "'");
   std::string_view rest{name};
   rest.remove_prefix(colon + 1);
   judge_spec spec;
@@ -199,30 +202,20 @@ caf::expected<judge_spec> parse_judge_name(const std::string& name) {
   spec.model = std::string{rest};
   if (spec.model.empty()) {
     return make_error(errc::bad_config,
-                      "judge name '" + name + "' has an empty "
-            + (type == "stub" ? std::string{"stub kind"}
-                              : std::string{"model"})
-            + " (" + std::string{name_help} + ")");
+                      "judge name '" + name + "' has an empty " + kind->model_word
+                        + " (" + std::string{name_help} + ")");
   }
-  if (type == "rules" && spec.model != "math") {
+  if (kind->knows_model && !kind->knows_model(spec.model)) {
     return make_error(errc::bad_config,
-                      "unknown rule judge '" + spec.model + "' in '" + name
-            + "' (expected rules:math)");
+                      "unknown " + kind->unknown_model_word + " '" + spec.model
+                        + "' in '" + name + "' (expected "
+                        + (kind->name_models_text ? kind->name_models_text()
+                                                  : kind->models_text())
+                        + ")");
   }
-  if (type == "rules" && !spec.base_url.empty()) {
+  if (!kind->http && !spec.base_url.empty()) {
     return make_error(errc::bad_config,
-                      "rule judge '" + name + "' takes no URL");
-  }
-  if (type == "stub") {
-    if (!is_stub_kind(spec.model)) {
-      return make_error(errc::bad_config,
-                        "unknown stub kind '" + spec.model + "' in '" + name
-              + "' (expected " + stub_kinds_text() + ")");
-    }
-    if (!spec.base_url.empty()) {
-      return make_error(errc::bad_config,
-                        "stub judge '" + name + "' takes no URL");
-    }
+                      kind->judge_word + " '" + name + "' takes no URL");
   }
   spec.name = name;
   return spec;

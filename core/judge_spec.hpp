@@ -40,8 +40,8 @@ inline bool operator==(const breaker_settings& x, const breaker_settings& y) {
 struct judge_spec {
   /// Display name used in records and summaries (defaults to type:model).
   std::string name;
-  /// "stub", "rules" (rules:math, the embedded rule judge), "ollama",
-  /// "anthropic" or "openai".
+  /// A kind of core/backend_kinds: "stub", "rules" (rules:math, the
+  /// embedded rule judge), "ollama", "anthropic", "openai", or one added.
   std::string type;
   /// For stubs, the stub kind (stub_kinds()). For backends, the model.
   std::string model;
@@ -148,7 +148,8 @@ const std::vector<std::string>& stub_kinds();
 /// The stub kinds as words for messages: "numeric, ..., malformed or failing".
 std::string stub_kinds_text();
 
-/// True for "ollama", "anthropic" and "openai".
+/// True for the HTTP kinds of core/backend_kinds ("ollama", "anthropic",
+/// "openai", ...).
 bool is_backend_type(const std::string& type);
 
 /// The judge a spec names, as a stable id: adapter type, model, temperature

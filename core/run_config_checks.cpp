@@ -5,6 +5,7 @@
 #include <functional>
 #include <set>
 
+#include "core/backend_kinds.hpp"
 #include "core/host_address.hpp"
 #include "core/verdict_table.hpp"
 
@@ -18,6 +19,18 @@ using fail_fn = std::function<caf::error(const std::string& pointer,
 caf::error validate_judges(const run_config& cfg, const fail_fn& fail) {
   if (cfg.judges.empty())
     return fail("/judges", "no judge configured");
+  // The kind first (the schema leaves "type" a string: the table,
+  // core/backend_kinds, may gain kinds at run time), then its model.
+  for (std::size_t i = 0; i < cfg.judges.size(); ++i) {
+    auto& j = cfg.judges[i];
+    auto at = "/judges/" + std::to_string(i);
+    auto kind = find_backend_kind(j.type);
+    if (!kind)
+      return fail(at + "/type", context_of(unknown_backend_kind(j.type, "")));
+    if (kind->knows_model && !kind->knows_model(j.model))
+      return fail(at + "/model", "unknown " + kind->unknown_model_word + " '" + j.model
+                                   + "' (expected " + kind->models_text() + ")");
+  }
   for (std::size_t i = 0; i < cfg.judges.size(); ++i)
     for (bool constrain : {false, true})
       if (auto err = judge_setting_problem(cfg.judges[i], constrain))
@@ -26,10 +39,11 @@ caf::error validate_judges(const run_config& cfg, const fail_fn& fail) {
                     context_of(err));
   for (std::size_t i = 0; i < cfg.judges.size(); ++i) {
     auto& j = cfg.judges[i];
-    if (j.type == "rules" && (j.prompt != prompt_choice{} || j.non_numeric_prompt))
+    if (!find_backend_kind(j.type)->takes_prompt
+        && (j.prompt != prompt_choice{} || j.non_numeric_prompt))
       return fail("/judges/" + std::to_string(i)
                     + (j.prompt != prompt_choice{} ? "/prompt" : "/non_numeric_prompt"),
-                  "a rules judge reads the answers by rule and sends no prompt "
+                  "a " + j.type + " judge reads the answers by rule and sends no prompt "
                   "(remove \"prompt\", or give it to a model judge)");
   }
   if (auto err = validate(cfg.votes))
@@ -51,11 +65,13 @@ caf::error validate_batches(const run_config& cfg, const fail_fn& fail) {
                   "the batch discount is a share of the price, from 0 to 1");
     if (!j.batch.enabled)
       continue;
-    auto limit = batch_request_limit(j.type);
+    auto limit = find_backend_kind(j.type)->batch_limit;
     if (limit == 0)
       return fail(at + "/batch", "judge \"" + j.name + "\" of type \"" + j.type
-                                   + "\" has no batch API (batch is for anthropic "
-                                     "and openai judges)");
+                                   + "\" has no batch API (batch is for "
+                                   + backend_kinds_text([](auto& k) { return k.batch_limit > 0; },
+                                                        "and")
+                                   + " judges)");
     if (j.batch.max_requests < 1 || j.batch.max_requests > limit)
       return fail(at + "/batch/max_requests",
                   "must be from 1 to " + std::to_string(limit) + " (the " + j.type

@@ -10,6 +10,7 @@
 
 #include <rapidjson/document.h>
 
+#include "core/backend_kinds.hpp"
 #include "core/run_config.hpp"
 #include "core/serve_settings.hpp"
 
@@ -96,6 +97,40 @@ TEST_CASE("configs/schema.json and the run configuration's field table list the 
   auto doc = schema("schema.json");
   check_table(doc, doc, run_config_fields());
   check_table(doc, doc["definitions"]["judge"], judge_config_fields());
+}
+
+// The backend table (core/backend_kinds) is the one list of judge kinds:
+// the schema leaves "type" a string (a kind a test adds at run time must
+// pass), and its description names every kind of the table, in its order.
+TEST_CASE("configs/schema.json leaves a judge's type to the backend table") {
+  auto doc = schema("schema.json");
+  auto& type = doc["definitions"]["judge"]["properties"]["type"];
+  CHECK_FALSE(type.HasMember("enum"));
+  REQUIRE(type.HasMember("type"));
+  CHECK(std::string{type["type"].GetString()} == "string");
+  REQUIRE(type.HasMember("description"));
+  std::string description = type["description"].GetString();
+  CHECK(description.find(backend_kinds_text()) != std::string::npos);
+  auto names = backend_kind_names();
+  CHECK(names == std::vector<std::string>{"stub", "rules", "ollama", "anthropic", "openai"});
+}
+
+TEST_CASE("a judge of a kind not in the backend table: its field, named kinds") {
+  auto cfg = parse_config(R"({"judges":[{"type":"grpc","model":"m","temperature":0,)"
+                          R"("timeout_ms":1000,"max_in_flight":1}]})",
+                          "k.json");
+  REQUIRE_FALSE(cfg);
+  CHECK(context_of(cfg.error())
+        == "k.json: /judges/0/type: unknown judge type 'grpc' (expected stub, rules, "
+           "ollama, anthropic or openai)");
+  auto stub = parse_config(R"({"judges":[{"type":"stub","model":"oracle","temperature":0,)"
+                           R"("timeout_ms":1000,"max_in_flight":1}]})",
+                           "k.json");
+  REQUIRE_FALSE(stub);
+  CHECK(context_of(stub.error()).rfind("k.json: /judges/0/model: unknown stub kind 'oracle' "
+                                       "(expected numeric, ",
+                                       0)
+        == 0);
 }
 
 TEST_CASE("configs/serve.schema.json and SERVE.json's field table list the same fields") {
