@@ -2,10 +2,11 @@
 
 #include <utility>
 
+#include "adapters/backend_makers.hpp"
 #include "adapters/batch_judge.hpp"
 #include "adapters/circuit_breaker.hpp"
 #include "adapters/http_backends.hpp"
-#include "adapters/stub_judges.hpp"
+#include "core/backend_kinds.hpp"
 #include "core/batch_settings.hpp"
 #include "messages/error.hpp"
 
@@ -50,35 +51,34 @@ make_batched(const judge_spec& spec, judge_adapter_ptr fallback,
 
 caf::expected<judge_adapter_ptr>
 make_adapter(const judge_spec& spec, std::shared_ptr<batch_journal> journal) {
-  if (spec.type == "stub") {
-    if (auto adapter = make_stub_judge(spec.model, spec.policy))
-      return adapter;
-    return make_error(errc::bad_config, "unknown stub kind '" + spec.model
-                                          + "' (expected " + stub_kinds_text() + ")");
+  // The kind's row (core/backend_kinds) says what it is; its maker
+  // (adapters/backend_makers) builds it.
+  auto kind = find_backend_kind(spec.type);
+  auto make = maker_of(spec.type);
+  if (!kind)
+    return unknown_backend_kind(spec.type, "");
+  if (!make)
+    return make_error(errc::bad_config, "judge type '" + spec.type
+                                          + "' has no adapter (adapters/backend_makers)");
+  if (!kind->http) {
+    if (kind->knows_model && !kind->knows_model(spec.model))
+      return make_error(errc::bad_config, "unknown " + kind->unknown_model_word + " '"
+                                            + spec.model + "' (expected "
+                                            + kind->models_text() + ")");
+    return make(spec);
   }
-  if (spec.type == "rules") {
-    if (auto adapter = make_rule_judge(spec.model, spec.policy))
-      return adapter;
-    return make_error(errc::bad_config,
-                      "unknown rule judge '" + spec.model + "' (expected math)");
-  }
-  if (is_backend_type(spec.type)) {
-    if (spec.model.empty())
-      return make_error(errc::bad_config, "judge '" + spec.name + "' of type '"
-                                            + spec.type + "' names no model");
-    auto adapter = make_http_adapter(spec);
-    // A dead or misconfigured backend must not cost its timeouts and
-    // retries on every vote.
-    if (adapter && spec.breaker.enabled)
-      *adapter = std::make_shared<circuit_breaker>(std::move(*adapter), spec.breaker,
-                                                   credentials_hint(spec));
-    if (adapter && spec.batch.enabled)
-      return make_batched(spec, std::move(*adapter), std::move(journal));
-    return adapter;
-  }
-  return make_error(errc::bad_config,
-                    "unknown judge type '" + spec.type
-                      + "' (expected stub, rules, ollama, anthropic or openai)");
+  if (spec.model.empty())
+    return make_error(errc::bad_config, "judge '" + spec.name + "' of type '"
+                                          + spec.type + "' names no model");
+  auto adapter = make(spec);
+  // A dead or misconfigured backend must not cost its timeouts and
+  // retries on every vote.
+  if (adapter && spec.breaker.enabled)
+    *adapter = std::make_shared<circuit_breaker>(std::move(*adapter), spec.breaker,
+                                                 credentials_hint(spec));
+  if (adapter && spec.batch.enabled)
+    return make_batched(spec, std::move(*adapter), std::move(journal));
+  return adapter;
 }
 
 call_options call_options_for(const judge_spec& spec,

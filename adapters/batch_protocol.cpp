@@ -217,10 +217,9 @@ const char* to_string(batch_api api) {
 }
 
 caf::expected<batch_api> batch_api_for(const std::string& type) {
-  if (type == "anthropic")
-    return batch_api::anthropic;
-  if (type == "openai")
-    return batch_api::openai;
+  for (auto api : {batch_api::anthropic, batch_api::openai})
+    if (type == to_string(api))
+      return api;
   return make_error(errc::bad_config,
                     "judge type \"" + type + "\" has no batch API (anthropic, openai)");
 }

@@ -250,12 +250,9 @@ std::string_view verdict_json_schema() {
 }
 
 const chat_protocol* chat_protocol_for(const std::string& type) {
-  if (type == "ollama")
-    return &ollama;
-  if (type == "anthropic")
-    return &anthropic;
-  if (type == "openai")
-    return &openai;
+  for (auto* p : {&ollama, &anthropic, &openai})
+    if (type == p->kind)
+      return p;
   return nullptr;
 }
 

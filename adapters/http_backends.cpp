@@ -1,11 +1,14 @@
 #include "adapters/http_backends.hpp"
 
+#include <cstdint>
 #include <cstdlib>
 
+#include "adapters/batch_protocol.hpp"
 #include "adapters/chat_protocol.hpp"
 #include "adapters/http_client.hpp"
 #include "adapters/http_judge.hpp"
 #include "adapters/url.hpp"
+#include "core/backend_kinds.hpp"
 #include "messages/error.hpp"
 
 namespace ij {
@@ -19,22 +22,34 @@ std::string env(const std::string& name) {
   return v ? std::string(v) : std::string{};
 }
 
+// Where an HTTP kind's endpoint and key come from when the configuration
+// does not say: the adapter half of its row in core/backend_kinds.
 struct backend_defaults {
+  const char* type;
   const char* url_env;
   const char* url;
   const char* key_env;  // nullptr: no key
   bool key_required;
+  /// The URL variable may be "host[:port]" without a scheme (Ollama's own
+  /// rule for OLLAMA_HOST: http on this port); 0: a URL.
+  std::uint16_t schemeless_port;
+  /// The path a base URL without one means ("http://host:8000" is the usual
+  /// "/v1" of OpenAI-compatible servers); nullptr: none.
+  const char* default_path;
+};
+
+constexpr backend_defaults http_defaults[] = {
+  {"ollama", "OLLAMA_HOST", "http://127.0.0.1:11434", nullptr, false, 11434, nullptr},
+  {"anthropic", "ANTHROPIC_BASE_URL", "https://api.anthropic.com", "ANTHROPIC_API_KEY",
+   true, 0, nullptr},
+  {"openai", "OPENAI_BASE_URL", "https://api.openai.com/v1", "OPENAI_API_KEY", false, 0,
+   "/v1"},
 };
 
 std::optional<backend_defaults> defaults_for(const std::string& type) {
-  if (type == "ollama")
-    return backend_defaults{"OLLAMA_HOST", "http://127.0.0.1:11434", nullptr, false};
-  if (type == "anthropic")
-    return backend_defaults{"ANTHROPIC_BASE_URL", "https://api.anthropic.com",
-                            "ANTHROPIC_API_KEY", true};
-  if (type == "openai")
-    return backend_defaults{"OPENAI_BASE_URL", "https://api.openai.com/v1",
-                            "OPENAI_API_KEY", false};
+  for (auto& d : http_defaults)
+    if (type == d.type)
+      return d;
   return std::nullopt;
 }
 
@@ -51,8 +66,8 @@ caf::expected<url> resolve(const judge_spec& spec) {
     origin = std::string("$") + d->url_env;
     // OLLAMA_HOST may be "host:port" or "host" (Ollama's own rule: no
     // scheme means http on port 11434); a configured base_url is a URL.
-    if (spec.type == "ollama")
-      schemeless = 11434;
+    if (d->schemeless_port)
+      schemeless = d->schemeless_port;
   }
   if (text.empty()) {
     text = d->url;
@@ -68,8 +83,8 @@ caf::expected<url> resolve(const judge_spec& spec) {
                         + " is not a usable URL: " + context_of(u.error()));
   }
   // "http://host:8000" means the usual "/v1" of OpenAI-compatible servers.
-  if (spec.type == "openai" && u->path.empty())
-    u->path = "/v1";
+  if (d->default_path && u->path.empty())
+    u->path = d->default_path;
   return u;
 }
 
@@ -96,15 +111,18 @@ caf::expected<judge_adapter_ptr> make_http_adapter(const judge_spec& spec) {
 }
 
 caf::expected<batch_client_config> batch_client_config_for(const judge_spec& spec) {
-  if (spec.type != "anthropic" && spec.type != "openai")
-    return make_error(errc::bad_config, spec.type + " judge: no batch API (batch is for "
-                                                    "anthropic and openai judges)");
+  auto api = batch_api_for(spec.type);
+  if (!api)
+    return make_error(errc::bad_config,
+                      spec.type + " judge: no batch API (batch is for "
+                        + backend_kinds_text([](auto& k) { return k.batch_limit > 0; }, "and")
+                        + " judges)");
   auto base = resolve(spec);
   if (!base)
     return std::move(base.error());
   auto d = *defaults_for(spec.type);
   batch_client_config cfg;
-  cfg.api = spec.type == "anthropic" ? batch_api::anthropic : batch_api::openai;
+  cfg.api = *api;
   cfg.base = *base;
   cfg.ca_file = spec.ca_file;
   if (d.key_env) {
