@@ -22,6 +22,8 @@
 #include "messages/host_event.hpp"
 #include "messages/host_hello.hpp"
 #include "messages/run_note.hpp"
+#include "messages/run_figures.hpp"
+#include "messages/run_row.hpp"
 #include "messages/unrecorded_calls.hpp"
 #include "messages/judge_decision.hpp"
 #include "messages/judge_record.hpp"
@@ -205,6 +207,24 @@ TEST_CASE_METHOD(registered_system, "messages: judge_decision round-trips every 
     check_round_trips(d, "ij.judge_decision");
 }
 
+// Issue 30: a daemon run's state is an enumeration on the wire too.
+TEST_CASE_METHOD(registered_system, "messages: a run's row and figures carry run_state",
+                 "[messages]") {
+  for (auto state : all_run_states) {
+    run_row row;
+    row.id = "r1";
+    row.state = state;
+    row.counts_json = "{\"pairs\":3}";
+    check_round_trips(row, "ij.run_row");
+    check_round_trips(run_end_record{row, state != run_state::open}, "ij.run_end_record");
+    check_round_trips(removed_run{"r1", state, "{}"}, "ij.removed_run");
+  }
+  run_figures f;
+  f.runs_by_state = {{run_state::done, 4}, {run_state::failed, 1}};
+  f.count_sums = {{"pairs", 7}};
+  check_round_trips(f, "ij.run_figures");
+}
+
 TEST_CASE_METHOD(registered_system, "messages: fault_kind round-trips every value and its name",
                  "[messages]") {
   for (auto k : all_fault_kinds) {
@@ -369,7 +389,7 @@ TEST_CASE_METHOD(registered_system, "messages: run_summary round-trips with usag
   s.canaries = 17;
   s.canary_tallies = {canary_tally{"stub:equivalent", 17, 12, 8, 4, 0, true}};
   s.alarms = {bias_alarm_event{"stub:equivalent", "false_equivalent", 3, 2, 2,
-                               2, 2, 4.605, 4.595, "stop-run", 3}};
+                               2, 2, 4.605, 4.595, alarm_action::stop_run, 3}};
   s.position_bias = {position_bias_rate{"judge", 40, 3, 0.075, 0.026, 0.199}};
   s.stopped_by_alarm = true;
   s.calls_sent = 200;
@@ -468,7 +488,7 @@ TEST_CASE_METHOD(registered_system, "messages: what the canaries and the bias "
   check_round_trips(canary_tally{"ollama:qwen2.5:7b", 40, 2, 1, 1, 0, false},
                     "ij.canary_tally");
   check_round_trips(bias_alarm_event{"j", "decided_abstain", 9, 3, 2, 2, 2,
-                                     4.6, 4.59, "warn", 12},
+                                     4.6, 4.59, alarm_action::stop_judge, 12},
                     "ij.bias_alarm_event");
   check_round_trips(position_bias_rate{"j", 10, 1, 0.1, 0.018, 0.404},
                     "ij.position_bias_rate");
@@ -491,7 +511,7 @@ TEST_CASE_METHOD(registered_system, "messages: what the canaries and the bias "
 }
 
 TEST_CASE_METHOD(registered_system, "messages: audit_entry and audit_batch round-trip", "[messages]") {
-  audit_entry e{"verdict", R"({"pair":"p1","rule":"I4"})"};
+  audit_entry e{audit_type::verdict, R"({"pair":"p1","rule":"I4"})"};
   check_round_trips(e, "ij.audit_entry");
   decided_pair d;
   d.pair.id = "p1";
@@ -501,7 +521,7 @@ TEST_CASE_METHOD(registered_system, "messages: audit_entry and audit_batch round
   d.verdict = verdict_kind::invariant;
   d.rule = verdict_rule::i4;
   check_round_trips(d, "ij.decided_pair");
-  audit_batch b{{d}, {e, audit_entry{"vote", "{}"}}, true, true};
+  audit_batch b{{d}, {e, audit_entry{audit_type::vote, "{}"}}, true, true};
   check_round_trips(b, "ij.audit_batch");
 }
 
@@ -583,7 +603,7 @@ TEST_CASE_METHOD(registered_system, "messages: what judge hosts and coordinators
                "host 10.0.0.7:4242 lost: no answer to pings for 5100 ms",
                {"a#1@10.0.0.7:4242", "b#2@10.0.0.7:4242"}, 1764770000123};
   check_round_trips(e, "ij.host_event");
-  check_round_trips(run_note{"vote_moved", "10.0.0.7:4242", "", "{\"pair_id\":\"p1\"}"},
+  check_round_trips(run_note{audit_type::vote_moved, "10.0.0.7:4242", "", "{\"pair_id\":\"p1\"}"},
                     "ij.run_note");
   check_round_trips(host_usage{"10.0.0.7:4242", 100, 2, 3, 1, 1}, "ij.host_usage");
   run_summary s;
