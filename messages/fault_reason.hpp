@@ -9,13 +9,14 @@
 
 #include <caf/meta/type_name.hpp>
 
+#include "messages/fault_kind.hpp"
+
 namespace ij {
 
 struct fault_reason {
   /// The judge's name (as in the usage table).
   std::string judge;
-  /// The fault kind's name ("connection", "unavailable", "budget", ...).
-  std::string kind;
+  fault_kind kind = fault_kind::none;
   /// The first such record's transport error.
   std::string first_message;
   /// Records of this judge with this fault kind.

@@ -39,9 +39,9 @@ TEST_CASE("fault reasons keep the first message per judge and kind, with the cou
   t.add("a", fault_kind::none, "not a fault");
   auto& r = t.reasons();
   REQUIRE(r.size() == 3);
-  CHECK(r[0] == fault_reason{"a", "connection",
+  CHECK(r[0] == fault_reason{"a", fault_kind::connection,
                              "connecting to 127.0.0.1:1: Connection refused", 2});
-  CHECK(r[1] == fault_reason{"a", "unavailable", "not sent: the backend is unreachable", 1});
+  CHECK(r[1] == fault_reason{"a", fault_kind::unavailable, "not sent: the backend is unreachable", 1});
   CHECK(r[2].judge == "b");
   CHECK(fault_reason_line(r[0])
         == "judge a: connection: connecting to 127.0.0.1:1: Connection refused "

@@ -90,12 +90,12 @@ TEST_CASE("faults count by kind and keep their first reason, an unplaced vote ha
   auto& reasons = t.fault_reasons();
   // An unclassified failure reads as a connection fault.
   auto connection = std::find_if(reasons.begin(), reasons.end(), [](auto& r) {
-    return r.kind == "connection";
+    return r.kind == fault_kind::connection;
   });
   REQUIRE(connection != reasons.end());
   CHECK(connection->first_message == "something odd");
   auto timeout = std::find_if(reasons.begin(), reasons.end(), [](auto& r) {
-    return r.kind == "timeout";
+    return r.kind == fault_kind::timeout;
   });
   REQUIRE(timeout != reasons.end());
   CHECK(timeout->first_message == "timed out after 5 s");

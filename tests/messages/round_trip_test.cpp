@@ -395,9 +395,9 @@ TEST_CASE_METHOD(registered_system, "messages: run_summary round-trips with usag
   s.calls_sent = 200;
   s.calls_refused_breaker = 52;
   s.calls_refused_budget = 8;
-  s.fault_reasons = {fault_reason{"ollama:qwen2.5:7b", "connection",
+  s.fault_reasons = {fault_reason{"ollama:qwen2.5:7b", fault_kind::connection,
                                   "connecting to 127.0.0.1:1: Connection refused", 3},
-                     fault_reason{"ollama:qwen2.5:7b", "unavailable", "not sent", 52}};
+                     fault_reason{"ollama:qwen2.5:7b", fault_kind::unavailable, "not sent", 52}};
   check_round_trips(s, "ij.run_summary");
 }
 
