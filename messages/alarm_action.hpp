@@ -7,6 +7,8 @@
 #include <optional>
 #include <string_view>
 
+#include "messages/enum_text.hpp"
+
 namespace ij {
 
 enum class alarm_action : std::uint8_t {
@@ -36,10 +38,7 @@ inline constexpr alarm_action all_alarm_actions[] = {
 
 /// Reads that spelling back; nullopt for anything else.
 inline std::optional<alarm_action> alarm_action_from_string(std::string_view s) {
-  for (auto a : all_alarm_actions)
-    if (to_string(a) == s)
-      return a;
-  return std::nullopt;
+  return enum_from_text(all_alarm_actions, s);
 }
 
 } // namespace ij

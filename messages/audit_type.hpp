@@ -9,6 +9,8 @@
 #include <optional>
 #include <string_view>
 
+#include "messages/enum_text.hpp"
+
 namespace ij {
 
 enum class audit_type : std::uint8_t {
@@ -70,10 +72,7 @@ inline constexpr audit_type all_audit_types[] = {
 
 /// Reads a type written by to_string back; nullopt for anything else.
 inline std::optional<audit_type> audit_type_from_string(std::string_view s) {
-  for (auto t : all_audit_types)
-    if (to_string(t) == s)
-      return t;
-  return std::nullopt;
+  return enum_from_text(all_audit_types, s);
 }
 
 } // namespace ij

@@ -6,6 +6,8 @@
 #include <optional>
 #include <string_view>
 
+#include "messages/enum_text.hpp"
+
 namespace ij {
 
 enum class fault_kind : std::uint8_t {
@@ -69,10 +71,7 @@ inline constexpr fault_kind all_fault_kinds[] = {
 
 /// Reads a name written by to_string back; nullopt for anything else.
 inline std::optional<fault_kind> fault_kind_from_string(std::string_view s) {
-  for (auto k : all_fault_kinds)
-    if (to_string(k) == s)
-      return k;
-  return std::nullopt;
+  return enum_from_text(all_fault_kinds, s);
 }
 
 } // namespace ij

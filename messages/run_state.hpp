@@ -7,6 +7,8 @@
 #include <optional>
 #include <string_view>
 
+#include "messages/enum_text.hpp"
+
 namespace ij {
 
 enum class run_state : std::uint8_t {
@@ -42,10 +44,7 @@ inline constexpr run_state all_run_states[] = {
 /// Reads a text written by to_string back; nullopt for anything else (the
 /// caller names the bad text and where it was read).
 inline std::optional<run_state> run_state_from_string(std::string_view s) {
-  for (auto k : all_run_states)
-    if (to_string(k) == s)
-      return k;
-  return std::nullopt;
+  return enum_from_text(all_run_states, s);
 }
 
 /// A state a run never leaves: done, cancelled or failed.
