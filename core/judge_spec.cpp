@@ -134,13 +134,12 @@ caf::error judge_setting_problem(const judge_spec& spec, bool constrain_field) {
   auto bad = [](std::string what) {
     return make_error(errc::bad_config, std::move(what));
   };
+  // A kind not in the table (a judge built in code) takes neither.
   auto kind = find_backend_kind(spec.type);
-  if (!kind)
-    return unknown_backend_kind(spec.type, "");
   if (!constrain_field) {
-    if (!spec.logprobs || kind->logprobs)
+    if (!spec.logprobs || (kind && kind->logprobs))
       return caf::error{};
-    if (kind->http)
+    if (kind && kind->http)
       return bad("the " + spec.type + " API returns no log-probabilities (use an "
                  + backend_kinds_text([](auto& k) { return k.http && k.logprobs; }, "or")
                  + " judge, or remove \"logprobs\")");
@@ -148,7 +147,7 @@ caf::error judge_setting_problem(const judge_spec& spec, bool constrain_field) {
   }
   if (spec.constrain == reply_constraint::none)
     return caf::error{};
-  if (!kind->json_constraint && !kind->grammar_constraint)
+  if (!kind || (!kind->json_constraint && !kind->grammar_constraint))
     return bad("a " + spec.type + " judge takes no constraint (HTTP judges only)");
   if (spec.constrain == reply_constraint::grammar && !kind->grammar_constraint)
     return bad("the " + spec.type

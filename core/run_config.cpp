@@ -656,6 +656,8 @@ caf::expected<run_config> parse_over(run_config base, std::string_view json,
   base.source = source;
   if (auto err = apply(doc, base))
     return config_error(source, "", context_of(err));
+  if (auto err = validate_judge_kinds(base))
+    return err;
   if (auto err = validate(base))
     return err;
   return base;

@@ -196,6 +196,14 @@ caf::error config_error(const std::string& source, const std::string& pointer,
 /// in core/run_config_checks.
 caf::error validate(const run_config& cfg);
 
+/// Every judge's kind is one of core/backend_kinds' table, and an
+/// in-process kind's model one it has: "<source>: /judges/N/type: unknown
+/// judge type 'x' (expected stub, ...)". Read by parse_config (the schema
+/// leaves "type" a string, since the table can gain kinds at run time);
+/// validate() leaves it out, as a configuration built in code may carry
+/// judges whose adapters were built without the table (tests).
+caf::error validate_judge_kinds(const run_config& cfg);
+
 /// Replaces the judges with the one a short name gives (--judge). Refused
 /// (errc::bad_config) when the configuration has a panel or a cascade (they
 /// name its judges).

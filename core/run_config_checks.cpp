@@ -19,18 +19,6 @@ using fail_fn = std::function<caf::error(const std::string& pointer,
 caf::error validate_judges(const run_config& cfg, const fail_fn& fail) {
   if (cfg.judges.empty())
     return fail("/judges", "no judge configured");
-  // The kind first (the schema leaves "type" a string: the table,
-  // core/backend_kinds, may gain kinds at run time), then its model.
-  for (std::size_t i = 0; i < cfg.judges.size(); ++i) {
-    auto& j = cfg.judges[i];
-    auto at = "/judges/" + std::to_string(i);
-    auto kind = find_backend_kind(j.type);
-    if (!kind)
-      return fail(at + "/type", context_of(unknown_backend_kind(j.type, "")));
-    if (kind->knows_model && !kind->knows_model(j.model))
-      return fail(at + "/model", "unknown " + kind->unknown_model_word + " '" + j.model
-                                   + "' (expected " + kind->models_text() + ")");
-  }
   for (std::size_t i = 0; i < cfg.judges.size(); ++i)
     for (bool constrain : {false, true})
       if (auto err = judge_setting_problem(cfg.judges[i], constrain))
@@ -39,7 +27,8 @@ caf::error validate_judges(const run_config& cfg, const fail_fn& fail) {
                     context_of(err));
   for (std::size_t i = 0; i < cfg.judges.size(); ++i) {
     auto& j = cfg.judges[i];
-    if (!find_backend_kind(j.type)->takes_prompt
+    auto kind = find_backend_kind(j.type);
+    if (kind && !kind->takes_prompt
         && (j.prompt != prompt_choice{} || j.non_numeric_prompt))
       return fail("/judges/" + std::to_string(i)
                     + (j.prompt != prompt_choice{} ? "/prompt" : "/non_numeric_prompt"),
@@ -65,7 +54,8 @@ caf::error validate_batches(const run_config& cfg, const fail_fn& fail) {
                   "the batch discount is a share of the price, from 0 to 1");
     if (!j.batch.enabled)
       continue;
-    auto limit = find_backend_kind(j.type)->batch_limit;
+    auto kind = find_backend_kind(j.type);
+    auto limit = kind ? kind->batch_limit : 0;
     if (limit == 0)
       return fail(at + "/batch", "judge \"" + j.name + "\" of type \"" + j.type
                                    + "\" has no batch API (batch is for "
@@ -159,6 +149,22 @@ caf::error validate_budgets(const run_config& cfg, const fail_fn& fail) {
 }
 
 } // namespace
+
+caf::error validate_judge_kinds(const run_config& cfg) {
+  for (std::size_t i = 0; i < cfg.judges.size(); ++i) {
+    auto& j = cfg.judges[i];
+    auto at = "/judges/" + std::to_string(i);
+    auto kind = find_backend_kind(j.type);
+    if (!kind)
+      return config_error(cfg.source, at + "/type",
+                          context_of(unknown_backend_kind(j.type, "")));
+    if (kind->knows_model && !kind->knows_model(j.model))
+      return config_error(cfg.source, at + "/model",
+                          "unknown " + kind->unknown_model_word + " '" + j.model
+                            + "' (expected " + kind->models_text() + ")");
+  }
+  return caf::error{};
+}
 
 caf::error validate(const run_config& cfg) {
   fail_fn fail = [&](const std::string& pointer, const std::string& what) {
