@@ -196,8 +196,8 @@ caf::error config_error(const std::string& source, const std::string& pointer,
 /// in core/run_config_checks.
 caf::error validate(const run_config& cfg);
 
-/// Every judge's kind is one of core/backend_kinds' table, and an
-/// in-process kind's model one it has: "<source>: /judges/N/type: unknown
+/// Every judge's kind is one of core/backend_kinds' table (its model is
+/// the adapter factory's to check): "<source>: /judges/N/type: unknown
 /// judge type 'x' (expected stub, ...)". Read by parse_config (the schema
 /// leaves "type" a string, since the table can gain kinds at run time);
 /// validate() leaves it out, as a configuration built in code may carry

@@ -158,10 +158,6 @@ caf::error validate_judge_kinds(const run_config& cfg) {
     if (!kind)
       return config_error(cfg.source, at + "/type",
                           context_of(unknown_backend_kind(j.type, "")));
-    if (kind->knows_model && !kind->knows_model(j.model))
-      return config_error(cfg.source, at + "/model",
-                          "unknown " + kind->unknown_model_word + " '" + j.model
-                            + "' (expected " + kind->models_text() + ")");
   }
   return caf::error{};
 }

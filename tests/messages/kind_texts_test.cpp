@@ -30,7 +30,7 @@ void check_texts(const E (&all)[N], From from, const std::set<std::string>& text
 
 } // namespace
 
-TEST_CASE("run states: every state reads back from its text; others are refused") {
+TEST_CASE("run states: every state reads back from its text, others are refused") {
   check_texts(all_run_states, run_state_from_string,
               {"open", "running", "done", "cancelled", "failed"});
   CHECK_FALSE(final_state(run_state::open));
@@ -40,12 +40,12 @@ TEST_CASE("run states: every state reads back from its text; others are refused"
   CHECK(final_state(run_state::failed));
 }
 
-TEST_CASE("alarm actions: every action reads back from its text; others are refused") {
+TEST_CASE("alarm actions: every action reads back from its text, others are refused") {
   check_texts(all_alarm_actions, alarm_action_from_string,
               {"warn", "stop-judge", "stop-run"});
 }
 
-TEST_CASE("audit record types: every type reads back from its text; others are refused") {
+TEST_CASE("audit record types: every type reads back from its text, others are refused") {
   check_texts(all_audit_types, audit_type_from_string,
               {"manifest", "judge_call", "vote", "verdict", "item_verdict", "rejected",
                "run_end", "resumed", "cascade_disagreement", "batch", "canary",
