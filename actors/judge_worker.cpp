@@ -282,6 +282,9 @@ void start_call(self_ptr self, const caf::actor_addr& from, judge_call call) {
                  ctx->record = std::move(rec);
                  return;
                }
+               // CAF 0.17 has no typed weak handle: the weak pointer (the
+               // callback must not keep the worker alive) is promoted, then
+               // typed as what it was made from.
                if (auto strong = caf::actor_cast<caf::strong_actor_ptr>(weak))
                  caf::anon_send(caf::actor_cast<judge_worker_impl_actor>(strong),
                                 call_done_atom::value, id, std::move(rec));

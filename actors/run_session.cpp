@@ -43,6 +43,15 @@ constexpr auto cancel_wait = std::chrono::seconds(10);
 void fail_run(self_ptr self, const caf::error& err);
 void maybe_end(self_ptr self);
 
+// Whatever ends the session ends `child`, an actor it spawned (the exit hook
+// outlives the state).
+template <class Handle>
+void end_with_session(self_ptr self, Handle child) {
+  self->attach_functor([child](const caf::error&) {
+    caf::anon_send_exit(child, caf::exit_reason::user_shutdown);
+  });
+}
+
 audit_entry entry(std::string_view type, std::string body) {
   return {std::string{type}, std::move(body)};
 }
@@ -647,18 +656,15 @@ void on_workers(self_ptr self, std::vector<worker_entry>& all) {
                    run_budgets(cfg, st.setup.resume.get()),
                    cfg.calibration_maps, cfg.stop_probability,
                    run_tag_of(st.setup.run_id)};
-  auto sink = caf::actor_cast<vote_sink_actor>(self);
-  if (auto plan = route_plan_of(cfg, vs)) {
-    auto router = self->spawn(vote_router, sink, st.setup.directory,
-                              std::move(*ours), std::move(*plan));
-    st.coordinator = caf::actor_cast<vote_service_actor>(router);
-  } else {
-    auto coordinator =
+  vote_sink_actor sink = self;
+  if (auto plan = route_plan_of(cfg, vs))
+    st.coordinator = self->spawn(vote_router, sink, st.setup.directory,
+                                 std::move(*ours), std::move(*plan));
+  else
+    st.coordinator =
       self->spawn(selective_vote_coordinator, sink, st.setup.directory,
                   judge_selection{cfg.judges}, std::move(*ours), vs);
-    st.coordinator = caf::actor_cast<vote_service_actor>(coordinator);
-  }
-  st.children->push_back(caf::actor_cast<caf::actor>(st.coordinator));
+  end_with_session(self, st.coordinator);
   write_manifest(self);
 }
 
@@ -713,13 +719,8 @@ run_session(run_session_actor::stateful_pointer<run_session_state> self,
   else
     st.logger = self->spawn(audit_logger, audit_fd, path, policy, seq,
                             std::move(hash));
-  // Whatever ends the session ends the actors it spawned; the logger's exit
-  // closes the file.
-  st.children->push_back(caf::actor_cast<caf::actor>(st.logger));
-  self->attach_functor([children = st.children](const caf::error&) {
-    for (auto& child : *children)
-      caf::anon_send_exit(child, caf::exit_reason::user_shutdown);
-  });
+  // The logger's exit closes the file.
+  end_with_session(self, st.logger);
   self->request(st.setup.directory, caf::infinite, list_atom::value)
     .then([=](std::vector<worker_entry>& all) { on_workers(self, all); },
           [=](caf::error& err) { fail_run(self, err); });
@@ -787,8 +788,8 @@ caf::expected<run_actor> spawn_run(caf::actor_system& sys, run_setup setup) {
     setup.run_id = setup.resume->run_id;
   if (setup.run_id.empty())
     setup.run_id = make_run_id();
-  run_session_actor session = sys.spawn(run_session, std::move(setup), fd);
-  return caf::actor_cast<run_actor>(session);
+  run_actor session = sys.spawn(run_session, std::move(setup), fd);
+  return session;
 }
 
 } // namespace ij

@@ -115,10 +115,6 @@ struct run_session_state {
   logger_actor logger;
   /// The run's vote coordinator, or its vote router (panel, cascade).
   vote_service_actor coordinator;
-  /// The actors the session spawned, ended with it (shared with the exit
-  /// hook, which outlives the state).
-  std::shared_ptr<std::vector<caf::actor>> children
-    = std::make_shared<std::vector<caf::actor>>();
   std::vector<judge_info> judges;
   std::vector<std::string> warnings;
 

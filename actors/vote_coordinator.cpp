@@ -626,7 +626,7 @@ vote_coordinator(vote_coordinator_actor::stateful_pointer<vote_coordinator_state
     add_worker(st, e);
   if (directory)
     self->request(directory, caf::infinite, subscribe_atom::value,
-                  caf::actor_cast<directory_listener_actor>(self))
+                  directory_listener_actor{self})
       .then(
         [=](std::vector<worker_entry>& now) {
           for (auto& e : now)

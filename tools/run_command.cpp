@@ -513,20 +513,21 @@ int run_pairs(const run_options& opts, prepared_run& run) {
   // The directory holds the workers, the connectors the hosts: ending them
   // on every way out lets the actor system shut down at once.
   struct end_on_return {
-    std::vector<caf::actor> actors;
+    judge_directory_actor directory;
+    std::vector<host_connector_actor> connectors;
     ~end_on_return() {
-      for (auto& a : actors)
-        caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
+      caf::anon_send_exit(directory, caf::exit_reason::user_shutdown);
+      for (auto& c : connectors)
+        caf::anon_send_exit(c, caf::exit_reason::user_shutdown);
     }
-  } guard{{caf::actor_cast<caf::actor>(directory)}};
+  } guard{directory, {}};
   auto workers = start_local_workers(sys, directory, std::move(run.judges));
   if (!workers) {
     say("cannot start the judges: " + render_error(workers.error()));
     return exit_code::bad_config;
   }
   caf::scoped_actor self{sys};
-  for (auto& c : connect_hosts(sys, self, directory, run.config))
-    guard.actors.push_back(caf::actor_cast<caf::actor>(c));
+  guard.connectors = connect_hosts(sys, self, directory, run.config);
   if (auto missing = unserved_judge(self, directory, run.config);
       !missing.empty()) {
     say(missing + "; nothing was judged");
@@ -536,7 +537,7 @@ int run_pairs(const run_options& opts, prepared_run& run) {
   setup.config = run.config;
   setup.audit_path = run.audit_path;
   setup.directory = directory;
-  setup.listener = caf::actor_cast<run_listener_actor>(self);
+  setup.listener = as_listener(self);
   setup.window = opts.window;
   setup.resume = run.resume;
   setup.audit_fd = std::exchange(run.audit_fd, -1);
