@@ -22,6 +22,11 @@ using self_ptr =
 using state = vote_coordinator_state;
 using job = state::job;
 
+// How the coordinator names itself to its workers (in each message).
+judge_client_actor as_client(self_ptr self) {
+  return self;
+}
+
 // --- Votes: waves, tallies and results --------------------------------------
 
 // The record of a vote no worker answered: a fault with what the
@@ -287,12 +292,12 @@ void talk_to_workers(self_ptr self) {
       continue;
     auto& w = st.workers[wi];
     if (!w.outgoing.empty())
-      self->send(w.actor, std::move(w.outgoing));
+      self->send(w.actor, as_client(self), std::move(w.outgoing));
     w.outgoing.clear();
     if (auto unneeded = st.schedule.unneeded_credits(wi))
-      self->send(w.actor, release_atom::value, unneeded);
+      self->send(w.actor, release_atom::value, as_client(self), unneeded);
     if (auto demand = st.schedule.demand_change(wi, wanted))
-      self->send(w.actor, demand_atom::value, *demand);
+      self->send(w.actor, demand_atom::value, as_client(self), *demand);
   }
 }
 
@@ -413,7 +418,7 @@ void drop_late(self_ptr self, const state::worker_link& w, worker_update& u) {
   for (auto& r : u.replies)
     note_late(st, r);
   if (u.credits > 0)
-    self->send(w.actor, release_atom::value, u.credits);
+    self->send(w.actor, release_atom::value, as_client(self), u.credits);
 }
 
 // Moved votes go to a worker of their judge with a credit, oldest first,
@@ -453,9 +458,10 @@ void let_go(self_ptr self, std::size_t wi) {
   auto& w = self->state.workers[wi];
   auto gone = self->state.schedule.let_go(wi);
   if (gone.credits > 0)
-    self->send(w.actor, release_atom::value, gone.credits);
+    self->send(w.actor, release_atom::value, as_client(self), gone.credits);
   if (gone.zero_demand)
-    self->send(w.actor, demand_atom::value, std::uint32_t{0});
+    self->send(w.actor, demand_atom::value, as_client(self),
+               std::uint32_t{0});
 }
 
 // A worker left: its outstanding votes move (to another worker of the same
@@ -556,7 +562,7 @@ caf::result<std::vector<unrecorded_calls>> cancel(self_ptr self) {
       account.awaiting(p.token, wi, st.workers[wi].info.judge_id);
     // The worker drops our credits and demand itself.
     st.schedule.let_go(wi);
-    self->send(st.workers[wi].actor, cancel_atom::value);
+    self->send(st.workers[wi].actor, cancel_atom::value, as_client(self));
   }
   st.jobs.clear();
   st.schedule.clear();
@@ -578,7 +584,7 @@ void on_cancelled_update(self_ptr self, state::worker_link& w,
   for (auto& r : u.replies)
     st.cancelled_calls.answered(r.token, r.record);
   if (u.credits > 0)
-    self->send(w.actor, release_atom::value, u.credits);
+    self->send(w.actor, release_atom::value, as_client(self), u.credits);
   maybe_answer_cancel(self);
 }
 
