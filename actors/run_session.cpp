@@ -692,7 +692,7 @@ void progress_tick(self_ptr self) {
 
 run_session_actor::behavior_type
 run_session(run_session_actor::stateful_pointer<run_session_state> self,
-            run_setup setup, int audit_fd) {
+            run_setup setup) {
   auto& st = self->state;
   st.setup = std::move(setup);
   st.items = item_ledger{st.setup.config.stats};
@@ -713,11 +713,13 @@ run_session(run_session_actor::stateful_pointer<run_session_state> self,
   st.totals.summary().run_id = st.setup.run_id;
   const auto& path = st.setup.audit_path;
   auto policy = st.setup.config.flush;
+  // The logger owns the descriptor from here on.
+  auto fd = std::exchange(st.setup.audit_fd, -1);
   if (st.setup.detached_logger)
-    st.logger = self->spawn<caf::detached>(audit_logger, audit_fd, path,
-                                           policy, seq, std::move(hash));
+    st.logger = self->spawn<caf::detached>(audit_logger, fd, path, policy, seq,
+                                           std::move(hash));
   else
-    st.logger = self->spawn(audit_logger, audit_fd, path, policy, seq,
+    st.logger = self->spawn(audit_logger, fd, path, policy, seq,
                             std::move(hash));
   // The logger's exit closes the file.
   end_with_session(self, st.logger);
@@ -777,18 +779,17 @@ caf::expected<run_actor> spawn_run(caf::actor_system& sys, run_setup setup) {
   }
   // Created exclusively (or an existing empty file taken) and locked: two
   // runs never write one audit. The logger owns the descriptor.
-  int fd = setup.audit_fd;
-  if (fd < 0) {
+  if (setup.audit_fd < 0) {
     auto opened = open_audit_file(setup.audit_path);
     if (!opened)
       return std::move(opened.error());
-    fd = *opened;
+    setup.audit_fd = *opened;
   }
   if (setup.resume)
     setup.run_id = setup.resume->run_id;
   if (setup.run_id.empty())
     setup.run_id = make_run_id();
-  run_actor session = sys.spawn(run_session, std::move(setup), fd);
+  run_actor session = sys.spawn(run_session, std::move(setup));
   return session;
 }
 
