@@ -226,9 +226,11 @@ void record_rejected(self_ptr self, std::vector<rejected_line>& lines) {
 
 // A resumed run's pair decided in the audit counts for its item as recorded,
 // with no call or record, and its verdict goes out again (the client may have
-// lost it). With other answers than the audit's: named in `changed` (run fails).
-bool decided_before(run_session_state& st, const answer_pair& pair,
-                    std::vector<single_verdict>& again, std::string& changed) {
+// lost it): true. False: the pair is to be judged. An error: the pair has
+// other answers than the audit's (the run fails).
+caf::expected<bool> decided_before(run_session_state& st,
+                                   const answer_pair& pair,
+                                   std::vector<single_verdict>& again) {
   if (!st.setup.resume)
     return false;
   auto& pairs = st.setup.resume->pairs;
@@ -238,10 +240,11 @@ bool decided_before(run_session_state& st, const answer_pair& pair,
   auto& answers = st.setup.resume->answers;
   if (auto known = answers.find(pair.id);
       known != answers.end()
-      && known->second != answers_fingerprint(pair.a, pair.b)) {
-    changed = pair.id;
-    return true;
-  }
+      && known->second != answers_fingerprint(pair.a, pair.b))
+    return make_error(errc::bad_input,
+                      "pair " + pair.id + " has other answers (A or B) than "
+                      "the pair of that id the resumed audit decided: resume "
+                      "with the run's own pairs");
   st.items.admit(it->second.item);
   st.items.decide(it->second.item, it->second.rule, it->second.outcome.probability);
   again.push_back(it->second);
@@ -285,7 +288,6 @@ void admit(self_ptr self, input_batch& in) {
   std::vector<voted_pair> unjudged_pairs;
   jobs.reserve(in.pairs.size());
   std::vector<single_verdict> again;
-  std::string changed;
   for (auto& pair : in.pairs) {
     if (pair.item.empty())
       pair.item = pair.id;
@@ -302,17 +304,13 @@ void admit(self_ptr self, input_batch& in) {
         jobs.push_back(std::move(*canary));
     }
     auto seq = st.window.take_seq();
-    if (decided_before(st, pair, again, changed)) {
-      if (!changed.empty()) {
-        fail_run(self, make_error(errc::bad_input,
-                                  "pair " + changed + " has other answers "
-                                  "(A or B) than the pair of that id the "
-                                  "resumed audit decided: resume with the "
-                                  "run's own pairs"));
-        return;
-      }
-      continue;
+    auto before = decided_before(st, pair, again);
+    if (!before) {
+      fail_run(self, before.error());
+      return;
     }
+    if (*before)
+      continue;
     st.window.admit(seq, pair.id);
     st.items.admit(pair.item);
     vote_job job{seq, std::move(pair), {}, false};
