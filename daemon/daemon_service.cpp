@@ -535,35 +535,28 @@ stream_decision daemon_service::open_stream(const http_request& req) {
   auto path = target.substr(0, target.find('?'));
   auto match = api_routes().find(req.method(), path);
   if (!match.found || match.found->handler.endpoint != api_endpoint::upload_pairs)
-    return {}; // read whole, for handle()
+    return read_whole{}; // for handle()
   auto refuse = [](const api_result& r) {
-    stream_decision d;
-    d.what = stream_decision::kind::refuse;
-    d.refusal = std::get<http_response>(render_result(r));
-    return d;
+    return refuse_body{std::get<http_response>(render_result(r))};
   };
   if (!authorized(req))
     return refuse(unauthorized());
   if (!pairs_media_type(req))
     return refuse(wrong_pairs_type(req));
   auto id = match.params.get("id");
-  stream_decision d;
-  d.what = stream_decision::kind::later;
+  decide_later d;
   d.at_most = options_.reply_timeout + answer_margin;
-  d.late = [refuse] { return refuse(busy()).refusal; };
-  d.start = [this, id, refuse](std::function<void(std::function<stream_decision()>)> answer) {
+  d.late = [refuse] { return refuse(busy()).reply; };
+  d.start = [this, id, refuse](std::function<void(std::function<later_decision()>)> answer) {
     ask_run<input_lease_ref>(
       sys_, registry_, id, options_.reply_timeout,
       [this, id, answer, refuse](caf::expected<std::optional<input_lease_ref>> a) {
-        answer([this, id, refuse, a = std::move(a)]() mutable {
+        answer([this, id, refuse, a = std::move(a)]() mutable -> later_decision {
           if (!a)
             return refuse(reply_of(a.error(), "input_closed"));
           if (!*a)
             return refuse(stored(id, [](run_row& row) { return run_ended(row); }));
-          stream_decision take;
-          take.what = stream_decision::kind::take;
-          take.stream = std::make_unique<pairs_stream>(std::move(**a));
-          return take;
+          return take_body{std::make_unique<pairs_stream>(std::move(**a))};
         });
       },
       upload_atom::value);
