@@ -501,6 +501,88 @@ std::string unserved_judge(caf::scoped_actor& self,
   return {};
 }
 
+// Whether the run shows a progress bar (stderr a terminal).
+bool shows_progress(const run_options& opts) {
+  return opts.progress && ::isatty(STDERR_FILENO) == 1;
+}
+
+// The session's setup: the checked configuration, the audit (and its
+// descriptor, opened by prepare_destinations), the run's id, and its
+// batched judges' journal with the open batches a resumed audit recorded.
+run_setup session_setup(const run_options& opts, prepared_run& run,
+                        const judge_directory_actor& directory,
+                        caf::scoped_actor& self) {
+  run_setup setup;
+  setup.config = run.config;
+  setup.audit_path = run.audit_path;
+  setup.directory = directory;
+  setup.listener = as_listener(self);
+  setup.window = opts.window;
+  setup.resume = run.resume;
+  setup.audit_fd = std::exchange(run.audit_fd, -1);
+  // Known here: the run's tag names its batches (and cancels them).
+  setup.run_id = run.resume ? run.resume->run_id : make_run_id();
+  if (run.batches.any()) {
+    setup.batch_journal = run.batches.journal;
+    // Before the session starts: what the audit recorded is polled, never
+    // submitted again.
+    if (run.resume)
+      if (auto n = run.batches.adopt(*run.resume))
+        say("adopting " + std::to_string(n) + " open batch(es) from the audit");
+  }
+  if (shows_progress(opts))
+    setup.progress_interval = std::chrono::milliseconds(250);
+  return setup;
+}
+
+// What the run starts from, in words: the audit, and what a resume kept.
+void say_start(const prepared_run& run) {
+  if (run.resume)
+    say("resuming " + run.resume->run_id + " from " + run.audit_path + ": "
+        + std::to_string(run.resume->pairs.size())
+        + " pair(s) already decided are not judged again"
+        + (run.resume->cut_bytes > 0
+             ? "; " + std::to_string(run.resume->cut_bytes)
+                 + " byte(s) after the last committed record were cut"
+             : std::string{}));
+  say("audit: " + run.audit_path);
+}
+
+// Feeds the pairs to the session and shows its events (verdicts out, the
+// progress bar, the summary) until it ends; `tag` names the run's batches.
+int follow_run(caf::scoped_actor& self, const run_actor& session,
+               const run_options& opts, prepared_run& run,
+               const std::string& tag) {
+  // Batches no larger than half the window, so that a small window bounds
+  // what is in flight (two batches may wait for the session's answer).
+  std::size_t batch = opts.window == 0
+                        ? pair_source::batch_pairs
+                        : std::max<std::size_t>(
+                            1, std::min<std::size_t>(pair_source::batch_pairs,
+                                                     opts.window / 2));
+  pair_source source{run.input.stream(), run.input.name(), batch};
+  run_view view{run.out, run.config.max_fault_rate, source};
+  if (shows_progress(opts)) {
+    view.bar.emplace(stderr, run.total ? run.total : run.input.count_pairs());
+    view.bar->set_status([&view, &run] {
+      auto b = run.batches.progress();
+      return b.empty() ? view.caps : view.caps + " " + b;
+    });
+    source.on_echo([&view] { view.bar->clear(); });
+  }
+  auto on = view.handlers();
+  on.stop_reason = [&view] { return view.stop_reason(); };
+  // Whatever stops the run (Ctrl-C, a closed output, too many faults)
+  // cancels its batches at the provider, bounded in time, once the session
+  // knows: the votes they held end as the cancelled run's, not as verdicts.
+  on.cancelled = [&run, tag] { run.batches.cancel(tag, std::chrono::seconds(10)); };
+  auto outcome = drive_run(
+    self, session,
+    [&source](input_batch& b) { return source.next(b); },
+    on);
+  return conclude(outcome, view, opts, run.audit_path, judge_keys(run.config));
+}
+
 // The actors: a directory, a worker per judge, the host connectors, the run
 // session; then the input is fed until the run ends.
 int run_pairs(const run_options& opts, prepared_run& run) {
@@ -533,70 +615,15 @@ int run_pairs(const run_options& opts, prepared_run& run) {
     say(missing + "; nothing was judged");
     return exit_code::bad_config;
   }
-  run_setup setup;
-  setup.config = run.config;
-  setup.audit_path = run.audit_path;
-  setup.directory = directory;
-  setup.listener = as_listener(self);
-  setup.window = opts.window;
-  setup.resume = run.resume;
-  setup.audit_fd = std::exchange(run.audit_fd, -1);
-  // Known here: the run's tag names its batches (and cancels them).
-  setup.run_id = run.resume ? run.resume->run_id : make_run_id();
+  auto setup = session_setup(opts, run, directory, self);
   auto tag = run_tag_of(setup.run_id);
-  if (run.batches.any()) {
-    setup.batch_journal = run.batches.journal;
-    // Before the session starts: what the audit recorded is polled, never
-    // submitted again.
-    if (run.resume)
-      if (auto n = run.batches.adopt(*run.resume))
-        say("adopting " + std::to_string(n) + " open batch(es) from the audit");
-  }
-  bool show_progress = opts.progress && ::isatty(STDERR_FILENO) == 1;
-  if (show_progress)
-    setup.progress_interval = std::chrono::milliseconds(250);
   auto session = spawn_run(sys, std::move(setup));
   if (!session) {
     say("cannot start the run: " + render_error(session.error()));
     return exit_code::bad_config;
   }
-  if (run.resume)
-    say("resuming " + run.resume->run_id + " from " + run.audit_path + ": "
-        + std::to_string(run.resume->pairs.size())
-        + " pair(s) already decided are not judged again"
-        + (run.resume->cut_bytes > 0
-             ? "; " + std::to_string(run.resume->cut_bytes)
-                 + " byte(s) after the last committed record were cut"
-             : std::string{}));
-  say("audit: " + run.audit_path);
-  // Batches no larger than half the window, so that a small window bounds
-  // what is in flight (two batches may wait for the session's answer).
-  std::size_t batch = opts.window == 0
-                        ? pair_source::batch_pairs
-                        : std::max<std::size_t>(
-                            1, std::min<std::size_t>(pair_source::batch_pairs,
-                                                     opts.window / 2));
-  pair_source source{run.input.stream(), run.input.name(), batch};
-  run_view view{run.out, run.config.max_fault_rate, source};
-  if (show_progress) {
-    view.bar.emplace(stderr, run.total ? run.total : run.input.count_pairs());
-    view.bar->set_status([&view, &run] {
-      auto b = run.batches.progress();
-      return b.empty() ? view.caps : view.caps + " " + b;
-    });
-    source.on_echo([&view] { view.bar->clear(); });
-  }
-  auto on = view.handlers();
-  on.stop_reason = [&view] { return view.stop_reason(); };
-  // Whatever stops the run (Ctrl-C, a closed output, too many faults)
-  // cancels its batches at the provider, bounded in time, once the session
-  // knows: the votes they held end as the cancelled run's, not as verdicts.
-  on.cancelled = [&run, tag] { run.batches.cancel(tag, std::chrono::seconds(10)); };
-  auto outcome = drive_run(
-    self, *session,
-    [&source](input_batch& b) { return source.next(b); },
-    on);
-  return conclude(outcome, view, opts, run.audit_path, judge_keys(run.config));
+  say_start(run);
+  return follow_run(self, *session, opts, run, tag);
 }
 
 } // namespace
