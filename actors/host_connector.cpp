@@ -191,6 +191,8 @@ void on_connected(self_ptr self, std::uint64_t attempt,
            "host interface");
     return;
   }
+  // The middleman hands over an untyped pointer; its interface was compared
+  // with judge_host_actor's just above.
   st.host = caf::actor_cast<judge_host_actor>(ptr);
   auto sent = self->clock().now();
   self->request(st.host, st.settings.connect_timeout, hello_atom::value)

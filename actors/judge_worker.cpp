@@ -153,21 +153,20 @@ worker_update& outbox_for(judge_worker_state& st, const caf::actor_addr& c) {
   return u;
 }
 
-// The client sending the current message, registered (and monitored) on
-// first contact.
-client* current_client(self_ptr self) {
-  auto sender = self->current_sender();
-  if (!sender)
+// The client a message names, registered (and monitored) on first contact;
+// nullptr for an invalid handle.
+client* client_of(self_ptr self, const judge_client_actor& who) {
+  if (!who)
     return nullptr;
-  auto addr = caf::actor_cast<caf::actor_addr>(sender);
+  auto addr = who.address();
   auto& st = self->state;
   auto i = st.clients.find(addr);
   if (i != st.clients.end())
     return &i->second;
-  self->monitor(sender);
+  self->monitor(who);
   st.rotation.push_back(addr);
   auto& c = st.clients[addr];
-  c.handle = caf::actor_cast<judge_client_actor>(sender);
+  c.handle = who;
   return &c;
 }
 
@@ -282,6 +281,9 @@ void start_call(self_ptr self, const caf::actor_addr& from, judge_call call) {
                  ctx->record = std::move(rec);
                  return;
                }
+               // CAF 0.17 has no typed weak handle: the weak pointer (the
+               // callback must not keep the worker alive) is promoted, then
+               // typed as what it was made from.
                if (auto strong = caf::actor_cast<caf::strong_actor_ptr>(weak))
                  caf::anon_send(caf::actor_cast<judge_worker_impl_actor>(strong),
                                 call_done_atom::value, id, std::move(rec));
@@ -316,11 +318,11 @@ void start_queued(self_ptr self) {
 // A call under a credit (or, from a client that ignores credits, without
 // one) starts when a slot is free and nothing waits before it; otherwise it
 // waits in its client's queue, and the client hears so.
-void on_calls(self_ptr self, std::vector<judge_call>& calls) {
-  auto c = current_client(self);
-  if (!c)
+void on_calls(self_ptr self, const judge_client_actor& who,
+              std::vector<judge_call>& calls) {
+  if (!client_of(self, who))
     return;
-  auto from = caf::actor_cast<caf::actor_addr>(self->current_sender());
+  auto from = who.address();
   for (auto& call : calls) {
     auto& st = self->state;
     auto& me = st.clients[from];
@@ -416,23 +418,22 @@ judge_worker(judge_worker_impl_actor::stateful_pointer<judge_worker_state> self,
   });
   return {
     [=](info_atom) { return self->state.info; },
-    [=](demand_atom, std::uint32_t wanted) {
-      if (auto c = current_client(self))
+    [=](demand_atom, const judge_client_actor& who, std::uint32_t wanted) {
+      if (auto c = client_of(self, who))
         c->wanted = wanted;
       settle(self);
     },
-    [=](std::vector<judge_call>& calls) {
-      on_calls(self, calls);
+    [=](const judge_client_actor& who, std::vector<judge_call>& calls) {
+      on_calls(self, who, calls);
       settle(self);
     },
-    [=](cancel_atom) {
-      if (current_client(self))
-        cancel_calls(self, caf::actor_cast<caf::actor_addr>(self->current_sender()),
-                     true);
+    [=](cancel_atom, const judge_client_actor& who) {
+      if (client_of(self, who))
+        cancel_calls(self, who.address(), true);
       settle(self);
     },
-    [=](release_atom, std::uint32_t n) {
-      if (auto c = current_client(self))
+    [=](release_atom, const judge_client_actor& who, std::uint32_t n) {
+      if (auto c = client_of(self, who))
         c->held -= std::min(n, c->held);
       settle(self);
     },

@@ -126,6 +126,10 @@ struct client_loop {
 
 } // namespace
 
+run_listener_actor as_listener(caf::scoped_actor& self) {
+  return caf::actor_cast<run_listener_actor>(self);
+}
+
 run_outcome drive_run(caf::scoped_actor& self, const run_actor& session,
                       const batch_source& next,
                       const run_event_handlers& on,

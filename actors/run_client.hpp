@@ -62,8 +62,13 @@ struct run_outcome {
   caf::error input_error;
 };
 
+/// `self` as a run's listener (run_setup::listener), for drive_run. A scoped
+/// actor is dynamically typed — drive_run's receive takes the listener's
+/// messages —, so the compiler cannot check this conversion: the one cast.
+run_listener_actor as_listener(caf::scoped_actor& self);
+
 /// Runs `session` to its end with `self` as its listener (spawn the session
-/// with caf::actor_cast<run_listener_actor>(self)).
+/// with as_listener(self)).
 run_outcome drive_run(caf::scoped_actor& self, const run_actor& session,
                       const batch_source& next,
                       const run_event_handlers& on,

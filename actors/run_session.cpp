@@ -43,6 +43,15 @@ constexpr auto cancel_wait = std::chrono::seconds(10);
 void fail_run(self_ptr self, const caf::error& err);
 void maybe_end(self_ptr self);
 
+// Whatever ends the session ends `child`, an actor it spawned (the exit hook
+// outlives the state).
+template <class Handle>
+void end_with_session(self_ptr self, Handle child) {
+  self->attach_functor([child](const caf::error&) {
+    caf::anon_send_exit(child, caf::exit_reason::user_shutdown);
+  });
+}
+
 audit_entry entry(audit_type type, std::string body) {
   return {type, std::move(body)};
 }
@@ -217,9 +226,11 @@ void record_rejected(self_ptr self, std::vector<rejected_line>& lines) {
 
 // A resumed run's pair decided in the audit counts for its item as recorded,
 // with no call or record, and its verdict goes out again (the client may have
-// lost it). With other answers than the audit's: named in `changed` (run fails).
-bool decided_before(run_session_state& st, const answer_pair& pair,
-                    std::vector<single_verdict>& again, std::string& changed) {
+// lost it): true. False: the pair is to be judged. An error: the pair has
+// other answers than the audit's (the run fails).
+caf::expected<bool> decided_before(run_session_state& st,
+                                   const answer_pair& pair,
+                                   std::vector<single_verdict>& again) {
   if (!st.setup.resume)
     return false;
   auto& pairs = st.setup.resume->pairs;
@@ -229,10 +240,11 @@ bool decided_before(run_session_state& st, const answer_pair& pair,
   auto& answers = st.setup.resume->answers;
   if (auto known = answers.find(pair.id);
       known != answers.end()
-      && known->second != answers_fingerprint(pair.a, pair.b)) {
-    changed = pair.id;
-    return true;
-  }
+      && known->second != answers_fingerprint(pair.a, pair.b))
+    return make_error(errc::bad_input,
+                      "pair " + pair.id + " has other answers (A or B) than "
+                      "the pair of that id the resumed audit decided: resume "
+                      "with the run's own pairs");
   st.items.admit(it->second.item);
   st.items.decide(it->second.item, it->second.rule, it->second.outcome.probability);
   again.push_back(it->second);
@@ -276,7 +288,6 @@ void admit(self_ptr self, input_batch& in) {
   std::vector<voted_pair> unjudged_pairs;
   jobs.reserve(in.pairs.size());
   std::vector<single_verdict> again;
-  std::string changed;
   for (auto& pair : in.pairs) {
     if (pair.item.empty())
       pair.item = pair.id;
@@ -293,17 +304,13 @@ void admit(self_ptr self, input_batch& in) {
         jobs.push_back(std::move(*canary));
     }
     auto seq = st.window.take_seq();
-    if (decided_before(st, pair, again, changed)) {
-      if (!changed.empty()) {
-        fail_run(self, make_error(errc::bad_input,
-                                  "pair " + changed + " has other answers "
-                                  "(A or B) than the pair of that id the "
-                                  "resumed audit decided: resume with the "
-                                  "run's own pairs"));
-        return;
-      }
-      continue;
+    auto before = decided_before(st, pair, again);
+    if (!before) {
+      fail_run(self, before.error());
+      return;
     }
+    if (*before)
+      continue;
     st.window.admit(seq, pair.id);
     st.items.admit(pair.item);
     vote_job job{seq, std::move(pair), {}, false};
@@ -647,18 +654,15 @@ void on_workers(self_ptr self, std::vector<worker_entry>& all) {
                    run_budgets(cfg, st.setup.resume.get()),
                    cfg.calibration_maps, cfg.stop_probability,
                    run_tag_of(st.setup.run_id)};
-  auto sink = caf::actor_cast<vote_sink_actor>(self);
-  if (auto plan = route_plan_of(cfg, vs)) {
-    auto router = self->spawn(vote_router, sink, st.setup.directory,
-                              std::move(*ours), std::move(*plan));
-    st.coordinator = caf::actor_cast<vote_service_actor>(router);
-  } else {
-    auto coordinator =
+  vote_sink_actor sink = self;
+  if (auto plan = route_plan_of(cfg, vs))
+    st.coordinator = self->spawn(vote_router, sink, st.setup.directory,
+                                 std::move(*ours), std::move(*plan));
+  else
+    st.coordinator =
       self->spawn(selective_vote_coordinator, sink, st.setup.directory,
                   judge_selection{cfg.judges}, std::move(*ours), vs);
-    st.coordinator = caf::actor_cast<vote_service_actor>(coordinator);
-  }
-  st.children->push_back(caf::actor_cast<caf::actor>(st.coordinator));
+  end_with_session(self, st.coordinator);
   write_manifest(self);
 }
 
@@ -686,7 +690,7 @@ void progress_tick(self_ptr self) {
 
 run_session_actor::behavior_type
 run_session(run_session_actor::stateful_pointer<run_session_state> self,
-            run_setup setup, int audit_fd) {
+            run_setup setup) {
   auto& st = self->state;
   st.setup = std::move(setup);
   st.items = item_ledger{st.setup.config.stats};
@@ -707,19 +711,16 @@ run_session(run_session_actor::stateful_pointer<run_session_state> self,
   st.totals.summary().run_id = st.setup.run_id;
   const auto& path = st.setup.audit_path;
   auto policy = st.setup.config.flush;
+  // The logger owns the descriptor from here on.
+  auto fd = std::exchange(st.setup.audit_fd, -1);
   if (st.setup.detached_logger)
-    st.logger = self->spawn<caf::detached>(audit_logger, audit_fd, path,
-                                           policy, seq, std::move(hash));
+    st.logger = self->spawn<caf::detached>(audit_logger, fd, path, policy, seq,
+                                           std::move(hash));
   else
-    st.logger = self->spawn(audit_logger, audit_fd, path, policy, seq,
+    st.logger = self->spawn(audit_logger, fd, path, policy, seq,
                             std::move(hash));
-  // Whatever ends the session ends the actors it spawned; the logger's exit
-  // closes the file.
-  st.children->push_back(caf::actor_cast<caf::actor>(st.logger));
-  self->attach_functor([children = st.children](const caf::error&) {
-    for (auto& child : *children)
-      caf::anon_send_exit(child, caf::exit_reason::user_shutdown);
-  });
+  // The logger's exit closes the file.
+  end_with_session(self, st.logger);
   self->request(st.setup.directory, caf::infinite, list_atom::value)
     .then([=](std::vector<worker_entry>& all) { on_workers(self, all); },
           [=](caf::error& err) { fail_run(self, err); });
@@ -776,19 +777,18 @@ caf::expected<run_actor> spawn_run(caf::actor_system& sys, run_setup setup) {
   }
   // Created exclusively (or an existing empty file taken) and locked: two
   // runs never write one audit. The logger owns the descriptor.
-  int fd = setup.audit_fd;
-  if (fd < 0) {
+  if (setup.audit_fd < 0) {
     auto opened = open_audit_file(setup.audit_path);
     if (!opened)
       return std::move(opened.error());
-    fd = *opened;
+    setup.audit_fd = *opened;
   }
   if (setup.resume)
     setup.run_id = setup.resume->run_id;
   if (setup.run_id.empty())
     setup.run_id = make_run_id();
-  run_session_actor session = sys.spawn(run_session, std::move(setup), fd);
-  return caf::actor_cast<run_actor>(session);
+  run_actor session = sys.spawn(run_session, std::move(setup));
+  return session;
 }
 
 } // namespace ij

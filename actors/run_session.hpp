@@ -83,7 +83,8 @@ struct run_setup {
   /// again, and the chain goes on.
   std::shared_ptr<const resume_point> resume;
   /// The audit's descriptor when the caller opened it (a resumed run: the
-  /// session owns it from spawn_run on); -1: spawn_run creates audit_path.
+  /// session owns it from spawn_run on); -1: spawn_run creates audit_path
+  /// and puts its descriptor here, which the session hands to its logger.
   int audit_fd = -1;
   /// The batched judges' journal (issue 17): bound to this run's audit
   /// logger once the manifest or resume record is written (a batch record
@@ -115,10 +116,6 @@ struct run_session_state {
   logger_actor logger;
   /// The run's vote coordinator, or its vote router (panel, cascade).
   vote_service_actor coordinator;
-  /// The actors the session spawned, ended with it (shared with the exit
-  /// hook, which outlives the state).
-  std::shared_ptr<std::vector<caf::actor>> children
-    = std::make_shared<std::vector<caf::actor>>();
   std::vector<judge_info> judges;
   std::vector<std::string> warnings;
 
@@ -156,6 +153,6 @@ caf::expected<run_actor> spawn_run(caf::actor_system& sys, run_setup setup);
 
 run_session_actor::behavior_type
 run_session(run_session_actor::stateful_pointer<run_session_state> self,
-            run_setup setup, int audit_fd);
+            run_setup setup);
 
 } // namespace ij

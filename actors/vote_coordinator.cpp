@@ -22,6 +22,11 @@ using self_ptr =
 using state = vote_coordinator_state;
 using job = state::job;
 
+// How the coordinator names itself to its workers (in each message).
+judge_client_actor as_client(self_ptr self) {
+  return self;
+}
+
 // --- Votes: waves, tallies and results --------------------------------------
 
 // The record of a vote no worker answered: a fault with what the
@@ -63,7 +68,7 @@ std::optional<double> pair_probability(const state& st, const job& j) {
     if (w == st.worker_index.end())
       continue;
     votes.push_back({st.settings.calibration->find(
-                       st.workers[w->second].info.judge_id),
+                       st.schedule.link(w->second).info.judge_id),
                      rec.decision, rec.decision_probs});
   }
   return equivalence_probability(votes);
@@ -167,8 +172,9 @@ void expire_votes(self_ptr self) {
   expire_starved(st, now);
   while (auto v = st.schedule.next_expired(now))
     count_vote(st, v->seq,
-               unanswered(&st.workers[v->worker].info, v->meta, v->started_ms,
-                          "deadline exceeded", fault_kind::deadline));
+               unanswered(&st.schedule.link(v->worker).info, v->meta,
+                          v->started_ms, "deadline exceeded",
+                          fault_kind::deadline));
 }
 
 // Queues vote `meta` of job `seq` for worker `wi` under one of its credits
@@ -183,14 +189,14 @@ void send_vote(self_ptr self, std::uint64_t seq, const answer_pair& pair,
   call.request.problem = pair.problem;
   call.token = st.schedule.sent(seq, wi, std::move(meta), wall_clock_ms(),
                                 self->clock().now());
-  st.workers[wi].outgoing.push_back(std::move(call));
+  st.schedule.link(wi).outgoing.push_back(std::move(call));
 }
 
 // Sends the next vote of job `seq` to worker `wi`: its index, the worker's
 // seed for it, A and B swapped on odd votes with order balancing.
 void dispatch(self_ptr self, std::uint64_t seq, job& j, std::size_t wi) {
   auto& st = self->state;
-  auto& info = st.workers[wi].info;
+  auto& info = st.schedule.link(wi).info;
   if (auto m = st.schedule.meter(info.judge_id))
     m->count_call();
   auto vote_index = j.dispatched++;
@@ -237,7 +243,7 @@ void fault_oldest_waiting(state& st, const judge_info* who,
 
 // The oldest waiting vote becomes a budget fault, recorded as the judge's.
 void refuse_at_budget(state& st, std::size_t wi) {
-  auto& info = st.workers[wi].info;
+  auto& info = st.schedule.link(wi).info;
   fault_oldest_waiting(st, &info,
                        "budget reached: judge " + info.name + ": "
                          + st.schedule.meter(info.judge_id)->why(),
@@ -282,17 +288,17 @@ void place_votes(self_ptr self) {
 void talk_to_workers(self_ptr self) {
   auto& st = self->state;
   auto wanted = st.schedule.wanted();
-  for (std::size_t wi = 0; wi < st.workers.size(); ++wi) {
+  for (std::size_t wi = 0; wi < st.schedule.workers(); ++wi) {
     if (!st.schedule.worker(wi).alive)
       continue;
-    auto& w = st.workers[wi];
+    auto& w = st.schedule.link(wi);
     if (!w.outgoing.empty())
-      self->send(w.actor, std::move(w.outgoing));
+      self->send(w.actor, as_client(self), std::move(w.outgoing));
     w.outgoing.clear();
     if (auto unneeded = st.schedule.unneeded_credits(wi))
-      self->send(w.actor, release_atom::value, unneeded);
+      self->send(w.actor, release_atom::value, as_client(self), unneeded);
     if (auto demand = st.schedule.demand_change(wi, wanted))
-      self->send(w.actor, demand_atom::value, *demand);
+      self->send(w.actor, demand_atom::value, as_client(self), *demand);
   }
 }
 
@@ -339,7 +345,7 @@ void on_update(self_ptr self, worker_update& u) {
   if (i == st.worker_index.end())
     return; // not one of ours (anymore)
   auto wi = i->second;
-  auto& w = st.workers[wi];
+  auto& w = st.schedule.link(wi);
   for (auto& r : u.replies)
     set_worker_fields(r.record, w.info);
   if (st.cancelled)
@@ -377,15 +383,14 @@ void add_worker(state& st, const worker_entry& e) {
     return;
   auto i = st.worker_index.find(e.info.worker_id);
   if (i != st.worker_index.end()) {
-    auto& w = st.workers[i->second];
+    auto& w = st.schedule.link(i->second);
     w.actor = e.worker;
     w.info = e.info;
     st.schedule.rejoin(i->second, e.info.judge_id);
     return;
   }
-  st.worker_index[e.info.worker_id] =
-    st.schedule.add_worker(e.info.judge_id, e.info.capacity);
-  st.workers.push_back(state::worker_link{e.worker, e.info, {}});
+  st.worker_index[e.info.worker_id] = st.schedule.add_worker(
+    e.info.judge_id, e.info.capacity, state::worker_link{e.worker, e.info, {}});
 }
 
 // --- Failover (judge hosts) -------------------------------------------------
@@ -412,7 +417,7 @@ void drop_late(self_ptr self, const state::worker_link& w, worker_update& u) {
   for (auto& r : u.replies)
     note_late(st, r);
   if (u.credits > 0)
-    self->send(w.actor, release_atom::value, u.credits);
+    self->send(w.actor, release_atom::value, as_client(self), u.credits);
 }
 
 // Moved votes go to a worker of their judge with a credit, oldest first,
@@ -449,12 +454,13 @@ void expire_starved(state& st, schedule_time now) {
 // We want nothing more from worker `wi` (it serves other runs, or lives on
 // behind a host that hung): its credits go back, our demand is zero.
 void let_go(self_ptr self, std::size_t wi) {
-  auto& w = self->state.workers[wi];
+  auto& w = self->state.schedule.link(wi);
   auto gone = self->state.schedule.let_go(wi);
   if (gone.credits > 0)
-    self->send(w.actor, release_atom::value, gone.credits);
+    self->send(w.actor, release_atom::value, as_client(self), gone.credits);
   if (gone.zero_demand)
-    self->send(w.actor, demand_atom::value, std::uint32_t{0});
+    self->send(w.actor, demand_atom::value, as_client(self),
+               std::uint32_t{0});
 }
 
 // A worker left: its outstanding votes move (to another worker of the same
@@ -466,10 +472,10 @@ void lose_worker(self_ptr self, const std::string& id, const std::string& why) {
   if (i == st.worker_index.end() || !st.schedule.worker(i->second).alive)
     return;
   auto wi = i->second;
-  auto& info = st.workers[wi].info;
+  auto& info = st.schedule.link(wi).info;
   let_go(self, wi);
   st.schedule.worker(wi).alive = false;
-  st.workers[wi].outgoing.clear();
+  st.schedule.link(wi).outgoing.clear();
   auto now = self->clock().now();
   for (auto& p : st.schedule.take_outstanding(wi)) {
     st.moved_tokens.emplace(p.token, info.worker_id);
@@ -496,8 +502,8 @@ void stop_judge(self_ptr self, const std::string& judge_id,
   if (!st.stopped_judges.emplace(judge_id, why).second)
     return;
   auto error = "judge stopped: " + why;
-  for (std::size_t wi = 0; wi < st.workers.size(); ++wi) {
-    auto& info = st.workers[wi].info;
+  for (std::size_t wi = 0; wi < st.schedule.workers(); ++wi) {
+    auto& info = st.schedule.link(wi).info;
     if (info.judge_id != judge_id || !st.schedule.worker(wi).alive)
       continue;
     let_go(self, wi);
@@ -513,8 +519,8 @@ void stop_judge(self_ptr self, const std::string& judge_id,
 
 std::vector<worker_load> loads(const state& st) {
   std::vector<worker_load> out;
-  for (std::size_t wi = 0; wi < st.workers.size(); ++wi) {
-    auto& info = st.workers[wi].info;
+  for (std::size_t wi = 0; wi < st.schedule.workers(); ++wi) {
+    auto& info = st.schedule.link(wi).info;
     auto& w = st.schedule.worker(wi);
     out.push_back(worker_load{info.worker_id, info.name, w.capacity,
                               info.capacity, w.outstanding, w.alive, info.host,
@@ -536,7 +542,7 @@ void maybe_answer_cancel(self_ptr self) {
 std::string judge_of(const state& st, const judge_record& rec) {
   auto w = st.worker_index.find(rec.worker_id);
   return w == st.worker_index.end() ? std::string{}
-                                    : st.workers[w->second].info.judge_id;
+                                    : st.schedule.link(w->second).info.judge_id;
 }
 
 caf::result<std::vector<unrecorded_calls>> cancel(self_ptr self) {
@@ -548,14 +554,14 @@ caf::result<std::vector<unrecorded_calls>> cancel(self_ptr self) {
   for (auto& [seq, j] : st.jobs)
     for (auto& rec : j.records)
       account.dropped(judge_of(st, rec), rec);
-  for (std::size_t wi = 0; wi < st.workers.size(); ++wi) {
+  for (std::size_t wi = 0; wi < st.schedule.workers(); ++wi) {
     if (!st.schedule.worker(wi).alive)
       continue;
     for (auto& p : st.schedule.take_outstanding(wi))
-      account.awaiting(p.token, wi, st.workers[wi].info.judge_id);
+      account.awaiting(p.token, wi, st.schedule.link(wi).info.judge_id);
     // The worker drops our credits and demand itself.
     st.schedule.let_go(wi);
-    self->send(st.workers[wi].actor, cancel_atom::value);
+    self->send(st.schedule.link(wi).actor, cancel_atom::value, as_client(self));
   }
   st.jobs.clear();
   st.schedule.clear();
@@ -577,7 +583,7 @@ void on_cancelled_update(self_ptr self, state::worker_link& w,
   for (auto& r : u.replies)
     st.cancelled_calls.answered(r.token, r.record);
   if (u.credits > 0)
-    self->send(w.actor, release_atom::value, u.credits);
+    self->send(w.actor, release_atom::value, as_client(self), u.credits);
   maybe_answer_cancel(self);
 }
 
@@ -618,14 +624,14 @@ vote_coordinator(vote_coordinator_actor::stateful_pointer<vote_coordinator_state
   auto& st = self->state;
   st.sink = std::move(sink);
   st.settings = std::move(settings);
-  st.schedule = vote_schedule{st.settings.deadline, st.settings.failover_wait,
-                              std::move(st.settings.budgets)};
+  st.schedule = {st.settings.deadline, st.settings.failover_wait,
+                 std::move(st.settings.budgets)};
   st.judge_ids.insert(judge_ids.begin(), judge_ids.end());
   for (auto& e : workers)
     add_worker(st, e);
   if (directory)
     self->request(directory, caf::infinite, subscribe_atom::value,
-                  caf::actor_cast<directory_listener_actor>(self))
+                  directory_listener_actor{self})
       .then(
         [=](std::vector<worker_entry>& now) {
           for (auto& e : now)

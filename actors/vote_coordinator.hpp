@@ -121,8 +121,8 @@ struct vote_settings {
 struct vote_coordinator_state {
   static inline const char* name = "vote-coordinator";
 
-  /// A worker's handle and description; its credits, calls and demand are
-  /// the schedule's, at the same index.
+  /// A worker's handle and description, kept by the schedule with its
+  /// credits, calls and demand.
   struct worker_link {
     judge_worker_actor actor;
     judge_info info;
@@ -150,12 +150,12 @@ struct vote_coordinator_state {
   /// With a selection, only the workers it takes (the run's exact call
   /// settings, core/worker_key.hpp), even among those of its judge ids.
   std::optional<judge_selection> selection;
-  std::vector<worker_link> workers;
+  /// Worker ids to their index in the schedule.
   std::unordered_map<std::string, std::size_t> worker_index;
   std::unordered_map<std::uint64_t, job> jobs;
-  /// Backlog, credits and demand, deadlines and the timer, moved votes,
-  /// budgets (core/vote_schedule.hpp).
-  vote_schedule schedule;
+  /// The workers; backlog, credits and demand, deadlines and the timer,
+  /// moved votes, budgets (core/vote_schedule.hpp).
+  linked_vote_schedule<worker_link> schedule;
   /// Tokens of calls whose vote moved away: a reply with one is late.
   std::unordered_map<std::uint64_t, std::string> moved_tokens;
   bool cancelled = false;

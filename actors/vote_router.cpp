@@ -283,7 +283,7 @@ vote_router(vote_router_actor::stateful_pointer<vote_router_state> self,
   st.sink = std::move(sink);
   st.plan = std::move(plan);
   st.outgoing.resize(st.plan.judges.size());
-  auto me = caf::actor_cast<vote_sink_actor>(self);
+  vote_sink_actor me = self;
   for (auto& j : st.plan.judges) {
     std::vector<worker_entry> theirs;
     for (auto& w : workers)

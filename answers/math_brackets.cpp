@@ -4,12 +4,12 @@
 
 namespace ij::math_parsing {
 
-math_answer math_parser::matrix() {
+parsed math_parser::matrix() {
   const auto env = peek()->text;
   ++pos_;
   if (env != "pmatrix" && env != "bmatrix" && env != "matrix"
       && env != "Bmatrix" && env != "smallmatrix" && env != "array")
-    refuse();
+    return std::nullopt;
   math_answer out;
   out.kind = math_kind::matrix;
   math_answer row;
@@ -20,8 +20,10 @@ math_answer math_parser::matrix() {
       break;
     }
     auto cell = sequence_until_cell_end();
-    out.min_places = fewer_places(out.min_places, cell.min_places);
-    row.items.push_back(std::move(cell));
+    if (!cell)
+      return std::nullopt;
+    out.min_places = fewer_places(out.min_places, cell->min_places);
+    row.items.push_back(std::move(*cell));
     if (eat_op("&"))
       continue;
     if (eat_op("\\\\")) {
@@ -35,26 +37,26 @@ math_answer math_parser::matrix() {
       continue;
     }
     if (!is(K::end, env))
-      refuse();
+      return std::nullopt;
   }
   if (!row.items.empty())
     out.items.push_back(std::move(row));
   return checked_matrix(std::move(out));
 }
 
-math_answer math_parser::sequence_until_cell_end() {
+parsed math_parser::sequence_until_cell_end() {
   auto cell = sum();
-  if (!is_expression(cell))
-    refuse();
+  if (!cell || !is_expression(*cell))
+    return std::nullopt;
   return cell;
 }
 
-math_answer math_parser::checked_matrix(math_answer m) {
+parsed math_parser::checked_matrix(math_answer m) {
   if (m.items.empty())
-    refuse();
+    return std::nullopt;
   for (const auto& r : m.items)
     if (r.items.size() != m.items.front().items.size())
-      refuse();
+      return std::nullopt;
   return m;
 }
 
@@ -64,49 +66,54 @@ math_answer math_parser::empty_set() {
   return set;
 }
 
-math_answer math_parser::bracketed() {
+parsed math_parser::bracketed() {
   const auto open = peek()->text;
   if (open == "(" || open == "[")
     return round_or_square(open);
   ++pos_;
   if (open == "{") { // a LaTeX group: "{1, 2}" is the list 1, 2
     auto g = sequence("}");
-    expect_op("}");
+    if (!g || !eat_op("}"))
+      return std::nullopt;
     return g;
   }
   if (open == "\\{") {
     if (eat_op("\\}"))
       return empty_set();
-    if (auto described = set_builder())
-      return std::move(*described);
+    if (at_set_builder())
+      return set_builder();
     auto g = sequence("\\}");
-    expect_op("\\}");
+    if (!g || !eat_op("\\}"))
+      return std::nullopt;
     math_answer set;
     set.kind = math_kind::set;
-    if (g.kind == math_kind::list || g.kind == math_kind::set)
-      set.items = flattened(std::move(g.items));
+    if (g->kind == math_kind::list || g->kind == math_kind::set)
+      set.items = flattened(std::move(g->items));
     else
-      set.items.push_back(std::move(g));
+      set.items.push_back(std::move(*g));
     return set;
   }
   if (open == "|") {
     auto x = sum();
-    expect_op("|");
-    if (!is_expression(x))
-      refuse();
-    return expression_of(GiNaC::abs(x.value), x.min_places);
+    if (!x || !eat_op("|") || !is_expression(*x))
+      return std::nullopt;
+    return expression_of(GiNaC::abs(x->value), x->min_places);
   }
-  refuse();
+  return std::nullopt;
 }
 
-std::optional<math_answer> math_parser::set_builder() {
+bool math_parser::at_set_builder() const {
   const auto* var = peek();
-  if (!var || var->kind != K::name || !(is(K::op, "|", 1) || is(K::op, ":", 1)))
-    return std::nullopt;
-  const ex x = symbols_.get(std::string{var->text});
+  return var && var->kind == K::name
+         && (is(K::op, "|", 1) || is(K::op, ":", 1));
+}
+
+parsed math_parser::set_builder() {
+  const ex x = symbols_.get(std::string{peek()->text});
   pos_ += 2;
   auto condition = sequence("\\}");
-  expect_op("\\}");
+  if (!condition || !eat_op("\\}"))
+    return std::nullopt;
   // Only a condition on x alone: its solution set is the set described.
   auto on_x = [&](const math_answer& r) {
     if (r.kind != math_kind::relation)
@@ -118,39 +125,40 @@ std::optional<math_answer> math_parser::set_builder() {
     return true;
   };
   const bool alternatives =
-    condition.kind == math_kind::set && !condition.items.empty()
-    && std::all_of(condition.items.begin(), condition.items.end(), on_x);
-  if (!on_x(condition) && !alternatives)
-    refuse();
+    condition->kind == math_kind::set && !condition->items.empty()
+    && std::all_of(condition->items.begin(), condition->items.end(), on_x);
+  if (!on_x(*condition) && !alternatives)
+    return std::nullopt;
   return condition;
 }
 
-math_answer math_parser::round_or_square(std::string_view open) {
+parsed math_parser::round_or_square(std::string_view open) {
   ++pos_;
   if (open == "[" && eat_op("]"))
     return empty_set(); // "[]"
   auto inner = sequence_in_brackets();
   const auto close = peek();
-  if (!close || close->kind != K::op || (close->text != ")" && close->text != "]"))
-    refuse();
+  if (!inner || !close || close->kind != K::op
+      || (close->text != ")" && close->text != "]"))
+    return std::nullopt;
   ++pos_;
   const bool round_open = open == "(", round_close = close->text == ")";
-  const bool several = inner.kind == math_kind::list && !inner.items.empty();
+  const bool several = inner->kind == math_kind::list && !inner->items.empty();
   if (!several) {
     if (!round_open || !round_close)
-      refuse(); // "[5]": not an answer form the reader knows
+      return std::nullopt; // "[5]": not an answer form the reader knows
     return inner;
   }
-  const std::size_t n = inner.items.size();
-  if (n == 2 && (round_open != round_close || has_infinity(inner)))
-    return interval(inner, !round_open, !round_close);
-  inner.kind = math_kind::tuple;
-  inner.round_pair = n == 2 && round_open;
-  inner.square_pair = n == 2 && !round_open;
-  return expanded_tuple(std::move(inner));
+  const std::size_t n = inner->items.size();
+  if (n == 2 && (round_open != round_close || has_infinity(*inner)))
+    return interval(*inner, !round_open, !round_close);
+  inner->kind = math_kind::tuple;
+  inner->round_pair = n == 2 && round_open;
+  inner->square_pair = n == 2 && !round_open;
+  return expanded_tuple(std::move(*inner));
 }
 
-math_answer math_parser::expanded_tuple(math_answer tuple) {
+parsed math_parser::expanded_tuple(math_answer tuple) {
   if (std::none_of(tuple.items.begin(), tuple.items.end(),
                    [](const math_answer& a) { return a.plus_minus; }))
     return tuple;
@@ -166,7 +174,7 @@ math_answer math_parser::expanded_tuple(math_answer tuple) {
         next.back().items[i] = choice;
       }
     if (next.size() > max_alternatives * 2)
-      refuse();
+      return std::nullopt;
     tuples = std::move(next);
   }
   math_answer set;
@@ -175,22 +183,25 @@ math_answer math_parser::expanded_tuple(math_answer tuple) {
   return set;
 }
 
-math_answer math_parser::sequence_in_brackets() {
+parsed math_parser::sequence_in_brackets() {
   std::vector<math_answer> items;
   bool trailing = false;
   while (!is_op(")") && !is_op("]")) {
     if (at_end())
-      refuse();
+      return std::nullopt;
     if (is_op(",") || is_op(";")) {
       ++pos_;
       trailing = true;
       continue;
     }
-    items.push_back(element());
+    auto item = element();
+    if (!item)
+      return std::nullopt;
+    items.push_back(std::move(*item));
     trailing = false;
   }
   if (items.empty())
-    refuse();
+    return std::nullopt;
   if (items.size() == 1 && !trailing)
     return std::move(items.front());
   math_answer list;
@@ -207,11 +218,15 @@ bool math_parser::has_infinity(const math_answer& pair) {
                      });
 }
 
-math_answer math_parser::interval(const math_answer& inner, bool lo_closed,
-                     bool hi_closed) {
+parsed math_parser::interval(const math_answer& inner, bool lo_closed,
+                            bool hi_closed) {
+  auto lo = end_of(inner.items[0], lo_closed);
+  auto hi = end_of(inner.items[1], hi_closed);
+  if (!lo || !hi)
+    return std::nullopt;
   math_interval i;
-  i.lo = end_of(inner.items[0], lo_closed);
-  i.hi = end_of(inner.items[1], hi_closed);
+  i.lo = std::move(*lo);
+  i.hi = std::move(*hi);
   math_answer out;
   out.kind = math_kind::intervals;
   out.intervals.push_back(std::move(i));
@@ -220,9 +235,10 @@ math_answer math_parser::interval(const math_answer& inner, bool lo_closed,
   return out;
 }
 
-interval_end math_parser::end_of(const math_answer& a, bool closed) {
+std::optional<interval_end> math_parser::end_of(const math_answer& a,
+                                                bool closed) {
   if (!is_expression(a))
-    refuse();
+    return std::nullopt;
   interval_end e;
   e.closed = closed;
   e.value = a.value;

@@ -8,60 +8,72 @@ namespace ij::math_parsing {
 
 // ------------------------------------------------------------ operands
 
-math_answer math_parser::united() {
-  math_answer first = sum();
-  if (!is_op("cup"))
+parsed math_parser::united() {
+  auto first = sum();
+  if (!first || !is_op("cup"))
     return first;
   math_answer out;
   out.kind = math_kind::intervals;
-  auto add = [&](math_answer& part) {
-    if (part.kind == math_kind::tuple && (part.round_pair || part.square_pair))
-      part = interval(part, part.square_pair, part.square_pair);
-    if (part.kind != math_kind::intervals)
-      refuse();
-    for (auto& i : part.intervals)
+  // Whether `part` is intervals (a pair in brackets is one), added to `out`.
+  auto add = [&](parsed part) {
+    if (part && part->kind == math_kind::tuple
+        && (part->round_pair || part->square_pair))
+      part = interval(*part, part->square_pair, part->square_pair);
+    if (!part || part->kind != math_kind::intervals)
+      return false;
+    for (auto& i : part->intervals)
       out.intervals.push_back(std::move(i));
+    return true;
   };
-  add(first);
-  while (eat_op("cup")) {
-    auto next = sum();
-    add(next);
-  }
+  if (!add(std::move(first)))
+    return std::nullopt;
+  while (eat_op("cup"))
+    if (!add(sum()))
+      return std::nullopt;
   return out;
 }
 
-math_answer math_parser::sum() {
+parsed math_parser::sum() {
   depth_guard guard{depth_};
-  math_answer acc;
+  if (!guard)
+    return std::nullopt;
+  parsed acc;
   if (eat_op("pm")) {
-    acc = plus_minus(expression_of(0), term());
+    auto t = term();
+    if (!t)
+      return std::nullopt;
+    acc = plus_minus(expression_of(0), *t);
   } else {
     const bool negative = is_op("-");
     if (negative || is_op("+"))
       ++pos_;
     acc = term();
-    if (negative)
-      acc = arithmetic(expression_of(0), acc, '-');
+    if (acc && negative)
+      acc = arithmetic(expression_of(0), *acc, '-');
   }
-  for (;;) {
-    if (eat_op("+"))
-      acc = arithmetic(acc, term(), '+');
-    else if (eat_op("-"))
-      acc = arithmetic(acc, term(), '-');
-    else if (eat_op("pm") || eat_op("mp"))
-      acc = plus_minus(acc, term());
-    else
+  while (acc) {
+    const bool plus = eat_op("+");
+    const bool minus = !plus && eat_op("-");
+    const bool pm = !plus && !minus && (eat_op("pm") || eat_op("mp"));
+    if (!plus && !minus && !pm)
       return acc;
+    auto t = term();
+    if (!t)
+      return std::nullopt;
+    acc = pm ? plus_minus(*acc, *t) : arithmetic(*acc, *t, plus ? '+' : '-');
   }
+  return std::nullopt;
 }
 
-math_answer math_parser::plus_minus(const math_answer& a, const math_answer& b) {
+parsed math_parser::plus_minus(const math_answer& a, const math_answer& b) {
   auto plus = arithmetic(a, b, '+');
   auto minus = arithmetic(a, b, '-');
+  if (!plus || !minus)
+    return std::nullopt;
   math_answer out;
   out.kind = math_kind::set;
   out.plus_minus = true;
-  for (auto* part : {&plus, &minus}) {
+  for (auto* part : {&*plus, &*minus}) {
     if (part->plus_minus)
       for (auto& x : part->items)
         out.items.push_back(std::move(x));
@@ -69,11 +81,11 @@ math_answer math_parser::plus_minus(const math_answer& a, const math_answer& b) 
       out.items.push_back(std::move(*part));
   }
   if (out.items.size() > max_alternatives)
-    refuse();
+    return std::nullopt;
   return out;
 }
 
-math_answer math_parser::arithmetic(const math_answer& a, const math_answer& b, char op) {
+parsed math_parser::arithmetic(const math_answer& a, const math_answer& b, char op) {
   if (a.plus_minus || b.plus_minus) {
     math_answer out;
     out.kind = math_kind::set;
@@ -81,14 +93,18 @@ math_answer math_parser::arithmetic(const math_answer& a, const math_answer& b, 
     const auto& xs = a.plus_minus ? a.items : std::vector<math_answer>{a};
     const auto& ys = b.plus_minus ? b.items : std::vector<math_answer>{b};
     for (const auto& x : xs)
-      for (const auto& y : ys)
-        out.items.push_back(arithmetic(x, y, op));
+      for (const auto& y : ys) {
+        auto r = arithmetic(x, y, op);
+        if (!r)
+          return std::nullopt;
+        out.items.push_back(std::move(*r));
+      }
     if (out.items.size() > max_alternatives)
-      refuse();
+      return std::nullopt;
     return out;
   }
   if (!is_expression(a) || !is_expression(b))
-    refuse();
+    return std::nullopt;
   ex r;
   switch (op) {
     case '+': r = a.value + b.value; break;
@@ -96,10 +112,16 @@ math_answer math_parser::arithmetic(const math_answer& a, const math_answer& b, 
     case '*': r = a.value * b.value; break;
     case '/':
       if (b.value.is_zero())
-        refuse();
+        return std::nullopt;
       r = a.value / b.value;
       break;
-    default: r = checked_power(a.value, b.value); break;
+    default: {
+      auto p = checked_power(a.value, b.value);
+      if (!p)
+        return std::nullopt;
+      r = *p;
+      break;
+    }
   }
   return expression_of(r, fewer_places(a.min_places, b.min_places));
 }
@@ -142,76 +164,109 @@ bool math_parser::at_proper_fraction() const {
   return p > 0 && p < q;
 }
 
-math_answer math_parser::term() {
+parsed math_parser::term() {
   const bool from_whole = peek() && peek()->kind == K::number
                           && peek()->text.find('.') == std::string_view::npos;
-  math_answer acc = signed_factor();
-  if (from_whole && pos_ > 0 && t_[pos_ - 1].kind == K::number
+  auto acc = signed_factor();
+  if (acc && from_whole && pos_ > 0 && t_[pos_ - 1].kind == K::number
       && at_proper_fraction()) {
     juxtaposed_fraction_ = true; // "2\frac{1}{3}": 7/3 or 2/3?
     if (mixed_numbers_) {
       auto part = power();
-      const bool negative = is_expression(acc) && acc.value.info(GiNaC::info_flags::negative);
-      acc = arithmetic(acc, part, negative ? '-' : '+');
+      if (!part)
+        return std::nullopt;
+      const bool negative = is_expression(*acc)
+                            && acc->value.info(GiNaC::info_flags::negative);
+      acc = arithmetic(*acc, *part, negative ? '-' : '+');
     }
   }
-  for (;;) {
-    if (eat_op("*"))
-      acc = arithmetic(acc, signed_factor(), '*');
-    else if (eat_op("/"))
-      acc = arithmetic(acc, divisor(), '/');
-    else if (starts_factor())
-      acc = arithmetic(acc, power(), '*'); // implicit multiplication
-    else
+  while (acc) {
+    parsed next;
+    char op = '*';
+    if (eat_op("*")) {
+      next = signed_factor();
+    } else if (eat_op("/")) {
+      next = divisor();
+      op = '/';
+    } else if (starts_factor()) {
+      next = power(); // implicit multiplication
+    } else {
       return acc;
+    }
+    if (!next)
+      return std::nullopt;
+    acc = arithmetic(*acc, *next, op);
   }
+  return std::nullopt;
 }
 
-math_answer math_parser::divisor() {
+parsed math_parser::divisor() {
   auto d = signed_factor();
-  if (!starts_factor())
+  if (!d || !starts_factor())
     return d;
   juxtaposed_divisor_ = true; // "1/2x": 1/(2x) or x/2?
   if (tight_division_)
-    while (starts_factor())
-      d = arithmetic(d, power(), '*');
+    while (d && starts_factor()) {
+      auto factor = power();
+      if (!factor)
+        return std::nullopt;
+      d = arithmetic(*d, *factor, '*');
+    }
   return d;
 }
 
-math_answer math_parser::signed_factor() {
-  if (eat_op("-"))
-    return arithmetic(expression_of(0), signed_factor(), '-');
+parsed math_parser::signed_factor() {
+  if (eat_op("-")) {
+    auto f = signed_factor();
+    if (!f)
+      return std::nullopt;
+    return arithmetic(expression_of(0), *f, '-');
+  }
   if (eat_op("+"))
     return signed_factor();
   return power();
 }
 
-math_answer math_parser::power() {
+parsed math_parser::power() {
   depth_guard guard{depth_};
-  math_answer base = postfix(primary());
-  if (!eat_op("^"))
+  if (!guard)
+    return std::nullopt;
+  auto p = primary();
+  if (!p)
+    return std::nullopt;
+  auto base = postfix(std::move(*p));
+  if (!base || !eat_op("^"))
     return base;
   auto exponent = exponent_operand();
-  return postfix(arithmetic(base, exponent, '^'));
+  if (!exponent)
+    return std::nullopt;
+  auto raised = arithmetic(*base, *exponent, '^');
+  if (!raised)
+    return std::nullopt;
+  return postfix(std::move(*raised));
 }
 
-math_answer math_parser::exponent_operand() {
+parsed math_parser::exponent_operand() {
   if (eat_op("{")) {
     auto e = sequence("}");
-    expect_op("}");
+    if (!e || !eat_op("}"))
+      return std::nullopt;
     return e;
   }
-  if (eat_op("-"))
-    return arithmetic(expression_of(0), exponent_operand(), '-');
+  if (eat_op("-")) {
+    auto e = exponent_operand();
+    if (!e)
+      return std::nullopt;
+    return arithmetic(expression_of(0), *e, '-');
+  }
   return primary();
 }
 
-math_answer math_parser::postfix(math_answer a) {
+parsed math_parser::postfix(math_answer a) {
   while (is_op("!")) {
     ++pos_;
-    if (!is_expression(a))
-      refuse();
-    check_count(a.value, max_factorial);
+    if (!is_expression(a) || !count_in_bounds(a.value, max_factorial))
+      return std::nullopt;
     a.value = GiNaC::factorial(a.value);
   }
   return a;
@@ -219,11 +274,11 @@ math_answer math_parser::postfix(math_answer a) {
 
 // ------------------------------------------------------------ primaries
 
-math_answer math_parser::primary() {
+parsed math_parser::primary() {
   depth_guard guard{depth_};
   auto p = peek();
-  if (!p)
-    refuse();
+  if (!guard || !p)
+    return std::nullopt;
   switch (p->kind) {
     case K::number: return number();
     case K::name: return name();
@@ -232,11 +287,11 @@ math_answer math_parser::primary() {
     case K::command: return command();
     case K::begin: return matrix();
     case K::op: return bracketed();
-    default: refuse();
+    default: return std::nullopt;
   }
 }
 
-math_answer math_parser::number() {
+parsed math_parser::number() {
   auto text = peek()->text;
   ++pos_;
   const auto dot = text.find('.');
@@ -248,33 +303,35 @@ math_answer math_parser::number() {
     places = static_cast<int>(frac.size());
   }
   if (text.size() > 1 && text[0] == '0' && text::is_digit(text[1]))
-    refuse(); // "01", "2023-01-05": a date or a code, not arithmetic
+    return std::nullopt; // "01", "2023-01-05": a date or a code, not arithmetic
   digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size()));
   if (digits.empty())
     digits = "0";
   if (digits.size() > max_literal_digits)
-    refuse();
+    return std::nullopt;
   ex value = GiNaC::numeric(digits.c_str());
   if (places > 0)
     value = value / GiNaC::pow(GiNaC::numeric(10), places);
   if (dot != std::string_view::npos && is(K::command, "overline"))
     return repeating(value, places);
   if (places == 0)
-    refuse(); // "3." without a repeating part
+    return std::nullopt; // "3." without a repeating part
   return expression_of(value, places);
 }
 
-math_answer math_parser::repeating(const ex& head, int places) {
+parsed math_parser::repeating(const ex& head, int places) {
   ++pos_;
-  expect_op("{");
+  if (!eat_op("{"))
+    return std::nullopt;
   auto p = peek();
   if (!p || p->kind != K::number || p->text.find('.') != std::string_view::npos
       || p->text.size() > max_literal_digits)
-    refuse();
+    return std::nullopt;
   const auto period = static_cast<int>(p->text.size());
   const ex block = GiNaC::numeric(std::string{p->text}.c_str());
   ++pos_;
-  expect_op("}");
+  if (!eat_op("}"))
+    return std::nullopt;
   // 0.1\overline{6} = 0.1 + 6 / (10 * (10^1 - 1)): exact, and no rounding.
   const ex shift = GiNaC::pow(GiNaC::numeric(10), std::max(places, 0));
   return expression_of(
@@ -303,7 +360,7 @@ bool math_parser::is_op(std::string_view text, std::size_t k) const {
   return is(K::op, text, k);
 }
 
-math_answer math_parser::name() {
+parsed math_parser::name() {
   if (auto label = function_label())
     return expression_of(symbols_.get(*label));
   std::string n{peek()->text};
@@ -314,7 +371,7 @@ math_answer math_parser::name() {
       while (!is_op("}")) {
         auto q = peek();
         if (!q || (q->kind != K::number && q->kind != K::name))
-          refuse();
+          return std::nullopt;
         n += q->text;
         ++pos_;
       }
@@ -322,7 +379,7 @@ math_answer math_parser::name() {
     } else {
       auto q = peek();
       if (!q || (q->kind != K::number && q->kind != K::name))
-        refuse();
+        return std::nullopt;
       n += q->text;
       ++pos_;
     }
@@ -335,20 +392,22 @@ math_answer math_parser::name() {
   return expression_of(symbols_.get(n));
 }
 
-math_answer math_parser::application(const std::string& name) {
+parsed math_parser::application(const std::string& name) {
   const auto group = primary();
+  if (!group)
+    return std::nullopt;
   std::ostringstream label;
   label << name << "(";
-  if (is_expression(group)) {
-    label << group.value;
-  } else if (group.kind == math_kind::tuple) {
-    for (std::size_t k = 0; k < group.items.size(); ++k) {
-      if (!is_expression(group.items[k]))
-        refuse();
-      label << (k ? "," : "") << group.items[k].value;
+  if (is_expression(*group)) {
+    label << group->value;
+  } else if (group->kind == math_kind::tuple) {
+    for (std::size_t k = 0; k < group->items.size(); ++k) {
+      if (!is_expression(group->items[k]))
+        return std::nullopt;
+      label << (k ? "," : "") << group->items[k].value;
     }
   } else {
-    refuse();
+    return std::nullopt;
   }
   label << ")";
   return expression_of(symbols_.get(label.str()));
@@ -366,55 +425,71 @@ math_answer math_parser::constant() {
   return expression_of(symbols_.infinity());
 }
 
-math_answer math_parser::function_argument() {
+parsed math_parser::function_argument() {
   if (is_op("(") || is_op("{"))
     return primary();
-  math_answer acc = signed_factor();
-  while (peek() && (peek()->kind == K::number || peek()->kind == K::name
-                    || peek()->kind == K::constant))
-    acc = arithmetic(acc, primary(), '*');
+  auto acc = signed_factor();
+  while (acc && peek()
+         && (peek()->kind == K::number || peek()->kind == K::name
+             || peek()->kind == K::constant)) {
+    auto factor = primary();
+    if (!factor)
+      return std::nullopt;
+    acc = arithmetic(*acc, *factor, '*');
+  }
   return acc;
 }
 
-math_answer math_parser::function() {
+parsed math_parser::function() {
   const auto f = peek()->text;
   ++pos_;
-  std::optional<math_answer> base, power_of;
-  if (eat_op("_")) // \log_2 x
+  parsed base, power_of;
+  if (eat_op("_")) { // \log_2 x
     base = eat_op("{") ? braced_rest() : primary();
-  if (eat_op("^")) // \sin^2 x
+    if (!base)
+      return std::nullopt;
+  }
+  if (eat_op("^")) { // \sin^2 x
     power_of = exponent_operand();
+    if (!power_of)
+      return std::nullopt;
+  }
   auto arg = function_argument();
-  if (!is_expression(arg) || (base && !is_expression(*base)))
-    refuse();
+  if (!arg || !is_expression(*arg) || (base && !is_expression(*base)))
+    return std::nullopt;
   if (power_of && is_expression(*power_of) && power_of->value.is_equal(-1)) {
     // "\sin^{-1} x" is arcsin x by convention, not 1 / sin x.
     if (base || (f != "sin" && f != "cos" && f != "tan"))
-      refuse(); // "\sec^{-1}", "\log^{-1}": no settled convention
+      return std::nullopt; // "\sec^{-1}", "\log^{-1}": no settled convention
     const std::string inverse = "arc" + std::string{f};
-    return expression_of(apply_function(inverse, arg.value, base),
-                         arg.min_places);
+    auto value = apply_function(inverse, arg->value, base);
+    if (!value)
+      return std::nullopt;
+    return expression_of(*value, arg->min_places);
   }
   if (f == "log" && !base && log_base_ > 0)
     base = expression_of(log_base_);
-  math_answer out = expression_of(apply_function(f, arg.value, base),
-                                  arg.min_places);
+  auto value = apply_function(f, arg->value, base);
+  if (!value)
+    return std::nullopt;
+  math_answer out = expression_of(*value, arg->min_places);
   if (power_of)
-    out = arithmetic(out, *power_of, '^');
+    return arithmetic(out, *power_of, '^');
   return out;
 }
 
-math_answer math_parser::braced_rest() {
+parsed math_parser::braced_rest() {
   auto e = sequence("}");
-  expect_op("}");
+  if (!e || !eat_op("}"))
+    return std::nullopt;
   return e;
 }
 
-ex math_parser::apply_function(std::string_view f, const ex& x,
-                         const std::optional<math_answer>& base) {
+std::optional<ex> math_parser::apply_function(std::string_view f, const ex& x,
+                                              const parsed& base) {
   if (base) {
     if (f != "log" || base->value.is_zero())
-      refuse();
+      return std::nullopt;
     return GiNaC::log(x) / GiNaC::log(base->value);
   }
   if (f == "sin") return GiNaC::sin(x);
@@ -432,16 +507,16 @@ ex math_parser::apply_function(std::string_view f, const ex& x,
   if (f == "exp") return GiNaC::exp(x);
   if (f == "lg") return GiNaC::log(x) / GiNaC::log(ex(10));
   if (x.is_zero())
-    refuse();
+    return std::nullopt;
   return GiNaC::log(x); // log and ln: the natural logarithm
 }
 
-math_answer math_parser::command_argument() {
+parsed math_parser::command_argument() {
   if (eat_op("{"))
     return braced_rest();
   auto p = peek();
   if (!p)
-    refuse();
+    return std::nullopt;
   if (p->kind == K::number && p->text.size() > 1) {
     // "\frac34": one digit is the argument, the next digit the other.
     auto d = p->text.substr(0, 1);
@@ -451,17 +526,17 @@ math_answer math_parser::command_argument() {
   return primary();
 }
 
-math_answer math_parser::command() {
+parsed math_parser::command() {
   const auto c = peek()->text;
   ++pos_;
   if (c == "emptyset")
     return empty_set();
   if (c == "mathbb") { // \mathbb{R}: the real line; other number sets unread
-    expect_op("{");
-    if (!is(K::name, "R"))
-      refuse();
+    if (!eat_op("{") || !is(K::name, "R"))
+      return std::nullopt;
     ++pos_;
-    expect_op("}");
+    if (!eat_op("}"))
+      return std::nullopt;
     math_answer reals;
     reals.kind = math_kind::intervals;
     math_interval line;
@@ -471,41 +546,57 @@ math_answer math_parser::command() {
     reals.intervals.push_back(line);
     return reals;
   }
+  // A segment, a conjugate, a repeating part without its number.
   if (c == "overline")
-    refuse(); // a segment, a conjugate, a repeating part without its number
+    return std::nullopt;
   if (c == "frac") {
     auto num = command_argument();
+    if (!num)
+      return std::nullopt;
     auto den = command_argument();
-    return arithmetic(num, den, '/');
+    if (!den)
+      return std::nullopt;
+    return arithmetic(*num, *den, '/');
   }
   if (c == "binom") {
     auto n = command_argument();
+    if (!n)
+      return std::nullopt;
     auto k = command_argument();
-    if (!is_expression(n) || !is_expression(k))
-      refuse();
-    check_count(n.value, max_binomial);
-    return expression_of(GiNaC::binomial(n.value, k.value));
+    if (!k || !is_expression(*n) || !is_expression(*k)
+        || !count_in_bounds(n->value, max_binomial))
+      return std::nullopt;
+    return expression_of(GiNaC::binomial(n->value, k->value));
   }
+  return root();
+}
+
+parsed math_parser::root() {
   // \sqrt[n]{x}, \sqrt{x}, \sqrt x, sqrt(x)
-  math_answer index = expression_of(2);
+  parsed index = expression_of(2);
   if (eat_op("[")) {
     index = sequence("]");
-    expect_op("]");
+    if (!index || !eat_op("]"))
+      return std::nullopt;
   }
   auto x = is_op("(") ? primary() : command_argument();
-  if (!is_expression(index) || index.value.is_zero())
-    refuse();
-  if (is_expression(x) && GiNaC::is_a<GiNaC::numeric>(index.value)) {
-    const auto n = GiNaC::ex_to<GiNaC::numeric>(index.value);
-    if (n.is_integer() && n.is_odd() && n > 1 && negative_constant(x.value)) {
+  if (!x || !is_expression(*index) || index->value.is_zero())
+    return std::nullopt;
+  const auto reciprocal = expression_of(1 / index->value);
+  if (is_expression(*x) && GiNaC::is_a<GiNaC::numeric>(index->value)) {
+    const auto n = GiNaC::ex_to<GiNaC::numeric>(index->value);
+    if (n.is_integer() && n.is_odd() && n > 1 && negative_constant(x->value)) {
       // "\sqrt[3]{-8}": an odd root of a negative number is the real one.
-      const auto positive = arithmetic(expression_of(0), x, '-');
-      return arithmetic(
-        expression_of(0),
-        arithmetic(positive, expression_of(1 / index.value), '^'), '-');
+      const auto positive = arithmetic(expression_of(0), *x, '-');
+      if (!positive)
+        return std::nullopt;
+      const auto r = arithmetic(*positive, reciprocal, '^');
+      if (!r)
+        return std::nullopt;
+      return arithmetic(expression_of(0), *r, '-');
     }
   }
-  return arithmetic(x, expression_of(1 / index.value), '^');
+  return arithmetic(*x, reciprocal, '^');
 }
 
 } // namespace ij::math_parsing

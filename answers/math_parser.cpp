@@ -6,10 +6,6 @@
 
 namespace ij::math_parsing {
 
-[[noreturn]] void refuse() {
-  throw not_read{};
-}
-
 math_answer expression_of(ex e, int places) {
   math_answer a;
   a.value = std::move(e);
@@ -42,46 +38,44 @@ bool negative_constant(const ex& e) {
 }
 
 /// base^exponent within the bounds.
-ex checked_power(const ex& base, const ex& exponent) {
+std::optional<ex> checked_power(const ex& base, const ex& exponent) {
   if (GiNaC::is_a<GiNaC::numeric>(exponent)) {
     const auto e = GiNaC::ex_to<GiNaC::numeric>(exponent);
     if (!e.is_rational())
-      refuse();
+      return std::nullopt;
     // "(-8)^{1/3}": the real root (-2) or the principal complex one
     // (1 + i sqrt 3)? The text does not say.
     if (!e.is_integer() && e.denom().is_odd() && negative_constant(base))
-      refuse();
+      return std::nullopt;
     const auto num = GiNaC::abs(e.numer());
     if (num > max_integer_exponent)
-      refuse();
+      return std::nullopt;
     // 0^0, 0^(-1): GiNaC's eval() throws out of a power it has already
     // allocated, and that power leaks.
     if (base.is_zero() && !e.is_positive())
-      refuse();
+      return std::nullopt;
     if (GiNaC::is_a<GiNaC::numeric>(base)) {
       const auto b = GiNaC::ex_to<GiNaC::numeric>(base);
       if (b.is_zero() && e.is_negative())
-        refuse();
+        return std::nullopt;
       const long d = b.is_rational()
                        ? digits_of(b.numer()) + digits_of(b.denom())
                        : 20;
       if (d * num.to_long() > max_result_digits)
-        refuse();
+        return std::nullopt;
     }
   }
   // 0^x: no value where x is not positive.
   if (base.is_zero() && !GiNaC::is_a<GiNaC::numeric>(exponent))
-    refuse();
+    return std::nullopt;
   return GiNaC::pow(base, exponent);
 }
 
-/// n! and binomials only of small numbers: GiNaC computes them at once.
-void check_count(const ex& n, long max) {
+bool count_in_bounds(const ex& n, long max) {
   if (!GiNaC::is_a<GiNaC::numeric>(n))
-    return;
+    return true;
   const auto v = GiNaC::ex_to<GiNaC::numeric>(n);
-  if (!v.is_integer() || v.is_negative() || v > max)
-    refuse();
+  return v.is_integer() && !v.is_negative() && v <= max;
 }
 
 // ------------------------------------------------------------ sequences
@@ -97,8 +91,10 @@ bool math_parser::at_close(const char* close) const {
   return close && is_op(close);
 }
 
-math_answer math_parser::sequence(const char* close) {
+parsed math_parser::sequence(const char* close) {
   depth_guard guard{depth_};
+  if (!guard)
+    return std::nullopt;
   std::vector<math_answer> items;
   bool alternatives = false, trailing = false;
   while (!at_close(close)) {
@@ -108,13 +104,16 @@ math_answer math_parser::sequence(const char* close) {
       trailing = true;
       continue; // "6 and 8", "a, and b", "(0,)"
     }
-    items.push_back(element());
+    auto item = element();
+    if (!item)
+      return std::nullopt;
+    items.push_back(std::move(*item));
     trailing = false;
     if (items.size() > 200)
-      refuse();
+      return std::nullopt;
   }
   if (items.empty())
-    refuse();
+    return std::nullopt;
   if (items.size() == 1 && !trailing)
     return std::move(items.front());
   return collection(std::move(items), alternatives);
@@ -228,31 +227,40 @@ std::optional<relation_op> math_parser::relation_here() const {
   return std::nullopt;
 }
 
-math_answer math_parser::element() {
-  math_answer first = ratio();
+parsed math_parser::element() {
+  auto first = ratio();
+  if (!first)
+    return std::nullopt;
   if (eat_op("approx")) {
     // "x \approx 0.58": the value; "\frac{1}{3} \approx 0.33": the exact
     // value is the answer, the approximation only illustrates it.
     auto approximation = united();
-    while (eat_op("approx"))
+    while (approximation && eat_op("approx"))
       approximation = united();
-    if (simple_name(first))
-      return assignment(first, std::move(approximation));
+    if (!approximation)
+      return std::nullopt;
+    if (simple_name(*first))
+      return assignment(*first, std::move(*approximation));
     return first;
   }
   if (eat_op("in")) {
     auto set = united();
-    return assignment(first, std::move(set));
+    if (!set)
+      return std::nullopt;
+    return assignment(*first, std::move(*set));
   }
-  std::vector<math_answer> parts{std::move(first)};
+  std::vector<math_answer> parts{std::move(*first)};
   std::vector<relation_op> ops;
   while (auto op = relation_here()) {
     ++pos_;
     ops.push_back(*op);
-    parts.push_back(ratio());
+    auto part = ratio();
+    if (!part)
+      return std::nullopt;
+    parts.push_back(std::move(*part));
   }
-  if (eat_op("approx"))
-    united();
+  if (eat_op("approx") && !united())
+    return std::nullopt;
   if (ops.empty())
     return std::move(parts.front());
   return relation(std::move(parts), std::move(ops));
@@ -280,18 +288,22 @@ std::optional<std::string> math_parser::names_tuple(const math_answer& a) {
   return out + ")";
 }
 
-math_answer math_parser::ratio() {
-  math_answer first = united();
-  if (!is_op(":"))
+parsed math_parser::ratio() {
+  auto first = united();
+  if (!first || !is_op(":"))
     return first;
   math_answer out;
   out.kind = math_kind::ratio;
-  out.items.push_back(std::move(first));
-  while (eat_op(":"))
-    out.items.push_back(united());
+  out.items.push_back(std::move(*first));
+  while (eat_op(":")) {
+    auto term = united();
+    if (!term)
+      return std::nullopt;
+    out.items.push_back(std::move(*term));
+  }
   for (const auto& t : out.items) {
     if (!is_expression(t) || t.plus_minus)
-      refuse(); // a ratio of structures
+      return std::nullopt; // a ratio of structures
     out.min_places = fewer_places(out.min_places, t.min_places);
   }
   return out;
@@ -310,14 +322,14 @@ std::optional<std::string> math_parser::names_ratio(const math_answer& a) {
   return out;
 }
 
-math_answer math_parser::assignment(const math_answer& lhs, math_answer value) {
+parsed math_parser::assignment(const math_answer& lhs, math_answer value) {
   auto name = simple_name(lhs);
   if (!name)
     name = names_tuple(lhs);
   if (!name && value.kind == math_kind::ratio)
     name = names_ratio(lhs); // "a:b = 2:3"
   if (!name)
-    refuse();
+    return std::nullopt;
   math_answer out;
   out.kind = math_kind::assignment;
   out.name = *name;
@@ -328,8 +340,8 @@ math_answer math_parser::assignment(const math_answer& lhs, math_answer value) {
   return out;
 }
 
-math_answer math_parser::relation(std::vector<math_answer> parts,
-                     std::vector<relation_op> ops) {
+parsed math_parser::relation(std::vector<math_answer> parts,
+                            std::vector<relation_op> ops) {
   const bool all_eq = std::all_of(ops.begin(), ops.end(), [](relation_op o) {
     return o == relation_op::eq;
   });
@@ -345,7 +357,7 @@ math_answer math_parser::relation(std::vector<math_answer> parts,
   out.kind = math_kind::relation;
   for (auto& p : parts) {
     if (!is_expression(p))
-      refuse(); // a relation between structures
+      return std::nullopt; // a relation between structures
     out.min_places = fewer_places(out.min_places, p.min_places);
     out.terms.push_back(p.value);
   }

@@ -5,8 +5,12 @@
 // collections, relations), math_operands.cpp (sums, products, powers,
 // numbers, names, functions, commands), math_brackets.cpp (brackets, sets,
 // intervals, matrices). Only math_reader.cpp uses it.
+//
+// Every step returns what it read, or nullopt when the text is not read (a
+// form the reader does not know, or one past a bound below): the first step
+// not read ends the parse, and its caller returns nullopt in turn. GiNaC's
+// own exceptions (a pole, an overflow) are caught where the parse starts.
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,12 +34,8 @@ inline constexpr long max_factorial = 1000;
 inline constexpr long max_binomial = 10000;
 inline constexpr std::size_t max_alternatives = 8;
 
-/// Thrown inside the parser when the answer is not read; caught at the top.
-struct not_read : std::runtime_error {
-  not_read() : std::runtime_error("not read") {}
-};
-
-[[noreturn]] void refuse();
+/// What a parse step read; nullopt: not read.
+using parsed = std::optional<math_answer>;
 
 math_answer expression_of(ex e, int places = -1);
 
@@ -43,15 +43,16 @@ int fewer_places(int a, int b);
 
 bool is_expression(const math_answer& a);
 
-/// base^exponent within the bounds; a negative constant to a fraction
-/// with an odd denominator is not read (real or principal root?).
-ex checked_power(const ex& base, const ex& exponent);
+/// base^exponent within the bounds; nullopt past them, and for a negative
+/// constant to a fraction with an odd denominator (real or principal root?).
+std::optional<ex> checked_power(const ex& base, const ex& exponent);
 
 /// A constant that evaluates to a negative real number.
 bool negative_constant(const ex& e);
 
-/// n! and binomials only of small numbers: GiNaC computes them at once.
-void check_count(const ex& n, long max);
+/// n! and binomials only of small numbers (GiNaC computes them at once):
+/// whether `n` is a whole number in [0, max], or no number at all.
+bool count_in_bounds(const ex& n, long max);
 
 class math_parser {
 public:
@@ -79,10 +80,11 @@ public:
   /// application or a product, the text does not say.
   bool open_application() const { return open_application_; }
 
-  math_answer answer() {
+  /// The whole answer; nullopt when it is not read.
+  parsed answer() {
     auto a = sequence(nullptr);
-    if (pos_ != t_.size())
-      refuse();
+    if (!a || pos_ != t_.size())
+      return std::nullopt;
     return a;
   }
 
@@ -102,13 +104,15 @@ private:
   /// At "\frac{p}{q}" (or "\frac pq") of whole numbers p < q.
   bool at_proper_fraction() const;
 
+  /// Counts one more level of nesting while a step runs.
   struct depth_guard {
     int& d;
-    explicit depth_guard(int& x) : d(x) {
-      if (++d > max_depth)
-        refuse();
-    }
+    explicit depth_guard(int& x) : d(x) { ++d; }
     ~depth_guard() { --d; }
+    depth_guard(const depth_guard&) = delete;
+    depth_guard& operator=(const depth_guard&) = delete;
+    /// Within max_depth (else the step is not read).
+    explicit operator bool() const { return d <= max_depth; }
   };
 
   bool at_end() const { return pos_ >= t_.size(); }
@@ -126,18 +130,13 @@ private:
     ++pos_;
     return true;
   }
-  void expect_op(std::string_view text) {
-    if (!eat_op(text))
-      refuse();
-  }
-
   bool at_separator() const;
 
   bool at_close(const char* close) const;
 
   /// Elements separated by , ; and or, up to `close` (not consumed) or the
   /// end; one element without separators is returned as it is.
-  math_answer sequence(const char* close);
+  parsed sequence(const char* close);
 
   /// What a list of elements means: named values, a variable's values, a
   /// set of alternatives or points, else a bare list.
@@ -156,59 +155,59 @@ private:
 
   /// A relation chain, an assignment, "x \in S", "E \approx 0.33" (the
   /// exact value E is the answer), or one operand.
-  math_answer element();
+  parsed element();
 
   static std::optional<std::string> simple_name(const math_answer& a);
 
   /// "(x, y)" on the left of "=": the names of a point's coordinates.
   static std::optional<std::string> names_tuple(const math_answer& a);
 
-  math_answer assignment(const math_answer& lhs, math_answer value);
+  parsed assignment(const math_answer& lhs, math_answer value);
 
-  math_answer relation(std::vector<math_answer> parts,
-                       std::vector<relation_op> ops);
+  parsed relation(std::vector<math_answer> parts,
+                  std::vector<relation_op> ops);
 
   /// "3:4", "a:b:c": a ratio of two or more terms, else one operand.
-  math_answer ratio();
+  parsed ratio();
 
   /// "a:b" on the left of "=": a ratio of names labels the ratio's value.
   static std::optional<std::string> names_ratio(const math_answer& a);
 
   /// An operand, or a union of intervals "A \cup B".
-  math_answer united();
+  parsed united();
 
-  math_answer sum();
+  parsed sum();
 
-  math_answer plus_minus(const math_answer& a, const math_answer& b);
+  parsed plus_minus(const math_answer& a, const math_answer& b);
 
   /// a op b for expressions, distributed over ± pairs.
-  math_answer arithmetic(const math_answer& a, const math_answer& b, char op);
+  parsed arithmetic(const math_answer& a, const math_answer& b, char op);
 
   bool starts_factor() const;
 
-  math_answer term();
+  parsed term();
 
-  math_answer signed_factor();
+  parsed signed_factor();
 
   /// The operand after "/", with the factors juxtaposed to it under the
   /// tight-division convention.
-  math_answer divisor();
+  parsed divisor();
 
-  math_answer power();
+  parsed power();
 
   /// "^{...}", "^2", "^-1", "^x", "^(...)".
-  math_answer exponent_operand();
+  parsed exponent_operand();
 
   /// n! (factorials of small numbers only).
-  math_answer postfix(math_answer a);
+  parsed postfix(math_answer a);
 
-  math_answer primary();
+  parsed primary();
 
-  math_answer number();
+  parsed number();
 
   /// "0.\overline{3}", "1.2\overline{45}": the repeating decimal after
   /// `head` (written with `places` decimals), exactly.
-  math_answer repeating(const ex& head, int places);
+  parsed repeating(const ex& head, int places);
 
   /// "f(x) =", "0 < f(x) < 1": a function's name before a relation labels
   /// the value, like a variable.
@@ -219,63 +218,69 @@ private:
   /// A variable, with its subscript: "x", "x_1", "a_{37}", "\alpha"; a
   /// name applied to a group ("g(0)", "P(A)") unless the pair uses the
   /// name as a number or the products convention is asked.
-  math_answer name();
+  parsed name();
 
   /// "g(0)": the symbol that stands for the name applied to the group
   /// after it (its arguments printed by GiNaC, so "g(2-1)" is "g(1)").
-  math_answer application(const std::string& name);
+  parsed application(const std::string& name);
 
   math_answer constant();
 
   /// The argument of a function: a bracketed group, or the product of the
   /// plain factors that follow ("\sin 2x").
-  math_answer function_argument();
+  parsed function_argument();
 
-  math_answer function();
+  parsed function();
 
-  math_answer braced_rest();
+  parsed braced_rest();
 
-  static ex apply_function(std::string_view f, const ex& x,
-                           const std::optional<math_answer>& base);
+  /// f(x) (with a base: log only); nullopt where it has no value.
+  static std::optional<ex> apply_function(std::string_view f, const ex& x,
+                                          const parsed& base);
 
   /// One argument of \frac, \sqrt, \binom: "{...}" or one token ("\frac34").
-  math_answer command_argument();
+  parsed command_argument();
 
-  math_answer command();
+  parsed command();
+
+  /// \sqrt[n]{x}, \sqrt{x}, \sqrt x, sqrt(x) (after the command).
+  parsed root();
 
   /// \begin{pmatrix} a & b \\ c & d \end{pmatrix} (also bmatrix, matrix).
-  math_answer matrix();
+  parsed matrix();
 
-  math_answer sequence_until_cell_end();
+  parsed sequence_until_cell_end();
 
-  static math_answer checked_matrix(math_answer m);
+  /// The matrix when it has rows, all of one length.
+  static parsed checked_matrix(math_answer m);
 
   static math_answer empty_set();
 
   /// ( ... ), [ ... ], { ... }, \{ ... \}, | x |.
-  math_answer bracketed();
+  parsed bracketed();
 
-  /// "\{x \mid x > 2\}", "\{x : x < 0 or x > 1\}" (after "\{"): the
-  /// condition on x, whose solution set the braces describe; nullopt when
-  /// the braces do not open with "x |" or "x :".
-  std::optional<math_answer> set_builder();
+  /// Whether the braces just opened ("\{") open with "x |" or "x :".
+  bool at_set_builder() const;
+
+  /// "\{x \mid x > 2\}", "\{x : x < 0 or x > 1\}" (at_set_builder()):
+  /// the condition on x, whose solution set the braces describe.
+  parsed set_builder();
 
   /// "(x+1)" a group; "(1, 2)" a point or an open interval; "[0, 1)" an
   /// interval; "[1, 2, 3]" a list written as a vector.
-  math_answer round_or_square(std::string_view open);
+  parsed round_or_square(std::string_view open);
 
   /// A tuple with ± elements is the set of the tuples they stand for.
-  math_answer expanded_tuple(math_answer tuple);
+  parsed expanded_tuple(math_answer tuple);
 
   /// The inside of ( ) or [ ]: a list when it has separators.
-  math_answer sequence_in_brackets();
+  parsed sequence_in_brackets();
 
   bool has_infinity(const math_answer& pair);
 
-  math_answer interval(const math_answer& inner, bool lo_closed,
-                       bool hi_closed);
+  parsed interval(const math_answer& inner, bool lo_closed, bool hi_closed);
 
-  interval_end end_of(const math_answer& a, bool closed);
+  std::optional<interval_end> end_of(const math_answer& a, bool closed);
 };
 
 } // namespace ij::math_parsing

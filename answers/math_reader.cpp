@@ -210,6 +210,8 @@ std::optional<math_answer> read_math(std::string_view final_answer,
   auto tokens = lex_math(cleaned, max_tokens);
   if (!tokens || tokens->empty())
     return std::nullopt;
+  // GiNaC throws where an operation has no value (a pole, an overflow): not
+  // read either. The parser's own "not read" is its return value.
   try {
     const auto log = convention.log;
     const int log_base = log == log_reading::common   ? 10
@@ -218,7 +220,10 @@ std::optional<math_answer> read_math(std::string_view final_answer,
     math_parser parser{std::move(*tokens), symbols, log_base,
                        convention.tight_division, convention.mixed_numbers,
                        convention.juxtaposed_products};
-    auto a = parser.answer();
+    auto read = parser.answer();
+    if (!read)
+      return std::nullopt;
+    auto& a = *read;
     a.ambiguous_division = parser.juxtaposed_divisor();
     a.ambiguous_mixed = parser.juxtaposed_fraction();
     a.ambiguous_application = parser.open_application();
@@ -232,11 +237,9 @@ std::optional<math_answer> read_math(std::string_view final_answer,
         eq != std::string::npos
         && ambiguous_comma(text::trim(std::string_view{cleaned}.substr(eq + 1)));
     }
-    return a;
-  } catch (const not_read&) {
-    return std::nullopt;
+    return read;
   } catch (const std::exception&) {
-    return std::nullopt; // GiNaC refused an operation (a pole, an overflow)
+    return std::nullopt; // GiNaC refused an operation
   }
 }
 

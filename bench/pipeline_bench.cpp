@@ -259,7 +259,7 @@ result pipeline(const std::vector<answer_pair>& pairs, vote_config votes,
   setup.config = rc;
   setup.audit_path = temp_audit("pipeline");
   setup.directory = directory;
-  setup.listener = caf::actor_cast<run_listener_actor>(self);
+  setup.listener = as_listener(self);
   setup.window = window;
   auto path = setup.audit_path;
   auto t0 = clock_type::now();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <optional>
 
 #include "core/phrase_index.hpp"
 #include "core/prompt.hpp"
@@ -175,14 +176,22 @@ bool in(std::string_view x, const list& xs) {
   return std::find(xs.begin(), xs.end(), x) != xs.end();
 }
 
-// "KEY: value": the key and value without markup.
-bool split_field(std::string_view line, std::string_view& key, std::string_view& value) {
+// A "KEY: value" line's key and value, without markup.
+struct field_line {
+  std::string_view key, value;
+};
+
+// The line as a field; nullopt when it is none (no colon, no key, or a key
+// too long to be one).
+std::optional<field_line> split_field(std::string_view line) {
   auto colon = line.find(':');
   if (colon == std::string_view::npos)
-    return false;
-  key = strip_markup(line.substr(0, colon));
-  value = strip_markup(line.substr(colon + 1));
-  return !key.empty() && key.size() <= 40;
+    return std::nullopt;
+  field_line f{strip_markup(line.substr(0, colon)),
+               strip_markup(line.substr(colon + 1))};
+  if (f.key.empty() || f.key.size() > 40)
+    return std::nullopt;
+  return f;
 }
 
 constexpr std::size_t long_line = 16;
@@ -310,8 +319,8 @@ bool is_separator(char c) {
 }
 
 bool decision_line(std::string_view line) {
-  std::string_view key, value;
-  if (split_field(line, key, value) && (in(key, decision_keys) || verdict_value(value)))
+  if (auto f = split_field(line);
+      f && (in(f->key, decision_keys) || verdict_value(f->value)))
     return true;
   auto t = strip_markup(line);
   return decision_key_index().at(t, 0, [&](std::size_t i) {
@@ -333,10 +342,10 @@ bool decision_line(std::string_view line) {
 }
 
 bool reply_field_line(std::string_view line) {
-  std::string_view key, value;
-  return split_field(line, key, value)
-         && (key == "numeric_a" || key == "numeric_b" || key == "numeric a"
-             || key == "numeric b");
+  auto f = split_field(line);
+  return f
+         && (f->key == "numeric_a" || f->key == "numeric_b"
+             || f->key == "numeric a" || f->key == "numeric b");
 }
 
 // A quoted verdict word as a value: ': "equivalent"'.

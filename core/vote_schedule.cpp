@@ -15,17 +15,8 @@ vote_schedule::vote_schedule(std::chrono::milliseconds deadline,
 
 // --- Workers ----------------------------------------------------------------
 
-std::size_t vote_schedule::add_worker(std::string judge_id,
-                                      std::uint32_t capacity) {
-  scheduled_worker w;
-  w.judge_id = std::move(judge_id);
-  w.capacity = capacity;
-  workers_.push_back(std::move(w));
-  return workers_.size() - 1;
-}
-
 void vote_schedule::rejoin(std::size_t wi, std::string judge_id) {
-  auto& w = workers_[wi];
+  auto& w = slot(wi);
   w.judge_id = std::move(judge_id);
   w.alive = true;
   w.credits = 0;
@@ -33,13 +24,15 @@ void vote_schedule::rejoin(std::size_t wi, std::string judge_id) {
 }
 
 bool vote_schedule::any_alive() const {
-  return std::any_of(workers_.begin(), workers_.end(),
-                     [](const auto& w) { return w.alive; });
+  for (std::size_t i = 0; i < workers(); ++i)
+    if (slot(i).alive)
+      return true;
+  return false;
 }
 
 void vote_schedule::grant(std::size_t wi, std::uint32_t credits,
                           std::uint32_t capacity) {
-  auto& w = workers_[wi];
+  auto& w = slot(wi);
   w.credits += credits;
   // Counted down as the worker counts its copy, so that a demand it has used
   // up is told again even when the number waiting is unchanged (else: a hang).
@@ -52,14 +45,14 @@ void vote_schedule::grant(std::size_t wi, std::uint32_t credits,
 template <class Eligible>
 std::optional<std::size_t> vote_schedule::pick(std::size_t from,
                                                Eligible eligible) const {
-  auto n = workers_.size();
+  auto n = workers();
   auto best = n;
   for (std::size_t k = 0; k < n; ++k) {
     auto i = (from + k) % n;
-    auto& w = workers_[i];
+    auto& w = slot(i);
     if (!w.alive || w.credits == 0 || !eligible(i, w))
       continue;
-    if (best == n || w.outstanding < workers_[best].outstanding)
+    if (best == n || w.outstanding < slot(best).outstanding)
       best = i;
   }
   if (best == n)
@@ -91,14 +84,14 @@ budget_meter* vote_schedule::meter(const std::string& judge_id) {
 }
 
 bool vote_schedule::at_budget(std::size_t wi) const {
-  auto i = budgets_.find(workers_[wi].judge_id);
+  auto i = budgets_.find(slot(wi).judge_id);
   return i != budgets_.end() && i->second.reached();
 }
 
 std::optional<std::size_t> vote_schedule::all_at_budget() const {
   std::optional<std::size_t> any;
-  for (std::size_t i = 0; i < workers_.size(); ++i) {
-    if (!workers_[i].alive)
+  for (std::size_t i = 0; i < workers(); ++i) {
+    if (!slot(i).alive)
       continue;
     if (!at_budget(i))
       return std::nullopt;
@@ -126,7 +119,7 @@ std::uint64_t vote_schedule::take_waiting() {
 std::uint64_t vote_schedule::sent(std::uint64_t seq, std::size_t wi,
                                   judge_request meta, std::int64_t started_ms,
                                   schedule_time now) {
-  auto& w = workers_[wi];
+  auto& w = slot(wi);
   --w.credits;
   ++w.outstanding;
   auto token = next_token_++;
@@ -153,7 +146,7 @@ void vote_schedule::hold(std::uint64_t token, std::size_t wi) {
   if (p == pending_.end() || p->second.worker != wi || p->second.queued)
     return;
   p->second.queued = true;
-  ++workers_[wi].queued;
+  ++slot(wi).queued;
   drop_stale();
 }
 
@@ -163,7 +156,7 @@ void vote_schedule::start(std::uint64_t token, std::size_t wi, schedule_time now
     return;
   if (p->second.queued) {
     p->second.queued = false;
-    --workers_[wi].queued;
+    --slot(wi).queued;
   }
   p->second.due = now + deadline_;
   by_due_.push_back({token, p->second.due});
@@ -177,7 +170,7 @@ std::optional<std::uint64_t> vote_schedule::answered(std::uint64_t token,
   if (p == pending_.end())
     return std::nullopt;
   auto seq = p->second.seq;
-  auto& w = workers_[wi];
+  auto& w = slot(wi);
   if (p->second.queued)
     --w.queued;  // answered without a word that it started (a fault)
   pending_.erase(p);
@@ -196,7 +189,7 @@ std::optional<pending_vote> vote_schedule::next_expired(schedule_time now) {
   auto v = std::move(p->second);
   pending_.erase(p);
   by_due_.pop_front();
-  --workers_[v.worker].outstanding;
+  --slot(v.worker).outstanding;
   return v;
 }
 
@@ -211,10 +204,10 @@ std::vector<pending_vote> vote_schedule::take_outstanding(std::size_t wi) {
   for (auto token : tokens) {
     auto p = pending_.find(token);
     if (p->second.queued)
-      --workers_[wi].queued;
+      --slot(wi).queued;
     out.push_back(std::move(p->second));
     pending_.erase(p);
-    --workers_[wi].outstanding;
+    --slot(wi).outstanding;
   }
   drop_stale();
   return out;
@@ -259,14 +252,14 @@ bool vote_schedule::starvation_over(schedule_time now) {
 
 std::uint32_t vote_schedule::wanted() const {
   std::uint32_t unused = 0;
-  for (auto& w : workers_)
-    unused += w.alive ? w.credits : 0;
+  for (std::size_t i = 0; i < workers(); ++i)
+    unused += slot(i).alive ? slot(i).credits : 0;
   auto waiting = static_cast<std::uint32_t>(backlog_.size() + moved_.size());
   return waiting > unused ? waiting - unused : 0;
 }
 
 std::uint32_t vote_schedule::unneeded_credits(std::size_t wi) {
-  auto& w = workers_[wi];
+  auto& w = slot(wi);
   if (!backlog_.empty() || w.credits == 0 || wants_moved(w.judge_id))
     return 0;
   auto c = w.credits;
@@ -276,7 +269,7 @@ std::uint32_t vote_schedule::unneeded_credits(std::size_t wi) {
 
 std::optional<std::uint32_t> vote_schedule::demand_change(std::size_t wi,
                                                           std::uint32_t wanted) {
-  auto& w = workers_[wi];
+  auto& w = slot(wi);
   if (w.announced == wanted)
     return std::nullopt;
   w.announced = wanted;
@@ -284,7 +277,7 @@ std::optional<std::uint32_t> vote_schedule::demand_change(std::size_t wi,
 }
 
 vote_schedule::letting_go vote_schedule::let_go(std::size_t wi) {
-  auto& w = workers_[wi];
+  auto& w = slot(wi);
   letting_go out{w.credits, w.announced > 0};
   w.credits = 0;
   w.announced = 0;
@@ -330,8 +323,8 @@ void vote_schedule::timer_fired(schedule_time now) {
 void vote_schedule::clear() {
   backlog_.clear();
   pending_.clear();
-  for (auto& w : workers_)
-    w.queued = 0;
+  for (std::size_t i = 0; i < workers(); ++i)
+    slot(i).queued = 0;
   by_due_.clear();
   moved_.clear();
   starved_since_.reset();

@@ -75,24 +75,24 @@ struct moved_vote {
   schedule_time due;
 };
 
+/// The schedule over workers kept elsewhere: linked_vote_schedule below
+/// holds them, each with what the actor keeps of it.
 class vote_schedule {
 public:
   vote_schedule() = default;
   vote_schedule(std::chrono::milliseconds deadline,
                 std::chrono::milliseconds failover_wait,
                 std::unordered_map<std::string, budget_meter> budgets);
+  virtual ~vote_schedule() = default;
 
   // --- Workers --------------------------------------------------------------
 
-  /// A new worker of `judge_id`; its index (the actor keeps its handle at
-  /// the same index).
-  std::size_t add_worker(std::string judge_id, std::uint32_t capacity);
   /// A worker that left joins again (as it describes itself now): alive, no
   /// credits, no demand told.
   void rejoin(std::size_t wi, std::string judge_id);
-  scheduled_worker& worker(std::size_t wi) { return workers_[wi]; }
-  const scheduled_worker& worker(std::size_t wi) const { return workers_[wi]; }
-  std::size_t workers() const { return workers_.size(); }
+  scheduled_worker& worker(std::size_t wi) { return slot(wi); }
+  const scheduled_worker& worker(std::size_t wi) const { return slot(wi); }
+  std::size_t workers() const { return slot_count(); }
   bool any_alive() const;
 
   /// A worker's update: `credits` more, the capacity it reports now.
@@ -215,14 +215,24 @@ public:
   /// Drops every vote (the run was cancelled); workers stay.
   void clear();
 
+protected:
+  vote_schedule(const vote_schedule&) = default;
+  vote_schedule(vote_schedule&&) = default;
+  vote_schedule& operator=(const vote_schedule&) = default;
+  vote_schedule& operator=(vote_schedule&&) = default;
+
 private:
+  /// The workers, by index (linked_vote_schedule's storage).
+  virtual scheduled_worker& slot(std::size_t wi) = 0;
+  virtual const scheduled_worker& slot(std::size_t wi) const = 0;
+  virtual std::size_t slot_count() const = 0;
+
   template <class Eligible>
   std::optional<std::size_t> pick(std::size_t from, Eligible eligible) const;
 
   std::chrono::milliseconds deadline_{120000};
   std::chrono::milliseconds failover_wait_{30000};
   std::unordered_map<std::string, budget_meter> budgets_;
-  std::vector<scheduled_worker> workers_;
   /// Where the round-robin over workers goes on.
   std::size_t next_worker_ = 0;
   /// Votes waiting for a credit, one entry per vote (job seq), oldest first.
@@ -247,6 +257,42 @@ private:
   /// Whether a timer is on its way, and when it fires.
   bool timer_armed_ = false;
   schedule_time timer_at_;
+};
+
+/// A schedule whose workers each carry the actor's `Link` (its handle, its
+/// description, ...): one record per worker, so that nothing else is kept
+/// at the schedule's indexes.
+template <class Link>
+class linked_vote_schedule final : public vote_schedule {
+public:
+  struct entry : scheduled_worker {
+    Link link;
+  };
+
+  using vote_schedule::vote_schedule;
+
+  /// A new worker of `judge_id`; its index.
+  std::size_t add_worker(std::string judge_id, std::uint32_t capacity,
+                         Link link = {}) {
+    entry e;
+    e.judge_id = std::move(judge_id);
+    e.capacity = capacity;
+    e.link = std::move(link);
+    entries_.push_back(std::move(e));
+    return entries_.size() - 1;
+  }
+
+  Link& link(std::size_t wi) { return entries_[wi].link; }
+  const Link& link(std::size_t wi) const { return entries_[wi].link; }
+
+private:
+  scheduled_worker& slot(std::size_t wi) override { return entries_[wi]; }
+  const scheduled_worker& slot(std::size_t wi) const override {
+    return entries_[wi];
+  }
+  std::size_t slot_count() const override { return entries_.size(); }
+
+  std::vector<entry> entries_;
 };
 
 } // namespace ij

@@ -49,19 +49,21 @@ std::optional<std::string_view> query_value(std::string_view query,
   return std::nullopt;
 }
 
-// A query parameter's value as a number: `fallback` when absent, false
-// when it is not digits (or too long for 64 bits).
-bool number_param(const std::string& query, std::string_view name,
-                  std::uint64_t fallback, std::uint64_t& value) {
-  value = fallback;
+// A query parameter's value as a number: `fallback` when absent; an error
+// naming the parameter and its value when it is not digits (or too long for
+// 64 bits).
+caf::expected<std::uint64_t> number_param(const std::string& query,
+                                          std::string_view name,
+                                          std::uint64_t fallback) {
   auto v = query_value(query, name);
   if (!v)
-    return true;
+    return fallback;
   if (v->empty() || v->find_first_not_of("0123456789") != std::string_view::npos
       || v->size() > 19)
-    return false;
-  value = std::stoull(std::string{*v});
-  return true;
+    return make_error(errc::bad_input, std::string{name}
+                                         + " must be digits, not '"
+                                         + std::string{*v} + "'");
+  return std::stoull(std::string{*v});
 }
 
 // A query parameter's text ("" when absent); cursors are plain ASCII, and
@@ -411,14 +413,13 @@ api_result daemon_service::create_run(const api_request& req) {
 
 // A page from the state, the live runs among it as their actors last told.
 api_result daemon_service::list_runs(const api_request& req) {
-  std::uint64_t limit = 0;
-  if (!number_param(req.query, "limit", default_page, limit) || limit == 0
-      || limit > max_page)
+  auto limit = number_param(req.query, "limit", default_page);
+  if (!limit || *limit == 0 || *limit > max_page)
     return error_reply{400, "bad_request",
                        "limit must be a number of runs from 1 to "
                          + std::to_string(max_page) + ", not '"
                          + text_param(req.query, "limit") + "'"};
-  auto page = store_->runs(static_cast<std::size_t>(limit),
+  auto page = store_->runs(static_cast<std::size_t>(*limit),
                            text_param(req.query, "after"));
   // A state the database holds that cannot be read is not the request's.
   if (!page && page.error().category() == caf::atom("ij")
@@ -504,14 +505,17 @@ api_result daemon_service::upload_pairs(const api_request& req) {
 
 api_result daemon_service::verdicts(const api_request& req) {
   auto id = req.params.get("id");
-  std::uint64_t after = 0, wait_ms = 0;
-  if (!number_param(req.query, "after", 0, after))
-    return error_reply{400, "bad_request",
-                       "after must be a sequence number (digits)"};
-  if (!number_param(req.query, "wait_ms", 0, wait_ms) || wait_ms > max_wait_ms)
+  auto after_seq = number_param(req.query, "after", 0);
+  if (!after_seq)
+    return error_reply{400, "bad_request", context_of(after_seq.error())};
+  auto wait = number_param(req.query, "wait_ms", 0);
+  if (!wait || *wait > max_wait_ms)
     return error_reply{400, "bad_request",
                        "wait_ms must be a number of milliseconds from 0 to "
-                         + std::to_string(max_wait_ms)};
+                         + std::to_string(max_wait_ms) + ", not '"
+                         + text_param(req.query, "wait_ms") + "'"};
+  auto after = *after_seq;
+  auto wait_ms = *wait;
   // The run's actor answers once lines after `after` are stored, it has
   // ended, or wait_ms is over: the lines are read after its state, so that
   // a final state means these are the last. No thread waits meanwhile.
@@ -546,35 +550,28 @@ stream_decision daemon_service::open_stream(const http_request& req) {
   auto path = target.substr(0, target.find('?'));
   auto match = api_routes().find(req.method(), path);
   if (!match.found || match.found->handler.endpoint != api_endpoint::upload_pairs)
-    return {}; // read whole, for handle()
+    return read_whole{}; // for handle()
   auto refuse = [](const api_result& r) {
-    stream_decision d;
-    d.what = stream_decision::kind::refuse;
-    d.refusal = std::get<http_response>(render_result(r));
-    return d;
+    return refuse_body{std::get<http_response>(render_result(r))};
   };
   if (!authorized(req))
     return refuse(unauthorized());
   if (!pairs_media_type(req))
     return refuse(wrong_pairs_type(req));
   auto id = match.params.get("id");
-  stream_decision d;
-  d.what = stream_decision::kind::later;
+  decide_later d;
   d.at_most = options_.reply_timeout + answer_margin;
-  d.late = [refuse] { return refuse(busy()).refusal; };
-  d.start = [this, id, refuse](std::function<void(std::function<stream_decision()>)> answer) {
+  d.late = [refuse] { return refuse(busy()).reply; };
+  d.start = [this, id, refuse](std::function<void(std::function<later_decision()>)> answer) {
     ask_run<input_lease_ref>(
       sys_, registry_, id, options_.reply_timeout,
       [this, id, answer, refuse](caf::expected<std::optional<input_lease_ref>> a) {
-        answer([this, id, refuse, a = std::move(a)]() mutable {
+        answer([this, id, refuse, a = std::move(a)]() mutable -> later_decision {
           if (!a)
             return refuse(reply_of(a.error(), "input_closed"));
           if (!*a)
             return refuse(stored(id, [](run_row& row) { return run_ended(row); }));
-          stream_decision take;
-          take.what = stream_decision::kind::take;
-          take.stream = std::make_unique<pairs_stream>(std::move(**a));
-          return take;
+          return take_body{std::make_unique<pairs_stream>(std::move(**a))};
         });
       },
       upload_atom::value);

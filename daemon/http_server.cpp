@@ -223,23 +223,26 @@ private:
   // piece by piece (buffer_body), never held whole. False: read it whole.
   bool try_stream() {
     auto d = srv_->options.streams(parser_->get());
-    if (d.what == stream_decision::kind::whole)
+    if (std::holds_alternative<read_whole>(d))
       return false;
-    apply(std::move(d));
+    if (auto* refused = std::get_if<refuse_body>(&d))
+      reply_and_close(std::move(refused->reply));
+    else if (auto* later = std::get_if<decide_later>(&d))
+      open_later(std::move(*later));
+    else
+      take(std::move(std::get<take_body>(d).stream));
     return true;
   }
 
-  void apply(stream_decision d) {
-    switch (d.what) {
-    case stream_decision::kind::whole: // not asked later: refused
-    case stream_decision::kind::refuse:
-      return reply_and_close(std::move(d.refusal));
-    case stream_decision::kind::later:
-      return open_later(std::move(d));
-    case stream_decision::kind::take:
-      break;
-    }
-    body_ = std::move(d.stream);
+  // What was decided later: refuse or take.
+  void apply(later_decision d) {
+    if (auto* refused = std::get_if<refuse_body>(&d))
+      return reply_and_close(std::move(refused->reply));
+    take(std::move(std::get<take_body>(d).stream));
+  }
+
+  void take(std::unique_ptr<body_stream> stream) {
+    body_ = std::move(stream);
     streaming_.emplace(std::move(*parser_));
     streaming_->body_limit(std::numeric_limits<std::uint64_t>::max());
     // An empty body (Content-Length: 0) is complete now: answered at once.
@@ -254,13 +257,13 @@ private:
 
   // The decision is an actor's: the headers wait (the body is not read)
   // until it answers, on the strand, or the deadline refuses.
-  void open_later(stream_decision d) {
+  void open_later(decide_later d) {
     opening_late_ = std::move(d.late);
     arm(phase::opening, d.at_most);
     auto gen = generation_;
     srv_->begin_work();
     std::weak_ptr<connection> weak = this->shared_from_this();
-    d.start([weak, gen](std::function<stream_decision()> next) {
+    d.start([weak, gen](std::function<later_decision()> next) {
       auto self = weak.lock();
       if (!self)
         return;

@@ -27,6 +27,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <variant>
 
 #include <caf/error.hpp>
 #include <caf/expected.hpp>
@@ -49,22 +50,39 @@ public:
   virtual http_response finish() = 0;
 };
 
-/// What to do with a request's body, decided once its headers are in: read
-/// it whole for the handler, refuse the request at once (the body is not
-/// read, the connection is closed after the reply), take it in pieces, or
-/// decide later (an actor's answer): `start(answer)` is called once, no
+// What to do with a request's body, decided once its headers are in
+// (stream_decision): one of these four.
+
+/// Read it whole, for the handler.
+struct read_whole {};
+
+/// Refuse the request at once: the body is not read, the connection is
+/// closed after `reply`.
+struct refuse_body {
+  http_response reply;
+};
+
+/// Take the body in pieces.
+struct take_body {
+  std::unique_ptr<body_stream> stream;
+};
+
+/// What a decision made later may be: refuse or take.
+using later_decision = std::variant<refuse_body, take_body>;
+
+/// Decide later (an actor's answer): `start(answer)` is called once, no
 /// thread waits, `answer(next)` may come from any thread and `next` runs on
 /// the connection's strand; without an answer within `at_most`, `late()`
 /// refuses.
-struct stream_decision {
-  enum class kind { whole, refuse, take, later };
-  kind what = kind::whole;
-  http_response refusal;
-  std::unique_ptr<body_stream> stream;
+struct decide_later {
   std::chrono::milliseconds at_most{0};
-  std::function<void(std::function<void(std::function<stream_decision()>)>)> start;
+  std::function<void(std::function<void(std::function<later_decision()>)>)> start;
   std::function<http_response()> late;
 };
+
+/// Read whole (the default), refuse, take in pieces, or decide later.
+using stream_decision =
+  std::variant<read_whole, refuse_body, take_body, decide_later>;
 
 /// Asked once a request's headers are in (`req` has no body yet).
 using stream_opener = std::function<stream_decision(const http_request& req)>;

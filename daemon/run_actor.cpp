@@ -502,7 +502,7 @@ void start_session(self_ptr self) {
   setup.config = st.setup.config;
   setup.audit_path = st.setup.audit_path;
   setup.directory = st.setup.ctx.directory;
-  setup.listener = caf::actor_cast<run_listener_actor>(self);
+  setup.listener = self;
   setup.progress_interval = std::chrono::milliseconds(500);
   setup.resume = st.setup.resume;
   setup.audit_fd = st.setup.audit_fd;

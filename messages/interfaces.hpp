@@ -58,24 +58,27 @@ using judge_client_actor = caf::typed_actor<
 /// run in the actor system (and, through a host, by other systems). It keeps
 /// at most `capacity` calls in flight and grants them to its clients
 /// round-robin, so no client starves another and a call never waits in a
-/// queue behind other clients' calls.
+/// queue behind other clients' calls. A client names itself in each of its
+/// messages (its handle: where the worker's updates go, monitored from the
+/// first); a message with an invalid handle is ignored.
 using judge_worker_actor = caf::typed_actor<
   // Describes the worker and the judge it serves.
   caf::replies_to<info_atom>::with<judge_info>,
-  // The sender has this many calls waiting beyond the credits it holds
+  // The client has this many calls waiting beyond the credits it holds
   // (absolute: replaces the last figure). The worker grants credits as its
   // capacity allows, never more than asked.
-  caf::reacts_to<demand_atom, std::uint32_t>,
-  // Calls made with granted credits; each comes back as a judge_reply in a
-  // worker_update. A transport failure is a record, never an error.
-  caf::reacts_to<std::vector<judge_call>>,
-  // Credits the sender does not need after all.
-  caf::reacts_to<release_atom, std::uint32_t>,
-  // The sender's run was cancelled: its calls waiting here are dropped, its
+  caf::reacts_to<demand_atom, judge_client_actor, std::uint32_t>,
+  // Calls the client made with granted credits; each comes back as a
+  // judge_reply in a worker_update. A transport failure is a record, never
+  // an error.
+  caf::reacts_to<judge_client_actor, std::vector<judge_call>>,
+  // Credits the client does not need after all.
+  caf::reacts_to<release_atom, judge_client_actor, std::uint32_t>,
+  // The client's run was cancelled: its calls waiting here are dropped, its
   // calls at the adapter aborted (their slots free at once); each comes
   // back as a record of fault `aborted` (attempts 0: never sent), or as its
   // reply when that came first. Its credits and demand go.
-  caf::reacts_to<cancel_atom>,
+  caf::reacts_to<cancel_atom, judge_client_actor>,
   // The round trip (microseconds) to the clients on a node, as the judge
   // host's pings measured it: the worker queues that many seconds of calls
   // for them beyond its capacity (core/queue_depth.hpp), so that its slots

@@ -88,6 +88,8 @@ std::uint16_t publish(caf::scoped_actor& self, caf::actor_system& sys,
   auto mm = connection_manager(sys, h.config.connection.tls());
   self
     ->request(mm, std::chrono::seconds(30), caf::publish_atom::value,
+              // The middleman publishes an untyped pointer (with the
+              // interface's message types beside it).
               h.listen.port, caf::actor_cast<caf::strong_actor_ptr>(host),
               sys.message_types<judge_host_actor>(), h.listen.addr, true)
     .receive([&](std::uint16_t p) { port = p; },
@@ -135,7 +137,7 @@ int serve(const host_options& opts, prepared_host& h) {
   if (!opts.announce_prompt_id.empty())
     hello.prompt_id = opts.announce_prompt_id;
   auto impl = sys.spawn(judge_host, hello, directory, h.judges.size());
-  auto host = caf::actor_cast<judge_host_actor>(impl);
+  judge_host_actor host = impl;
   // Workers known to coordinators are referenced from there: they are ended
   // explicitly, or the actor system would wait for them.
   auto stop = [&] {

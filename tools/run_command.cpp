@@ -501,48 +501,27 @@ std::string unserved_judge(caf::scoped_actor& self,
   return {};
 }
 
-// The actors: a directory, a worker per judge, the host connectors, the run
-// session; then the input is fed until the run ends.
-int run_pairs(const run_options& opts, prepared_run& run) {
-  caf::actor_system_config sys_cfg;
-  configure_actor_system(sys_cfg);
-  if (!run.config.hosts.empty())
-    configure_remoting(sys_cfg, run.config.connection);
-  caf::actor_system sys{sys_cfg};
-  auto directory = spawn_judge_directory(sys);
-  // The directory holds the workers, the connectors the hosts: ending them
-  // on every way out lets the actor system shut down at once.
-  struct end_on_return {
-    std::vector<caf::actor> actors;
-    ~end_on_return() {
-      for (auto& a : actors)
-        caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
-    }
-  } guard{{caf::actor_cast<caf::actor>(directory)}};
-  auto workers = start_local_workers(sys, directory, std::move(run.judges));
-  if (!workers) {
-    say("cannot start the judges: " + render_error(workers.error()));
-    return exit_code::bad_config;
-  }
-  caf::scoped_actor self{sys};
-  for (auto& c : connect_hosts(sys, self, directory, run.config))
-    guard.actors.push_back(caf::actor_cast<caf::actor>(c));
-  if (auto missing = unserved_judge(self, directory, run.config);
-      !missing.empty()) {
-    say(missing + "; nothing was judged");
-    return exit_code::bad_config;
-  }
+// Whether the run shows a progress bar (stderr a terminal).
+bool shows_progress(const run_options& opts) {
+  return opts.progress && ::isatty(STDERR_FILENO) == 1;
+}
+
+// The session's setup: the checked configuration, the audit (and its
+// descriptor, opened by prepare_destinations), the run's id, and its
+// batched judges' journal with the open batches a resumed audit recorded.
+run_setup session_setup(const run_options& opts, prepared_run& run,
+                        const judge_directory_actor& directory,
+                        caf::scoped_actor& self) {
   run_setup setup;
   setup.config = run.config;
   setup.audit_path = run.audit_path;
   setup.directory = directory;
-  setup.listener = caf::actor_cast<run_listener_actor>(self);
+  setup.listener = as_listener(self);
   setup.window = opts.window;
   setup.resume = run.resume;
   setup.audit_fd = std::exchange(run.audit_fd, -1);
   // Known here: the run's tag names its batches (and cancels them).
   setup.run_id = run.resume ? run.resume->run_id : make_run_id();
-  auto tag = run_tag_of(setup.run_id);
   if (run.batches.any()) {
     setup.batch_journal = run.batches.journal;
     // Before the session starts: what the audit recorded is polled, never
@@ -551,14 +530,13 @@ int run_pairs(const run_options& opts, prepared_run& run) {
       if (auto n = run.batches.adopt(*run.resume))
         say("adopting " + std::to_string(n) + " open batch(es) from the audit");
   }
-  bool show_progress = opts.progress && ::isatty(STDERR_FILENO) == 1;
-  if (show_progress)
+  if (shows_progress(opts))
     setup.progress_interval = std::chrono::milliseconds(250);
-  auto session = spawn_run(sys, std::move(setup));
-  if (!session) {
-    say("cannot start the run: " + render_error(session.error()));
-    return exit_code::bad_config;
-  }
+  return setup;
+}
+
+// What the run starts from, in words: the audit, and what a resume kept.
+void say_start(const prepared_run& run) {
   if (run.resume)
     say("resuming " + run.resume->run_id + " from " + run.audit_path + ": "
         + std::to_string(run.resume->pairs.size())
@@ -568,6 +546,13 @@ int run_pairs(const run_options& opts, prepared_run& run) {
                  + " byte(s) after the last committed record were cut"
              : std::string{}));
   say("audit: " + run.audit_path);
+}
+
+// Feeds the pairs to the session and shows its events (verdicts out, the
+// progress bar, the summary) until it ends; `tag` names the run's batches.
+int follow_run(caf::scoped_actor& self, const run_actor& session,
+               const run_options& opts, prepared_run& run,
+               const std::string& tag) {
   // Batches no larger than half the window, so that a small window bounds
   // what is in flight (two batches may wait for the session's answer).
   std::size_t batch = opts.window == 0
@@ -577,7 +562,7 @@ int run_pairs(const run_options& opts, prepared_run& run) {
                                                      opts.window / 2));
   pair_source source{run.input.stream(), run.input.name(), batch};
   run_view view{run.out, run.config.max_fault_rate, source};
-  if (show_progress) {
+  if (shows_progress(opts)) {
     view.bar.emplace(stderr, run.total ? run.total : run.input.count_pairs());
     view.bar->set_status([&view, &run] {
       auto b = run.batches.progress();
@@ -592,10 +577,53 @@ int run_pairs(const run_options& opts, prepared_run& run) {
   // knows: the votes they held end as the cancelled run's, not as verdicts.
   on.cancelled = [&run, tag] { run.batches.cancel(tag, std::chrono::seconds(10)); };
   auto outcome = drive_run(
-    self, *session,
+    self, session,
     [&source](input_batch& b) { return source.next(b); },
     on);
   return conclude(outcome, view, opts, run.audit_path, judge_keys(run.config));
+}
+
+// The actors: a directory, a worker per judge, the host connectors, the run
+// session; then the input is fed until the run ends.
+int run_pairs(const run_options& opts, prepared_run& run) {
+  caf::actor_system_config sys_cfg;
+  configure_actor_system(sys_cfg);
+  if (!run.config.hosts.empty())
+    configure_remoting(sys_cfg, run.config.connection);
+  caf::actor_system sys{sys_cfg};
+  auto directory = spawn_judge_directory(sys);
+  // The directory holds the workers, the connectors the hosts: ending them
+  // on every way out lets the actor system shut down at once.
+  struct end_on_return {
+    judge_directory_actor directory;
+    std::vector<host_connector_actor> connectors;
+    ~end_on_return() {
+      caf::anon_send_exit(directory, caf::exit_reason::user_shutdown);
+      for (auto& c : connectors)
+        caf::anon_send_exit(c, caf::exit_reason::user_shutdown);
+    }
+  } guard{directory, {}};
+  auto workers = start_local_workers(sys, directory, std::move(run.judges));
+  if (!workers) {
+    say("cannot start the judges: " + render_error(workers.error()));
+    return exit_code::bad_config;
+  }
+  caf::scoped_actor self{sys};
+  guard.connectors = connect_hosts(sys, self, directory, run.config);
+  if (auto missing = unserved_judge(self, directory, run.config);
+      !missing.empty()) {
+    say(missing + "; nothing was judged");
+    return exit_code::bad_config;
+  }
+  auto setup = session_setup(opts, run, directory, self);
+  auto tag = run_tag_of(setup.run_id);
+  auto session = spawn_run(sys, std::move(setup));
+  if (!session) {
+    say("cannot start the run: " + render_error(session.error()));
+    return exit_code::bad_config;
+  }
+  say_start(run);
+  return follow_run(self, *session, opts, run, tag);
 }
 
 } // namespace

@@ -90,14 +90,14 @@ struct test_client {
       s.queue.pop_front();
     }
     if (!calls.empty())
-      self->send(s.worker, std::move(calls));
+      self->send(s.worker, judge_client_actor{self}, std::move(calls));
   }
 
   /// Queues requests and tells the worker how many wait.
   void submit(std::vector<judge_request> reqs) {
     for (auto& r : reqs)
       st->queue.push_back(std::move(r));
-    caf::send_as(actor, st->worker, demand_atom::value,
+    caf::send_as(actor, st->worker, demand_atom::value, actor,
                  static_cast<std::uint32_t>(st->queue.size()));
   }
 
@@ -368,7 +368,8 @@ TEST_CASE("credits a client holds return to the others when it ends or "
   other.submit({request_for("o1")});
   t.run();
   CHECK(other.st->credits_received == 0); // the worker is full of credits
-  caf::send_as(hoarder.actor, w, release_atom::value, std::uint32_t{1});
+  caf::send_as(hoarder.actor, w, release_atom::value, hoarder.actor,
+               std::uint32_t{1});
   t.run();
   CHECK(other.st->replies.empty());
   CHECK(adapter->calls() == 1); // the released credit went to `other`
@@ -383,6 +384,35 @@ TEST_CASE("credits a client holds return to the others when it ends or "
   caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
 }
 
+TEST_CASE("a worker serves the client its messages name: a message naming "
+          "none is ignored, whoever sends it") {
+  test_system t;
+  auto adapter = std::make_shared<manual_adapter>();
+  auto w = spawn_judge_worker(t.sys, binding_with_cap(adapter, 2), "w@local");
+  std::vector<judge_call> calls{{1, request_for("a")}};
+  caf::anon_send(w, demand_atom::value, judge_client_actor{}, std::uint32_t{2});
+  caf::anon_send(w, judge_client_actor{}, calls);
+  t.run();
+  CHECK(adapter->calls() == 0);
+  auto status = ask<worker_status>(t.sys, w, status_atom::value);
+  t.run();
+  REQUIRE(status->value);
+  CHECK(status->value->clients == 0);
+  // Sent by nobody, the demand names a client: that client gets the credit.
+  test_client c{t.sys, w};
+  c.st->queue.push_back(request_for("b"));
+  caf::anon_send(w, demand_atom::value, c.actor, std::uint32_t{1});
+  t.run();
+  CHECK(c.st->credits_received == 1);
+  CHECK(adapter->calls() == 1);
+  while (adapter->complete_next(canonical("EQUIVALENT")))
+    t.run();
+  REQUIRE(c.st->replies.size() == 1);
+  CHECK(c.st->replies.front().record.pair_id == "b");
+  caf::anon_send_exit(c.actor, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
+}
+
 TEST_CASE("calls sent without a credit wait instead of exceeding the "
           "capacity") {
   test_system t;
@@ -390,7 +420,7 @@ TEST_CASE("calls sent without a credit wait instead of exceeding the "
   auto w = spawn_judge_worker(t.sys, binding_with_cap(adapter, 1), "w@local");
   test_client c{t.sys, w};
   std::vector<judge_call> calls{{1, request_for("a")}, {2, request_for("b")}};
-  caf::send_as(c.actor, w, calls);
+  caf::send_as(c.actor, w, c.actor, calls);
   t.run();
   CHECK(adapter->calls() == 1);
   adapter->complete_next(canonical("EQUIVALENT"));
@@ -417,7 +447,7 @@ TEST_CASE("a client's cancel aborts its calls at the adapter and their slots go 
   t.run();
   CHECK(adapter->calls() == 2);
   CHECK(other.st->credits_received == 0);
-  caf::send_as(cancelled.actor, w, cancel_atom::value);
+  caf::send_as(cancelled.actor, w, cancel_atom::value, cancelled.actor);
   t.run();
   // Both calls were aborted by their id, and the other client's calls are
   // at the adapter while the aborted ones are still open there.
@@ -455,10 +485,10 @@ TEST_CASE("a cancel drops calls waiting at the worker as never sent, a client "
   test_client c{t.sys, w};
   // Without credits: one starts, one waits at the worker.
   std::vector<judge_call> calls{{1, request_for("a")}, {2, request_for("b")}};
-  caf::send_as(c.actor, w, calls);
+  caf::send_as(c.actor, w, c.actor, calls);
   t.run();
   CHECK(adapter->calls() == 1);
-  caf::send_as(c.actor, w, cancel_atom::value);
+  caf::send_as(c.actor, w, cancel_atom::value, c.actor);
   t.run();
   REQUIRE(c.st->replies.size() == 2);
   auto* queued = c.record(2);

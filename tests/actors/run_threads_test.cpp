@@ -56,7 +56,7 @@ TEST_CASE("a run on real threads with a detached logger writes a chain that "
   setup.audit_path = path;
   setup.directory = dir;
   caf::scoped_actor self{sys};
-  setup.listener = caf::actor_cast<run_listener_actor>(self);
+  setup.listener = as_listener(self);
   REQUIRE(setup.detached_logger);
   auto run = spawn_run(sys, setup);
   REQUIRE(run);

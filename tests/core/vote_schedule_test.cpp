@@ -19,11 +19,28 @@ judge_request vote(std::uint32_t index) {
   return r;
 }
 
-vote_schedule schedule(std::unordered_map<std::string, budget_meter> budgets = {}) {
-  return vote_schedule{100ms, 1000ms, std::move(budgets)};
+// Each worker's link is a number here (the actor's is its handle).
+using test_schedule = linked_vote_schedule<int>;
+
+test_schedule schedule(std::unordered_map<std::string, budget_meter> budgets = {}) {
+  return test_schedule{100ms, 1000ms, std::move(budgets)};
 }
 
 } // namespace
+
+TEST_CASE("a worker's link is kept with it, at the index the schedule gave") {
+  auto s = schedule();
+  auto a = s.add_worker("x", 1, 7);
+  auto b = s.add_worker("y", 2, 9);
+  CHECK(s.workers() == 2);
+  CHECK(s.link(a) == 7);
+  CHECK(s.link(b) == 9);
+  CHECK(s.worker(b).judge_id == "y");
+  CHECK(s.worker(b).capacity == 2);
+  s.link(a) = 8;
+  CHECK(s.link(a) == 8);
+  CHECK(s.worker(a).judge_id == "x");
+}
 
 TEST_CASE("a waiting vote goes to a worker with a credit and the fewest calls outstanding") {
   auto s = schedule();

@@ -182,7 +182,11 @@ TEST_CASE("daemon API: a follower that waits (wait_ms) is answered when verdicts
   CHECK(empty.header("X-Run-State") == "open");
   CHECK(followers_waiting(api, 0));
   CHECK(api.request("GET", path + "?wait_ms=60001").status == 400);
-  CHECK(api.request("GET", path + "?wait_ms=soon").status == 400);
+  auto soon = api.request("GET", path + "?wait_ms=soon");
+  CHECK(soon.status == 400);
+  CHECK(soon.body.find("wait_ms must be a number of milliseconds from 0 to "
+                       "60000, not 'soon'")
+        != std::string::npos);
   CHECK(api.request("GET", "/v1/runs/run-nope/verdicts?wait_ms=10").status == 404);
 
   // Followers that would wait 60 s, with clients that give up after 30 s:
@@ -262,7 +266,9 @@ TEST_CASE("daemon API: bad requests get a clear 4xx and disturb nothing") {
   CHECK(unknown.body.find("\"code\":\"unknown_run\"") != std::string::npos);
   CHECK(api.request("PUT", "/v1/runs/" + id).status == 405);
   CHECK(api.request("GET", "/v2/nothing").status == 404);
-  CHECK(api.request("GET", "/v1/runs/" + id + "/verdicts?after=x").status == 400);
+  auto after_x = api.request("GET", "/v1/runs/" + id + "/verdicts?after=x");
+  CHECK(after_x.status == 400);
+  CHECK(after_x.body.find("after must be digits, not 'x'") != std::string::npos);
   auto big = api.request("POST", "/v1/runs", "{\"name\":\"" + std::string(5000, 'x') + "\"}",
                          "application/json");
   CHECK(big.status == 413);

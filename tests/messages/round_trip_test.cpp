@@ -12,6 +12,8 @@
 #include <caf/binary_deserializer.hpp>
 #include <caf/binary_serializer.hpp>
 #include <caf/message.hpp>
+#include <caf/send.hpp>
+#include <caf/typed_event_based_actor.hpp>
 
 #include "messages/answer_pair.hpp"
 #include "messages/canary_result.hpp"
@@ -38,6 +40,7 @@
 #include "messages/verdict.hpp"
 #include "messages/vote_result.hpp"
 #include "messages/audit_entry.hpp"
+#include "messages/interfaces.hpp"
 
 using namespace ij;
 
@@ -568,6 +571,27 @@ TEST_CASE_METHOD(registered_system, "messages: what judge workers and their clie
                     "ij.worker_update2");
   check_round_trips(worker_status{"w#1@local", 8, 2, 8, 1000, 3, 5, 12},
                     "ij.worker_status2");
+}
+
+TEST_CASE_METHOD(registered_system, "messages: a client's message to a worker carries "
+                                    "its handle across", "[messages]") {
+  auto& sys = test_system();
+  judge_client_actor client = sys.spawn(
+    [](judge_client_actor::pointer) -> judge_client_actor::behavior_type {
+      return {[](worker_update&) {}};
+    });
+  check_registered<judge_client_actor>("ij.judge_client_actor");
+  auto msg = caf::make_message(demand_atom::value, client, std::uint32_t{3});
+  std::vector<char> buf;
+  caf::binary_serializer sink{sys, buf};
+  REQUIRE_FALSE(sink(msg));
+  caf::message back;
+  caf::binary_deserializer source{sys, buf};
+  REQUIRE_FALSE(source(back));
+  REQUIRE(back.match_elements<demand_atom, judge_client_actor, std::uint32_t>());
+  CHECK(back.get_as<judge_client_actor>(1) == client);
+  CHECK(back.get_as<std::uint32_t>(2) == 3);
+  caf::anon_send_exit(client, caf::exit_reason::user_shutdown);
 }
 
 TEST_CASE_METHOD(registered_system, "messages: what a run and its client exchange round-trips",
