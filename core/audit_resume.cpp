@@ -240,10 +240,8 @@ private:
     single_verdict v;
     v.pair_id = std::string{str(r, "pair_id")};
     v.item = std::string{str(r, "item")};
-    auto kind = str(r, "verdict");
-    v.verdict = kind == "INVARIANT"  ? verdict_kind::invariant
-                : kind == "VIOLATED" ? verdict_kind::violated
-                                     : verdict_kind::neither;
+    v.verdict = verdict_kind_from_string(str(r, "verdict"))
+                  .value_or(verdict_kind::neither);
     v.rule = static_cast<verdict_rule>(n);
     auto o = r.FindMember("outcome");
     if (o != r.MemberEnd() && o->value.IsObject()) {

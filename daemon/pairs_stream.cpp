@@ -46,9 +46,9 @@ api_result upload_whole(input_lease_ref lease, std::string_view body) {
 }
 
 bool pairs_media_type(const http_request& req) {
-  auto type = media_type(header_value(req, http::field::content_type));
-  return type == "application/x-ndjson" || type == "application/jsonl"
-         || type == "application/x-jsonlines" || type == "text/plain";
+  auto media = media_type(header_value(req, http::field::content_type));
+  return media == "application/x-ndjson" || media == "application/jsonl"
+         || media == "application/x-jsonlines" || media == "text/plain";
 }
 
 error_reply wrong_pairs_type(const http_request& req) {

@@ -9,6 +9,7 @@
 #include <caf/meta/load_callback.hpp>
 #include <caf/meta/type_name.hpp>
 
+#include "messages/enum_text.hpp"
 #include "messages/equivalence_outcome.hpp"
 #include "messages/tri_bool.hpp"
 #include "messages/vote_result.hpp"
@@ -27,6 +28,14 @@ constexpr std::string_view to_string(verdict_kind v) {
     case verdict_kind::neither: return "NEITHER";
   }
   return "NEITHER";
+}
+
+inline constexpr verdict_kind all_verdict_kinds[] = {
+  verdict_kind::invariant, verdict_kind::violated, verdict_kind::neither};
+
+/// Reads a text written by to_string back; nullopt for anything else.
+inline std::optional<verdict_kind> verdict_kind_from_string(std::string_view s) {
+  return enum_from_text(all_verdict_kinds, s);
 }
 
 constexpr std::string_view to_string(verdict_rule r) {

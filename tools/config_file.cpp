@@ -8,8 +8,6 @@
 
 #include <sys/stat.h>
 
-#include <filesystem>
-
 #include "runio/prompt_file.hpp"
 
 namespace ij {

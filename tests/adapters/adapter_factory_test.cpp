@@ -1,7 +1,5 @@
 #include <catch2/catch.hpp>
 
-#include "tests/error_text.hpp"
-
 #include "adapters/adapter_factory.hpp"
 #include "adapters/stub_judges.hpp"
 #include "tests/error_text.hpp"
