@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/audit_chain.hpp"
+#include "core/audit/audit_chain.hpp"
 #include "messages/error.hpp"
 
 namespace ij {

@@ -8,7 +8,7 @@
 
 #include <caf/expected.hpp>
 
-#include "core/audit_resume.hpp"
+#include "core/audit/audit_resume.hpp"
 #include "messages/error.hpp"
 
 namespace ij {
@@ -22,7 +22,7 @@ caf::expected<int> open_audit_file(const std::string& path);
 
 /// An audit trail opened to continue its run: locked like a new one, its
 /// chain verified (an edited file is refused), and cut after its last
-/// committed record (core/audit_resume.hpp says what is cut and why).
+/// committed record (core/audit/audit_resume.hpp says what is cut and why).
 struct resumable_audit {
   int fd = -1; // write-only, append, close-on-exec, locked
   resume_point point;

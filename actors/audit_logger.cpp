@@ -11,7 +11,7 @@
 
 #include "actors/file_write.hpp"
 #include "core/wall_clock.hpp"
-#include "core/audit_record.hpp"
+#include "core/audit/audit_record.hpp"
 #include "core/sha256.hpp"
 #include "messages/error.hpp"
 

@@ -26,7 +26,7 @@
 
 #include <rapidjson/stringbuffer.h>
 
-#include "core/run_config.hpp"
+#include "core/config/run_config.hpp"
 #include "messages/interfaces.hpp"
 
 namespace ij {

@@ -3,7 +3,7 @@
 #include <caf/event_based_actor.hpp>
 #include <caf/logger.hpp>
 
-#include "core/audit_record.hpp"
+#include "core/audit/audit_record.hpp"
 #include "messages/error.hpp"
 
 namespace ij {

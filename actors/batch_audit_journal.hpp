@@ -1,6 +1,6 @@
 #pragma once
 // The batch journal of a run (adapters/batch_journal) in its audit trail: each
-// mark becomes a `batch` record (core/batch_record), written by the run's
+// mark becomes a `batch` record (core/audit/batch_record), written by the run's
 // audit logger and fsynced before the batched judge is told it is durable.
 //
 // record() is called from the batched judge's Asio thread, never a CAF
@@ -18,7 +18,7 @@
 #include <caf/actor_system.hpp>
 
 #include "adapters/batch_journal.hpp"
-#include "core/batch_record.hpp"
+#include "core/audit/batch_record.hpp"
 #include "messages/interfaces.hpp"
 
 namespace ij {

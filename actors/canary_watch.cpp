@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <utility>
 
-#include "core/audit_record.hpp"
-#include "core/canary_records.hpp"
-#include "core/canary_set.hpp"
+#include "core/audit/audit_record.hpp"
+#include "core/audit/canary_records.hpp"
+#include "core/canaries/canary_set.hpp"
 
 namespace ij {
 

@@ -1,9 +1,9 @@
 #pragma once
 // A run session's live canaries (issue 10), kept beside the session's own
-// state: which canary goes before which real pair (core/canary_plan), the
+// state: which canary goes before which real pair (core/canaries/canary_plan), the
 // canaries on their way through the vote coordinator, and, when one comes
 // back, its result, its audit records and the bias alarms it sets off
-// (core/bias_alarm). Not an actor: the session calls it while admitting and
+// (core/canaries/bias_alarm). Not an actor: the session calls it while admitting and
 // while taking voted pairs, so canaries ride the same path as real pairs —
 // same coordinator, same judges, same prompt and call options — and never
 // reach the item ledger or the pair totals.
@@ -15,8 +15,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "core/bias_alarm.hpp"
-#include "core/canary_plan.hpp"
+#include "core/canaries/bias_alarm.hpp"
+#include "core/canaries/canary_plan.hpp"
 #include "messages/audit_entry.hpp"
 #include "messages/canary_result.hpp"
 #include "messages/judge_info.hpp"

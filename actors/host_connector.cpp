@@ -7,8 +7,8 @@
 
 #include <caf/io/middleman_actor.hpp>
 
-#include "core/peer_compatibility.hpp"
-#include "core/run_manifest.hpp"
+#include "core/hosts/peer_compatibility.hpp"
+#include "core/audit/run_manifest.hpp"
 #include "messages/error.hpp"
 
 namespace ij {

@@ -28,8 +28,8 @@
 #include <caf/typed_event_based_actor.hpp>
 #include <caf/typed_response_promise.hpp>
 
-#include "core/host_address.hpp"
-#include "core/run_config.hpp"
+#include "core/hosts/host_address.hpp"
+#include "core/config/run_config.hpp"
 #include "messages/interfaces.hpp"
 
 namespace ij {

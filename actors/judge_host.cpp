@@ -4,8 +4,8 @@
 #include <chrono>
 #include <random>
 
-#include "core/prompt.hpp"
-#include "core/run_manifest.hpp"
+#include "core/prompts/prompt.hpp"
+#include "core/audit/run_manifest.hpp"
 #include "messages/error.hpp"
 #include "messages/registration.hpp"
 

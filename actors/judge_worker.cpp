@@ -11,11 +11,11 @@
 #include <caf/typed_event_based_actor.hpp>
 
 #include "adapters/llm_judge_comparator.hpp"
-#include "core/batch_settings.hpp"
-#include "core/prompt.hpp"
-#include "core/run_manifest.hpp"
-#include "core/worker_fields.hpp"
-#include "core/worker_key.hpp"
+#include "core/config/batch_settings.hpp"
+#include "core/prompts/prompt.hpp"
+#include "core/audit/run_manifest.hpp"
+#include "core/hosts/worker_fields.hpp"
+#include "core/hosts/worker_key.hpp"
 
 namespace ij {
 

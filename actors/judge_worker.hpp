@@ -25,7 +25,7 @@
 // (a coordinator reaching a judge host across a network) the worker grants
 // credits beyond its capacity, up to a short queue sized to that node's
 // round trip — which the judge host's pings measure and tell it — times its
-// call rate, bounded by host_connection.queue_max (core/queue_depth.hpp).
+// call rate, bounded by host_connection.queue_max (core/voting/queue_depth.hpp).
 // The calls sent ahead wait here and start the moment a slot frees, so a
 // slot never idles for a credit to cross the network and its call to come
 // back. Queued calls start round-robin over the clients, as credits are
@@ -51,7 +51,7 @@
 #include <caf/typed_event_based_actor.hpp>
 
 #include "adapters/adapter_factory.hpp"
-#include "core/queue_depth.hpp"
+#include "core/voting/queue_depth.hpp"
 #include "messages/interfaces.hpp"
 
 namespace ij {

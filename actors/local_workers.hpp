@@ -9,7 +9,7 @@
 #include <caf/expected.hpp>
 
 #include "adapters/adapter_factory.hpp"
-#include "core/run_config.hpp"
+#include "core/config/run_config.hpp"
 #include "messages/interfaces.hpp"
 
 namespace ij {

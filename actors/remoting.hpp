@@ -12,7 +12,7 @@
 #include <caf/error.hpp>
 #include <caf/io/middleman_actor.hpp>
 
-#include "core/run_config.hpp"
+#include "core/config/run_config.hpp"
 
 namespace ij {
 

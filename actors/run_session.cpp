@@ -14,19 +14,19 @@
 #include "actors/audit_file.hpp"
 #include "actors/audit_logger.hpp"
 #include "actors/vote_router.hpp"
-#include "core/batch_settings.hpp"
-#include "core/run_id.hpp"
-#include "core/run_tag.hpp"
-#include "core/run_warnings.hpp"
+#include "core/config/batch_settings.hpp"
+#include "core/session/run_id.hpp"
+#include "core/session/run_tag.hpp"
+#include "core/session/run_warnings.hpp"
 #include "core/wall_clock.hpp"
-#include "core/worker_key.hpp"
-#include "core/audit_record.hpp"
-#include "core/answer.hpp"
-#include "core/cascade_policy.hpp"
-#include "core/pair_guard.hpp"
-#include "core/run_budgets.hpp"
-#include "core/run_manifest.hpp"
-#include "core/verdict_table.hpp"
+#include "core/hosts/worker_key.hpp"
+#include "core/audit/audit_record.hpp"
+#include "core/numbers/answer.hpp"
+#include "core/agreement/cascade_policy.hpp"
+#include "core/guard/pair_guard.hpp"
+#include "core/budgets/run_budgets.hpp"
+#include "core/audit/run_manifest.hpp"
+#include "core/verdicts/verdict_table.hpp"
 #include "messages/error.hpp"
 
 namespace ij {
@@ -267,7 +267,7 @@ void split_closed_items(const run_session_state& st,
 
 void on_voted(self_ptr self, std::vector<voted_pair>& done);
 
-// Screening and planted verdicts (core/pair_guard.hpp): a pair no judge is
+// Screening and planted verdicts (core/guard/pair_guard.hpp): a pair no judge is
 // to be asked about gets its result here, without a call. False when `job`
 // is answered.
 bool guard(run_session_state& st, vote_job& job, std::vector<voted_pair>& unjudged_pairs) {
@@ -595,7 +595,7 @@ void write_manifest(self_ptr self) {
 }
 
 // The workers serving the run's judges: those of each judge's exact call
-// settings (core/worker_key.hpp: in the daemon, other runs' workers of the
+// settings (core/hosts/worker_key.hpp: in the daemon, other runs' workers of the
 // same judge id may differ in endpoint, seed, batch...). An error names a
 // judge nobody serves (or a calibration map its client did not read).
 // Several judges may share a judge id: every worker of any of them is used

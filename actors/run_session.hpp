@@ -5,7 +5,7 @@
 // actor system, sharing the workers through the judge directory.
 //
 // One pair's path: client --input_batch--> session (admits it: seq, item
-// count; screens it and flags planted verdicts, core/pair_guard: a pair no
+// count; screens it and flags planted verdicts, core/guard/pair_guard: a pair no
 // judge is to be asked about gets its abstention here, without a call)
 // --vote_job--> its vote coordinator --calls--> workers --replies-->
 // coordinator --voted_pair--> session (verdict by the I1-I5 table, audit
@@ -43,14 +43,14 @@
 #include "actors/canary_watch.hpp"
 #include "actors/batch_audit_journal.hpp"
 #include "actors/vote_coordinator.hpp"
-#include "core/audit_resume.hpp"
-#include "core/input_window.hpp"
-#include "core/item_ledger.hpp"
-#include "core/pair_guard.hpp"
-#include "core/position_bias.hpp"
-#include "core/run_config.hpp"
-#include "core/run_tally.hpp"
-#include "core/session_phase.hpp"
+#include "core/audit/audit_resume.hpp"
+#include "core/voting/input_window.hpp"
+#include "core/verdicts/item_ledger.hpp"
+#include "core/guard/pair_guard.hpp"
+#include "core/calibration/position_bias.hpp"
+#include "core/config/run_config.hpp"
+#include "core/session/run_tally.hpp"
+#include "core/session/session_phase.hpp"
 #include "messages/interfaces.hpp"
 
 namespace ij {
@@ -59,7 +59,7 @@ namespace ij {
 struct run_setup {
   /// Empty: one is made from the start time.
   std::string run_id;
-  /// Validated configuration (core/run_config.hpp); its judges name the
+  /// Validated configuration (core/config/run_config.hpp); its judges name the
   /// workers to vote with (by judge id).
   run_config config;
   /// Where the audit trail goes: a new file (an existing non-empty one is
@@ -111,7 +111,7 @@ struct run_session_state {
 
   run_setup setup;
   /// Starting, running, finishing, ended; input closed; cancel deferred
-  /// (core/session_phase.hpp: what each message may do in each).
+  /// (core/session/session_phase.hpp: what each message may do in each).
   session_phase phase;
   logger_actor logger;
   /// The run's vote coordinator, or its vote router (panel, cascade).
@@ -141,7 +141,7 @@ struct run_session_state {
   std::optional<canary_watch> canaries;
   /// With order balancing: per judge, how often a swap changed the decision.
   position_bias_tally position_bias;
-  /// Screening and planted verdicts (core/pair_guard.hpp); set once the
+  /// Screening and planted verdicts (core/guard/pair_guard.hpp); set once the
   /// workers are known.
   std::optional<pair_guard_desk> guard;
 };

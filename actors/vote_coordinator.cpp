@@ -5,13 +5,13 @@
 
 #include <caf/typed_event_based_actor.hpp>
 
-#include "core/answer.hpp"
-#include "core/calibration.hpp"
-#include "core/failover_records.hpp"
-#include "core/outcome_mapping.hpp"
-#include "core/sequential_stop.hpp"
+#include "core/numbers/answer.hpp"
+#include "core/calibration/calibration.hpp"
+#include "core/audit/failover_records.hpp"
+#include "core/verdicts/outcome_mapping.hpp"
+#include "core/voting/sequential_stop.hpp"
 #include "core/wall_clock.hpp"
-#include "core/worker_fields.hpp"
+#include "core/hosts/worker_fields.hpp"
 
 namespace ij {
 
@@ -74,7 +74,7 @@ std::optional<double> pair_probability(const state& st, const job& j) {
   return equivalence_probability(votes);
 }
 
-// The result of a pair whose voting stopped (core/sequential_stop.hpp).
+// The result of a pair whose voting stopped (core/voting/sequential_stop.hpp).
 void finish(state& st, std::uint64_t seq, job& j, stop_reason why,
             std::optional<double> p) {
   voted_pair out;
@@ -146,7 +146,7 @@ void count_vote(state& st, std::uint64_t seq, judge_record rec) {
   step(st, seq);
 }
 
-// --- Scheduling: votes under credits (core/vote_schedule.hpp) ---------------
+// --- Scheduling: votes under credits (core/voting/vote_schedule.hpp) ---------------
 
 // Arms the deadline timer for whatever is due first (again when something
 // became due earlier than the timer on its way).

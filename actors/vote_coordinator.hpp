@@ -23,7 +23,7 @@
 // outstanding vote (CAF 0.17 keeps each request timeout's clock entry for the
 // whole deadline, answered or not). A reply after its vote expired is dropped.
 // The backlog, credits, demand and deadlines are a pure class of their own
-// (core/vote_schedule.hpp); this actor owns the messages, the votes' tallies
+// (core/voting/vote_schedule.hpp); this actor owns the messages, the votes' tallies
 // and records.
 // Vote i carries the chosen worker's base seed + i. With order balancing,
 // odd votes swap A and B (the worker swaps NUMERIC_A/B back).
@@ -50,16 +50,16 @@
 // and its later votes go to the run's other judges or become faults.
 //
 // Calibration (issue 16): with maps, each result carries the calibrated
-// probability that the answers are equivalent (core/calibration.hpp) and why
+// probability that the answers are equivalent (core/calibration/calibration.hpp) and why
 // its voting stopped; with stop.probability, waves are one vote each and a
 // pair stops once that probability of its leading decision reaches the
-// threshold, before the tally fixes the outcome (core/sequential_stop.hpp).
+// threshold, before the tally fixes the outcome (core/voting/sequential_stop.hpp).
 //
 // Cancel (issue 26): every job is dropped and each worker told to end this
 // run's calls (aborted in flight: their slots free at once). The reply says
 // what became of the calls no record will show — the records of unfinished
 // pairs (calls answered), and each call in flight, aborted sent or unsent,
-// or answered when its reply came first (core/cancel_account.hpp) — once
+// or answered when its reply came first (core/budgets/cancel_account.hpp) — once
 // every worker has answered, or after `abort_wait` (the calls of a worker
 // that has not said count as sent).
 //
@@ -81,12 +81,12 @@
 #include <caf/typed_event_based_actor.hpp>
 #include <caf/typed_response_promise.hpp>
 
-#include "core/calibration.hpp"
-#include "core/cancel_account.hpp"
-#include "core/judge_budget.hpp"
-#include "core/vote_schedule.hpp"
-#include "core/worker_key.hpp"
-#include "core/vote_tally.hpp"
+#include "core/calibration/calibration.hpp"
+#include "core/budgets/cancel_account.hpp"
+#include "core/budgets/judge_budget.hpp"
+#include "core/voting/vote_schedule.hpp"
+#include "core/hosts/worker_key.hpp"
+#include "core/voting/vote_tally.hpp"
 #include "messages/interfaces.hpp"
 
 namespace ij {
@@ -99,7 +99,7 @@ struct vote_settings {
   /// How long a vote waits for a worker of its judge when the workers
   /// serving it are gone, before it is a fault.
   std::chrono::milliseconds failover_wait{30000};
-  /// Budgets by judge id (core/judge_budget.hpp): a judge at its budget gets
+  /// Budgets by judge id (core/budgets/judge_budget.hpp): a judge at its budget gets
   /// no more calls, and a vote no judge within budget can take is a fault of
   /// kind "budget". Judges absent here have no budget.
   std::unordered_map<std::string, budget_meter> budgets;
@@ -108,9 +108,9 @@ struct vote_settings {
   std::shared_ptr<const calibration_set> calibration;
   /// stop.probability: votes go out one at a time and a pair stops once the
   /// calibrated probability of its leading decision reaches this
-  /// (core/sequential_stop.hpp). Needs `calibration`.
+  /// (core/voting/sequential_stop.hpp). Needs `calibration`.
   std::optional<double> stop_probability;
-  /// The run's tag (core/run_tag.hpp), carried by every vote with the
+  /// The run's tag (core/session/run_tag.hpp), carried by every vote with the
   /// pair's sequence number: a batched judge's custom_ids are made of them.
   std::string run_tag;
   /// After a cancel, how long workers have to say what became of the
@@ -148,13 +148,13 @@ struct vote_coordinator_state {
   /// The run's judges: workers of other judges are not used.
   std::set<std::string> judge_ids;
   /// With a selection, only the workers it takes (the run's exact call
-  /// settings, core/worker_key.hpp), even among those of its judge ids.
+  /// settings, core/hosts/worker_key.hpp), even among those of its judge ids.
   std::optional<judge_selection> selection;
   /// Worker ids to their index in the schedule.
   std::unordered_map<std::string, std::size_t> worker_index;
   std::unordered_map<std::uint64_t, job> jobs;
   /// The workers; backlog, credits and demand, deadlines and the timer,
-  /// moved votes, budgets (core/vote_schedule.hpp).
+  /// moved votes, budgets (core/voting/vote_schedule.hpp).
   linked_vote_schedule<worker_link> schedule;
   /// Tokens of calls whose vote moved away: a reply with one is late.
   std::unordered_map<std::uint64_t, std::string> moved_tokens;

@@ -3,11 +3,11 @@
 #include <memory>
 #include <utility>
 
-#include "core/answer.hpp"
-#include "core/outcome_mapping.hpp"
-#include "core/cascade_policy.hpp"
-#include "core/pair_guard.hpp"
-#include "core/panel_rule.hpp"
+#include "core/numbers/answer.hpp"
+#include "core/verdicts/outcome_mapping.hpp"
+#include "core/agreement/cascade_policy.hpp"
+#include "core/guard/pair_guard.hpp"
+#include "core/agreement/panel_rule.hpp"
 
 namespace ij {
 

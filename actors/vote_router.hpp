@@ -4,7 +4,7 @@
 // their votes, and splits each pair into one job per judge it needs; each
 // judge has its own vote coordinator (its own votes, tally, deadline and
 // budget), and the router combines their results into the pair's. The
-// routing rules are core's (core/panel_rule.hpp, core/cascade_policy.hpp);
+// routing rules are core's (core/agreement/panel_rule.hpp, core/agreement/cascade_policy.hpp);
 // this actor only moves jobs and results.
 //
 // Panel: every pair goes to every panel judge at once; when all are back,
@@ -21,9 +21,9 @@
 //
 // Absent A or B: a result at once, no judge asked (rule I1), as in the
 // coordinator. A pair the rule judge did not read as numbers goes to the
-// cascade's LLM judge with its non-numeric prompt (core/cascade_policy). A
+// cascade's LLM judge with its non-numeric prompt (core/agreement/cascade_policy). A
 // pair with planted-verdict flags (asked anyway, on_planted "judge"): a
-// model judge's EQUIVALENT part is not taken (core/pair_guard). Results carry every judge's part (vote_result::parts), every
+// model judge's EQUIVALENT part is not taken (core/guard/pair_guard). Results carry every judge's part (vote_result::parts), every
 // call's record in part order, and the counts summed over the parts.
 #include <cstdint>
 #include <string>
@@ -33,8 +33,8 @@
 #include <caf/typed_event_based_actor.hpp>
 
 #include "actors/vote_coordinator.hpp"
-#include "core/cancel_account.hpp"
-#include "core/run_config.hpp"
+#include "core/budgets/cancel_account.hpp"
+#include "core/config/run_config.hpp"
 #include "messages/interfaces.hpp"
 
 namespace ij {

@@ -6,8 +6,8 @@
 #include "adapters/batch_judge.hpp"
 #include "adapters/circuit_breaker.hpp"
 #include "adapters/http_backends.hpp"
-#include "core/backend_kinds.hpp"
-#include "core/batch_settings.hpp"
+#include "core/config/backend_kinds.hpp"
+#include "core/config/batch_settings.hpp"
 #include "messages/error.hpp"
 
 namespace ij {
@@ -51,7 +51,7 @@ make_batched(const judge_spec& spec, judge_adapter_ptr fallback,
 
 caf::expected<judge_adapter_ptr>
 make_adapter(const judge_spec& spec, std::shared_ptr<batch_journal> journal) {
-  // The kind's row (core/backend_kinds) says what it is; its maker
+  // The kind's row (core/config/backend_kinds) says what it is; its maker
   // (adapters/backend_makers) builds it.
   auto kind = find_backend_kind(spec.type);
   auto make = maker_of(spec.type);

@@ -10,8 +10,8 @@
 
 #include "adapters/batch_journal.hpp"
 #include "adapters/judge_adapter.hpp"
-#include "core/judge_spec.hpp"
-#include "core/run_config.hpp"
+#include "core/config/judge_spec.hpp"
+#include "core/config/run_config.hpp"
 #include "messages/error.hpp"
 
 namespace ij {

@@ -7,7 +7,7 @@
 #include "adapters/chat_protocol.hpp"
 #include "adapters/http_backends.hpp"
 #include "adapters/stub_judges.hpp"
-#include "core/backend_kinds.hpp"
+#include "core/config/backend_kinds.hpp"
 #include "messages/error.hpp"
 
 namespace ij {

@@ -2,8 +2,8 @@
 
 #include <cstring>
 
-#include "core/decision_probs.hpp"
-#include "core/judge_spec.hpp"
+#include "core/calibration/decision_probs.hpp"
+#include "core/config/judge_spec.hpp"
 #include "messages/error.hpp"
 
 #include <rapidjson/document.h>

@@ -28,7 +28,7 @@
 #include <string>
 
 #include "adapters/judge_adapter.hpp"
-#include "core/judge_spec.hpp"
+#include "core/config/judge_spec.hpp"
 
 namespace ij {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "adapters/stub_judges.hpp"
-#include "core/text_fold.hpp"
+#include "core/guard/text_fold.hpp"
 
 namespace ij {
 

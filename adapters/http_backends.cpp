@@ -8,7 +8,7 @@
 #include "adapters/http_client.hpp"
 #include "adapters/http_judge.hpp"
 #include "adapters/url.hpp"
-#include "core/backend_kinds.hpp"
+#include "core/config/backend_kinds.hpp"
 #include "messages/error.hpp"
 
 namespace ij {
@@ -23,7 +23,7 @@ std::string env(const std::string& name) {
 }
 
 // Where an HTTP kind's endpoint and key come from when the configuration
-// does not say: the adapter half of its row in core/backend_kinds.
+// does not say: the adapter half of its row in core/config/backend_kinds.
 struct backend_defaults {
   const char* type;
   const char* url_env;

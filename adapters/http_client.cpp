@@ -14,7 +14,7 @@
 #include "adapters/adaptive_limit.hpp"
 #include "adapters/call_session.hpp"
 #include "adapters/connection_pool.hpp"
-#include "core/queue_depth.hpp"
+#include "core/voting/queue_depth.hpp"
 
 namespace ij {
 

@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "core/reply_constraint.hpp"
+#include "core/prompts/reply_constraint.hpp"
 #include "messages/fault_kind.hpp"
 
 namespace ij {
@@ -41,7 +41,7 @@ struct call_options {
   /// Ask for the reply tokens' log-probabilities (HTTP judges that have
   /// them); the reply then carries decision_probs when the backend sent any.
   bool logprobs = false;
-  /// Hold the reply to the format (core/reply_constraint.hpp).
+  /// Hold the reply to the format (core/prompts/reply_constraint.hpp).
   reply_constraint constrain = reply_constraint::none;
   /// Batched judges (adapters/batch_judge): the run's tag ([a-z0-9]{1,16}),
   /// the pair's sequence number in its run (together with vote_index, the
@@ -77,7 +77,7 @@ struct adapter_reply {
   /// reply of the backend; counted apart from the calls sent).
   bool refused_by_breaker = false;
   /// P(EQUIVALENT), P(DIFFERENT), P(ABSTAIN): from the reply's
-  /// log-probabilities (core/decision_probs.hpp), or a stub's own
+  /// log-probabilities (core/calibration/decision_probs.hpp), or a stub's own
   /// (stub:noisy); empty when none.
   std::vector<double> decision_probs;
   /// Answered through a provider's batch API: spend prices it at the

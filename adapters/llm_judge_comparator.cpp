@@ -5,10 +5,10 @@
 #include <memory>
 #include <utility>
 
-#include "core/answer.hpp"
-#include "core/judge_response.hpp"
-#include "core/outcome_mapping.hpp"
-#include "core/prompt.hpp"
+#include "core/numbers/answer.hpp"
+#include "core/verdicts/judge_response.hpp"
+#include "core/verdicts/outcome_mapping.hpp"
+#include "core/prompts/prompt.hpp"
 #include "core/wall_clock.hpp"
 #include "adapters/adapter_factory.hpp"
 

@@ -18,8 +18,8 @@
 #include <string>
 
 #include "adapters/judge_adapter.hpp"
-#include "core/comparators.hpp"
-#include "core/judge_spec.hpp"
+#include "core/numbers/comparators.hpp"
+#include "core/config/judge_spec.hpp"
 #include "messages/equivalence_outcome.hpp"
 #include "messages/judge_record.hpp"
 #include "messages/judge_request.hpp"

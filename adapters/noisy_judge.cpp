@@ -6,7 +6,7 @@
 
 #include "adapters/stub_judges.hpp"
 #include "answers/numeric_rule_judge.hpp"
-#include "core/judge_response.hpp"
+#include "core/verdicts/judge_response.hpp"
 #include "core/seeded_hash.hpp"
 
 namespace ij {

@@ -12,7 +12,7 @@
 
 #include "core/wall_clock.hpp"
 #include "adapters/sqlite_statement.hpp"
-#include "core/prompt.hpp"
+#include "core/prompts/prompt.hpp"
 #include "core/sha256.hpp"
 
 namespace ij {

@@ -17,7 +17,7 @@
 
 #include "adapters/judge_adapter.hpp"
 #include "adapters/llm_judge_comparator.hpp"
-#include "core/negative_controls.hpp"
+#include "core/canaries/negative_controls.hpp"
 #include "messages/judge_decision.hpp"
 
 namespace ij {

@@ -7,7 +7,7 @@
 
 #include "answers/math_rule_judge.hpp"
 #include "answers/numeric_rule_judge.hpp"
-#include "core/prompt.hpp"
+#include "core/prompts/prompt.hpp"
 
 namespace ij {
 

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "adapters/judge_adapter.hpp"
-#include "core/judge_spec.hpp"
-#include "core/prompt_template.hpp"
+#include "core/config/judge_spec.hpp"
+#include "core/prompts/prompt_template.hpp"
 #include "messages/judge_decision.hpp"
 
 namespace ij {
@@ -46,7 +46,7 @@ judge_adapter_ptr failing_judge(std::string error
                                 = std::string{default_failing_error});
 
 /// Recovers A and B from a prompt rendered from a built-in template (the
-/// canonical one, or the non-numeric one: core/prompt.hpp), using the
+/// canonical one, or the non-numeric one: core/prompts/prompt.hpp), using the
 /// template's fixed text around the slots (prompt_template::extract): the
 /// prompt must start with the text before A, end with the text after B,
 /// and the middle must contain the text between the slots

@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "answers/pair_budget.hpp"
-#include "core/answer_policy.hpp"
+#include "core/numbers/answer_policy.hpp"
 
 namespace ij {
 

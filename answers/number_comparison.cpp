@@ -68,7 +68,7 @@ bool within_declared(const number_reading& x, const number_reading& y,
 relation_of_values compare_values(const number_reading& x,
                                   const number_reading& y,
                                   const answer_policy& policy) {
-  // The rule the reply parser checks NUMERIC_A/B by (core/exact_number).
+  // The rule the reply parser checks NUMERIC_A/B by (core/numbers/exact_number).
   auto same = exactly_same(x, y);
   if (same && *same)
     return {number_relation::equal};

@@ -8,11 +8,11 @@
 #include <string_view>
 
 #include "answers/answer_provenance.hpp"
-#include "core/exact_number.hpp"
+#include "core/numbers/exact_number.hpp"
 
 namespace ij {
 
-/// One number read from an answer: its exact value (core/exact_number.hpp,
+/// One number read from an answer: its exact value (core/numbers/exact_number.hpp,
 /// the comparison the reply parser shares) and how it was written.
 struct number_reading : exact_number {
   /// Decimal places written (for rounding checks): 2 for "7.78", -2 for

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/answer_policy.hpp"
+#include "core/numbers/answer_policy.hpp"
 
 namespace ij {
 

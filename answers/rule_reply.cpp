@@ -2,8 +2,8 @@
 
 #include "answers/final_answer.hpp"
 #include "answers/number_comparison.hpp"
-#include "core/answer.hpp"
-#include "core/number_text.hpp"
+#include "core/numbers/answer.hpp"
+#include "core/numbers/number_text.hpp"
 #include "core/text.hpp"
 
 namespace ij {

@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "answers/number_value.hpp"
-#include "core/answer_policy.hpp"
+#include "core/numbers/answer_policy.hpp"
 
 namespace ij {
 

@@ -37,7 +37,7 @@
 #include "adapters/batch_client.hpp"
 #include "adapters/batch_protocol.hpp"
 #include "adapters/url.hpp"
-#include "core/prompt.hpp"
+#include "core/prompts/prompt.hpp"
 #include "messages/error.hpp"
 #include "tests/http/fake_apis.hpp"
 #include "tests/http/fake_batches.hpp"
@@ -368,7 +368,7 @@ int main(int argc, char** argv) {
   app.add_option("--max-wait-ms", max_wait_ms, "the batched judge's max_wait_ms");
   app.add_option("--rounds", rounds, "the build-and-upload figure is the best of this many");
   // The run's default window holds a batched judge's two batches
-  // (core/input_window); --window measures another.
+  // (core/voting/input_window); --window measures another.
   std::size_t window = 0;
   app.add_option("--window", window, "invjudge run --window (default: the run's own)");
   app.add_flag("--daemon", with_daemon, "also run the pairs through `invjudge serve`");

@@ -32,7 +32,7 @@
 #include "adapters/noisy_judge.hpp"
 #include "adapters/stub_judges.hpp"
 #include "answers/numeric_rule_judge.hpp"
-#include "core/judge_response.hpp"
+#include "core/verdicts/judge_response.hpp"
 #include "tests/http/fake_apis.hpp"
 
 namespace {

@@ -2,7 +2,7 @@
 // canaries — and how many real pairs, at a given rate — a run needs before
 // the alarm fires, over many seeds, with the default parameters. Each judge
 // answers every canary of the set once (the stubs are deterministic); the
-// run is then simulated over core/canary_plan and core/bias_alarm, exactly
+// run is then simulated over core/canaries/canary_plan and core/canaries/bias_alarm, exactly
 // as the run session feeds them. Not a timing benchmark: no baseline.
 //
 // Usage: canary_alarm [seeds (10000)] [rate (0.05)] [pairs per run (100000)]
@@ -15,9 +15,9 @@
 
 #include "adapters/llm_judge_comparator.hpp"
 #include "adapters/stub_judges.hpp"
-#include "core/bias_alarm.hpp"
-#include "core/canary_plan.hpp"
-#include "core/canary_set.hpp"
+#include "core/canaries/bias_alarm.hpp"
+#include "core/canaries/canary_plan.hpp"
+#include "core/canaries/canary_set.hpp"
 
 using namespace ij;
 

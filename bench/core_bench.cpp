@@ -25,8 +25,8 @@
 
 #include "answers/math_rule_judge.hpp"
 #include "answers/numeric_rule_judge.hpp"
-#include "core/comparators.hpp"
-#include "core/judge_response.hpp"
+#include "core/numbers/comparators.hpp"
+#include "core/verdicts/judge_response.hpp"
 
 namespace {
 

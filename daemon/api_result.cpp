@@ -6,7 +6,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include "core/audit_record.hpp"
+#include "core/audit/audit_record.hpp"
 
 namespace ij {
 

@@ -7,8 +7,8 @@
 
 #include "actors/batch_audit_journal.hpp"
 #include "adapters/sqlite_statement.hpp"
-#include "core/batch_record.hpp"
-#include "core/run_tag.hpp"
+#include "core/audit/batch_record.hpp"
+#include "core/session/run_tag.hpp"
 #include "messages/error.hpp"
 
 namespace ij {
@@ -23,7 +23,7 @@ constexpr const char* schema_sql =
   // the batch is submitted (the state store's own lines can be rebuilt from
   // the audit; a batch paid for and forgotten cannot).
   "PRAGMA synchronous=FULL;"
-  // Each mark as the audit's `batch` body (core/batch_record), in order.
+  // Each mark as the audit's `batch` body (core/audit/batch_record), in order.
   "CREATE TABLE IF NOT EXISTS batch_marks ("
   " seq INTEGER PRIMARY KEY AUTOINCREMENT, judge TEXT NOT NULL,"
   " key TEXT NOT NULL, step TEXT NOT NULL, body TEXT NOT NULL);"

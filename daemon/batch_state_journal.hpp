@@ -6,7 +6,7 @@
 //
 // The daemon's judges are shared by its runs, so one journal serves every
 // batched judge and a batch may hold calls of several runs. Each mark is
-// stored whole (the audit's `batch` body, core/batch_record) and linked to
+// stored whole (the audit's `batch` body, core/audit/batch_record) and linked to
 // the run tags of its custom_ids ("<run tag>-p<seq>-v<vote>"); a resumed
 // run reads back the marks of its open batches by its run id.
 //

@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "adapters/batch_judge.hpp"
-#include "core/run_manifest.hpp"
+#include "core/audit/run_manifest.hpp"
 #include "daemon/run_counts.hpp"
 
 namespace ij {

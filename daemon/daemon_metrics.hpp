@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "adapters/judge_adapter.hpp"
-#include "core/judge_budget.hpp"
+#include "core/budgets/judge_budget.hpp"
 #include "messages/run_figures.hpp"
 
 namespace ij {

@@ -14,7 +14,7 @@
 #include "actors/judge_directory.hpp"
 #include "actors/run_session.hpp"
 #include "adapters/adapter_factory.hpp"
-#include "core/run_id.hpp"
+#include "core/session/run_id.hpp"
 #include "core/wall_clock.hpp"
 #include "daemon/actor_request.hpp"
 #include "daemon/pairs_file_reader.hpp"

@@ -24,8 +24,8 @@
 
 #include <caf/actor_system.hpp>
 
-#include "core/audit_resume.hpp"
-#include "core/run_config.hpp"
+#include "core/audit/audit_resume.hpp"
+#include "core/config/run_config.hpp"
 #include "daemon/daemon_metrics.hpp"
 #include "daemon/run_counts.hpp"
 #include "daemon/run_input.hpp"

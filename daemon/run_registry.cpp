@@ -10,9 +10,9 @@
 
 #include "actors/judge_worker.hpp"
 #include "adapters/batch_judge.hpp"
-#include "core/run_tag.hpp"
+#include "core/session/run_tag.hpp"
 #include "core/wall_clock.hpp"
-#include "core/worker_key.hpp"
+#include "core/hosts/worker_key.hpp"
 #include "daemon/run_counts.hpp"
 #include "daemon/run_launch.hpp"
 #include "daemon/state_writer.hpp"

@@ -10,7 +10,7 @@
 
 #include <caf/error.hpp>
 
-#include "core/run_config.hpp"
+#include "core/config/run_config.hpp"
 #include "daemon/api_result.hpp"
 
 namespace ij {

@@ -11,7 +11,7 @@
 #include <caf/typed_event_based_actor.hpp>
 
 #include "adapters/sqlite_statement.hpp"
-#include "core/run_tag.hpp"
+#include "core/session/run_tag.hpp"
 #include "daemon/run_counts.hpp"
 #include "daemon/state_store.hpp"
 #include "messages/error.hpp"

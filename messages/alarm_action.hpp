@@ -1,5 +1,5 @@
 #pragma once
-// What a run does when the bias alarm fires (core/bias_alarm.hpp): set in
+// What a run does when the bias alarm fires (core/canaries/bias_alarm.hpp): set in
 // the configuration ("canaries": "on_alarm"), carried by the alarm
 // (bias_alarm_event) and written in its audit record. to_string and
 // alarm_action_from_string are the only places its texts are spelled.

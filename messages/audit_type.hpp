@@ -21,20 +21,20 @@ enum class audit_type : std::uint8_t {
   item_verdict,
   rejected,
   run_end,
-  /// A resumed run continues here (core/audit_resume.hpp): after an
+  /// A resumed run continues here (core/audit/audit_resume.hpp): after an
   /// interrupted run_end, or after the last committed record of a killed run.
   resumed,
   /// A cascade's audited pair on which the LLM judge decided otherwise than
   /// the rule judge (issue 10).
   cascade_disagreement,
-  /// A step of a batched judge's batch (core/batch_record.hpp, issue 17),
+  /// A step of a batched judge's batch (core/audit/batch_record.hpp, issue 17),
   /// written and fsynced before the judge acts on it.
   batch,
-  /// A canary's judge observation and a bias alarm (core/canary_records).
+  /// A canary's judge observation and a bias alarm (core/audit/canary_records).
   canary,
   bias_alarm,
   /// A judge host connected or lost, a vote moved off a lost worker, a reply
-  /// that came after its vote was moved (core/failover_records).
+  /// that came after its vote was moved (core/audit/failover_records).
   host,
   vote_moved,
   late_reply,

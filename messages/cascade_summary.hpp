@@ -2,7 +2,7 @@
 // A cascade run's account (issue 10): what the rule judge decided, what went
 // to the LLM judge, what the audit found, and the calls and tokens saved
 // against an LLM-only run. Part of the run summary and of the run-end record
-// (core/cascade_tally.hpp computes it).
+// (core/agreement/cascade_tally.hpp computes it).
 #include <cstdint>
 #include <string>
 

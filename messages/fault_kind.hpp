@@ -34,7 +34,7 @@ enum class fault_kind : std::uint8_t {
   /// or the host serving it was lost.
   unavailable,
   /// The judge reached its budget for the run (calls, tokens or cost): the
-  /// vote was not made (core/judge_budget.hpp).
+  /// vote was not made (core/budgets/judge_budget.hpp).
   budget,
   /// The call was aborted because its run was cancelled (issue 26): not a
   /// fault of the backend, and never a record of a run (the cancel counts

@@ -19,7 +19,7 @@ struct host_hello {
   std::uint64_t epoch = 0;
   /// The software version of the host process.
   std::string version;
-  /// The canonical judge prompt of this build (core/prompt.hpp).
+  /// The canonical judge prompt of this build (core/prompts/prompt.hpp).
   std::string prompt_id;
   std::string prompt_sha256;
   /// Every message type the host's actor system knows, sorted: both ends

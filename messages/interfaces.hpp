@@ -81,7 +81,7 @@ using judge_worker_actor = caf::typed_actor<
   caf::reacts_to<cancel_atom, judge_client_actor>,
   // The round trip (microseconds) to the clients on a node, as the judge
   // host's pings measured it: the worker queues that many seconds of calls
-  // for them beyond its capacity (core/queue_depth.hpp), so that its slots
+  // for them beyond its capacity (core/voting/queue_depth.hpp), so that its slots
   // never wait for the network. Clients of no node told have no queue.
   caf::reacts_to<rtt_atom, caf::node_id, std::uint32_t>,
   // Counters (in flight, peak, calls, clients, queued, peak queued).
@@ -341,7 +341,7 @@ using state_writer_actor = caf::typed_actor<
 
 /// The daemon's runs (daemon/run_registry): which runs are live and their
 /// actors, the judge workers they use (one per exact set of call settings,
-/// core/worker_key, retired once idle), the finished runs' sums for
+/// core/hosts/worker_key, retired once idle), the finished runs' sums for
 /// /metrics, and the retention. HTTP handlers ask it, never share memory
 /// with it.
 using run_registry_actor = caf::typed_actor<

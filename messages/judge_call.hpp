@@ -30,7 +30,7 @@ typename Inspector::result_type inspect(Inspector& f, judge_call& x) {
 }
 
 /// The record of one finished call (a failure is a record too), without
-/// its worker's constants, which the client puts back (core/worker_fields).
+/// its worker's constants, which the client puts back (core/hosts/worker_fields).
 /// Named "ij.judge_reply2" since records lost those fields: a host of the
 /// earlier build differs in its message types and is refused at connect.
 struct judge_reply {

@@ -53,7 +53,7 @@ struct judge_info {
   std::string non_numeric_prompt_id{};
   std::string non_numeric_prompt_sha256{};
   /// Every call setting of the worker, one "name=value" line each
-  /// (core/worker_key.hpp): which runs it serves.
+  /// (core/hosts/worker_key.hpp): which runs it serves.
   std::string settings_key;
   /// The software version of the worker's process.
   std::string version;

@@ -39,7 +39,7 @@ typename Inspector::result_type inspect(Inspector& f, canary_tally& x) {
 }
 
 /// A bias alarm that fired: the judge, the failure mode, the evidence of the
-/// sequential test (core/bias_alarm.hpp) and the action taken.
+/// sequential test (core/canaries/bias_alarm.hpp) and the action taken.
 struct bias_alarm_event {
   std::string judge;
   /// "false_equivalent", "decided_abstain" or "failed_identity".

@@ -2,7 +2,7 @@
 // A panel run's agreement (issue 10): how often its judges agreed, Cohen's
 // (two judges) or Fleiss' (more) kappa with its interval, and each judge's
 // outcomes against the labels. Part of the run summary and of the run-end
-// record (core/panel_tally.hpp computes it).
+// record (core/agreement/panel_tally.hpp computes it).
 #include <cstdint>
 #include <string>
 #include <vector>

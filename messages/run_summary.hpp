@@ -80,7 +80,7 @@ struct run_summary {
   std::uint64_t calls_skipped = 0; // votes not cast after early stop
   std::uint64_t faults = 0;        // failed judge calls
   std::uint64_t cached = 0;        // judge records reused from the cache
-  /// Where the judge calls went (core/call_route.hpp): handed on to the
+  /// Where the judge calls went (core/session/call_route.hpp): handed on to the
   /// backend, refused by a circuit breaker, refused at a budget. With the
   /// cached records and those no worker took they make judge_calls.
   std::uint64_t calls_sent = 0;

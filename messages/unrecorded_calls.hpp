@@ -4,7 +4,7 @@
 // records are dropped with the pair), and calls the cancel aborted, at a
 // worker's queue or in flight. A vote coordinator (or a panel's router)
 // answers a cancel with these, per judge; the session adds them to the
-// run's counts (core/run_tally), so that the run-end record says how many
+// run's counts (core/session/run_tally), so that the run-end record says how many
 // calls were sent, answered and aborted, and the spend counts every reply
 // received.
 #include <cstdint>

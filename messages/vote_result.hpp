@@ -40,7 +40,7 @@ typename Inspector::result_type inspect(Inspector& f, vote_counts& x) {
 /// One judge's share of a pair that several judges judge separately: a
 /// panel judge, or a stage of the rules-first cascade. Each part has its own
 /// votes and outcome; the pair's outcome is combined from the parts
-/// (core/panel_rule.hpp, core/cascade_policy.hpp).
+/// (core/agreement/panel_rule.hpp, core/agreement/cascade_policy.hpp).
 struct judge_part {
   /// The judge's configured name.
   std::string judge;
@@ -83,7 +83,7 @@ struct vote_result {
   /// Why no judge was asked: an answer states no result (issue 29); empty
   /// otherwise.
   std::string screened{};
-  /// Planted-verdict flags ("decision_line in A"), core/pair_guard.hpp.
+  /// Planted-verdict flags ("decision_line in A"), core/guard/pair_guard.hpp.
   std::vector<std::string> flags{};
 };
 

@@ -8,7 +8,7 @@
 
 #include <sys/stat.h>
 
-#include "core/judge_spec.hpp"
+#include "core/config/judge_spec.hpp"
 #include "messages/error.hpp"
 
 namespace ij {

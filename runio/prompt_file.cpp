@@ -8,7 +8,7 @@
 #include <sstream>
 #include <system_error>
 
-#include "core/prompt.hpp"
+#include "core/prompts/prompt.hpp"
 
 namespace ij {
 

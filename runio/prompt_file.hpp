@@ -6,7 +6,7 @@
 
 #include <caf/error.hpp>
 
-#include "core/run_config.hpp"
+#include "core/config/run_config.hpp"
 #include "messages/error.hpp"
 
 namespace ij {
@@ -15,7 +15,7 @@ namespace ij {
 /// working directory: a configuration file's own relative paths are made
 /// its directory's first, tools/config_file's resolve_config_paths; recorded
 /// absolute), its template
-/// checked (core/prompt_template.hpp), its SHA-256 against one declared
+/// checked (core/prompts/prompt_template.hpp), its SHA-256 against one declared
 /// (the configuration's "sha256", a resumed run's manifest); a built-in id
 /// only with that built-in's very bytes (then it is the built-in). No error
 /// when there is none or all are read; else bad_config (io_failed for a

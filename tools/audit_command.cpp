@@ -7,7 +7,7 @@
 
 #include <sys/stat.h>
 
-#include "core/audit_chain.hpp"
+#include "core/audit/audit_chain.hpp"
 #include "messages/error.hpp"
 #include "tools/exit_codes.hpp"
 #include "tools/final_hash_check.hpp"

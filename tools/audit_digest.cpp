@@ -1,12 +1,12 @@
 #include "tools/audit_digest.hpp"
 
-#include "core/agreement.hpp"
-#include "core/audit_record.hpp"
-#include "core/calibration.hpp"
-#include "core/cascade_tally.hpp"
-#include "core/number_text.hpp"
-#include "core/panel_rule.hpp"
-#include "core/panel_tally.hpp"
+#include "core/agreement/agreement.hpp"
+#include "core/audit/audit_record.hpp"
+#include "core/calibration/calibration.hpp"
+#include "core/agreement/cascade_tally.hpp"
+#include "core/numbers/number_text.hpp"
+#include "core/agreement/panel_rule.hpp"
+#include "core/agreement/panel_tally.hpp"
 
 #include <algorithm>
 #include <map>
@@ -67,7 +67,7 @@ int decision_index(std::string_view d) {
 }
 
 // Each couple of judges that answered the same pairs, one Cohen table per
-// couple (core/agreement). Pooled runs: each judge's majority decision on a
+// couple (core/agreement/agreement). Pooled runs: each judge's majority decision on a
 // pair (EQUIVALENT, DIFFERENT, ABSTAIN) from its judge calls. Panel runs:
 // each judge's outcome (EQUIVALENT, DIFFERENT, NEITHER) on the pairs every
 // panel judge rated, the subjects of the panel's own statistics. Only pairs
@@ -111,7 +111,7 @@ public:
       a.pairs = t.subjects();
       for (std::size_t i = 0; i < 3; ++i)
         a.agree += t.cell(i, i);
-      // The same arithmetic as a panel's (core/agreement).
+      // The same arithmetic as a panel's (core/agreement/agreement).
       a.raw = t.raw_agreement(alpha_);
       a.kappa = t.kappa(alpha_);
       out.push_back(std::move(a));
@@ -250,7 +250,7 @@ struct reader {
   }
 
   // A panel or a cascade, as the configuration the manifest recorded
-  // declares it (core/run_config writes it).
+  // declares it (core/config/run_config writes it).
   void routes(const Value& c) {
     if (auto p = member(c, "panels")) {
       panel_config pc;

@@ -4,7 +4,7 @@
 // declarations, verdicts by rule and against labels, per-judge calls,
 // decisions, latencies and tokens, agreement between judges that answered
 // the same pairs, a panel's agreement and a cascade's account (computed by
-// core/panel_tally and core/cascade_tally from the vote records, as the run
+// core/agreement/panel_tally and core/agreement/cascade_tally from the vote records, as the run
 // summary is), canaries and bias alarms over the run, position bias.
 // Canaries are never pairs here: their judge calls count as calls and
 // tokens only.
@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "core/agreement.hpp"
+#include "core/agreement/agreement.hpp"
 #include "tools/batch_digest.hpp"
 
 #include "messages/cascade_summary.hpp"
@@ -69,7 +69,7 @@ struct audit_digest {
   std::array<std::array<std::uint64_t, 2>, 3> confusion{};
   std::uint64_t labelled = 0;
   /// Labelled pairs with a calibrated probability, scored as the run
-  /// summary scores them (core/calibration's score_pair): the leading
+  /// summary scores them (core/calibration/calibration's score_pair): the leading
   /// decision's probability and whether it was right.
   std::vector<double> pair_probability;
   std::vector<bool> pair_right;

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/batch_record.hpp"
+#include "core/audit/batch_record.hpp"
 
 namespace ij {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "core/judge_budget.hpp"
+#include "core/budgets/judge_budget.hpp"
 #include "tools/html_markup.hpp"
 
 namespace ij {

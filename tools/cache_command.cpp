@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 
 #include "adapters/response_cache.hpp"
-#include "core/audit_record.hpp"
+#include "core/audit/audit_record.hpp"
 #include "tools/exit_codes.hpp"
 
 namespace ij {

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <fstream>
 
-#include "core/audit_chain.hpp"
+#include "core/audit/audit_chain.hpp"
 #include "tools/exit_codes.hpp"
 #include "tools/labelled_votes.hpp"
 #include "tools/output_file.hpp"

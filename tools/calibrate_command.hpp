@@ -1,14 +1,14 @@
 #pragma once
 // `invjudge calibrate AUDIT.jsonl [AUDIT.jsonl ...] --out MAP.json` (issue
 // 16): per judge id in the audits, a calibration map fitted on the labelled
-// pairs (core/calibration), with ECE, Brier score and log loss before and
+// pairs (core/calibration/calibration), with ECE, Brier score and log loss before and
 // after (cross-validated) and their bootstrap intervals, written as one map
 // file that a run names in "calibration".
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "core/calibration.hpp"
+#include "core/calibration/calibration.hpp"
 
 namespace ij {
 

@@ -4,7 +4,7 @@
 #include <fstream>
 #include <vector>
 
-#include "core/calibration.hpp"
+#include "core/calibration/calibration.hpp"
 #include "tools/html_markup.hpp"
 #include "tools/labelled_votes.hpp"
 

@@ -5,7 +5,7 @@
 
 #include <caf/expected.hpp>
 
-#include "core/run_config.hpp"
+#include "core/config/run_config.hpp"
 
 namespace ij {
 

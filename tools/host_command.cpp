@@ -15,7 +15,7 @@
 #include "actors/remoting.hpp"
 #include "actors/system_config.hpp"
 #include "adapters/adapter_factory.hpp"
-#include "core/host_address.hpp"
+#include "core/hosts/host_address.hpp"
 #include "messages/error.hpp"
 #include "tools/config_file.hpp"
 #include "tools/exit_codes.hpp"

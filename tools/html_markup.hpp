@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/agreement.hpp"
+#include "core/agreement/agreement.hpp"
 #include "tools/svg_chart.hpp"
 
 namespace ij::html {

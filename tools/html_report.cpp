@@ -1,6 +1,6 @@
 #include "tools/html_report.hpp"
 
-#include "core/judge_budget.hpp"
+#include "core/budgets/judge_budget.hpp"
 #include "tools/batch_section.hpp"
 #include "tools/calibration_section.hpp"
 #include "tools/final_hash_check.hpp"

@@ -15,7 +15,7 @@
 namespace ij {
 
 struct report_status {
-  /// "ok", "interrupted", "unfinished" or "edited" (core/audit_chain).
+  /// "ok", "interrupted", "unfinished" or "edited" (core/audit/audit_chain).
   std::string chain;
   /// The verifier's words when not ok.
   std::string reason;

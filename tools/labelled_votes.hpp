@@ -3,7 +3,7 @@
 // `invjudge calibrate` fits its maps on and the report's reliability
 // diagrams show. A vote is a judge_call whose decision is EQUIVALENT or
 // DIFFERENT on a pair whose verdict record carries a label; its raw
-// confidence is core/calibration's (the decision's probability, or the
+// confidence is core/calibration/calibration's (the decision's probability, or the
 // pair's vote share when the record has none).
 //
 // Evidence counts once: a pair is keyed by its run id (the manifest's) and
@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/calibration.hpp"
+#include "core/calibration/calibration.hpp"
 
 namespace ij {
 

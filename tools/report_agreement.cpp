@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "core/cascade_tally.hpp"
+#include "core/agreement/cascade_tally.hpp"
 #include "tools/html_markup.hpp"
 
 namespace ij {

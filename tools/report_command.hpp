@@ -6,7 +6,7 @@
 
 namespace ij {
 
-/// Verifies the audit first (core/audit_chain): an edited one is refused
+/// Verifies the audit first (core/audit/audit_chain): an edited one is refused
 /// (exit 1, nothing written) unless `allow_unverified`, which marks the
 /// page loudly instead; an interrupted or unfinished run is reported with a
 /// notice. With `expect_hash` (the final hash `run` printed), a file that

@@ -11,7 +11,7 @@
 #include "actors/batch_audit_journal.hpp"
 #include "adapters/adapter_factory.hpp"
 #include "adapters/batch_judge.hpp"
-#include "core/audit_resume.hpp"
+#include "core/audit/audit_resume.hpp"
 
 namespace ij {
 

@@ -4,9 +4,9 @@
 
 #include <cstdio>
 
-#include "core/calibration.hpp"
-#include "core/cascade_tally.hpp"
-#include "core/verdict_table.hpp"
+#include "core/calibration/calibration.hpp"
+#include "core/agreement/cascade_tally.hpp"
+#include "core/verdicts/verdict_table.hpp"
 
 namespace ij {
 

@@ -20,7 +20,7 @@
 
 #include "actors/system_config.hpp"
 #include "daemon/daemon_service.hpp"
-#include "core/serve_settings.hpp"
+#include "core/config/serve_settings.hpp"
 #include "daemon/http_server.hpp"
 #include "messages/error.hpp"
 #include "tools/exit_codes.hpp"
@@ -44,7 +44,7 @@ struct serve_settings {
 };
 
 // SERVE.json, validated against configs/serve.schema.json and read by core
-// (core/serve_settings.hpp) over the current settings.
+// (core/config/serve_settings.hpp) over the current settings.
 caf::error read_settings(const std::string& path, serve_settings& s) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;

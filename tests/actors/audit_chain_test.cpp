@@ -9,11 +9,11 @@
 
 #include <rapidjson/document.h>
 
-#include "core/audit_chain.hpp"
-#include "core/audit_resume.hpp"
-#include "core/audit_record.hpp"
+#include "core/audit/audit_chain.hpp"
+#include "core/audit/audit_resume.hpp"
+#include "core/audit/audit_record.hpp"
 #include "core/sha256.hpp"
-#include "tests/core/audit_fixture.hpp"
+#include "tests/core/audit/audit_fixture.hpp"
 
 using namespace ij;
 

@@ -17,7 +17,7 @@
 #include "actors/local_workers.hpp"
 #include "actors/remoting.hpp"
 #include "adapters/stub_judges.hpp"
-#include "core/prompt.hpp"
+#include "core/prompts/prompt.hpp"
 #include "messages/error.hpp"
 #include "messages/registration.hpp"
 #include "test_support.hpp"

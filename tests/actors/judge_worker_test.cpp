@@ -7,8 +7,8 @@
 
 #include "actors/judge_worker.hpp"
 #include "adapters/stub_judges.hpp"
-#include "core/prompt.hpp"
-#include "core/worker_fields.hpp"
+#include "core/prompts/prompt.hpp"
+#include "core/hosts/worker_fields.hpp"
 #include "test_support.hpp"
 
 using namespace ij;

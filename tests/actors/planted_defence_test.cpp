@@ -21,8 +21,8 @@
 #include "adapters/llm_judge_comparator.hpp"
 #include "adapters/stub_judges.hpp"
 #include "answers/math_rule_judge.hpp"
-#include "core/audit_chain.hpp"
-#include "core/judge_response.hpp"
+#include "core/audit/audit_chain.hpp"
+#include "core/verdicts/judge_response.hpp"
 #include "tests/required_input.hpp"
 #include "test_support.hpp"
 

@@ -13,9 +13,9 @@
 #include "actors/judge_worker.hpp"
 #include "actors/run_session.hpp"
 #include "adapters/stub_judges.hpp"
-#include "core/run_warnings.hpp"
-#include "core/audit_chain.hpp"
-#include "core/prompt.hpp"
+#include "core/session/run_warnings.hpp"
+#include "core/audit/audit_chain.hpp"
+#include "core/prompts/prompt.hpp"
 #include "messages/error.hpp"
 #include "test_support.hpp"
 

@@ -13,7 +13,7 @@
 #include "actors/run_client.hpp"
 #include "actors/run_session.hpp"
 #include "adapters/stub_judges.hpp"
-#include "core/audit_chain.hpp"
+#include "core/audit/audit_chain.hpp"
 #include "messages/registration.hpp"
 #include "test_support.hpp"
 

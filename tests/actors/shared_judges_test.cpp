@@ -9,7 +9,7 @@
 #include "actors/judge_worker.hpp"
 #include "actors/run_session.hpp"
 #include "adapters/stub_judges.hpp"
-#include "core/audit_chain.hpp"
+#include "core/audit/audit_chain.hpp"
 #include "test_support.hpp"
 
 using namespace ij;

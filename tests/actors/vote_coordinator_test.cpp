@@ -9,7 +9,7 @@
 #include "actors/judge_worker.hpp"
 #include "actors/vote_coordinator.hpp"
 #include "adapters/stub_judges.hpp"
-#include "core/prompt.hpp"
+#include "core/prompts/prompt.hpp"
 #include "test_support.hpp"
 
 using namespace ij;

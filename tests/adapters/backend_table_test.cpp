@@ -1,5 +1,5 @@
 // Issue 30: a new backend kind is its row in the backend table
-// (core/backend_kinds) and its adapter (adapters/backend_makers), nothing
+// (core/config/backend_kinds) and its adapter (adapters/backend_makers), nothing
 // else. This file declares a fake kind in both and nowhere else; a run
 // configuration naming it passes the checks, the factory builds its adapter
 // and a call goes through it. Its own binary: the kind it adds would show
@@ -14,8 +14,8 @@
 #include "adapters/backend_makers.hpp"
 #include "adapters/batch_protocol.hpp"
 #include "adapters/chat_protocol.hpp"
-#include "core/backend_kinds.hpp"
-#include "core/run_config.hpp"
+#include "core/config/backend_kinds.hpp"
+#include "core/config/run_config.hpp"
 #include "tests/error_text.hpp"
 
 using namespace ij;

@@ -10,9 +10,9 @@
 
 #include "adapters/llm_judge_comparator.hpp"
 #include "adapters/stub_judges.hpp"
-#include "core/bias_alarm.hpp"
-#include "core/canary_plan.hpp"
-#include "core/canary_set.hpp"
+#include "core/canaries/bias_alarm.hpp"
+#include "core/canaries/canary_plan.hpp"
+#include "core/canaries/canary_set.hpp"
 
 using namespace ij;
 

@@ -14,9 +14,9 @@
 
 #include "adapters/llm_judge_comparator.hpp"
 #include "adapters/stub_judges.hpp"
-#include "core/comparators.hpp"
-#include "core/negative_controls.hpp"
-#include "core/vote_tally.hpp"
+#include "core/numbers/comparators.hpp"
+#include "core/canaries/negative_controls.hpp"
+#include "core/voting/vote_tally.hpp"
 
 using namespace ij;
 

@@ -6,8 +6,8 @@
 #include "adapter_test_support.hpp"
 #include "adapters/llm_judge_comparator.hpp"
 #include "adapters/stub_judges.hpp"
-#include "core/outcome_mapping.hpp"
-#include "core/prompt.hpp"
+#include "core/verdicts/outcome_mapping.hpp"
+#include "core/prompts/prompt.hpp"
 #include "core/wall_clock.hpp"
 
 using namespace ij;

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "adapters/response_cache.hpp"
-#include "core/prompt.hpp"
+#include "core/prompts/prompt.hpp"
 #include "tests/error_text.hpp"
 
 using namespace ij;

@@ -6,7 +6,7 @@
 #include "adapter_test_support.hpp"
 #include "adapters/self_test.hpp"
 #include "adapters/stub_judges.hpp"
-#include "core/prompt.hpp"
+#include "core/prompts/prompt.hpp"
 
 using namespace ij;
 

@@ -11,8 +11,8 @@
 #include "adapters/stub_judges.hpp"
 #include "answers/math_rule_judge.hpp"
 #include "answers/numeric_rule_judge.hpp"
-#include "core/judge_response.hpp"
-#include "core/prompt.hpp"
+#include "core/verdicts/judge_response.hpp"
+#include "core/prompts/prompt.hpp"
 
 using namespace ij;
 using ij::test::call_now;

@@ -10,7 +10,7 @@
 
 #include "answers/final_answer.hpp"
 #include "answers/math_rule_judge.hpp"
-#include "core/judge_response.hpp"
+#include "core/verdicts/judge_response.hpp"
 #include "tests/answers/decide.hpp"
 
 using namespace ij;

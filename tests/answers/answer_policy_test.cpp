@@ -1,4 +1,4 @@
-// The declared answer policy as configuration (core/answer_policy.hpp):
+// The declared answer policy as configuration (core/numbers/answer_policy.hpp):
 // defaults, every field read and written back, bad values naming the field,
 // and the policy in the rule judges' identity.
 #include <catch2/catch.hpp>
@@ -8,9 +8,9 @@
 #include <string>
 
 #include "answers/math_rule_judge.hpp"
-#include "core/answer_policy.hpp"
-#include "core/judge_spec.hpp"
-#include "core/run_config.hpp"
+#include "core/numbers/answer_policy.hpp"
+#include "core/config/judge_spec.hpp"
+#include "core/config/run_config.hpp"
 
 using namespace ij;
 

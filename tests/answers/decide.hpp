@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "answers/math_rule_judge.hpp"
-#include "core/judge_response.hpp"
+#include "core/verdicts/judge_response.hpp"
 #include "tests/answers/test_budget.hpp"
 
 namespace ij::test {

@@ -16,7 +16,7 @@
 #include <rapidjson/document.h>
 
 #include "answers/math_rule_judge.hpp"
-#include "core/judge_response.hpp"
+#include "core/verdicts/judge_response.hpp"
 #include "tests/answers/test_budget.hpp"
 
 namespace ij::test {

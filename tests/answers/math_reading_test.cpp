@@ -6,7 +6,7 @@
 #include <string>
 
 #include "answers/math_rule_judge.hpp"
-#include "core/judge_response.hpp"
+#include "core/verdicts/judge_response.hpp"
 #include "tests/answers/decide.hpp"
 
 using namespace ij;

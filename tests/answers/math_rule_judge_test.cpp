@@ -12,7 +12,7 @@
 #include "answers/math_equivalence.hpp"
 #include "answers/math_reader.hpp"
 #include "answers/math_rule_judge.hpp"
-#include "core/judge_response.hpp"
+#include "core/verdicts/judge_response.hpp"
 #include "tests/answers/decide.hpp"
 
 using namespace ij;

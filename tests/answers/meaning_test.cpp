@@ -11,7 +11,7 @@
 #include "answers/math_reader.hpp"
 #include "answers/math_rule_judge.hpp"
 #include "answers/number_reader.hpp"
-#include "core/judge_response.hpp"
+#include "core/verdicts/judge_response.hpp"
 #include "tests/answers/decide.hpp"
 
 using namespace ij;

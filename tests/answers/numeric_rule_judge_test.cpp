@@ -6,7 +6,7 @@
 
 #include "text_soup.hpp"
 #include "answers/numeric_rule_judge.hpp"
-#include "core/judge_response.hpp"
+#include "core/verdicts/judge_response.hpp"
 
 using namespace ij;
 

@@ -13,7 +13,7 @@
 #include "answers/final_answer.hpp"
 #include "answers/final_expression.hpp"
 #include "answers/math_rule_judge.hpp"
-#include "core/judge_response.hpp"
+#include "core/verdicts/judge_response.hpp"
 #include "tests/answers/decide.hpp"
 
 using namespace ij;

@@ -2,7 +2,7 @@
 // a reopen; a batch holding two runs' calls is read back by each.
 #include <catch2/catch.hpp>
 
-#include "core/run_tag.hpp"
+#include "core/session/run_tag.hpp"
 #include "daemon/batch_state_journal.hpp"
 #include "messages/error.hpp"
 #include "tests/tools/cli_support.hpp"

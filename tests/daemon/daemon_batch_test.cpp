@@ -12,7 +12,7 @@
 
 #include <rapidjson/document.h>
 
-#include "core/run_tag.hpp"
+#include "core/session/run_tag.hpp"
 #include "tests/daemon/daemon_support.hpp"
 #include "tests/http/batch_script.hpp"
 

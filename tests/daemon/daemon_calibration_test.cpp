@@ -10,7 +10,7 @@
 
 #include <rapidjson/document.h>
 
-#include "core/calibration.hpp"
+#include "core/calibration/calibration.hpp"
 #include "core/sha256.hpp"
 #include "tests/daemon/daemon_support.hpp"
 

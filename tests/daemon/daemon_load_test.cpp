@@ -14,7 +14,7 @@
 
 #include <rapidjson/document.h>
 
-#include "core/audit_chain.hpp"
+#include "core/audit/audit_chain.hpp"
 #include "tests/daemon/daemon_support.hpp"
 #include "tests/error_text.hpp"
 

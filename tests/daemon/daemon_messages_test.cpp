@@ -11,8 +11,8 @@
 
 #include <unistd.h>
 
-#include "core/calibration.hpp"
-#include "core/run_config.hpp"
+#include "core/calibration/calibration.hpp"
+#include "core/config/run_config.hpp"
 #include "tests/daemon/daemon_support.hpp"
 
 using namespace ij;

@@ -15,7 +15,7 @@
 
 #include "adapters/adapter_factory.hpp"
 #include "bench/delay_proxy.hpp"
-#include "core/run_config.hpp"
+#include "core/config/run_config.hpp"
 #include "messages/interfaces.hpp"
 
 namespace ij::test {

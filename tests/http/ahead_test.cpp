@@ -63,7 +63,7 @@ TEST_CASE("ahead: with queue_max, requests go ahead to cover the round trip, wit
   for (auto& r : call_many(*a, "p", options_for(spec), 60))
     CHECK(r.ok);
   // 2 slots at 50 ms are 40 calls/s; a 50 ms round trip holds 2 of them:
-  // with the margin, 4 ahead (core/queue_depth.hpp).
+  // with the margin, 4 ahead (core/voting/queue_depth.hpp).
   CHECK(a->calls_ahead() >= 2);
   CHECK(a->calls_ahead() <= 8);
   CHECK(e.fake.server().max_concurrent() > 2);

@@ -15,8 +15,8 @@
 
 #include "adapters/http_judge.hpp"
 #include "adapters/llm_judge_comparator.hpp"
-#include "core/audit_record.hpp"
-#include "core/run_config.hpp"
+#include "core/audit/audit_record.hpp"
+#include "core/config/run_config.hpp"
 #include "tests/http/fake_apis.hpp"
 #include "tests/http/test_support.hpp"
 

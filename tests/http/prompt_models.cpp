@@ -5,7 +5,7 @@
 #include "adapters/gullible_judge.hpp"
 #include "adapters/stub_judges.hpp"
 #include "answers/math_rule_judge.hpp"
-#include "core/prompt.hpp"
+#include "core/prompts/prompt.hpp"
 
 namespace ij::test {
 

@@ -6,7 +6,7 @@
 #include <functional>
 #include <string>
 
-#include "core/prompt_template.hpp"
+#include "core/prompts/prompt_template.hpp"
 
 namespace ij::test {
 

@@ -8,7 +8,7 @@
 
 #include <unistd.h>
 
-#include "core/prompt.hpp"
+#include "core/prompts/prompt.hpp"
 #include "core/sha256.hpp"
 #include "runio/prompt_file.hpp"
 

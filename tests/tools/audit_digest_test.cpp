@@ -5,8 +5,8 @@
 
 #include <sstream>
 
-#include "core/panel_rule.hpp"
-#include "core/panel_tally.hpp"
+#include "core/agreement/panel_rule.hpp"
+#include "core/agreement/panel_tally.hpp"
 #include "tools/audit_digest.hpp"
 #include "tools/html_report.hpp"
 
@@ -200,7 +200,7 @@ TEST_CASE("audit digest: a canary's judge calls are never a pair of the "
   CHECK(d.judges[0].calls == 3); // the canary's call is a call
 }
 
-TEST_CASE("audit digest: a panel's figures are core/panel_tally's over the "
+TEST_CASE("audit digest: a panel's figures are core/agreement/panel_tally's over the "
           "vote records and labels, without canaries") {
   std::string a =
     R"({"type":"manifest","judges":[],"config":{"statistics":{"alpha":0.1},"panels":{"judges":["A","B","C"],"rule":"majority"}}})"

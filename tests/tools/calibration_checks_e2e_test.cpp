@@ -9,8 +9,8 @@
 
 #include <rapidjson/document.h>
 
-#include "core/calibration.hpp"
-#include "core/run_config.hpp"
+#include "core/calibration/calibration.hpp"
+#include "core/config/run_config.hpp"
 #include "tests/tools/cli_support.hpp"
 
 using namespace ij::test;

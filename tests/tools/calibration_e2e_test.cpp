@@ -9,7 +9,7 @@
 #include <rapidjson/document.h>
 
 #include "cli_support.hpp"
-#include "core/calibration.hpp"
+#include "core/calibration/calibration.hpp"
 #include "core/sha256.hpp"
 
 using namespace ij::test;

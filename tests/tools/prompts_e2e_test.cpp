@@ -17,8 +17,8 @@
 #include <rapidjson/document.h>
 
 #include "adapters/stub_judges.hpp"
-#include "core/negative_controls.hpp"
-#include "core/prompt.hpp"
+#include "core/canaries/negative_controls.hpp"
+#include "core/prompts/prompt.hpp"
 #include "core/sha256.hpp"
 #include "tests/http/fake_apis.hpp"
 #include "tests/http/prompt_models.hpp"

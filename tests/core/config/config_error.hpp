@@ -1,0 +1,18 @@
+#pragma once
+// The error a configuration text gets from the reader (it must fail).
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "core/config/run_config.hpp"
+#include "tests/error_text.hpp"
+
+namespace ij::test_config {
+
+inline std::string error_of(const std::string& json) {
+  auto cfg = parse_config(json, "x.json");
+  REQUIRE_FALSE(cfg);
+  return ::test::why(cfg);
+}
+
+} // namespace ij::test_config
