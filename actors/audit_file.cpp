@@ -20,8 +20,8 @@ caf::expected<int> open_audit_file(const std::string& path) {
   if (fd < 0 && errno == EEXIST)
     fd = ::open(path.c_str(), flags);
   if (fd < 0)
-    return make_error(errc::audit_failed,
-                      "cannot create the audit file " + path + ": " + std::strerror(errno));
+    return make_error(errc::audit_failed, "cannot create the audit file " + path
+                                            + ": " + std::strerror(errno));
   auto refuse = [&](std::string why) -> caf::expected<int> {
     ::close(fd);
     return make_error(errc::audit_failed, std::move(why));
@@ -52,26 +52,27 @@ caf::expected<int> open_audit_file(const std::string& path) {
 caf::expected<resumable_audit> open_audit_for_resume(const std::string& path) {
   int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
   if (fd < 0)
-    return make_error(errc::audit_failed, "cannot open the audit file " + path
-                                            + " to resume its run: " + std::strerror(errno));
+    return make_error(errc::audit_failed,
+                      "cannot open the audit file " + path
+                        + " to resume its run: " + std::strerror(errno));
   auto refuse = [&](std::string why) -> caf::expected<resumable_audit> {
     ::close(fd);
     return make_error(errc::audit_failed, std::move(why));
   };
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0)
-    return refuse(errno == EWOULDBLOCK
-                    ? "the audit file " + path
-                        + " is in use by another run (it is locked)"
-                    : "cannot lock the audit file " + path + ": "
-                        + std::strerror(errno));
+    return refuse(
+      errno == EWOULDBLOCK
+        ? "the audit file " + path + " is in use by another run (it is locked)"
+        : "cannot lock the audit file " + path + ": " + std::strerror(errno));
   struct stat info {};
   if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode))
     return refuse("the audit file " + path + " is not a regular file");
   // Held under the lock from here: nobody writes while it is read and cut.
   auto v = verify_audit_file(path);
   if (v.status == audit_status::edited || v.status == audit_status::unreadable)
-    return refuse("cannot resume from " + path + ": " + std::string{to_string(v.status)}
-                  + " at line " + std::to_string(v.bad_line) + ": " + v.reason);
+    return refuse("cannot resume from " + path + ": "
+                  + std::string{to_string(v.status)} + " at line "
+                  + std::to_string(v.bad_line) + ": " + v.reason);
   if (v.status == audit_status::ok)
     return refuse("cannot resume from " + path
                   + ": the run finished; there is nothing to resume");
@@ -102,19 +103,22 @@ caf::expected<std::string> create_fresh_audit_file(const std::string& stem) {
   // Bounded: a directory where ten thousand names are taken is a mistake to
   // report, not to search through.
   for (int i = 1; i <= 10000; ++i) {
-    auto name = i == 1 ? stem + ".jsonl"
-                       : stem + "-" + std::to_string(i) + ".jsonl";
-    int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    auto name =
+      i == 1 ? stem + ".jsonl" : stem + "-" + std::to_string(i) + ".jsonl";
+    int fd =
+      ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd >= 0) {
       ::close(fd);
       return name;
     }
     if (errno != EEXIST)
-      return make_error(errc::audit_failed,
-                        "cannot create the audit file " + name + ": " + std::strerror(errno));
+      return make_error(errc::audit_failed, "cannot create the audit file "
+                                              + name + ": "
+                                              + std::strerror(errno));
   }
-  return make_error(errc::audit_failed, "cannot create an audit file " + stem
-                                          + "[-N].jsonl: ten thousand such names are taken here");
+  return make_error(errc::audit_failed,
+                    "cannot create an audit file " + stem
+                      + "[-N].jsonl: ten thousand such names are taken here");
 }
 
 } // namespace ij

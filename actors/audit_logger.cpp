@@ -10,9 +10,9 @@
 #include <caf/typed_event_based_actor.hpp>
 
 #include "actors/file_write.hpp"
-#include "core/wall_clock.hpp"
 #include "core/audit/audit_record.hpp"
 #include "core/sha256.hpp"
+#include "core/wall_clock.hpp"
 #include "messages/error.hpp"
 
 namespace ij {
@@ -59,18 +59,19 @@ bool sync(self_ptr self) {
   auto& st = self->state;
   if (::fsync(st.fd) == 0)
     return true;
-  break_file(self, "audit fsync failed on " + st.path + ": "
-                     + std::strerror(errno));
+  break_file(self,
+             "audit fsync failed on " + st.path + ": " + std::strerror(errno));
   return false;
 }
 
 // Renders one record into st.buf and advances the chain.
-void render(audit_logger_state& st, audit_type type,
-            std::string_view body, const std::string& ts) {
+void render(audit_logger_state& st, audit_type type, std::string_view body,
+            const std::string& ts) {
   auto start = st.buf.size();
   append_audit_line(st.buf, ++st.seq, type, ts, st.prev_hash, body);
-  sha256_hex_into(std::string_view{st.buf.data() + start, st.buf.size() - start},
-                  st.prev_hash);
+  sha256_hex_into(
+    std::string_view{st.buf.data() + start, st.buf.size() - start},
+    st.prev_hash);
   st.buf += '\n';
 }
 
@@ -145,8 +146,7 @@ audit_logger(logger_actor::stateful_pointer<audit_logger_state> self, int fd,
       render_batch(st, batch, ts, each);
       if (failed)
         return failure(st.broken);
-      if (!st.buf.empty()
-          && !write_all(st.fd, st.buf.data(), st.buf.size())) {
+      if (!st.buf.empty() && !write_all(st.fd, st.buf.data(), st.buf.size())) {
         break_file(self, "audit write failed on " + st.path + ": "
                            + std::strerror(errno));
         return failure(st.broken);
@@ -160,8 +160,9 @@ audit_logger(logger_actor::stateful_pointer<audit_logger_state> self, int fd,
         st.fd = -1;
         return {seq, st.prev_hash};
       }
-      if (batch.durable && (st.policy == flush_policy::fsync_verdicts
-                            || holds_batch_mark(batch))) {
+      if (batch.durable
+          && (st.policy == flush_policy::fsync_verdicts
+              || holds_batch_mark(batch))) {
         auto promise =
           self->make_response_promise<std::uint64_t, std::string>();
         st.awaiting_sync.push_back({promise, seq, st.prev_hash});

@@ -23,7 +23,6 @@
 
 #include <caf/typed_event_based_actor.hpp>
 #include <caf/typed_response_promise.hpp>
-
 #include <rapidjson/stringbuffer.h>
 
 #include "core/config/run_config.hpp"

@@ -86,8 +86,8 @@ void batch_audit_journal::unbind() {
 namespace {
 
 // Hands one mark to the logger and says when it is recorded.
-void write_batch_mark(caf::event_based_actor* self, logger_actor logger, audit_batch batch,
-                      std::function<void(caf::error)> done) {
+void write_batch_mark(caf::event_based_actor* self, logger_actor logger,
+                      audit_batch batch, std::function<void(caf::error)> done) {
   self->request(logger, caf::infinite, std::move(batch))
     .then(
       [self, done](std::uint64_t, const std::string&) {
@@ -106,8 +106,8 @@ void batch_audit_journal::send(caf::actor_system& sys,
                                const logger_actor& logger, batch_mark mark,
                                std::function<void(caf::error)> done) {
   audit_batch batch;
-  batch.entries.push_back(audit_entry{audit_type::batch,
-                                      batch_body(to_batch_record(mark))});
+  batch.entries.push_back(
+    audit_entry{audit_type::batch, batch_body(to_batch_record(mark))});
   // Durable: under the default flush policy the logger answers only once
   // the record is fsynced (a group commit with the verdicts around it).
   batch.durable = true;

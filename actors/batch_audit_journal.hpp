@@ -36,8 +36,7 @@ public:
 
 private:
   static void send(caf::actor_system& sys, const logger_actor& logger,
-                   batch_mark mark,
-            std::function<void(caf::error)> done);
+                   batch_mark mark, std::function<void(caf::error)> done);
 
   caf::actor_system* sys_ = nullptr;
   std::mutex mtx_;

@@ -10,7 +10,7 @@
 namespace ij {
 
 canary_watch::canary_watch(const canary_settings& settings, std::string run_id)
-  : settings_(settings), run_id_(std::move(run_id)), alarm_(settings.alarm) {
+    : settings_(settings), run_id_(std::move(run_id)), alarm_(settings.alarm) {
   if (settings_.enabled())
     plan_.emplace(settings_.rate, settings_.seed);
 }
@@ -120,8 +120,8 @@ canary_watch::judged canary_watch::take(voted_pair& vp,
     audit_entry{audit_type::canary,
                 canary_body(res, vp.result.records.size(), judgements)});
   for (auto& a : out.alarms)
-    out.entries.push_back(audit_entry{audit_type::bias_alarm,
-                                      bias_alarm_body(a, settings_.alarm)});
+    out.entries.push_back(
+      audit_entry{audit_type::bias_alarm, bias_alarm_body(a, settings_.alarm)});
   return out;
 }
 

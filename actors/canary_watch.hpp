@@ -1,12 +1,12 @@
 #pragma once
 // A run session's live canaries (issue 10), kept beside the session's own
-// state: which canary goes before which real pair (core/canaries/canary_plan), the
-// canaries on their way through the vote coordinator, and, when one comes
+// state: which canary goes before which real pair (core/canaries/canary_plan),
+// the canaries on their way through the vote coordinator, and, when one comes
 // back, its result, its audit records and the bias alarms it sets off
-// (core/canaries/bias_alarm). Not an actor: the session calls it while admitting and
-// while taking voted pairs, so canaries ride the same path as real pairs —
-// same coordinator, same judges, same prompt and call options — and never
-// reach the item ledger or the pair totals.
+// (core/canaries/bias_alarm). Not an actor: the session calls it while
+// admitting and while taking voted pairs, so canaries ride the same path as
+// real pairs — same coordinator, same judges, same prompt and call options —
+// and never reach the item ledger or the pair totals.
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -43,9 +43,7 @@ public:
 
   canary_watch(const canary_settings& settings, std::string run_id);
 
-  bool enabled() const {
-    return settings_.enabled();
-  }
+  bool enabled() const { return settings_.enabled(); }
 
   /// The canary to send before the real pair at input `position`, as a job
   /// with sequence number `seq`; nullopt when none goes there.
@@ -59,34 +57,24 @@ public:
 
   /// Canaries (by id) a resumed run's audit already holds: placed as before,
   /// never sent again.
-  void skip(const std::unordered_set<std::string>& ids) {
-    skip_ = ids;
-  }
+  void skip(const std::unordered_set<std::string>& ids) { skip_ = ids; }
 
   /// Whether `seq` is a canary on its way.
-  bool owns(std::uint64_t seq) const {
-    return open_.count(seq) != 0;
-  }
+  bool owns(std::uint64_t seq) const { return open_.count(seq) != 0; }
 
   /// Canaries on their way.
-  std::size_t open() const {
-    return open_.size();
-  }
+  std::size_t open() const { return open_.size(); }
 
   /// A canary back from the coordinator: precondition owns(vp.seq).
   judged take(voted_pair& vp, const judge_lookup& judge_of);
 
   /// Canaries judged so far.
-  std::uint64_t judged_count() const {
-    return judged_;
-  }
+  std::uint64_t judged_count() const { return judged_; }
 
   /// Per judge, its canary results so far.
   std::vector<canary_tally> tallies() const;
 
-  const canary_settings& settings() const {
-    return settings_;
-  }
+  const canary_settings& settings() const { return settings_; }
 
 private:
   struct open_canary {

@@ -7,16 +7,15 @@
 
 #include <caf/io/middleman_actor.hpp>
 
-#include "core/hosts/peer_compatibility.hpp"
 #include "core/audit/run_manifest.hpp"
+#include "core/hosts/peer_compatibility.hpp"
 #include "messages/error.hpp"
 
 namespace ij {
 
 namespace {
 
-using self_ptr =
-  host_connector_actor::stateful_pointer<host_connector_state>;
+using self_ptr = host_connector_actor::stateful_pointer<host_connector_state>;
 using phase = host_connector_state::phase;
 
 std::int64_t now_ms() {
@@ -67,11 +66,12 @@ void attempt_failed(self_ptr self, std::uint64_t attempt, std::string why) {
   if (attempt != st.attempt || st.state != phase::connecting)
     return;
   ++st.attempt;
-  st.last = host_event{st.name_of_host, st.ever_connected
-                                          ? host_event_kind::lost
-                                          : host_event_kind::refused,
+  st.last = host_event{st.name_of_host,
+                       st.ever_connected ? host_event_kind::lost
+                                         : host_event_kind::refused,
                        "host " + st.name_of_host + " not reachable: " + why,
-                       {}, now_ms()};
+                       {},
+                       now_ms()};
   first_attempt_ended(self);
   back_off(self);
 }
@@ -106,11 +106,11 @@ void on_joined(self_ptr self, std::uint64_t attempt) {
   st.last_refusal.clear();
   st.last_answer = self->clock().now();
   self->monitor(st.host);
-  tell(self, st.ever_connected ? host_event_kind::rejoined
-                               : host_event_kind::connected,
-       "host " + st.name_of_host + " serves "
-         + std::to_string(st.workers.size()) + " worker(s), version "
-         + st.own.version);
+  tell(
+    self,
+    st.ever_connected ? host_event_kind::rejoined : host_event_kind::connected,
+    "host " + st.name_of_host + " serves " + std::to_string(st.workers.size())
+      + " worker(s), version " + st.own.version);
   st.ever_connected = true;
   st.lost_since_connected = false;
   first_attempt_ended(self);
@@ -126,8 +126,9 @@ void join_workers(self_ptr self, std::uint64_t attempt,
   auto left = std::make_shared<std::size_t>(all.size());
   for (auto& e : all) {
     st.workers.push_back(e.info.worker_id);
-    self->request(st.directory, st.settings.connect_timeout, join_atom::value,
-                  e.worker)
+    self
+      ->request(st.directory, st.settings.connect_timeout, join_atom::value,
+                e.worker)
       .then(
         [=](judge_info&) {
           if (--*left == 0)
@@ -196,14 +197,15 @@ void on_connected(self_ptr self, std::uint64_t attempt,
   st.host = caf::actor_cast<judge_host_actor>(ptr);
   auto sent = self->clock().now();
   self->request(st.host, st.settings.connect_timeout, hello_atom::value)
-    .then([=](host_hello& h) {
-            self->state.rtt = self->clock().now() - sent;
-            on_hello(self, attempt, h);
-          },
-          [=](caf::error& err) {
-            attempt_failed(self, attempt,
-                           "no answer to hello: " + render_error(err));
-          });
+    .then(
+      [=](host_hello& h) {
+        self->state.rtt = self->clock().now() - sent;
+        on_hello(self, attempt, h);
+      },
+      [=](caf::error& err) {
+        attempt_failed(self, attempt,
+                       "no answer to hello: " + render_error(err));
+      });
 }
 
 // CAF 0.17.6's BASP broker gives a new outgoing connection a last-seen
@@ -213,15 +215,17 @@ void on_connected(self_ptr self, std::uint64_t attempt,
 // answer from the host: the connection is tried again at once, a few times.
 bool dropped_before_handshake(const caf::error& err) {
   return err.category() == caf::atom("system")
-         && err.code() == static_cast<std::uint8_t>(caf::sec::connection_timeout);
+         && err.code()
+              == static_cast<std::uint8_t>(caf::sec::connection_timeout);
 }
 
 void start_attempt(self_ptr self, int early_drops_left) {
   auto& st = self->state;
   st.state = phase::connecting;
   auto attempt = st.attempt;
-  self->request(st.middleman, st.settings.connect_timeout,
-                caf::connect_atom::value, st.address.addr, st.address.port)
+  self
+    ->request(st.middleman, st.settings.connect_timeout,
+              caf::connect_atom::value, st.address.addr, st.address.port)
     .then(
       [=](caf::node_id&, caf::strong_actor_ptr& ptr,
           std::set<std::string>& ifs) {
@@ -240,7 +244,8 @@ void start_attempt(self_ptr self, int early_drops_left) {
 // A round trip in whole microseconds, as a ping carries it.
 std::uint32_t round_trip_us(caf::actor_clock::duration_type rtt) {
   auto us = std::chrono::duration_cast<std::chrono::microseconds>(rtt).count();
-  return static_cast<std::uint32_t>(std::clamp<std::int64_t>(us, 0, UINT32_MAX));
+  return static_cast<std::uint32_t>(
+    std::clamp<std::int64_t>(us, 0, UINT32_MAX));
 }
 
 // The host is lost: its workers leave (their votes move), then cool down.
@@ -264,18 +269,20 @@ void tick(self_ptr self, std::uint64_t attempt) {
     return;
   auto silent = self->clock().now() - st.last_answer;
   if (silent > st.settings.lost_after) {
-    lose(self, "no answer to pings for "
-                 + std::to_string(std::chrono::duration_cast<
-                                    std::chrono::milliseconds>(silent)
-                                    .count())
-                 + " ms");
+    lose(
+      self,
+      "no answer to pings for "
+        + std::to_string(
+          std::chrono::duration_cast<std::chrono::milliseconds>(silent).count())
+        + " ms");
     return;
   }
   // Each ping carries the round trip the last one took: the host's workers
   // size their queues for our votes to it (issue 31).
   auto sent = self->clock().now();
-  self->request(st.host, st.settings.heartbeat, ping_atom::value,
-                round_trip_us(st.rtt))
+  self
+    ->request(st.host, st.settings.heartbeat, ping_atom::value,
+              round_trip_us(st.rtt))
     .then(
       [=](std::uint64_t epoch) {
         auto& st = self->state;
@@ -323,12 +330,13 @@ std::string connect_failure(const caf::error& err, const host_connection& c) {
     return err.category() == caf::atom("system")
            && err.code() == static_cast<std::uint8_t>(s);
   };
-  auto tls_words = c.tls()
-    ? "the host does not speak TLS, or its certificate is not signed by "
-      "this coordinator's --tls-ca (with TLS both ends need a certificate "
-      "signed by the same CA)"
-    : "the host likely requires TLS, which this coordinator does not use "
-      "(give it --tls-cert, --tls-key and --tls-ca signed by the host's CA)";
+  auto tls_words =
+    c.tls()
+      ? "the host does not speak TLS, or its certificate is not signed by "
+        "this coordinator's --tls-ca (with TLS both ends need a certificate "
+        "signed by the same CA)"
+      : "the host likely requires TLS, which this coordinator does not use "
+        "(give it --tls-cert, --tls-key and --tls-ca signed by the host's CA)";
   if (code(caf::sec::cannot_connect_to_node)) {
     if (caf::to_string(err.context()).find("ip_connect failed")
         != std::string::npos)
@@ -351,11 +359,10 @@ std::string connect_failure(const caf::error& err, const host_connection& c) {
   return render_error(err);
 }
 
-host_connector_actor::behavior_type
-host_connector(host_connector_actor::stateful_pointer<host_connector_state> self,
-               std::string host, host_connection settings,
-               judge_directory_actor directory,
-               caf::io::middleman_actor middleman, host_hello own) {
+host_connector_actor::behavior_type host_connector(
+  host_connector_actor::stateful_pointer<host_connector_state> self,
+  std::string host, host_connection settings, judge_directory_actor directory,
+  caf::io::middleman_actor middleman, host_hello own) {
   auto& st = self->state;
   st.name_of_host = std::move(host);
   if (auto a = parse_host_address(st.name_of_host, false))
@@ -364,8 +371,10 @@ host_connector(host_connector_actor::stateful_pointer<host_connector_state> self
   st.directory = std::move(directory);
   st.middleman = std::move(middleman);
   st.own = std::move(own);
-  st.last = host_event{st.name_of_host, host_event_kind::refused,
-                       "host " + st.name_of_host + ": connecting", {},
+  st.last = host_event{st.name_of_host,
+                       host_event_kind::refused,
+                       "host " + st.name_of_host + ": connecting",
+                       {},
                        now_ms()};
   self->set_down_handler([=](caf::down_msg& dm) {
     if (self->state.host && dm.source == self->state.host.address())

@@ -28,8 +28,8 @@
 #include <caf/typed_event_based_actor.hpp>
 #include <caf/typed_response_promise.hpp>
 
-#include "core/hosts/host_address.hpp"
 #include "core/config/run_config.hpp"
+#include "core/hosts/host_address.hpp"
 #include "messages/interfaces.hpp"
 
 namespace ij {
@@ -70,16 +70,14 @@ struct host_connector_state {
 };
 
 /// `own` describes this process (describe_host("local") with message types).
-host_connector_actor::behavior_type
-host_connector(host_connector_actor::stateful_pointer<host_connector_state> self,
-               std::string host, host_connection settings,
-               judge_directory_actor directory,
-               caf::io::middleman_actor middleman, host_hello own);
+host_connector_actor::behavior_type host_connector(
+  host_connector_actor::stateful_pointer<host_connector_state> self,
+  std::string host, host_connection settings, judge_directory_actor directory,
+  caf::io::middleman_actor middleman, host_hello own);
 
 /// Why a connect to a host failed, telling a refused TCP connection, a
 /// timeout and a failed TLS handshake apart (each with what to check); any
 /// other error in CAF's words. Exposed for tests.
 std::string connect_failure(const caf::error& err, const host_connection& c);
-
 
 } // namespace ij

@@ -12,8 +12,7 @@ namespace ij {
 
 namespace {
 
-using self_ptr =
-  judge_directory_actor::stateful_pointer<judge_directory_state>;
+using self_ptr = judge_directory_actor::stateful_pointer<judge_directory_state>;
 
 std::vector<worker_entry> listing(const judge_directory_state& st) {
   std::vector<worker_entry> out;
@@ -32,12 +31,12 @@ void on_down(self_ptr self, const caf::down_msg& dm) {
   auto i = st.ids.find(dm.source);
   if (i == st.ids.end()) {
     // A subscriber ended.
-    st.subscribers.erase(
-      std::remove_if(st.subscribers.begin(), st.subscribers.end(),
-                     [&](const directory_listener_actor& s) {
-                       return s.address() == dm.source;
-                     }),
-      st.subscribers.end());
+    st.subscribers.erase(std::remove_if(st.subscribers.begin(),
+                                        st.subscribers.end(),
+                                        [&](const directory_listener_actor& s) {
+                                          return s.address() == dm.source;
+                                        }),
+                         st.subscribers.end());
     return;
   }
   auto id = i->second;
@@ -71,9 +70,9 @@ caf::result<judge_info> join(self_ptr self, judge_worker_actor worker) {
         auto& st = self->state;
         auto known = st.workers.find(info.worker_id);
         if (known != st.workers.end() && known->second.worker != worker) {
-          promise.deliver(make_error(errc::bad_config,
-                                     "worker id " + info.worker_id
-                                       + " is taken by another worker"));
+          promise.deliver(
+            make_error(errc::bad_config, "worker id " + info.worker_id
+                                           + " is taken by another worker"));
           return;
         }
         if (known == st.workers.end()) {
@@ -87,19 +86,18 @@ caf::result<judge_info> join(self_ptr self, judge_worker_actor worker) {
         promise.deliver(std::move(info));
       },
       [=](caf::error& err) mutable {
-        promise.deliver(make_error(errc::unreachable,
-                                   "the worker did not describe itself: "
-                                     + render_error(err)));
+        promise.deliver(
+          make_error(errc::unreachable, "the worker did not describe itself: "
+                                          + render_error(err)));
       });
   return promise;
 }
 
 } // namespace
 
-judge_directory_actor::behavior_type
-judge_directory(judge_directory_actor::stateful_pointer<judge_directory_state>
-                  self,
-                std::chrono::milliseconds describe_timeout) {
+judge_directory_actor::behavior_type judge_directory(
+  judge_directory_actor::stateful_pointer<judge_directory_state> self,
+  std::chrono::milliseconds describe_timeout) {
   self->state.describe_timeout = describe_timeout;
   self->set_down_handler([=](caf::down_msg& dm) { on_down(self, dm); });
   return {

@@ -5,8 +5,8 @@
 // coordinator can use a worker that appears and stop using one that goes.
 // It monitors every worker and every subscriber: a worker that ends leaves
 // with the reason; a subscriber that ends is forgotten.
-#include <map>
 #include <chrono>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -35,25 +35,24 @@ struct judge_directory_state {
   std::chrono::milliseconds describe_timeout{30000};
 };
 
-judge_directory_actor::behavior_type
-judge_directory(judge_directory_actor::stateful_pointer<judge_directory_state>
-                  self,
-                std::chrono::milliseconds describe_timeout);
+judge_directory_actor::behavior_type judge_directory(
+  judge_directory_actor::stateful_pointer<judge_directory_state> self,
+  std::chrono::milliseconds describe_timeout);
 
 /// Spawns a judge directory. Always spawn it through here: the timeout is
 /// also what keeps the spawn from being argument-less, which CAF 0.17 turns
 /// into a reference to a null argument tuple (UBSan reports it).
-judge_directory_actor
-spawn_judge_directory(caf::actor_system& sys,
-                      std::chrono::milliseconds describe_timeout
-                      = std::chrono::seconds(30));
+judge_directory_actor spawn_judge_directory(
+  caf::actor_system& sys,
+  std::chrono::milliseconds describe_timeout = std::chrono::seconds(30));
 
 /// Ends every worker of this node that `directory` knows, and waits (at
 /// most `timeout`) for its answer: how many (0 when it did not answer). For
 /// code outside actors that shuts an actor system down (a judge host, a
 /// benchmark, a test).
-std::uint32_t stop_local_workers(caf::scoped_actor& self,
-                                 const judge_directory_actor& directory,
-                                 caf::timespan timeout = std::chrono::seconds(10));
+std::uint32_t
+stop_local_workers(caf::scoped_actor& self,
+                   const judge_directory_actor& directory,
+                   caf::timespan timeout = std::chrono::seconds(10));
 
 } // namespace ij

@@ -4,8 +4,8 @@
 #include <chrono>
 #include <random>
 
-#include "core/prompts/prompt.hpp"
 #include "core/audit/run_manifest.hpp"
+#include "core/prompts/prompt.hpp"
 #include "messages/error.hpp"
 #include "messages/registration.hpp"
 
@@ -27,13 +27,15 @@ namespace {
 
 // The sender's node is rtt_us away: every worker of the host hears so (they
 // are few; a ping comes every heartbeat).
-void tell_round_trip(judge_host_impl_actor::stateful_pointer<judge_host_state> self,
-                     std::uint32_t rtt_us) {
+void tell_round_trip(
+  judge_host_impl_actor::stateful_pointer<judge_host_state> self,
+  std::uint32_t rtt_us) {
   auto sender = self->current_sender();
   if (!sender)
     return;
   auto node = sender->node();
-  self->request(self->state.directory, std::chrono::seconds(10), list_atom::value)
+  self
+    ->request(self->state.directory, std::chrono::seconds(10), list_atom::value)
     .then(
       [=](std::vector<worker_entry>& all) {
         for (auto& e : all)
@@ -53,9 +55,10 @@ judge_host(judge_host_impl_actor::stateful_pointer<judge_host_state> self,
   st.hello.message_types = registered_message_types(self->system().config());
   // The start time and a random part: a restarted host has a new epoch.
   std::random_device rd;
-  st.hello.epoch = static_cast<std::uint64_t>(
-                     std::chrono::system_clock::now().time_since_epoch().count())
-                   ^ (static_cast<std::uint64_t>(rd()) << 20);
+  st.hello.epoch =
+    static_cast<std::uint64_t>(
+      std::chrono::system_clock::now().time_since_epoch().count())
+    ^ (static_cast<std::uint64_t>(rd()) << 20);
   st.directory = std::move(directory);
   st.expected_workers = expected_workers;
   return {
@@ -68,8 +71,9 @@ judge_host(judge_host_impl_actor::stateful_pointer<judge_host_state> self,
     [=](host_atom, std::string& name) { self->state.hello.host = name; },
     [=](list_atom) -> caf::result<std::vector<worker_entry>> {
       auto promise = self->make_response_promise<std::vector<worker_entry>>();
-      self->request(self->state.directory, std::chrono::seconds(10),
-                    list_atom::value)
+      self
+        ->request(self->state.directory, std::chrono::seconds(10),
+                  list_atom::value)
         .then(
           [=](std::vector<worker_entry>& all) mutable {
             if (all.size() < self->state.expected_workers)

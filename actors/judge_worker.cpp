@@ -11,11 +11,11 @@
 #include <caf/typed_event_based_actor.hpp>
 
 #include "adapters/llm_judge_comparator.hpp"
-#include "core/config/batch_settings.hpp"
-#include "core/prompts/prompt.hpp"
 #include "core/audit/run_manifest.hpp"
+#include "core/config/batch_settings.hpp"
 #include "core/hosts/worker_fields.hpp"
 #include "core/hosts/worker_key.hpp"
+#include "core/prompts/prompt.hpp"
 
 namespace ij {
 
@@ -89,24 +89,24 @@ judge_info describe_worker(const judge_binding& b, const std::string& worker_id,
 
 judge_worker_actor spawn_judge_worker(caf::actor_system& sys,
                                       judge_binding binding,
-                                      std::string worker_id,
-                                      std::string host,
+                                      std::string worker_id, std::string host,
                                       std::uint32_t queue_max) {
   auto info = describe_worker(binding, worker_id, host);
-  return sys.spawn(judge_worker, std::move(binding), std::move(info), queue_max);
+  return sys.spawn(judge_worker, std::move(binding), std::move(info),
+                   queue_max);
 }
 
 namespace {
 
-using self_ptr =
-  judge_worker_impl_actor::stateful_pointer<judge_worker_state>;
+using self_ptr = judge_worker_impl_actor::stateful_pointer<judge_worker_state>;
 using client = judge_worker_state::client;
 
 // Calls holding a slot (aborted ones do not), calls queued and credits out.
 std::uint32_t outstanding(const judge_worker_state& st) {
   std::uint32_t held = 0;
   for (auto& kv : st.clients)
-    held += kv.second.held + static_cast<std::uint32_t>(kv.second.queued.size());
+    held +=
+      kv.second.held + static_cast<std::uint32_t>(kv.second.queued.size());
   return held + st.active();
 }
 
@@ -119,7 +119,8 @@ std::uint32_t queued_calls(const judge_worker_state& st) {
 
 // The queue a client gets beyond the capacity: sized to its node's round
 // trip (none for a client of this process, or one no ping measured).
-std::uint32_t queue_for(const judge_worker_state& st, const caf::actor_addr& c) {
+std::uint32_t queue_for(const judge_worker_state& st,
+                        const caf::actor_addr& c) {
   auto r = st.rtt.find(c.node());
   if (r == st.rtt.end())
     return 0;
@@ -189,7 +190,8 @@ void grant(self_ptr self) {
       waiting += kv.second.wanted > 0 ? 1 : 0;
       held += kv.second.held;
     }
-    quantum = std::max<std::uint32_t>(1, cap / std::max<std::uint32_t>(waiting, 1));
+    quantum =
+      std::max<std::uint32_t>(1, cap / std::max<std::uint32_t>(waiting, 1));
   }
   std::size_t idle_turns = 0;
   while (used < cap && !st.rotation.empty()
@@ -241,7 +243,7 @@ void finish_call(self_ptr self, std::uint64_t id, judge_record rec) {
   if (call.aborting)
     --st.aborting;
   else if (!rec.transport_failed)
-    st.latency.add(rec.latency_ms);  // the call rate, for queue_for()
+    st.latency.add(rec.latency_ms); // the call rate, for queue_for()
   auto c = st.clients.find(call.client);
   if (c == st.clients.end())
     return; // the client ended: nobody to tell
@@ -263,7 +265,8 @@ struct inline_reply {
 void start_call(self_ptr self, const caf::actor_addr& from, judge_call call) {
   auto& st = self->state;
   auto id = next_call_id();
-  st.in_flight.emplace(id, judge_worker_state::open_call{from, call.token, false});
+  st.in_flight.emplace(id,
+                       judge_worker_state::open_call{from, call.token, false});
   ++st.clients[from].in_flight;
   ++st.calls;
   st.peak_in_flight = std::max(st.peak_in_flight, st.active());
@@ -274,20 +277,20 @@ void start_call(self_ptr self, const caf::actor_addr& from, judge_call call) {
   opts.call.seed.reset();
   auto ctx = std::make_shared<inline_reply>();
   caf::weak_actor_ptr weak{self->ctrl()};
-  judge_once(st.adapter, opts, call.request,
-             [weak, id, ctx](judge_record rec, equivalence_outcome) {
-               if (ctx->inside.load()
-                   && std::this_thread::get_id() == ctx->thread) {
-                 ctx->record = std::move(rec);
-                 return;
-               }
-               // CAF 0.17 has no typed weak handle: the weak pointer (the
-               // callback must not keep the worker alive) is promoted, then
-               // typed as what it was made from.
-               if (auto strong = caf::actor_cast<caf::strong_actor_ptr>(weak))
-                 caf::anon_send(caf::actor_cast<judge_worker_impl_actor>(strong),
-                                call_done_atom::value, id, std::move(rec));
-             });
+  judge_once(
+    st.adapter, opts, call.request,
+    [weak, id, ctx](judge_record rec, equivalence_outcome) {
+      if (ctx->inside.load() && std::this_thread::get_id() == ctx->thread) {
+        ctx->record = std::move(rec);
+        return;
+      }
+      // CAF 0.17 has no typed weak handle: the weak pointer (the
+      // callback must not keep the worker alive) is promoted, then
+      // typed as what it was made from.
+      if (auto strong = caf::actor_cast<caf::strong_actor_ptr>(weak))
+        caf::anon_send(caf::actor_cast<judge_worker_impl_actor>(strong),
+                       call_done_atom::value, id, std::move(rec));
+    });
   ctx->inside = false;
   if (ctx->record)
     finish_call(self, id, std::move(*ctx->record));
@@ -346,7 +349,8 @@ judge_record aborted_unsent(const judge_request& req) {
   rec.swapped = req.swapped;
   rec.decision = judge_decision::parse_error;
   rec.transport_failed = true;
-  rec.transport_error = "aborted: its run was cancelled (nothing had been sent)";
+  rec.transport_error =
+    "aborted: its run was cancelled (nothing had been sent)";
   rec.fault = fault_kind::aborted;
   rec.attempts = 0;
   return rec;

@@ -25,13 +25,13 @@
 // (a coordinator reaching a judge host across a network) the worker grants
 // credits beyond its capacity, up to a short queue sized to that node's
 // round trip — which the judge host's pings measure and tell it — times its
-// call rate, bounded by host_connection.queue_max (core/voting/queue_depth.hpp).
-// The calls sent ahead wait here and start the moment a slot frees, so a
-// slot never idles for a credit to cross the network and its call to come
-// back. Queued calls start round-robin over the clients, as credits are
-// granted, so a queue never lets one run starve another. The client hears
-// which of its calls were queued and when each started (its deadline runs
-// from then). Clients in the worker's own process have no queue.
+// call rate, bounded by host_connection.queue_max
+// (core/voting/queue_depth.hpp). The calls sent ahead wait here and start the
+// moment a slot frees, so a slot never idles for a credit to cross the network
+// and its call to come back. Queued calls start round-robin over the clients,
+// as credits are granted, so a queue never lets one run starve another. The
+// client hears which of its calls were queued and when each started (its
+// deadline runs from then). Clients in the worker's own process have no queue.
 //
 // The adapter's `done` may run inside `call` (stubs) or later on an HTTP
 // thread. A synchronous reply is taken at once, so a batch of stub calls

@@ -19,8 +19,8 @@ start_local_workers(caf::actor_system& sys,
   caf::scoped_actor self{sys};
   std::vector<judge_info> out;
   for (auto& b : bindings) {
-    auto name = b.spec.name.empty() ? b.spec.type + ":" + b.spec.model
-                                    : b.spec.name;
+    auto name =
+      b.spec.name.empty() ? b.spec.type + ":" + b.spec.model : b.spec.name;
     auto id = name + "#" + std::to_string(++counter) + "@" + host;
     auto worker = spawn_judge_worker(sys, std::move(b), id, host, queue_max);
     caf::error failed;

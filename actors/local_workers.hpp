@@ -21,11 +21,9 @@ namespace ij {
 /// tool's main thread). Returns the workers' descriptions. A judge host's
 /// workers queue at most `queue_max` votes beyond their capacity for a
 /// coordinator across a network (host_connection.queue_max).
-caf::expected<std::vector<judge_info>>
-start_local_workers(caf::actor_system& sys,
-                    const judge_directory_actor& directory,
-                    std::vector<judge_binding> bindings,
-                    const std::string& host = "local",
-                    std::uint32_t queue_max = host_connection{}.queue_max);
+caf::expected<std::vector<judge_info>> start_local_workers(
+  caf::actor_system& sys, const judge_directory_actor& directory,
+  std::vector<judge_binding> bindings, const std::string& host = "local",
+  std::uint32_t queue_max = host_connection{}.queue_max);
 
 } // namespace ij

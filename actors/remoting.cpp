@@ -3,12 +3,11 @@
 #include <cstdio>
 #include <memory>
 
+#include <caf/io/middleman.hpp>
+#include <caf/openssl/manager.hpp>
 #include <openssl/err.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
-
-#include <caf/io/middleman.hpp>
-#include <caf/openssl/manager.hpp>
 
 #include "messages/error.hpp"
 
@@ -23,14 +22,10 @@ struct file_closer {
   }
 };
 struct x509_free {
-  void operator()(X509* x) const {
-    X509_free(x);
-  }
+  void operator()(X509* x) const { X509_free(x); }
 };
 struct pkey_free {
-  void operator()(EVP_PKEY* k) const {
-    EVP_PKEY_free(k);
-  }
+  void operator()(EVP_PKEY* k) const { EVP_PKEY_free(k); }
 };
 using x509_ptr = std::unique_ptr<X509, x509_free>;
 using pkey_ptr = std::unique_ptr<EVP_PKEY, pkey_free>;
@@ -65,8 +60,9 @@ caf::expected<pkey_ptr> read_private_key(const std::string& path) {
   pkey_ptr key{PEM_read_PrivateKey(f->get(), nullptr, nullptr, nullptr)};
   ERR_clear_error();
   if (!key)
-    return make_error(errc::bad_config, "--tls-key " + path
-                                          + " is not an unencrypted PEM private key");
+    return make_error(errc::bad_config,
+                      "--tls-key " + path
+                        + " is not an unencrypted PEM private key");
   return key;
 }
 
@@ -108,8 +104,7 @@ void configure_remoting(caf::actor_system_config& cfg,
                         const host_connection& c) {
   cfg.load<caf::io::middleman>();
   cfg.set("middleman.heartbeat-interval", caf::timespan{c.heartbeat});
-  cfg.set("middleman.connection-timeout",
-          caf::timespan{c.connection_timeout});
+  cfg.set("middleman.connection-timeout", caf::timespan{c.connection_timeout});
   if (c.tls()) {
     cfg.openssl_certificate = c.tls_cert;
     cfg.openssl_key = c.tls_key;

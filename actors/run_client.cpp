@@ -101,11 +101,12 @@ struct client_loop {
           session_down = true;
           if (!out.ended)
             out.failures.push_back("the run session stopped before the run "
-                                   "ended: " + render_error(dm.reason));
+                                   "ended: "
+                                   + render_error(dm.reason));
         }
       },
-      caf::after(std::chrono::milliseconds(idle && !input_done ? 10 : 100))
-        >> [] {});
+      caf::after(std::chrono::milliseconds(idle && !input_done ? 10 : 100)) >>
+        [] {});
   }
 
   run_outcome run() {
@@ -131,8 +132,7 @@ run_listener_actor as_listener(caf::scoped_actor& self) {
 }
 
 run_outcome drive_run(caf::scoped_actor& self, const run_actor& session,
-                      const batch_source& next,
-                      const run_event_handlers& on,
+                      const batch_source& next, const run_event_handlers& on,
                       std::uint32_t batches_in_flight) {
   client_loop loop{self, session, next, on, batches_in_flight, {}};
   return loop.run();

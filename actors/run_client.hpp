@@ -31,7 +31,8 @@ enum class input_state {
 /// Fills `batch` with the next lines. An error means reading failed: the
 /// run is cancelled with its context as the reason (what the batch holds
 /// is still sent).
-using batch_source = std::function<caf::expected<input_state>(input_batch& batch)>;
+using batch_source =
+  std::function<caf::expected<input_state>(input_batch& batch)>;
 
 /// What to do with the run's events (each may be left empty).
 struct run_event_handlers {
@@ -70,8 +71,7 @@ run_listener_actor as_listener(caf::scoped_actor& self);
 /// Runs `session` to its end with `self` as its listener (spawn the session
 /// with as_listener(self)).
 run_outcome drive_run(caf::scoped_actor& self, const run_actor& session,
-                      const batch_source& next,
-                      const run_event_handlers& on,
+                      const batch_source& next, const run_event_handlers& on,
                       std::uint32_t batches_in_flight = 2);
 
 } // namespace ij

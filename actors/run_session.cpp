@@ -14,19 +14,19 @@
 #include "actors/audit_file.hpp"
 #include "actors/audit_logger.hpp"
 #include "actors/vote_router.hpp"
+#include "core/agreement/cascade_policy.hpp"
+#include "core/audit/audit_record.hpp"
+#include "core/audit/run_manifest.hpp"
+#include "core/budgets/run_budgets.hpp"
 #include "core/config/batch_settings.hpp"
+#include "core/guard/pair_guard.hpp"
+#include "core/hosts/worker_key.hpp"
+#include "core/numbers/answer.hpp"
 #include "core/session/run_id.hpp"
 #include "core/session/run_tag.hpp"
 #include "core/session/run_warnings.hpp"
-#include "core/wall_clock.hpp"
-#include "core/hosts/worker_key.hpp"
-#include "core/audit/audit_record.hpp"
-#include "core/numbers/answer.hpp"
-#include "core/agreement/cascade_policy.hpp"
-#include "core/guard/pair_guard.hpp"
-#include "core/budgets/run_budgets.hpp"
-#include "core/audit/run_manifest.hpp"
 #include "core/verdicts/verdict_table.hpp"
+#include "core/wall_clock.hpp"
 #include "messages/error.hpp"
 
 namespace ij {
@@ -132,10 +132,9 @@ void write_run_end(self_ptr self) {
   audit_batch batch;
   batch.durable = true;
   batch.last = true;
-  batch.entries.push_back(
-    entry(audit_type::run_end,
-          run_end_body(sum, unfinished,
-                       static_cast<std::uint32_t>(sum.open_items))));
+  batch.entries.push_back(entry(
+    audit_type::run_end,
+    run_end_body(sum, unfinished, static_cast<std::uint32_t>(sum.open_items))));
   pending_write w;
   w.last = true;
   write(self, std::move(batch), std::move(w));
@@ -241,12 +240,15 @@ caf::expected<bool> decided_before(run_session_state& st,
   if (auto known = answers.find(pair.id);
       known != answers.end()
       && known->second != answers_fingerprint(pair.a, pair.b))
-    return make_error(errc::bad_input,
-                      "pair " + pair.id + " has other answers (A or B) than "
-                      "the pair of that id the resumed audit decided: resume "
-                      "with the run's own pairs");
+    return make_error(
+      errc::bad_input,
+      "pair " + pair.id
+        + " has other answers (A or B) than "
+          "the pair of that id the resumed audit decided: resume "
+          "with the run's own pairs");
   st.items.admit(it->second.item);
-  st.items.decide(it->second.item, it->second.rule, it->second.outcome.probability);
+  st.items.decide(it->second.item, it->second.rule,
+                  it->second.outcome.probability);
   again.push_back(it->second);
   return true;
 }
@@ -267,17 +269,19 @@ void split_closed_items(const run_session_state& st,
 
 void on_voted(self_ptr self, std::vector<voted_pair>& done);
 
-// Screening and planted verdicts (core/guard/pair_guard.hpp): a pair no judge is
-// to be asked about gets its result here, without a call. False when `job`
+// Screening and planted verdicts (core/guard/pair_guard.hpp): a pair no judge
+// is to be asked about gets its result here, without a call. False when `job`
 // is answered.
-bool guard(run_session_state& st, vote_job& job, std::vector<voted_pair>& unjudged_pairs) {
+bool guard(run_session_state& st, vote_job& job,
+           std::vector<voted_pair>& unjudged_pairs) {
   auto& pair = job.pair;
   if (!st.guard || is_absent(pair.a) || is_absent(pair.b))
     return true; // rule I1, in the coordinator
   auto result = st.guard->admit(job.seq, pair.id, pair.a, pair.b, job.flags);
   if (!result)
     return true;
-  unjudged_pairs.push_back(voted_pair{job.seq, std::move(pair), std::move(*result)});
+  unjudged_pairs.push_back(
+    voted_pair{job.seq, std::move(pair), std::move(*result)});
   return false;
 }
 
@@ -400,18 +404,19 @@ void on_notes(self_ptr self, std::vector<run_note>& notes) {
 // One pair's verdict; the pair and its votes go on to the logger, which
 // renders their records (judge calls, vote, verdict).
 single_verdict decide_pair(run_session_state& st, voted_pair& vp,
-                          audit_batch& batch) {
+                           audit_batch& batch) {
   auto& vr = vp.result;
   auto d = single_invariance_verdict(vr.absent, vr.outcome);
-  single_verdict v{vp.pair.id, vp.pair.item, d.verdict, d.rule, vr.outcome,
-                   vr.counts, vp.pair.label};
+  single_verdict v{vp.pair.id, vp.pair.item, d.verdict,    d.rule,
+                   vr.outcome, vr.counts,    vp.pair.label};
   st.totals.add_pair(vr, vp.pair.label, d.rule);
   if (st.setup.config.cascade && vr.parts.size() == 2
       && cascade_disagrees(vr.parts[0].outcome, vr.parts[1].outcome))
     batch.entries.push_back(entry(audit_type::cascade_disagreement,
                                   cascade_disagreement_body(vp.pair, vr)));
   st.window.decide(vp.seq);
-  batch.pairs.push_back(decided_pair{std::move(vp.pair), std::move(vr), d.verdict, d.rule});
+  batch.pairs.push_back(
+    decided_pair{std::move(vp.pair), std::move(vr), d.verdict, d.rule});
   return v;
 }
 
@@ -424,8 +429,9 @@ void warn_on_refused_credentials(self_ptr self, const vote_result& vr) {
     if (rec.fault != fault_kind::auth
         || !st.credentials_warned.insert(rec.worker_id).second)
       continue;
-    auto judge = std::find_if(st.judges.begin(), st.judges.end(),
-                              [&](auto& j) { return j.worker_id == rec.worker_id; });
+    auto judge = std::find_if(st.judges.begin(), st.judges.end(), [&](auto& j) {
+      return j.worker_id == rec.worker_id;
+    });
     auto name = judge == st.judges.end() ? rec.worker_id : judge->name;
     if (st.setup.listener)
       self->send(st.setup.listener, warning_atom::value,
@@ -435,8 +441,8 @@ void warn_on_refused_credentials(self_ptr self, const vote_result& vr) {
 
 // A canary back from its votes: its records go to the logger with the
 // batch; it counts in calls and tokens, never in pairs or items.
-std::vector<bias_alarm_event> take_canary(run_session_state& st,
-                                          voted_pair& vp, audit_batch& batch,
+std::vector<bias_alarm_event> take_canary(run_session_state& st, voted_pair& vp,
+                                          audit_batch& batch,
                                           pending_write& w) {
   auto judged = st.canaries->take(vp, [&st](const std::string& worker) {
     return st.totals.judge_of(worker);
@@ -455,8 +461,8 @@ void act_on_alarms(self_ptr self, const std::vector<bias_alarm_event>& alarms) {
   for (auto& a : alarms) {
     char llr[64];
     std::snprintf(llr, sizeof llr, "%.2f >= %.2f", a.llr, a.threshold);
-    auto why = "bias alarm: judge " + a.judge + " fails canaries ("
-               + a.mode + ": " + std::to_string(a.failures) + " of "
+    auto why = "bias alarm: judge " + a.judge + " fails canaries (" + a.mode
+               + ": " + std::to_string(a.failures) + " of "
                + std::to_string(a.observations)
                + " of that kind; sequential test log-likelihood ratio " + llr
                + ") at canary " + std::to_string(a.at_canary)
@@ -506,9 +512,10 @@ void on_voted(self_ptr self, std::vector<voted_pair>& done) {
     st.guard->settle(vp.seq, vp.result);
     // Position bias is over pairs: a canary is never one.
     if (st.setup.config.order_balancing)
-      st.position_bias.add_pair(vp.result.records, [&st](const judge_record& r) {
-        return st.totals.judge_of(r.worker_id).first;
-      });
+      st.position_bias.add_pair(vp.result.records,
+                                [&st](const judge_record& r) {
+                                  return st.totals.judge_of(r.worker_id).first;
+                                });
     auto v = decide_pair(st, vp, batch);
     auto item = st.items.decide(v.item, v.rule, v.outcome.probability);
     if (item && st.setup.resume
@@ -595,8 +602,8 @@ void write_manifest(self_ptr self) {
 }
 
 // The workers serving the run's judges: those of each judge's exact call
-// settings (core/hosts/worker_key.hpp: in the daemon, other runs' workers of the
-// same judge id may differ in endpoint, seed, batch...). An error names a
+// settings (core/hosts/worker_key.hpp: in the daemon, other runs' workers of
+// the same judge id may differ in endpoint, seed, batch...). An error names a
 // judge nobody serves (or a calibration map its client did not read).
 // Several judges may share a judge id: every worker of any of them is used
 // once.
@@ -606,9 +613,8 @@ select_workers(const run_config& cfg, const std::vector<worker_entry>& all) {
     return make_error(errc::bad_config, "calibration map " + cfg.calibration
                                           + " was not loaded by this client");
   for (auto& spec : cfg.judges) {
-    auto served = std::any_of(all.begin(), all.end(), [&](auto& e) {
-      return serves(spec, e.info);
-    });
+    auto served = std::any_of(all.begin(), all.end(),
+                              [&](auto& e) { return serves(spec, e.info); });
     if (!served)
       return make_error(errc::no_worker, "no worker serves judge " + spec.name
                                            + " (" + judge_id_of(spec) + ")");
@@ -640,19 +646,24 @@ void on_workers(self_ptr self, std::vector<worker_entry>& all) {
     batched += batch_calls_at_once(spec.batch);
   st.window.fit_to_capacity(capacity, batched);
   st.warnings = run_warnings(st.setup.config, st.judges);
-  st.guard.emplace(cfg.on_planted, cfg.votes, cfg.abstain_as_neither,
-                   !cfg.panel && !cfg.cascade
-                     && std::any_of(cfg.judges.begin(), cfg.judges.end(),
-                                    [](auto& j) { return !reads_answers_by_rule(j); }));
+  st.guard.emplace(
+    cfg.on_planted, cfg.votes, cfg.abstain_as_neither,
+    !cfg.panel && !cfg.cascade
+      && std::any_of(cfg.judges.begin(), cfg.judges.end(),
+                     [](auto& j) { return !reads_answers_by_rule(j); }));
   // A batched vote is answered within the provider's window, not seconds.
   auto deadline = cfg.vote_deadline;
   for (auto& spec : cfg.judges)
     if (spec.batch.enabled)
       deadline = std::max(deadline, spec.batch.deadline.value_or(batch_window));
-  vote_settings vs{cfg.votes, cfg.order_balancing, cfg.abstain_as_neither,
-                   deadline, cfg.failover_wait,
+  vote_settings vs{cfg.votes,
+                   cfg.order_balancing,
+                   cfg.abstain_as_neither,
+                   deadline,
+                   cfg.failover_wait,
                    run_budgets(cfg, st.setup.resume.get()),
-                   cfg.calibration_maps, cfg.stop_probability,
+                   cfg.calibration_maps,
+                   cfg.stop_probability,
                    run_tag_of(st.setup.run_id)};
   vote_sink_actor sink = self;
   if (auto plan = route_plan_of(cfg, vs))
@@ -698,8 +709,8 @@ run_session(run_session_actor::stateful_pointer<run_session_state> self,
   std::uint64_t seq = 0;
   std::string hash{audit_genesis_hash};
   // A resumed run's records already in the file count in this run's end.
-  st.totals = run_tally{st.setup.config, st.setup.resume ? st.setup.resume->totals
-                                                         : run_summary{}};
+  st.totals = run_tally{
+    st.setup.config, st.setup.resume ? st.setup.resume->totals : run_summary{}};
   if (auto& r = st.setup.resume) {
     seq = r->seq;
     hash = r->last_hash;
@@ -717,8 +728,8 @@ run_session(run_session_actor::stateful_pointer<run_session_state> self,
     st.logger = self->spawn<caf::detached>(audit_logger, fd, path, policy, seq,
                                            std::move(hash));
   else
-    st.logger = self->spawn(audit_logger, fd, path, policy, seq,
-                            std::move(hash));
+    st.logger =
+      self->spawn(audit_logger, fd, path, policy, seq, std::move(hash));
   // The logger's exit closes the file.
   end_with_session(self, st.logger);
   self->request(st.setup.directory, caf::infinite, list_atom::value)

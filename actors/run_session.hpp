@@ -5,8 +5,8 @@
 // actor system, sharing the workers through the judge directory.
 //
 // One pair's path: client --input_batch--> session (admits it: seq, item
-// count; screens it and flags planted verdicts, core/guard/pair_guard: a pair no
-// judge is to be asked about gets its abstention here, without a call)
+// count; screens it and flags planted verdicts, core/guard/pair_guard: a pair
+// no judge is to be asked about gets its abstention here, without a call)
 // --vote_job--> its vote coordinator --calls--> workers --replies-->
 // coordinator --voted_pair--> session (verdict by the I1-I5 table, audit
 // lines rendered: judge calls, vote, verdict, and any item verdict now due)
@@ -40,17 +40,17 @@
 #include <caf/typed_event_based_actor.hpp>
 #include <caf/typed_response_promise.hpp>
 
-#include "actors/canary_watch.hpp"
 #include "actors/batch_audit_journal.hpp"
+#include "actors/canary_watch.hpp"
 #include "actors/vote_coordinator.hpp"
 #include "core/audit/audit_resume.hpp"
-#include "core/voting/input_window.hpp"
-#include "core/verdicts/item_ledger.hpp"
-#include "core/guard/pair_guard.hpp"
 #include "core/calibration/position_bias.hpp"
 #include "core/config/run_config.hpp"
+#include "core/guard/pair_guard.hpp"
 #include "core/session/run_tally.hpp"
 #include "core/session/session_phase.hpp"
+#include "core/verdicts/item_ledger.hpp"
+#include "core/voting/input_window.hpp"
 #include "messages/interfaces.hpp"
 
 namespace ij {

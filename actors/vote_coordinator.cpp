@@ -5,13 +5,13 @@
 
 #include <caf/typed_event_based_actor.hpp>
 
-#include "core/numbers/answer.hpp"
-#include "core/calibration/calibration.hpp"
 #include "core/audit/failover_records.hpp"
+#include "core/calibration/calibration.hpp"
+#include "core/hosts/worker_fields.hpp"
+#include "core/numbers/answer.hpp"
 #include "core/verdicts/outcome_mapping.hpp"
 #include "core/voting/sequential_stop.hpp"
 #include "core/wall_clock.hpp"
-#include "core/hosts/worker_fields.hpp"
 
 namespace ij {
 
@@ -67,9 +67,9 @@ std::optional<double> pair_probability(const state& st, const job& j) {
     auto w = st.worker_index.find(rec.worker_id);
     if (w == st.worker_index.end())
       continue;
-    votes.push_back({st.settings.calibration->find(
-                       st.schedule.link(w->second).info.judge_id),
-                     rec.decision, rec.decision_probs});
+    votes.push_back(
+      {st.settings.calibration->find(st.schedule.link(w->second).info.judge_id),
+       rec.decision, rec.decision_probs});
   }
   return equivalence_probability(votes);
 }
@@ -83,11 +83,11 @@ void finish(state& st, std::uint64_t seq, job& j, stop_reason why,
   vr.pair_id = j.work.pair.id;
   vr.counts = j.tally.counts();
   if (why == stop_reason::probability)
-    vr.outcome = probability_outcome(vr.counts, *p,
-                                     *st.settings.stop_probability);
+    vr.outcome =
+      probability_outcome(vr.counts, *p, *st.settings.stop_probability);
   else if (st.settings.votes.votes == 1 && j.records.size() == 1)
-    vr.outcome = outcome_of_record(j.records.front(),
-                                   st.settings.abstain_as_neither);
+    vr.outcome =
+      outcome_of_record(j.records.front(), st.settings.abstain_as_neither);
   else
     vr.outcome = j.tally.outcome();
   if (p)
@@ -146,7 +146,8 @@ void count_vote(state& st, std::uint64_t seq, judge_record rec) {
   step(st, seq);
 }
 
-// --- Scheduling: votes under credits (core/voting/vote_schedule.hpp) ---------------
+// --- Scheduling: votes under credits (core/voting/vote_schedule.hpp)
+// ---------------
 
 // Arms the deadline timer for whatever is due first (again when something
 // became due earlier than the timer on its way).
@@ -329,8 +330,8 @@ void add_job(state& st, vote_job& work) {
     return;
   }
   auto seq = work.seq;
-  st.jobs.emplace(seq, job{std::move(work), vote_tally{st.settings.votes}, 0,
-                           0, 0, {}});
+  st.jobs.emplace(
+    seq, job{std::move(work), vote_tally{st.settings.votes}, 0, 0, 0, {}});
   step(st, seq);
 }
 
@@ -395,8 +396,8 @@ void add_worker(state& st, const worker_entry& e) {
 
 // --- Failover (judge hosts) -------------------------------------------------
 
-void note(state& st, audit_type type, const std::string& host,
-          std::string body, std::string event = {}) {
+void note(state& st, audit_type type, const std::string& host, std::string body,
+          std::string event = {}) {
   st.notes.push_back(run_note{type, host, std::move(event), std::move(body)});
 }
 
@@ -459,8 +460,7 @@ void let_go(self_ptr self, std::size_t wi) {
   if (gone.credits > 0)
     self->send(w.actor, release_atom::value, as_client(self), gone.credits);
   if (gone.zero_demand)
-    self->send(w.actor, demand_atom::value, as_client(self),
-               std::uint32_t{0});
+    self->send(w.actor, demand_atom::value, as_client(self), std::uint32_t{0});
 }
 
 // A worker left: its outstanding votes move (to another worker of the same
@@ -481,8 +481,8 @@ void lose_worker(self_ptr self, const std::string& id, const std::string& why) {
     st.moved_tokens.emplace(p.token, info.worker_id);
     note(st, audit_type::vote_moved, info.host,
          vote_moved_body({p.meta.pair_id, p.meta.vote_index, p.meta.has_seed,
-                          p.meta.seed, info.judge_id, info.worker_id,
-                          info.host, why}));
+                          p.meta.seed, info.judge_id, info.worker_id, info.host,
+                          why}));
     st.schedule.move(std::move(p), info.judge_id, now);
   }
 }
@@ -569,7 +569,8 @@ caf::result<std::vector<unrecorded_calls>> cancel(self_ptr self) {
   st.notes.clear();
   if (account.settled())
     return account.result();
-  st.cancel_reply = self->make_response_promise<std::vector<unrecorded_calls>>();
+  st.cancel_reply =
+    self->make_response_promise<std::vector<unrecorded_calls>>();
   st.cancel_until = self->clock().now() + st.settings.abort_wait;
   self->delayed_send(self, st.settings.abort_wait, deadline_atom::value);
   return *st.cancel_reply;
@@ -615,12 +616,11 @@ void on_left(self_ptr self, const std::string& id, const std::string& why) {
 
 } // namespace
 
-vote_coordinator_actor::behavior_type
-vote_coordinator(vote_coordinator_actor::stateful_pointer<vote_coordinator_state>
-                   self,
-                 vote_sink_actor sink, judge_directory_actor directory,
-                 std::vector<std::string> judge_ids,
-                 std::vector<worker_entry> workers, vote_settings settings) {
+vote_coordinator_actor::behavior_type vote_coordinator(
+  vote_coordinator_actor::stateful_pointer<vote_coordinator_state> self,
+  vote_sink_actor sink, judge_directory_actor directory,
+  std::vector<std::string> judge_ids, std::vector<worker_entry> workers,
+  vote_settings settings) {
   auto& st = self->state;
   st.sink = std::move(sink);
   st.settings = std::move(settings);
@@ -630,8 +630,9 @@ vote_coordinator(vote_coordinator_actor::stateful_pointer<vote_coordinator_state
   for (auto& e : workers)
     add_worker(st, e);
   if (directory)
-    self->request(directory, caf::infinite, subscribe_atom::value,
-                  directory_listener_actor{self})
+    self
+      ->request(directory, caf::infinite, subscribe_atom::value,
+                directory_listener_actor{self})
       .then(
         [=](std::vector<worker_entry>& now) {
           for (auto& e : now)
@@ -656,7 +657,9 @@ vote_coordinator(vote_coordinator_actor::stateful_pointer<vote_coordinator_state
       add_worker(self->state, e);
       settle(self);
     },
-    [=](left_atom, std::string& id, std::string& why) { on_left(self, id, why); },
+    [=](left_atom, std::string& id, std::string& why) {
+      on_left(self, id, why);
+    },
     [=](host_event& e) {
       on_host_event(self->state, e);
       settle(self);
@@ -674,8 +677,7 @@ vote_coordinator(vote_coordinator_actor::stateful_pointer<vote_coordinator_state
 
 namespace ij {
 
-vote_coordinator_actor::behavior_type
-selective_vote_coordinator(
+vote_coordinator_actor::behavior_type selective_vote_coordinator(
   vote_coordinator_actor::stateful_pointer<vote_coordinator_state> self,
   vote_sink_actor sink, judge_directory_actor directory,
   judge_selection selection, std::vector<worker_entry> workers,

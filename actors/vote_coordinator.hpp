@@ -19,14 +19,13 @@
 // capacity (issue 31: votes sent ahead over the round trip wait in its
 // queue); a vote it says it queued has no deadline until it says the vote
 // started, and counts as outstanding there meanwhile (a failover moves it
-// with the votes in flight). Deadlines are kept with one timer armed for the oldest
-// outstanding vote (CAF 0.17 keeps each request timeout's clock entry for the
-// whole deadline, answered or not). A reply after its vote expired is dropped.
-// The backlog, credits, demand and deadlines are a pure class of their own
-// (core/voting/vote_schedule.hpp); this actor owns the messages, the votes' tallies
-// and records.
-// Vote i carries the chosen worker's base seed + i. With order balancing,
-// odd votes swap A and B (the worker swaps NUMERIC_A/B back).
+// with the votes in flight). Deadlines are kept with one timer armed for the
+// oldest outstanding vote (CAF 0.17 keeps each request timeout's clock entry
+// for the whole deadline, answered or not). A reply after its vote expired is
+// dropped. The backlog, credits, demand and deadlines are a pure class of their
+// own (core/voting/vote_schedule.hpp); this actor owns the messages, the votes'
+// tallies and records. Vote i carries the chosen worker's base seed + i. With
+// order balancing, odd votes swap A and B (the worker swaps NUMERIC_A/B back).
 //
 // Budgets: each call made counts against its judge's budget, each reply's
 // tokens too; a worker whose judge is at its budget gets no call, and once
@@ -50,17 +49,18 @@
 // and its later votes go to the run's other judges or become faults.
 //
 // Calibration (issue 16): with maps, each result carries the calibrated
-// probability that the answers are equivalent (core/calibration/calibration.hpp) and why
-// its voting stopped; with stop.probability, waves are one vote each and a
-// pair stops once that probability of its leading decision reaches the
-// threshold, before the tally fixes the outcome (core/voting/sequential_stop.hpp).
+// probability that the answers are equivalent
+// (core/calibration/calibration.hpp) and why its voting stopped; with
+// stop.probability, waves are one vote each and a pair stops once that
+// probability of its leading decision reaches the threshold, before the tally
+// fixes the outcome (core/voting/sequential_stop.hpp).
 //
 // Cancel (issue 26): every job is dropped and each worker told to end this
 // run's calls (aborted in flight: their slots free at once). The reply says
 // what became of the calls no record will show — the records of unfinished
 // pairs (calls answered), and each call in flight, aborted sent or unsent,
-// or answered when its reply came first (core/budgets/cancel_account.hpp) — once
-// every worker has answered, or after `abort_wait` (the calls of a worker
+// or answered when its reply came first (core/budgets/cancel_account.hpp) —
+// once every worker has answered, or after `abort_wait` (the calls of a worker
 // that has not said count as sent).
 //
 // Outcome: with votes = 1 the single record maps as in SPEC §3, so ABSTAIN
@@ -70,9 +70,9 @@
 // a judge that cannot read the answers outvote one that can).
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
-#include <map>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -81,11 +81,11 @@
 #include <caf/typed_event_based_actor.hpp>
 #include <caf/typed_response_promise.hpp>
 
-#include "core/calibration/calibration.hpp"
 #include "core/budgets/cancel_account.hpp"
 #include "core/budgets/judge_budget.hpp"
-#include "core/voting/vote_schedule.hpp"
+#include "core/calibration/calibration.hpp"
 #include "core/hosts/worker_key.hpp"
+#include "core/voting/vote_schedule.hpp"
 #include "core/voting/vote_tally.hpp"
 #include "messages/interfaces.hpp"
 
@@ -99,9 +99,9 @@ struct vote_settings {
   /// How long a vote waits for a worker of its judge when the workers
   /// serving it are gone, before it is a fault.
   std::chrono::milliseconds failover_wait{30000};
-  /// Budgets by judge id (core/budgets/judge_budget.hpp): a judge at its budget gets
-  /// no more calls, and a vote no judge within budget can take is a fault of
-  /// kind "budget". Judges absent here have no budget.
+  /// Budgets by judge id (core/budgets/judge_budget.hpp): a judge at its budget
+  /// gets no more calls, and a vote no judge within budget can take is a fault
+  /// of kind "budget". Judges absent here have no budget.
   std::unordered_map<std::string, budget_meter> budgets;
   /// Calibration maps by judge id (issue 16): each result then carries the
   /// calibrated probability that the answers are equivalent. Null: none.
@@ -176,18 +176,16 @@ struct vote_coordinator_state {
 
 /// Precondition: settings.votes valid. `workers` are those the directory
 /// knows now; the coordinator subscribes to `directory` for later changes.
-vote_coordinator_actor::behavior_type
-vote_coordinator(vote_coordinator_actor::stateful_pointer<vote_coordinator_state>
-                   self,
-                 vote_sink_actor sink, judge_directory_actor directory,
-                 std::vector<std::string> judge_ids,
-                 std::vector<worker_entry> workers, vote_settings settings);
+vote_coordinator_actor::behavior_type vote_coordinator(
+  vote_coordinator_actor::stateful_pointer<vote_coordinator_state> self,
+  vote_sink_actor sink, judge_directory_actor directory,
+  std::vector<std::string> judge_ids, std::vector<worker_entry> workers,
+  vote_settings settings);
 
 /// The same over the workers `selection` takes: a worker of the run's judge
 /// ids whose call settings differ (another run's, in the daemon) is never
 /// used, neither at spawn nor when it joins later.
-vote_coordinator_actor::behavior_type
-selective_vote_coordinator(
+vote_coordinator_actor::behavior_type selective_vote_coordinator(
   vote_coordinator_actor::stateful_pointer<vote_coordinator_state> self,
   vote_sink_actor sink, judge_directory_actor directory,
   judge_selection selection, std::vector<worker_entry> workers,

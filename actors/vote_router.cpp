@@ -3,11 +3,11 @@
 #include <memory>
 #include <utility>
 
+#include "core/agreement/cascade_policy.hpp"
+#include "core/agreement/panel_rule.hpp"
+#include "core/guard/pair_guard.hpp"
 #include "core/numbers/answer.hpp"
 #include "core/verdicts/outcome_mapping.hpp"
-#include "core/agreement/cascade_policy.hpp"
-#include "core/guard/pair_guard.hpp"
-#include "core/agreement/panel_rule.hpp"
 
 namespace ij {
 
@@ -86,8 +86,8 @@ void finish(state& st, std::uint64_t seq) {
       continue;
     auto& part = *op.parts[j];
     auto& judge = st.plan.judges[j];
-    vr.parts.push_back(judge_part{judge.name, judge.role, part.outcome,
-                                  part.counts});
+    vr.parts.push_back(
+      judge_part{judge.name, judge.role, part.outcome, part.counts});
     for (auto& r : part.records)
       vr.records.push_back(std::move(r));
   }
@@ -289,9 +289,9 @@ vote_router(vote_router_actor::stateful_pointer<vote_router_state> self,
     for (auto& w : workers)
       if (j.selection.takes(w.info))
         theirs.push_back(w);
-    st.coordinators.push_back(self->spawn<caf::linked>(
-      selective_vote_coordinator, me, directory, j.selection,
-      std::move(theirs), j.settings));
+    st.coordinators.push_back(
+      self->spawn<caf::linked>(selective_vote_coordinator, me, directory,
+                               j.selection, std::move(theirs), j.settings));
   }
   return {
     [=](std::vector<vote_job>& work) {

@@ -4,8 +4,8 @@
 // their votes, and splits each pair into one job per judge it needs; each
 // judge has its own vote coordinator (its own votes, tally, deadline and
 // budget), and the router combines their results into the pair's. The
-// routing rules are core's (core/agreement/panel_rule.hpp, core/agreement/cascade_policy.hpp);
-// this actor only moves jobs and results.
+// routing rules are core's (core/agreement/panel_rule.hpp,
+// core/agreement/cascade_policy.hpp); this actor only moves jobs and results.
 //
 // Panel: every pair goes to every panel judge at once; when all are back,
 // the pair's outcome follows the panel rule and its route is the agreement
@@ -21,10 +21,12 @@
 //
 // Absent A or B: a result at once, no judge asked (rule I1), as in the
 // coordinator. A pair the rule judge did not read as numbers goes to the
-// cascade's LLM judge with its non-numeric prompt (core/agreement/cascade_policy). A
-// pair with planted-verdict flags (asked anyway, on_planted "judge"): a
-// model judge's EQUIVALENT part is not taken (core/guard/pair_guard). Results carry every judge's part (vote_result::parts), every
-// call's record in part order, and the counts summed over the parts.
+// cascade's LLM judge with its non-numeric prompt
+// (core/agreement/cascade_policy). A pair with planted-verdict flags (asked
+// anyway, on_planted "judge"): a model judge's EQUIVALENT part is not taken
+// (core/guard/pair_guard). Results carry every judge's part
+// (vote_result::parts), every call's record in part order, and the counts
+// summed over the parts.
 #include <cstdint>
 #include <string>
 #include <unordered_map>

@@ -22,11 +22,12 @@ caf::expected<judge_adapter_ptr>
 make_batched(const judge_spec& spec, judge_adapter_ptr fallback,
              std::shared_ptr<batch_journal> journal) {
   if (!journal)
-    return make_error(errc::bad_config,
-                      "judge '" + spec.name
-                        + "': batched votes need a journal for their batches: a run's "
-                          "audit (invjudge run) or the daemon's state (invjudge serve); "
-                          "a judge host or selftest does not batch (remove batch.enabled)");
+    return make_error(
+      errc::bad_config,
+      "judge '" + spec.name
+        + "': batched votes need a journal for their batches: a run's "
+          "audit (invjudge run) or the daemon's state (invjudge serve); "
+          "a judge host or selftest does not batch (remove batch.enabled)");
   auto client_cfg = batch_client_config_for(spec);
   if (!client_cfg)
     return std::move(client_cfg.error());
@@ -35,8 +36,9 @@ make_batched(const judge_spec& spec, judge_adapter_ptr fallback,
   cfg.max_requests = spec.batch.max_requests;
   cfg.max_wait = spec.batch.max_wait;
   cfg.poll = spec.batch.poll;
-  cfg.on_failure = spec.batch.on_failure == "fault" ? batch_failure_policy::fault
-                                                    : batch_failure_policy::sync;
+  cfg.on_failure = spec.batch.on_failure == "fault"
+                     ? batch_failure_policy::fault
+                     : batch_failure_policy::sync;
   auto client = batch_client::create(std::move(*client_cfg));
   if (!client)
     return std::move(client.error());
@@ -58,12 +60,13 @@ make_adapter(const judge_spec& spec, std::shared_ptr<batch_journal> journal) {
   if (!kind)
     return unknown_backend_kind(spec.type, "");
   if (!make)
-    return make_error(errc::bad_config, "judge type '" + spec.type
-                                          + "' has no adapter (adapters/backend_makers)");
+    return make_error(errc::bad_config,
+                      "judge type '" + spec.type
+                        + "' has no adapter (adapters/backend_makers)");
   if (!kind->http) {
     if (kind->knows_model && !kind->knows_model(spec.model))
-      return make_error(errc::bad_config, "unknown " + kind->unknown_model_word + " '"
-                                            + spec.model + "' (expected "
+      return make_error(errc::bad_config, "unknown " + kind->unknown_model_word
+                                            + " '" + spec.model + "' (expected "
                                             + kind->models_text() + ")");
     return make(spec);
   }
@@ -74,8 +77,8 @@ make_adapter(const judge_spec& spec, std::shared_ptr<batch_journal> journal) {
   // A dead or misconfigured backend must not cost its timeouts and
   // retries on every vote.
   if (adapter && spec.breaker.enabled)
-    *adapter = std::make_shared<circuit_breaker>(std::move(*adapter), spec.breaker,
-                                                 credentials_hint(spec));
+    *adapter = std::make_shared<circuit_breaker>(
+      std::move(*adapter), spec.breaker, credentials_hint(spec));
   if (adapter && spec.batch.enabled)
     return make_batched(spec, std::move(*adapter), std::move(journal));
   return adapter;
@@ -106,18 +109,20 @@ bind_judges(const run_config& cfg, std::shared_ptr<batch_journal> journal) {
     if (!prompts.numeric || !prompts.non_numeric)
       return make_error(errc::bad_config,
                         cfg.source + ": /judges/" + std::to_string(i) + " ("
-                          + cfg.judges[i].name + "): its prompt file was not read");
+                          + cfg.judges[i].name
+                          + "): its prompt file was not read");
     auto adapter = make_adapter(cfg.judges[i], journal);
     if (!adapter) {
       // The same code, its context saying which judge of which file.
       auto& err = adapter.error();
-      return caf::error{err.code(), err.category(),
-                        caf::make_message(cfg.source + ": /judges/" + std::to_string(i)
-                                          + " (" + cfg.judges[i].name
-                                          + "): " + context_of(err))};
+      return caf::error{
+        err.code(), err.category(),
+        caf::make_message(cfg.source + ": /judges/" + std::to_string(i) + " ("
+                          + cfg.judges[i].name + "): " + context_of(err))};
     }
     auto batch = std::dynamic_pointer_cast<batch_judge>(*adapter);
-    out.push_back(judge_binding{cfg.judges[i], std::move(*adapter), std::move(batch)});
+    out.push_back(
+      judge_binding{cfg.judges[i], std::move(*adapter), std::move(batch)});
   }
   return out;
 }

@@ -35,8 +35,7 @@ make_adapter(const judge_spec& spec,
              std::shared_ptr<batch_journal> journal = nullptr);
 
 /// The call options a spec implies for vote `vote_index`.
-call_options call_options_for(const judge_spec& spec,
-                              std::uint32_t vote_index);
+call_options call_options_for(const judge_spec& spec, std::uint32_t vote_index);
 
 /// Builds every judge's adapter. Fails (make_adapter's error, its context
 /// prefixed with file and pointer) when one cannot be built, e.g. its API

@@ -6,10 +6,9 @@ namespace ij {
 
 adaptive_limit::adaptive_limit(std::uint32_t configured,
                                std::uint32_t success_run)
-  : configured_(std::max<std::uint32_t>(configured, 1)),
-    success_run_(std::max<std::uint32_t>(success_run, 1)),
-    current_(configured_) {
-}
+    : configured_(std::max<std::uint32_t>(configured, 1)),
+      success_run_(std::max<std::uint32_t>(success_run, 1)),
+      current_(configured_) {}
 
 void adaptive_limit::on_overload(std::uint64_t sent_epoch) {
   if (sent_epoch != epoch_)

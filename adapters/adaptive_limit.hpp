@@ -20,14 +20,10 @@ public:
     return current_.load(std::memory_order_relaxed);
   }
 
-  std::uint32_t configured() const {
-    return configured_;
-  }
+  std::uint32_t configured() const { return configured_; }
 
   /// A tag to store with a request when it is sent.
-  std::uint64_t epoch() const {
-    return epoch_;
-  }
+  std::uint64_t epoch() const { return epoch_; }
 
   /// The backend said "overloaded" to a request sent in `sent_epoch`.
   void on_overload(std::uint64_t sent_epoch);

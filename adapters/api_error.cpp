@@ -55,20 +55,21 @@ api_error parse_api_error(const std::string& body) {
   if (!doc.HasParseError() && doc.IsObject()) {
     auto err = doc.FindMember("error");
     if (err != doc.MemberEnd()) {
-      if (err->value.IsString()) {  // Ollama native
-        out.message.assign(err->value.GetString(), err->value.GetStringLength());
-      } else if (err->value.IsObject()) {  // Anthropic, OpenAI, vLLM, llama.cpp
+      if (err->value.IsString()) { // Ollama native
+        out.message.assign(err->value.GetString(),
+                           err->value.GetStringLength());
+      } else if (err->value.IsObject()) { // Anthropic, OpenAI, vLLM, llama.cpp
         out.message = string_member(err->value, "message");
         out.type = string_member(err->value, "type");
       }
     }
-    if (out.message.empty()) {  // old vLLM flat shape
+    if (out.message.empty()) { // old vLLM flat shape
       out.message = string_member(doc, "message");
       if (out.type.empty() && string_member(doc, "object") == "error")
         out.type = string_member(doc, "type");
     }
     if (out.message.empty())
-      out.message = string_member(doc, "detail");  // FastAPI-style servers
+      out.message = string_member(doc, "detail"); // FastAPI-style servers
   }
   if (out.message.empty())
     out.message = body_excerpt(body);

@@ -12,8 +12,8 @@
 namespace ij {
 
 struct api_error {
-  std::string message;  // never empty: at worst "(empty body)"
-  std::string type;     // e.g. "rate_limit_error"; may be empty
+  std::string message; // never empty: at worst "(empty body)"
+  std::string type;    // e.g. "rate_limit_error"; may be empty
 };
 
 api_error parse_api_error(const std::string& body);

@@ -20,7 +20,8 @@ caf::expected<judge_adapter_ptr> in_process(judge_adapter_ptr adapter,
                                             const judge_spec& spec) {
   if (adapter)
     return adapter;
-  return make_error(errc::internal, "the " + spec.type + " kind has no adapter for '"
+  return make_error(errc::internal, "the " + spec.type
+                                      + " kind has no adapter for '"
                                       + spec.model + "'");
 }
 
@@ -36,7 +37,9 @@ std::map<std::string, adapter_maker> built_in() {
   // (adapters/chat_protocol's rows) calls through it.
   for (auto& name : backend_kind_names())
     if (is_backend_type(name) && chat_protocol_for(name))
-      out[name] = [](const judge_spec& spec) { return make_http_adapter(spec); };
+      out[name] = [](const judge_spec& spec) {
+        return make_http_adapter(spec);
+      };
   return out;
 }
 
@@ -61,11 +64,13 @@ adapter_maker maker_of(const std::string& name) {
 
 caf::error add_adapter_maker(std::string name, adapter_maker make) {
   if (name.empty() || !make)
-    return make_error(errc::bad_config, "an adapter maker needs a kind's name and a function");
+    return make_error(errc::bad_config,
+                      "an adapter maker needs a kind's name and a function");
   auto& t = table();
   std::lock_guard<std::mutex> guard{t.mtx};
   if (!t.makers.emplace(std::move(name), std::move(make)).second)
-    return make_error(errc::bad_config, "the backend kind already has an adapter maker");
+    return make_error(errc::bad_config,
+                      "the backend kind already has an adapter maker");
   return caf::error{};
 }
 

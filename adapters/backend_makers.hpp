@@ -16,7 +16,8 @@ namespace ij {
 
 /// Builds the adapter of one judge of its kind. For an HTTP kind, the bare
 /// adapter: the factory puts the circuit breaker and the batch API in front.
-using adapter_maker = std::function<caf::expected<judge_adapter_ptr>(const judge_spec&)>;
+using adapter_maker =
+  std::function<caf::expected<judge_adapter_ptr>(const judge_spec&)>;
 
 /// The maker of kind `name`; empty for a kind without one.
 adapter_maker maker_of(const std::string& name);

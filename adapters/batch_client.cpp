@@ -12,7 +12,6 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
-
 #include <rapidjson/document.h>
 
 #include "adapters/api_error.hpp"
@@ -69,7 +68,8 @@ bool is_ip_literal(const std::string& host) {
 bool stale_connection_error(const error_code& ec) {
   return ec == http::error::end_of_stream || ec == net::error::eof
          || ec == net::error::connection_reset || ec == net::error::broken_pipe
-         || ec == net::error::connection_aborted || ec == ssl::error::stream_truncated;
+         || ec == net::error::connection_aborted
+         || ec == ssl::error::stream_truncated;
 }
 
 /// Provider ids go into request targets: only characters that need no
@@ -78,8 +78,8 @@ bool safe_id(const std::string& id) {
   if (id.empty() || id.size() > 256)
     return false;
   for (char c : id)
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-          || c == '_' || c == '-' || c == '.'))
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+          || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.'))
       return false;
   return true;
 }
@@ -88,9 +88,8 @@ bool safe_id(const std::string& id) {
 
 struct batch_client::core {
   core(batch_client_config c, std::unique_ptr<ssl::context> t)
-    : cfg(std::move(c)), work(net::make_work_guard(io)), tls(std::move(t)),
-      pool(io, tls.get(), 2) {
-  }
+      : cfg(std::move(c)), work(net::make_work_guard(io)), tls(std::move(t)),
+        pool(io, tls.get(), 2) {}
 
   batch_client_config cfg;
   net::io_context io;
@@ -116,7 +115,7 @@ namespace {
 class http_exchange : public std::enable_shared_from_this<http_exchange> {
 public:
   http_exchange(batch_client::core& c, request_spec spec, answer_handler done)
-    : core_(c), spec_(std::move(spec)), done_(std::move(done)) {
+      : core_(c), spec_(std::move(spec)), done_(std::move(done)) {
     const auto& base = core_.cfg.base;
     req_.method(spec_.method);
     req_.target(spec_.target);
@@ -138,7 +137,8 @@ public:
 
   void start() {
     if (core_.stopping)
-      return finish(make_error(errc::unreachable, what() + ": the client is shutting down"));
+      return finish(make_error(errc::unreachable,
+                               what() + ": the client is shutting down"));
     if (auto conn = core_.pool.take_idle()) {
       reused_ = true;
       hold(std::move(conn));
@@ -156,9 +156,7 @@ private:
 
   /// A step that completed just as shutdown aborted its connection must
   /// not start the next (a connect would reopen the closed socket).
-  bool cut_short() const {
-    return core_.stopping;
-  }
+  bool cut_short() const { return core_.stopping; }
 
   void hold(connection_ptr conn) {
     conn_ = std::move(conn);
@@ -178,7 +176,8 @@ private:
     step_ = "resolving " + base.host;
     conn_->resolver.async_resolve(
       base.host, std::to_string(base.port),
-      [self = shared_from_this()](error_code ec, tcp::resolver::results_type where) {
+      [self = shared_from_this()](error_code ec,
+                                  tcp::resolver::results_type where) {
         if (ec || self->cut_short())
           return self->failed(ec);
         self->connect(where);
@@ -188,15 +187,15 @@ private:
   void connect(const tcp::resolver::results_type& where) {
     step_ = "connecting to " + core_.cfg.base.host_header();
     conn_->lowest().expires_after(core_.cfg.connect_timeout);
-    conn_->lowest().async_connect(where, [self = shared_from_this()](error_code ec,
-                                                                     const tcp::endpoint&) {
-      if (ec || self->cut_short())
-        return self->failed(ec);
-      self->conn_->lowest().socket().set_option(tcp::no_delay(true), ec);
-      if (self->conn_->tls)
-        return self->handshake();
-      self->send();
-    });
+    conn_->lowest().async_connect(
+      where, [self = shared_from_this()](error_code ec, const tcp::endpoint&) {
+        if (ec || self->cut_short())
+          return self->failed(ec);
+        self->conn_->lowest().socket().set_option(tcp::no_delay(true), ec);
+        if (self->conn_->tls)
+          return self->handshake();
+        self->send();
+      });
   }
 
   void handshake() {
@@ -205,16 +204,18 @@ private:
     auto& stream = *conn_->tls;
     // SNI takes DNS names only; IP literals are verified against the
     // certificate's IP addresses.
-    if (!is_ip_literal(host) && !SSL_set_tlsext_host_name(stream.native_handle(), host.c_str()))
+    if (!is_ip_literal(host)
+        && !SSL_set_tlsext_host_name(stream.native_handle(), host.c_str()))
       return fail_text("TLS: cannot set the server name (SNI)");
     stream.set_verify_mode(ssl::verify_peer);
     stream.set_verify_callback(ssl::host_name_verification(host));
     conn_->lowest().expires_after(core_.cfg.connect_timeout);
-    stream.async_handshake(ssl::stream_base::client, [self = shared_from_this()](error_code ec) {
-      if (ec || self->cut_short())
-        return self->failed(ec);
-      self->send();
-    });
+    stream.async_handshake(ssl::stream_base::client,
+                           [self = shared_from_this()](error_code ec) {
+                             if (ec || self->cut_short())
+                               return self->failed(ec);
+                             self->send();
+                           });
   }
 
   void send() {
@@ -228,12 +229,13 @@ private:
 
   template <class Stream>
   void write(Stream& stream) {
-    http::async_write(stream, req_,
-                      [self = shared_from_this(), &stream](error_code ec, std::size_t) {
-                        if (ec || self->cut_short())
-                          return self->failed(ec);
-                        self->read_header(stream);
-                      });
+    http::async_write(
+      stream, req_,
+      [self = shared_from_this(), &stream](error_code ec, std::size_t) {
+        if (ec || self->cut_short())
+          return self->failed(ec);
+        self->read_header(stream);
+      });
   }
 
   // The header first: Beast 1.74 loses the body_limit error for a
@@ -272,7 +274,8 @@ private:
 
   void failed(const error_code& ec) {
     bool nothing_received = !parser_ || !parser_->got_some();
-    if (!core_.stopping && reused_ && nothing_received && stale_connection_error(ec)) {
+    if (!core_.stopping && reused_ && nothing_received
+        && stale_connection_error(ec)) {
       // A kept-alive connection the server had closed: not the server's
       // failure; once more on a fresh connection.
       release(false);
@@ -286,7 +289,8 @@ private:
     else if (ec == beast::error::timeout)
       text = step_ + ": timed out";
     else if (ec == http::error::body_limit)
-      text = "the response exceeds " + std::to_string(core_.cfg.max_response_bytes) + " bytes";
+      text = "the response exceeds "
+             + std::to_string(core_.cfg.max_response_bytes) + " bytes";
     else
       text = step_ + ": " + ec.message();
     fail_text(text);
@@ -294,8 +298,9 @@ private:
 
   void fail_text(const std::string& text) {
     release(false);
-    finish(make_error(errc::unreachable, what() + " to " + core_.cfg.base.host_header()
-                                           + ": " + text));
+    finish(
+      make_error(errc::unreachable,
+                 what() + " to " + core_.cfg.base.host_header() + ": " + text));
   }
 
   void finish(caf::expected<http_answer> result) {
@@ -320,12 +325,14 @@ private:
 caf::error status_error(const std::string& what, const http_answer& a,
                         const std::string& secret) {
   auto err = parse_api_error(a.body);
-  auto text = what + ": HTTP " + std::to_string(a.status) + ": " + redact(err.message, secret);
+  auto text = what + ": HTTP " + std::to_string(a.status) + ": "
+              + redact(err.message, secret);
   if (!err.type.empty())
     text += " (" + redact(err.type, secret) + ")";
   auto code = a.status == 401 || a.status == 403 ? errc::bad_config
-              : a.status == 408 || a.status == 429 || a.status >= 500 ? errc::unreachable
-                                                                        : errc::bad_input;
+              : a.status == 408 || a.status == 429 || a.status >= 500
+                ? errc::unreachable
+                : errc::bad_input;
   return make_error(code, std::move(text));
 }
 
@@ -334,14 +341,15 @@ template <class F>
 void call(batch_client::core& c, request_spec spec,
           std::function<void(caf::error)> fail, F on_body) {
   auto what = std::string(http::to_string(spec.method)) + " " + spec.target;
-  c.exchange(std::move(spec), [&c, what, fail = std::move(fail),
-                               on_body = std::move(on_body)](caf::expected<http_answer> a) mutable {
-    if (!a)
-      return fail(a.error());
-    if (a->status < 200 || a->status >= 300)
-      return fail(status_error(what, *a, c.cfg.key));
-    on_body(std::move(a->body));
-  });
+  c.exchange(std::move(spec),
+             [&c, what, fail = std::move(fail), on_body = std::move(on_body)](
+               caf::expected<http_answer> a) mutable {
+               if (!a)
+                 return fail(a.error());
+               if (a->status < 200 || a->status >= 300)
+                 return fail(status_error(what, *a, c.cfg.key));
+               on_body(std::move(a->body));
+             });
 }
 
 std::string random_boundary() {
@@ -357,10 +365,12 @@ std::string random_boundary() {
 } // namespace
 
 void batch_client::core::exchange(request_spec spec, answer_handler done) {
-  std::make_shared<http_exchange>(*this, std::move(spec), std::move(done))->start();
+  std::make_shared<http_exchange>(*this, std::move(spec), std::move(done))
+    ->start();
 }
 
-caf::expected<std::unique_ptr<batch_client>> batch_client::create(batch_client_config config) {
+caf::expected<std::unique_ptr<batch_client>>
+batch_client::create(batch_client_config config) {
   auto tls = tls_context_if(config.base.tls, config.ca_file);
   if (!tls)
     return std::move(tls.error());
@@ -369,8 +379,7 @@ caf::expected<std::unique_ptr<batch_client>> batch_client::create(batch_client_c
   return std::unique_ptr<batch_client>(new batch_client(std::move(c)));
 }
 
-batch_client::batch_client(std::shared_ptr<core> c) : core_(std::move(c)) {
-}
+batch_client::batch_client(std::shared_ptr<core> c) : core_(std::move(c)) {}
 
 batch_client::~batch_client() {
   net::post(core_->io, [c = core_.get()] {
@@ -391,15 +400,17 @@ batch_api batch_client::api() const {
 void batch_client::submit(std::string document, batch_status_handler done,
                           std::string batch_key) {
   net::post(core_->io, [c = core_.get(), document = std::move(document),
-                        done = std::move(done), batch_key = std::move(batch_key)]() mutable {
+                        done = std::move(done),
+                        batch_key = std::move(batch_key)]() mutable {
     auto api = c->cfg.api;
     auto fail = [done](caf::error err) { done(std::move(err)); };
     auto read_status = [api, done](std::string body) {
       done(parse_batch_status(api, body));
     };
     if (api == batch_api::anthropic) {
-      request_spec spec{http::verb::post, c->path("/v1/messages/batches"), "application/json",
-                        "application/json", std::move(document)};
+      request_spec spec{http::verb::post, c->path("/v1/messages/batches"),
+                        "application/json", "application/json",
+                        std::move(document)};
       return call(*c, std::move(spec), fail, read_status);
     }
     // OpenAI: the file first, then the batch that names it.
@@ -409,40 +420,46 @@ void batch_client::submit(std::string document, batch_status_handler done,
     std::string body;
     body.reserve(document.size() + 400);
     body.append("--").append(boundary).append("\r\n");
-    body.append("Content-Disposition: form-data; name=\"purpose\"\r\n\r\nbatch\r\n");
+    body.append(
+      "Content-Disposition: form-data; name=\"purpose\"\r\n\r\nbatch\r\n");
     body.append("--").append(boundary).append("\r\n");
-    body.append("Content-Disposition: form-data; name=\"file\"; filename=\"batch.jsonl\"\r\n");
+    body.append("Content-Disposition: form-data; name=\"file\"; "
+                "filename=\"batch.jsonl\"\r\n");
     body.append("Content-Type: application/jsonl\r\n\r\n");
     body.append(document);
     body.append("\r\n--").append(boundary).append("--\r\n");
     document.clear();
     document.shrink_to_fit();
     request_spec upload{http::verb::post, c->path("/files"),
-                        "multipart/form-data; boundary=" + boundary, "application/json",
-                        std::move(body)};
-    call(*c, std::move(upload), fail, [c, fail, read_status, batch_key](std::string reply) {
-      rapidjson::Document doc;
-      doc.Parse(reply.data(), reply.size());
-      if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("id")
-          || !doc["id"].IsString())
-        return fail(make_error(errc::bad_reply,
-                               "POST " + c->path("/files") + ": no file id in "
-                                 + body_excerpt(reply)));
-      std::string id = doc["id"].GetString();
-      if (!safe_id(id))
-        return fail(make_error(errc::bad_reply, "POST " + c->path("/files")
-                                                  + ": an unusable file id: "
-                                                  + body_excerpt(id, 80)));
-      std::string create = R"({"input_file_id":")" + id
-                           + R"(","endpoint":"/v1/chat/completions","completion_window":"24h")";
-      // The key is the batch_judge's own ([a-z0-9-]): no escaping needed.
-      if (!batch_key.empty() && safe_id(batch_key))
-        create += R"(,"metadata":{"ij_batch_key":")" + batch_key + R"("})";
-      create += "}";
-      request_spec spec{http::verb::post, c->path("/batches"), "application/json",
-                        "application/json", std::move(create)};
-      call(*c, std::move(spec), fail, read_status);
-    });
+                        "multipart/form-data; boundary=" + boundary,
+                        "application/json", std::move(body)};
+    call(
+      *c, std::move(upload), fail,
+      [c, fail, read_status, batch_key](std::string reply) {
+        rapidjson::Document doc;
+        doc.Parse(reply.data(), reply.size());
+        if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("id")
+            || !doc["id"].IsString())
+          return fail(make_error(errc::bad_reply, "POST " + c->path("/files")
+                                                    + ": no file id in "
+                                                    + body_excerpt(reply)));
+        std::string id = doc["id"].GetString();
+        if (!safe_id(id))
+          return fail(make_error(errc::bad_reply, "POST " + c->path("/files")
+                                                    + ": an unusable file id: "
+                                                    + body_excerpt(id, 80)));
+        std::string create =
+          R"({"input_file_id":")" + id
+          + R"(","endpoint":"/v1/chat/completions","completion_window":"24h")";
+        // The key is the batch_judge's own ([a-z0-9-]): no escaping needed.
+        if (!batch_key.empty() && safe_id(batch_key))
+          create += R"(,"metadata":{"ij_batch_key":")" + batch_key + R"("})";
+        create += "}";
+        request_spec spec{http::verb::post, c->path("/batches"),
+                          "application/json", "application/json",
+                          std::move(create)};
+        call(*c, std::move(spec), fail, read_status);
+      });
   });
 }
 
@@ -458,33 +475,39 @@ std::string batch_target(const batch_client::core& c, const std::string& id) {
 void batch_client::status(const std::string& id, batch_status_handler done) {
   net::post(core_->io, [c = core_.get(), id, done = std::move(done)] {
     if (!safe_id(id))
-      return done(make_error(errc::bad_input, "an unusable batch id: " + body_excerpt(id, 80)));
+      return done(make_error(errc::bad_input,
+                             "an unusable batch id: " + body_excerpt(id, 80)));
     auto api = c->cfg.api;
-    call(*c, bodiless(http::verb::get, batch_target(*c, id)),
-         [done](caf::error err) { done(std::move(err)); },
-         [api, done](std::string body) { done(parse_batch_status(api, body)); });
+    call(
+      *c, bodiless(http::verb::get, batch_target(*c, id)),
+      [done](caf::error err) { done(std::move(err)); },
+      [api, done](std::string body) { done(parse_batch_status(api, body)); });
   });
 }
 
 void batch_client::list(batch_list_handler done) {
   net::post(core_->io, [c = core_.get(), done = std::move(done)] {
     auto api = c->cfg.api;
-    auto target = c->path(api == batch_api::anthropic ? "/v1/messages/batches?limit=100"
-                                                      : "/batches?limit=100");
-    call(*c, bodiless(http::verb::get, target),
-         [done](caf::error err) { done(std::move(err)); },
-         [api, done](std::string body) { done(parse_batch_list(api, body)); });
+    auto target =
+      c->path(api == batch_api::anthropic ? "/v1/messages/batches?limit=100"
+                                          : "/batches?limit=100");
+    call(
+      *c, bodiless(http::verb::get, target),
+      [done](caf::error err) { done(std::move(err)); },
+      [api, done](std::string body) { done(parse_batch_list(api, body)); });
   });
 }
 
 void batch_client::cancel(const std::string& id, batch_status_handler done) {
   net::post(core_->io, [c = core_.get(), id, done = std::move(done)] {
     if (!safe_id(id))
-      return done(make_error(errc::bad_input, "an unusable batch id: " + body_excerpt(id, 80)));
+      return done(make_error(errc::bad_input,
+                             "an unusable batch id: " + body_excerpt(id, 80)));
     auto api = c->cfg.api;
-    call(*c, bodiless(http::verb::post, batch_target(*c, id) + "/cancel"),
-         [done](caf::error err) { done(std::move(err)); },
-         [api, done](std::string body) { done(parse_batch_status(api, body)); });
+    call(
+      *c, bodiless(http::verb::post, batch_target(*c, id) + "/cancel"),
+      [done](caf::error err) { done(std::move(err)); },
+      [api, done](std::string body) { done(parse_batch_status(api, body)); });
   });
 }
 
@@ -497,41 +520,46 @@ caf::expected<std::string> results_target(const std::string& results_url) {
   if (scheme == std::string::npos)
     return results_url.empty() || results_url[0] != '/'
              ? caf::expected<std::string>{make_error(
-               errc::bad_reply, "an unusable results_url: " + body_excerpt(results_url, 120))}
+               errc::bad_reply,
+               "an unusable results_url: " + body_excerpt(results_url, 120))}
              : caf::expected<std::string>{results_url};
   auto path = results_url.find('/', scheme + 3);
   if (path == std::string::npos)
-    return make_error(errc::bad_reply,
-                      "an unusable results_url: " + body_excerpt(results_url, 120));
+    return make_error(errc::bad_reply, "an unusable results_url: "
+                                         + body_excerpt(results_url, 120));
   return results_url.substr(path);
 }
 
 /// Downloads the files in `ids` one after another and parses their lines
 /// into `acc`.
 void fetch_files(batch_client::core* c, std::vector<std::string> ids,
-                 std::shared_ptr<std::vector<batch_result>> acc, batch_results_handler done) {
+                 std::shared_ptr<std::vector<batch_result>> acc,
+                 batch_results_handler done) {
   if (ids.empty())
     return done(std::move(*acc));
   auto id = ids.front();
   ids.erase(ids.begin());
   if (!safe_id(id))
-    return done(make_error(errc::bad_reply, "an unusable file id: " + body_excerpt(id, 80)));
-  call(*c, bodiless(http::verb::get, c->path("/files/" + id + "/content"), "*/*"),
-       [done](caf::error err) { done(std::move(err)); },
-       [c, ids = std::move(ids), acc, done](std::string body) mutable {
-         auto lines = parse_result_lines(batch_api::openai, body);
-         if (!lines)
-           return done(lines.error());
-         acc->insert(acc->end(), std::make_move_iterator(lines->begin()),
-                     std::make_move_iterator(lines->end()));
-         fetch_files(c, std::move(ids), std::move(acc), std::move(done));
-       });
+    return done(make_error(errc::bad_reply,
+                           "an unusable file id: " + body_excerpt(id, 80)));
+  call(
+    *c, bodiless(http::verb::get, c->path("/files/" + id + "/content"), "*/*"),
+    [done](caf::error err) { done(std::move(err)); },
+    [c, ids = std::move(ids), acc, done](std::string body) mutable {
+      auto lines = parse_result_lines(batch_api::openai, body);
+      if (!lines)
+        return done(lines.error());
+      acc->insert(acc->end(), std::make_move_iterator(lines->begin()),
+                  std::make_move_iterator(lines->end()));
+      fetch_files(c, std::move(ids), std::move(acc), std::move(done));
+    });
 }
 
 } // namespace
 
 void batch_client::results(const std::string& id, batch_results_handler done) {
-  status(id, [c = core_.get(), id, done = std::move(done)](caf::expected<batch_status> st) {
+  status(id, [c = core_.get(), id,
+              done = std::move(done)](caf::expected<batch_status> st) {
     if (!st)
       return done(st.error());
     if (!is_terminal(st->state))
@@ -542,19 +570,24 @@ void batch_client::results(const std::string& id, batch_results_handler done) {
       for (auto& f : {st->output_file_id, st->error_file_id})
         if (!f.empty())
           files.push_back(f);
-      return fetch_files(c, std::move(files), std::make_shared<std::vector<batch_result>>(),
+      return fetch_files(c, std::move(files),
+                         std::make_shared<std::vector<batch_result>>(),
                          std::move(done));
     }
     if (st->results_url.empty())
       return done(make_error(errc::bad_reply,
-                             "batch " + id + " has ended without a results_url "
-                               "(results are kept 29 days after creation)"));
+                             "batch " + id
+                               + " has ended without a results_url "
+                                 "(results are kept 29 days after creation)"));
     auto target = results_target(st->results_url);
     if (!target)
       return done(target.error());
-    call(*c, bodiless(http::verb::get, *target, "application/binary"),
-         [done](caf::error err) { done(std::move(err)); },
-         [done](std::string body) { done(parse_result_lines(batch_api::anthropic, body)); });
+    call(
+      *c, bodiless(http::verb::get, *target, "application/binary"),
+      [done](caf::error err) { done(std::move(err)); },
+      [done](std::string body) {
+        done(parse_result_lines(batch_api::anthropic, body));
+      });
   });
 }
 

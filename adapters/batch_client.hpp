@@ -55,14 +55,16 @@ struct batch_client_config {
 };
 
 using batch_status_handler = std::function<void(caf::expected<batch_status>)>;
-using batch_list_handler = std::function<void(caf::expected<std::vector<batch_status>>)>;
+using batch_list_handler =
+  std::function<void(caf::expected<std::vector<batch_status>>)>;
 using batch_results_handler =
   std::function<void(caf::expected<std::vector<batch_result>>)>;
 
 class batch_client {
 public:
   /// bad_config when the TLS setup cannot be made (an unreadable CA file).
-  static caf::expected<std::unique_ptr<batch_client>> create(batch_client_config config);
+  static caf::expected<std::unique_ptr<batch_client>>
+  create(batch_client_config config);
 
   ~batch_client();
   batch_client(const batch_client&) = delete;
@@ -72,7 +74,8 @@ public:
   /// batch as the provider accepted it (its id to record first). OpenAI:
   /// a non-empty `batch_key` goes as metadata {"ij_batch_key": key}, so the
   /// batch can be found by listing (Anthropic has no metadata).
-  void submit(std::string document, batch_status_handler done, std::string batch_key = {});
+  void submit(std::string document, batch_status_handler done,
+              std::string batch_key = {});
   /// The newest batches (at most 100), newest first.
   void list(batch_list_handler done);
   void status(const std::string& id, batch_status_handler done);

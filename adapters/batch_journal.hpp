@@ -69,7 +69,8 @@ public:
 
   /// Makes `mark` durable, then runs `done` exactly once (any thread) with
   /// none, or the error that kept it from being recorded.
-  virtual void record(batch_mark mark, std::function<void(caf::error)> done) = 0;
+  virtual void record(batch_mark mark,
+                      std::function<void(caf::error)> done) = 0;
 };
 
 } // namespace ij

@@ -1,8 +1,7 @@
 #include "adapters/batch_judge.hpp"
 
-#include <atomic>
-
 #include <algorithm>
+#include <atomic>
 #include <deque>
 #include <future>
 #include <map>
@@ -51,10 +50,11 @@ adapter_reply fault_reply(fault_kind kind, std::string error) {
 // A cancelled run's call (judge_adapter.hpp): `sent` when its batch had
 // reached the provider.
 adapter_reply aborted_reply(bool sent) {
-  auto r = fault_reply(fault_kind::aborted,
-                       sent ? "aborted: its run was cancelled (its batch had been submitted)"
-                            : "aborted: its run was cancelled (its batch had not been "
-                              "submitted)");
+  auto r = fault_reply(
+    fault_kind::aborted,
+    sent ? "aborted: its run was cancelled (its batch had been submitted)"
+         : "aborted: its run was cancelled (its batch had not been "
+           "submitted)");
   r.attempts = sent ? 1 : 0;
   return r;
 }
@@ -91,7 +91,8 @@ void batch_judge::state::shutdown() {
   for (auto& [key, b] : batches)
     b.timer.reset();
   // Not cancelled at the provider: a restart adopts what is open.
-  auto reply = fault_reply(fault_kind::unavailable, "batch judge shutting down");
+  auto reply =
+    fault_reply(fault_kind::unavailable, "batch judge shutting down");
   for (auto& [id, entry] : calls)
     answer(entry, reply);
   calls.clear();
@@ -100,13 +101,16 @@ void batch_judge::state::shutdown() {
   publish();
 }
 
-// --- calls --------------------------------------------------------------------
+// --- calls
+// --------------------------------------------------------------------
 
-void batch_judge::state::on_call(std::string prompt, call_options opts, reply_handler done) {
+void batch_judge::state::on_call(std::string prompt, call_options opts,
+                                 reply_handler done) {
   if (!valid_run_tag(opts.run_tag))
-    return done(fault_reply(fault_kind::bad_request,
-                            "batch judge: run tag \"" + body_excerpt(opts.run_tag, 40)
-                              + "\" is not [a-z0-9]{1,16}"));
+    return done(
+      fault_reply(fault_kind::bad_request, "batch judge: run tag \""
+                                             + body_excerpt(opts.run_tag, 40)
+                                             + "\" is not [a-z0-9]{1,16}"));
   auto id = make_custom_id({opts.run_tag, opts.pair_seq, opts.vote_index});
   if (auto it = calls.find(id); it != calls.end()) {
     // The same vote already in flight: it gets that call's reply.
@@ -177,17 +181,19 @@ void batch_judge::state::build_batch() {
     }
     if (auto err = doc.add(id, it->second.prompt, it->second.opts)) {
       if (doc.size() > 0)
-        break;  // full: the rest go in the next batch
+        break; // full: the rest go in the next batch
       // This request alone does not fit: it cannot be batched.
       queue.pop_front();
       auto entry = std::move(it->second);
       calls.erase(it);
-      answer(entry, fault_reply(fault_kind::bad_request, "batch judge: " + render_error(err)));
+      answer(entry, fault_reply(fault_kind::bad_request,
+                                "batch judge: " + render_error(err)));
       continue;
     }
     queue.pop_front();
     it->second.batch_key = b.key;
-    b.entries.push_back({id, it->second.opts.pair_id, it->second.opts.vote_index});
+    b.entries.push_back(
+      {id, it->second.opts.pair_id, it->second.opts.vote_index});
   }
   if (doc.size() == 0)
     return;
@@ -197,40 +203,50 @@ void batch_judge::state::build_batch() {
   auto key = b.key;
   auto m = mark(b, batch_step::pending);
   batches.emplace(key, std::move(b));
-  record(std::move(m), [this, key](caf::error err) { on_pending_recorded(key, std::move(err)); });
+  record(std::move(m), [this, key](caf::error err) {
+    on_pending_recorded(key, std::move(err));
+  });
 }
 
 batch_mark batch_judge::state::mark(const open_batch& b, batch_step step,
                                     std::string state_text) const {
-  return batch_mark{step, judge_id, b.key, b.id, std::move(state_text), b.entries, now_ms()};
+  return batch_mark{step,      judge_id, b.key, b.id, std::move(state_text),
+                    b.entries, now_ms()};
 }
 
-void batch_judge::state::record(batch_mark m, std::function<void(caf::error)> fn) {
+void batch_judge::state::record(batch_mark m,
+                                std::function<void(caf::error)> fn) {
   journal->record(std::move(m), back<caf::error>(std::move(fn)));
 }
 
-// --- one batch's life ---------------------------------------------------------
+// --- one batch's life
+// ---------------------------------------------------------
 
-void batch_judge::state::on_pending_recorded(const std::string& key, caf::error err) {
+void batch_judge::state::on_pending_recorded(const std::string& key,
+                                             caf::error err) {
   auto b = find(key);
   if (!b)
-    return;  // its run was cancelled meanwhile: never submitted
+    return; // its run was cancelled meanwhile: never submitted
   if (err) {
     // Never submitted unrecorded.
     fail_batch(*b, fault_kind::unavailable,
-               "batch journal: cannot record batch " + key + ": " + render_error(err), false);
+               "batch journal: cannot record batch " + key + ": "
+                 + render_error(err),
+               false);
     batches.erase(key);
     return;
   }
   b->at_ms = now_ms();
   client->submit(std::move(b->document),
-                 back<caf::expected<batch_status>>([this, key](caf::expected<batch_status> st) {
-                   on_submitted(key, std::move(st));
-                 }),
+                 back<caf::expected<batch_status>>(
+                   [this, key](caf::expected<batch_status> st) {
+                     on_submitted(key, std::move(st));
+                   }),
                  key);
 }
 
-void batch_judge::state::on_submitted(const std::string& key, caf::expected<batch_status> st) {
+void batch_judge::state::on_submitted(const std::string& key,
+                                      caf::expected<batch_status> st) {
   auto b = find(key);
   if (!b) {
     // Its run was cancelled while the provider was answering.
@@ -240,18 +256,21 @@ void batch_judge::state::on_submitted(const std::string& key, caf::expected<batc
   }
   if (!st) {
     auto reason = render_error(st.error());
-    fail_batch(*b, fault_of_error(st.error()),
-               std::string{to_string(cfg.api)} + " rejected the batch: " + reason, true);
+    fail_batch(
+      *b, fault_of_error(st.error()),
+      std::string{to_string(cfg.api)} + " rejected the batch: " + reason, true);
     return close(key, "rejected");
   }
   b->id = st->id;
   b->state = st->state;
   b->submitted = true;
-  record(mark(*b, batch_step::submitted),
-         [this, key](caf::error err) { on_submitted_recorded(key, std::move(err)); });
+  record(mark(*b, batch_step::submitted), [this, key](caf::error err) {
+    on_submitted_recorded(key, std::move(err));
+  });
 }
 
-void batch_judge::state::on_submitted_recorded(const std::string& key, caf::error err) {
+void batch_judge::state::on_submitted_recorded(const std::string& key,
+                                               caf::error err) {
   auto b = find(key);
   if (!b)
     return;
@@ -259,14 +278,17 @@ void batch_judge::state::on_submitted_recorded(const std::string& key, caf::erro
     // Not polled unrecorded: cancelled at the provider, its votes faults.
     client->cancel(b->id, [](caf::expected<batch_status>) {});
     fail_batch(*b, fault_kind::unavailable,
-               "batch journal: cannot record batch " + b->id + ": " + render_error(err), false);
+               "batch journal: cannot record batch " + b->id + ": "
+                 + render_error(err),
+               false);
     batches.erase(key);
     return;
   }
   schedule_poll(key, cfg.poll);
 }
 
-void batch_judge::state::schedule_poll(const std::string& key, std::chrono::milliseconds after) {
+void batch_judge::state::schedule_poll(const std::string& key,
+                                       std::chrono::milliseconds after) {
   auto b = find(key);
   if (!b)
     return;
@@ -284,18 +306,22 @@ void batch_judge::state::poll(const std::string& key) {
   if (!b)
     return;
   client->status(b->id, back<caf::expected<batch_status>>(
-                          [this, key](caf::expected<batch_status> st) { on_status(key, st); }));
+                          [this, key](caf::expected<batch_status> st) {
+                            on_status(key, st);
+                          }));
 }
 
-void batch_judge::state::on_status(const std::string& key, caf::expected<batch_status> st) {
+void batch_judge::state::on_status(const std::string& key,
+                                   caf::expected<batch_status> st) {
   auto b = find(key);
   if (!b)
     return;
   if (!st) {
     if (is_unreachable(st.error()))
-      return schedule_poll(key, cfg.poll);  // worth trying later
-    fail_batch(*b, fault_of_error(st.error()),
-               "batch " + b->id + " cannot be read: " + render_error(st.error()), true);
+      return schedule_poll(key, cfg.poll); // worth trying later
+    fail_batch(
+      *b, fault_of_error(st.error()),
+      "batch " + b->id + " cannot be read: " + render_error(st.error()), true);
     return close(key, "lost");
   }
   b->state = st->state;
@@ -306,17 +332,20 @@ void batch_judge::state::on_status(const std::string& key, caf::expected<batch_s
     for (auto& e : st->errors)
       why += (why.empty() ? "" : "; ") + e;
     fail_batch(*b, fault_kind::bad_request,
-               "batch " + b->id + " failed: " + (why.empty() ? "no reason given" : why), true);
+               "batch " + b->id
+                 + " failed: " + (why.empty() ? "no reason given" : why),
+               true);
     return close(key, "failed");
   }
-  client->results(b->id, back<caf::expected<std::vector<batch_result>>>(
-                           [this, key](caf::expected<std::vector<batch_result>> r) {
-                             on_results(key, std::move(r));
-                           }));
+  client->results(b->id,
+                  back<caf::expected<std::vector<batch_result>>>(
+                    [this, key](caf::expected<std::vector<batch_result>> r) {
+                      on_results(key, std::move(r));
+                    }));
 }
 
-void batch_judge::state::on_results(const std::string& key,
-                                    caf::expected<std::vector<batch_result>> r) {
+void batch_judge::state::on_results(
+  const std::string& key, caf::expected<std::vector<batch_result>> r) {
   auto b = find(key);
   if (!b)
     return;
@@ -324,7 +353,9 @@ void batch_judge::state::on_results(const std::string& key,
     if (is_unreachable(r.error()))
       return schedule_poll(key, cfg.poll);
     fail_batch(*b, fault_of_error(r.error()),
-               "batch " + b->id + ": results cannot be read: " + render_error(r.error()), true);
+               "batch " + b->id
+                 + ": results cannot be read: " + render_error(r.error()),
+               true);
     return close(key, "lost");
   }
   if (b->confirm) {
@@ -343,7 +374,8 @@ void batch_judge::state::on_results(const std::string& key,
   close(key, to_string(b->state));
 }
 
-void batch_judge::state::deliver_results(open_batch& b, const std::vector<batch_result>& results) {
+void batch_judge::state::deliver_results(
+  open_batch& b, const std::vector<batch_result>& results) {
   std::unordered_set<std::string> mine;
   std::vector<std::string> sent;
   for (auto& e : b.entries) {
@@ -355,8 +387,8 @@ void batch_judge::state::deliver_results(open_batch& b, const std::vector<batch_
       continue;
     settled s{r, fault_of_result(r), {}, true};
     if (r.kind != result_kind::succeeded)
-      s.reason = "batch " + b.id + ": request " + r.custom_id + " " + to_string(r.kind)
-                 + (r.error.empty() ? "" : ": " + r.error);
+      s.reason = "batch " + b.id + ": request " + r.custom_id + " "
+                 + to_string(r.kind) + (r.error.empty() ? "" : ": " + r.error);
     route(b.key, r.custom_id, std::move(s));
   }
   for (auto& id : missing_results(sent, results)) {
@@ -365,12 +397,15 @@ void batch_judge::state::deliver_results(open_batch& b, const std::vector<batch_
     none.kind = result_kind::canceled;
     route(b.key, id,
           settled{none, fault_kind::unavailable,
-                  "batch " + b.id + " (" + to_string(b.state) + "): no result for " + id, true});
+                  "batch " + b.id + " (" + to_string(b.state)
+                    + "): no result for " + id,
+                  true});
   }
 }
 
 /// The batch is done with: journal `ended`, its adopted ids released.
-void batch_judge::state::close(const std::string& key, const std::string& state_text) {
+void batch_judge::state::close(const std::string& key,
+                               const std::string& state_text) {
   auto b = find(key);
   if (!b)
     return;
@@ -382,7 +417,8 @@ void batch_judge::state::close(const std::string& key, const std::string& state_
   ++ended_count;
 }
 
-void batch_judge::state::fail_batch(open_batch& b, fault_kind kind, const std::string& reason,
+void batch_judge::state::fail_batch(open_batch& b, fault_kind kind,
+                                    const std::string& reason,
                                     bool per_policy) {
   for (auto& e : b.entries) {
     batch_result r;
@@ -393,8 +429,8 @@ void batch_judge::state::fail_batch(open_batch& b, fault_kind kind, const std::s
   }
 }
 
-void batch_judge::state::route(const std::string& key, const std::string& custom_id,
-                               settled s) {
+void batch_judge::state::route(const std::string& key,
+                               const std::string& custom_id, settled s) {
   auto it = calls.find(custom_id);
   if (it == calls.end() || it->second.batch_key != key) {
     // An adopted batch's vote not re-issued yet: kept until claimed.
@@ -421,7 +457,8 @@ void batch_judge::state::deliver(call_entry entry, const settled& s) {
   // Again, synchronously: one call answers every waiter (named by the first
   // one's call_id, which an abort of that caller passes on).
   entry.opts.call_id = entry.waiters.front().call_id;
-  auto waiters = std::make_shared<std::vector<waiter>>(std::move(entry.waiters));
+  auto waiters =
+    std::make_shared<std::vector<waiter>>(std::move(entry.waiters));
   fallback->call(entry.prompt, entry.opts, [waiters](adapter_reply reply) {
     for (auto& w : *waiters)
       w.done(reply);
@@ -450,8 +487,9 @@ bool batch_judge::state::submitted(const call_entry& entry) const {
 void batch_judge::state::on_abort(std::uint64_t call_id) {
   for (auto it = calls.begin(); it != calls.end(); ++it) {
     auto& ws = it->second.waiters;
-    auto w = std::find_if(ws.begin(), ws.end(),
-                          [&](const waiter& x) { return x.call_id == call_id; });
+    auto w = std::find_if(ws.begin(), ws.end(), [&](const waiter& x) {
+      return x.call_id == call_id;
+    });
     if (w == ws.end())
       continue;
     auto done = std::move(w->done);
@@ -465,7 +503,8 @@ void batch_judge::state::on_abort(std::uint64_t call_id) {
   fallback->abort(call_id);
 }
 
-// --- restart ------------------------------------------------------------------
+// --- restart
+// ------------------------------------------------------------------
 
 void batch_judge::state::on_adopt(std::vector<batch_mark> marks) {
   bool search = false;
@@ -477,7 +516,9 @@ void batch_judge::state::on_adopt(std::vector<batch_mark> marks) {
   }
   if (search)
     client->list(back<caf::expected<std::vector<batch_status>>>(
-      [this](caf::expected<std::vector<batch_status>> l) { on_list(std::move(l)); }));
+      [this](caf::expected<std::vector<batch_status>> l) {
+        on_list(std::move(l));
+      }));
 }
 
 void batch_judge::state::adopt_one(batch_mark last) {
@@ -493,7 +534,8 @@ void batch_judge::state::adopt_one(batch_mark last) {
   for (auto& e : b.entries) {
     held[e.custom_id] = b.key;
     // A call already queued with this id waits for the batch instead.
-    if (auto it = calls.find(e.custom_id); it != calls.end() && it->second.batch_key.empty())
+    if (auto it = calls.find(e.custom_id);
+        it != calls.end() && it->second.batch_key.empty())
       it->second.batch_key = b.key;
   }
   auto key = b.key;
@@ -502,7 +544,8 @@ void batch_judge::state::adopt_one(batch_mark last) {
     poll(key);
 }
 
-void batch_judge::state::on_list(caf::expected<std::vector<batch_status>> list) {
+void batch_judge::state::on_list(
+  caf::expected<std::vector<batch_status>> list) {
   if (!list) {
     // Nothing may go again before the provider has been asked: ask again.
     auto retry = std::make_shared<net::steady_timer>(io, cfg.poll);
@@ -510,7 +553,9 @@ void batch_judge::state::on_list(caf::expected<std::vector<batch_status>> list) 
       if (ec || stopping)
         return;
       client->list(back<caf::expected<std::vector<batch_status>>>(
-        [this](caf::expected<std::vector<batch_status>> l) { on_list(std::move(l)); }));
+        [this](caf::expected<std::vector<batch_status>> l) {
+          on_list(std::move(l));
+        }));
     });
     return;
   }
@@ -554,8 +599,9 @@ void batch_judge::state::found(open_batch& b, const batch_status& st) {
   b.searching = false;
   b.confirm = cfg.api == batch_api::anthropic;
   auto key = b.key;
-  record(mark(b, batch_step::submitted),
-         [this, key](caf::error err) { on_submitted_recorded(key, std::move(err)); });
+  record(mark(b, batch_step::submitted), [this, key](caf::error err) {
+    on_submitted_recorded(key, std::move(err));
+  });
 }
 
 /// An adopted batch that is not at the provider: its calls are free to go.
@@ -577,7 +623,8 @@ void batch_judge::state::release(open_batch& b) {
     flush(true);
 }
 
-// --- cancel -------------------------------------------------------------------
+// --- cancel
+// -------------------------------------------------------------------
 
 void batch_judge::state::on_cancel_run(const std::string& tag,
                                        std::function<void()> acknowledged) {
@@ -595,8 +642,9 @@ void batch_judge::state::on_cancel_run(const std::string& tag,
   std::vector<std::string> keys;
   for (auto& [key, b] : batches)
     if (!b.entries.empty()
-        && std::all_of(b.entries.begin(), b.entries.end(),
-                       [&](const batch_entry& e) { return tag_of(e.custom_id) == tag; }))
+        && std::all_of(
+          b.entries.begin(), b.entries.end(),
+          [&](const batch_entry& e) { return tag_of(e.custom_id) == tag; }))
       keys.push_back(key);
   // Answers to the provider's cancels still to come, then `acknowledged`.
   auto left = std::make_shared<std::atomic<std::size_t>>(1);
@@ -609,7 +657,8 @@ void batch_judge::state::on_cancel_run(const std::string& tag,
     // Not yet submitted: on_pending_recorded / on_submitted find it gone.
     if (!b.id.empty()) {
       ++*left;
-      client->cancel(b.id, [one_done](caf::expected<batch_status>) { one_done(); });
+      client->cancel(b.id,
+                     [one_done](caf::expected<batch_status>) { one_done(); });
     }
     close(key, "cancelled");
   }
@@ -617,10 +666,10 @@ void batch_judge::state::on_cancel_run(const std::string& tag,
   one_done();
 }
 
-// --- the adapter --------------------------------------------------------------
+// --- the adapter
+// --------------------------------------------------------------
 
-batch_judge::batch_judge(std::shared_ptr<state> st) : st_(std::move(st)) {
-}
+batch_judge::batch_judge(std::shared_ptr<state> st) : st_(std::move(st)) {}
 
 batch_judge::~batch_judge() {
   std::promise<void> done;
@@ -661,7 +710,8 @@ void batch_judge::abort(std::uint64_t call_id) {
 
 void batch_judge::adopt(std::vector<batch_mark> marks) {
   auto s = st_.get();
-  s->run([s, marks = std::move(marks)]() mutable { s->on_adopt(std::move(marks)); });
+  s->run(
+    [s, marks = std::move(marks)]() mutable { s->on_adopt(std::move(marks)); });
 }
 
 void batch_judge::cancel_run(const std::string& run_tag) {
@@ -669,7 +719,8 @@ void batch_judge::cancel_run(const std::string& run_tag) {
   s->run([s, run_tag] { s->on_cancel_run(run_tag); });
 }
 
-void batch_judge::cancel_run(const std::string& run_tag, std::function<void()> acknowledged) {
+void batch_judge::cancel_run(const std::string& run_tag,
+                             std::function<void()> acknowledged) {
   auto s = st_.get();
   s->run([s, run_tag, acknowledged = std::move(acknowledged)]() mutable {
     s->on_cancel_run(run_tag, std::move(acknowledged));
@@ -680,21 +731,23 @@ batch_stats batch_judge::stats() const {
   std::lock_guard<std::mutex> g(st_->stats_mtx);
   auto s = st_->snapshot;
   if (st_->oldest != steady::time_point{})
-    s.oldest_age_ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(steady::now() - st_->oldest).count();
+    s.oldest_age_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                        steady::now() - st_->oldest)
+                        .count();
   return s;
 }
 
-caf::expected<std::shared_ptr<batch_judge>>
-make_batch_judge(batch_judge_config config, std::unique_ptr<batch_client> client,
-                 judge_adapter_ptr sync_fallback, std::shared_ptr<batch_journal> journal) {
+caf::expected<std::shared_ptr<batch_judge>> make_batch_judge(
+  batch_judge_config config, std::unique_ptr<batch_client> client,
+  judge_adapter_ptr sync_fallback, std::shared_ptr<batch_journal> journal) {
   if (!client || !sync_fallback || !journal)
-    return make_error(errc::bad_config,
-                      "batch judge: a batch client, a sync fallback and a journal are required");
+    return make_error(errc::bad_config, "batch judge: a batch client, a sync "
+                                        "fallback and a journal are required");
   if (client->api() != config.api)
-    return make_error(errc::bad_config, std::string{"batch judge: a "} + to_string(config.api)
-                                          + " judge with a " + to_string(client->api())
-                                          + " batch client");
+    return make_error(errc::bad_config,
+                      std::string{"batch judge: a "} + to_string(config.api)
+                        + " judge with a " + to_string(client->api())
+                        + " batch client");
   auto limit = limits_of(config.api).max_requests;
   if (config.max_requests == 0 || config.max_requests > limit)
     return make_error(errc::bad_config, "batch judge: max_requests must be 1.."

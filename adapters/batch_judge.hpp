@@ -88,29 +88,30 @@ public:
   /// The fallback's id: a batched vote asks exactly what a synchronous one
   /// asks.
   std::string id() const override;
-  void call(const std::string& prompt, const call_options& opts, reply_handler done) override;
+  void call(const std::string& prompt, const call_options& opts,
+            reply_handler done) override;
   /// One caller's call ends now, answered `aborted` (sent once its batch
   /// was submitted); a batch already made keeps the request, whose result
   /// is dropped. A call gone to the sync fallback is aborted there.
   void abort(std::uint64_t call_id) override;
   bool supports_seed() const override;
-  bool answers_inline() const override {
-    return false;
-  }
+  bool answers_inline() const override { return false; }
 
   /// The journal's marks read back after a restart (any order, any judge's:
   /// marks of other judges are ignored).
   void adopt(std::vector<batch_mark> marks);
 
   /// Cancels the run's calls: its waiting calls are answered as aborted
-  /// (sent when their batch had been submitted), its batches cancelled at the provider when they hold
-  /// only its calls (else they finish for the other runs).
+  /// (sent when their batch had been submitted), its batches cancelled at the
+  /// provider when they hold only its calls (else they finish for the other
+  /// runs).
   void cancel_run(const std::string& run_tag);
 
   /// The same; `acknowledged` runs (on the adapter's thread) once the
   /// provider answered every cancel it sent, so that a driver ending the
   /// process knows the cancels left it.
-  void cancel_run(const std::string& run_tag, std::function<void()> acknowledged);
+  void cancel_run(const std::string& run_tag,
+                  std::function<void()> acknowledged);
 
   batch_stats stats() const;
 
@@ -124,8 +125,8 @@ private:
 
 /// bad_config for max_requests of 0 or over the API's limit, a client of
 /// another API, a missing fallback or journal.
-caf::expected<std::shared_ptr<batch_judge>>
-make_batch_judge(batch_judge_config config, std::unique_ptr<batch_client> client,
-                 judge_adapter_ptr sync_fallback, std::shared_ptr<batch_journal> journal);
+caf::expected<std::shared_ptr<batch_judge>> make_batch_judge(
+  batch_judge_config config, std::unique_ptr<batch_client> client,
+  judge_adapter_ptr sync_fallback, std::shared_ptr<batch_journal> journal);
 
 } // namespace ij

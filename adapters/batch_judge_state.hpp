@@ -86,7 +86,8 @@ struct batch_judge::state : std::enable_shared_from_this<state> {
   std::shared_ptr<batch_journal> journal;
   std::string judge_id;
   net::io_context io;
-  net::executor_work_guard<net::io_context::executor_type> work{io.get_executor()};
+  net::executor_work_guard<net::io_context::executor_type> work{
+    io.get_executor()};
   net::steady_timer flush_timer{io};
   std::thread thread;
   bool stopping = false;
@@ -134,7 +135,8 @@ struct batch_judge::state : std::enable_shared_from_this<state> {
   void arm_timer();
   void flush(bool due_only);
   void build_batch();
-  batch_mark mark(const open_batch& b, batch_step step, std::string state_text = {}) const;
+  batch_mark mark(const open_batch& b, batch_step step,
+                  std::string state_text = {}) const;
   void record(batch_mark m, std::function<void(caf::error)> fn);
   open_batch* find(const std::string& key) {
     auto it = batches.find(key);
@@ -146,10 +148,12 @@ struct batch_judge::state : std::enable_shared_from_this<state> {
   void schedule_poll(const std::string& key, std::chrono::milliseconds after);
   void poll(const std::string& key);
   void on_status(const std::string& key, caf::expected<batch_status> st);
-  void on_results(const std::string& key, caf::expected<std::vector<batch_result>> r);
+  void on_results(const std::string& key,
+                  caf::expected<std::vector<batch_result>> r);
   void deliver_results(open_batch& b, const std::vector<batch_result>& results);
   void close(const std::string& key, const std::string& state_text);
-  void fail_batch(open_batch& b, fault_kind kind, const std::string& reason, bool per_policy);
+  void fail_batch(open_batch& b, fault_kind kind, const std::string& reason,
+                  bool per_policy);
   void route(const std::string& key, const std::string& custom_id, settled s);
   void deliver(call_entry entry, const settled& s);
   void answer(call_entry& entry, const adapter_reply& reply);
@@ -162,7 +166,8 @@ struct batch_judge::state : std::enable_shared_from_this<state> {
   void on_list(caf::expected<std::vector<batch_status>> list);
   void found(open_batch& b, const batch_status& st);
   void release(open_batch& b);
-  void on_cancel_run(const std::string& tag, std::function<void()> acknowledged = {});
+  void on_cancel_run(const std::string& tag,
+                     std::function<void()> acknowledged = {});
 };
 
 } // namespace ij

@@ -50,7 +50,8 @@ std::string json_text(const value& v) {
   return {buf.GetString(), buf.GetSize()};
 }
 
-caf::expected<rapidjson::Document> parse_object(std::string_view text, const char* what) {
+caf::expected<rapidjson::Document> parse_object(std::string_view text,
+                                                const char* what) {
   rapidjson::Document doc;
   doc.Parse(text.data(), text.size());
   if (doc.HasParseError())
@@ -59,15 +60,16 @@ caf::expected<rapidjson::Document> parse_object(std::string_view text, const cha
                         + rapidjson::GetParseError_En(doc.GetParseError())
                         + "): " + body_excerpt(std::string{text}));
   if (!doc.IsObject())
-    return make_error(errc::bad_reply,
-                      std::string{what} + ": not a JSON object: "
-                        + body_excerpt(std::string{text}));
+    return make_error(errc::bad_reply, std::string{what}
+                                         + ": not a JSON object: "
+                                         + body_excerpt(std::string{text}));
   return doc;
 }
 
 /// The reply of a succeeded request, read like a synchronous one. The one
 /// call of read_chat_reply in the batch code.
-caf::expected<adapter_reply> read_reply(batch_api api, const std::string& body) {
+caf::expected<adapter_reply> read_reply(batch_api api,
+                                        const std::string& body) {
   auto out = read_chat_reply(protocol_of(api), body);
   if (out)
     out->ok = true;
@@ -99,7 +101,8 @@ std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
   return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
 }
 
-caf::expected<std::int64_t> time_of(batch_api api, const value& obj, const char* name) {
+caf::expected<std::int64_t> time_of(batch_api api, const value& obj,
+                                    const char* name) {
   auto v = member(obj, name);
   if (!v || v->IsNull())
     return std::int64_t{0};
@@ -109,7 +112,8 @@ caf::expected<std::int64_t> time_of(batch_api api, const value& obj, const char*
   } else if (v->IsString()) {
     return parse_rfc3339({v->GetString(), v->GetStringLength()});
   }
-  return make_error(errc::bad_reply, std::string{"\""} + name + "\" is not a time");
+  return make_error(errc::bad_reply,
+                    std::string{"\""} + name + "\" is not a time");
 }
 
 caf::expected<batch_state> state_of(batch_api api, const std::string& s) {
@@ -122,15 +126,20 @@ caf::expected<batch_state> state_of(batch_api api, const std::string& s) {
       return batch_state::ended;
   } else {
     static const std::pair<const char*, batch_state> names[] = {
-      {"validating", batch_state::validating}, {"in_progress", batch_state::in_progress},
-      {"finalizing", batch_state::finalizing}, {"completed", batch_state::ended},
-      {"failed", batch_state::failed},         {"expired", batch_state::expired},
-      {"cancelling", batch_state::cancelling}, {"cancelled", batch_state::cancelled}};
+      {"validating", batch_state::validating},
+      {"in_progress", batch_state::in_progress},
+      {"finalizing", batch_state::finalizing},
+      {"completed", batch_state::ended},
+      {"failed", batch_state::failed},
+      {"expired", batch_state::expired},
+      {"cancelling", batch_state::cancelling},
+      {"cancelled", batch_state::cancelled}};
     for (auto& [name, state] : names)
       if (s == name)
         return state;
   }
-  return make_error(errc::bad_reply, std::string{"unknown batch status \""} + s + "\"");
+  return make_error(errc::bad_reply,
+                    std::string{"unknown batch status \""} + s + "\"");
 }
 
 caf::expected<batch_result> anthropic_result(const value& line) {
@@ -138,12 +147,14 @@ caf::expected<batch_result> anthropic_result(const value& line) {
   r.custom_id = string_of(line, "custom_id");
   auto result = member(line, "result");
   if (r.custom_id.empty() || !result || !result->IsObject())
-    return make_error(errc::bad_reply, "a result line without custom_id and result");
+    return make_error(errc::bad_reply,
+                      "a result line without custom_id and result");
   auto type = string_of(*result, "type");
   if (type == "succeeded") {
     auto message = member(*result, "message");
     if (!message || !message->IsObject())
-      return make_error(errc::bad_reply, "a succeeded result without message: " + r.custom_id);
+      return make_error(errc::bad_reply,
+                        "a succeeded result without message: " + r.custom_id);
     take_reply(batch_api::anthropic, *message, r);
   } else if (type == "errored") {
     // {"type":"error","error":{"type":..,"message":..},"request_id":..}
@@ -155,7 +166,8 @@ caf::expected<batch_result> anthropic_result(const value& line) {
       r.error_type = string_of(*inner, "type");
     }
     if (r.error.empty())
-      r.error = outer ? body_excerpt(json_text(*outer)) : "errored (no error given)";
+      r.error =
+        outer ? body_excerpt(json_text(*outer)) : "errored (no error given)";
   } else if (type == "expired") {
     r.kind = result_kind::expired;
     r.error = "the batch expired before the request was processed";
@@ -163,8 +175,8 @@ caf::expected<batch_result> anthropic_result(const value& line) {
     r.kind = result_kind::canceled;
     r.error = "the batch was canceled before the request was processed";
   } else {
-    return make_error(errc::bad_reply,
-                      "unknown result type \"" + type + "\" for " + r.custom_id);
+    return make_error(errc::bad_reply, "unknown result type \"" + type
+                                         + "\" for " + r.custom_id);
   }
   return r;
 }
@@ -186,19 +198,22 @@ caf::expected<batch_result> openai_result(const value& line) {
     else
       r.kind = result_kind::errored;
     if (r.error.empty())
-      r.error = r.error_type.empty() ? "errored (no message given)" : r.error_type;
+      r.error =
+        r.error_type.empty() ? "errored (no message given)" : r.error_type;
     return r;
   }
   auto response = member(line, "response");
   if (!response || !response->IsObject())
     return make_error(errc::bad_reply,
-                      "a result line with neither response nor error: " + r.custom_id);
+                      "a result line with neither response nor error: "
+                        + r.custom_id);
   auto code = member(*response, "status_code");
   auto body = member(*response, "body");
   r.status = code && code->IsUint() ? code->GetUint() : 0;
   if (r.status >= 200 && r.status < 300) {
     if (!body || !body->IsObject())
-      return make_error(errc::bad_reply, "a response without body: " + r.custom_id);
+      return make_error(errc::bad_reply,
+                        "a response without body: " + r.custom_id);
     take_reply(batch_api::openai, *body, r);
     return r;
   }
@@ -221,7 +236,8 @@ caf::expected<batch_api> batch_api_for(const std::string& type) {
     if (type == to_string(api))
       return api;
   return make_error(errc::bad_config,
-                    "judge type \"" + type + "\" has no batch API (anthropic, openai)");
+                    "judge type \"" + type
+                      + "\" has no batch API (anthropic, openai)");
 }
 
 const chat_protocol& protocol_of(batch_api api) {
@@ -232,8 +248,8 @@ bool valid_custom_id(std::string_view id) {
   if (id.empty() || id.size() > max_custom_id_length)
     return false;
   for (char c : id)
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-          || c == '_' || c == '-'))
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+          || (c >= '0' && c <= '9') || c == '_' || c == '-'))
       return false;
   return true;
 }
@@ -248,7 +264,8 @@ bool valid_run_tag(std::string_view tag) {
 }
 
 std::string make_custom_id(const vote_key& key) {
-  return key.tag + "-p" + std::to_string(key.seq) + "-v" + std::to_string(key.vote);
+  return key.tag + "-p" + std::to_string(key.seq) + "-v"
+         + std::to_string(key.vote);
 }
 
 caf::expected<vote_key> parse_custom_id(std::string_view id) {
@@ -261,11 +278,13 @@ caf::expected<vote_key> parse_custom_id(std::string_view id) {
   auto number = [](std::string_view text, auto& out) {
     if (text.empty() || (text.size() > 1 && text[0] == '0'))
       return false;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+    auto [end, ec] =
+      std::from_chars(text.data(), text.data() + text.size(), out);
     return ec == std::errc{} && end == text.data() + text.size();
   };
   auto tag_end = id.find('-');
-  if (tag_end == std::string_view::npos || !valid_run_tag(id.substr(0, tag_end)))
+  if (tag_end == std::string_view::npos
+      || !valid_run_tag(id.substr(0, tag_end)))
     return bad();
   vote_key key;
   key.tag = std::string{id.substr(0, tag_end)};
@@ -275,62 +294,71 @@ caf::expected<vote_key> parse_custom_id(std::string_view id) {
   auto dash = id.find("-v");
   if (dash == std::string_view::npos)
     return bad();
-  if (!number(id.substr(1, dash - 1), key.seq) || !number(id.substr(dash + 2), key.vote))
+  if (!number(id.substr(1, dash - 1), key.seq)
+      || !number(id.substr(dash + 2), key.vote))
     return bad();
   return key;
 }
 
 batch_limits limits_of(batch_api api) {
-  return api == batch_api::anthropic ? anthropic_batch_limits : openai_batch_limits;
+  return api == batch_api::anthropic ? anthropic_batch_limits
+                                     : openai_batch_limits;
 }
 
 caf::error check_batch(batch_api api, std::size_t requests, std::size_t bytes) {
   auto lim = limits_of(api);
   std::string name = to_string(api);
   if (requests == 0)
-    return make_error(errc::bad_input, "an empty " + name + " batch: at least one request");
-  if (requests > lim.max_requests)
     return make_error(errc::bad_input,
-                      name + " batch of " + std::to_string(requests)
-                        + " requests exceeds the limit of "
-                        + std::to_string(lim.max_requests) + " requests per batch");
+                      "an empty " + name + " batch: at least one request");
+  if (requests > lim.max_requests)
+    return make_error(errc::bad_input, name + " batch of "
+                                         + std::to_string(requests)
+                                         + " requests exceeds the limit of "
+                                         + std::to_string(lim.max_requests)
+                                         + " requests per batch");
   if (bytes > lim.max_bytes)
     return make_error(errc::bad_input,
                       name + " batch of " + std::to_string(bytes)
-                        + " bytes exceeds the limit of " + std::to_string(lim.max_bytes)
-                        + " bytes per batch");
+                        + " bytes exceeds the limit of "
+                        + std::to_string(lim.max_bytes) + " bytes per batch");
   return {};
 }
 
-batch_document::batch_document(batch_api api) : api_(api) {
-}
+batch_document::batch_document(batch_api api) : api_(api) {}
 
 std::size_t batch_document::bytes() const {
   if (api_ == batch_api::openai)
     return buf_.size();
   // The head is written with the first request; the tail by finish().
-  return (buf_.empty() ? anthropic_head.size() : buf_.size()) + anthropic_tail.size();
+  return (buf_.empty() ? anthropic_head.size() : buf_.size())
+         + anthropic_tail.size();
 }
 
-caf::error batch_document::add(const std::string& custom_id, const std::string& prompt,
+caf::error batch_document::add(const std::string& custom_id,
+                               const std::string& prompt,
                                const call_options& opts) {
-  return add_body(custom_id, chat_request_body(protocol_of(api_), prompt, opts));
+  return add_body(custom_id,
+                  chat_request_body(protocol_of(api_), prompt, opts));
 }
 
-caf::error batch_document::add_body(const std::string& custom_id, std::string_view body) {
+caf::error batch_document::add_body(const std::string& custom_id,
+                                    std::string_view body) {
   if (!valid_custom_id(custom_id))
-    return make_error(errc::bad_input,
-                      "custom_id \"" + body_excerpt(custom_id, 80)
-                        + "\" is not 1-64 characters of a-z, A-Z, 0-9, _ and -");
+    return make_error(
+      errc::bad_input,
+      "custom_id \"" + body_excerpt(custom_id, 80)
+        + "\" is not 1-64 characters of a-z, A-Z, 0-9, _ and -");
   if (seen_.count(custom_id))
-    return make_error(errc::bad_input,
-                      "custom_id \"" + custom_id + "\" is already in the batch");
+    return make_error(errc::bad_input, "custom_id \"" + custom_id
+                                         + "\" is already in the batch");
   // The custom_id needs no escaping: its characters are plain.
   std::size_t added = api_ == batch_api::openai
                         ? openai_line_head.size() + custom_id.size()
                             + openai_line_mid.size() + body.size() + 2
-                        : std::strlen(R"({"custom_id":"","params":})") + custom_id.size()
-                            + body.size() + (ids_.empty() ? 0 : 1);
+                        : std::strlen(R"({"custom_id":"","params":})")
+                            + custom_id.size() + body.size()
+                            + (ids_.empty() ? 0 : 1);
   if (auto err = check_batch(api_, ids_.size() + 1, bytes() + added))
     return err;
   if (api_ == batch_api::openai) {
@@ -382,8 +410,8 @@ bool is_terminal(batch_state state) {
 
 caf::expected<std::int64_t> parse_rfc3339(std::string_view t) {
   auto bad = [&] {
-    return make_error(errc::bad_reply,
-                      "\"" + body_excerpt(std::string{t}, 40) + "\" is not an RFC 3339 time");
+    return make_error(errc::bad_reply, "\"" + body_excerpt(std::string{t}, 40)
+                                         + "\" is not an RFC 3339 time");
   };
   auto digits = [&](std::size_t at, std::size_t n, int& out) {
     if (at + n > t.size())
@@ -397,9 +425,10 @@ caf::expected<std::int64_t> parse_rfc3339(std::string_view t) {
     return true;
   };
   int y, mo, d, h, mi, s;
-  if (!digits(0, 4, y) || t.size() < 20 || t[4] != '-' || !digits(5, 2, mo) || t[7] != '-'
-      || !digits(8, 2, d) || (t[10] != 'T' && t[10] != 't' && t[10] != ' ')
-      || !digits(11, 2, h) || t[13] != ':' || !digits(14, 2, mi) || t[16] != ':'
+  if (!digits(0, 4, y) || t.size() < 20 || t[4] != '-' || !digits(5, 2, mo)
+      || t[7] != '-' || !digits(8, 2, d)
+      || (t[10] != 'T' && t[10] != 't' && t[10] != ' ') || !digits(11, 2, h)
+      || t[13] != ':' || !digits(14, 2, mi) || t[16] != ':'
       || !digits(17, 2, s))
     return bad();
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60)
@@ -428,22 +457,27 @@ caf::expected<std::int64_t> parse_rfc3339(std::string_view t) {
   }
   if (at != t.size())
     return bad();
-  return days_from_civil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d)) * 86400
+  return days_from_civil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d))
+           * 86400
          + h * 3600 + mi * 60 + s - offset;
 }
 
-caf::expected<batch_status> parse_batch_status(batch_api api, std::string_view body) {
+caf::expected<batch_status> parse_batch_status(batch_api api,
+                                               std::string_view body) {
   auto doc = parse_object(body, "batch object");
   if (!doc)
     return doc.error();
   batch_status st;
   st.id = string_of(*doc, "id");
   auto kind = string_of(*doc, api == batch_api::anthropic ? "type" : "object");
-  auto status = string_of(*doc, api == batch_api::anthropic ? "processing_status" : "status");
-  const char* expected_kind = api == batch_api::anthropic ? "message_batch" : "batch";
+  auto status = string_of(
+    *doc, api == batch_api::anthropic ? "processing_status" : "status");
+  const char* expected_kind =
+    api == batch_api::anthropic ? "message_batch" : "batch";
   if (st.id.empty() || kind != expected_kind || status.empty())
-    return make_error(errc::bad_reply, std::string{"not a "} + to_string(api)
-                                         + " batch object: " + body_excerpt(std::string{body}));
+    return make_error(errc::bad_reply,
+                      std::string{"not a "} + to_string(api)
+                        + " batch object: " + body_excerpt(std::string{body}));
   auto state = state_of(api, status);
   if (!state)
     return state.error();
@@ -471,7 +505,8 @@ caf::expected<batch_status> parse_batch_status(batch_api api, std::string_view b
       c.succeeded = count_of(*counts, "completed");
       c.errored = count_of(*counts, "failed");
       auto done = c.succeeded + c.errored;
-      c.processing = !is_terminal(st.state) && c.total > done ? c.total - done : 0;
+      c.processing =
+        !is_terminal(st.state) && c.total > done ? c.total - done : 0;
     }
   }
   if (api == batch_api::anthropic) {
@@ -499,22 +534,24 @@ caf::expected<batch_status> parse_batch_status(batch_api api, std::string_view b
   return st;
 }
 
-caf::expected<std::vector<batch_status>> parse_batch_list(batch_api api,
-                                                          std::string_view body) {
+caf::expected<std::vector<batch_status>>
+parse_batch_list(batch_api api, std::string_view body) {
   auto doc = parse_object(body, "batch list");
   if (!doc)
     return doc.error();
   auto data = member(*doc, "data");
   if (!data || !data->IsArray())
-    return make_error(errc::bad_reply, std::string{"not a "} + to_string(api)
-                                         + " batch list: " + body_excerpt(std::string{body}));
+    return make_error(errc::bad_reply,
+                      std::string{"not a "} + to_string(api)
+                        + " batch list: " + body_excerpt(std::string{body}));
   std::vector<batch_status> out;
   for (auto& item : data->GetArray()) {
     // Each item is a batch object: read it as one.
     rapidjson::StringBuffer buf;
     rapidjson::Writer<rapidjson::StringBuffer> w(buf);
     item.Accept(w);
-    auto st = parse_batch_status(api, std::string_view{buf.GetString(), buf.GetSize()});
+    auto st =
+      parse_batch_status(api, std::string_view{buf.GetString(), buf.GetSize()});
     if (!st)
       return st.error();
     out.push_back(std::move(*st));
@@ -532,15 +569,18 @@ const char* to_string(result_kind kind) {
   return "unknown";
 }
 
-caf::expected<batch_result> parse_result_line(batch_api api, std::string_view line) {
+caf::expected<batch_result> parse_result_line(batch_api api,
+                                              std::string_view line) {
   auto doc = parse_object(line, "result line");
   if (!doc)
     return doc.error();
-  return api == batch_api::anthropic ? anthropic_result(*doc) : openai_result(*doc);
+  return api == batch_api::anthropic ? anthropic_result(*doc)
+                                     : openai_result(*doc);
 }
 
-std::vector<std::string> missing_results(const std::vector<std::string>& sent,
-                                         const std::vector<batch_result>& results) {
+std::vector<std::string>
+missing_results(const std::vector<std::string>& sent,
+                const std::vector<batch_result>& results) {
   std::unordered_set<std::string_view> answered;
   answered.reserve(results.size());
   for (auto& r : results)
@@ -552,8 +592,8 @@ std::vector<std::string> missing_results(const std::vector<std::string>& sent,
   return out;
 }
 
-caf::expected<std::vector<batch_result>> parse_result_lines(batch_api api,
-                                                            std::string_view jsonl) {
+caf::expected<std::vector<batch_result>>
+parse_result_lines(batch_api api, std::string_view jsonl) {
   std::vector<batch_result> out;
   std::size_t number = 0;
   std::size_t at = 0;
@@ -572,8 +612,9 @@ caf::expected<std::vector<batch_result>> parse_result_lines(batch_api api,
       continue;
     auto r = parse_result_line(api, line);
     if (!r)
-      return make_error(errc::bad_reply,
-                        "results line " + std::to_string(number) + ": " + context_of(r.error()));
+      return make_error(errc::bad_reply, "results line "
+                                           + std::to_string(number) + ": "
+                                           + context_of(r.error()));
     out.push_back(std::move(*r));
   }
   return out;

@@ -104,19 +104,13 @@ public:
   /// Appends a request whose JSON body (an object) is already written.
   caf::error add_body(const std::string& custom_id, std::string_view body);
 
-  batch_api api() const {
-    return api_;
-  }
-  std::size_t size() const {
-    return ids_.size();
-  }
+  batch_api api() const { return api_; }
+  std::size_t size() const { return ids_.size(); }
   /// Bytes of the finished document.
   std::size_t bytes() const;
   /// The custom_ids in the order they were added (to record before
   /// submitting).
-  const std::vector<std::string>& custom_ids() const {
-    return ids_;
-  }
+  const std::vector<std::string>& custom_ids() const { return ids_; }
 
   /// The document to send (Anthropic: the create body; OpenAI: the JSONL
   /// file); bad_input for an empty batch. Leaves this document empty.
@@ -182,13 +176,14 @@ struct batch_status {
 
 /// Reads a MessageBatch (Anthropic) or a Batch (OpenAI) object; bad_reply
 /// when the body is not one.
-caf::expected<batch_status> parse_batch_status(batch_api api, std::string_view body);
+caf::expected<batch_status> parse_batch_status(batch_api api,
+                                               std::string_view body);
 
 /// A page of GET /v1/batches (OpenAI {object:"list", data, first_id,
 /// last_id, has_more}) or GET /v1/messages/batches (Anthropic {data,
 /// has_more, first_id, last_id}): the batches, newest first as listed.
-caf::expected<std::vector<batch_status>> parse_batch_list(batch_api api,
-                                                          std::string_view body);
+caf::expected<std::vector<batch_status>>
+parse_batch_list(batch_api api, std::string_view body);
 
 /// Unix seconds of an RFC 3339 time ("2024-08-20T18:37:24.100435Z",
 /// "...+02:00"); bad_reply when it is not one.
@@ -216,18 +211,20 @@ struct batch_result {
 /// One line of Anthropic's results or of OpenAI's output or error file.
 /// bad_reply when the line is not one (no custom_id, unknown shape); a
 /// succeeded request whose message cannot be read is an errored result.
-caf::expected<batch_result> parse_result_line(batch_api api, std::string_view line);
+caf::expected<batch_result> parse_result_line(batch_api api,
+                                              std::string_view line);
 
 /// Every line of a JSONL text (split on \r and \n, blank lines skipped, a
 /// last line without a newline read too); bad_reply naming the first line
 /// that is not a result.
-caf::expected<std::vector<batch_result>> parse_result_lines(batch_api api,
-                                                            std::string_view jsonl);
+caf::expected<std::vector<batch_result>>
+parse_result_lines(batch_api api, std::string_view jsonl);
 
 /// The custom_ids of `sent` that have no line in `results`: an OpenAI
 /// batch cancelled (or a provider's mistake) leaves some out; they are the
 /// caller's to send again or to fault, never a silent gap.
-std::vector<std::string> missing_results(const std::vector<std::string>& sent,
-                                         const std::vector<batch_result>& results);
+std::vector<std::string>
+missing_results(const std::vector<std::string>& sent,
+                const std::vector<batch_result>& results);
 
 } // namespace ij

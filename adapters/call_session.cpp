@@ -35,24 +35,24 @@ bool is_ip_literal(const std::string& host) {
 
 /// Errors that mean a pooled connection was closed by the server while idle.
 bool stale_connection_error(const error_code& ec) {
-  return ec == http::error::end_of_stream || ec == net::error::eof ||
-         ec == net::error::connection_reset ||
-         ec == net::error::broken_pipe ||
-         ec == net::error::connection_aborted ||
-         ec == ssl::error::stream_truncated;
+  return ec == http::error::end_of_stream || ec == net::error::eof
+         || ec == net::error::connection_reset || ec == net::error::broken_pipe
+         || ec == net::error::connection_aborted
+         || ec == ssl::error::stream_truncated;
 }
 
-std::string header(const http::response<http::string_body>& res, const char* name) {
+std::string header(const http::response<http::string_body>& res,
+                   const char* name) {
   auto it = res.find(name);
   return it == res.end() ? std::string{} : std::string(it->value());
 }
 
 } // namespace
 
-call_session::call_session(call_environment env, http_post post, http_handler done)
-  : env_(env), post_(std::move(post)), done_(std::move(done)),
-    deadline_timer_(env.io), backoff_timer_(env.io) {
-}
+call_session::call_session(call_environment env, http_post post,
+                           http_handler done)
+    : env_(env), post_(std::move(post)), done_(std::move(done)),
+      deadline_timer_(env.io), backoff_timer_(env.io) {}
 
 void call_session::begin() {
   const auto& base = env_.config.base;
@@ -79,7 +79,8 @@ void call_session::begin() {
 }
 
 void call_session::refuse() {
-  finish_error("the adapter is shutting down; call not sent", fault_kind::unavailable);
+  finish_error("the adapter is shutting down; call not sent",
+               fault_kind::unavailable);
 }
 
 void call_session::start_attempt() {
@@ -106,7 +107,8 @@ void call_session::resolve() {
   auto conn = conn_;
   conn->resolver.async_resolve(
     base.host, std::to_string(base.port),
-    [self = shared_from_this(), conn](error_code ec, tcp::resolver::results_type where) {
+    [self = shared_from_this(), conn](error_code ec,
+                                      tcp::resolver::results_type where) {
       if (ec)
         return self->attempt_failed(ec);
       if (self->cut_short())
@@ -122,25 +124,25 @@ void call_session::connect(const connection_ptr& conn,
   const auto& cfg = env_.config;
   step_ = "connecting to " + cfg.base.host_header();
   conn->lowest().expires_after(std::min(cfg.connect_timeout, time_left()));
-  conn->lowest().async_connect(
-    where, [self = shared_from_this(), conn](error_code ec, const tcp::endpoint&) {
-      const auto& cfg = self->env_.config;
-      if (ec == beast::error::timeout)
-        return self->attempt_failed_text("connect to " + cfg.base.host_header()
-                                           + " timed out after "
-                                           + ms_text(cfg.connect_timeout),
-                                         fault_kind::timeout);
-      if (ec)
-        return self->attempt_failed(ec);
-      if (self->cut_short())
-        return;
-      // Requests are small and answered whole: no Nagle delay on them.
-      conn->lowest().socket().set_option(tcp::no_delay(true), ec);
-      if (conn->tls)
-        return self->handshake(conn);
-      conn->lowest().expires_never();
-      self->send_request();
-    });
+  conn->lowest().async_connect(where, [self = shared_from_this(), conn](
+                                        error_code ec, const tcp::endpoint&) {
+    const auto& cfg = self->env_.config;
+    if (ec == beast::error::timeout)
+      return self->attempt_failed_text("connect to " + cfg.base.host_header()
+                                         + " timed out after "
+                                         + ms_text(cfg.connect_timeout),
+                                       fault_kind::timeout);
+    if (ec)
+      return self->attempt_failed(ec);
+    if (self->cut_short())
+      return;
+    // Requests are small and answered whole: no Nagle delay on them.
+    conn->lowest().socket().set_option(tcp::no_delay(true), ec);
+    if (conn->tls)
+      return self->handshake(conn);
+    conn->lowest().expires_never();
+    self->send_request();
+  });
 }
 
 // Step 3 (https only): TLS with SNI and the server's name verified against
@@ -151,26 +153,27 @@ void call_session::handshake(const connection_ptr& conn) {
   auto& stream = *conn->tls;
   // SNI takes DNS names only; IP literals are verified against the
   // certificate's IP addresses by host_name_verification.
-  if (!is_ip_literal(cfg.base.host) &&
-      !SSL_set_tlsext_host_name(stream.native_handle(), cfg.base.host.c_str()))
+  if (!is_ip_literal(cfg.base.host)
+      && !SSL_set_tlsext_host_name(stream.native_handle(),
+                                   cfg.base.host.c_str()))
     return attempt_failed_text("TLS: cannot set the server name (SNI)",
                                fault_kind::connection);
   stream.set_verify_mode(ssl::verify_peer);
   stream.set_verify_callback(ssl::host_name_verification(cfg.base.host));
   conn->lowest().expires_after(std::min(cfg.connect_timeout, time_left()));
-  stream.async_handshake(ssl::stream_base::client, [self = shared_from_this(),
-                                                    conn](error_code ec) {
-    if (ec == beast::error::timeout)
-      return self->attempt_failed_text("TLS handshake with "
-                                         + self->env_.config.base.host + " timed out",
-                                       fault_kind::timeout);
-    if (ec)
-      return self->attempt_failed(ec);
-    if (self->cut_short())
-      return;
-    conn->lowest().expires_never();
-    self->send_request();
-  });
+  stream.async_handshake(
+    ssl::stream_base::client, [self = shared_from_this(), conn](error_code ec) {
+      if (ec == beast::error::timeout)
+        return self->attempt_failed_text(
+          "TLS handshake with " + self->env_.config.base.host + " timed out",
+          fault_kind::timeout);
+      if (ec)
+        return self->attempt_failed(ec);
+      if (self->cut_short())
+        return;
+      conn->lowest().expires_never();
+      self->send_request();
+    });
 }
 
 // Step 4: the request, on a fresh or a kept-alive connection. From here on
@@ -188,14 +191,15 @@ void call_session::send_request() {
 
 template <class Stream>
 void call_session::write_request(const connection_ptr& conn, Stream& stream) {
-  http::async_write(stream, request_,
-                    [self = shared_from_this(), conn, &stream](error_code ec, std::size_t) {
-                      if (ec)
-                        return self->attempt_failed(ec);
-                      if (self->cut_short())
-                        return;
-                      self->read_header(conn, stream);
-                    });
+  http::async_write(
+    stream, request_,
+    [self = shared_from_this(), conn, &stream](error_code ec, std::size_t) {
+      if (ec)
+        return self->attempt_failed(ec);
+      if (self->cut_short())
+        return;
+      self->read_header(conn, stream);
+    });
 }
 
 // Step 5: the header alone first: Beast 1.74 loses the body_limit error for
@@ -222,12 +226,13 @@ void call_session::read_header(const connection_ptr& conn, Stream& stream) {
 template <class Stream>
 void call_session::read_body(const connection_ptr& conn, Stream& stream) {
   step_ = "reading the response body";
-  http::async_read(stream, conn->buffer, *parser_,
-                   [self = shared_from_this(), conn](error_code ec, std::size_t) {
-                     if (ec)
-                       return self->attempt_failed(ec);
-                     self->on_response();
-                   });
+  http::async_read(
+    stream, conn->buffer, *parser_,
+    [self = shared_from_this(), conn](error_code ec, std::size_t) {
+      if (ec)
+        return self->attempt_failed(ec);
+      self->on_response();
+    });
 }
 
 // Step 7: a complete response. A success answers; an error status answers
@@ -311,24 +316,26 @@ void call_session::attempt_failed(const error_code& ec) {
     // failure, so try again at once on a fresh connection.
     end_attempt(false);
     --attempts_;
-    --requests_sent_;  // it went to a connection the server had closed
+    --requests_sent_; // it went to a connection the server had closed
     phase_ = phase::queued;
     return env_.slots.wait_for_slot(shared_from_this(), true);
   }
   auto text = describe(ec);
   end_attempt(false);
-  if (ec == http::error::body_limit)  // a retry would read the same body
+  if (ec == http::error::body_limit) // a retry would read the same body
     return finish_error(text, fault_kind::unreadable_reply);
   if (ec.category() == net::error::get_ssl_category()
       && step_.rfind("TLS handshake", 0) == 0)
     // A certificate that fails verification will not pass on a retry.
-    return finish_error(text + " (check the server certificate, or name its "
-                               "CA with ca_file)",
+    return finish_error(text
+                          + " (check the server certificate, or name its "
+                            "CA with ca_file)",
                         fault_kind::connection);
   retry_or_finish(text, fault_kind::connection, std::nullopt, std::nullopt);
 }
 
-void call_session::attempt_failed_text(const std::string& text, fault_kind fault) {
+void call_session::attempt_failed_text(const std::string& text,
+                                       fault_kind fault) {
   end_attempt(false);
   if (ending())
     return finish_cut();
@@ -337,22 +344,25 @@ void call_session::attempt_failed_text(const std::string& text, fault_kind fault
 
 // After a failed attempt: wait and try again as the retry policy plans, or
 // answer with the last response (or error) when it plans no retry.
-void call_session::retry_or_finish(const std::string& error_text, fault_kind fault,
-                                   std::optional<std::chrono::milliseconds> server_delay,
-                                   std::optional<http_result> response) {
+void call_session::retry_or_finish(
+  const std::string& error_text, fault_kind fault,
+  std::optional<std::chrono::milliseconds> server_delay,
+  std::optional<http_result> response) {
   const auto& cfg = env_.config;
   last_error_ = error_text;
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
     deadline_ - clock_type::now());
-  auto plan = plan_retry({cfg.max_attempts, cfg.retry_base_delay, cfg.retry_max_delay},
-                         attempts_, server_delay, left, post_.timeout, unit(env_.rng));
+  auto plan =
+    plan_retry({cfg.max_attempts, cfg.retry_base_delay, cfg.retry_max_delay},
+               attempts_, server_delay, left, post_.timeout, unit(env_.rng));
   if (!plan.retry) {
     if (response) {
       response->error = plan.no_time;
       finish(std::move(*response));
     } else {
-      finish_error(plan.no_time.empty() ? error_text : error_text + "; " + plan.no_time,
+      finish_error(plan.no_time.empty() ? error_text
+                                        : error_text + "; " + plan.no_time,
                    fault);
     }
     return env_.slots.pump();
@@ -361,7 +371,7 @@ void call_session::retry_or_finish(const std::string& error_text, fault_kind fau
   backoff_timer_.expires_after(plan.delay);
   backoff_timer_.async_wait([self = shared_from_this()](error_code ec) {
     if (ec || self->phase_ != phase::backoff)
-      return;  // cancelled by the deadline or shutdown, which answer
+      return; // cancelled by the deadline or shutdown, which answer
     self->phase_ = phase::queued;
     self->env_.slots.wait_for_slot(self, true);
   });
@@ -385,14 +395,13 @@ void call_session::on_deadline() {
       // The pending step completes with an error and answers.
       conn_->abort();
       break;
-    case phase::finished:
-      break;
+    case phase::finished: break;
   }
 }
 
 void call_session::shut_down() {
   if (phase_ == phase::active) {
-    conn_->abort();  // its handler answers
+    conn_->abort(); // its handler answers
   } else if (phase_ != phase::finished) {
     env_.slots.withdraw(*this);
     backoff_timer_.cancel();
@@ -446,7 +455,7 @@ void call_session::finish_error(const std::string& text, fault_kind fault) {
 void call_session::finish(http_result result) {
   if (phase_ == phase::finished)
     return;
-  auto keep_alive = shared_from_this();  // the client may drop its reference
+  auto keep_alive = shared_from_this(); // the client may drop its reference
   phase_ = phase::finished;
   deadline_timer_.cancel();
   backoff_timer_.cancel();

@@ -81,16 +81,10 @@ public:
   void abort();
 
   /// The caller's name for the call (http_post::call_id), 0: none.
-  std::uint64_t id() const {
-    return post_.call_id;
-  }
-  bool is_probe() const {
-    return post_.probe;
-  }
+  std::uint64_t id() const { return post_.call_id; }
+  bool is_probe() const { return post_.probe; }
 
-  phase state() const {
-    return phase_;
-  }
+  phase state() const { return phase_; }
 
 private:
   using tcp = boost::asio::ip::tcp;
@@ -98,7 +92,8 @@ private:
 
   // The steps of one attempt, in order.
   void resolve();
-  void connect(const connection_ptr& conn, const tcp::resolver::results_type& where);
+  void connect(const connection_ptr& conn,
+               const tcp::resolver::results_type& where);
   void handshake(const connection_ptr& conn);
   void send_request();
   template <class Stream>
@@ -153,7 +148,8 @@ private:
   bool conn_reused_ = false;
   /// When the current attempt's request was written.
   std::chrono::steady_clock::time_point sent_at_;
-  std::optional<boost::beast::http::response_parser<boost::beast::http::string_body>>
+  std::optional<
+    boost::beast::http::response_parser<boost::beast::http::string_body>>
     parser_;
 };
 

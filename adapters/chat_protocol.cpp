@@ -2,15 +2,15 @@
 
 #include <cstring>
 
-#include "core/calibration/decision_probs.hpp"
-#include "core/config/judge_spec.hpp"
-#include "messages/error.hpp"
-
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 #include <rapidjson/pointer.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
+
+#include "core/calibration/decision_probs.hpp"
+#include "core/config/judge_spec.hpp"
+#include "messages/error.hpp"
 
 namespace ij {
 
@@ -39,36 +39,70 @@ constexpr std::string_view schema_text =
   R"("required":["decision","reason","numeric_a","numeric_b"],)"
   R"("additionalProperties":false})";
 
-std::string ollama_advice(unsigned status, const api_error& err, const std::string& model) {
+std::string ollama_advice(unsigned status, const api_error& err,
+                          const std::string& model) {
   if (status == 404 && err.message.find("not found") != std::string::npos)
-    return "the model is not on the Ollama host; run `ollama pull " + model + "` there";
+    return "the model is not on the Ollama host; run `ollama pull " + model
+           + "` there";
   return {};
 }
 
-const chat_protocol ollama{
-  "ollama", "/api/chat",
-  nullptr, nullptr, nullptr, nullptr,
-  "options", "num_predict", true, true,
-  json_style::format_schema, false, "/logprobs",
-  "/message", shape::text_or_null, "/prompt_eval_count", "/eval_count",
-  &ollama_advice};
+const chat_protocol ollama{"ollama",
+                           "/api/chat",
+                           nullptr,
+                           nullptr,
+                           nullptr,
+                           nullptr,
+                           "options",
+                           "num_predict",
+                           true,
+                           true,
+                           json_style::format_schema,
+                           false,
+                           "/logprobs",
+                           "/message",
+                           shape::text_or_null,
+                           "/prompt_eval_count",
+                           "/eval_count",
+                           &ollama_advice};
 
-const chat_protocol anthropic{
-  "anthropic", "/v1/messages",
-  "x-api-key", "", "anthropic-version", "2023-06-01",
-  nullptr, "max_tokens", false, false,
-  json_style::forced_tool, false, nullptr,
-  "", shape::text_blocks, "/usage/input_tokens", "/usage/output_tokens",
-  nullptr};
+const chat_protocol anthropic{"anthropic",
+                              "/v1/messages",
+                              "x-api-key",
+                              "",
+                              "anthropic-version",
+                              "2023-06-01",
+                              nullptr,
+                              "max_tokens",
+                              false,
+                              false,
+                              json_style::forced_tool,
+                              false,
+                              nullptr,
+                              "",
+                              shape::text_blocks,
+                              "/usage/input_tokens",
+                              "/usage/output_tokens",
+                              nullptr};
 
-const chat_protocol openai{
-  "openai", "/chat/completions",
-  "authorization", "Bearer ", nullptr, nullptr,
-  nullptr, "max_tokens", true, true,
-  json_style::response_format, true, "/choices/0/logprobs/content",
-  "/choices/0/message", shape::text_or_null, "/usage/prompt_tokens",
-  "/usage/completion_tokens",
-  nullptr};
+const chat_protocol openai{"openai",
+                           "/chat/completions",
+                           "authorization",
+                           "Bearer ",
+                           nullptr,
+                           nullptr,
+                           nullptr,
+                           "max_tokens",
+                           true,
+                           true,
+                           json_style::response_format,
+                           true,
+                           "/choices/0/logprobs/content",
+                           "/choices/0/message",
+                           shape::text_or_null,
+                           "/usage/prompt_tokens",
+                           "/usage/completion_tokens",
+                           nullptr};
 
 std::uint64_t count_at(const rapidjson::Document& doc, const char* pointer) {
   auto v = rapidjson::Pointer(pointer).Get(doc);
@@ -113,7 +147,8 @@ std::vector<double> read_decision_probs(const chat_protocol& p,
   auto list = rapidjson::Pointer(p.logprobs_pointer).Get(doc);
   if (!list || !list->IsArray())
     return {};
-  auto entry_of = [](const rapidjson::Value& v, std::string& token, double& logprob) {
+  auto entry_of = [](const rapidjson::Value& v, std::string& token,
+                     double& logprob) {
     if (!v.IsObject())
       return false;
     auto t = v.FindMember("token");
@@ -142,7 +177,8 @@ std::vector<double> read_decision_probs(const chat_protocol& p,
   return decision_probs_of(tokens);
 }
 
-void write_constraint(const chat_protocol& p, rapidjson::Writer<rapidjson::StringBuffer>& w,
+void write_constraint(const chat_protocol& p,
+                      rapidjson::Writer<rapidjson::StringBuffer>& w,
                       reply_constraint c) {
   auto raw = [&](std::string_view json) {
     w.RawValue(json.data(), json.size(), rapidjson::kObjectType);
@@ -231,8 +267,9 @@ caf::error read_content(const chat_protocol& p, const rapidjson::Value& content,
   }
   if (content.IsNull())
     return {};
-  return make_error(errc::bad_reply, quoted_pointer(p.message_pointer, "content")
-                                       + " is neither a string nor null");
+  return make_error(errc::bad_reply,
+                    quoted_pointer(p.message_pointer, "content")
+                      + " is neither a string nor null");
 }
 
 } // namespace
@@ -327,8 +364,10 @@ caf::expected<adapter_reply> read_chat_reply(const chat_protocol& p,
                         + rapidjson::GetParseError_En(doc.GetParseError())
                         + "): " + body_excerpt(body));
   if (!doc.IsObject())
-    return make_error(errc::bad_reply, "not a JSON object: " + body_excerpt(body));
-  const rapidjson::Value* message = rapidjson::Pointer(p.message_pointer).Get(doc);
+    return make_error(errc::bad_reply,
+                      "not a JSON object: " + body_excerpt(body));
+  const rapidjson::Value* message =
+    rapidjson::Pointer(p.message_pointer).Get(doc);
   const rapidjson::Value* content = nullptr;
   if (message && message->IsObject()) {
     auto it = message->FindMember("content");
@@ -341,10 +380,12 @@ caf::expected<adapter_reply> read_chat_reply(const chat_protocol& p,
   if (!usable) {
     // An error can come with status 200 (Ollama's last stream line).
     if (error_shaped(doc))
-      return make_error(errc::bad_reply, "server error: " + parse_api_error(body).message);
+      return make_error(errc::bad_reply,
+                        "server error: " + parse_api_error(body).message);
     if (p.content == shape::text_blocks)
-      return make_error(errc::bad_reply, "no " + quoted_pointer(p.message_pointer, "content")
-                                           + " array: " + body_excerpt(body));
+      return make_error(errc::bad_reply,
+                        "no " + quoted_pointer(p.message_pointer, "content")
+                          + " array: " + body_excerpt(body));
     return make_error(errc::bad_reply, std::string{"no \""} + p.message_pointer
                                          + "\" object: " + body_excerpt(body));
   }

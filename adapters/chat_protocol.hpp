@@ -118,14 +118,15 @@ constexpr const char* verdict_tool_name = "judge_verdict";
 const chat_protocol* chat_protocol_for(const std::string& type);
 
 /// The JSON body of one call.
-std::string chat_request_body(const chat_protocol& protocol, const std::string& prompt,
+std::string chat_request_body(const chat_protocol& protocol,
+                              const std::string& prompt,
                               const call_options& opts);
 
 /// The whole request of one call: target under `base_path`, the key's
 /// header (when `key` is set), the fixed header, the body.
-http_post chat_request(const chat_protocol& protocol, const std::string& base_path,
-                       const std::string& key, const std::string& prompt,
-                       const call_options& opts);
+http_post chat_request(const chat_protocol& protocol,
+                       const std::string& base_path, const std::string& key,
+                       const std::string& prompt, const call_options& opts);
 
 /// Reads a 2xx body: a reply with its text, token counts, and
 /// decision_probs when the body carries token log-probabilities (the call's

@@ -16,10 +16,8 @@ bool backend_answered(const adapter_reply& r) {
     case fault_kind::rate_limited:
     case fault_kind::server_error:
     case fault_kind::bad_request:
-    case fault_kind::unreadable_reply:
-      return true;
-    default:
-      return false;
+    case fault_kind::unreadable_reply: return true;
+    default: return false;
   }
 }
 
@@ -32,8 +30,7 @@ std::string seconds_text(std::chrono::milliseconds d) {
 
 struct circuit_breaker::shared {
   shared(breaker_settings s, std::string hint, clock_fn clock)
-    : settings(s), auth_hint(std::move(hint)), now(std::move(clock)) {
-  }
+      : settings(s), auth_hint(std::move(hint)), now(std::move(clock)) {}
 
   const breaker_settings settings;
   const std::string auth_hint;
@@ -71,16 +68,21 @@ struct circuit_breaker::shared {
     r.ok = false;
     r.attempts = 0;
     r.refused_by_breaker = true;
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(open_until - now());
+    auto left =
+      std::chrono::duration_cast<std::chrono::milliseconds>(open_until - now());
     auto next = "; no call to this judge until the cool-down ends (next try in "
-                + seconds_text(std::max(left, std::chrono::milliseconds(0))) + ")";
+                + seconds_text(std::max(left, std::chrono::milliseconds(0)))
+                + ")";
     if (cause == fault_kind::auth) {
       r.fault = fault_kind::auth;
-      r.error = "not sent: the backend refused this judge's credentials: " + cause_text + next;
+      r.error = "not sent: the backend refused this judge's credentials: "
+                + cause_text + next;
     } else {
       r.fault = fault_kind::unavailable;
-      r.error = "not sent: the backend is unreachable (" + std::to_string(failures_in_a_row)
-                + " connection failures in a row, the last: " + cause_text + ")" + next;
+      r.error = "not sent: the backend is unreachable ("
+                + std::to_string(failures_in_a_row)
+                + " connection failures in a row, the last: " + cause_text + ")"
+                + next;
     }
     return r;
   }
@@ -113,10 +115,12 @@ struct circuit_breaker::shared {
     }
     if (r.fault == fault_kind::connection) {
       ++failures_in_a_row;
-      if (current != state::open && (trial || failures_in_a_row >= settings.failures)) {
+      if (current != state::open
+          && (trial || failures_in_a_row >= settings.failures)) {
         open(fault_kind::connection, r.error);
         r.error += "; " + std::to_string(failures_in_a_row)
-                   + " connection failures in a row: no call to this judge for " + cooldown;
+                   + " connection failures in a row: no call to this judge for "
+                   + cooldown;
       }
       return;
     }
@@ -127,11 +131,12 @@ struct circuit_breaker::shared {
   }
 };
 
-circuit_breaker::circuit_breaker(judge_adapter_ptr inner, breaker_settings settings,
+circuit_breaker::circuit_breaker(judge_adapter_ptr inner,
+                                 breaker_settings settings,
                                  std::string auth_hint, clock_fn now)
-  : inner_(std::move(inner)),
-    shared_(std::make_shared<shared>(settings, std::move(auth_hint), std::move(now))) {
-}
+    : inner_(std::move(inner)),
+      shared_(std::make_shared<shared>(settings, std::move(auth_hint),
+                                       std::move(now))) {}
 
 std::string circuit_breaker::id() const {
   return inner_->id();
@@ -166,7 +171,8 @@ void circuit_breaker::call(const std::string& prompt, const call_options& opts,
     std::unique_lock<std::mutex> lock(shared_->mutex);
     shared_->refresh();
     auto& s = *shared_;
-    if (s.current == state::open || (s.current == state::half_open && s.trial_out)) {
+    if (s.current == state::open
+        || (s.current == state::half_open && s.trial_out)) {
       auto refused = s.refusal();
       lock.unlock();
       done(std::move(refused));
@@ -175,14 +181,15 @@ void circuit_breaker::call(const std::string& prompt, const call_options& opts,
     if (s.current == state::half_open)
       trial = s.trial_out = true;
   }
-  inner_->call(prompt, opts,
-               [state = shared_, trial, done = std::move(done)](adapter_reply r) {
-                 {
-                   std::lock_guard<std::mutex> lock(state->mutex);
-                   state->on_reply(r, trial);
-                 }
-                 done(std::move(r));
-               });
+  inner_->call(
+    prompt, opts,
+    [state = shared_, trial, done = std::move(done)](adapter_reply r) {
+      {
+        std::lock_guard<std::mutex> lock(state->mutex);
+        state->on_reply(r, trial);
+      }
+      done(std::move(r));
+    });
 }
 
 } // namespace ij

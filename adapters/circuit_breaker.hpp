@@ -40,7 +40,8 @@ public:
   /// `auth_hint` is appended to the message of a 401/403 (what to check,
   /// e.g. the key's variable). `now` may be replaced by tests.
   circuit_breaker(judge_adapter_ptr inner, breaker_settings settings,
-                  std::string auth_hint, clock_fn now = std::chrono::steady_clock::now);
+                  std::string auth_hint,
+                  clock_fn now = std::chrono::steady_clock::now);
 
   std::string id() const override;
   void call(const std::string& prompt, const call_options& opts,

@@ -10,7 +10,7 @@ namespace ssl = net::ssl;
 using boost::system::error_code;
 
 pooled_connection::pooled_connection(net::io_context& io, ssl::context* tls_ctx)
-  : resolver(io) {
+    : resolver(io) {
   if (tls_ctx)
     tls = std::make_unique<beast::ssl_stream<beast::tcp_stream>>(io, *tls_ctx);
   else
@@ -33,8 +33,7 @@ bool pooled_connection::open() {
 
 connection_pool::connection_pool(net::io_context& io, ssl::context* tls_ctx,
                                  std::size_t max_idle)
-  : io_(io), tls_(tls_ctx), max_idle_(max_idle) {
-}
+    : io_(io), tls_(tls_ctx), max_idle_(max_idle) {}
 
 connection_ptr connection_pool::take_idle() {
   while (!idle_.empty()) {
@@ -82,9 +81,9 @@ caf::expected<std::unique_ptr<ssl::context>>
 make_tls_context(const std::string& ca_file) {
   auto tls = std::make_unique<ssl::context>(ssl::context::tls_client);
   error_code ec;
-  tls->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
-                     ssl::context::no_sslv3 | ssl::context::no_tlsv1 |
-                     ssl::context::no_tlsv1_1,
+  tls->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2
+                     | ssl::context::no_sslv3 | ssl::context::no_tlsv1
+                     | ssl::context::no_tlsv1_1,
                    ec);
   if (ca_file.empty())
     tls->set_default_verify_paths(ec);
@@ -94,7 +93,8 @@ make_tls_context(const std::string& ca_file) {
     return make_error(errc::bad_config,
                       ca_file.empty()
                         ? "cannot load the system CA store: " + ec.message()
-                        : "cannot load CA file '" + ca_file + "': " + ec.message());
+                        : "cannot load CA file '" + ca_file
+                            + "': " + ec.message());
   tls->set_verify_mode(ssl::verify_peer);
   return tls;
 }

@@ -59,8 +59,8 @@ using connection_ptr = std::shared_ptr<pooled_connection>;
 class connection_pool {
 public:
   /// `tls_ctx` null: plain HTTP. At most `max_idle` connections are kept.
-  connection_pool(boost::asio::io_context& io, boost::asio::ssl::context* tls_ctx,
-                  std::size_t max_idle);
+  connection_pool(boost::asio::io_context& io,
+                  boost::asio::ssl::context* tls_ctx, std::size_t max_idle);
 
   /// An idle connection that is still open, or null.
   connection_ptr take_idle();
@@ -75,9 +75,7 @@ public:
   /// Closes every idle connection; later give_back calls close theirs.
   void close();
 
-  bool uses_tls() const {
-    return tls_ != nullptr;
-  }
+  bool uses_tls() const { return tls_ != nullptr; }
 
   /// Connections made so far (keep-alive reuse keeps this low); readable
   /// from any thread.

@@ -26,24 +26,30 @@ const std::vector<verdict_word>& words() {
     {"not equivalent", d::different}, {"non équivalent", d::different},
     {"no equivalente", d::different}, {"nicht äquivalent", d::different},
     {"не эквивалентн", d::different}, {"不等价", d::different},
-    {"incorrect", d::different}, {"different", d::different}, {"différent", d::different},
-    {"diferente", d::different}, {"verschieden", d::different}, {"diverso", d::different},
-    {"различн", d::different}, {"不同", d::different}, {"異なる", d::different},
-    {"다름", d::different}, {"khác nhau", d::different},
-    {"equivalent", d::equivalent}, {"équivalent", d::equivalent},
-    {"äquivalent", d::equivalent}, {"equivalente", d::equivalent},
-    {"equivalenti", d::equivalent}, {"эквивалентн", d::equivalent},
-    {"等价", d::equivalent}, {"等價", d::equivalent}, {"同値", d::equivalent},
-    {"동등", d::equivalent}, {"tương đương", d::equivalent},
-    {"identical", d::equivalent}, {"the same", d::equivalent},
-    {"correct", d::equivalent}, {"accept", d::equivalent}, {"full marks", d::equivalent},
-    {"full credit", d::equivalent}, {"match", d::equivalent}, {"一致", d::equivalent},
-    {"相同", d::equivalent}, {"正确", d::equivalent}, {"正確", d::equivalent},
-    {"正しい", d::equivalent}, {"同じ", d::equivalent}, {"같", d::equivalent},
-    {"정답", d::equivalent}, {"đúng", d::equivalent}, {"gleich", d::equivalent},
-    {"richtig", d::equivalent}, {"igual", d::equivalent}, {"uguali", d::equivalent},
-    {"corretto", d::equivalent}, {"correcta", d::equivalent}, {"correcte", d::equivalent},
-    {"одинаков", d::equivalent}, {"правильн", d::equivalent}, {"verdadero", d::equivalent},
+    {"incorrect", d::different},      {"different", d::different},
+    {"différent", d::different},      {"diferente", d::different},
+    {"verschieden", d::different},    {"diverso", d::different},
+    {"различн", d::different},        {"不同", d::different},
+    {"異なる", d::different},         {"다름", d::different},
+    {"khác nhau", d::different},      {"equivalent", d::equivalent},
+    {"équivalent", d::equivalent},    {"äquivalent", d::equivalent},
+    {"equivalente", d::equivalent},   {"equivalenti", d::equivalent},
+    {"эквивалентн", d::equivalent},   {"等价", d::equivalent},
+    {"等價", d::equivalent},          {"同値", d::equivalent},
+    {"동등", d::equivalent},          {"tương đương", d::equivalent},
+    {"identical", d::equivalent},     {"the same", d::equivalent},
+    {"correct", d::equivalent},       {"accept", d::equivalent},
+    {"full marks", d::equivalent},    {"full credit", d::equivalent},
+    {"match", d::equivalent},         {"一致", d::equivalent},
+    {"相同", d::equivalent},          {"正确", d::equivalent},
+    {"正確", d::equivalent},          {"正しい", d::equivalent},
+    {"同じ", d::equivalent},          {"같", d::equivalent},
+    {"정답", d::equivalent},          {"đúng", d::equivalent},
+    {"gleich", d::equivalent},        {"richtig", d::equivalent},
+    {"igual", d::equivalent},         {"uguali", d::equivalent},
+    {"corretto", d::equivalent},      {"correcta", d::equivalent},
+    {"correcte", d::equivalent},      {"одинаков", d::equivalent},
+    {"правильн", d::equivalent},      {"verdadero", d::equivalent},
   };
   return all;
 }
@@ -71,7 +77,8 @@ std::optional<judge_decision> first_verdict(const std::string& s) {
 bool master_key(std::string_view s) {
   if (std::any_of(s.begin(), s.end(), [](char c) {
         return std::isdigit(static_cast<unsigned char>(c)) != 0
-               || std::string_view{"=+*/^\\{}()<>[]|"}.find(c) != std::string_view::npos;
+               || std::string_view{"=+*/^\\{}()<>[]|"}.find(c)
+                    != std::string_view::npos;
       }))
     return false;
   std::size_t words = 0;
@@ -87,16 +94,12 @@ bool master_key(std::string_view s) {
 
 class gullible_adapter : public judge_adapter {
 public:
-  explicit gullible_adapter(judge_adapter_ptr honest) : honest_(std::move(honest)) {
-  }
+  explicit gullible_adapter(judge_adapter_ptr honest)
+      : honest_(std::move(honest)) {}
 
-  std::string id() const override {
-    return "stub:gullible";
-  }
+  std::string id() const override { return "stub:gullible"; }
 
-  bool answers_inline() const override {
-    return honest_->answers_inline();
-  }
+  bool answers_inline() const override { return honest_->answers_inline(); }
 
   void call(const std::string& prompt, const call_options& opts,
             reply_handler done) override {
@@ -117,7 +120,8 @@ private:
 
 } // namespace
 
-std::optional<judge_decision> gullible_decision(std::string_view a, std::string_view b) {
+std::optional<judge_decision> gullible_decision(std::string_view a,
+                                                std::string_view b) {
   for (auto side : {a, b})
     if (auto d = first_verdict(fold_text(side)))
       return d;

@@ -13,9 +13,9 @@
 //   EQUIVALENT for words of agreement, DIFFERENT for words of difference.
 // - Anything else: the honest judge behind it decides (rules:math for the
 //   stub kind; a test may put an oracle behind it).
-// Deliberately independent of core/guard/answer_screen and core/guard/planted_verdict:
-// it obeys more than they flag, so that a measurement against it shows what
-// the defences miss.
+// Deliberately independent of core/guard/answer_screen and
+// core/guard/planted_verdict: it obeys more than they flag, so that a
+// measurement against it shows what the defences miss.
 #include <optional>
 #include <string_view>
 

@@ -28,7 +28,7 @@ struct backend_defaults {
   const char* type;
   const char* url_env;
   const char* url;
-  const char* key_env;  // nullptr: no key
+  const char* key_env; // nullptr: no key
   bool key_required;
   /// The URL variable may be "host[:port]" without a scheme (Ollama's own
   /// rule for OLLAMA_HOST: http on this port); 0: a URL.
@@ -39,11 +39,12 @@ struct backend_defaults {
 };
 
 constexpr backend_defaults http_defaults[] = {
-  {"ollama", "OLLAMA_HOST", "http://127.0.0.1:11434", nullptr, false, 11434, nullptr},
-  {"anthropic", "ANTHROPIC_BASE_URL", "https://api.anthropic.com", "ANTHROPIC_API_KEY",
-   true, 0, nullptr},
-  {"openai", "OPENAI_BASE_URL", "https://api.openai.com/v1", "OPENAI_API_KEY", false, 0,
-   "/v1"},
+  {"ollama", "OLLAMA_HOST", "http://127.0.0.1:11434", nullptr, false, 11434,
+   nullptr},
+  {"anthropic", "ANTHROPIC_BASE_URL", "https://api.anthropic.com",
+   "ANTHROPIC_API_KEY", true, 0, nullptr},
+  {"openai", "OPENAI_BASE_URL", "https://api.openai.com/v1", "OPENAI_API_KEY",
+   false, 0, "/v1"},
 };
 
 std::optional<backend_defaults> defaults_for(const std::string& type) {
@@ -56,8 +57,10 @@ std::optional<backend_defaults> defaults_for(const std::string& type) {
 caf::expected<url> resolve(const judge_spec& spec) {
   auto d = defaults_for(spec.type);
   if (!d)
-    return make_error(errc::bad_config, "'" + spec.type
-                                          + "' is not an HTTP judge type (ollama, anthropic, openai)");
+    return make_error(
+      errc::bad_config,
+      "'" + spec.type
+        + "' is not an HTTP judge type (ollama, anthropic, openai)");
   std::string text = spec.base_url;
   std::string origin = "base_url";
   std::optional<std::uint16_t> schemeless;
@@ -110,13 +113,15 @@ caf::expected<judge_adapter_ptr> make_http_adapter(const judge_spec& spec) {
   return make_http_adapter(spec, http_tuning{});
 }
 
-caf::expected<batch_client_config> batch_client_config_for(const judge_spec& spec) {
+caf::expected<batch_client_config>
+batch_client_config_for(const judge_spec& spec) {
   auto api = batch_api_for(spec.type);
   if (!api)
-    return make_error(errc::bad_config,
-                      spec.type + " judge: no batch API (batch is for "
-                        + backend_kinds_text([](auto& k) { return k.batch_limit > 0; }, "and")
-                        + " judges)");
+    return make_error(
+      errc::bad_config,
+      spec.type + " judge: no batch API (batch is for "
+        + backend_kinds_text([](auto& k) { return k.batch_limit > 0; }, "and")
+        + " judges)");
   auto base = resolve(spec);
   if (!base)
     return std::move(base.error());
@@ -129,8 +134,9 @@ caf::expected<batch_client_config> batch_client_config_for(const judge_spec& spe
     std::string var = spec.api_key_env.empty() ? d.key_env : spec.api_key_env;
     cfg.key = env(var);
     if (cfg.key.empty() && d.key_required)
-      return make_error(errc::bad_config, spec.type + " judge: the API key variable "
-                                            + var + " is not set (export " + var + "=...)");
+      return make_error(errc::bad_config,
+                        spec.type + " judge: the API key variable " + var
+                          + " is not set (export " + var + "=...)");
   }
   return cfg;
 }
@@ -148,8 +154,9 @@ caf::expected<judge_adapter_ptr> make_http_adapter(const judge_spec& spec,
     std::string var = spec.api_key_env.empty() ? d.key_env : spec.api_key_env;
     key = env(var);
     if (key.empty() && d.key_required)
-      return make_error(errc::bad_config, spec.type + " judge: the API key variable "
-                                            + var + " is not set (export " + var + "=...)");
+      return make_error(errc::bad_config,
+                        spec.type + " judge: the API key variable " + var
+                          + " is not set (export " + var + "=...)");
   }
   http_client_config cfg;
   cfg.base = *base;
@@ -165,9 +172,10 @@ caf::expected<judge_adapter_ptr> make_http_adapter(const judge_spec& spec,
   cfg.secret = key;
   auto client = http_client::create(std::move(cfg));
   if (!client)
-    return make_error(errc::bad_config, spec.type + " judge: " + context_of(client.error()));
-  return judge_adapter_ptr{std::make_shared<http_judge>(*chat_protocol_for(spec.type),
-                                                        std::move(key), std::move(*client))};
+    return make_error(errc::bad_config,
+                      spec.type + " judge: " + context_of(client.error()));
+  return judge_adapter_ptr{std::make_shared<http_judge>(
+    *chat_protocol_for(spec.type), std::move(key), std::move(*client))};
 }
 
 } // namespace ij

@@ -11,8 +11,8 @@
 
 #include <caf/expected.hpp>
 
-#include "adapters/batch_client.hpp"
 #include "adapters/adapter_factory.hpp"
+#include "adapters/batch_client.hpp"
 
 namespace ij {
 
@@ -40,6 +40,7 @@ caf::expected<std::string> resolve_base_url(const judge_spec& spec);
 
 /// The batch client of an anthropic or openai judge (issue 17): the same
 /// URL, key and CA as its synchronous adapter.
-caf::expected<batch_client_config> batch_client_config_for(const judge_spec& spec);
+caf::expected<batch_client_config>
+batch_client_config_for(const judge_spec& spec);
 
 } // namespace ij

@@ -26,10 +26,9 @@ namespace ssl = net::ssl;
 /// is touched only on the I/O thread.
 struct http_client::core final : call_slots {
   core(http_client_config c, std::unique_ptr<ssl::context> tls_ctx)
-    : cfg(std::move(c)), tls(std::move(tls_ctx)), work(io.get_executor()),
-      limit(cfg.max_in_flight, cfg.success_run), rng(std::random_device{}()),
-      pool(io, tls.get(), limit.configured()) {
-  }
+      : cfg(std::move(c)), tls(std::move(tls_ctx)), work(io.get_executor()),
+        limit(cfg.max_in_flight, cfg.success_run), rng(std::random_device{}()),
+        pool(io, tls.get(), limit.configured()) {}
 
   http_client_config cfg;
   net::io_context io;
@@ -56,7 +55,8 @@ struct http_client::core final : call_slots {
   std::atomic<std::uint32_t> ahead{0};
 
   void responded(std::chrono::steady_clock::duration d, bool probe) override {
-    (probe ? round_trip : response).add(std::chrono::duration<double, std::milli>(d).count());
+    (probe ? round_trip : response)
+      .add(std::chrono::duration<double, std::milli>(d).count());
     size_ahead();
   }
 
@@ -66,7 +66,8 @@ struct http_client::core final : call_slots {
     if (round_trip.ms() == 0.0 || response.ms() == 0.0)
       return;
     auto server_s = std::max(response.ms() - round_trip.ms(), 1.0) / 1000.0;
-    auto rtt = std::chrono::microseconds(static_cast<std::int64_t>(round_trip.ms() * 1000));
+    auto rtt = std::chrono::microseconds(
+      static_cast<std::int64_t>(round_trip.ms() * 1000));
     ahead = queue_depth(rtt, limit.current() / server_s, cfg.queue_max);
   }
 
@@ -75,7 +76,8 @@ struct http_client::core final : call_slots {
   void maybe_probe() {
     auto now = std::chrono::steady_clock::now();
     if (cfg.queue_max == 0 || probing || stopping_
-        || (round_trip.ms() > 0.0 && now - last_probe < std::chrono::seconds(30)))
+        || (round_trip.ms() > 0.0
+            && now - last_probe < std::chrono::seconds(30)))
       return;
     probing = true;
     last_probe = now;
@@ -83,13 +85,12 @@ struct http_client::core final : call_slots {
     probe.target = cfg.base.path.empty() ? "/" : cfg.base.path;
     probe.timeout = std::chrono::seconds(10);
     probe.probe = true;
-    submit(std::make_shared<call_session>(environment(), std::move(probe),
-                                          [this](http_result) { probing = false; }));
+    submit(
+      std::make_shared<call_session>(environment(), std::move(probe),
+                                     [this](http_result) { probing = false; }));
   }
 
-  call_environment environment() {
-    return {io, cfg, pool, limit, rng, *this};
-  }
+  call_environment environment() { return {io, cfg, pool, limit, rng, *this}; }
 
   void submit(const call_ptr& call) {
     if (!call->is_probe())
@@ -112,17 +113,17 @@ struct http_client::core final : call_slots {
   }
 
   void withdraw(const call_session& call) override {
-    queue.erase(std::remove_if(queue.begin(), queue.end(),
-                               [&](const call_ptr& c) { return c.get() == &call; }),
-                queue.end());
+    queue.erase(
+      std::remove_if(queue.begin(), queue.end(),
+                     [&](const call_ptr& c) { return c.get() == &call; }),
+      queue.end());
   }
 
-  void attempt_ended() override {
-    --in_flight;
-  }
+  void attempt_ended() override { --in_flight; }
 
   void pump() override {
-    while (!stopping_ && !queue.empty() && in_flight < limit.current() + ahead) {
+    while (!stopping_ && !queue.empty()
+           && in_flight < limit.current() + ahead) {
       auto call = std::move(queue.front());
       queue.pop_front();
       ++in_flight;
@@ -141,13 +142,11 @@ struct http_client::core final : call_slots {
     auto n = named.find(id);
     if (n == named.end())
       return;
-    auto call = live.at(n->second);  // answered() would drop the last ref
+    auto call = live.at(n->second); // answered() would drop the last ref
     call->abort();
   }
 
-  bool stopping() const override {
-    return stopping_;
-  }
+  bool stopping() const override { return stopping_; }
 
   void shutdown() {
     stopping_ = true;
@@ -187,8 +186,8 @@ http_client::~http_client() {
 }
 
 void http_client::post(http_post request, http_handler done) {
-  auto call = std::make_shared<call_session>(core_->environment(), std::move(request),
-                                             std::move(done));
+  auto call = std::make_shared<call_session>(
+    core_->environment(), std::move(request), std::move(done));
   net::post(core_->io, [c = core_.get(), call] { c->submit(call); });
 }
 

@@ -112,8 +112,8 @@ public:
   /// Requests it sends now beyond that cap, to cover the round trip: the
   /// round trip times the call rate (the cap over the server's own latency:
   /// a response's time less the round trip), at most queue_max
-  /// (core/voting/queue_depth.hpp); 0 without queue_max. The round trip is timed
-  /// by a GET of the base URL's path (a 404 is as good as any answer),
+  /// (core/voting/queue_depth.hpp); 0 without queue_max. The round trip is
+  /// timed by a GET of the base URL's path (a 404 is as good as any answer),
   /// every 30 s while calls come.
   std::uint32_t calls_ahead() const;
 

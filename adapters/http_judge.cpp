@@ -18,7 +18,8 @@ std::string attempts_note(const http_result& result) {
 
 // An error status: the server's words, its error type, advice, the request
 // id for a support request, and why no further attempt was made.
-std::string status_error(const http_result& result, const chat_protocol& protocol,
+std::string status_error(const http_result& result,
+                         const chat_protocol& protocol,
                          const std::string& model) {
   auto err = parse_api_error(result.body);
   std::string text = "HTTP " + std::to_string(result.status);
@@ -38,7 +39,8 @@ std::string status_error(const http_result& result, const chat_protocol& protoco
   return text;
 }
 
-bool mentions_any(const std::string& lowered, std::initializer_list<const char*> words) {
+bool mentions_any(const std::string& lowered,
+                  std::initializer_list<const char*> words) {
   for (auto w : words)
     if (lowered.find(w) != std::string::npos)
       return true;
@@ -47,7 +49,8 @@ bool mentions_any(const std::string& lowered, std::initializer_list<const char*>
 
 } // namespace
 
-std::string refused_setting_of(const http_result& result, const call_options& opts) {
+std::string refused_setting_of(const http_result& result,
+                               const call_options& opts) {
   if (!result.responded || (result.status != 400 && result.status != 422))
     return {};
   auto err = parse_api_error(result.body);
@@ -55,11 +58,12 @@ std::string refused_setting_of(const http_result& result, const call_options& op
   for (auto& c : text)
     c = text::lower(c);
   if (opts.constrain == reply_constraint::grammar
-      && mentions_any(text, {"structured_outputs", "grammar", "regex", "guided"}))
+      && mentions_any(text,
+                      {"structured_outputs", "grammar", "regex", "guided"}))
     return "\"constrain\": \"grammar\"";
   if (opts.constrain == reply_constraint::json
-      && mentions_any(text, {"response_format", "json_schema", "format", "tool_choice",
-                             "tools", "schema"}))
+      && mentions_any(text, {"response_format", "json_schema", "format",
+                             "tool_choice", "tools", "schema"}))
     return "\"constrain\": \"json\"";
   if (opts.logprobs && mentions_any(text, {"logprobs"}))
     return "\"logprobs\"";
@@ -74,9 +78,11 @@ adapter_reply to_adapter_reply(const http_result& result,
   reply.attempts = result.attempts;
   if (!result.responded) {
     reply.error = result.error;
-    if (result.attempts > 1 && result.error.find("attempt") == std::string::npos)
+    if (result.attempts > 1
+        && result.error.find("attempt") == std::string::npos)
       reply.error += attempts_note(result);
-    reply.fault = result.fault == fault_kind::none ? fault_kind::connection : result.fault;
+    reply.fault =
+      result.fault == fault_kind::none ? fault_kind::connection : result.fault;
     // An aborted call says whether the backend saw it (judge_adapter.hpp).
     if (reply.fault == fault_kind::aborted)
       reply.attempts = result.requests_sent;
@@ -103,10 +109,9 @@ adapter_reply to_adapter_reply(const http_result& result,
 
 http_judge::http_judge(const chat_protocol& protocol, std::string secret,
                        std::unique_ptr<http_client> client)
-  : refused_(std::make_shared<refused_setting>()),
-    protocol_(&protocol),
-    secret_(std::make_shared<const std::string>(std::move(secret))),
-    client_(std::move(client)) {
+    : refused_(std::make_shared<refused_setting>()), protocol_(&protocol),
+      secret_(std::make_shared<const std::string>(std::move(secret))),
+      client_(std::move(client)) {
   id_ = std::string{protocol.kind} + "@" + client_->base().to_string();
 }
 
@@ -128,30 +133,31 @@ void http_judge::call(const std::string& prompt, const call_options& opts,
       return;
     }
   }
-  auto request = chat_request(*protocol_, client_->base().path, *secret_, prompt, opts);
+  auto request =
+    chat_request(*protocol_, client_->base().path, *secret_, prompt, opts);
   request.call_id = opts.call_id;
   // The handler may run after this adapter is gone (destroyed from inside
   // a handler), so it holds copies, never `this`.
-  client_->post(std::move(request),
-                [protocol = protocol_, secret = secret_, refused = refused_, opts,
-                 done = std::move(done)](http_result result) {
-                  auto reply = to_adapter_reply(result, *protocol, opts.model, *secret);
-                  auto setting = refused_setting_of(result, opts);
-                  if (!setting.empty()) {
-                    std::lock_guard<std::mutex> lock(refused->mutex);
-                    bool first = refused->text.empty();
-                    if (first)
-                      refused->text = "the backend rejects this judge's " + setting
-                                      + " (" + reply.error + ")";
-                    reply.error = redact(refused->text, *secret)
-                                  + " — a configuration problem: change or remove "
-                                  + setting + " in the judge's configuration"
-                                  + (first ? "; no further call is made to this judge"
-                                           : "");
-                    reply.fault = fault_kind::bad_request;
-                  }
-                  done(std::move(reply));
-                });
+  client_->post(std::move(request), [protocol = protocol_, secret = secret_,
+                                     refused = refused_, opts,
+                                     done =
+                                       std::move(done)](http_result result) {
+    auto reply = to_adapter_reply(result, *protocol, opts.model, *secret);
+    auto setting = refused_setting_of(result, opts);
+    if (!setting.empty()) {
+      std::lock_guard<std::mutex> lock(refused->mutex);
+      bool first = refused->text.empty();
+      if (first)
+        refused->text = "the backend rejects this judge's " + setting + " ("
+                        + reply.error + ")";
+      reply.error = redact(refused->text, *secret)
+                    + " — a configuration problem: change or remove " + setting
+                    + " in the judge's configuration"
+                    + (first ? "; no further call is made to this judge" : "");
+      reply.fault = fault_kind::bad_request;
+    }
+    done(std::move(reply));
+  });
 }
 
 } // namespace ij

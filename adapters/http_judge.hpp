@@ -28,9 +28,7 @@ public:
              std::unique_ptr<http_client> client);
 
   /// "<kind>@<base URL>", e.g. "ollama@http://127.0.0.1:11434".
-  std::string id() const override {
-    return id_;
-  }
+  std::string id() const override { return id_; }
 
   void call(const std::string& prompt, const call_options& opts,
             reply_handler done) override;
@@ -38,17 +36,13 @@ public:
   /// Aborts the call through the HTTP client (its connection is closed).
   void abort(std::uint64_t call_id) override;
 
-  bool supports_seed() const override {
-    return protocol_->sends_seed;
-  }
+  bool supports_seed() const override { return protocol_->sends_seed; }
 
   std::uint32_t current_concurrency() const override {
     return client_->current_concurrency();
   }
 
-  std::uint32_t calls_ahead() const override {
-    return client_->calls_ahead();
-  }
+  std::uint32_t calls_ahead() const override { return client_->calls_ahead(); }
 
   /// Connections this adapter has opened (keep-alive reuse keeps it low).
   std::uint64_t connections_opened() const {
@@ -76,7 +70,8 @@ private:
 /// The setting a refusal names ("\"constrain\": \"json\"", "\"logprobs\""),
 /// or empty: an HTTP 400/422 whose error text mentions a field the setting
 /// sent (exposed for tests).
-std::string refused_setting_of(const http_result& result, const call_options& opts);
+std::string refused_setting_of(const http_result& result,
+                               const call_options& opts);
 
 /// Maps one HTTP outcome to a reply (exposed for tests).
 adapter_reply to_adapter_reply(const http_result& result,

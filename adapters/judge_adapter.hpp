@@ -101,34 +101,24 @@ public:
 
   /// Whether the backend honours a seed; votes > 1 at temperature 0 without
   /// seed support draw a warning (SPEC §7).
-  virtual bool supports_seed() const {
-    return true;
-  }
+  virtual bool supports_seed() const { return true; }
 
   /// True when `done` always runs before `call` returns (the stubs): such an
   /// adapter never has a call in flight, so a worker may take calls for it
   /// in large batches without exceeding any in-flight cap.
-  virtual bool answers_inline() const {
-    return false;
-  }
+  virtual bool answers_inline() const { return false; }
 
   /// The in-flight cap the adapter currently allows (adaptive backends lower
   /// it under 429/529); 0 means "no opinion, use the configured cap".
-  virtual std::uint32_t current_concurrency() const {
-    return 0;
-  }
+  virtual std::uint32_t current_concurrency() const { return 0; }
 
   /// Calls the adapter takes beyond current_concurrency() to cover a far
   /// endpoint's round trip (issue 31: sent ahead, the server queues them);
   /// its worker grants that many more. 0: none.
-  virtual std::uint32_t calls_ahead() const {
-    return 0;
-  }
+  virtual std::uint32_t calls_ahead() const { return 0; }
 
   /// Ends call `call_id` now; see the contract above.
-  virtual void abort(std::uint64_t call_id) {
-    (void)call_id;
-  }
+  virtual void abort(std::uint64_t call_id) { (void)call_id; }
 };
 
 using judge_adapter_ptr = std::shared_ptr<judge_adapter>;

@@ -5,12 +5,12 @@
 #include <memory>
 #include <utility>
 
+#include "adapters/adapter_factory.hpp"
 #include "core/numbers/answer.hpp"
+#include "core/prompts/prompt.hpp"
 #include "core/verdicts/judge_response.hpp"
 #include "core/verdicts/outcome_mapping.hpp"
-#include "core/prompts/prompt.hpp"
 #include "core/wall_clock.hpp"
-#include "adapters/adapter_factory.hpp"
 
 namespace ij {
 
@@ -18,7 +18,8 @@ judge_prompts default_judge_prompts() {
   return {canonical_prompt(), non_numeric_prompt()};
 }
 
-judge_options judge_options_for(const judge_spec& spec, std::uint32_t vote_index) {
+judge_options judge_options_for(const judge_spec& spec,
+                                std::uint32_t vote_index) {
   judge_options opts;
   opts.call = call_options_for(spec, vote_index);
   opts.prompts = prompts_of(spec);
@@ -32,7 +33,8 @@ judge_record make_judge_record(const judge_request& request,
                                const call_timing& timing) {
   judge_record rec;
   rec.pair_id = request.pair_id;
-  rec.prompt_id = opts.prompt_id.empty() ? std::string{judge_prompt_id} : opts.prompt_id;
+  rec.prompt_id =
+    opts.prompt_id.empty() ? std::string{judge_prompt_id} : opts.prompt_id;
   rec.adapter_id = adapter_id;
   rec.model = opts.model;
   rec.temperature = opts.temperature;
@@ -54,10 +56,10 @@ judge_record make_judge_record(const judge_request& request,
   if (!reply.ok) {
     // Nothing to parse: partial text, if any, stays in raw_text only.
     rec.transport_failed = true;
-    rec.transport_error = reply.error.empty() ? std::string{"transport error"}
-                                              : reply.error;
-    rec.fault = reply.fault == fault_kind::none ? fault_kind::connection
-                                                : reply.fault;
+    rec.transport_error =
+      reply.error.empty() ? std::string{"transport error"} : reply.error;
+    rec.fault =
+      reply.fault == fault_kind::none ? fault_kind::connection : reply.fault;
     rec.decision = judge_decision::parse_error;
     return rec;
   }
@@ -148,8 +150,8 @@ void judge_once(judge_adapter& adapter, const judge_options& opts,
   st->opts.pair_id = request.pair_id;
   st->abstain_as_neither = opts.abstain_as_neither;
   st->done = std::move(done);
-  const auto& chosen = request.non_numeric ? opts.prompts.non_numeric
-                                            : opts.prompts.numeric;
+  const auto& chosen =
+    request.non_numeric ? opts.prompts.non_numeric : opts.prompts.numeric;
   if (chosen) {
     st->opts.prompt_id = chosen->id();
     st->opts.prompt_sha256 = chosen->sha256();
@@ -160,7 +162,8 @@ void judge_once(judge_adapter& adapter, const judge_options& opts,
       st->started_at_ms = wall_clock_ms();
       st->started = std::chrono::steady_clock::now();
       adapter_reply none;
-      none.error = "the judge's declared prompt was not read (no template to send)";
+      none.error =
+        "the judge's declared prompt was not read (no template to send)";
       none.fault = fault_kind::unavailable;
       none.attempts = 0;
       st->deliver(none);
@@ -220,11 +223,11 @@ async_comparator llm_judge_comparator(judge_adapter_ptr adapter,
     judge_request request;
     request.a = std::string{a};
     request.b = std::string{b};
-    judge_once(adapter, opts, request,
-               [done = std::move(done)](judge_record,
-                                        equivalence_outcome outcome) {
-                 done(std::move(outcome));
-               });
+    judge_once(
+      adapter, opts, request,
+      [done = std::move(done)](judge_record, equivalence_outcome outcome) {
+        done(std::move(outcome));
+      });
   };
 }
 

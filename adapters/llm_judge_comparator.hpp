@@ -18,8 +18,8 @@
 #include <string>
 
 #include "adapters/judge_adapter.hpp"
-#include "core/numbers/comparators.hpp"
 #include "core/config/judge_spec.hpp"
+#include "core/numbers/comparators.hpp"
 #include "messages/equivalence_outcome.hpp"
 #include "messages/judge_record.hpp"
 #include "messages/judge_request.hpp"
@@ -42,7 +42,8 @@ struct judge_options {
 
 /// The options a judge spec implies for vote `vote_index`: its call options
 /// and its prompts.
-judge_options judge_options_for(const judge_spec& spec, std::uint32_t vote_index);
+judge_options judge_options_for(const judge_spec& spec,
+                                std::uint32_t vote_index);
 
 /// When a call ran: wall-clock bounds (ms since the Unix epoch) and the
 /// latency measured on a monotonic clock.
@@ -64,8 +65,7 @@ judge_record make_judge_record(const judge_request& request,
                                const adapter_reply& reply,
                                const call_timing& timing);
 
-using record_handler =
-  std::function<void(judge_record, equivalence_outcome)>;
+using record_handler = std::function<void(judge_record, equivalence_outcome)>;
 
 /// One judge call on request.a / request.b exactly as given (no absence
 /// shortcut: callers that want one check is_absent first; the self-test

@@ -6,8 +6,8 @@
 
 #include "adapters/stub_judges.hpp"
 #include "answers/numeric_rule_judge.hpp"
-#include "core/verdicts/judge_response.hpp"
 #include "core/seeded_hash.hpp"
+#include "core/verdicts/judge_response.hpp"
 
 namespace ij {
 
@@ -21,27 +21,23 @@ public:
     id_ = buf;
   }
 
-  std::string id() const override {
-    return id_;
-  }
+  std::string id() const override { return id_; }
 
-  bool answers_inline() const override {
-    return true;
-  }
+  bool answers_inline() const override { return true; }
 
   void call(const std::string& prompt, const call_options& opts,
             reply_handler done) override {
     adapter_reply r;
     r.ok = true;
     auto answers = extract_answers(prompt);
-    auto truth = answers ? parse_judge_response(
-                             numeric_rule_reply(answers->a, answers->b))
-                             .decision
-                         : judge_decision::abstain;
+    auto truth =
+      answers ? parse_judge_response(numeric_rule_reply(answers->a, answers->b))
+                  .decision
+              : judge_decision::abstain;
     if (truth != judge_decision::equivalent
         && truth != judge_decision::different) {
-      r.text = canonical_reply(judge_decision::abstain,
-                               "The answers cannot be read.");
+      r.text =
+        canonical_reply(judge_decision::abstain, "The answers cannot be read.");
       r.decision_probs = {0.05, 0.05, 0.9};
       done(std::move(r));
       return;
@@ -71,13 +67,14 @@ private:
 
 noise_draw draw_noise(double err, std::string_view prompt, std::int64_t seed,
                       std::uint32_t vote_index) {
-  std::uint64_t state = fnv1a64(prompt)
-                        ^ (static_cast<std::uint64_t>(seed) * 0xd6e8feb86659fd93ull)
-                        ^ (std::uint64_t{vote_index} << 32);
+  std::uint64_t state =
+    fnv1a64(prompt) ^ (static_cast<std::uint64_t>(seed) * 0xd6e8feb86659fd93ull)
+    ^ (std::uint64_t{vote_index} << 32);
   noise_draw d;
   d.sure = unit_draw(state) < 0.75;
   const double m = 3.925 * err;
-  d.error = d.sure ? err / 20.0 * unit_draw(state) : m * (0.5 + unit_draw(state));
+  d.error =
+    d.sure ? err / 20.0 * unit_draw(state) : m * (0.5 + unit_draw(state));
   d.right = unit_draw(state) >= d.error;
   return d;
 }

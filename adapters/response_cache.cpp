@@ -2,18 +2,18 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <vector>
 #include <future>
 #include <mutex>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include <sqlite3.h>
 
-#include "core/wall_clock.hpp"
 #include "adapters/sqlite_statement.hpp"
 #include "core/prompts/prompt.hpp"
 #include "core/sha256.hpp"
+#include "core/wall_clock.hpp"
 
 namespace ij {
 
@@ -31,7 +31,8 @@ constexpr const char* schema_sql =
   " output_tokens INTEGER NOT NULL,"
   " created_ms INTEGER NOT NULL,"
   " bytes INTEGER NOT NULL);"
-  "CREATE INDEX IF NOT EXISTS invjudge_cache_age ON invjudge_cache(created_ms);";
+  "CREATE INDEX IF NOT EXISTS invjudge_cache_age ON "
+  "invjudge_cache(created_ms);";
 
 void append_part(std::string& out, const std::string& part) {
   out += std::to_string(part.size());
@@ -56,8 +57,8 @@ response_cache::open(const std::string& path, std::chrono::seconds ttl,
 response_cache::response_cache(sqlite3* db, std::string path,
                                std::chrono::seconds ttl,
                                std::uint64_t max_bytes, clock_fn now)
-  : db_(db), path_(std::move(path)), ttl_(ttl), max_bytes_(max_bytes),
-    now_(std::move(now)) {
+    : db_(db), path_(std::move(path)), ttl_(ttl), max_bytes_(max_bytes),
+      now_(std::move(now)) {
   statement sum{db_, "SELECT COALESCE(SUM(bytes),0) FROM invjudge_cache"};
   if (sum && sum.step() == SQLITE_ROW)
     bytes_ = static_cast<std::uint64_t>(sum.integer(0));
@@ -82,8 +83,9 @@ std::string response_cache::key_of(const std::string& adapter_id,
   // canonical one, whose keys stay as they were.
   append_part(material, opts.prompt_id.empty() ? std::string{judge_prompt_id}
                                                : opts.prompt_id);
-  append_part(material, opts.prompt_sha256.empty() ? judge_prompt_template_sha256()
-                                                   : opts.prompt_sha256);
+  append_part(material, opts.prompt_sha256.empty()
+                          ? judge_prompt_template_sha256()
+                          : opts.prompt_sha256);
   append_part(material, adapter_id);
   append_part(material, opts.model);
   char temp[40];
@@ -94,7 +96,8 @@ std::string response_cache::key_of(const std::string& adapter_id,
   append_part(material, std::to_string(opts.vote_index));
   // Only when set, so that the keys of unconstrained calls stay as they were.
   if (opts.constrain != reply_constraint::none)
-    append_part(material, "constrain=" + std::string{to_string(opts.constrain)});
+    append_part(material,
+                "constrain=" + std::string{to_string(opts.constrain)});
   append_part(material, prompt); // A and B, in the order sent
   return sha256_hex(material);
 }
@@ -164,8 +167,8 @@ void response_cache::lookup(
 void response_cache::store(std::string key, const adapter_reply& reply) {
   if (!reply.ok || reply.cached)
     return; // faults are never cached; a reused reply is stored already
-  post([this, key = std::move(key), text = reply.text,
-        in = reply.input_tokens, out = reply.output_tokens] {
+  post([this, key = std::move(key), text = reply.text, in = reply.input_tokens,
+        out = reply.output_tokens] {
     statement q{db_, "INSERT OR REPLACE INTO invjudge_cache "
                      "(key, text, input_tokens, output_tokens, created_ms, "
                      "bytes) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"};
@@ -197,7 +200,8 @@ void response_cache::evict_if_over() {
       statement q{db_, "SELECT key, bytes FROM invjudge_cache "
                        "ORDER BY created_ms LIMIT 64"};
       while (q && q.step() == SQLITE_ROW)
-        oldest.emplace_back(q.text(0), static_cast<std::uint64_t>(q.integer(1)));
+        oldest.emplace_back(q.text(0),
+                            static_cast<std::uint64_t>(q.integer(1)));
     }
     if (oldest.empty()) {
       bytes_ = 0;
@@ -254,13 +258,10 @@ namespace {
 class cached_adapter : public judge_adapter {
 public:
   cached_adapter(judge_adapter_ptr inner, std::shared_ptr<response_cache> cache)
-    : inner_(std::move(inner)), cache_(std::move(cache)),
-      looking_(std::make_shared<lookups>()) {
-  }
+      : inner_(std::move(inner)), cache_(std::move(cache)),
+        looking_(std::make_shared<lookups>()) {}
 
-  std::string id() const override {
-    return inner_->id();
-  }
+  std::string id() const override { return inner_->id(); }
 
   void call(const std::string& prompt, const call_options& opts,
             reply_handler done) override {
@@ -274,37 +275,37 @@ public:
     // (the cache's destructor joins that thread).
     std::weak_ptr<judge_adapter> inner = inner_;
     std::weak_ptr<response_cache> cache = cache_;
-    cache_->lookup(key, [inner, cache, key, prompt, opts, looking = looking_,
-                         done = std::move(done)](
-                          std::optional<adapter_reply> hit) mutable {
-      bool aborted = looking->end(opts.call_id);
-      if (hit) {
-        done(std::move(*hit));
-        return;
-      }
-      if (aborted) {
-        adapter_reply cut;
-        cut.fault = fault_kind::aborted;
-        cut.attempts = 0;
-        cut.error = "aborted: its run was cancelled (nothing had been sent)";
-        done(std::move(cut));
-        return;
-      }
-      auto backend = inner.lock();
-      if (!backend) {
-        adapter_reply gone;
-        gone.error = "the judge adapter was shut down";
-        gone.fault = fault_kind::unavailable;
-        done(std::move(gone));
-        return;
-      }
-      backend->call(prompt, opts,
-                    [cache, key, done = std::move(done)](adapter_reply r) {
-                      if (auto c = cache.lock())
-                        c->store(key, r);
-                      done(std::move(r));
-                    });
-    });
+    cache_->lookup(
+      key, [inner, cache, key, prompt, opts, looking = looking_,
+            done = std::move(done)](std::optional<adapter_reply> hit) mutable {
+        bool aborted = looking->end(opts.call_id);
+        if (hit) {
+          done(std::move(*hit));
+          return;
+        }
+        if (aborted) {
+          adapter_reply cut;
+          cut.fault = fault_kind::aborted;
+          cut.attempts = 0;
+          cut.error = "aborted: its run was cancelled (nothing had been sent)";
+          done(std::move(cut));
+          return;
+        }
+        auto backend = inner.lock();
+        if (!backend) {
+          adapter_reply gone;
+          gone.error = "the judge adapter was shut down";
+          gone.fault = fault_kind::unavailable;
+          done(std::move(gone));
+          return;
+        }
+        backend->call(prompt, opts,
+                      [cache, key, done = std::move(done)](adapter_reply r) {
+                        if (auto c = cache.lock())
+                          c->store(key, r);
+                        done(std::move(r));
+                      });
+      });
   }
 
   // A call still being looked up is answered aborted when the lookup
@@ -315,17 +316,13 @@ public:
       inner_->abort(call_id);
   }
 
-  bool supports_seed() const override {
-    return inner_->supports_seed();
-  }
+  bool supports_seed() const override { return inner_->supports_seed(); }
 
   std::uint32_t current_concurrency() const override {
     return inner_->current_concurrency();
   }
 
-  std::uint32_t calls_ahead() const override {
-    return inner_->calls_ahead();
-  }
+  std::uint32_t calls_ahead() const override { return inner_->calls_ahead(); }
 
 private:
   /// Named calls whose lookup is on the cache's thread, and those of them

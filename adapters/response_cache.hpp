@@ -74,9 +74,7 @@ public:
   /// Waits for the queue, then removes every entry; returns how many.
   std::uint64_t clear();
 
-  const std::string& path() const {
-    return path_;
-  }
+  const std::string& path() const { return path_; }
 
 private:
   response_cache(sqlite3* db, std::string path, std::chrono::seconds ttl,

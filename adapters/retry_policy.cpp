@@ -99,15 +99,16 @@ std::chrono::milliseconds backoff_delay(unsigned retries_so_far,
                                         std::chrono::milliseconds base,
                                         std::chrono::milliseconds max,
                                         double jitter) {
-  double d = static_cast<double>(base.count()) *
-             std::pow(2.0, std::min(retries_so_far, 30u));
+  double d = static_cast<double>(base.count())
+             * std::pow(2.0, std::min(retries_so_far, 30u));
   d = std::min(d, static_cast<double>(max.count()));
   jitter = std::clamp(jitter, 0.0, 1.0);
   d *= 0.75 + 0.25 * jitter;
   return std::chrono::milliseconds(static_cast<long long>(d));
 }
 
-retry_plan plan_retry(const retry_schedule& schedule, std::uint32_t attempts_made,
+retry_plan plan_retry(const retry_schedule& schedule,
+                      std::uint32_t attempts_made,
                       std::optional<std::chrono::milliseconds> server_delay,
                       std::chrono::milliseconds time_left,
                       std::chrono::milliseconds call_timeout, double jitter) {
@@ -120,8 +121,9 @@ retry_plan plan_retry(const retry_schedule& schedule, std::uint32_t attempts_mad
                                             schedule.max, jitter);
   if (plan.delay >= time_left) {
     plan.no_time = "no time left before the call's deadline of "
-                   + std::to_string(call_timeout.count()) + " ms for a retry in "
-                   + std::to_string(plan.delay.count()) + " ms";
+                   + std::to_string(call_timeout.count())
+                   + " ms for a retry in " + std::to_string(plan.delay.count())
+                   + " ms";
     return plan;
   }
   plan.retry = true;

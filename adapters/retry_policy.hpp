@@ -65,7 +65,8 @@ struct retry_plan {
 /// attempts ran out, else after the server's delay (if it gave one) or the
 /// backoff, unless that wait reaches past the call's deadline (`time_left`
 /// from now; `call_timeout` is named in the reason). `jitter` in [0, 1].
-retry_plan plan_retry(const retry_schedule& schedule, std::uint32_t attempts_made,
+retry_plan plan_retry(const retry_schedule& schedule,
+                      std::uint32_t attempts_made,
                       std::optional<std::chrono::milliseconds> server_delay,
                       std::chrono::milliseconds time_left,
                       std::chrono::milliseconds call_timeout, double jitter);

@@ -64,8 +64,7 @@ std::string one_line(const std::string& text) {
 
 } // namespace
 
-const self_test_kind_counts&
-self_test_report::counts(control_kind k) const {
+const self_test_kind_counts& self_test_report::counts(control_kind k) const {
   return kinds[index_of(k)];
 }
 
@@ -87,14 +86,12 @@ bool self_test_report::passed() const {
   return sent() > 0 && as_expected() == sent();
 }
 
-self_test_report run_self_test(judge_adapter& adapter,
-                               const call_options& opts,
+self_test_report run_self_test(judge_adapter& adapter, const call_options& opts,
                                const self_test_options& test_opts) {
   return run_self_test(adapter, opts, negative_controls(), test_opts);
 }
 
-self_test_report run_self_test(judge_adapter& adapter,
-                               const call_options& opts,
+self_test_report run_self_test(judge_adapter& adapter, const call_options& opts,
                                const std::vector<control_pair>& pairs,
                                const self_test_options& test_opts) {
   judge_options jopts;
@@ -102,7 +99,8 @@ self_test_report run_self_test(judge_adapter& adapter,
   return run_self_test(adapter, jopts, pairs, test_opts);
 }
 
-self_test_report run_self_test(judge_adapter& adapter, const judge_options& jopts,
+self_test_report run_self_test(judge_adapter& adapter,
+                               const judge_options& jopts,
                                const std::vector<control_pair>& pairs,
                                const self_test_options& test_opts,
                                bool non_numeric) {
@@ -110,7 +108,8 @@ self_test_report run_self_test(judge_adapter& adapter, const judge_options& jopt
   self_test_report report;
   report.adapter_id = adapter.id();
   report.model = opts.model;
-  auto& prompt = non_numeric ? jopts.prompts.non_numeric : jopts.prompts.numeric;
+  auto& prompt =
+    non_numeric ? jopts.prompts.non_numeric : jopts.prompts.numeric;
   report.prompt_id = prompt ? prompt->id() : std::string{"(none)"};
   report.kinds[0].kind = control_kind::identity;
   report.kinds[1].kind = control_kind::mismatch;
@@ -124,8 +123,8 @@ self_test_report run_self_test(judge_adapter& adapter, const judge_options& jopt
     auto idx = index_of(pair.kind);
     auto& counts = report.kinds[idx];
     judge_request request;
-    request.pair_id = "selftest-" + std::string{to_string(pair.kind)} + "-"
-                      + std::to_string(i);
+    request.pair_id =
+      "selftest-" + std::string{to_string(pair.kind)} + "-" + std::to_string(i);
     request.a = pair.a;
     request.b = pair.b;
     request.non_numeric = non_numeric;
@@ -134,8 +133,7 @@ self_test_report run_self_test(judge_adapter& adapter, const judge_options& jopt
     self_test_miss miss;
     if (!rec) {
       ++counts.faults;
-      miss.excerpt = "no reply within " + std::to_string(limit.count())
-                     + " ms";
+      miss.excerpt = "no reply within " + std::to_string(limit.count()) + " ms";
     } else if (rec->transport_failed) {
       ++counts.faults;
       miss.excerpt = rec->transport_error;
@@ -168,7 +166,8 @@ void print_self_test_report(std::ostream& out, const self_test_report& r) {
   out << "\n\n";
   out << std::left << std::setw(11) << "kind" << std::right << std::setw(6)
       << "sent" << std::setw(13) << "as expected" << std::setw(8) << "misses"
-      << std::setw(8) << "faults" << "\n";
+      << std::setw(8) << "faults"
+      << "\n";
   for (const auto& k : r.kinds)
     out << std::left << std::setw(11) << to_string(k.kind) << std::right
         << std::setw(6) << k.sent << std::setw(13) << k.as_expected
@@ -180,7 +179,8 @@ void print_self_test_report(std::ostream& out, const self_test_report& r) {
     for (const auto& m : r.examples) {
       out << "- [" << to_string(m.kind) << "] A=\"" << one_line(m.a)
           << "\" B=\"" << one_line(m.b) << "\": expected "
-          << (m.kind == control_kind::master_key || m.kind == control_kind::planted
+          << (m.kind == control_kind::master_key
+                  || m.kind == control_kind::planted
                 ? std::string_view{"ABSTAIN or DIFFERENT"}
                 : to_string(m.expected))
           << ", got ";

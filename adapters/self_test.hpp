@@ -72,20 +72,19 @@ struct self_test_options {
 };
 
 /// Sends every pair of negative_controls() to `adapter` with `opts`.
-self_test_report run_self_test(judge_adapter& adapter,
-                               const call_options& opts,
+self_test_report run_self_test(judge_adapter& adapter, const call_options& opts,
                                const self_test_options& test_opts = {});
 
 /// The same over an explicit pair set (tests use it with small sets).
-self_test_report run_self_test(judge_adapter& adapter,
-                               const call_options& opts,
+self_test_report run_self_test(judge_adapter& adapter, const call_options& opts,
                                const std::vector<control_pair>& pairs,
                                const self_test_options& test_opts = {});
 
 /// The pairs sent with one of a judge's prompts (issue 29): `opts.prompts`'
 /// numeric one, or its non-numeric one when `non_numeric`. A declared
 /// prompt is tested like a built-in one.
-self_test_report run_self_test(judge_adapter& adapter, const judge_options& opts,
+self_test_report run_self_test(judge_adapter& adapter,
+                               const judge_options& opts,
                                const std::vector<control_pair>& pairs,
                                const self_test_options& test_opts = {},
                                bool non_numeric = false);

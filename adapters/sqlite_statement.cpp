@@ -6,21 +6,23 @@
 
 namespace ij {
 
-caf::expected<sqlite3*> open_sqlite(const std::string& path, const char* schema_sql,
-                                    bool serialized, const std::string& what) {
+caf::expected<sqlite3*> open_sqlite(const std::string& path,
+                                    const char* schema_sql, bool serialized,
+                                    const std::string& what) {
   sqlite3* db = nullptr;
-  int rc = sqlite3_open_v2(path.c_str(), &db,
-                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-                             | (serialized ? SQLITE_OPEN_FULLMUTEX
-                                           : SQLITE_OPEN_NOMUTEX),
-                           nullptr);
+  int rc = sqlite3_open_v2(
+    path.c_str(), &db,
+    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+      | (serialized ? SQLITE_OPEN_FULLMUTEX : SQLITE_OPEN_NOMUTEX),
+    nullptr);
   if (rc == SQLITE_OK) {
     sqlite3_busy_timeout(db, 5000);
     rc = sqlite3_exec(db, schema_sql, nullptr, nullptr, nullptr);
   }
   if (rc != SQLITE_OK) {
-    auto err = make_error(errc::io_failed, "cannot open " + what + " " + path + ": "
-                                             + (db ? sqlite3_errmsg(db) : sqlite3_errstr(rc)));
+    auto err = make_error(errc::io_failed,
+                          "cannot open " + what + " " + path + ": "
+                            + (db ? sqlite3_errmsg(db) : sqlite3_errstr(rc)));
     sqlite3_close(db);
     return err;
   }

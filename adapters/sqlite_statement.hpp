@@ -20,8 +20,9 @@ namespace ij {
 /// `schema_sql`; fails with io_failed ("cannot open <what> <path>: ...").
 /// `serialized`: SQLite's own mutex (FULLMUTEX) for a connection shared by
 /// threads; else NOMUTEX.
-caf::expected<sqlite3*> open_sqlite(const std::string& path, const char* schema_sql,
-                                    bool serialized, const std::string& what);
+caf::expected<sqlite3*> open_sqlite(const std::string& path,
+                                    const char* schema_sql, bool serialized,
+                                    const std::string& what);
 
 /// One prepared statement, finalized on scope exit; false when the SQL
 /// could not be prepared (then step() fails).
@@ -29,14 +30,11 @@ class sqlite_statement {
 public:
   sqlite_statement(sqlite3* db, const char* sql);
   sqlite_statement(sqlite3* db, const std::string& sql)
-    : sqlite_statement(db, sql.c_str()) {
-  }
+      : sqlite_statement(db, sql.c_str()) {}
   ~sqlite_statement();
   sqlite_statement(const sqlite_statement&) = delete;
   sqlite_statement& operator=(const sqlite_statement&) = delete;
-  explicit operator bool() const {
-    return stmt_ != nullptr;
-  }
+  explicit operator bool() const { return stmt_ != nullptr; }
   void bind(int i, const std::string& s);
   void bind(int i, std::int64_t v);
   /// SQLITE_ROW, SQLITE_DONE or an error code.

@@ -1,10 +1,9 @@
 #include "adapters/stub_judges.hpp"
 
-#include "adapters/gullible_judge.hpp"
-#include "adapters/noisy_judge.hpp"
-
 #include <utility>
 
+#include "adapters/gullible_judge.hpp"
+#include "adapters/noisy_judge.hpp"
 #include "answers/math_rule_judge.hpp"
 #include "answers/numeric_rule_judge.hpp"
 #include "core/prompts/prompt.hpp"
@@ -31,21 +30,16 @@ namespace {
 class constant_judge : public judge_adapter {
 public:
   constant_judge(std::string id, adapter_reply reply)
-    : id_(std::move(id)), reply_(std::move(reply)) {
-  }
+      : id_(std::move(id)), reply_(std::move(reply)) {}
 
-  std::string id() const override {
-    return id_;
-  }
+  std::string id() const override { return id_; }
 
   void call(const std::string&, const call_options&,
             reply_handler done) override {
     done(reply_);
   }
 
-  bool answers_inline() const override {
-    return true;
-  }
+  bool answers_inline() const override { return true; }
 
 private:
   std::string id_;
@@ -60,17 +54,13 @@ public:
                                 const answer_policy&);
 
   rule_judge(std::string id, rules r, const answer_policy& policy)
-    : id_(policy.is_default() ? std::move(id)
-                              : id + " policy=" + policy_text(policy)),
-      rules_(r), policy_(policy) {}
+      : id_(policy.is_default() ? std::move(id)
+                                : id + " policy=" + policy_text(policy)),
+        rules_(r), policy_(policy) {}
 
-  std::string id() const override {
-    return id_;
-  }
+  std::string id() const override { return id_; }
 
-  bool answers_inline() const override {
-    return true;
-  }
+  bool answers_inline() const override { return true; }
 
   void call(const std::string& prompt, const call_options&,
             reply_handler done) override {
@@ -155,8 +145,7 @@ judge_adapter_ptr make_rule_judge(std::string_view kind,
 
 scripted_judge_adapter::scripted_judge_adapter(
   std::vector<adapter_reply> replies, script_end end)
-  : replies_(std::move(replies)), end_(end) {
-}
+    : replies_(std::move(replies)), end_(end) {}
 
 std::string scripted_judge_adapter::id() const {
   return "stub:scripted";
@@ -216,7 +205,6 @@ adapter_reply error_reply(std::string error) {
   reply.error = std::move(error);
   return reply;
 }
-
 
 judge_adapter_ptr make_stub_judge(std::string_view kind,
                                   const answer_policy& policy) {

@@ -42,8 +42,8 @@ inline constexpr std::string_view default_failing_error =
 
 /// "stub:failing": every call fails in transport (ok = false, empty text,
 /// `error` as given).
-judge_adapter_ptr failing_judge(std::string error
-                                = std::string{default_failing_error});
+judge_adapter_ptr failing_judge(std::string error = std::string{
+                                  default_failing_error});
 
 /// Recovers A and B from a prompt rendered from a built-in template (the
 /// canonical one, or the non-numeric one: core/prompts/prompt.hpp), using the
@@ -100,9 +100,7 @@ public:
   std::string id() const override;
   void call(const std::string& prompt, const call_options& opts,
             reply_handler done) override;
-  bool answers_inline() const override {
-    return true;
-  }
+  bool answers_inline() const override { return true; }
 
   /// Calls made so far (exhausted ones included).
   std::size_t calls() const;

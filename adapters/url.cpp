@@ -46,7 +46,9 @@ std::string url::host_header() const {
 
 caf::expected<url> parse_url(const std::string& text,
                              std::optional<std::uint16_t> schemeless_port) {
-  auto bad = [](std::string why) { return make_error(errc::bad_config, std::move(why)); };
+  auto bad = [](std::string why) {
+    return make_error(errc::bad_config, std::move(why));
+  };
   std::string s = trim(text);
   if (s.empty()) {
     return bad("empty URL");
@@ -114,8 +116,8 @@ caf::expected<url> parse_url(const std::string& text,
   if (port_text.empty()) {
     out.port = default_port;
   } else {
-    if (!all_digits(port_text) || port_text.size() > 5 ||
-        std::stoul(port_text) == 0 || std::stoul(port_text) > 65535) {
+    if (!all_digits(port_text) || port_text.size() > 5
+        || std::stoul(port_text) == 0 || std::stoul(port_text) > 65535) {
       return bad("invalid port '" + port_text + "' in URL");
     }
     out.port = static_cast<std::uint16_t>(std::stoul(port_text));

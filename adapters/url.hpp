@@ -14,9 +14,9 @@ namespace ij {
 
 struct url {
   bool tls = false;
-  std::string host;     // without IPv6 brackets
+  std::string host; // without IPv6 brackets
   std::uint16_t port = 0;
-  std::string path;     // "" or "/prefix" without a trailing slash
+  std::string path; // "" or "/prefix" without a trailing slash
 
   /// "http://host:port/path" (default ports left out, IPv6 hosts
   /// bracketed); the form used in adapter ids.

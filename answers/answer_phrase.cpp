@@ -69,10 +69,10 @@ bool ends_sentence(std::string_view s, std::size_t k) {
       && (k + 1 >= n || is_space(s[k + 1]) || s[k + 1] == '*'))
     return true;
   if (c == ',' && k + 2 < n && s[k + 1] == ' ' && is_alpha(s[k + 2]))
-    return true; // "12, because ..."
-  return s.substr(k, 3) == "\xE3\x80\x82"  // "。"
-         || s.substr(k, 3) == "\xE0\xA5\xA4"  // "।" (danda)
-         || end_of_answer_tag_at(s, k);       // "【答案】B<eoa>"
+    return true;                             // "12, because ..."
+  return s.substr(k, 3) == "\xE3\x80\x82"    // "。"
+         || s.substr(k, 3) == "\xE0\xA5\xA4" // "।" (danda)
+         || end_of_answer_tag_at(s, k);      // "【答案】B<eoa>"
 }
 
 /// The end of the sentence starting at `start`, outside math and braces,
@@ -125,10 +125,12 @@ std::size_t sentence_end(std::string_view s, std::size_t start) {
 /// that `"a" and "b"` stays as it is.
 std::string_view unquoted(std::string_view span) {
   static const std::pair<std::string_view, std::string_view> pairs[] = {
-    {"\\\"", "\\\""}, {"\"", "\""}, {"'", "'"},
+    {"\\\"", "\\\""},
+    {"\"", "\""},
+    {"'", "'"},
     {"\xE2\x80\x9C", "\xE2\x80\x9D"}, // “ ”
     {"\xE2\x80\x98", "\xE2\x80\x99"}, // ‘ ’
-    {"\xC2\xAB", "\xC2\xBB"},          // « »
+    {"\xC2\xAB", "\xC2\xBB"},         // « »
     {"\xE3\x80\x8C", "\xE3\x80\x8D"}, // 「 」
   };
   for (const auto& [open, close] : pairs) {
@@ -136,8 +138,8 @@ std::string_view unquoted(std::string_view span) {
         || span.substr(0, open.size()) != open
         || span.substr(span.size() - close.size()) != close)
       continue;
-    auto inner = span.substr(open.size(),
-                             span.size() - open.size() - close.size());
+    auto inner =
+      span.substr(open.size(), span.size() - open.size() - close.size());
     if (inner.find(close) != std::string_view::npos
         || (close == "\"" && inner.find('"') != std::string_view::npos))
       return span;
@@ -209,14 +211,14 @@ bool is_final_phrase(std::string_view s, std::size_t at) {
 bool is_retracted(std::string_view s, const phrase_hit& hit) {
   if (hit.span.empty() || hit.span.data() < s.data())
     return false;
-  std::size_t k = static_cast<std::size_t>(hit.span.data() - s.data())
-                  + hit.span.size();
-  while (k < s.size() && (is_space(s[k]) || s[k] == ',' || s[k] == '.'
-                          || s[k] == '-' || s[k] == '!' || s[k] == '*'))
+  std::size_t k =
+    static_cast<std::size_t>(hit.span.data() - s.data()) + hit.span.size();
+  while (k < s.size()
+         && (is_space(s[k]) || s[k] == ',' || s[k] == '.' || s[k] == '-'
+             || s[k] == '!' || s[k] == '*'))
     ++k;
   static constexpr std::array<std::string_view, 8> takebacks{
-    "wait", "no,", "no ", "actually", "sorry", "i mean", "correction",
-    "oops"};
+    "wait", "no,", "no ", "actually", "sorry", "i mean", "correction", "oops"};
   for (auto w : takebacks)
     if (iequal_at(s, k, w))
       return true;
@@ -227,14 +229,15 @@ bool is_retracted(std::string_view s, const phrase_hit& hit) {
 /// words rather than operators.
 std::optional<std::string_view> leading_number(std::string_view span) {
   std::size_t i = 0;
-  while (i < span.size() && (is_space(span[i]) || span[i] == '$'
-                             || span[i] == '*'))
+  while (i < span.size()
+         && (is_space(span[i]) || span[i] == '$' || span[i] == '*'))
     ++i;
   auto rest = span.substr(i);
   std::size_t k = 0;
   if (k < rest.size() && rest[k] == '-')
     ++k;
-  if (!(k < rest.size() && (is_digit(rest[k]) || vulgar_fraction_length(rest, k))))
+  if (!(k < rest.size()
+        && (is_digit(rest[k]) || vulgar_fraction_length(rest, k))))
     return std::nullopt;
   while (k < rest.size()
          && (is_digit(rest[k])
@@ -259,8 +262,8 @@ std::optional<std::string_view> leading_number(std::string_view span) {
   for (std::size_t q = j; q < we; ++q)
     w.push_back(lower(rest[q]));
   static constexpr std::array<std::string_view, 12> joints{
-    "and", "or", "to", "through", "plus", "minus", "times", "over",
-    "divided", "x", "i", "pi"};
+    "and",   "or",   "to",      "through", "plus", "minus",
+    "times", "over", "divided", "x",       "i",    "pi"};
   if (std::find(joints.begin(), joints.end(), w) != joints.end())
     return std::nullopt;
   // "5 apples and 3 oranges": another number joined on is a multi-part

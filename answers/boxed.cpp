@@ -73,8 +73,8 @@ bool is_list_gap(std::string_view gap) {
   std::size_t i = 0;
   while (i < gap.size()) {
     char c = gap[i];
-    if (is_space(c) || c == ',' || c == ';' || c == '$' || c == '&'
-        || c == '{' || c == '}' || c == '~') {
+    if (is_space(c) || c == ',' || c == ';' || c == '$' || c == '&' || c == '{'
+        || c == '}' || c == '~') {
       ++i;
       continue;
     }

@@ -14,15 +14,15 @@ struct cjk_char {
 };
 
 constexpr std::array<cjk_char, 19> chars{{
-  {"\xE9\x9B\xB6", 0, 0}, {"\xE3\x80\x87", 0, 0},  // 零 〇
-  {"\xE4\xB8\x80", 1, 0}, {"\xE4\xBA\x8C", 2, 0},  // 一 二
-  {"\xE4\xB8\xA4", 2, 0}, {"\xE5\x85\xA9", 2, 0},  // 两 兩
-  {"\xE4\xB8\x89", 3, 0}, {"\xE5\x9B\x9B", 4, 0},  // 三 四
-  {"\xE4\xBA\x94", 5, 0}, {"\xE5\x85\xAD", 6, 0},  // 五 六
-  {"\xE4\xB8\x83", 7, 0}, {"\xE5\x85\xAB", 8, 0},  // 七 八
-  {"\xE4\xB9\x9D", 9, 0},                          // 九
-  {"\xE5\x8D\x81", -1, 10}, {"\xE7\x99\xBE", -1, 100},   // 十 百
-  {"\xE5\x8D\x83", -1, 1000}, {"\xE4\xB8\x87", -1, 10000}, // 千 万
+  {"\xE9\x9B\xB6", 0, 0},      {"\xE3\x80\x87", 0, 0},          // 零 〇
+  {"\xE4\xB8\x80", 1, 0},      {"\xE4\xBA\x8C", 2, 0},          // 一 二
+  {"\xE4\xB8\xA4", 2, 0},      {"\xE5\x85\xA9", 2, 0},          // 两 兩
+  {"\xE4\xB8\x89", 3, 0},      {"\xE5\x9B\x9B", 4, 0},          // 三 四
+  {"\xE4\xBA\x94", 5, 0},      {"\xE5\x85\xAD", 6, 0},          // 五 六
+  {"\xE4\xB8\x83", 7, 0},      {"\xE5\x85\xAB", 8, 0},          // 七 八
+  {"\xE4\xB9\x9D", 9, 0},                                       // 九
+  {"\xE5\x8D\x81", -1, 10},    {"\xE7\x99\xBE", -1, 100},       // 十 百
+  {"\xE5\x8D\x83", -1, 1000},  {"\xE4\xB8\x87", -1, 10000},     // 千 万
   {"\xE8\x90\xAC", -1, 10000}, {"\xE4\xBA\xBF", -1, 100000000}, // 萬 亿
 }};
 
@@ -57,9 +57,9 @@ bool is_cjk_numeral_run(std::string_view s) {
 namespace {
 
 constexpr std::string_view fen_zhi = "\xE5\x88\x86\xE4\xB9\x8B"; // 分之
-constexpr std::string_view bai = "\xE7\x99\xBE";                  // 百
-constexpr std::string_view you = "\xE5\x8F\x88";                  // 又
-constexpr std::string_view fu = "\xE8\xB4\x9F";                   // 负
+constexpr std::string_view bai = "\xE7\x99\xBE";                 // 百
+constexpr std::string_view you = "\xE5\x8F\x88";                 // 又
+constexpr std::string_view fu = "\xE8\xB4\x9F";                  // 负
 constexpr std::string_view gen_hao = "\xE6\xA0\xB9\xE5\x8F\xB7"; // 根号
 
 /// Digits, or a CJK numeral read into digits.

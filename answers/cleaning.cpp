@@ -19,17 +19,17 @@ struct utf8_map {
 
 // Unicode forms mapped onto the ASCII/LaTeX forms the scanner reads.
 constexpr std::array<utf8_map, 45> utf8_forms{{
-  {"\xC2\xA0", " "},             // no-break space
-  {"\xE2\x80\x89", "\x01"},      // thin space
-  {"\xE2\x80\xAF", "\x01"},      // narrow no-break space
-  {"\xE2\x80\x88", "\x01"},      // punctuation space
-  {"\xE2\x88\x92", "-"},         // minus sign
-  {"\xC3\x97", " \\times "},     // multiplication sign
-  {"\xC2\xB7", " \\cdot "},      // middle dot
-  {"\xE2\x8B\x85", " \\cdot "},  // dot operator
+  {"\xC2\xA0", " "},            // no-break space
+  {"\xE2\x80\x89", "\x01"},     // thin space
+  {"\xE2\x80\xAF", "\x01"},     // narrow no-break space
+  {"\xE2\x80\x88", "\x01"},     // punctuation space
+  {"\xE2\x88\x92", "-"},        // minus sign
+  {"\xC3\x97", " \\times "},    // multiplication sign
+  {"\xC2\xB7", " \\cdot "},     // middle dot
+  {"\xE2\x8B\x85", " \\cdot "}, // dot operator
   {"\xE2\x89\x88", " \\approx "},
-  {"\xC2\xB0", " \\circ "},      // degree sign
-  {"\xC3\xB7", " \\div "},       // division sign
+  {"\xC2\xB0", " \\circ "},                 // degree sign
+  {"\xC3\xB7", " \\div "},                  // division sign
   {"\xE6\xA0\xB9\xE5\x8F\xB7", " \\sqrt "}, // 根号 (square root)
   {"\xE2\x89\xA4", " \\le "},
   {"\xE2\x89\xA5", " \\ge "},
@@ -57,13 +57,13 @@ constexpr std::array<utf8_map, 45> utf8_forms{{
   {"\xE2\x85\x9C", "\\frac{3}{8}"},
   {"\xE2\x85\x9D", "\\frac{5}{8}"},
   {"\xE2\x85\x9E", "\\frac{7}{8}"},
-  {"\xE2\x80\x93", " \\endash "}, // never read as a minus
-  {"\xEF\xBC\x8C", ","},          // fullwidth comma
-  {"\xE3\x80\x82", "."},          // ideographic full stop
-  {"\xEF\xBC\x9A", ":"},          // fullwidth colon
+  {"\xE2\x80\x93", " \\endash "},  // never read as a minus
+  {"\xEF\xBC\x8C", ","},           // fullwidth comma
+  {"\xE3\x80\x82", "."},           // ideographic full stop
+  {"\xEF\xBC\x9A", ":"},           // fullwidth colon
   {"\xE2\x88\x9B", " \\sqrt[3] "}, // cube root
-  {"\xE2\x88\x95", "/"},          // division slash
-  {"\xE2\x81\x84", "/"},          // fraction slash
+  {"\xE2\x88\x95", "/"},           // division slash
+  {"\xE2\x81\x84", "/"},           // fraction slash
 }};
 
 /// The ASCII character a superscript (²) or subscript (₂) stands for, and
@@ -83,20 +83,28 @@ script_char script_at(std::string_view s, std::size_t i) {
   if (u(0) == 0xC2 && u(1) == 0xB9) // ¹
     return {'1', false, 2};
   if (u(0) == 0xE2 && u(1) == 0x81) {
-    if (u(2) == 0xB0) return {'0', false, 3};
+    if (u(2) == 0xB0)
+      return {'0', false, 3};
     if (u(2) >= 0xB4 && u(2) <= 0xB9)
       return {static_cast<char>('4' + (u(2) - 0xB4)), false, 3};
-    if (u(2) == 0xBA) return {'+', false, 3};
-    if (u(2) == 0xBB) return {'-', false, 3};
-    if (u(2) == 0xBD) return {'(', false, 3};
-    if (u(2) == 0xBE) return {')', false, 3};
-    if (u(2) == 0xBF) return {'n', false, 3};
+    if (u(2) == 0xBA)
+      return {'+', false, 3};
+    if (u(2) == 0xBB)
+      return {'-', false, 3};
+    if (u(2) == 0xBD)
+      return {'(', false, 3};
+    if (u(2) == 0xBE)
+      return {')', false, 3};
+    if (u(2) == 0xBF)
+      return {'n', false, 3};
   }
   if (u(0) == 0xE2 && u(1) == 0x82) {
     if (u(2) >= 0x80 && u(2) <= 0x89)
       return {static_cast<char>('0' + (u(2) - 0x80)), true, 3};
-    if (u(2) == 0x8A) return {'+', true, 3};
-    if (u(2) == 0x8B) return {'-', true, 3};
+    if (u(2) == 0x8A)
+      return {'+', true, 3};
+    if (u(2) == 0x8B)
+      return {'-', true, 3};
   }
   return {};
 }
@@ -105,17 +113,16 @@ script_char script_at(std::string_view s, std::size_t i) {
 /// stays.
 bool is_unwrapping_command(std::string_view name) {
   static constexpr std::array<std::string_view, 14> names{
-    "text",     "textnormal", "mathrm", "textbf", "mathbf", "textit",
-    "mbox",     "textrm",     "mathit", "boxed",  "fbox",   "mathsf",
-    "textsf",   "hbox"};
+    "text",   "textnormal", "mathrm", "textbf", "mathbf", "textit", "mbox",
+    "textrm", "mathit",     "boxed",  "fbox",   "mathsf", "textsf", "hbox"};
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
 /// Commands that are only spacing or sizing.
 bool is_dropped_command(std::string_view name) {
   static constexpr std::array<std::string_view, 14> names{
-    "!",     ";",     ":",     "quad", "qquad", "displaystyle", "left",
-    "right", "big",   "Big",   "bigl", "bigr",  "Bigl",         "Bigr"};
+    "!",     ";",   ":",   "quad", "qquad", "displaystyle", "left",
+    "right", "big", "Big", "bigl", "bigr",  "Bigl",         "Bigr"};
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
@@ -123,7 +130,7 @@ bool is_dropped_command(std::string_view name) {
 class cleaner {
 public:
   cleaner(std::string_view in, bool keep_line_breaks)
-    : in_(in), keep_line_breaks_(keep_line_breaks) {
+      : in_(in), keep_line_breaks_(keep_line_breaks) {
     out_.reserve(in.size() + 8);
   }
 
@@ -257,8 +264,8 @@ private:
       out_.push_back('%');
     else if (name == "$")
       out_.append(" usd ");
-    else if (name == " " || name == "\n" || name == "[" || name == "]" || name == "("
-             || name == ")")
+    else if (name == " " || name == "\n" || name == "[" || name == "]"
+             || name == "(" || name == ")")
       out_.push_back(' '); // \[ ... \] and \( ... \) delimiters
     else if (is_dropped_command(name))
       dropped_command(name);
@@ -346,8 +353,8 @@ std::string_view strip_punctuation(std::string_view s) {
     // "5!" is a factorial, not an exclamation: kept, and refused later.
     if (c == '!')
       return t.size() > 1 && !is_digit(t[t.size() - 2]);
-    return c == '.' || c == ',' || c == ';' || c == ':' || c == '?'
-           || c == '*' || c == '`' || c == '_';
+    return c == '.' || c == ',' || c == ';' || c == ':' || c == '?' || c == '*'
+           || c == '`' || c == '_';
   };
   for (;;) {
     const auto before = s.size();

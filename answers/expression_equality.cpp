@@ -74,8 +74,9 @@ double scale_of(std::complex<double> x, std::complex<double> y) {
 
 /// Half a unit in the last written place of the side with fewer places.
 double rounding_gap(int places_a, int places_b) {
-  int p = places_a < 0 ? places_b
-                       : (places_b < 0 ? places_a : std::min(places_a, places_b));
+  int p = places_a < 0
+            ? places_b
+            : (places_b < 0 ? places_a : std::min(places_a, places_b));
   return p < 0 ? 0.0 : 0.5 * std::pow(10.0, -p) * (1 + 1e-9);
 }
 
@@ -150,18 +151,30 @@ std::optional<complex> power_value(complex base, complex exponent) {
 }
 
 std::optional<complex> function_value(const std::string& f, complex x) {
-  if (f == "sin") return std::sin(x);
-  if (f == "cos") return std::cos(x);
-  if (f == "tan") return std::tan(x);
-  if (f == "asin") return std::asin(x);
-  if (f == "acos") return std::acos(x);
-  if (f == "atan") return std::atan(x);
-  if (f == "sinh") return std::sinh(x);
-  if (f == "cosh") return std::cosh(x);
-  if (f == "tanh") return std::tanh(x);
-  if (f == "exp") return std::exp(x);
-  if (f == "log" && x != 0.0) return std::log(x);
-  if (f == "abs") return complex{std::abs(x)};
+  if (f == "sin")
+    return std::sin(x);
+  if (f == "cos")
+    return std::cos(x);
+  if (f == "tan")
+    return std::tan(x);
+  if (f == "asin")
+    return std::asin(x);
+  if (f == "acos")
+    return std::acos(x);
+  if (f == "atan")
+    return std::atan(x);
+  if (f == "sinh")
+    return std::sinh(x);
+  if (f == "cosh")
+    return std::cosh(x);
+  if (f == "tanh")
+    return std::tanh(x);
+  if (f == "exp")
+    return std::exp(x);
+  if (f == "log" && x != 0.0)
+    return std::log(x);
+  if (f == "abs")
+    return complex{std::abs(x)};
   if (f == "factorial" && x.imag() == 0 && x.real() >= 0 && x.real() <= 170
       && x.real() == std::floor(x.real()))
     return std::tgamma(x.real() + 1);

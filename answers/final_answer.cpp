@@ -33,8 +33,8 @@ std::optional<final_answer> locate(std::string_view text,
     std::size_t k = boxes.size() - 1;
     const auto last = trim(boxes[k].content);
     while (k > 0) {
-      auto gap = text.substr(boxes[k - 1].end,
-                             boxes[k].start - boxes[k - 1].end);
+      auto gap =
+        text.substr(boxes[k - 1].end, boxes[k].start - boxes[k - 1].end);
       if (!is_list_gap(gap))
         break;
       if (trim(boxes[k - 1].content) != last)
@@ -100,7 +100,9 @@ bool states_another_answer(std::string_view text, const number_reading& chosen,
     if (!v)
       if (auto lead = leading_number(stated))
         v = read_number(*lead);
-    return v && compare_numbers(*v, chosen).relation == number_relation::different;
+    return v
+           && compare_numbers(*v, chosen).relation
+                == number_relation::different;
   };
   // Boxes among themselves follow the graders' convention (side by side:
   // one multi-part answer; prose between them: the last is a correction).
@@ -128,7 +130,8 @@ std::optional<number_reading> read_final_number(std::string_view text) {
   std::optional<number_reading> r;
   // "twelfth", "twenty-first": prose to the finder, a number word to the
   // reader ("twenty" and a unit); an ordinal when it is the whole answer.
-  if (auto digits = ordinal_digits(text); digits && (r = read_number(*digits))) {
+  if (auto digits = ordinal_digits(text);
+      digits && (r = read_number(*digits))) {
     r->ordinal = true;
     return r;
   }
@@ -149,9 +152,10 @@ std::optional<number_reading> read_final_number(std::string_view text) {
         || found->located_by == answer_locator::answer_phrase)
       r->contradicted = states_another_answer(text, *r, found->located_by);
   }
-  if (r && !(found->located_by == answer_locator::boxed
-             || found->located_by == answer_locator::answer_phrase
-             || found->located_by == answer_locator::whole_text)) {
+  if (r
+      && !(found->located_by == answer_locator::boxed
+           || found->located_by == answer_locator::answer_phrase
+           || found->located_by == answer_locator::whole_text)) {
     r->unit.clear(); // prose around the number is not its unit...
     r->prose_unit = word_after_as_unit(text, found->text);
   }

@@ -50,9 +50,10 @@ std::size_t name_before(std::string_view s, std::size_t end) {
   std::size_t j = k;
   while (j > 0 && s[j - 1] == ' ')
     --j;
-  if (j > 0 && (text::is_digit(s[j - 1])
-                || std::string_view{"+-*/=^_{}|&<>"}.find(s[j - 1])
-                     != std::string_view::npos))
+  if (j > 0
+      && (text::is_digit(s[j - 1])
+          || std::string_view{"+-*/=^_{}|&<>"}.find(s[j - 1])
+               != std::string_view::npos))
     return std::string_view::npos;
   std::size_t w = j;
   while (w > 0 && text::is_alpha(s[w - 1]))
@@ -120,9 +121,9 @@ bool joined_math(std::string_view s) {
         // The Chinese enumeration comma and list words join; any other
         // letter is prose ("所以…为$$120$$").
         bool joint = false;
-        for (std::string_view w : {"\xE3\x80\x81", "\xE5\x92\x8C",
-                                   "\xE6\x88\x96", "\xE4\xB8\x8E",
-                                   "\xE3\x80\x82"}) // 、和或与 and 。
+        for (std::string_view w :
+             {"\xE3\x80\x81", "\xE5\x92\x8C", "\xE6\x88\x96", "\xE4\xB8\x8E",
+              "\xE3\x80\x82"}) // 、和或与 and 。
           if (s.substr(i, w.size()) == w) {
             i += w.size();
             joint = true;

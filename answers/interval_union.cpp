@@ -46,7 +46,8 @@ canonical_union(const std::vector<math_interval>& pieces,
                 bool decimals_as_written) {
   std::vector<math_interval> v;
   for (const auto& p : pieces) {
-    if (!usable(p.lo, decimals_as_written) || !usable(p.hi, decimals_as_written))
+    if (!usable(p.lo, decimals_as_written)
+        || !usable(p.hi, decimals_as_written))
       return std::nullopt;
     auto o = order(p.lo, p.hi);
     if (!o || *o > 0 || (*o == 0 && !(p.lo.closed && p.hi.closed)))

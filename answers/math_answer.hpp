@@ -32,7 +32,7 @@ struct interval_end {
   GiNaC::ex value;
   bool infinite = false; // then value's sign says which infinity
   bool closed = false;
-  int places = -1;       // decimal places written (rounding policy)
+  int places = -1; // decimal places written (rounding policy)
 };
 
 struct math_interval {

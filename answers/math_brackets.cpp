@@ -1,6 +1,6 @@
-#include "answers/math_parser.hpp"
-
 #include <algorithm>
+
+#include "answers/math_parser.hpp"
 
 namespace ij::math_parsing {
 
@@ -212,14 +212,13 @@ parsed math_parser::sequence_in_brackets() {
 
 bool math_parser::has_infinity(const math_answer& pair) {
   const auto inf = symbols_.infinity();
-  return std::any_of(pair.items.begin(), pair.items.end(),
-                     [&](const math_answer& a) {
-                       return is_expression(a) && a.value.has(inf);
-                     });
+  return std::any_of(
+    pair.items.begin(), pair.items.end(),
+    [&](const math_answer& a) { return is_expression(a) && a.value.has(inf); });
 }
 
 parsed math_parser::interval(const math_answer& inner, bool lo_closed,
-                            bool hi_closed) {
+                             bool hi_closed) {
   auto lo = end_of(inner.items[0], lo_closed);
   auto hi = end_of(inner.items[1], hi_closed);
   if (!lo || !hi)
@@ -230,8 +229,8 @@ parsed math_parser::interval(const math_answer& inner, bool lo_closed,
   math_answer out;
   out.kind = math_kind::intervals;
   out.intervals.push_back(std::move(i));
-  out.min_places = fewer_places(inner.items[0].min_places,
-                                inner.items[1].min_places);
+  out.min_places =
+    fewer_places(inner.items[0].min_places, inner.items[1].min_places);
   return out;
 }
 

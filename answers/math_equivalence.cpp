@@ -156,8 +156,9 @@ std::optional<std::vector<math_interval>> sorted(std::vector<math_interval> v) {
     }
     keyed.emplace_back(key, std::move(i));
   }
-  std::stable_sort(keyed.begin(), keyed.end(),
-                   [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::stable_sort(
+    keyed.begin(), keyed.end(),
+    [](const auto& x, const auto& y) { return x.first < y.first; });
   std::vector<math_interval> out;
   for (auto& k : keyed)
     out.push_back(std::move(k.second));
@@ -192,8 +193,8 @@ math_outcome compare_intervals(const std::vector<math_interval>& a,
   return all_of(parts);
 }
 
-std::optional<std::vector<math_interval>>
-pair_as_interval(const math_answer& t, bool closed) {
+std::optional<std::vector<math_interval>> pair_as_interval(const math_answer& t,
+                                                           bool closed) {
   if (t.items.size() != 2 || t.items[0].kind != math_kind::expression
       || t.items[1].kind != math_kind::expression)
     return std::nullopt;
@@ -218,8 +219,8 @@ bool has_symbol(const ex& e) {
 /// one variable, with constant bounds.
 /// "|x - 1| < 2" = (-1, 3), "|x| \ge 2" = (-oo, -2] U [2, oo): an absolute
 /// value of x plus a constant against a positive constant.
-std::optional<std::vector<math_interval>> absolute_as_interval(
-  const math_answer& r) {
+std::optional<std::vector<math_interval>>
+absolute_as_interval(const math_answer& r) {
   if (r.terms.size() != 2 || r.ops[0] == relation_op::eq
       || r.ops[0] == relation_op::ne)
     return std::nullopt;
@@ -266,8 +267,8 @@ std::optional<std::vector<math_interval>> absolute_as_interval(
   return std::vector<math_interval>{below, above};
 }
 
-std::optional<std::vector<math_interval>> relation_as_interval(
-  const math_answer& r) {
+std::optional<std::vector<math_interval>>
+relation_as_interval(const math_answer& r) {
   const auto& t = r.terms;
   if (t.size() < 2 || t.size() > 3)
     return std::nullopt;
@@ -293,7 +294,8 @@ std::optional<std::vector<math_interval>> relation_as_interval(
   });
   if (!up && !down)
     return std::nullopt;
-  std::size_t var = t.size() == 3 ? 1 : (GiNaC::is_a<GiNaC::symbol>(t[0]) ? 0 : 1);
+  std::size_t var =
+    t.size() == 3 ? 1 : (GiNaC::is_a<GiNaC::symbol>(t[0]) ? 0 : 1);
   if (!GiNaC::is_a<GiNaC::symbol>(t[var]))
     return std::nullopt;
   for (std::size_t k = 0; k < t.size(); ++k)
@@ -446,8 +448,9 @@ math_outcome compare_systems(const math_answer& a, const math_answer& b,
     return undecided();
   std::vector<math_outcome> parts;
   for (const auto& x : a.items) {
-    auto it = std::find_if(b.items.begin(), b.items.end(),
-                           [&](const math_answer& y) { return y.name == x.name; });
+    auto it =
+      std::find_if(b.items.begin(), b.items.end(),
+                   [&](const math_answer& y) { return y.name == x.name; });
     if (it == b.items.end())
       return undecided();
     parts.push_back(compare_math(x.items.front(), it->items.front(), budget));
@@ -627,7 +630,8 @@ std::optional<math_answer> indexed_solutions(const math_answer& a) {
   set.kind = math_kind::set;
   for (const auto& item : a.items) {
     const auto bar = item.name.find('_');
-    if (bar == std::string::npos || (!base.empty() && item.name.substr(0, bar) != base))
+    if (bar == std::string::npos
+        || (!base.empty() && item.name.substr(0, bar) != base))
       return std::nullopt;
     base = item.name.substr(0, bar);
     set.items.push_back(item.items.front());

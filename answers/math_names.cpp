@@ -135,8 +135,8 @@ std::vector<std::string> minus(const std::set<std::string>& x,
 
 std::optional<std::string> strip_integer_parameter(std::string& e) {
   static constexpr std::array<std::string_view, 6> sets{
-    "\\in \\mathbb{Z}", "\\in\\mathbb{Z}", "\\in \\mathbb Z", "\\in\\mathbb Z",
-    "\\in \\mathbf{Z}", "\xE2\x88\x88 \xE2\x84\xA4"};
+    "\\in \\mathbb{Z}", "\\in\\mathbb{Z}",  "\\in \\mathbb Z",
+    "\\in\\mathbb Z",   "\\in \\mathbf{Z}", "\xE2\x88\x88 \xE2\x84\xA4"};
   for (auto set : sets) {
     const auto at = e.rfind(set);
     if (at == std::string::npos)
@@ -150,12 +150,13 @@ std::optional<std::string> strip_integer_parameter(std::string& e) {
     std::string name(1, e[k - 1]);
     std::size_t cut = k - 1;
     // The joint before it: ",", "(", "\text{ where }", "for".
-    while (cut > 0 && (text::is_space(e[cut - 1]) || e[cut - 1] == ','
-                       || e[cut - 1] == '(' || e[cut - 1] == ';'))
+    while (cut > 0
+           && (text::is_space(e[cut - 1]) || e[cut - 1] == ','
+               || e[cut - 1] == '(' || e[cut - 1] == ';'))
       --cut;
     std::size_t end = at + set.size();
-    while (end < e.size() && (text::is_space(e[end]) || e[end] == ')'
-                              || e[end] == '.'))
+    while (end < e.size()
+           && (text::is_space(e[end]) || e[end] == ')' || e[end] == '.'))
       ++end;
     if (end != e.size() || cut == 0)
       return std::nullopt;

@@ -20,9 +20,9 @@ std::optional<std::string> strip_integer_parameter(std::string& expression);
 
 /// How the names of two readings were aligned.
 enum class naming {
-  same,       // nothing renamed, or only names that do not matter
-  arbitrary,  // one free variable renamed for no stated reason
-  unaligned,  // several free variables differ: equality cannot be told
+  same,      // nothing renamed, or only names that do not matter
+  arbitrary, // one free variable renamed for no stated reason
+  unaligned, // several free variables differ: equality cannot be told
 };
 
 /// Aligns `b`'s names to `a`'s (both read with one symbol table): drops a

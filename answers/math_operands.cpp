@@ -1,7 +1,6 @@
-#include "answers/math_parser.hpp"
-
 #include <sstream>
 
+#include "answers/math_parser.hpp"
 #include "core/text.hpp"
 
 namespace ij::math_parsing {
@@ -85,7 +84,8 @@ parsed math_parser::plus_minus(const math_answer& a, const math_answer& b) {
   return out;
 }
 
-parsed math_parser::arithmetic(const math_answer& a, const math_answer& b, char op) {
+parsed math_parser::arithmetic(const math_answer& a, const math_answer& b,
+                               char op) {
   if (a.plus_minus || b.plus_minus) {
     math_answer out;
     out.kind = math_kind::set;
@@ -131,13 +131,13 @@ bool math_parser::starts_factor() const {
   if (!p)
     return false;
   switch (p->kind) {
-    case K::number: case K::name: case K::function: case K::constant:
-    case K::command:
-      return true;
-    case K::op:
-      return p->text == "(" || p->text == "{";
-    default:
-      return false;
+    case K::number:
+    case K::name:
+    case K::function:
+    case K::constant:
+    case K::command: return true;
+    case K::op: return p->text == "(" || p->text == "{";
+    default: return false;
   }
 }
 
@@ -175,8 +175,8 @@ parsed math_parser::term() {
       auto part = power();
       if (!part)
         return std::nullopt;
-      const bool negative = is_expression(*acc)
-                            && acc->value.info(GiNaC::info_flags::negative);
+      const bool negative =
+        is_expression(*acc) && acc->value.info(GiNaC::info_flags::negative);
       acc = arithmetic(*acc, *part, negative ? '-' : '+');
     }
   }
@@ -492,20 +492,34 @@ std::optional<ex> math_parser::apply_function(std::string_view f, const ex& x,
       return std::nullopt;
     return GiNaC::log(x) / GiNaC::log(base->value);
   }
-  if (f == "sin") return GiNaC::sin(x);
-  if (f == "cos") return GiNaC::cos(x);
-  if (f == "tan") return GiNaC::tan(x);
-  if (f == "sec") return 1 / GiNaC::cos(x);
-  if (f == "csc") return 1 / GiNaC::sin(x);
-  if (f == "cot") return GiNaC::cos(x) / GiNaC::sin(x);
-  if (f == "arcsin") return GiNaC::asin(x);
-  if (f == "arccos") return GiNaC::acos(x);
-  if (f == "arctan") return GiNaC::atan(x);
-  if (f == "sinh") return GiNaC::sinh(x);
-  if (f == "cosh") return GiNaC::cosh(x);
-  if (f == "tanh") return GiNaC::tanh(x);
-  if (f == "exp") return GiNaC::exp(x);
-  if (f == "lg") return GiNaC::log(x) / GiNaC::log(ex(10));
+  if (f == "sin")
+    return GiNaC::sin(x);
+  if (f == "cos")
+    return GiNaC::cos(x);
+  if (f == "tan")
+    return GiNaC::tan(x);
+  if (f == "sec")
+    return 1 / GiNaC::cos(x);
+  if (f == "csc")
+    return 1 / GiNaC::sin(x);
+  if (f == "cot")
+    return GiNaC::cos(x) / GiNaC::sin(x);
+  if (f == "arcsin")
+    return GiNaC::asin(x);
+  if (f == "arccos")
+    return GiNaC::acos(x);
+  if (f == "arctan")
+    return GiNaC::atan(x);
+  if (f == "sinh")
+    return GiNaC::sinh(x);
+  if (f == "cosh")
+    return GiNaC::cosh(x);
+  if (f == "tanh")
+    return GiNaC::tanh(x);
+  if (f == "exp")
+    return GiNaC::exp(x);
+  if (f == "lg")
+    return GiNaC::log(x) / GiNaC::log(ex(10));
   if (x.is_zero())
     return std::nullopt;
   return GiNaC::log(x); // log and ln: the natural logarithm

@@ -58,9 +58,8 @@ std::optional<ex> checked_power(const ex& base, const ex& exponent) {
       const auto b = GiNaC::ex_to<GiNaC::numeric>(base);
       if (b.is_zero() && e.is_negative())
         return std::nullopt;
-      const long d = b.is_rational()
-                       ? digits_of(b.numer()) + digits_of(b.denom())
-                       : 20;
+      const long d =
+        b.is_rational() ? digits_of(b.numer()) + digits_of(b.denom()) : 20;
       if (d * num.to_long() > max_result_digits)
         return std::nullopt;
     }
@@ -81,8 +80,7 @@ bool count_in_bounds(const ex& n, long max) {
 // ------------------------------------------------------------ sequences
 
 bool math_parser::at_separator() const {
-  return is_op(",") || is_op(";") || is(K::word, "and")
-         || is(K::word, "or");
+  return is_op(",") || is_op(";") || is(K::word, "and") || is(K::word, "or");
 }
 
 bool math_parser::at_close(const char* close) const {
@@ -119,7 +117,8 @@ parsed math_parser::sequence(const char* close) {
   return collection(std::move(items), alternatives);
 }
 
-math_answer math_parser::collection(std::vector<math_answer> items, bool alternatives) {
+math_answer math_parser::collection(std::vector<math_answer> items,
+                                    bool alternatives) {
   math_answer out;
   const bool all_assignments =
     std::all_of(items.begin(), items.end(), [](const math_answer& a) {
@@ -139,22 +138,23 @@ math_answer math_parser::collection(std::vector<math_answer> items, bool alterna
     out.items.front() = std::move(values);
     return out;
   }
-  const bool points = items.size() > 1
-                      && std::all_of(items.begin(), items.end(),
-                                     [](const math_answer& a) {
-                                       return a.kind == math_kind::tuple;
-                                     });
+  const bool points =
+    items.size() > 1
+    && std::all_of(items.begin(), items.end(), [](const math_answer& a) {
+         return a.kind == math_kind::tuple;
+       });
   const bool any_pair =
     std::any_of(items.begin(), items.end(),
                 [](const math_answer& a) { return a.plus_minus; });
   // "1 \pm \sqrt 5, -2": values, not a tuple.
-  out.kind = alternatives || points || any_pair ? math_kind::set
-                                                : math_kind::list;
+  out.kind =
+    alternatives || points || any_pair ? math_kind::set : math_kind::list;
   out.items = flattened(std::move(items));
   return out;
 }
 
-std::vector<math_answer> math_parser::flattened(std::vector<math_answer> items) {
+std::vector<math_answer>
+math_parser::flattened(std::vector<math_answer> items) {
   std::vector<math_answer> out;
   for (auto& a : items) {
     if (a.plus_minus)
@@ -184,8 +184,8 @@ math_answer math_parser::systems(std::vector<math_answer> items) {
   solutions.push_back(std::move(current));
   const bool one_name_each =
     std::all_of(solutions.begin(), solutions.end(), [&](const math_answer& s) {
-      return s.items.size() == 1 && s.items.front().name
-                                      == solutions.front().items.front().name;
+      return s.items.size() == 1
+             && s.items.front().name == solutions.front().items.front().name;
     });
   if (solutions.size() > 1 && one_name_each) {
     // "x = 1 or x = 2": the values of one variable.
@@ -219,7 +219,7 @@ bool math_parser::relation_at(std::size_t k) const {
 
 std::optional<relation_op> math_parser::relation_here() const {
   static const std::pair<std::string_view, relation_op> ops[] = {
-    {"=", relation_op::eq}, {"<", relation_op::lt}, {"<=", relation_op::le},
+    {"=", relation_op::eq}, {"<", relation_op::lt},  {"<=", relation_op::le},
     {">", relation_op::gt}, {">=", relation_op::ge}, {"!=", relation_op::ne}};
   for (const auto& [text, op] : ops)
     if (is_op(text))
@@ -341,10 +341,9 @@ parsed math_parser::assignment(const math_answer& lhs, math_answer value) {
 }
 
 parsed math_parser::relation(std::vector<math_answer> parts,
-                            std::vector<relation_op> ops) {
-  const bool all_eq = std::all_of(ops.begin(), ops.end(), [](relation_op o) {
-    return o == relation_op::eq;
-  });
+                             std::vector<relation_op> ops) {
+  const bool all_eq = std::all_of(
+    ops.begin(), ops.end(), [](relation_op o) { return o == relation_op::eq; });
   // "x = 5", "5 = x", "z = 1 + 1 = 2" (the last value counts).
   if (all_eq && (simple_name(parts.front()) || names_tuple(parts.front())))
     return assignment(parts.front(), std::move(parts.back()));

@@ -64,9 +64,9 @@ public:
   math_parser(std::vector<math_token> toks, symbol_table& symbols,
               int log_base = 0, bool tight_division = false,
               bool mixed_numbers = false, bool products = false)
-    : t_(std::move(toks)), symbols_(symbols), log_base_(log_base),
-      tight_division_(tight_division), mixed_numbers_(mixed_numbers),
-      products_(products) {}
+      : t_(std::move(toks)), symbols_(symbols), log_base_(log_base),
+        tight_division_(tight_division), mixed_numbers_(mixed_numbers),
+        products_(products) {}
 
   /// A whole number right before a proper fraction ("2\frac{1}{3}"): a
   /// mixed number or a product, the text does not say.
@@ -164,8 +164,7 @@ private:
 
   parsed assignment(const math_answer& lhs, math_answer value);
 
-  parsed relation(std::vector<math_answer> parts,
-                  std::vector<relation_op> ops);
+  parsed relation(std::vector<math_answer> parts, std::vector<relation_op> ops);
 
   /// "3:4", "a:b:c": a ratio of two or more terms, else one operand.
   parsed ratio();

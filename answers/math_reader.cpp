@@ -77,17 +77,18 @@ bool unit_in_text(std::string_view s) {
   static constexpr std::string_view commands[] = {"\\text{", "\\mathrm{",
                                                   "\\textrm{", "\\mbox{"};
   static constexpr std::string_view joints[] = {
-    "and", "or", "if", "for", "where", "when", "with", "so", "then",
-    "otherwise", "is", "are", "all", "any", "some", "e", "i", "th", "st",
-    "nd", "rd"};
+    "and",  "or",   "if",        "for", "where", "when", "with",
+    "so",   "then", "otherwise", "is",  "are",   "all",  "any",
+    "some", "e",    "i",         "th",  "st",    "nd",   "rd"};
   for (auto cmd : commands) {
     for (auto at = s.find(cmd); at != std::string_view::npos;
          at = s.find(cmd, at + 1)) {
       std::size_t b = at;
       while (b > 0 && text::is_space(s[b - 1]))
         --b;
-      if (b == 0 || !(text::is_digit(s[b - 1]) || text::is_alpha(s[b - 1])
-                      || s[b - 1] == '}' || s[b - 1] == ')'))
+      if (b == 0
+          || !(text::is_digit(s[b - 1]) || text::is_alpha(s[b - 1])
+               || s[b - 1] == '}' || s[b - 1] == ')'))
         continue;
       const auto open = at + cmd.size();
       const auto close = s.find('}', open);
@@ -135,10 +136,9 @@ bool stray_infinity(const math_answer& a, const ex& inf) {
   for (const auto& t : a.terms)
     if (t.has(inf))
       return true;
-  return std::any_of(a.items.begin(), a.items.end(),
-                     [&](const math_answer& b) {
-                       return stray_infinity(b, inf);
-                     });
+  return std::any_of(a.items.begin(), a.items.end(), [&](const math_answer& b) {
+    return stray_infinity(b, inf);
+  });
 }
 
 } // namespace
@@ -188,9 +188,10 @@ bool may_apply_a_name(std::string_view final_answer) {
     std::size_t j = k;
     while (j > 0 && final_answer[j - 1] == ' ')
       --j;
-    if (j > 0 && (text::is_alpha(final_answer[j - 1])
-                  || text::is_digit(final_answer[j - 1])
-                  || final_answer[j - 1] == '}'))
+    if (j > 0
+        && (text::is_alpha(final_answer[j - 1])
+            || text::is_digit(final_answer[j - 1])
+            || final_answer[j - 1] == '}'))
       return true;
   }
   return false;
@@ -203,7 +204,8 @@ std::optional<math_answer> read_math(std::string_view final_answer,
     return std::nullopt;
   if (unit_in_text(final_answer))
     return std::nullopt;
-  const std::string full = clean_answer(final_answer, /*keep_line_breaks=*/true);
+  const std::string full =
+    clean_answer(final_answer, /*keep_line_breaks=*/true);
   const std::string cleaned{with_factorial(full, strip_punctuation(full))};
   if (auto t = text_answer(cleaned))
     return t;
@@ -217,8 +219,11 @@ std::optional<math_answer> read_math(std::string_view final_answer,
     const int log_base = log == log_reading::common   ? 10
                          : log == log_reading::binary ? 2
                                                       : 0;
-    math_parser parser{std::move(*tokens), symbols, log_base,
-                       convention.tight_division, convention.mixed_numbers,
+    math_parser parser{std::move(*tokens),
+                       symbols,
+                       log_base,
+                       convention.tight_division,
+                       convention.mixed_numbers,
                        convention.juxtaposed_products};
     auto read = parser.answer();
     if (!read)
@@ -235,7 +240,8 @@ std::optional<math_answer> read_math(std::string_view final_answer,
       const auto eq = cleaned.rfind('=');
       a.items.front().number_like =
         eq != std::string::npos
-        && ambiguous_comma(text::trim(std::string_view{cleaned}.substr(eq + 1)));
+        && ambiguous_comma(
+          text::trim(std::string_view{cleaned}.substr(eq + 1)));
     }
     return read;
   } catch (const std::exception&) {

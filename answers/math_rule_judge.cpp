@@ -41,8 +41,8 @@ struct side {
 /// differ from 4).
 void strip_choice_label(std::string& e) {
   std::size_t k = 0;
-  for (const char* w : {"\\textbf{", "\\text{", "\\mathbf{", "\\mathrm{",
-                        "\\textrm{"}) {
+  for (const char* w :
+       {"\\textbf{", "\\text{", "\\mathbf{", "\\mathrm{", "\\textrm{"}) {
     const std::string_view wrap{w};
     if (e.compare(0, wrap.size(), wrap) == 0)
       k = wrap.size();
@@ -106,8 +106,9 @@ std::optional<math_answer> number_as_math(const number_reading& r) {
     const auto n = r.exact->num, d = r.exact->den;
     if (n > INT64_MAX || n < INT64_MIN || d > INT64_MAX)
       return std::nullopt;
-    a.value = GiNaC::numeric(std::to_string(static_cast<long long>(n)).c_str())
-              / GiNaC::numeric(std::to_string(static_cast<long long>(d)).c_str());
+    a.value =
+      GiNaC::numeric(std::to_string(static_cast<long long>(n)).c_str())
+      / GiNaC::numeric(std::to_string(static_cast<long long>(d)).c_str());
   } else {
     a.value = GiNaC::numeric(r.value);
   }
@@ -335,9 +336,8 @@ std::optional<std::string> unit_reply(const side& a, const side& b,
 bool unbased_log(const std::vector<std::string>& ea,
                  const std::vector<std::string>& eb) {
   auto any = [](const std::vector<std::string>& v) {
-    return std::any_of(v.begin(), v.end(), [](const std::string& e) {
-      return has_unbased_log(e);
-    });
+    return std::any_of(v.begin(), v.end(),
+                       [](const std::string& e) { return has_unbased_log(e); });
   };
   return any(ea) || any(eb);
 }
@@ -346,15 +346,13 @@ bool unbased_log(const std::vector<std::string>& ea,
 /// same: "\log 100" against 2 (natural, common, binary logarithm), "1/2x"
 /// against "\frac{1}{2x}" ((1/2)x or 1/(2x)), "(2\frac{1}{3}, 1)" (a mixed
 /// number or a product), "2g(0)" against 0 (g applied to 0, or g times 0).
-math_outcome under_open_conventions(math_outcome o,
-                                    const final_expression_set& a,
-                                    const final_expression_set& b,
-                                    const std::optional<number_reading>& x,
-                                    const std::optional<number_reading>& y,
-                                    bool open_log, bool open_juxtaposition,
-                                    bool open_application,
-                                    const pair_budget& budget,
-                                    symbol_table& symbols) {
+math_outcome
+under_open_conventions(math_outcome o, const final_expression_set& a,
+                       const final_expression_set& b,
+                       const std::optional<number_reading>& x,
+                       const std::optional<number_reading>& y, bool open_log,
+                       bool open_juxtaposition, bool open_application,
+                       const pair_budget& budget, symbol_table& symbols) {
   std::vector<log_reading> logs{log_reading::natural};
   if (open_log) {
     logs.push_back(log_reading::common);
@@ -395,8 +393,8 @@ std::string symbolic_reply(std::string_view a, std::string_view b,
   const auto ea = x ? std::vector<std::string>{} : fa.readings;
   const auto eb = y ? std::vector<std::string>{} : fb.readings;
   if (!x && !y && ea.size() == 1 && ea == eb)
-    return rule_reply("EQUIVALENT", "The final answers are written identically.",
-                      {}, {});
+    return rule_reply("EQUIVALENT",
+                      "The final answers are written identically.", {}, {});
   // Neither decision could stand (two values from the working): no reading.
   if (const auto la = found_by(fa, x), lb = found_by(fb, y);
       !may_say_equivalent(la, lb))
@@ -484,9 +482,8 @@ std::string math_rule_reply(std::string_view a, std::string_view b,
   try {
     return symbolic_reply(a, b, read.a, read.b, policy, budget);
   } catch (const std::exception&) {
-    return rule_reply("ABSTAIN",
-                      "Undecided: the algebra engine refused the answers.", {},
-                      {});
+    return rule_reply(
+      "ABSTAIN", "Undecided: the algebra engine refused the answers.", {}, {});
   }
 }
 

@@ -17,15 +17,15 @@ namespace ij {
 /// different by exact simplification, structure, or evaluation at sample
 /// points (the REASON says which); ABSTAIN otherwise, and once `budget` of
 /// this thread's CPU time is spent on the pair.
-std::string math_rule_reply(std::string_view a, std::string_view b,
-                            std::chrono::microseconds budget
-                            = default_pair_budget);
+std::string
+math_rule_reply(std::string_view a, std::string_view b,
+                std::chrono::microseconds budget = default_pair_budget);
 
 /// The same under a declared answer policy (rounding, percent, tolerance,
 /// units, fractions); a decision the policy made names it in the REASON.
-std::string math_rule_reply(std::string_view a, std::string_view b,
-                            const answer_policy& policy,
-                            std::chrono::microseconds budget
-                            = default_pair_budget);
+std::string
+math_rule_reply(std::string_view a, std::string_view b,
+                const answer_policy& policy,
+                std::chrono::microseconds budget = default_pair_budget);
 
 } // namespace ij

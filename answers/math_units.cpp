@@ -20,7 +20,8 @@ std::string_view undelimited(std::string_view e) {
       e = e.substr(1, e.size() - 2);
     else if (e.size() >= 4
              && ((e.substr(0, 2) == "\\[" && e.substr(e.size() - 2) == "\\]")
-                 || (e.substr(0, 2) == "\\(" && e.substr(e.size() - 2) == "\\)")))
+                 || (e.substr(0, 2) == "\\("
+                     && e.substr(e.size() - 2) == "\\)")))
       e = e.substr(2, e.size() - 4);
     else
       return e;
@@ -30,12 +31,36 @@ std::string_view undelimited(std::string_view e) {
 /// Words that qualify the value rather than measure it ("x \text{ only}",
 /// "n\text{ is odd}", "2\text{nd}"): never dropped as a unit.
 bool qualifier(const std::string& w) {
-  static constexpr std::string_view words[] = {
-    "only", "odd", "even", "positive", "negative", "nonnegative",
-    "nonpositive", "real", "integer", "integers", "rational", "irrational",
-    "complex", "imaginary", "prime", "none", "no", "undefined", "all",
-    "each", "exactly", "about", "approximately", "approx", "st", "nd", "rd",
-    "th", "e", "i"};
+  static constexpr std::string_view words[] = {"only",
+                                               "odd",
+                                               "even",
+                                               "positive",
+                                               "negative",
+                                               "nonnegative",
+                                               "nonpositive",
+                                               "real",
+                                               "integer",
+                                               "integers",
+                                               "rational",
+                                               "irrational",
+                                               "complex",
+                                               "imaginary",
+                                               "prime",
+                                               "none",
+                                               "no",
+                                               "undefined",
+                                               "all",
+                                               "each",
+                                               "exactly",
+                                               "about",
+                                               "approximately",
+                                               "approx",
+                                               "st",
+                                               "nd",
+                                               "rd",
+                                               "th",
+                                               "e",
+                                               "i"};
   for (auto q : words)
     if (w == q)
       return true;
@@ -49,7 +74,8 @@ std::optional<unit_split> trailing_unit(std::string_view e) {
   std::string power;
   for (std::string_view p : {"^{2}", "^{3}", "^2", "^3"}) {
     if (e.size() > p.size() && e.substr(e.size() - p.size()) == p) {
-      power = p.size() == 2 ? std::string{p} : "^" + std::string{p.substr(2, 1)};
+      power =
+        p.size() == 2 ? std::string{p} : "^" + std::string{p.substr(2, 1)};
       e = text::trim(e.substr(0, e.size() - p.size()));
       break;
     }

@@ -1,11 +1,11 @@
 #include "answers/number_comparison.hpp"
 
-#include "answers/units.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <utility>
 #include <vector>
+
+#include "answers/units.hpp"
 
 namespace ij {
 
@@ -68,7 +68,8 @@ bool within_declared(const number_reading& x, const number_reading& y,
 relation_of_values compare_values(const number_reading& x,
                                   const number_reading& y,
                                   const answer_policy& policy) {
-  // The rule the reply parser checks NUMERIC_A/B by (core/numbers/exact_number).
+  // The rule the reply parser checks NUMERIC_A/B by
+  // (core/numbers/exact_number).
   auto same = exactly_same(x, y);
   if (same && *same)
     return {number_relation::equal};
@@ -86,8 +87,7 @@ relation_of_values compare_values(const number_reading& x,
       return {number_relation::different, number_basis::rounding, coarser};
     case rounding_policy::consistent:
       return {number_relation::equal, number_basis::rounding, coarser};
-    case rounding_policy::abstain:
-      break;
+    case rounding_policy::abstain: break;
   }
   return {number_relation::undecidable, number_basis::rounding, coarser};
 }
@@ -129,8 +129,8 @@ number_comparison compare_numbers(const number_reading& a,
   if (!a.unit.empty() && !b.unit.empty() && a.unit != b.unit) {
     out.relation = number_relation::undecidable;
     out.basis = number_basis::units;
-    out.why = "the answers carry different units (" + a.unit + ", " + b.unit
-              + ")";
+    out.why =
+      "the answers carry different units (" + a.unit + ", " + b.unit + ")";
     return out;
   }
   // A unit an answer states against the word after a number in the other's
@@ -148,11 +148,12 @@ number_comparison compare_numbers(const number_reading& a,
     out.relation = number_relation::undecidable;
     out.basis = number_basis::units;
     out.why = "the declared unit policy (answer_policy units: strict) needs "
-              "the unit (" + (a.unit.empty() ? b.unit : a.unit)
-              + ") on both sides";
+              "the unit ("
+              + (a.unit.empty() ? b.unit : a.unit) + ") on both sides";
     return out;
   }
-  if ((a.ordinal && !is_plain_integer(b)) || (b.ordinal && !is_plain_integer(a))) {
+  if ((a.ordinal && !is_plain_integer(b))
+      || (b.ordinal && !is_plain_integer(a))) {
     out.relation = number_relation::undecidable;
     out.why = "an ordinal against a value that is not a whole number";
     return out;
@@ -181,7 +182,8 @@ number_comparison compare_numbers(const number_reading& a,
   }
   out.relation = r.relation;
   out.basis = r.basis;
-  if (r.basis == number_basis::rounding && r.relation == number_relation::equal) {
+  if (r.basis == number_basis::rounding
+      && r.relation == number_relation::equal) {
     const number_reading shown = *r.coarser; // both as the rounding
     out.shown_a = shown;
     out.shown_b = shown;

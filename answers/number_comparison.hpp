@@ -1,7 +1,7 @@
 #pragma once
 // How two numbers read from answers compare, under the declared answer
-// policy (core/numbers/answer_policy.hpp, docs/ANSWER_READING.md §3): exact when
-// both are exact, a declared tolerance, a percent on one side matching p
+// policy (core/numbers/answer_policy.hpp, docs/ANSWER_READING.md §3): exact
+// when both are exact, a declared tolerance, a percent on one side matching p
 // and/or p/100, a rounding of one by the other, one-sided and different
 // units, unreduced fractions.
 #include <string>

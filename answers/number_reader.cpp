@@ -75,11 +75,11 @@ std::optional<number_reading> read_words(std::string_view s) {
 /// an equation about x, not a name labelling the value 1.
 bool is_function_name(std::string_view name) {
   static constexpr std::array<std::string_view, 23> functions{
-    "sin", "cos", "tan", "sec", "csc", "cot", "arcsin", "arccos", "arctan",
-    "sinh", "cosh", "tanh", "log", "ln", "lg", "exp", "sqrt", "frac",
-    "times", "cdot", "pi", "operatorname", "mathrm"};
-  return std::find(functions.begin(), functions.end(), name)
-         != functions.end();
+    "sin",    "cos",    "tan",    "sec",          "csc",   "cot",
+    "arcsin", "arccos", "arctan", "sinh",         "cosh",  "tanh",
+    "log",    "ln",     "lg",     "exp",          "sqrt",  "frac",
+    "times",  "cdot",   "pi",     "operatorname", "mathrm"};
+  return std::find(functions.begin(), functions.end(), name) != functions.end();
 }
 
 /// "x", "f(x)", "a_{37}", "\\theta", "P(A)": the name in "x = 5"; never a
@@ -139,15 +139,14 @@ bool is_numeric_arithmetic(std::string_view s) {
       while (i < s.size() && is_alpha(s[i]))
         ++i;
       auto name = s.substr(st, i - st);
-      if (name != "times" && name != "cdot" && name != "div"
-          && name != "frac")
+      if (name != "times" && name != "cdot" && name != "div" && name != "frac")
         return false;
       --i;
       continue;
     }
-    if (is_gap(c) || c == '.' || c == ',' || c == '+' || c == '-'
-        || c == '*' || c == '/' || c == '^' || c == '(' || c == ')'
-        || c == '{' || c == '}' || c == '%')
+    if (is_gap(c) || c == '.' || c == ',' || c == '+' || c == '-' || c == '*'
+        || c == '/' || c == '^' || c == '(' || c == ')' || c == '{' || c == '}'
+        || c == '%')
       continue;
     return false;
   }
@@ -261,8 +260,8 @@ std::optional<number_reading> read_number(std::string_view answer) {
   const auto& parts = chain.parts;
   auto first = trim_gaps(parts.front());
   const bool reversed = parts.size() == 2 && is_simple_name(parts.back());
-  if (!first.empty() && !is_simple_name(first)
-      && !is_numeric_arithmetic(first) && !reversed)
+  if (!first.empty() && !is_simple_name(first) && !is_numeric_arithmetic(first)
+      && !reversed)
     return std::nullopt;
   for (std::size_t k = 1; k + 1 < parts.size(); ++k)
     if (!is_numeric_arithmetic(parts[k]))

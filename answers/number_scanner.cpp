@@ -78,8 +78,8 @@ private:
   std::optional<number_reading> magnitude();
   std::optional<number_reading> scientific(const number_reading& lit);
   std::optional<number_reading> fraction(const number_reading& lit);
-  std::optional<std::optional<number_reading>>
-  mixed(const number_reading& lit, std::size_t after_literal);
+  std::optional<std::optional<number_reading>> mixed(const number_reading& lit,
+                                                     std::size_t after_literal);
   std::optional<int> exponent();
   bool degrees(number_reading& r);
   std::optional<std::vector<std::string>> unit_words();
@@ -100,8 +100,8 @@ std::optional<number_reading> scanner::literal() {
   };
   const std::size_t before_groups = i_;
   if ((sep == ',' || sep == thin_sep || sep == ' ' || sep == '\'')
-      && !int_digits.empty()
-      && int_digits.size() <= 3 && int_digits != "0" && group_follows(sep)) {
+      && !int_digits.empty() && int_digits.size() <= 3 && int_digits != "0"
+      && group_follows(sep)) {
     const std::size_t lead = int_digits.size();
     while (group_follows(sep)) {
       int_digits.append(s_.substr(i_ + 1, 3));
@@ -153,10 +153,10 @@ std::optional<number_reading> scanner::literal() {
     exp10 = neg ? -e : e;
     i_ = k;
   }
-  auto r = reading_of_decimal(false, int_digits + frac_digits,
-                              exp10 - static_cast<long>(frac_digits.size()),
-                              static_cast<int>(
-                                static_cast<long>(frac_digits.size()) - exp10));
+  auto r = reading_of_decimal(
+    false, int_digits + frac_digits,
+    exp10 - static_cast<long>(frac_digits.size()),
+    static_cast<int>(static_cast<long>(frac_digits.size()) - exp10));
   // "12.345": a decimal, or 12345 where a point groups thousands.
   r.point_grouping = exp10 == 0 && frac_digits.size() == 3
                      && !int_digits.empty() && int_digits.size() <= 3

@@ -35,9 +35,8 @@ void settle_value(number_reading& r, double fallback) {
     return;
   }
   set_key_from_rational(r);
-  r.value = r.decimal_key.empty()
-              ? rational_value(*r.exact)
-              : std::strtod(r.decimal_key.c_str(), nullptr);
+  r.value = r.decimal_key.empty() ? rational_value(*r.exact)
+                                  : std::strtod(r.decimal_key.c_str(), nullptr);
 }
 
 } // namespace
@@ -137,8 +136,9 @@ number_reading as_point_grouped(number_reading r) {
   }
   // "-12345e-3" -> "-12345e0": the key's exponent moves by three.
   if (const auto e = r.decimal_key.rfind('e'); e != std::string::npos)
-    r.decimal_key = r.decimal_key.substr(0, e + 1)
-                    + std::to_string(std::stol(r.decimal_key.substr(e + 1)) + 3);
+    r.decimal_key =
+      r.decimal_key.substr(0, e + 1)
+      + std::to_string(std::stol(r.decimal_key.substr(e + 1)) + 3);
   r.places = 0;
   r.point_grouping = false;
   return r;
@@ -216,12 +216,14 @@ std::string number_text(const number_reading& r) {
     std::string sign = p.negative ? "-" : "";
     const long nd = static_cast<long>(p.digits.size());
     if (p.exp >= 0 && nd + p.exp <= 40)
-      return sign + p.digits + std::string(static_cast<std::size_t>(p.exp), '0');
+      return sign + p.digits
+             + std::string(static_cast<std::size_t>(p.exp), '0');
     if (p.exp < 0 && -p.exp < nd)
       return sign + p.digits.substr(0, static_cast<std::size_t>(nd + p.exp))
              + "." + p.digits.substr(static_cast<std::size_t>(nd + p.exp));
     if (p.exp < 0 && -p.exp - nd <= 20)
-      return sign + "0." + std::string(static_cast<std::size_t>(-p.exp - nd), '0')
+      return sign + "0."
+             + std::string(static_cast<std::size_t>(-p.exp - nd), '0')
              + p.digits;
     // Far from 1: d.ddd e±X, still exact.
     std::string out = sign + p.digits.substr(0, 1);

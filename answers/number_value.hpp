@@ -12,8 +12,9 @@
 
 namespace ij {
 
-/// One number read from an answer: its exact value (core/numbers/exact_number.hpp,
-/// the comparison the reply parser shares) and how it was written.
+/// One number read from an answer: its exact value
+/// (core/numbers/exact_number.hpp, the comparison the reply parser shares) and
+/// how it was written.
 struct number_reading : exact_number {
   /// Decimal places written (for rounding checks): 2 for "7.78", -2 for
   /// "1.5e3"; nullopt for fractions and words that are not decimals.

@@ -1,8 +1,8 @@
 #include "answers/number_words.hpp"
 
 #include <array>
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 
 namespace ij {
@@ -15,16 +15,22 @@ struct named_value {
 };
 
 constexpr std::array<named_value, 20> small_words{{
-  {"zero", 0},       {"one", 1},        {"two", 2},        {"three", 3},
-  {"four", 4},       {"five", 5},       {"six", 6},        {"seven", 7},
-  {"eight", 8},      {"nine", 9},       {"ten", 10},       {"eleven", 11},
-  {"twelve", 12},    {"thirteen", 13},  {"fourteen", 14},  {"fifteen", 15},
-  {"sixteen", 16},   {"seventeen", 17}, {"eighteen", 18},  {"nineteen", 19},
+  {"zero", 0},     {"one", 1},        {"two", 2},       {"three", 3},
+  {"four", 4},     {"five", 5},       {"six", 6},       {"seven", 7},
+  {"eight", 8},    {"nine", 9},       {"ten", 10},      {"eleven", 11},
+  {"twelve", 12},  {"thirteen", 13},  {"fourteen", 14}, {"fifteen", 15},
+  {"sixteen", 16}, {"seventeen", 17}, {"eighteen", 18}, {"nineteen", 19},
 }};
 
 constexpr std::array<named_value, 8> tens_words{{
-  {"twenty", 20}, {"thirty", 30},  {"forty", 40},  {"fifty", 50},
-  {"sixty", 60},  {"seventy", 70}, {"eighty", 80}, {"ninety", 90},
+  {"twenty", 20},
+  {"thirty", 30},
+  {"forty", 40},
+  {"fifty", 50},
+  {"sixty", 60},
+  {"seventy", 70},
+  {"eighty", 80},
+  {"ninety", 90},
 }};
 
 constexpr std::array<named_value, 4> scale_words{{
@@ -37,13 +43,13 @@ constexpr std::array<named_value, 4> scale_words{{
 // Denominators. The singular ordinals other than "half" and "quarter" are
 // only read after a count ("one third"), never alone.
 constexpr std::array<named_value, 24> fraction_words{{
-  {"half", 2},        {"halves", 2},       {"third", 3},
-  {"thirds", 3},      {"quarter", 4},      {"quarters", 4},
-  {"fourth", 4},      {"fourths", 4},      {"fifth", 5},
-  {"fifths", 5},      {"sixth", 6},        {"sixths", 6},
-  {"seventh", 7},     {"sevenths", 7},     {"eighth", 8},
-  {"eighths", 8},     {"ninth", 9},        {"ninths", 9},
-  {"tenth", 10},      {"tenths", 10},      {"hundredth", 100},
+  {"half", 2},         {"halves", 2},        {"third", 3},
+  {"thirds", 3},       {"quarter", 4},       {"quarters", 4},
+  {"fourth", 4},       {"fourths", 4},       {"fifth", 5},
+  {"fifths", 5},       {"sixth", 6},         {"sixths", 6},
+  {"seventh", 7},      {"sevenths", 7},      {"eighth", 8},
+  {"eighths", 8},      {"ninth", 9},         {"ninths", 9},
+  {"tenth", 10},       {"tenths", 10},       {"hundredth", 100},
   {"hundredths", 100}, {"thousandth", 1000}, {"thousandths", 1000},
 }};
 
@@ -73,16 +79,32 @@ bool is_decimal_token(std::string_view s) {
 }
 
 enum class word_class {
-  start, unit, teen, tens, hundred, scale, zero, digits, conj
+  start,
+  unit,
+  teen,
+  tens,
+  hundred,
+  scale,
+  zero,
+  digits,
+  conj
 };
 
 // Common misspellings, read as the word meant ("fourty", "ninty").
 constexpr std::array<std::pair<std::string_view, std::string_view>, 12>
   misspellings{{
-    {"fourty", "forty"},     {"ninty", "ninety"},     {"nintey", "ninety"},
-    {"fiveteen", "fifteen"}, {"eightteen", "eighteen"}, {"ninteen", "nineteen"},
-    {"hundered", "hundred"}, {"hunderd", "hundred"},  {"hundrid", "hundred"},
-    {"thousend", "thousand"}, {"thousnad", "thousand"}, {"milion", "million"},
+    {"fourty", "forty"},
+    {"ninty", "ninety"},
+    {"nintey", "ninety"},
+    {"fiveteen", "fifteen"},
+    {"eightteen", "eighteen"},
+    {"ninteen", "nineteen"},
+    {"hundered", "hundred"},
+    {"hunderd", "hundred"},
+    {"hundrid", "hundred"},
+    {"thousend", "thousand"},
+    {"thousnad", "thousand"},
+    {"milion", "million"},
   }};
 
 std::string_view spelled(std::string_view w) {
@@ -167,22 +189,18 @@ std::optional<classified> classify(std::string_view t) {
 /// The grammar of a whole number in words: may `c` follow `prev`?
 bool may_follow(word_class prev, const classified& c, std::uint64_t current,
                 std::uint64_t last_scale) {
-  const bool after_number = prev == word_class::unit
-                            || prev == word_class::teen
+  const bool after_number = prev == word_class::unit || prev == word_class::teen
                             || prev == word_class::tens
                             || prev == word_class::digits;
-  const bool group_start = prev == word_class::start
-                           || prev == word_class::hundred
-                           || prev == word_class::scale
-                           || prev == word_class::conj;
+  const bool group_start =
+    prev == word_class::start || prev == word_class::hundred
+    || prev == word_class::scale || prev == word_class::conj;
   switch (c.cls) {
-    case word_class::zero:
-      return prev == word_class::start;
+    case word_class::zero: return prev == word_class::start;
     case word_class::unit:
       return group_start || (prev == word_class::tens && current % 10 == 0);
     case word_class::teen:
-    case word_class::tens:
-      return group_start;
+    case word_class::tens: return group_start;
     case word_class::digits:
       return prev == word_class::start
              || (prev == word_class::scale && c.value < 1000);
@@ -192,8 +210,7 @@ bool may_follow(word_class prev, const classified& c, std::uint64_t current,
       return (prev == word_class::start || after_number
               || prev == word_class::hundred)
              && c.value < last_scale;
-    default:
-      return false;
+    default: return false;
   }
 }
 
@@ -388,8 +405,7 @@ bool is_number_word(std::string_view w) {
   w = spelled(w);
   return lookup(small_words, w) || lookup(tens_words, w)
          || lookup(scale_words, w) || lookup(fraction_words, w)
-         || w == "hundred" || w == "point" || w == "minus"
-         || w == "negative";
+         || w == "hundred" || w == "point" || w == "minus" || w == "negative";
 }
 
 std::optional<number_words_reading>

@@ -11,12 +11,12 @@ std::string numeric_rule_reply(std::string_view a, std::string_view b,
     return *decided;
   const auto& x = read.a;
   const auto& y = read.b;
-  return rule_reply(
-    "ABSTAIN",
-    !x && !y ? "Neither final answer reads as one number."
-    : !x     ? "The final answer of A does not read as one number."
-             : "The final answer of B does not read as one number.",
-    x ? number_text(*x) : std::string{}, y ? number_text(*y) : std::string{});
+  return rule_reply("ABSTAIN",
+                    !x && !y ? "Neither final answer reads as one number."
+                    : !x ? "The final answer of A does not read as one number."
+                         : "The final answer of B does not read as one number.",
+                    x ? number_text(*x) : std::string{},
+                    y ? number_text(*y) : std::string{});
 }
 
 } // namespace ij

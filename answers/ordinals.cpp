@@ -14,23 +14,35 @@ struct ordinal_word {
 };
 
 constexpr std::array<ordinal_word, 19> unit_ordinals{{
-  {"first", 1},       {"second", 2},      {"third", 3},
-  {"fourth", 4},      {"fifth", 5},       {"sixth", 6},
-  {"seventh", 7},     {"eighth", 8},      {"ninth", 9},
-  {"tenth", 10},      {"eleventh", 11},   {"twelfth", 12},
-  {"thirteenth", 13}, {"fourteenth", 14}, {"fifteenth", 15},
+  {"first", 1},       {"second", 2},       {"third", 3},
+  {"fourth", 4},      {"fifth", 5},        {"sixth", 6},
+  {"seventh", 7},     {"eighth", 8},       {"ninth", 9},
+  {"tenth", 10},      {"eleventh", 11},    {"twelfth", 12},
+  {"thirteenth", 13}, {"fourteenth", 14},  {"fifteenth", 15},
   {"sixteenth", 16},  {"seventeenth", 17}, {"eighteenth", 18},
   {"nineteenth", 19},
 }};
 
 constexpr std::array<ordinal_word, 8> tens_ordinals{{
-  {"twentieth", 20}, {"thirtieth", 30}, {"fortieth", 40}, {"fiftieth", 50},
-  {"sixtieth", 60},  {"seventieth", 70}, {"eightieth", 80}, {"ninetieth", 90},
+  {"twentieth", 20},
+  {"thirtieth", 30},
+  {"fortieth", 40},
+  {"fiftieth", 50},
+  {"sixtieth", 60},
+  {"seventieth", 70},
+  {"eightieth", 80},
+  {"ninetieth", 90},
 }};
 
 constexpr std::array<ordinal_word, 8> tens{{
-  {"twenty", 20}, {"thirty", 30}, {"forty", 40}, {"fifty", 50},
-  {"sixty", 60},  {"seventy", 70}, {"eighty", 80}, {"ninety", 90},
+  {"twenty", 20},
+  {"thirty", 30},
+  {"forty", 40},
+  {"fifty", 50},
+  {"sixty", 60},
+  {"seventy", 70},
+  {"eighty", 80},
+  {"ninety", 90},
 }};
 
 template <std::size_t N>
@@ -66,8 +78,8 @@ std::optional<std::string> digits_with_suffix(std::string_view s) {
   if (k == 0 || k > 9)
     return std::nullopt;
   auto suffix = s.substr(k);
-  for (std::string_view wrap : {"^{\\mathrm{", "^{\\text{", "^{\\rm ", "^\\text{",
-                                "^{", "^"}) {
+  for (std::string_view wrap :
+       {"^{\\mathrm{", "^{\\text{", "^{\\rm ", "^\\text{", "^{", "^"}) {
     if (suffix.substr(0, wrap.size()) == wrap) {
       suffix.remove_prefix(wrap.size());
       while (!suffix.empty() && suffix.back() == '}')
@@ -78,7 +90,7 @@ std::optional<std::string> digits_with_suffix(std::string_view s) {
   const auto digits = s.substr(0, k);
   const int last = digits.back() - '0';
   const bool teen = k >= 2 && digits[k - 2] == '1';
-  const std::string_view expected = teen ? "th"
+  const std::string_view expected = teen        ? "th"
                                     : last == 1 ? "st"
                                     : last == 2 ? "nd"
                                     : last == 3 ? "rd"

@@ -13,8 +13,8 @@ namespace ij {
 class pair_budget {
 public:
   explicit pair_budget(std::chrono::microseconds limit)
-    : limit_ns_(limit.count() * 1000), cpu_start_ns_(now_ns(cpu)),
-      wall_start_ns_(now_ns(wall)) {}
+      : limit_ns_(limit.count() * 1000), cpu_start_ns_(now_ns(cpu)),
+        wall_start_ns_(now_ns(wall)) {}
 
   /// A thread uses at most as much CPU time as wall time passes: while the
   /// wall clock (read without a system call) is within the limit, so is

@@ -145,14 +145,13 @@ bool is_prose(std::string_view s, bool strict) {
   }
   // One word beside math ("Therefore, $x = 5$."), or one long word
   // ("Therefore, x = 5."), is a sentence too; "odd $n$" or "3 and 5" is not.
-  return words >= 2
-         || (!strict && words == 1 && (!segs.empty() || long_word));
+  return words >= 2 || (!strict && words == 1 && (!segs.empty() || long_word));
 }
 
 /// The position before `pos` with spaces, '$' and '*' skipped.
 std::size_t back_skip(std::string_view s, std::size_t pos) {
-  while (pos > 0 && (is_space(s[pos - 1]) || s[pos - 1] == '$'
-                     || s[pos - 1] == '*'))
+  while (pos > 0
+         && (is_space(s[pos - 1]) || s[pos - 1] == '$' || s[pos - 1] == '*'))
     --pos;
   return pos;
 }

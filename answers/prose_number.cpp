@@ -47,8 +47,9 @@ std::optional<number_token> last_number_token(std::string_view s) {
       } else if (s[i] == ' ' && plain && digits_run >= 1 && digits_run <= 3
                  && i + 3 < n && is_digit(s[i + 1]) && is_digit(s[i + 2])
                  && is_digit(s[i + 3])
-                 && (i + 4 >= n || !(is_digit(s[i + 4]) || s[i + 4] == '/'
-                                     || s[i + 4] == '.'))) {
+                 && (i + 4 >= n
+                     || !(is_digit(s[i + 4]) || s[i + 4] == '/'
+                          || s[i + 4] == '.'))) {
         i += 4; // "1 000 000": thousands grouped by spaces
         digits_run = 3;
       } else if (auto v = vulgar_fraction_length(s, i)) {
@@ -67,8 +68,8 @@ std::optional<number_token> last_number_token(std::string_view s) {
     else if (e + 1 < n && s[e] == '\\' && s[e + 1] == '%')
       e += 2;
     // A unary minus: "-½", "−5" at a word start.
-    if (b > 0 && s[b - 1] == '-' && (b == 1 || is_space(s[b - 2])
-                                     || s[b - 2] == '$' || s[b - 2] == '('))
+    if (b > 0 && s[b - 1] == '-'
+        && (b == 1 || is_space(s[b - 2]) || s[b - 2] == '$' || s[b - 2] == '('))
       --b;
     else if (b >= 3 && s.substr(b - 3, 3) == "\xE2\x88\x92")
       b -= 3;
@@ -157,9 +158,27 @@ bool in_parentheses_or_choice(std::string_view s, std::size_t begin) {
 /// unless the minus is the token's own sign.
 bool after_operator(std::string_view s, std::size_t begin) {
   static constexpr std::array<std::string_view, 21> refusing_before{
-    "<", ">", "\\le", "\\ge", "\\leq", "\\geq", "\\lt", "\\gt", "\\ne",
-    "\\neq", "\xE2\x89\xA4", "\xE2\x89\xA5", "\\pm", "\xC2\xB1", "+", "*",
-    "^", "/", "\\times", "\\cdot", "\xC3\x97"};
+    "<",
+    ">",
+    "\\le",
+    "\\ge",
+    "\\leq",
+    "\\geq",
+    "\\lt",
+    "\\gt",
+    "\\ne",
+    "\\neq",
+    "\xE2\x89\xA4",
+    "\xE2\x89\xA5",
+    "\\pm",
+    "\xC2\xB1",
+    "+",
+    "*",
+    "^",
+    "/",
+    "\\times",
+    "\\cdot",
+    "\xC3\x97"};
   for (auto w : refusing_before)
     if (preceded_by(s, begin, w))
       return true;
@@ -192,7 +211,8 @@ bool glued_after(std::string_view s, std::size_t e) {
     std::size_t k = e;
     while (k < s.size() && is_alpha(s[k]))
       ++k;
-    static constexpr std::array<char, 7> units{'m', 'g', 's', 'l', 'h', 'k', 'L'};
+    static constexpr std::array<char, 7> units{'m', 'g', 's', 'l',
+                                               'h', 'k', 'L'};
     if (k - e == 1
         && std::find(units.begin(), units.end(), s[e]) == units.end())
       return true;
@@ -234,7 +254,8 @@ std::optional<number_token> fraction_around(std::string_view s,
     if (name != "frac" && name != "dfrac" && name != "tfrac")
       return std::nullopt;
     const std::size_t mid = group_end(s, name_end);
-    const std::size_t end = mid == std::string_view::npos ? mid : group_end(s, mid);
+    const std::size_t end =
+      mid == std::string_view::npos ? mid : group_end(s, mid);
     if (end == std::string_view::npos || pos >= end)
       return std::nullopt;
     std::size_t b = k;
@@ -252,8 +273,8 @@ std::size_t sentence_start(std::string_view s, std::size_t pos) {
     if (s[k] == '\n')
       return k + 1;
     // "i.e. ", "e.g. " end no sentence.
-    const bool abbreviation = s[k] == '.' && k >= 2 && is_alpha(s[k - 1])
-                              && s[k - 2] == '.';
+    const bool abbreviation =
+      s[k] == '.' && k >= 2 && is_alpha(s[k - 1]) && s[k - 2] == '.';
     if ((s[k] == '.' || s[k] == '!' || s[k] == '?' || s[k] == ';')
         && k + 1 < s.size() && is_space(s[k + 1]) && !abbreviation)
       return k + 1;
@@ -274,8 +295,8 @@ bool restated_in_another_unit(std::string_view s, std::size_t from,
     if (!is_digit(s[k]))
       continue;
     std::size_t e = k;
-    while (e < at && (is_digit(s[e]) || s[e] == '.' || s[e] == ','
-                      || s[e] == '/'))
+    while (e < at
+           && (is_digit(s[e]) || s[e] == '.' || s[e] == ',' || s[e] == '/'))
       ++e;
     if (other_unit_of_a_kind(unit_after(s, e), last_unit))
       return true;
@@ -293,11 +314,26 @@ bool prose_number_is_ambiguous(std::string_view s, std::string_view number) {
     return true;
   // The grammar says it: "is 12", "= 12", "equals 12", "gives 12".
   static constexpr std::array<std::string_view, 20> marks{
-    "=", "is", "are", "was", "were", "be", "equals", "equal", "gives",
-    "get", "gets", "makes", ":", "\\approx",
-    "\xE6\x98\xAF", "\xE4\xB8\xBA", "\xE6\x9C\x89",  // 是 为 有
-    "\xE7\xAD\x89\xE4\xBA\x8E", "\xE5\xBE\x97",     // 等于 得
-    "\xEF\xBC\x9A"};                                  // ：
+    "=",
+    "is",
+    "are",
+    "was",
+    "were",
+    "be",
+    "equals",
+    "equal",
+    "gives",
+    "get",
+    "gets",
+    "makes",
+    ":",
+    "\\approx",
+    "\xE6\x98\xAF",
+    "\xE4\xB8\xBA",
+    "\xE6\x9C\x89", // 是 为 有
+    "\xE7\xAD\x89\xE4\xBA\x8E",
+    "\xE5\xBE\x97",  // 等于 得
+    "\xEF\xBC\x9A"}; // ：
   for (auto w : marks)
     if (preceded_by(s, at, w))
       return false;
@@ -367,28 +403,40 @@ bool only_value(std::string_view s, std::size_t at, std::size_t end) {
 // Words that open a concluding clause, in the languages the answer
 // markers cover (answer_phrase.cpp); ASCII ones as whole words.
 constexpr std::array<std::string_view, 33> conclusion_words{
-  "so", "thus", "therefore", "hence", "consequently",
+  "so",
+  "thus",
+  "therefore",
+  "hence",
+  "consequently",
   "\\therefore",
-  "\xE6\x89\x80\xE4\xBB\xA5", // 所以
-  "\xE5\x9B\xA0\xE6\xAD\xA4", // 因此
-  "\xE6\x95\x85",             // 故
-  "\xE4\xBB\x8E\xE8\x80\x8C", // 从而
-  "\xE4\xBA\x8E\xE6\x98\xAF", // 于是
-  "\xE7\xBB\xBC\xE4\xB8\x8A", // 综上
-  "\xE3\x82\x88\xE3\x81\xA3\xE3\x81\xA6", // よって
+  "\xE6\x89\x80\xE4\xBB\xA5",                                     // 所以
+  "\xE5\x9B\xA0\xE6\xAD\xA4",                                     // 因此
+  "\xE6\x95\x85",                                                 // 故
+  "\xE4\xBB\x8E\xE8\x80\x8C",                                     // 从而
+  "\xE4\xBA\x8E\xE6\x98\xAF",                                     // 于是
+  "\xE7\xBB\xBC\xE4\xB8\x8A",                                     // 综上
+  "\xE3\x82\x88\xE3\x81\xA3\xE3\x81\xA6",                         // よって
   "\xE3\x81\x97\xE3\x81\x9F\xE3\x81\x8C\xE3\x81\xA3\xE3\x81\xA6", // したがって
-  "\xE3\x82\x86\xE3\x81\x88\xE3\x81\xAB", // ゆえに
-  "\xEB\x94\xB0\xEB\x9D\xBC\xEC\x84\x9C", // 따라서
-  "\xEA\xB7\xB8\xEB\x9F\xAC\xEB\xAF\x80\xEB\xA1\x9C", // 그러므로
+  "\xE3\x82\x86\xE3\x81\x88\xE3\x81\xAB",                         // ゆえに
+  "\xEB\x94\xB0\xEB\x9D\xBC\xEC\x84\x9C",                         // 따라서
+  "\xEA\xB7\xB8\xEB\x9F\xAC\xEB\xAF\x80\xEB\xA1\x9C",         // 그러므로
   "\xD0\xBF\xD0\xBE\xD1\x8D\xD1\x82\xD0\xBE\xD0\xBC\xD1\x83", // поэтому
   "\xD1\x81\xD0\xBB\xD0\xB5\xD0\xB4\xD0\xBE\xD0\xB2\xD0\xB0\xD1\x82\xD0"
   "\xB5\xD0\xBB\xD1\x8C\xD0\xBD\xD0\xBE", // следовательно
-  "\xD0\xB8\xD1\x82\xD0\xB0\xD0\xBA", // итак
-  "donc", "ainsi", "somit", "daher", "folglich", "entonces",
-  "portanto", "logo", "quindi", "dunque",
-  "perci\xC3\xB2",          // perciò
-  "v\xE1\xBA\xADy",         // vậy
-  "do \xC4\x91\xC3\xB3",    // do đó
+  "\xD0\xB8\xD1\x82\xD0\xB0\xD0\xBA",     // итак
+  "donc",
+  "ainsi",
+  "somit",
+  "daher",
+  "folglich",
+  "entonces",
+  "portanto",
+  "logo",
+  "quindi",
+  "dunque",
+  "perci\xC3\xB2",       // perciò
+  "v\xE1\xBA\xADy",      // vậy
+  "do \xC4\x91\xC3\xB3", // do đó
 };
 
 /// The conclusion word that starts at `k` and ends by `to` (ASCII words
@@ -411,8 +459,9 @@ std::string_view conclusion_word_at(std::string_view s, std::size_t k,
     if (k + w.size() > to
         || (ascii ? !text::iequal_at(s, k, w) : s.substr(k, w.size()) != w))
       continue;
-    if (ascii && ((k > 0 && is_alpha(s[k - 1]))
-                  || (k + w.size() < s.size() && is_alpha(s[k + w.size()]))))
+    if (ascii
+        && ((k > 0 && is_alpha(s[k - 1]))
+            || (k + w.size() < s.size() && is_alpha(s[k + w.size()]))))
       continue;
     return w;
   }
@@ -564,8 +613,8 @@ answer_locator prose_value_locator(std::string_view s, std::string_view value) {
     return answer_locator::only_value;
   // The clause's value: the grammar marks it ("= 12", "is 12"), or the
   // conclusion word stands right before it ("so 25 apples in total").
-  const bool marked = !prose_number_is_ambiguous(s, value)
-                      || conclusion_word_before(s, at);
+  const bool marked =
+    !prose_number_is_ambiguous(s, value) || conclusion_word_before(s, at);
   // The conclusion holds this value alone, its arithmetic aside ("so 8
   // \times 9 = 72"): not "所以第2004个数和第6个相同为6", not "so the first
   // is E, ..., the fifth is D".

@@ -50,7 +50,9 @@ std::optional<std::string> provenance_reply(bool equal, answer_locator a,
   const bool both = !states_the_answer(a) && !states_the_answer(b);
   return rule_reply("ABSTAIN",
                     std::string{"Undecided: the value of "}
-                      + (both ? "A and of B" : !states_the_answer(a) ? "A" : "B")
+                      + (both                    ? "A and of B"
+                         : !states_the_answer(a) ? "A"
+                                                 : "B")
                       + " comes from the working (the last number of prose), "
                         "not from a statement of the answer; it cannot show "
                         "that the answers differ.",
@@ -77,12 +79,13 @@ std::string numbers_reply(const number_reading& a, const number_reading& b,
                          b.point_grouping ? as_point_grouped(b) : b, policy)
              .relation
            != c.relation)
-    return rule_reply("ABSTAIN",
-                      std::string{"Undecided: "} + (a.point_grouping ? "A" : "B")
-                        + " writes a point before three digits: a decimal, or "
-                          "a thousands separator (de, es, it, pt, id, vi, ...), "
-                          "and the two readings decide differently.",
-                      ta, tb);
+    return rule_reply(
+      "ABSTAIN",
+      std::string{"Undecided: "} + (a.point_grouping ? "A" : "B")
+        + " writes a point before three digits: a decimal, or "
+          "a thousands separator (de, es, it, pt, id, vi, ...), "
+          "and the two readings decide differently.",
+      ta, tb);
   if ((a.ambiguous || b.ambiguous) && c.relation != number_relation::equal)
     return rule_reply("ABSTAIN",
                       std::string{"Undecided: the final sentence of "}
@@ -117,19 +120,20 @@ std::string numbers_reply(const number_reading& a, const number_reading& b,
       if (c.basis == number_basis::rounding)
         return rule_reply("DIFFERENT",
                           "The final answers are different numbers under the "
-                          "declared rounding (" + rounding
+                          "declared rounding ("
+                            + rounding
                             + "), though one may be a rounding of the other.",
                           ta, tb);
       if (c.basis == number_basis::fractions)
         return rule_reply("DIFFERENT",
                           "The same number, but the declared strictness "
                           "(answer_policy fractions: reduced) requires lowest "
-                          "terms: " + ta + " and " + tb + ".",
+                          "terms: "
+                            + ta + " and " + tb + ".",
                           {}, {});
       return rule_reply("DIFFERENT", "The final answers are different numbers.",
                         ta, tb);
-    case number_relation::undecidable:
-      break;
+    case number_relation::undecidable: break;
   }
   if (c.basis == number_basis::rounding)
     return rule_reply("ABSTAIN",

@@ -16,8 +16,7 @@ std::string rule_reply(std::string_view decision, std::string_view reason,
                        std::string_view numeric_a, std::string_view numeric_b);
 
 /// ABSTAIN when A or B is empty or whitespace, naming the side(s).
-std::optional<std::string> absent_reply(std::string_view a,
-                                        std::string_view b);
+std::optional<std::string> absent_reply(std::string_view a, std::string_view b);
 
 /// ABSTAIN when a decision (EQUIVALENT when `equal`, else DIFFERENT) is
 /// more than the way each answer was found supports (answer_provenance.hpp):

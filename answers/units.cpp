@@ -1,9 +1,8 @@
 #include "answers/units.hpp"
 
-#include <vector>
-
 #include <algorithm>
 #include <array>
+#include <vector>
 
 #include "answers/number_words.hpp"
 #include "core/text.hpp"
@@ -18,28 +17,32 @@ struct unit_word {
 };
 
 constexpr std::array<unit_word, 22> unit_synonyms{{
-  {"degrees", "deg"}, {"degree", "deg"}, {"deg", "deg"},
-  {"dollars", "usd"}, {"dollar", "usd"}, {"usd", "usd"},
-  {"bucks", "usd"},   {"euros", "eur"},  {"euro", "eur"},
+  {"degrees", "deg"}, {"degree", "deg"},   {"deg", "deg"},
+  {"dollars", "usd"}, {"dollar", "usd"},   {"usd", "usd"},
+  {"bucks", "usd"},   {"euros", "eur"},    {"euro", "eur"},
   {"eur", "eur"},     {"pounds", "pound"}, {"pound", "pound"},
-  {"gbp", "gbp"},     {"yen", "jpy"},    {"jpy", "jpy"},
-  {"rupees", "inr"},  {"rupee", "inr"},  {"inr", "inr"},
-  {"rs", "inr"},      {"cents", "cent"}, {"cent", "cent"},
+  {"gbp", "gbp"},     {"yen", "jpy"},      {"jpy", "jpy"},
+  {"rupees", "inr"},  {"rupee", "inr"},    {"inr", "inr"},
+  {"rs", "inr"},      {"cents", "cent"},   {"cent", "cent"},
   {"cny", "cny"},
 }};
 
 constexpr std::array<unit_word, 7> currency_prefixes{{
-  {"usd", "usd"}, {"eur", "eur"}, {"gbp", "gbp"}, {"jpy", "jpy"},
-  {"inr", "inr"}, {"rs", "inr"},  {"cny", "cny"},
+  {"usd", "usd"},
+  {"eur", "eur"},
+  {"gbp", "gbp"},
+  {"jpy", "jpy"},
+  {"inr", "inr"},
+  {"rs", "inr"},
+  {"cny", "cny"},
 }};
 
 // Words that make a tail a phrase rather than a unit.
 constexpr std::array<std::string_view, 34> non_unit_words{{
-  "and",   "or",     "is",      "are",   "was",   "were", "the",
-  "of",    "to",     "in",      "on",    "at",    "but",  "so",
-  "then",  "plus",   "times",   "over",  "divided", "by", "not",
-  "if",    "it",     "for",     "with",  "as",    "than", "from",
-  "pi",    "sqrt",   "answer",  "be",    "this",  "that",
+  "and",     "or", "is",   "are",    "was", "were", "the",  "of",    "to",
+  "in",      "on", "at",   "but",    "so",  "then", "plus", "times", "over",
+  "divided", "by", "not",  "if",     "it",  "for",  "with", "as",    "than",
+  "from",    "pi", "sqrt", "answer", "be",  "this", "that",
 }};
 
 constexpr std::array<std::string_view, 7> one_letter_units{
@@ -70,9 +73,10 @@ std::string unit_of(const std::string& w) {
     return {};
   // The letters before a power or a per ("x^2", "m/s"): "2x", "4i",
   // "3 n", "8x^3" are a variable, not a unit.
-  const std::string_view letters{w.data(), w.find_first_of("^/") == std::string::npos
-                                             ? w.size()
-                                             : w.find_first_of("^/")};
+  const std::string_view letters{w.data(),
+                                 w.find_first_of("^/") == std::string::npos
+                                   ? w.size()
+                                   : w.find_first_of("^/")};
   const bool ascii_letters_only =
     std::all_of(letters.begin(), letters.end(), text::is_alpha);
   if (ascii_letters_only && letters.size() == 1
@@ -131,8 +135,7 @@ bool other_unit_of_a_kind(const std::string& x, const std::string& y) {
      "year"},
     {"mm", "cm", "m", "km", "meter", "metre", "kilometer", "kilometre",
      "centimeter", "centimetre", "inch", "foot", "feet", "yard", "mile"},
-    {"mg", "g", "kg", "gram", "kilogram", "pound", "lb", "ounce", "oz",
-     "ton"},
+    {"mg", "g", "kg", "gram", "kilogram", "pound", "lb", "ounce", "oz", "ton"},
     {"usd", "eur", "gbp", "jpy", "cent", "penny", "pence"}};
   if (x == y)
     return false;

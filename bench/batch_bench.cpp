@@ -14,7 +14,8 @@
 // peak memory (VmHWM sampled) against a synchronous run through it; a
 // daemon that refuses batched judges is reported, and that part exits 3.
 //
-//   build/bench/batch_bench [--pairs N] [--max-requests M] [--max-wait-ms W] [--poll-ms P]
+//   build/bench/batch_bench [--pairs N] [--max-requests M] [--max-wait-ms W]
+//   [--poll-ms P]
 //                           [--window W] [--rounds R] [--daemon] [--no-driver]
 #include <algorithm>
 #include <atomic>
@@ -33,10 +34,10 @@
 #include <CLI/CLI.hpp>
 #include <rapidjson/document.h>
 
-#include "bench/json_field.hpp"
 #include "adapters/batch_client.hpp"
 #include "adapters/batch_protocol.hpp"
 #include "adapters/url.hpp"
+#include "bench/json_field.hpp"
 #include "core/prompts/prompt.hpp"
 #include "messages/error.hpp"
 #include "tests/http/fake_apis.hpp"
@@ -78,22 +79,16 @@ double mb(long kib) {
 class memory_sampler {
 public:
   memory_sampler(pid_t pid, std::function<bool()> in_flight)
-    : pid_(pid), in_flight_(std::move(in_flight)), thread_([this] { loop(); }) {
-  }
-  ~memory_sampler() {
-    stop();
-  }
+      : pid_(pid), in_flight_(std::move(in_flight)),
+        thread_([this] { loop(); }) {}
+  ~memory_sampler() { stop(); }
   void stop() {
     stop_ = true;
     if (thread_.joinable())
       thread_.join();
   }
-  long in_flight_rss_kib() const {
-    return in_flight_rss_;
-  }
-  long hwm_kib() const {
-    return hwm_;
-  }
+  long in_flight_rss_kib() const { return in_flight_rss_; }
+  long hwm_kib() const { return hwm_; }
 
 private:
   void loop() {
@@ -131,16 +126,18 @@ std::string judge_json(const std::string& url, const std::string& batch) {
          + url
          + R"(","temperature":0,"timeout_ms":60000,"max_in_flight":32,"max_attempts":1,)"
            R"("prices":{"input":2,"output":4})"
-         + (batch.empty() ? std::string{} : ",\"batch\":" + batch) + "}],\"votes\":1}";
+         + (batch.empty() ? std::string{} : ",\"batch\":" + batch)
+         + "}],\"votes\":1}";
 }
 
-std::string batch_json(std::size_t max_requests, long max_wait_ms, long poll_ms) {
+std::string batch_json(std::size_t max_requests, long max_wait_ms,
+                       long poll_ms) {
   // max_wait_ms above the time the driver takes to queue max_requests calls
   // (1 s was not: batches of ~8,300 went on the timer), so that the batches
   // go full; the last goes on the timer.
   return R"({"enabled":true,"max_requests":)" + std::to_string(max_requests)
-         + R"(,"max_wait_ms":)" + std::to_string(max_wait_ms) + R"(,"poll_ms":)" + std::to_string(poll_ms)
-         + R"(,"on_failure":"sync"})";
+         + R"(,"max_wait_ms":)" + std::to_string(max_wait_ms) + R"(,"poll_ms":)"
+         + std::to_string(poll_ms) + R"(,"on_failure":"sync"})";
 }
 
 struct spend {
@@ -177,38 +174,49 @@ spend read_spend(const std::string& audit) {
 
 struct run_figures {
   double seconds = 0;
-  long maxrss_kib = 0;         // wait4's ru_maxrss
-  long in_flight_rss_kib = 0;  // largest RSS sampled with a batch in flight
+  long maxrss_kib = 0;        // wait4's ru_maxrss
+  long in_flight_rss_kib = 0; // largest RSS sampled with a batch in flight
   spend cost;
 };
 
 /// `invjudge run` on the pairs with this configuration.
-run_figures driver_run(const temp_dir& dir, const std::string& tag, const std::string& config,
-                       const fake_batches* fake, std::size_t window) {
+run_figures driver_run(const temp_dir& dir, const std::string& tag,
+                       const std::string& config, const fake_batches* fake,
+                       std::size_t window) {
   write_file(dir.file(tag + ".json"), config);
   auto audit = dir.file(tag + "-audit.jsonl");
   run_figures f;
   auto t = clock_type::now();
-  std::vector<std::string> args{"run", "--pairs", dir.file("pairs.jsonl"), "--config",
-                                dir.file(tag + ".json"), "--audit", audit, "--out", "/dev/null",
+  std::vector<std::string> args{"run",
+                                "--pairs",
+                                dir.file("pairs.jsonl"),
+                                "--config",
+                                dir.file(tag + ".json"),
+                                "--audit",
+                                audit,
+                                "--out",
+                                "/dev/null",
                                 "--no-progress"};
   if (window != 0) { // 0: the run's own window
     args.push_back("--window");
     args.push_back(std::to_string(window));
   }
   invjudge_process p(args, dir.file(tag + ".out"), dir.file(tag + ".err"));
-  memory_sampler sampler(p.pid(), [fake] { return fake && batch_in_flight(*fake); });
+  memory_sampler sampler(p.pid(),
+                         [fake] { return fake && batch_in_flight(*fake); });
   struct rusage usage {};
   auto code = p.wait(usage);
   f.seconds = since(t);
   sampler.stop();
   if (code != 0)
-    throw std::runtime_error(tag + ": invjudge run exited " + std::to_string(code) + ": "
+    throw std::runtime_error(tag + ": invjudge run exited "
+                             + std::to_string(code) + ": "
                              + read_file(dir.file(tag + ".err")));
   f.maxrss_kib = usage.ru_maxrss;
   f.in_flight_rss_kib = sampler.in_flight_rss_kib();
   f.cost = read_spend(audit);
-  std::remove(audit.c_str());  // 100,000 pairs' audit: not kept longer than needed
+  std::remove(
+    audit.c_str()); // 100,000 pairs' audit: not kept longer than needed
   return f;
 }
 
@@ -238,8 +246,8 @@ struct upload_figures {
 /// One batch of `pairs.size()` requests built as the batch judge builds it
 /// (the judge prompt, the call's options) and submitted to the fake: the
 /// file's upload and the batch's create, to the provider's answer.
-upload_figures build_and_upload(const std::vector<pair_text>& pairs, fake_batches& fake,
-                                int round) {
+upload_figures build_and_upload(const std::vector<pair_text>& pairs,
+                                fake_batches& fake, int round) {
   upload_figures f;
   call_options opts;
   opts.model = "judge-model";
@@ -248,8 +256,8 @@ upload_figures build_and_upload(const std::vector<pair_text>& pairs, fake_batche
   batch_document doc(batch_api::openai);
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     vote_key key{"bench" + std::to_string(round), i + 1, 0};
-    if (auto err = doc.add(make_custom_id(key), build_judge_prompt(pairs[i].a, pairs[i].b),
-                           opts))
+    if (auto err = doc.add(make_custom_id(key),
+                           build_judge_prompt(pairs[i].a, pairs[i].b), opts))
       throw std::runtime_error("batch document: " + render_error(err));
   }
   f.requests = doc.size();
@@ -276,7 +284,8 @@ upload_figures build_and_upload(const std::vector<pair_text>& pairs, fake_batche
   return f;
 }
 
-// --- the daemon -----------------------------------------------------------------
+// --- the daemon
+// -----------------------------------------------------------------
 
 struct daemon_figures {
   bool refused = false;
@@ -292,16 +301,20 @@ daemon_figures daemon_run(const temp_dir& dir, const std::string& tag,
                           const fake_batches* fake) {
   daemon_figures f;
   auto err = dir.file(tag + ".err");
-  invjudge_process proc({"serve", "--listen", "127.0.0.1:0", "--state", dir.file(tag + "-state")},
-                        dir.file(tag + ".out"), err);
+  invjudge_process proc(
+    {"serve", "--listen", "127.0.0.1:0", "--state", dir.file(tag + "-state")},
+    dir.file(tag + ".out"), err);
   if (!wait_for_text(err, "listening on 127.0.0.1:"))
     throw std::runtime_error("the daemon did not start: " + read_file(err));
   auto text = read_file(err);
   auto at = text.find("listening on 127.0.0.1:") + 23;
-  api_client api{"http://127.0.0.1:" + text.substr(at, text.find('\n', at) - at), ""};
-  memory_sampler sampler(proc.pid(), [fake] { return fake && batch_in_flight(*fake); });
+  api_client api{
+    "http://127.0.0.1:" + text.substr(at, text.find('\n', at) - at), ""};
+  memory_sampler sampler(proc.pid(),
+                         [fake] { return fake && batch_in_flight(*fake); });
   auto t = clock_type::now();
-  auto r = api.request("POST", "/v1/runs", "{\"config\":" + config + "}", "application/json");
+  auto r = api.request("POST", "/v1/runs", "{\"config\":" + config + "}",
+                       "application/json");
   auto stop = [&] {
     sampler.stop();
     proc.signal(SIGTERM);
@@ -318,8 +331,8 @@ daemon_figures daemon_run(const temp_dir& dir, const std::string& tag,
   for (std::size_t start = 0; start < pairs.size();) {
     auto end = std::min(pairs.size(), start + (4u << 20));
     end = pairs.rfind('\n', end - 1) + 1;
-    api.request("POST", "/v1/runs/" + id + "/pairs", pairs.substr(start, end - start),
-                "application/x-ndjson");
+    api.request("POST", "/v1/runs/" + id + "/pairs",
+                pairs.substr(start, end - start), "application/x-ndjson");
     start = end;
   }
   api.request("POST", "/v1/runs/" + id + "/close");
@@ -327,7 +340,8 @@ daemon_figures daemon_run(const temp_dir& dir, const std::string& tag,
   for (;;) {
     auto g = api.request("GET", "/v1/runs/" + id);
     if (g.status == 0)
-      throw std::runtime_error("the daemon does not answer: " + ij::context_of(g.error));
+      throw std::runtime_error("the daemon does not answer: "
+                               + ij::context_of(g.error));
     state = json_field(g.body, "state");
     body = g.body;
     if (state == "done" || state == "failed" || state == "cancelled")
@@ -356,37 +370,47 @@ std::string sizes_text(const std::vector<std::size_t>& sizes) {
 } // namespace
 
 int main(int argc, char** argv) {
-  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // figures appear as they are measured
+  std::setvbuf(stdout, nullptr, _IOLBF,
+               0); // figures appear as they are measured
   CLI::App app{"batch_bench: batched votes against synchronous ones"};
   std::size_t pairs = 100000, max_requests = 10000;
   long poll_ms = 50, max_wait_ms = 5000;
   int rounds = 3;
   bool with_daemon = false, no_driver = false;
   app.add_option("--pairs", pairs, "pairs, votes = 1");
-  app.add_option("--max-requests", max_requests, "requests per batch (the judge's max_requests)");
+  app.add_option("--max-requests", max_requests,
+                 "requests per batch (the judge's max_requests)");
   app.add_option("--poll-ms", poll_ms, "the batched judge's poll_ms");
-  app.add_option("--max-wait-ms", max_wait_ms, "the batched judge's max_wait_ms");
-  app.add_option("--rounds", rounds, "the build-and-upload figure is the best of this many");
+  app.add_option("--max-wait-ms", max_wait_ms,
+                 "the batched judge's max_wait_ms");
+  app.add_option("--rounds", rounds,
+                 "the build-and-upload figure is the best of this many");
   // The run's default window holds a batched judge's two batches
   // (core/voting/input_window); --window measures another.
   std::size_t window = 0;
-  app.add_option("--window", window, "invjudge run --window (default: the run's own)");
-  app.add_flag("--daemon", with_daemon, "also run the pairs through `invjudge serve`");
-  app.add_flag("--no-driver", no_driver, "skip the driver's runs (with --daemon)");
+  app.add_option("--window", window,
+                 "invjudge run --window (default: the run's own)");
+  app.add_flag("--daemon", with_daemon,
+               "also run the pairs through `invjudge serve`");
+  app.add_flag("--no-driver", no_driver,
+               "skip the driver's runs (with --daemon)");
   CLI11_PARSE(app, argc, argv);
 
   temp_dir dir;
   std::printf("load average: %s", read_file("/proc/loadavg").c_str());
   auto pairs_text = invjudge(dir, "gen-pairs " + std::to_string(pairs)).out;
   write_file(dir.file("pairs.jsonl"), pairs_text);
-  std::printf("%zu pairs (%.1f MB), votes = 1, max_requests %zu, max_wait_ms %ld, poll_ms %ld, "
+  std::printf("%zu pairs (%.1f MB), votes = 1, max_requests %zu, max_wait_ms "
+              "%ld, poll_ms %ld, "
               "driver --window %s\n",
-              pairs, pairs_text.size() / 1e6, max_requests, max_wait_ms, poll_ms,
+              pairs, pairs_text.size() / 1e6, max_requests, max_wait_ms,
+              poll_ms,
               window == 0 ? "(the run's own)" : std::to_string(window).c_str());
 
   fake_api_options so;
   so.kind = api_kind::openai;
-  so.reply_text = "DECISION: EQUIVALENT\nREASON: same\nNUMERIC_A: 1\nNUMERIC_B: 1";
+  so.reply_text =
+    "DECISION: EQUIVALENT\nREASON: same\nNUMERIC_A: 1\nNUMERIC_B: 1";
   so.threads = 2;
   so.record_requests = false;
   fake_batch_options bo;
@@ -399,45 +423,56 @@ int main(int argc, char** argv) {
     run_figures sync;
     {
       fake_api fake(so);
-      sync = driver_run(dir, "sync", judge_json(fake.base_url(), ""), nullptr, window);
+      sync = driver_run(dir, "sync", judge_json(fake.base_url(), ""), nullptr,
+                        window);
     }
-    std::printf("synchronous run         %.2f s (%.0f calls/s), peak RSS %.1f MB, cost %.4f "
+    std::printf("synchronous run         %.2f s (%.0f calls/s), peak RSS %.1f "
+                "MB, cost %.4f "
                 "(%llu calls, %llu + %llu tokens)\n",
-                sync.seconds, pairs / sync.seconds, mb(sync.maxrss_kib), sync.cost.cost,
+                sync.seconds, pairs / sync.seconds, mb(sync.maxrss_kib),
+                sync.cost.cost,
                 static_cast<unsigned long long>(sync.cost.calls),
                 static_cast<unsigned long long>(sync.cost.input_tokens),
                 static_cast<unsigned long long>(sync.cost.output_tokens));
 
     fake_batches fake(bo);
-    auto batched = driver_run(dir, "batched", judge_json(fake.base_url(),
-                                                          batch_json(max_requests, max_wait_ms, poll_ms)),
-                              &fake, window);
+    auto batched =
+      driver_run(dir, "batched",
+                 judge_json(fake.base_url(),
+                            batch_json(max_requests, max_wait_ms, poll_ms)),
+                 &fake, window);
     auto sizes = fake.batch_sizes();
     std::size_t sent = 0;
     for (auto s : sizes)
       sent += s;
-    std::printf("batched run             %.2f s (%.2fx the synchronous run's time; poll_ms "
+    std::printf("batched run             %.2f s (%.2fx the synchronous run's "
+                "time; poll_ms "
                 "%ld, %zu polls)\n",
-                batched.seconds, batched.seconds / sync.seconds, poll_ms, fake.polls());
-    std::printf("requests per batch      %zu batches, %zu requests: %s (mean %.0f); %llu of "
+                batched.seconds, batched.seconds / sync.seconds, poll_ms,
+                fake.polls());
+    std::printf("requests per batch      %zu batches, %zu requests: %s (mean "
+                "%.0f); %llu of "
                 "%llu calls batched; protocol violations %zu\n",
                 sizes.size(), sent, sizes_text(sizes).c_str(),
                 sizes.empty() ? 0.0 : double(sent) / sizes.size(),
                 static_cast<unsigned long long>(batched.cost.batched),
-                static_cast<unsigned long long>(batched.cost.calls), fake.violations().size());
-    std::printf("driver peak memory      %.1f MB (ru_maxrss; %.2fx the synchronous run's "
-                "%.1f MB); largest RSS sampled with a batch in flight %.1f MB; target <= "
-                "%.0f MB: %s\n",
-                mb(batched.maxrss_kib), double(batched.maxrss_kib) / sync.maxrss_kib,
-                mb(sync.maxrss_kib), mb(batched.in_flight_rss_kib), target_mb,
-                mb(batched.maxrss_kib) <= target_mb ? "met" : "NOT met");
-    std::printf("cost                    batched %.4f against synchronous %.4f: %.3fx "
-                "(target 0.50; tokens %llu + %llu against %llu + %llu)\n",
-                batched.cost.cost, sync.cost.cost, batched.cost.cost / sync.cost.cost,
-                static_cast<unsigned long long>(batched.cost.input_tokens),
-                static_cast<unsigned long long>(batched.cost.output_tokens),
-                static_cast<unsigned long long>(sync.cost.input_tokens),
-                static_cast<unsigned long long>(sync.cost.output_tokens));
+                static_cast<unsigned long long>(batched.cost.calls),
+                fake.violations().size());
+    std::printf(
+      "driver peak memory      %.1f MB (ru_maxrss; %.2fx the synchronous run's "
+      "%.1f MB); largest RSS sampled with a batch in flight %.1f MB; target <= "
+      "%.0f MB: %s\n",
+      mb(batched.maxrss_kib), double(batched.maxrss_kib) / sync.maxrss_kib,
+      mb(sync.maxrss_kib), mb(batched.in_flight_rss_kib), target_mb,
+      mb(batched.maxrss_kib) <= target_mb ? "met" : "NOT met");
+    std::printf(
+      "cost                    batched %.4f against synchronous %.4f: %.3fx "
+      "(target 0.50; tokens %llu + %llu against %llu + %llu)\n",
+      batched.cost.cost, sync.cost.cost, batched.cost.cost / sync.cost.cost,
+      static_cast<unsigned long long>(batched.cost.input_tokens),
+      static_cast<unsigned long long>(batched.cost.output_tokens),
+      static_cast<unsigned long long>(sync.cost.input_tokens),
+      static_cast<unsigned long long>(sync.cost.output_tokens));
 
     // One batch of max_requests built and uploaded, directly; best of
     // `rounds` (one sample moves with the machine's other work).
@@ -450,44 +485,52 @@ int main(int argc, char** argv) {
         best = f;
     }
     auto sync_share = sync.seconds * best.requests / pairs;
-    std::printf("build and upload        %zu requests (%.1f MB): build %.0f ms, upload and "
-                "create %.0f ms, together %.0f ms; the synchronous run's time for as many "
+    std::printf("build and upload        %zu requests (%.1f MB): build %.0f "
+                "ms, upload and "
+                "create %.0f ms, together %.0f ms; the synchronous run's time "
+                "for as many "
                 "calls %.0f ms (%.2fx)\n",
-                best.requests, best.bytes / 1e6, best.build_s * 1e3, best.upload_s * 1e3,
-                (best.build_s + best.upload_s) * 1e3, sync_share * 1e3,
-                (best.build_s + best.upload_s) / sync_share);
+                best.requests, best.bytes / 1e6, best.build_s * 1e3,
+                best.upload_s * 1e3, (best.build_s + best.upload_s) * 1e3,
+                sync_share * 1e3, (best.build_s + best.upload_s) / sync_share);
   }
 
   if (with_daemon) {
     daemon_figures sync;
     {
       fake_api fake(so);
-      sync = daemon_run(dir, "daemon-sync", judge_json(fake.base_url(), ""), pairs_text,
-                        nullptr);
+      sync = daemon_run(dir, "daemon-sync", judge_json(fake.base_url(), ""),
+                        pairs_text, nullptr);
     }
     if (sync.refused) {
       std::printf("daemon, synchronous     failed: %s\n", sync.why.c_str());
       code = 3;
     } else {
       fake_batches fake(bo);
-      auto batched = daemon_run(dir, "daemon-batched",
-                                judge_json(fake.base_url(), batch_json(max_requests, max_wait_ms, poll_ms)),
-                                pairs_text, &fake);
+      auto batched =
+        daemon_run(dir, "daemon-batched",
+                   judge_json(fake.base_url(),
+                              batch_json(max_requests, max_wait_ms, poll_ms)),
+                   pairs_text, &fake);
       if (batched.refused) {
-        std::printf("daemon, batched         REFUSED (this daemon does not take batched "
-                    "judges): %s\n",
-                    batched.why.c_str());
+        std::printf(
+          "daemon, batched         REFUSED (this daemon does not take batched "
+          "judges): %s\n",
+          batched.why.c_str());
         code = 3;
       } else {
         auto sizes = fake.batch_sizes();
-        std::printf("daemon                  batched run %.2f s, %zu batches (%s); peak memory "
-                    "(VmHWM) %.1f MB against %.1f MB for the synchronous run (%.2fx, %.2f s); "
-                    "largest RSS with a batch in flight %.1f MB; target <= %.0f MB: %s\n",
-                    batched.seconds, sizes.size(), sizes_text(sizes).c_str(),
-                    mb(batched.hwm_kib), mb(sync.hwm_kib),
-                    double(batched.hwm_kib) / sync.hwm_kib, sync.seconds,
-                    mb(batched.in_flight_rss_kib), target_mb,
-                    mb(batched.hwm_kib) <= target_mb ? "met" : "NOT met");
+        std::printf(
+          "daemon                  batched run %.2f s, %zu batches (%s); peak "
+          "memory "
+          "(VmHWM) %.1f MB against %.1f MB for the synchronous run (%.2fx, "
+          "%.2f s); "
+          "largest RSS with a batch in flight %.1f MB; target <= %.0f MB: %s\n",
+          batched.seconds, sizes.size(), sizes_text(sizes).c_str(),
+          mb(batched.hwm_kib), mb(sync.hwm_kib),
+          double(batched.hwm_kib) / sync.hwm_kib, sync.seconds,
+          mb(batched.in_flight_rss_kib), target_mb,
+          mb(batched.hwm_kib) <= target_mb ? "met" : "NOT met");
       }
     }
   }

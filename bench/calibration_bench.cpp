@@ -63,8 +63,9 @@ figures read_pairs(const std::string& path) {
         || std::string{d["kind"].GetString()} != "pair")
       continue;
     auto& v = d["votes"];
-    std::uint64_t cast = v["equivalent"].GetUint64() + v["different"].GetUint64()
-                         + v["abstain"].GetUint64() + v["parse_error"].GetUint64()
+    std::uint64_t cast = v["equivalent"].GetUint64()
+                         + v["different"].GetUint64() + v["abstain"].GetUint64()
+                         + v["parse_error"].GetUint64()
                          + v["faults"].GetUint64();
     if (cast == 0)
       continue; // absent (I1): no judge was asked
@@ -85,33 +86,41 @@ figures read_pairs(const std::string& path) {
 // over the request's prompt and seed (the judge's seed plus the vote
 // index): wrong at about the declared rate, and the decision token's
 // log-probabilities say how sure it was.
-void noisy_model(double err, const rapidjson::Document& req, ij::test::fake_verdict& v,
+void noisy_model(double err, const rapidjson::Document& req,
+                 ij::test::fake_verdict& v,
                  std::vector<std::pair<std::string, double>>& alternatives) {
   std::string prompt;
   if (req.HasMember("messages") && req["messages"].IsArray())
     for (auto& m : req["messages"].GetArray())
       if (m.IsObject() && m.HasMember("content") && m["content"].IsString())
         prompt += m["content"].GetString();
-  std::int64_t seed = req.HasMember("seed") && req["seed"].IsInt64() ? req["seed"].GetInt64() : 0;
+  std::int64_t seed =
+    req.HasMember("seed") && req["seed"].IsInt64() ? req["seed"].GetInt64() : 0;
   auto answers = ij::extract_answers(prompt);
-  auto truth = answers ? ij::parse_judge_response(
-                           ij::numeric_rule_reply(answers->a, answers->b))
-                           .decision
-                       : ij::judge_decision::abstain;
+  auto truth =
+    answers
+      ? ij::parse_judge_response(ij::numeric_rule_reply(answers->a, answers->b))
+          .decision
+      : ij::judge_decision::abstain;
   v.numeric_a = v.numeric_b = "NULL"; // as stub:noisy writes them
-  if (truth != ij::judge_decision::equivalent && truth != ij::judge_decision::different) {
+  if (truth != ij::judge_decision::equivalent
+      && truth != ij::judge_decision::different) {
     v.decision = "ABSTAIN";
     v.reason = "The answers cannot be read.";
-    alternatives = {{"ABST", std::log(0.9)}, {"EQUIV", std::log(0.05)}, {"DIFF", std::log(0.05)}};
+    alternatives = {{"ABST", std::log(0.9)},
+                    {"EQUIV", std::log(0.05)},
+                    {"DIFF", std::log(0.05)}};
     return;
   }
   // The seed already holds the vote index (the judge's seed plus it).
   auto [sure, e, right] = ij::draw_noise(err, prompt, seed, 0);
   const bool equivalent = (truth == ij::judge_decision::equivalent) == right;
   const double p = std::max(1.0 - e * e, 1e-6);
-  const double other = std::max(0.8 * (1.0 - p), 1e-9), abstain = std::max(0.2 * (1.0 - p), 1e-9);
+  const double other = std::max(0.8 * (1.0 - p), 1e-9),
+               abstain = std::max(0.2 * (1.0 - p), 1e-9);
   v.decision = equivalent ? "EQUIVALENT" : "DIFFERENT";
-  v.reason = sure ? "The answers were clear." : "The answers were hard to read.";
+  v.reason =
+    sure ? "The answers were clear." : "The answers were hard to read.";
   alternatives = {{"EQUIV", std::log(equivalent ? p : other)},
                   {"DIFF", std::log(equivalent ? other : p)},
                   {"ABST", std::log(abstain)}};
@@ -127,22 +136,25 @@ void print(const char* name, const figures& f) {
 
 // One comparison in `dir` for the judge `judge_json` (the configuration's
 // judge fields); false when a step failed.
-bool compare(const std::string& dir, const std::string& label, const std::string& judge_json,
-             unsigned pairs, const std::string& threshold, bool& met) {
+bool compare(const std::string& dir, const std::string& label,
+             const std::string& judge_json, unsigned pairs,
+             const std::string& threshold, bool& met) {
   const std::string bin = IJ_INVJUDGE;
   auto write = [&](const std::string& name, const std::string& text) {
     std::ofstream(dir + "/" + name) << text;
   };
   auto config = [&](const std::string& audit, const std::string& extra) {
-    return "{" + judge_json + "," + extra + "\"audit\":{\"path\":\"" + dir + "/" + audit
-           + "\"}}";
+    return "{" + judge_json + "," + extra + "\"audit\":{\"path\":\"" + dir + "/"
+           + audit + "\"}}";
   };
   write("calibrate.json", config("calibrate.audit.jsonl", "\"votes\":1,"));
-  write("fixed.json", config("fixed.audit.jsonl", "\"votes\":5,\"min_agreement\":3,"));
+  write("fixed.json",
+        config("fixed.audit.jsonl", "\"votes\":5,\"min_agreement\":3,"));
   write("sequential.json",
         config("sequential.audit.jsonl",
                "\"votes\":5,\"min_agreement\":3,\"calibration\":\"" + dir
-                 + "/map.json\",\"stop\":{\"probability\":" + threshold + "},"));
+                 + "/map.json\",\"stop\":{\"probability\":" + threshold
+                 + "},"));
   const auto half = std::to_string(pairs / 2);
   const std::string q = " 2>>" + dir + "/stderr.txt";
   std::vector<std::string> steps{
@@ -156,15 +168,19 @@ bool compare(const std::string& dir, const std::string& label, const std::string
       + "/map.json" + q};
   for (auto& s : steps)
     if (sh(s) != 0) {
-      std::fprintf(stderr, "calibration_bench: failed: %s (see %s/stderr.txt)\n",
+      std::fprintf(stderr,
+                   "calibration_bench: failed: %s (see %s/stderr.txt)\n",
                    s.c_str(), dir.c_str());
       return false;
     }
   auto timed_run = [&](const std::string& name, figures& f) {
     auto t0 = std::chrono::steady_clock::now();
-    int rc = sh(bin + " run --no-progress --pairs " + dir + "/evaluate.jsonl --config "
-                + dir + "/" + name + ".json --out " + dir + "/" + name + ".out.jsonl" + q);
-    auto secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    int rc = sh(bin + " run --no-progress --pairs " + dir
+                + "/evaluate.jsonl --config " + dir + "/" + name
+                + ".json --out " + dir + "/" + name + ".out.jsonl" + q);
+    auto secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+        .count();
     if (rc != 0)
       return false;
     f = read_pairs(dir + "/" + name + ".out.jsonl");
@@ -173,7 +189,8 @@ bool compare(const std::string& dir, const std::string& label, const std::string
   };
   figures fixed, seq;
   if (!timed_run("fixed", fixed) || !timed_run("sequential", seq)) {
-    std::fprintf(stderr, "calibration_bench: a run failed (see %s/stderr.txt)\n",
+    std::fprintf(stderr,
+                 "calibration_bench: a run failed (see %s/stderr.txt)\n",
                  dir.c_str());
     return false;
   }
@@ -185,12 +202,15 @@ bool compare(const std::string& dir, const std::string& label, const std::string
   print("fixed votes = 5, k = 3 (baseline)", fixed);
   print(("stop.probability = " + threshold).c_str(), seq);
   const double cpp = seq.judged ? double(seq.calls) / double(seq.judged) : 99.0;
-  const double acc_seq = seq.labelled ? double(seq.right) / double(seq.labelled) : 0;
-  const double acc_fixed = fixed.labelled ? double(fixed.right) / double(fixed.labelled) : 0;
+  const double acc_seq =
+    seq.labelled ? double(seq.right) / double(seq.labelled) : 0;
+  const double acc_fixed =
+    fixed.labelled ? double(fixed.right) / double(fixed.labelled) : 0;
   const bool calls_ok = cpp <= 1.5, acc_ok = acc_seq >= acc_fixed;
-  std::printf("  target calls/pair <= 1.5: %.3f %s\n", cpp, calls_ok ? "met" : "MISSED");
-  std::printf("  target accuracy >= baseline: %.2f%% vs %.2f%% %s\n", 100 * acc_seq,
-              100 * acc_fixed, acc_ok ? "met" : "MISSED");
+  std::printf("  target calls/pair <= 1.5: %.3f %s\n", cpp,
+              calls_ok ? "met" : "MISSED");
+  std::printf("  target accuracy >= baseline: %.2f%% vs %.2f%% %s\n",
+              100 * acc_seq, 100 * acc_fixed, acc_ok ? "met" : "MISSED");
   met = met && calls_ok && acc_ok;
   return true;
 }
@@ -224,9 +244,10 @@ int main(int argc, char** argv) {
   }
   const std::string dir = tmpl;
   bool met = true;
-  bool ok = sh("mkdir " + dir + "/stub " + dir + "/http") == 0
-            && compare(dir + "/stub", "stub:noisy:" + err,
-                       "\"judge\":\"stub:noisy:" + err + "\"", pairs, threshold, met);
+  bool ok =
+    sh("mkdir " + dir + "/stub " + dir + "/http") == 0
+    && compare(dir + "/stub", "stub:noisy:" + err,
+               "\"judge\":\"stub:noisy:" + err + "\"", pairs, threshold, met);
   if (ok) {
     // The same comparison through the HTTP path: an openai judge asking for
     // log-probabilities from a fake server erring at the declared rate.
@@ -236,12 +257,14 @@ int main(int argc, char** argv) {
     o.record_requests = false;
     o.threads = 2;
     const double rate = std::stod(err);
-    o.decide = [rate](const rapidjson::Document& req, ij::test::fake_verdict& v,
-                      std::vector<std::pair<std::string, double>>& alternatives) {
-      noisy_model(rate, req, v, alternatives);
-    };
+    o.decide =
+      [rate](const rapidjson::Document& req, ij::test::fake_verdict& v,
+             std::vector<std::pair<std::string, double>>& alternatives) {
+        noisy_model(rate, req, v, alternatives);
+      };
     ij::test::fake_api fake(o);
-    ok = compare(dir + "/http", "openai (fake server, logprobs, error " + err + ")",
+    ok = compare(dir + "/http",
+                 "openai (fake server, logprobs, error " + err + ")",
                  "\"judges\":[{\"name\":\"noisy-http\",\"type\":\"openai\","
                  "\"model\":\"judge-model\",\"base_url\":\""
                    + fake.base_url()

@@ -2,8 +2,9 @@
 // canaries — and how many real pairs, at a given rate — a run needs before
 // the alarm fires, over many seeds, with the default parameters. Each judge
 // answers every canary of the set once (the stubs are deterministic); the
-// run is then simulated over core/canaries/canary_plan and core/canaries/bias_alarm, exactly
-// as the run session feeds them. Not a timing benchmark: no baseline.
+// run is then simulated over core/canaries/canary_plan and
+// core/canaries/bias_alarm, exactly as the run session feeds them. Not a timing
+// benchmark: no baseline.
 //
 // Usage: canary_alarm [seeds (10000)] [rate (0.05)] [pairs per run (100000)]
 #include <cstdio>
@@ -31,8 +32,9 @@ std::vector<judge_decision> decisions_of(judge_adapter& judge) {
     req.a = c.a;
     req.b = c.b;
     judge_decision d = judge_decision::parse_error;
-    judge_once(judge, judge_options{}, req,
-               [&](judge_record rec, equivalence_outcome) { d = rec.decision; });
+    judge_once(
+      judge, judge_options{}, req,
+      [&](judge_record rec, equivalence_outcome) { d = rec.decision; });
     out.push_back(d);
   }
   return out;
@@ -96,7 +98,8 @@ int main(int argc, char** argv) {
     else
       std::printf("%-16s %7.1f%% %8llu %8.2f %8llu %14.1f\n", name.c_str(),
                   100.0 * static_cast<double>(n) / static_cast<double>(seeds),
-                  static_cast<unsigned long long>(lo), sum / static_cast<double>(n),
+                  static_cast<unsigned long long>(lo),
+                  sum / static_cast<double>(n),
                   static_cast<unsigned long long>(hi),
                   sum_pairs / static_cast<double>(n));
   }

@@ -21,14 +21,13 @@
 #include <thread>
 
 #include <CLI/CLI.hpp>
-
 #include <rapidjson/document.h>
 
 #include "bench/json_field.hpp"
 #include "messages/error.hpp"
-#include "tools/api_client.hpp"
 #include "tests/daemon/daemon_support.hpp"
 #include "tests/http/fake_apis.hpp"
+#include "tools/api_client.hpp"
 
 using namespace ij;
 using namespace ij::test;
@@ -44,13 +43,16 @@ double since(clock_type::time_point t) {
 std::string pairs_of(const std::string& prefix, int n) {
   std::string out;
   for (int i = 0; i < n; ++i)
-    out += R"({"id":")" + prefix + std::to_string(i) + R"(","a":"1","b":"1"})" "\n";
+    out += R"({"id":")" + prefix + std::to_string(i)
+           + R"(","a":"1","b":"1"})"
+             "\n";
   return out;
 }
 
-std::string start_run(api_client& api, const std::string& config, const std::string& prefix,
-                      int pairs) {
-  auto r = api.request("POST", "/v1/runs", "{\"config\":" + config + "}", "application/json");
+std::string start_run(api_client& api, const std::string& config,
+                      const std::string& prefix, int pairs) {
+  auto r = api.request("POST", "/v1/runs", "{\"config\":" + config + "}",
+                       "application/json");
   if (r.status != 201)
     throw std::runtime_error("create failed: " + r.body + context_of(r.error));
   auto id = json_field(r.body, "id");
@@ -62,7 +64,8 @@ std::string start_run(api_client& api, const std::string& config, const std::str
 // Waits for the run's first verdict line (the daemon's follower API).
 void first_verdict(api_client& api, const std::string& id) {
   for (int i = 0; i < 120; ++i) {
-    auto r = api.request("GET", "/v1/runs/" + id + "/verdicts?after=0&wait_ms=1000");
+    auto r =
+      api.request("GET", "/v1/runs/" + id + "/verdicts?after=0&wait_ms=1000");
     if (r.status == 200 && !r.body.empty())
       return;
   }
@@ -80,8 +83,9 @@ std::uint64_t calls_count(const std::string& run_body, const char* name) {
 } // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"cancel_bench: the next run's first verdict after DELETE of a run with "
-               "calls in flight"};
+  CLI::App app{
+    "cancel_bench: the next run's first verdict after DELETE of a run with "
+    "calls in flight"};
   int latency_ms = 3000;
   int rounds = 3;
   app.add_option("--latency-ms", latency_ms, "The judge's latency L");
@@ -94,10 +98,12 @@ int main(int argc, char** argv) {
   o.threads = 4;
   o.record_requests = false;
   fake_api fake(o);
-  auto config = R"({"judges":[{"name":"slow","type":"openai","model":"judge-model",)"
-                R"("base_url":")" + fake.base_url()
-                + R"(","temperature":0,"timeout_ms":120000,"max_in_flight":4,)"
-                  R"("max_attempts":1}],"votes":1})";
+  auto config =
+    R"({"judges":[{"name":"slow","type":"openai","model":"judge-model",)"
+    R"("base_url":")"
+    + fake.base_url()
+    + R"(","temperature":0,"timeout_ms":120000,"max_in_flight":4,)"
+      R"("max_attempts":1}],"votes":1})";
   temp_dir dir;
   started_daemon d{dir, dir.file("state")};
   api_client api{d.url(), ""};
@@ -135,18 +141,22 @@ int main(int argc, char** argv) {
     wait_until_ended(api, b);
   }
 
-  std::printf("cancel_bench: judge latency L = %.1f s, 4 calls in flight, %d round(s)\n",
-              L, rounds);
-  std::printf("  baseline: a run on the idle judge, first verdict after %.2f s (%.2f x L)\n",
+  std::printf(
+    "cancel_bench: judge latency L = %.1f s, 4 calls in flight, %d round(s)\n",
+    L, rounds);
+  std::printf("  baseline: a run on the idle judge, first verdict after %.2f s "
+              "(%.2f x L)\n",
               baseline, baseline / L);
-  std::printf("  DELETE with 4 calls in flight -> the next run's first verdict after "
-              "%.2f s (%.2f x L, %.2f x baseline; target <= L + 0.5 s = %.1f s)\n",
-              worst, worst / L, worst / baseline, L + 0.5);
-  std::printf("  the cancelled runs: %llu calls received by the judge; counts sent %llu, "
-              "answered %llu, aborted %llu\n",
-              static_cast<unsigned long long>(received),
-              static_cast<unsigned long long>(sent),
-              static_cast<unsigned long long>(answered),
-              static_cast<unsigned long long>(aborted));
+  std::printf(
+    "  DELETE with 4 calls in flight -> the next run's first verdict after "
+    "%.2f s (%.2f x L, %.2f x baseline; target <= L + 0.5 s = %.1f s)\n",
+    worst, worst / L, worst / baseline, L + 0.5);
+  std::printf(
+    "  the cancelled runs: %llu calls received by the judge; counts sent %llu, "
+    "answered %llu, aborted %llu\n",
+    static_cast<unsigned long long>(received),
+    static_cast<unsigned long long>(sent),
+    static_cast<unsigned long long>(answered),
+    static_cast<unsigned long long>(aborted));
   return worst <= L + 0.5 && sent == received ? 0 : 1;
 }

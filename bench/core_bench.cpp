@@ -11,11 +11,11 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <iostream>
 #include <map>
 #include <optional>
-#include <set>
-#include <iostream>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -33,7 +33,7 @@ namespace {
 struct pair_text {
   pair_text(std::string x, std::string y, std::optional<bool> l = {},
             std::string c = {})
-    : a(std::move(x)), b(std::move(y)), label(l), category(std::move(c)) {}
+      : a(std::move(x)), b(std::move(y)), label(l), category(std::move(c)) {}
   std::string a, b;
   /// The label (true / false / null) and the category ("category" in the
   /// hard pairs, "kind" in the dev set); only for the accuracy tables.
@@ -114,9 +114,7 @@ std::vector<pair_text> synthetic_pairs(std::size_t n) {
     int x = num(rng), y = small(rng), z = small(rng);
     std::string v = std::to_string(x);
     switch (i % 6) {
-      case 0:
-        out.push_back({"The answer is \\boxed{" + v + "}.", v});
-        break;
+      case 0: out.push_back({"The answer is \\boxed{" + v + "}.", v}); break;
       case 1:
         out.push_back({"We first compute " + std::to_string(y) + " + "
                          + std::to_string(z) + " = " + std::to_string(y + z)
@@ -126,26 +124,24 @@ std::vector<pair_text> synthetic_pairs(std::size_t n) {
         break;
       case 2: {
         auto k = i % 5;
-        out.push_back({words[k], std::string{"\\boxed{"} + word_values[k]
-                                   + "}"});
+        out.push_back(
+          {words[k], std::string{"\\boxed{"} + word_values[k] + "}"});
         break;
       }
       case 3:
         out.push_back({"Step 1: there are " + std::to_string(y)
                          + " apples.\nStep 2: " + std::to_string(z)
-                         + " more arrive, so there are "
-                         + std::to_string(y + z) + " apples in total.",
+                         + " more arrive, so there are " + std::to_string(y + z)
+                         + " apples in total.",
                        std::to_string(y + z + (i % 2))});
         break;
       case 4:
-        out.push_back({"$\\frac{" + std::to_string(y) + "}{"
-                         + std::to_string(z) + "}$",
-                       "Final answer: " + std::to_string(y) + "/"
-                         + std::to_string(z)});
+        out.push_back(
+          {"$\\frac{" + std::to_string(y) + "}{" + std::to_string(z) + "}$",
+           "Final answer: " + std::to_string(y) + "/" + std::to_string(z)});
         break;
       default:
-        out.push_back({std::to_string(y) + "%",
-                       "0." + std::to_string(y)});
+        out.push_back({std::to_string(y) + "%", "0." + std::to_string(y)});
         break;
     }
   }
@@ -212,10 +208,10 @@ double pairs_per_second(const std::vector<pair_text>& pairs, int passes,
 /// languages).
 void throughput(const std::vector<pair_text>& numeric, int passes) {
   std::vector<pair_text> mixed = numeric;
-  for (const char* path :
-       {IJ_SYMBOLIC_PAIRS, IJ_HARD_PAIRS, IJ_DEV_PAIRS,
-        IJ_EVAL_DIR "/gsm8k_model_solutions.jsonl",
-        IJ_EVAL_DIR "/tal_scq5k_cn.jsonl", IJ_EVAL_DIR "/mgsm_exemplars.jsonl"}) {
+  for (const char* path : {IJ_SYMBOLIC_PAIRS, IJ_HARD_PAIRS, IJ_DEV_PAIRS,
+                           IJ_EVAL_DIR "/gsm8k_model_solutions.jsonl",
+                           IJ_EVAL_DIR "/tal_scq5k_cn.jsonl",
+                           IJ_EVAL_DIR "/mgsm_exemplars.jsonl"}) {
     const auto more = labelled_pairs(path);
     if (more.empty())
       std::printf("throughput: %s not found, left out\n", path);
@@ -353,12 +349,16 @@ int main(int argc, char** argv) {
   // The dev set's numeric kinds, as tests/answers/answer_accuracy_test.cpp
   // splits them; the rest are symbolic.
   static const std::set<std::string> numeric{
-    "assignment", "boxed", "decimal-comma", "decimal-format",
-    "final-answer-in-text", "fraction-notation", "fraction-vs-decimal",
-    "large-integer-exact", "latex-delimiters", "latex-formatting",
-    "number-words", "percent", "plain-number", "precision-rounding",
-    "relative-tolerance", "scientific-notation", "thousands-separator",
-    "unicode-number", "units-currency"};
+    "assignment",           "boxed",
+    "decimal-comma",        "decimal-format",
+    "final-answer-in-text", "fraction-notation",
+    "fraction-vs-decimal",  "large-integer-exact",
+    "latex-delimiters",     "latex-formatting",
+    "number-words",         "percent",
+    "plain-number",         "precision-rounding",
+    "relative-tolerance",   "scientific-notation",
+    "thousands-separator",  "unicode-number",
+    "units-currency"};
   accuracy_table("rules:math accuracy on the public dev set (numeric / "
                  "symbolic kinds; every label as given):",
                  dev, [](const pair_text& p) {

@@ -9,7 +9,8 @@
 // <= 1 s for F = 1,000,000, and independent of R).
 //
 //   build/bench/daemon_bench [--pairs N] [--http-pairs M] [--resume-pairs K]
-//                            [--finished-pairs F] [--rejected-mib R] [--rounds R]
+//                            [--finished-pairs F] [--rejected-mib R] [--rounds
+//                            R]
 // Each throughput figure is the best of R rounds (default 3).
 #include <algorithm>
 #include <chrono>
@@ -26,9 +27,9 @@
 #include "bench/json_field.hpp"
 #include "bench/served_daemon.hpp"
 #include "messages/error.hpp"
-#include "tools/api_client.hpp"
 #include "tests/http/fake_apis.hpp"
 #include "tests/tools/cli_support.hpp"
+#include "tools/api_client.hpp"
 
 using namespace ij;
 using namespace ij::test;
@@ -48,7 +49,8 @@ std::string create(api_client& api, const std::string& config) {
   auto r = api.request("POST", "/v1/runs", "{\"config\":" + config + "}",
                        "application/json");
   if (r.status != 201)
-    throw std::runtime_error("create failed: " + r.body + ij::context_of(r.error));
+    throw std::runtime_error("create failed: " + r.body
+                             + ij::context_of(r.error));
   return json_field(r.body, "id");
 }
 
@@ -59,8 +61,8 @@ void upload_and_close(api_client& api, const std::string& id,
   while (start < pairs.size()) {
     auto end = std::min(pairs.size(), start + (4u << 20));
     end = pairs.rfind('\n', end - 1) + 1;
-    api.request("POST", "/v1/runs/" + id + "/pairs", pairs.substr(start, end - start),
-                "application/x-ndjson");
+    api.request("POST", "/v1/runs/" + id + "/pairs",
+                pairs.substr(start, end - start), "application/x-ndjson");
     start = end;
   }
   api.request("POST", "/v1/runs/" + id + "/close");
@@ -70,7 +72,8 @@ std::string wait_done(api_client& api, const std::string& id) {
   for (;;) {
     auto r = api.request("GET", "/v1/runs/" + id);
     if (r.status == 0)
-      throw std::runtime_error("the daemon does not answer: " + ij::context_of(r.error));
+      throw std::runtime_error("the daemon does not answer: "
+                               + ij::context_of(r.error));
     auto state = json_field(r.body, "state");
     if (state == "done" || state == "failed" || state == "cancelled")
       return r.body;
@@ -82,10 +85,11 @@ std::string wait_done(api_client& api, const std::string& id) {
 double driver_rate(const temp_dir& dir, const std::string& pairs_file,
                    const std::string& config_file, std::size_t n) {
   auto t = clock_type::now();
-  auto r = invjudge(dir, "run --pairs " + pairs_file + " --config " + config_file
-                           + " --audit drv-" + std::to_string(n) + "-"
-                           + std::to_string(clock_type::now().time_since_epoch().count())
-                           + ".jsonl --out /dev/null --no-progress");
+  auto r = invjudge(
+    dir, "run --pairs " + pairs_file + " --config " + config_file
+           + " --audit drv-" + std::to_string(n) + "-"
+           + std::to_string(clock_type::now().time_since_epoch().count())
+           + ".jsonl --out /dev/null --no-progress");
   if (r.exit_code != 0)
     throw std::runtime_error("driver failed: " + r.err);
   return n / since(t);
@@ -108,11 +112,12 @@ double drivers_rate(const temp_dir& dir, const std::string& pairs_text,
   std::vector<int> codes(runs, 0);
   for (int k = 0; k < runs; ++k)
     drivers.emplace_back([&, k] {
-      codes[k] = invjudge(dir, "run --pairs share-" + std::to_string(k)
-                                 + ".jsonl --config " + config_file + " --audit drv8-"
-                                 + stamp + "-" + std::to_string(k)
-                                 + ".jsonl --out /dev/null --no-progress")
-                   .exit_code;
+      codes[k] =
+        invjudge(dir, "run --pairs share-" + std::to_string(k)
+                        + ".jsonl --config " + config_file + " --audit drv8-"
+                        + stamp + "-" + std::to_string(k)
+                        + ".jsonl --out /dev/null --no-progress")
+          .exit_code;
     });
   for (auto& d : drivers)
     d.join();
@@ -152,8 +157,9 @@ double daemon_rate(const temp_dir& dir, const std::string& pairs_text,
   return rate;
 }
 
-void compare(const char* what, const temp_dir& dir, const std::string& pairs_text,
-             const std::string& config, std::size_t n, double ceiling, int rounds) {
+void compare(const char* what, const temp_dir& dir,
+             const std::string& pairs_text, const std::string& config,
+             std::size_t n, double ceiling, int rounds) {
   write_file(dir.file("bench.json"), config);
   write_file(dir.file("bench.jsonl"), pairs_text);
   // Each figure is the best of `rounds`, the rounds interleaved so that
@@ -163,16 +169,20 @@ void compare(const char* what, const temp_dir& dir, const std::string& pairs_tex
   long peak1 = 0, peak8 = 0;
   for (int r = 0; r < rounds; ++r) {
     auto tag = std::string{what} + "-r" + std::to_string(r);
-    drv = std::max(drv, driver_rate(dir, dir.file("bench.jsonl"), dir.file("bench.json"), n));
+    drv = std::max(drv, driver_rate(dir, dir.file("bench.jsonl"),
+                                    dir.file("bench.json"), n));
     // Eight drivers are eight judges of their own: a baseline for eight
     // runs only where the judge costs nothing (with a C-limited judge the
     // daemon's runs share one judge's C, as they should, and C/L is the
     // ceiling).
     if (ceiling <= 0)
-      drv8 = std::max(drv8, drivers_rate(dir, pairs_text, dir.file("bench.json"), n, 8));
+      drv8 = std::max(
+        drv8, drivers_rate(dir, pairs_text, dir.file("bench.json"), n, 8));
     long p1 = 0, p8 = 0;
-    one = std::max(one, daemon_rate(dir, pairs_text, config, n, 1, p1, tag + "-1"));
-    eight = std::max(eight, daemon_rate(dir, pairs_text, config, n, 8, p8, tag + "-8"));
+    one =
+      std::max(one, daemon_rate(dir, pairs_text, config, n, 1, p1, tag + "-1"));
+    eight = std::max(
+      eight, daemon_rate(dir, pairs_text, config, n, 8, p8, tag + "-8"));
     peak1 = std::max(peak1, p1);
     peak8 = std::max(peak8, p8);
   }
@@ -180,13 +190,16 @@ void compare(const char* what, const temp_dir& dir, const std::string& pairs_tex
               "8 runs %9.0f/s (%.2fx",
               what, n, drv, one, one / drv, eight, eight / drv);
   if (drv8 > 0)
-    std::printf("; 8 drivers at once %.0f/s, daemon %.2fx them", drv8, eight / drv8);
+    std::printf("; 8 drivers at once %.0f/s, daemon %.2fx them", drv8,
+                eight / drv8);
   std::printf(")");
   if (ceiling > 0)
-    std::printf("  C/L %.0f/s: driver %.0f%%, daemon %.0f%%, 8 runs %.0f%%", ceiling,
-                100 * drv / ceiling, 100 * one / ceiling, 100 * eight / ceiling);
-  std::printf("\n%-22s peak memory (VmHWM) daemon: 1 run %ld KiB, 8 runs %ld KiB\n", "",
-              peak1, peak8);
+    std::printf("  C/L %.0f/s: driver %.0f%%, daemon %.0f%%, 8 runs %.0f%%",
+                ceiling, 100 * drv / ceiling, 100 * one / ceiling,
+                100 * eight / ceiling);
+  std::printf(
+    "\n%-22s peak memory (VmHWM) daemon: 1 run %ld KiB, 8 runs %ld KiB\n", "",
+    peak1, peak8);
 }
 
 // kill -9 at half way, restart, time to done.
@@ -220,10 +233,12 @@ void resume_time(const temp_dir& dir, const std::string& pairs_text,
   api_client api{d.url, ""};
   auto end = wait_done(api, id);
   auto total = since(t);
-  std::printf("resume after kill -9    %7zu pairs  first half %.2f s; restart to "
-              "listening %.2f s, restart to done %.2f s (%.2fx the first half)  state %s\n",
-              n, first_half, started, total, total / first_half,
-              json_field(end, "state").c_str());
+  std::printf(
+    "resume after kill -9    %7zu pairs  first half %.2f s; restart to "
+    "listening %.2f s, restart to done %.2f s (%.2fx the first half)  state "
+    "%s\n",
+    n, first_half, started, total, total / first_half,
+    json_field(end, "state").c_str());
   d.proc->signal(SIGTERM);
   d.proc->wait();
 }
@@ -247,7 +262,8 @@ void restart_time(const temp_dir& dir, std::size_t n, std::size_t mib) {
     daemon d{dir, state, "finished-1"};
     api_client api{d.url, ""};
     auto id = create(api, "{}");
-    upload_and_close(api, id, invjudge(dir, "gen-pairs " + std::to_string(n)).out);
+    upload_and_close(api, id,
+                     invjudge(dir, "gen-pairs " + std::to_string(n)).out);
     wait_done(api, id);
     d.proc->signal(SIGTERM);
     d.proc->wait();
@@ -259,33 +275,39 @@ void restart_time(const temp_dir& dir, std::size_t n, std::size_t mib) {
     api_client api{d.url, ""};
     auto id = create(api, "{}");
     api.request("POST", "/v1/runs/" + id + "/pairs",
-                "{\"id\":\"big\",\"a\":\"" + std::string(mib << 20, '7') + "\",\"b\":\"7\"}\n",
+                "{\"id\":\"big\",\"a\":\"" + std::string(mib << 20, '7')
+                  + "\",\"b\":\"7\"}\n",
                 "application/x-ndjson");
     d.proc->signal(SIGTERM);
     d.proc->wait();
   }
   auto rejected = restart_to_listening(dir, open_state, "rejected-2");
-  std::printf("restart to listening   finished run of %zu pairs in the state: %.2f s "
-              "(target <= 1 s); open run with a rejected line of %zu MiB: %.2f s\n",
-              n, finished, mib, rejected);
+  std::printf(
+    "restart to listening   finished run of %zu pairs in the state: %.2f s "
+    "(target <= 1 s); open run with a rejected line of %zu MiB: %.2f s\n",
+    n, finished, mib, rejected);
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
-  std::setvbuf(stdout, nullptr, _IOLBF, 0); // figures appear as they are measured
+  std::setvbuf(stdout, nullptr, _IOLBF,
+               0); // figures appear as they are measured
   CLI::App app{"daemon_bench: the daemon against the driver"};
   std::size_t pairs = 20000, http_pairs = 3000, resume_pairs = 100000;
   std::size_t finished_pairs = 1000000, rejected_mib = 200;
   int rounds = 3;
   app.add_option("--pairs", pairs, "pairs for the rule judge");
-  app.add_option("--http-pairs", http_pairs, "pairs for the fake HTTP judge (0: skip)");
-  app.add_option("--resume-pairs", resume_pairs, "pairs of the resumed run (0: skip)");
+  app.add_option("--http-pairs", http_pairs,
+                 "pairs for the fake HTTP judge (0: skip)");
+  app.add_option("--resume-pairs", resume_pairs,
+                 "pairs of the resumed run (0: skip)");
   app.add_option("--finished-pairs", finished_pairs,
                  "pairs of the finished run in the restarted state (0: skip)");
   app.add_option("--rejected-mib", rejected_mib,
                  "MiB of the rejected line in the restarted state");
-  app.add_option("--rounds", rounds, "each throughput figure is the best of this many");
+  app.add_option("--rounds", rounds,
+                 "each throughput figure is the best of this many");
   CLI11_PARSE(app, argc, argv);
   temp_dir dir;
   auto gen = [&](std::size_t n) {
@@ -296,7 +318,8 @@ int main(int argc, char** argv) {
 
   fake_api_options o;
   o.kind = api_kind::openai;
-  o.reply_text = "DECISION: EQUIVALENT\nREASON: same\nNUMERIC_A: 1\nNUMERIC_B: 1";
+  o.reply_text =
+    "DECISION: EQUIVALENT\nREASON: same\nNUMERIC_A: 1\nNUMERIC_B: 1";
   o.latency = std::chrono::milliseconds(20);
   o.threads = 8;
   o.record_requests = false;
@@ -306,7 +329,8 @@ int main(int argc, char** argv) {
     + fake.base_url()
     + R"(","temperature":0,"timeout_ms":60000,"max_in_flight":32,"max_attempts":1}],"votes":1})";
   if (http_pairs > 0)
-    compare("HTTP C=32 L=20ms", dir, gen(http_pairs), http_config, http_pairs, 32 / 0.020, rounds);
+    compare("HTTP C=32 L=20ms", dir, gen(http_pairs), http_config, http_pairs,
+            32 / 0.020, rounds);
   if (resume_pairs > 0)
     resume_time(dir, gen(resume_pairs), "{}", resume_pairs);
   if (finished_pairs > 0)

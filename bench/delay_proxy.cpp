@@ -36,8 +36,7 @@ struct pipe {
   bool read_done = false;
 
   pipe(tcp::socket& f, tcp::socket& t, net::io_context& io)
-    : from(f), to(t), timer(io) {
-  }
+      : from(f), to(t), timer(io) {}
 };
 
 struct connection : std::enable_shared_from_this<connection> {
@@ -52,9 +51,8 @@ struct connection : std::enable_shared_from_this<connection> {
 
   connection(net::io_context& io, tcp::socket c, std::chrono::milliseconds d,
              const bool& partitioned)
-    : client(std::move(c)), upstream(io), delay(d), held(partitioned),
-      up(client, upstream, io), down(upstream, client, io) {
-  }
+      : client(std::move(c)), upstream(io), delay(d), held(partitioned),
+        up(client, upstream, io), down(upstream, client, io) {}
 
   void start(const tcp::endpoint& target) {
     upstream.async_connect(target, [self = shared_from_this()](error_code ec) {
@@ -69,19 +67,20 @@ struct connection : std::enable_shared_from_this<connection> {
   }
 
   void read(pipe& p) {
-    p.from.async_read_some(net::buffer(p.buffer),
-                           [self = shared_from_this(), &p](error_code ec, std::size_t n) {
-                             if (self->closed)
-                               return;
-                             if (ec) {
-                               p.read_done = true;
-                               return self->flush(p);
-                             }
-                             p.due.emplace_back(clock_type::now() + self->delay,
-                                                std::string(p.buffer.data(), n));
-                             self->flush(p);
-                             self->read(p);
-                           });
+    p.from.async_read_some(
+      net::buffer(p.buffer),
+      [self = shared_from_this(), &p](error_code ec, std::size_t n) {
+        if (self->closed)
+          return;
+        if (ec) {
+          p.read_done = true;
+          return self->flush(p);
+        }
+        p.due.emplace_back(clock_type::now() + self->delay,
+                           std::string(p.buffer.data(), n));
+        self->flush(p);
+        self->read(p);
+      });
   }
 
   // Writes the oldest chunk once it is due; after the last one of a side
@@ -93,7 +92,8 @@ struct connection : std::enable_shared_from_this<connection> {
       if (p.read_done) {
         error_code ignored;
         p.to.shutdown(tcp::socket::shutdown_send, ignored);
-        if (up.read_done && down.read_done && up.due.empty() && down.due.empty())
+        if (up.read_done && down.read_done && up.due.empty()
+            && down.due.empty())
           close();
       }
       return;
@@ -103,7 +103,7 @@ struct connection : std::enable_shared_from_this<connection> {
     p.timer.async_wait([self = shared_from_this(), &p](error_code ec) {
       if (ec || self->closed)
         return;
-      if (self->held) {  // partitioned meanwhile: sent once released
+      if (self->held) { // partitioned meanwhile: sent once released
         p.writing = false;
         return;
       }
@@ -134,7 +134,8 @@ struct connection : std::enable_shared_from_this<connection> {
 
 struct delay_proxy::impl {
   net::io_context io;
-  net::executor_work_guard<net::io_context::executor_type> work{io.get_executor()};
+  net::executor_work_guard<net::io_context::executor_type> work{
+    io.get_executor()};
   tcp::acceptor acceptor{io};
   tcp::endpoint target;
   std::chrono::milliseconds delay;
@@ -159,9 +160,10 @@ struct delay_proxy::impl {
 
 delay_proxy::delay_proxy(std::string target_host, std::uint16_t target_port,
                          std::chrono::milliseconds one_way)
-  : impl_(std::make_shared<impl>()) {
+    : impl_(std::make_shared<impl>()) {
   impl_->delay = one_way;
-  impl_->target = tcp::endpoint(net::ip::make_address(target_host), target_port);
+  impl_->target =
+    tcp::endpoint(net::ip::make_address(target_host), target_port);
   tcp::endpoint here(net::ip::make_address("127.0.0.1"), 0);
   impl_->acceptor.open(here.protocol());
   impl_->acceptor.set_option(tcp::acceptor::reuse_address(true));

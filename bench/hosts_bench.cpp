@@ -21,12 +21,13 @@
 #include <thread>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-#include <caf/io/middleman.hpp>
-#include <caf/scoped_actor.hpp>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <caf/io/middleman.hpp>
+#include <caf/scoped_actor.hpp>
 
 #include "actors/local_workers.hpp"
 #include "bench/delay_proxy.hpp"
@@ -51,8 +52,8 @@ struct hosts_run {
   std::uint32_t peak_queued = 0;
 };
 
-hosts_run throughput(std::size_t k, std::uint32_t cap, int latency_ms, int rtt_ms,
-                     double seconds) {
+hosts_run throughput(std::size_t k, std::uint32_t cap, int latency_ms,
+                     int rtt_ms, double seconds) {
   std::vector<std::unique_ptr<test::fake_api>> backends;
   std::vector<std::unique_ptr<host_system>> hosts;
   std::vector<std::unique_ptr<bench::delay_proxy>> proxies;
@@ -70,7 +71,8 @@ hosts_run throughput(std::size_t k, std::uint32_t cap, int latency_ms, int rtt_m
       judges_for("openai:judge-model@" + backends.back()->base_url(), cap)));
     auto address = hosts.back()->name;
     if (rtt_ms > 0) {
-      auto port = static_cast<std::uint16_t>(std::stoi(address.substr(address.rfind(':') + 1)));
+      auto port = static_cast<std::uint16_t>(
+        std::stoi(address.substr(address.rfind(':') + 1)));
       proxies.push_back(std::make_unique<bench::delay_proxy>(
         "127.0.0.1", port, std::chrono::milliseconds(rtt_ms / 2)));
       address = proxies.back()->address();
@@ -91,8 +93,9 @@ hosts_run throughput(std::size_t k, std::uint32_t cap, int latency_ms, int rtt_m
 
 // The latency axis: for each k, the steady rate at each round trip, against
 // k·C/L and against the same k reached directly.
-void latency_axis(const std::vector<std::size_t>& ks, const std::vector<int>& rtts,
-                  std::uint32_t cap, int latency_ms, double seconds) {
+void latency_axis(const std::vector<std::size_t>& ks,
+                  const std::vector<int>& rtts, std::uint32_t cap,
+                  int latency_ms, double seconds) {
   for (auto k : ks) {
     double direct = 0;
     auto ceiling = double(k) * cap / (latency_ms / 1000.0);
@@ -100,13 +103,15 @@ void latency_axis(const std::vector<std::size_t>& ks, const std::vector<int>& rt
       auto r = throughput(k, cap, latency_ms, rtt, seconds);
       if (rtt == 0)
         direct = r.rate;
-      std::printf("k=%zu hosts  C=%u L=%d ms  RTT %3d ms: %8.1f votes/s  "
-                  "k*C/L %7.1f (%5.1f%%)  vs direct %s  C/(L+RTT) %7.1f  "
-                  "peak queued %u\n",
-                  k, cap, latency_ms, rtt, r.rate, ceiling, 100.0 * r.rate / ceiling,
-                  direct > 0 ? (std::to_string(r.rate / direct).substr(0, 5) + "x").c_str()
-                             : "  -  ",
-                  double(k) * cap / ((latency_ms + rtt) / 1000.0), r.peak_queued);
+      std::printf(
+        "k=%zu hosts  C=%u L=%d ms  RTT %3d ms: %8.1f votes/s  "
+        "k*C/L %7.1f (%5.1f%%)  vs direct %s  C/(L+RTT) %7.1f  "
+        "peak queued %u\n",
+        k, cap, latency_ms, rtt, r.rate, ceiling, 100.0 * r.rate / ceiling,
+        direct > 0
+          ? (std::to_string(r.rate / direct).substr(0, 5) + "x").c_str()
+          : "  -  ",
+        double(k) * cap / ((latency_ms + rtt) / 1000.0), r.peak_queued);
     }
   }
 }
@@ -170,18 +175,19 @@ void kill_to_redispatch(const std::string& driver) {
     [&](left_atom, std::string&, std::string&) { left = true; },
     [](joined_atom, worker_entry&) {}, [](host_event&) {},
     caf::after(std::chrono::seconds(60)) >> [&] { left = true; });
-  auto ms = std::chrono::duration<double, std::milli>(clock_type::now() - t0)
-              .count();
+  auto ms =
+    std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
   ::waitpid(pid, nullptr, 0);
   ::close(err[0]);
-  std::printf("kill -9 of a host to its worker leaving (votes moved): %.1f ms\n",
-              ms);
+  std::printf(
+    "kill -9 of a host to its worker leaving (votes moved): %.1f ms\n", ms);
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"hosts_bench: votes/s over judge hosts vs k*C/L, across round trips"};
+  CLI::App app{
+    "hosts_bench: votes/s over judge hosts vs k*C/L, across round trips"};
   std::uint32_t cap = 16;
   int latency = 100;
   double seconds = 3;
@@ -192,10 +198,13 @@ int main(int argc, char** argv) {
   app.add_option("--cap", cap, "In-flight cap C per host");
   app.add_option("--latency-ms", latency, "Backend latency L");
   app.add_option("--seconds", seconds, "Run length at the ceiling");
-  app.add_option("--rtt-ms", rtts, "Round trips through the delay proxy (0: direct)")
+  app
+    .add_option("--rtt-ms", rtts,
+                "Round trips through the delay proxy (0: direct)")
     ->delimiter(',');
   app.add_option("--hosts", ks, "Numbers of hosts k")->delimiter(',');
-  app.add_option("--cpu-votes", cpu_votes, "Votes for the CPU comparison (0: skip)");
+  app.add_option("--cpu-votes", cpu_votes,
+                 "Votes for the CPU comparison (0: skip)");
   app.add_option("--driver", driver,
                  "invjudge binary, for the kill -9 measurement");
   CLI11_PARSE(app, argc, argv);
@@ -209,6 +218,7 @@ int main(int argc, char** argv) {
   if (!driver.empty())
     kill_to_redispatch(driver);
   if (getloadavg(load, 3) > 0)
-    std::printf("load average at the end %.2f %.2f %.2f\n", load[0], load[1], load[2]);
+    std::printf("load average at the end %.2f %.2f %.2f\n", load[0], load[1],
+                load[2]);
   return 0;
 }

@@ -23,9 +23,10 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <sys/resource.h>
 #include <unistd.h>
+
+#include <CLI/CLI.hpp>
 
 #include "adapters/http_backends.hpp"
 #include "adapters/http_judge.hpp"
@@ -42,8 +43,8 @@ namespace {
 double process_cpu_seconds() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
-  return u.ru_utime.tv_sec + u.ru_stime.tv_sec +
-         (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+  return u.ru_utime.tv_sec + u.ru_stime.tv_sec
+         + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
 }
 
 struct run_result {
@@ -61,7 +62,8 @@ struct run_result {
 
 /// Issues `calls` calls at once (the adapter queues them behind its cap)
 /// and waits for every reply.
-run_result run_adapter(fake_api& fake, const judge_spec& spec, std::size_t calls) {
+run_result run_adapter(fake_api& fake, const judge_spec& spec,
+                       std::size_t calls) {
   auto made = make_http_adapter(spec);
   if (!made) {
     std::cerr << "http_bench: " << render_error(made.error()) << "\n";
@@ -74,7 +76,7 @@ run_result run_adapter(fake_api& fake, const judge_spec& spec, std::size_t calls
   opts.model = spec.model;
   opts.max_tokens = 64;
   opts.timeout = std::chrono::seconds(60);
-  const std::string prompt(1500, 'p');  // about the canonical prompt's size
+  const std::string prompt(1500, 'p'); // about the canonical prompt's size
 
   std::mutex mtx;
   std::condition_variable cv;
@@ -102,7 +104,9 @@ run_result run_adapter(fake_api& fake, const judge_spec& spec, std::size_t calls
   auto ex = fake.server().exchanges();
   double hold = 0;
   for (auto i = reqs_before; i < ex.size(); ++i)
-    hold += std::chrono::duration<double, std::milli>(ex[i].replied - ex[i].received).count();
+    hold +=
+      std::chrono::duration<double, std::milli>(ex[i].replied - ex[i].received)
+        .count();
   r.server_hold_ms = hold / static_cast<double>(ex.size() - reqs_before);
   return r;
 }
@@ -111,42 +115,50 @@ run_result run_adapter(fake_api& fake, const judge_spec& spec, std::size_t calls
 // the in-flight cap give a far endpoint, and with requests sent ahead
 // (queue_max, issue 31).
 void round_trips(fake_api& fake, const judge_spec& spec, std::size_t calls,
-                 const std::vector<int>& rtts, int latency_ms, std::uint32_t queue_max) {
+                 const std::vector<int>& rtts, int latency_ms,
+                 std::uint32_t queue_max) {
   auto C = static_cast<double>(spec.max_in_flight);
   auto L = latency_ms / 1000.0;
   auto port = static_cast<std::uint16_t>(fake.server().port());
   for (auto rtt : rtts)
-   for (auto ahead : {0u, queue_max}) {
-    auto far = spec;
-    far.queue_max = ahead;
-    std::unique_ptr<bench::delay_proxy> proxy;
-    if (rtt > 0) {
-      proxy = std::make_unique<bench::delay_proxy>("127.0.0.1", port,
-                                                   std::chrono::milliseconds(rtt / 2));
-      far.base_url = "http://" + proxy->address() + "/v1";
+    for (auto ahead : {0u, queue_max}) {
+      auto far = spec;
+      far.queue_max = ahead;
+      std::unique_ptr<bench::delay_proxy> proxy;
+      if (rtt > 0) {
+        proxy = std::make_unique<bench::delay_proxy>(
+          "127.0.0.1", port, std::chrono::milliseconds(rtt / 2));
+        far.base_url = "http://" + proxy->address() + "/v1";
+      }
+      run_adapter(fake, far,
+                  std::min<std::size_t>(calls, 100)); // connections made
+      auto r = run_adapter(fake, far, calls);
+      auto rate = r.ok / r.seconds;
+      auto R = rtt / 1000.0;
+      std::printf("RTT %3d ms, queue_max %2u: %7.1f calls/s = %5.1f%% of C/L "
+                  "(%.0f), %5.1f%% of "
+                  "C/(L+RTT/2) (%.0f), %5.1f%% of C/(L+RTT) (%.0f); "
+                  "connections %llu, server "
+                  "peak %u\n",
+                  rtt, ahead, rate, 100.0 * rate / (C / L), C / L,
+                  100.0 * rate / (C / (L + R / 2)), C / (L + R / 2),
+                  100.0 * rate / (C / (L + R)), C / (L + R),
+                  static_cast<unsigned long long>(r.client_connections),
+                  r.server_peak);
     }
-    run_adapter(fake, far, std::min<std::size_t>(calls, 100));  // connections made
-    auto r = run_adapter(fake, far, calls);
-    auto rate = r.ok / r.seconds;
-    auto R = rtt / 1000.0;
-    std::printf("RTT %3d ms, queue_max %2u: %7.1f calls/s = %5.1f%% of C/L (%.0f), %5.1f%% of "
-                "C/(L+RTT/2) (%.0f), %5.1f%% of C/(L+RTT) (%.0f); connections %llu, server "
-                "peak %u\n",
-                rtt, ahead, rate, 100.0 * rate / (C / L), C / L, 100.0 * rate / (C / (L + R / 2)),
-                C / (L + R / 2), 100.0 * rate / (C / (L + R)), C / (L + R),
-                static_cast<unsigned long long>(r.client_connections), r.server_peak);
-  }
 }
 
 /// Writes `pairs` pairs in the driver's JSONL input shape.
 std::string write_pairs(std::size_t pairs, const std::string& tag) {
-  auto path = (std::filesystem::temp_directory_path() /
-               ("ij-http-bench-" + tag + "-" + std::to_string(::getpid()) + ".jsonl"))
-                .string();
+  auto path =
+    (std::filesystem::temp_directory_path()
+     / ("ij-http-bench-" + tag + "-" + std::to_string(::getpid()) + ".jsonl"))
+      .string();
   std::ofstream out(path);
   for (std::size_t i = 0; i < pairs; ++i)
     out << R"({"id":"p)" << i << R"(","item":"i)" << i / 4
-        << R"(","a":"The answer is 12.","b":"\\boxed{12}"})" << "\n";
+        << R"(","a":"The answer is 12.","b":"\\boxed{12}"})"
+        << "\n";
   return path;
 }
 
@@ -169,18 +181,21 @@ int main(int argc, char** argv) {
   app.add_flag("--tls", tls, "serve HTTPS with a test CA made at start-up");
   app.add_option("--driver", driver,
                  "also time this invjudge binary against the fake server");
-  app.add_option("--rtt-ms", rtts,
-                 "also through a delay proxy of these round trips (0: direct)")
+  app
+    .add_option("--rtt-ms", rtts,
+                "also through a delay proxy of these round trips (0: direct)")
     ->delimiter(',');
-  app.add_option("--queue-max", queue_max,
-                 "with --rtt-ms, also with requests sent ahead up to this many");
+  app.add_option(
+    "--queue-max", queue_max,
+    "with --rtt-ms, also with requests sent ahead up to this many");
   CLI11_PARSE(app, argc, argv);
 
   fake_api_options o;
   o.kind = api_kind::openai;
   o.latency = std::chrono::milliseconds(latency_ms);
   o.threads = 1;
-  o.reply_text = "DECISION: EQUIVALENT\nREASON: both give 12.\nNUMERIC_A: 12\nNUMERIC_B: 12";
+  o.reply_text =
+    "DECISION: EQUIVALENT\nREASON: both give 12.\nNUMERIC_A: 12\nNUMERIC_B: 12";
   o.record_requests = false;
   std::unique_ptr<temp_file> ca;
   if (tls) {
@@ -200,8 +215,8 @@ int main(int argc, char** argv) {
     spec.ca_file = ca->path();
 
   const double ceiling = cap * 1000.0 / latency_ms;
-  std::printf("http_bench: %zu calls, cap C=%u, server latency L=%d ms, %s\n", calls, cap,
-              latency_ms, tls ? "HTTPS (test CA)" : "plain HTTP");
+  std::printf("http_bench: %zu calls, cap C=%u, server latency L=%d ms, %s\n",
+              calls, cap, latency_ms, tls ? "HTTPS (test CA)" : "plain HTTP");
   std::printf("ceiling C/L = %.0f calls/s\n", ceiling);
 
   // Baseline in the same run: one call at a time (cap 1) is bounded by 1/L;
@@ -214,13 +229,14 @@ int main(int argc, char** argv) {
     auto base_calls = std::max<std::size_t>(calls / 20, 20);
     auto r = run_adapter(fake, one, base_calls);
     baseline_rate = base_calls / r.seconds;
-    std::printf("baseline cap 1: %zu calls in %.3f s = %.1f calls/s (1/L = %.1f), "
-                "connections %llu\n",
-                base_calls, r.seconds, base_calls / r.seconds, 1000.0 / latency_ms,
-                static_cast<unsigned long long>(r.client_connections));
+    std::printf(
+      "baseline cap 1: %zu calls in %.3f s = %.1f calls/s (1/L = %.1f), "
+      "connections %llu\n",
+      base_calls, r.seconds, base_calls / r.seconds, 1000.0 / latency_ms,
+      static_cast<unsigned long long>(r.client_connections));
   }
 
-  run_adapter(fake, spec, std::min<std::size_t>(calls, 200));  // warm-up
+  run_adapter(fake, spec, std::min<std::size_t>(calls, 200)); // warm-up
   std::vector<double> rates;
   std::vector<double> holds;
   for (int i = 0; i < runs; ++i) {
@@ -228,14 +244,16 @@ int main(int argc, char** argv) {
     double rate = r.ok / r.seconds;
     rates.push_back(rate);
     holds.push_back(r.server_hold_ms);
-    std::printf("run %d: %zu ok, %zu failed in %.3f s = %.0f calls/s (%.1f%% of C/L); "
-                "connections opened: client %llu, server %llu (<= C=%u); server peak "
-                "concurrency %u; CPU (adapter + fake server) %.0f us/call; server held each request "
-                "%.2f ms\n",
-                i + 1, r.ok, r.failed, r.seconds, rate, 100.0 * rate / ceiling,
-                static_cast<unsigned long long>(r.client_connections),
-                static_cast<unsigned long long>(r.server_connections), cap, r.server_peak,
-                1e6 * r.cpu_seconds / calls, r.server_hold_ms);
+    std::printf(
+      "run %d: %zu ok, %zu failed in %.3f s = %.0f calls/s (%.1f%% of C/L); "
+      "connections opened: client %llu, server %llu (<= C=%u); server peak "
+      "concurrency %u; CPU (adapter + fake server) %.0f us/call; server held "
+      "each request "
+      "%.2f ms\n",
+      i + 1, r.ok, r.failed, r.seconds, rate, 100.0 * rate / ceiling,
+      static_cast<unsigned long long>(r.client_connections),
+      static_cast<unsigned long long>(r.server_connections), cap, r.server_peak,
+      1e6 * r.cpu_seconds / calls, r.server_hold_ms);
     if (r.failed != 0 || r.client_connections > cap) {
       std::printf("FAIL: failures or more connections than the cap\n");
       return 1;
@@ -247,11 +265,13 @@ int main(int argc, char** argv) {
   auto median_run = static_cast<std::size_t>(
     std::find(rates.begin(), rates.end(), median) - rates.begin());
   double ceiling_eff = cap * 1000.0 / holds[median_run];
-  std::printf("median: %.0f calls/s = %.1f%% of C/L (target >= 90%%); %.1f%% of C x the "
-              "cap-1 baseline (%.0f calls/s)\n",
-              median, 100.0 * median / ceiling, 100.0 * median / (cap * baseline_rate),
-              cap * baseline_rate);
-  std::printf("against the latency the server really held requests in that run (%.2f ms): "
+  std::printf(
+    "median: %.0f calls/s = %.1f%% of C/L (target >= 90%%); %.1f%% of C x the "
+    "cap-1 baseline (%.0f calls/s)\n",
+    median, 100.0 * median / ceiling, 100.0 * median / (cap * baseline_rate),
+    cap * baseline_rate);
+  std::printf("against the latency the server really held requests in that run "
+              "(%.2f ms): "
               "C/L_eff = %.0f calls/s, reached %.1f%%\n",
               holds[median_run], ceiling_eff, 100.0 * median / ceiling_eff);
 
@@ -267,13 +287,15 @@ int main(int argc, char** argv) {
     auto audit = pairs + ".audit.jsonl";
     {
       std::ofstream c(config);
-      c << R"({"judges":[{"type":"openai","model":")" << spec.model << R"(","base_url":")"
-        << spec.base_url << R"(","temperature":0,"timeout_ms":60000,"max_in_flight":)" << cap
+      c << R"({"judges":[{"type":"openai","model":")" << spec.model
+        << R"(","base_url":")" << spec.base_url
+        << R"(","temperature":0,"timeout_ms":60000,"max_in_flight":)" << cap
         << R"(}],"votes":1,"audit":{"flush":"fsync-verdicts"}})";
     }
     auto command = [&](const std::string& pairs_file) {
-      return "'" + driver + "' run --no-progress --pairs '" + pairs_file + "' --config '" +
-             config + "' --audit '" + audit + "' --out /dev/null 2> /dev/null";
+      return "'" + driver + "' run --no-progress --pairs '" + pairs_file
+             + "' --config '" + config + "' --audit '" + audit
+             + "' --out /dev/null 2> /dev/null";
     };
     auto cmd = command(pairs);
     // Fixed cost of a run (process start, configuration, actor system,
@@ -286,7 +308,8 @@ int main(int argc, char** argv) {
         auto start = clock_type::now();
         if (std::system(command(one).c_str()) != 0)
           std::printf("driver: the single-pair run failed\n");
-        t.push_back(std::chrono::duration<double>(clock_type::now() - start).count());
+        t.push_back(
+          std::chrono::duration<double>(clock_type::now() - start).count());
         std::filesystem::remove(audit);
       }
       std::sort(t.begin(), t.end());
@@ -299,15 +322,19 @@ int main(int argc, char** argv) {
       auto reqs_before = fake.server().requests();
       auto start = clock_type::now();
       int rc = std::system(cmd.c_str());
-      double secs = std::chrono::duration<double>(clock_type::now() - start).count();
+      double secs =
+        std::chrono::duration<double>(clock_type::now() - start).count();
       auto reqs = fake.server().requests() - reqs_before;
-      std::printf("driver run %d (audit on, process start included): exit %d, %llu judge "
-                  "requests in %.3f s = %.0f calls/s (%.1f%% of C/L); without the fixed cost "
-                  "%.0f calls/s (%.1f%%); server connections %llu\n",
-                  i + 1, rc, static_cast<unsigned long long>(reqs), secs, reqs / secs,
-                  100.0 * reqs / secs / ceiling, reqs / (secs - startup),
-                  100.0 * reqs / (secs - startup) / ceiling,
-                  static_cast<unsigned long long>(fake.server().connections() - conns_before));
+      std::printf(
+        "driver run %d (audit on, process start included): exit %d, %llu judge "
+        "requests in %.3f s = %.0f calls/s (%.1f%% of C/L); without the fixed "
+        "cost "
+        "%.0f calls/s (%.1f%%); server connections %llu\n",
+        i + 1, rc, static_cast<unsigned long long>(reqs), secs, reqs / secs,
+        100.0 * reqs / secs / ceiling, reqs / (secs - startup),
+        100.0 * reqs / (secs - startup) / ceiling,
+        static_cast<unsigned long long>(fake.server().connections()
+                                        - conns_before));
       std::filesystem::remove(audit);
     }
     std::filesystem::remove(pairs);

@@ -32,23 +32,23 @@
 
 #include "actors/judge_directory.hpp"
 #include "actors/local_workers.hpp"
+#include "actors/run_client.hpp"
 #include "actors/run_session.hpp"
 #include "actors/system_config.hpp"
 #include "adapters/adapter_factory.hpp"
 #include "adapters/llm_judge_comparator.hpp"
-#include "core/numbers/answer.hpp"
 #include "core/audit/audit_record.hpp"
-#include "core/verdicts/outcome_mapping.hpp"
 #include "core/guard/pair_guard.hpp"
+#include "core/numbers/answer.hpp"
 #include "core/sha256.hpp"
+#include "core/verdicts/outcome_mapping.hpp"
 #include "core/verdicts/verdict_table.hpp"
 #include "core/voting/vote_tally.hpp"
+#include "core/wall_clock.hpp"
 #include "messages/error.hpp"
 #include "messages/registration.hpp"
-#include "tools/gen_pairs.hpp"
 #include "runio/pair_reader.hpp"
-#include "actors/run_client.hpp"
-#include "core/wall_clock.hpp"
+#include "tools/gen_pairs.hpp"
 
 extern char** environ;
 
@@ -100,7 +100,9 @@ std::string temp_audit(const char* tag) {
 double process_cpu_seconds() {
   rusage ru{};
   ::getrusage(RUSAGE_SELF, &ru);
-  auto secs = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) / 1e6; };
+  auto secs = [](const timeval& t) {
+    return double(t.tv_sec) + double(t.tv_usec) / 1e6;
+  };
   return secs(ru.ru_utime) + secs(ru.ru_stime);
 }
 
@@ -112,9 +114,7 @@ struct result {
   std::uint64_t pairs = 0;
   std::uint64_t judge_calls = 0;
   std::uint64_t calls_skipped = 0;
-  double rate() const {
-    return seconds > 0 ? double(pairs) / seconds : 0.0;
-  }
+  double rate() const { return seconds > 0 ? double(pairs) / seconds : 0.0; }
 };
 
 // ---------------------------------------------------------------------------
@@ -123,20 +123,20 @@ struct result {
 class chained_file {
 public:
   explicit chained_file(const std::string& path)
-    : fd_(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)),
-      prev_(audit_genesis_hash) {
+      : fd_(
+        ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)),
+        prev_(audit_genesis_hash) {
     if (fd_ < 0) {
       std::perror(path.c_str());
       std::exit(1);
     }
   }
-  ~chained_file() {
-    ::close(fd_);
-  }
+  ~chained_file() { ::close(fd_); }
   void add(audit_type type, const std::string& body, const std::string& ts) {
     auto start = buf_.size();
     append_audit_line(buf_, ++seq_, type, ts, prev_, body);
-    prev_ = sha256_hex(std::string_view{buf_.data() + start, buf_.size() - start});
+    prev_ =
+      sha256_hex(std::string_view{buf_.data() + start, buf_.size() - start});
     buf_ += '\n';
   }
   /// One write per pair, like the logger's one write per batch.
@@ -186,7 +186,8 @@ result baseline(const std::vector<answer_pair>& pairs, vote_config votes,
         vr.outcome = absent_outcome();
         vr.counts.votes = votes.votes;
         vr.counts.min_agreement = votes.min_agreement;
-      } else if (auto g = guard_pair(pair.a, pair.b); unjudged(g, planted_action::abstain)) {
+      } else if (auto g = guard_pair(pair.a, pair.b);
+                 unjudged(g, planted_action::abstain)) {
         vr = unjudged_result(pair.id, g, votes, true);
       } else {
         vote_tally tally{votes};
@@ -210,7 +211,8 @@ result baseline(const std::vector<answer_pair>& pairs, vote_config votes,
         audit.add(audit_type::judge_call, judge_call_body(rec), ts);
       audit.add(audit_type::vote, vote_body(pair, vr), ts);
       auto d = single_invariance_verdict(vr.absent, vr.outcome);
-      single_verdict sv{pair.id, pair.item, d.verdict, d.rule, vr.outcome, vr.counts, pair.label};
+      single_verdict sv{pair.id,    pair.item, d.verdict, d.rule,
+                        vr.outcome, vr.counts, pair.label};
       audit.add(audit_type::verdict, verdict_body(pair, sv), ts);
       audit.write(fsync_each_pair);
       ++items[pair.item][static_cast<std::size_t>(d.rule) - 1];
@@ -219,8 +221,8 @@ result baseline(const std::vector<answer_pair>& pairs, vote_config votes,
     auto ts = iso8601_utc(wall_clock_ms());
     for (auto& [item, counts] : items)
       audit.add(audit_type::item_verdict,
-                item_verdict_body(statistical_invariance_verdict(item, counts,
-                                                                 statistical_params{})),
+                item_verdict_body(statistical_invariance_verdict(
+                  item, counts, statistical_params{})),
                 ts);
     run_summary s;
     s.pairs = r.pairs;
@@ -266,7 +268,8 @@ result pipeline(const std::vector<answer_pair>& pairs, vote_config votes,
   auto cpu0 = process_cpu_seconds();
   auto session = spawn_run(sys, std::move(setup));
   if (!session) {
-    std::fprintf(stderr, "spawn_run: %s\n", render_error(session.error()).c_str());
+    std::fprintf(stderr, "spawn_run: %s\n",
+                 render_error(session.error()).c_str());
     std::exit(1);
   }
   std::size_t next = 0;
@@ -310,8 +313,9 @@ void million(const char* invjudge) {
     }
     std::fclose(f);
   }
-  std::vector<std::string> args{invjudge, "run", "--pairs", pairs_path, "--audit",
-                                audit_path, "--out", "/dev/null", "--no-progress"};
+  std::vector<std::string> args{invjudge,   "run",       "--pairs",
+                                pairs_path, "--audit",   audit_path,
+                                "--out",    "/dev/null", "--no-progress"};
   std::vector<char*> argv;
   for (auto& a : args)
     argv.push_back(a.data());
@@ -330,11 +334,12 @@ void million(const char* invjudge) {
   rusage ru{};
   ::wait4(pid, &status, 0, &ru);
   double secs = std::chrono::duration<double>(clock_type::now() - t0).count();
-  std::printf("\none million pairs through `invjudge run` (embedded default: rules:math, "
-              "1 vote, fsync-verdicts):\n"
-              "  exit %d, %.1f s (%.0f pairs/s), peak RSS %.1f MB (target < 200 MB)\n",
-              WIFEXITED(status) ? WEXITSTATUS(status) : -1, secs, 1e6 / secs,
-              double(ru.ru_maxrss) / 1024.0);
+  std::printf(
+    "\none million pairs through `invjudge run` (embedded default: rules:math, "
+    "1 vote, fsync-verdicts):\n"
+    "  exit %d, %.1f s (%.0f pairs/s), peak RSS %.1f MB (target < 200 MB)\n",
+    WIFEXITED(status) ? WEXITSTATUS(status) : -1, secs, 1e6 / secs,
+    double(ru.ru_maxrss) / 1024.0);
   std::remove(pairs_path.c_str());
   std::remove(audit_path.c_str());
 }
@@ -364,11 +369,12 @@ int main(int argc, char** argv) {
     }
   }
   auto pairs = make_pairs(n);
-  std::printf("pipeline_bench: %llu synthetic pairs (10 per item, ~10%% absent or "
-              "different), stub:numeric (zero latency), audit on, %u hardware "
-              "threads, window %u\n\n",
-              static_cast<unsigned long long>(n), std::thread::hardware_concurrency(),
-              window);
+  std::printf(
+    "pipeline_bench: %llu synthetic pairs (10 per item, ~10%% absent or "
+    "different), stub:numeric (zero latency), audit on, %u hardware "
+    "threads, window %u\n\n",
+    static_cast<unsigned long long>(n), std::thread::hardware_concurrency(),
+    window);
   std::printf("%-44s %10s %12s %12s %9s %12s %9s\n", "configuration", "pairs/s",
               "judge calls", "skipped", "seconds", "CPU us/pair", "ratio");
   auto row = [](const char* name, const result& r, const result* base) {
@@ -382,8 +388,9 @@ int main(int argc, char** argv) {
       std::printf(" %9s\n", "1.00x");
   };
   auto wanted = [&](const char* name) {
-    return only.empty() || ("," + only + ",").find(std::string{","} + name + ",")
-                             != std::string::npos;
+    return only.empty()
+           || ("," + only + ",").find(std::string{","} + name + ",")
+                != std::string::npos;
   };
   vote_config one{1, 1}, five{5, 3};
   result b1, p1, b5, p5, bf, pf;
@@ -406,24 +413,25 @@ int main(int argc, char** argv) {
   if (wanted("fsync")) {
     // Durability: fsync before each verdict. The baseline must fsync per
     // pair; the pipeline's logger commits verdicts in groups.
-    std::vector<answer_pair> few(pairs.begin(),
-                                 pairs.begin()
-                                   + std::min<std::size_t>(pairs.size(), 5000));
+    std::vector<answer_pair> few(
+      pairs.begin(), pairs.begin() + std::min<std::size_t>(pairs.size(), 5000));
     bf = baseline(few, one, true);
     row("baseline, fsync per pair, votes=1 (5000)", bf, nullptr);
     pf = pipeline(pairs, one, flush_policy::fsync_verdicts, window);
     row("pipeline, votes=1, fsync-verdicts", pf, &bf);
   }
   auto asked = p5.judge_calls + p5.calls_skipped;
-  std::printf("\nearly stopping at votes=5, k=3: %llu of %llu judge calls not made "
-              "(%.1f%%)\n",
-              static_cast<unsigned long long>(p5.calls_skipped),
-              static_cast<unsigned long long>(asked),
-              asked ? 100.0 * double(p5.calls_skipped) / double(asked) : 0.0);
+  std::printf(
+    "\nearly stopping at votes=5, k=3: %llu of %llu judge calls not made "
+    "(%.1f%%)\n",
+    static_cast<unsigned long long>(p5.calls_skipped),
+    static_cast<unsigned long long>(asked),
+    asked ? 100.0 * double(p5.calls_skipped) / double(asked) : 0.0);
   rusage self_ru{};
   ::getrusage(RUSAGE_SELF, &self_ru);
-  std::printf("bench process peak RSS: %.1f MB (holds all %llu pairs in memory)\n",
-              double(self_ru.ru_maxrss) / 1024.0, static_cast<unsigned long long>(n));
+  std::printf(
+    "bench process peak RSS: %.1f MB (holds all %llu pairs in memory)\n",
+    double(self_ru.ru_maxrss) / 1024.0, static_cast<unsigned long long>(n));
   if (run_million)
     million(IJ_INVJUDGE);
   return 0;

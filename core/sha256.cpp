@@ -18,9 +18,7 @@ const EVP_MD* sha256_algorithm() {
 }
 
 struct context_deleter {
-  void operator()(EVP_MD_CTX* c) const {
-    EVP_MD_CTX_free(c);
-  }
+  void operator()(EVP_MD_CTX* c) const { EVP_MD_CTX_free(c); }
 };
 
 void digest(std::string_view data, unsigned char (&out)[32]) {

@@ -54,8 +54,8 @@ void ask_run(caf::actor_system& sys, run_registry_actor registry,
              std::string id, caf::timespan timeout, run_answer_fn<R> done,
              Ts... xs) {
   sys.spawn(
-    [](caf::event_based_actor* self, run_registry_actor registry, std::string id,
-       caf::timespan timeout, run_answer_fn<R> done, Ts... xs) {
+    [](caf::event_based_actor* self, run_registry_actor registry,
+       std::string id, caf::timespan timeout, run_answer_fn<R> done, Ts... xs) {
       auto until = self->clock().now() + timeout;
       self->request(registry, timeout, find_atom::value, std::move(id))
         .then(
@@ -63,8 +63,9 @@ void ask_run(caf::actor_system& sys, run_registry_actor registry,
             if (!run)
               return done(std::optional<R>{});
             auto left = until - self->clock().now();
-            self->request(run, left > caf::timespan{0} ? left : caf::timespan{1},
-                          std::move(xs)...)
+            self
+              ->request(run, left > caf::timespan{0} ? left : caf::timespan{1},
+                        std::move(xs)...)
               .then([done](R& r) { done(std::optional<R>{std::move(r)}); },
                     [done](caf::error& err) {
                       if (is_sec(err, caf::sec::request_receiver_down))
@@ -74,7 +75,8 @@ void ask_run(caf::actor_system& sys, run_registry_actor registry,
           },
           [done](caf::error& err) { done(std::move(err)); });
     },
-    std::move(registry), std::move(id), timeout, std::move(done), std::move(xs)...);
+    std::move(registry), std::move(id), timeout, std::move(done),
+    std::move(xs)...);
 }
 
 } // namespace ij

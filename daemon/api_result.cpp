@@ -1,7 +1,6 @@
 #include "daemon/api_result.hpp"
 
 #include <boost/beast/http.hpp>
-
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -141,13 +140,15 @@ struct renderer {
     return with_body(200, "text/plain", "ok\n");
   }
   http_reply operator()(const deferred_result& v) const {
-    auto start = [start = v.start](std::function<void(http_continuation)> answer) {
+    auto start = [start =
+                    v.start](std::function<void(http_continuation)> answer) {
       start([answer = std::move(answer)](std::function<api_result()> next) {
         answer([next = std::move(next)] { return render_result(next()); });
       });
     };
     return http_deferred{v.at_most, std::move(start),
-                         [late = v.late] { return render_result(late()); }, v.idle};
+                         [late = v.late] { return render_result(late()); },
+                         v.idle};
   }
 };
 

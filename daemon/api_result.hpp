@@ -18,8 +18,8 @@ namespace ij {
 struct error_reply {
   error_reply() = default;
   error_reply(unsigned s, std::string c, std::string m, std::string a = {})
-    : status(s), code(std::move(c)), message(std::move(m)), allow(std::move(a)) {
-  }
+      : status(s), code(std::move(c)), message(std::move(m)),
+        allow(std::move(a)) {}
   unsigned status = 500;
   std::string code;
   std::string message;
@@ -67,9 +67,9 @@ struct health_view {};
 
 struct deferred_result;
 
-using api_result = std::variant<error_reply, run_view, run_list, upload_view,
-                                verdict_lines, file_view, metrics_text,
-                                health_view, deferred_result>;
+using api_result =
+  std::variant<error_reply, run_view, run_list, upload_view, verdict_lines,
+               file_view, metrics_text, health_view, deferred_result>;
 
 /// What comes later (an actor's answer, a follower's next verdicts): the
 /// http_deferred of render_result, in results: `start(answer)` once,
@@ -77,7 +77,8 @@ using api_result = std::variant<error_reply, run_view, run_list, upload_view,
 /// strand; `late()` when no answer came within `at_most`.
 struct deferred_result {
   std::chrono::milliseconds at_most{0};
-  std::function<void(std::function<void(std::function<api_result()>)> answer)> start;
+  std::function<void(std::function<void(std::function<api_result()>)> answer)>
+    start;
   std::function<api_result()> late;
   /// A follower's wait (a stopping server does not wait for it).
   bool idle = false;

@@ -38,7 +38,8 @@ std::string tag_of(const std::string& custom_id) {
 }
 
 caf::error db_error(sqlite3* db, const char* what) {
-  return make_error(errc::io_failed, std::string{what} + ": " + sqlite3_errmsg(db));
+  return make_error(errc::io_failed,
+                    std::string{what} + ": " + sqlite3_errmsg(db));
 }
 
 } // namespace
@@ -51,8 +52,7 @@ batch_state_journal::open(const std::string& path) {
   return std::shared_ptr<batch_state_journal>(new batch_state_journal(*opened));
 }
 
-batch_state_journal::batch_state_journal(sqlite3* db) : db_(db) {
-}
+batch_state_journal::batch_state_journal(sqlite3* db) : db_(db) {}
 
 batch_state_journal::~batch_state_journal() {
   sqlite3_close(db_);
@@ -71,7 +71,8 @@ void batch_state_journal::record(batch_mark mark,
 // The mark and its run links in one transaction: a mark is read back with
 // its runs or not at all.
 caf::error batch_state_journal::store(const batch_mark& mark) {
-  if (sqlite3_exec(db_, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) != SQLITE_OK)
+  if (sqlite3_exec(db_, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr)
+      != SQLITE_OK)
     return db_error(db_, "cannot record a batch");
   auto fail = [this] {
     auto err = db_error(db_, "cannot record a batch");

@@ -6,9 +6,9 @@
 //
 // The daemon's judges are shared by its runs, so one journal serves every
 // batched judge and a batch may hold calls of several runs. Each mark is
-// stored whole (the audit's `batch` body, core/audit/batch_record) and linked to
-// the run tags of its custom_ids ("<run tag>-p<seq>-v<vote>"); a resumed
-// run reads back the marks of its open batches by its run id.
+// stored whole (the audit's `batch` body, core/audit/batch_record) and linked
+// to the run tags of its custom_ids ("<run tag>-p<seq>-v<vote>"); a resumed run
+// reads back the marks of its open batches by its run id.
 //
 // record() is called from the batched judges' Asio threads (never a CAF
 // scheduler thread) and writes there: its own connection (WAL, beside the
@@ -46,7 +46,8 @@ public:
   caf::expected<std::vector<batch_mark>> marks_of(const std::string& run_id);
 
   /// The same, only batches not ended: empty when the run has none open.
-  caf::expected<std::vector<batch_mark>> open_marks_of(const std::string& run_id);
+  caf::expected<std::vector<batch_mark>>
+  open_marks_of(const std::string& run_id);
 
 private:
   explicit batch_state_journal(sqlite3* db);

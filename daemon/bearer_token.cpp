@@ -1,14 +1,14 @@
 #include "daemon/bearer_token.hpp"
 
-#include <openssl/crypto.h>
-
 #include <boost/beast/core/string.hpp>
+#include <openssl/crypto.h>
 
 namespace ij {
 
 bool same_secret(std::string_view a, std::string_view b) {
   // The length is not the secret; the bytes are compared in constant time.
-  return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
+  return a.size() == b.size()
+         && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
 bool bearer_matches(std::string_view auth, const std::string& token) {

@@ -60,7 +60,10 @@ void daemon_metrics::record_call(const std::string& judge,
   // An aborted call (its run cancelled) is no fault of the backend and
   // has no latency to show.
   bool aborted = reply.fault == fault_kind::aborted;
-  auto outcome = reply.cached ? "cached" : reply.ok ? "ok" : aborted ? "aborted" : "fault";
+  auto outcome = reply.cached ? "cached"
+                 : reply.ok   ? "ok"
+                 : aborted    ? "aborted"
+                              : "fault";
   ++requests_[{judge, outcome}];
   if (aborted)
     return;
@@ -76,9 +79,8 @@ void daemon_metrics::record_call(const std::string& judge,
     t.batched_output_tokens += reply.output_tokens;
   }
   if (!reply.ok)
-    ++faults_[std::string{
-      to_string(reply.fault == fault_kind::none ? fault_kind::connection
-                                                : reply.fault)}];
+    ++faults_[std::string{to_string(
+      reply.fault == fault_kind::none ? fault_kind::connection : reply.fault)}];
   auto& h = latency_[judge];
   for (std::size_t i = 0; i < buckets.size(); ++i)
     if (seconds <= buckets[i])
@@ -102,7 +104,8 @@ void daemon_metrics::watch_judge(const std::string& judge,
   judges_.push_back({judge, adapter, configured});
 }
 
-void daemon_metrics::price_judge(const std::string& judge, token_prices prices) {
+void daemon_metrics::price_judge(const std::string& judge,
+                                 token_prices prices) {
   std::lock_guard<std::mutex> guard{mtx_};
   prices_[judge] = prices;
 }
@@ -111,7 +114,9 @@ double daemon_metrics::spend(const std::string& judge) {
   std::lock_guard<std::mutex> guard{mtx_};
   auto t = tokens_.find(judge);
   auto p = prices_.find(judge);
-  return t == tokens_.end() || p == prices_.end() ? 0.0 : spend_of(t->second, p->second);
+  return t == tokens_.end() || p == prices_.end()
+           ? 0.0
+           : spend_of(t->second, p->second);
 }
 
 std::uint64_t daemon_metrics::requests(const std::string& judge,
@@ -132,20 +137,23 @@ namespace {
 // age (present, at 0, without a batched judge: dashboards need no guard).
 // Tokens by judge, kind and mode (sync or batch), and the spend of the
 // judges with declared prices.
-void token_metrics(std::string& out, const std::map<std::string, judge_spending>& tokens,
+void token_metrics(std::string& out,
+                   const std::map<std::string, judge_spending>& tokens,
                    const std::map<std::string, token_prices>& prices) {
   header(out, "invjudge_judge_tokens_total", "counter",
          "Tokens of the judge calls made, by kind (input, output) and mode "
          "(sync; batch: answered through a provider's batch API).");
   for (auto& [judge, t] : tokens) {
-    auto j = "invjudge_judge_tokens_total{judge=\"" + label(judge) + "\",kind=\"";
+    auto j =
+      "invjudge_judge_tokens_total{judge=\"" + label(judge) + "\",kind=\"";
     out += j + "input\",mode=\"sync\"} "
            + std::to_string(t.input_tokens - t.batched_input_tokens) + "\n";
-    out += j + "input\",mode=\"batch\"} " + std::to_string(t.batched_input_tokens) + "\n";
+    out += j + "input\",mode=\"batch\"} "
+           + std::to_string(t.batched_input_tokens) + "\n";
     out += j + "output\",mode=\"sync\"} "
            + std::to_string(t.output_tokens - t.batched_output_tokens) + "\n";
-    out += j + "output\",mode=\"batch\"} " + std::to_string(t.batched_output_tokens)
-           + "\n";
+    out += j + "output\",mode=\"batch\"} "
+           + std::to_string(t.batched_output_tokens) + "\n";
   }
   header(out, "invjudge_judge_spend_total", "counter",
          "What a judge's calls cost at its declared prices (per million "
@@ -154,7 +162,8 @@ void token_metrics(std::string& out, const std::map<std::string, judge_spending>
   for (auto& [judge, p] : prices) {
     auto t = tokens.find(judge);
     auto cost = t == tokens.end() ? 0.0 : spend_of(t->second, p);
-    out += "invjudge_judge_spend_total{judge=\"" + label(judge) + "\"} " + num(cost) + "\n";
+    out += "invjudge_judge_spend_total{judge=\"" + label(judge) + "\"} "
+           + num(cost) + "\n";
   }
 }
 
@@ -167,13 +176,16 @@ void batch_metrics(std::string& out,
   header(out, "invjudge_batches", "gauge",
          "Batches of batched judges by state: submitted (not started at the "
          "provider), in_progress, ended (since the daemon started).");
-  out += "invjudge_batches{state=\"submitted\"} " + std::to_string(sum.submitted) + "\n";
-  out += "invjudge_batches{state=\"in_progress\"} " + std::to_string(sum.in_progress)
-         + "\n";
-  out += "invjudge_batches{state=\"ended\"} " + std::to_string(sum.ended) + "\n";
+  out += "invjudge_batches{state=\"submitted\"} "
+         + std::to_string(sum.submitted) + "\n";
+  out += "invjudge_batches{state=\"in_progress\"} "
+         + std::to_string(sum.in_progress) + "\n";
+  out +=
+    "invjudge_batches{state=\"ended\"} " + std::to_string(sum.ended) + "\n";
   header(out, "invjudge_batch_oldest_age_seconds", "gauge",
          "Age of the oldest open batch; 0 when none is open.");
-  out += "invjudge_batch_oldest_age_seconds " + num(sum.oldest_age_ms / 1000.0) + "\n";
+  out += "invjudge_batch_oldest_age_seconds " + num(sum.oldest_age_ms / 1000.0)
+         + "\n";
 }
 
 } // namespace
@@ -209,8 +221,8 @@ std::string daemon_metrics::render(const run_figures& runs) {
   std::string out;
   header(out, "invjudge_build_info", "gauge",
          "The software version of this daemon.");
-  out += "invjudge_build_info{version=\"" + label(software_version())
-         + "\"} 1\n";
+  out +=
+    "invjudge_build_info{version=\"" + label(software_version()) + "\"} 1\n";
   header(out, "invjudge_judge_requests_total", "counter",
          "Judge calls by judge and outcome (ok, fault, cached: reused from "
          "the response cache, no request made; aborted: its run was "
@@ -230,8 +242,8 @@ std::string daemon_metrics::render(const run_figures& runs) {
            + "\",le=\"+Inf\"} " + std::to_string(h.count) + "\n";
     out += "invjudge_judge_request_duration_seconds_sum{judge=\"" + j + "\"} "
            + num(h.sum) + "\n";
-    out += "invjudge_judge_request_duration_seconds_count{judge=\"" + j
-           + "\"} " + std::to_string(h.count) + "\n";
+    out += "invjudge_judge_request_duration_seconds_count{judge=\"" + j + "\"} "
+           + std::to_string(h.count) + "\n";
   }
   header(out, "invjudge_faults_total", "counter",
          "Failed judge calls by fault kind.");
@@ -254,7 +266,8 @@ std::string daemon_metrics::render(const run_figures& runs) {
   for (auto state : all_run_states) {
     auto i = runs.runs_by_state.find(state);
     out += "invjudge_runs{state=\"" + std::string{to_string(state)} + "\"} "
-           + std::to_string(i == runs.runs_by_state.end() ? 0 : i->second) + "\n";
+           + std::to_string(i == runs.runs_by_state.end() ? 0 : i->second)
+           + "\n";
   }
   out += counts_metrics(runs.count_sums);
   single(out, "invjudge_followers_waiting", "gauge",
@@ -280,12 +293,9 @@ class metered_adapter : public judge_adapter {
 public:
   metered_adapter(judge_adapter_ptr inner, std::shared_ptr<daemon_metrics> m,
                   std::string judge)
-    : inner_(std::move(inner)), metrics_(std::move(m)),
-      judge_(std::move(judge)) {
-  }
-  std::string id() const override {
-    return inner_->id();
-  }
+      : inner_(std::move(inner)), metrics_(std::move(m)),
+        judge_(std::move(judge)) {}
+  std::string id() const override { return inner_->id(); }
   void call(const std::string& prompt, const call_options& opts,
             reply_handler done) override {
     auto start = std::chrono::steady_clock::now();
@@ -298,21 +308,13 @@ public:
                    done(std::move(r));
                  });
   }
-  bool supports_seed() const override {
-    return inner_->supports_seed();
-  }
-  bool answers_inline() const override {
-    return inner_->answers_inline();
-  }
+  bool supports_seed() const override { return inner_->supports_seed(); }
+  bool answers_inline() const override { return inner_->answers_inline(); }
   std::uint32_t current_concurrency() const override {
     return inner_->current_concurrency();
   }
-  std::uint32_t calls_ahead() const override {
-    return inner_->calls_ahead();
-  }
-  void abort(std::uint64_t call_id) override {
-    inner_->abort(call_id);
-  }
+  std::uint32_t calls_ahead() const override { return inner_->calls_ahead(); }
+  void abort(std::uint64_t call_id) override { inner_->abort(call_id); }
 
 private:
   judge_adapter_ptr inner_;
@@ -325,8 +327,7 @@ private:
 judge_adapter_ptr metered(judge_adapter_ptr inner,
                           std::shared_ptr<daemon_metrics> metrics,
                           std::string judge) {
-  return std::make_shared<metered_adapter>(std::move(inner),
-                                           std::move(metrics),
+  return std::make_shared<metered_adapter>(std::move(inner), std::move(metrics),
                                            std::move(judge));
 }
 

@@ -4,9 +4,9 @@
 // histogram, faults by kind, cache hits, votes cast (a vote that faulted is
 // not cast: it is counted as faulted), faulted and skipped by early stop,
 // runs by state and their counts summed (daemon/run_counts), finished runs
-// the retention removed, the judges' adaptive in-flight caps, tokens by judge and spend at the declared prices
-// (batched calls at the batch discount), batched judges' batches by state
-// and the oldest open one's age, build info.
+// the retention removed, the judges' adaptive in-flight caps, tokens by judge
+// and spend at the declared prices (batched calls at the batch discount),
+// batched judges' batches by state and the oldest open one's age, build info.
 // Judge requests are counted by a decorator around each judge's adapter
 // (metered()), so every run of the daemon adds to the same counters.
 #include <array>

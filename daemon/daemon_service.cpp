@@ -8,7 +8,6 @@
 #include <sys/stat.h>
 
 #include <boost/beast/http.hpp>
-
 #include <caf/scoped_actor.hpp>
 
 #include "actors/judge_directory.hpp"
@@ -41,10 +40,12 @@ std::optional<std::string_view> query_value(std::string_view query,
   while (!query.empty()) {
     auto amp = query.find('&');
     auto pair = query.substr(0, amp);
-    query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
+    query = amp == std::string_view::npos ? std::string_view{}
+                                          : query.substr(amp + 1);
     auto eq = pair.find('=');
     if (pair.substr(0, eq) == name)
-      return eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1);
+      return eq == std::string_view::npos ? std::string_view{}
+                                          : pair.substr(eq + 1);
   }
   return std::nullopt;
 }
@@ -77,16 +78,23 @@ std::string text_param(const std::string& query, std::string_view name) {
 }
 
 error_reply unauthorized() {
-  return {401, "unauthorized",
-          "a valid 'Authorization: Bearer TOKEN' header is needed", {}};
+  return {401,
+          "unauthorized",
+          "a valid 'Authorization: Bearer TOKEN' header is needed",
+          {}};
 }
 
 error_reply run_ended(const run_row& row) {
-  return {409, "run_ended", "run " + row.id + " has ended (" + std::string{to_string(row.state)} + ")", {}};
+  return {409,
+          "run_ended",
+          "run " + row.id + " has ended (" + std::string{to_string(row.state)}
+            + ")",
+          {}};
 }
 
 error_reply busy() {
-  return {503, "busy",
+  return {503,
+          "busy",
           "the daemon could not answer in time (its runs are busy); send the "
           "request again",
           {}};
@@ -104,14 +112,10 @@ error_reply reply_of(const caf::error& err,
   auto text = context_of(err);
   if (err.category() == caf::atom("ij")) {
     switch (static_cast<errc>(err.code())) {
-      case errc::bad_config:
-        return {400, "bad_config", text, {}};
-      case errc::run_ended:
-        return {409, "run_ended", text, {}};
-      case errc::run_state:
-        return {409, conflict, text, {}};
-      default:
-        break;
+      case errc::bad_config: return {400, "bad_config", text, {}};
+      case errc::run_ended: return {409, "run_ended", text, {}};
+      case errc::run_state: return {409, conflict, text, {}};
+      default: break;
     }
   }
   return {500, "state_failed", text, {}};
@@ -124,12 +128,12 @@ constexpr std::chrono::milliseconds answer_margin{1000};
 } // namespace
 
 daemon_service::daemon_service(caf::actor_system& sys, daemon_options options)
-  : sys_(sys), options_(std::move(options)) {
-}
+    : sys_(sys), options_(std::move(options)) {}
 
 caf::expected<std::unique_ptr<daemon_service>>
 daemon_service::open(caf::actor_system& sys, daemon_options options) {
-  std::unique_ptr<daemon_service> d{new daemon_service(sys, std::move(options))};
+  std::unique_ptr<daemon_service> d{
+    new daemon_service(sys, std::move(options))};
   auto& dir = d->options_.state_dir;
   ::mkdir(dir.c_str(), 0755);
   ::mkdir((dir + "/runs").c_str(), 0755);
@@ -148,9 +152,9 @@ daemon_service::open(caf::actor_system& sys, daemon_options options) {
     return std::move(journal.error());
   d->batch_journal_ = std::move(*journal);
   if (!d->options_.cache.path.empty()) {
-    auto cache = response_cache::open(d->options_.cache.path,
-                                      d->options_.cache.ttl,
-                                      d->options_.cache.max_bytes);
+    auto cache =
+      response_cache::open(d->options_.cache.path, d->options_.cache.ttl,
+                           d->options_.cache.max_bytes);
     if (!cache)
       return std::move(cache.error());
     d->cache_ = std::move(*cache);
@@ -196,8 +200,8 @@ caf::error daemon_service::resume(const run_row& row) {
   auto bindings = bind_judges(*cfg, batch_journal_);
   if (!bindings)
     return std::move(bindings.error());
-  auto launch = prepare_restart(options_.state_dir, *store_, row, std::move(*cfg),
-                                std::move(*bindings));
+  auto launch = prepare_restart(options_.state_dir, *store_, row,
+                                std::move(*cfg), std::move(*bindings));
   if (!launch)
     return std::move(launch.error());
   // What it had submitted is polled and its results kept, never submitted
@@ -208,9 +212,11 @@ caf::error daemon_service::resume(const run_row& row) {
   (*launch)->marks = std::move(*marks);
   caf::error failed;
   caf::scoped_actor self{sys_};
-  self->request(registry_, std::chrono::seconds(60), create_atom::value,
-                run_launch_ref{std::move(*launch)})
-    .receive([](run_row&) {}, [&](caf::error& err) { failed = std::move(err); });
+  self
+    ->request(registry_, std::chrono::seconds(60), create_atom::value,
+              run_launch_ref{std::move(*launch)})
+    .receive([](run_row&) {},
+             [&](caf::error& err) { failed = std::move(err); });
   return failed;
 }
 
@@ -226,7 +232,9 @@ caf::error daemon_service::resume_runs() {
       row.state = run_state::failed;
       row.error = "could not resume after a restart: " + context_of(err);
       row.finished_ms = wall_clock_ms();
-      self->request(ctx_.writer, std::chrono::seconds(60), run_end_record{row, true})
+      self
+        ->request(ctx_.writer, std::chrono::seconds(60),
+                  run_end_record{row, true})
         .receive([&](run_row& saved) { row = std::move(saved); },
                  [](caf::error&) {}); // failed in the log too
       self->send(registry_, ended_atom::value, row, true);
@@ -249,38 +257,30 @@ daemon_service::~daemon_service() {
 
 void daemon_service::shutdown(std::chrono::milliseconds grace) {
   caf::scoped_actor self{sys_};
-  self->request(registry_, std::max(grace, std::chrono::milliseconds(5000)),
-                shutdown_atom::value)
+  self
+    ->request(registry_, std::max(grace, std::chrono::milliseconds(5000)),
+              shutdown_atom::value)
     .receive([](std::uint32_t) {}, [](caf::error&) {});
 }
 
 bool daemon_service::authorized(const http_request& req) const {
   return options_.token.empty()
-         || bearer_matches(header_value(req, http::field::authorization), options_.token);
+         || bearer_matches(header_value(req, http::field::authorization),
+                           options_.token);
 }
 
 daemon_service::handler_fn daemon_service::handler_of(api_endpoint e) {
   switch (e) {
-  case api_endpoint::health:
-    return &daemon_service::health;
-  case api_endpoint::metrics:
-    return &daemon_service::metrics;
-  case api_endpoint::create_run:
-    return &daemon_service::create_run;
-  case api_endpoint::list_runs:
-    return &daemon_service::list_runs;
-  case api_endpoint::get_run:
-    return &daemon_service::get_run;
-  case api_endpoint::cancel_run:
-    return &daemon_service::cancel_run;
-  case api_endpoint::upload_pairs:
-    return &daemon_service::upload_pairs;
-  case api_endpoint::close_run:
-    return &daemon_service::close_run;
-  case api_endpoint::verdicts:
-    return &daemon_service::verdicts;
-  case api_endpoint::audit:
-    return &daemon_service::audit;
+    case api_endpoint::health: return &daemon_service::health;
+    case api_endpoint::metrics: return &daemon_service::metrics;
+    case api_endpoint::create_run: return &daemon_service::create_run;
+    case api_endpoint::list_runs: return &daemon_service::list_runs;
+    case api_endpoint::get_run: return &daemon_service::get_run;
+    case api_endpoint::cancel_run: return &daemon_service::cancel_run;
+    case api_endpoint::upload_pairs: return &daemon_service::upload_pairs;
+    case api_endpoint::close_run: return &daemon_service::close_run;
+    case api_endpoint::verdicts: return &daemon_service::verdicts;
+    case api_endpoint::audit: return &daemon_service::audit;
   }
   return nullptr; // not reached: every endpoint is above (-Wswitch)
 }
@@ -301,10 +301,10 @@ http_reply daemon_service::handle(const http_request& req) {
     for (auto m : match.allowed)
       allow += (allow.empty() ? "" : ", ") + std::string{http::to_string(m)};
     return render_result(error_reply{405, "method_not_allowed",
-                                   std::string{req.method_string()}
-                                     + " is not allowed on " + path
-                                     + " (allowed: " + allow + ")",
-                                   allow});
+                                     std::string{req.method_string()}
+                                       + " is not allowed on " + path
+                                       + " (allowed: " + allow + ")",
+                                     allow});
   }
   api_request r{req, std::move(match.params),
                 q == std::string::npos ? std::string{} : target.substr(q + 1)};
@@ -318,18 +318,19 @@ api_result daemon_service::ask_live(const std::string& id,
                                     std::function<api_result()> not_live,
                                     bool idle, const char* conflict, Ts... xs) {
   auto timeout = options_.reply_timeout + wait;
-  auto start = [this, id, timeout, live, not_live, conflict,
-                xs...](std::function<void(std::function<api_result()>)> answer) {
+  auto start = [this, id, timeout, live, not_live, conflict, xs...](
+                 std::function<void(std::function<api_result()>)> answer) {
     ask_run<R>(
       sys_, registry_, id, timeout,
       [answer, live, not_live, conflict](caf::expected<std::optional<R>> a) {
-        answer([a = std::move(a), live, not_live, conflict]() mutable -> api_result {
-          if (!a)
-            return reply_of(a.error(), conflict);
-          if (!*a)
-            return not_live();
-          return live(**a);
-        });
+        answer(
+          [a = std::move(a), live, not_live, conflict]() mutable -> api_result {
+            if (!a)
+              return reply_of(a.error(), conflict);
+            if (!*a)
+              return not_live();
+            return live(**a);
+          });
       },
       xs...);
   };
@@ -337,18 +338,21 @@ api_result daemon_service::ask_live(const std::string& id,
                          [] { return api_result{busy()}; }, idle};
 }
 
-api_result daemon_service::stored(const std::string& id,
-                                  const std::function<api_result(run_row&)>& found) {
+api_result
+daemon_service::stored(const std::string& id,
+                       const std::function<api_result(run_row&)>& found) {
   auto row = store_->run(id);
   if (!row)
     return error_reply{500, "internal", context_of(row.error())};
   if (*row)
     return found(**row);
   if (store_->removed(id))
-    return error_reply{410, "run_removed",
-                       "run " + id + " was removed by the retention "
-                         "(SERVE.json \"retention\"): its verdicts, audit and "
-                         "files are gone"};
+    return error_reply{
+      410, "run_removed",
+      "run " + id
+        + " was removed by the retention "
+          "(SERVE.json \"retention\"): its verdicts, audit and "
+          "files are gone"};
   return error_reply{404, "unknown_run", "no run " + id};
 }
 
@@ -358,23 +362,24 @@ api_result daemon_service::health(const api_request&) {
 
 api_result daemon_service::metrics(const api_request&) {
   auto start = [this](std::function<void(std::function<api_result()>)> answer) {
-    ask<run_figures>(sys_, registry_, options_.reply_timeout,
-                     answer_fn<run_figures>{[this, answer](caf::expected<run_figures> f) {
-                       answer([this, f = std::move(f)]() -> api_result {
-                         if (!f)
-                           return reply_of(f.error());
-                         return metrics_text{ctx_.metrics->render(*f)};
-                       });
-                     }},
-                     metrics_atom::value);
+    ask<run_figures>(
+      sys_, registry_, options_.reply_timeout,
+      answer_fn<run_figures>{[this, answer](caf::expected<run_figures> f) {
+        answer([this, f = std::move(f)]() -> api_result {
+          if (!f)
+            return reply_of(f.error());
+          return metrics_text{ctx_.metrics->render(*f)};
+        });
+      }},
+      metrics_atom::value);
   };
-  return deferred_result{options_.reply_timeout + answer_margin, std::move(start),
-                         [] { return api_result{busy()}; }};
+  return deferred_result{options_.reply_timeout + answer_margin,
+                         std::move(start), [] { return api_result{busy()}; }};
 }
 
 api_result daemon_service::create_run(const api_request& req) {
-  auto parsed = parse_run_request(header_value(req.http, http::field::content_type),
-                                  req.http.body());
+  auto parsed = parse_run_request(
+    header_value(req.http, http::field::content_type), req.http.body());
   if (auto* e = std::get_if<error_reply>(&parsed))
     return *e;
   auto& body = std::get<run_request>(parsed);
@@ -396,7 +401,8 @@ api_result daemon_service::create_run(const api_request& req) {
   if (!launch)
     return reply_of(launch.error());
   auto ref = run_launch_ref{std::move(*launch)};
-  auto start = [this, ref](std::function<void(std::function<api_result()>)> answer) {
+  auto start = [this,
+                ref](std::function<void(std::function<api_result()>)> answer) {
     ask<run_row>(sys_, registry_, options_.reply_timeout,
                  answer_fn<run_row>{[answer](caf::expected<run_row> r) {
                    answer([r = std::move(r)]() -> api_result {
@@ -407,8 +413,8 @@ api_result daemon_service::create_run(const api_request& req) {
                  }},
                  create_atom::value, ref);
   };
-  return deferred_result{options_.reply_timeout + answer_margin, std::move(start),
-                         [] { return api_result{busy()}; }};
+  return deferred_result{options_.reply_timeout + answer_margin,
+                         std::move(start), [] { return api_result{busy()}; }};
 }
 
 // A page from the state, the live runs among it as their actors last told.
@@ -434,31 +440,35 @@ api_result daemon_service::list_runs(const api_request& req) {
   if (ids.empty())
     return run_list{std::move(page->rows), std::move(page->next)};
   auto shared = std::make_shared<run_page>(std::move(*page));
-  auto start = [this, shared, ids](std::function<void(std::function<api_result()>)> answer) {
+  auto start = [this, shared,
+                ids](std::function<void(std::function<api_result()>)> answer) {
     ask<std::vector<run_row>>(
       sys_, registry_, options_.reply_timeout,
-      answer_fn<std::vector<run_row>>{[answer, shared](caf::expected<std::vector<run_row>> live) {
-        answer([shared, live = std::move(live)]() -> api_result {
-          if (!live)
-            return reply_of(live.error());
-          for (auto& l : *live)
-            for (auto& r : shared->rows)
-              if (r.id == l.id)
-                r = l;
-          return run_list{std::move(shared->rows), std::move(shared->next)};
-        });
-      }},
+      answer_fn<std::vector<run_row>>{
+        [answer, shared](caf::expected<std::vector<run_row>> live) {
+          answer([shared, live = std::move(live)]() -> api_result {
+            if (!live)
+              return reply_of(live.error());
+            for (auto& l : *live)
+              for (auto& r : shared->rows)
+                if (r.id == l.id)
+                  r = l;
+            return run_list{std::move(shared->rows), std::move(shared->next)};
+          });
+        }},
       find_atom::value, ids);
   };
-  return deferred_result{options_.reply_timeout + answer_margin, std::move(start),
-                         [] { return api_result{busy()}; }};
+  return deferred_result{options_.reply_timeout + answer_margin,
+                         std::move(start), [] { return api_result{busy()}; }};
 }
 
 api_result daemon_service::get_run(const api_request& req) {
   auto id = req.params.get("id");
   return ask_live<run_row>(
     id, {}, [](run_row& row) -> api_result { return run_view{row}; },
-    [this, id] { return stored(id, [](run_row& row) { return run_view{row}; }); },
+    [this, id] {
+      return stored(id, [](run_row& row) { return run_view{row}; });
+    },
     false, "run_ended", get_atom::value);
 }
 
@@ -466,8 +476,11 @@ api_result daemon_service::cancel_run(const api_request& req) {
   auto id = req.params.get("id");
   return ask_live<run_row>(
     id, {}, [](run_row& row) -> api_result { return run_view{row}; },
-    [this, id] { return stored(id, [](run_row& row) { return run_ended(row); }); },
-    false, "run_ended", cancel_atom::value, "cancelled (DELETE /v1/runs/" + id + ")");
+    [this, id] {
+      return stored(id, [](run_row& row) { return run_ended(row); });
+    },
+    false, "run_ended", cancel_atom::value,
+    "cancelled (DELETE /v1/runs/" + id + ")");
 }
 
 api_result daemon_service::close_run(const api_request& req) {
@@ -499,7 +512,9 @@ api_result daemon_service::upload_pairs(const api_request& req) {
     [body](input_lease_ref& lease) -> api_result {
       return upload_whole(std::move(lease), *body);
     },
-    [this, id] { return stored(id, [](run_row& row) { return run_ended(row); }); },
+    [this, id] {
+      return stored(id, [](run_row& row) { return run_ended(row); });
+    },
     false, "input_closed", upload_atom::value);
 }
 
@@ -521,15 +536,18 @@ api_result daemon_service::verdicts(const api_request& req) {
   // a final state means these are the last. No thread waits meanwhile.
   return ask_live<run_row>(
     id, std::chrono::milliseconds(wait_ms),
-    [this, id, after](run_row& row) { return lines_after(id, after, row.state); },
+    [this, id, after](run_row& row) {
+      return lines_after(id, after, row.state);
+    },
     [this, id, after] {
-      return stored(id, [&](run_row& row) { return lines_after(id, after, row.state); });
+      return stored(
+        id, [&](run_row& row) { return lines_after(id, after, row.state); });
     },
     wait_ms > 0, "run_ended", wait_atom::value, after, wait_ms);
 }
 
-api_result daemon_service::lines_after(const std::string& id, std::uint64_t after,
-                                       run_state state) {
+api_result daemon_service::lines_after(const std::string& id,
+                                       std::uint64_t after, run_state state) {
   verdict_lines out;
   out.state = state;
   for (auto& [seq, line] : store_->verdicts(id, after, 10000))
@@ -549,7 +567,8 @@ stream_decision daemon_service::open_stream(const http_request& req) {
   std::string target{req.target()};
   auto path = target.substr(0, target.find('?'));
   auto match = api_routes().find(req.method(), path);
-  if (!match.found || match.found->handler.endpoint != api_endpoint::upload_pairs)
+  if (!match.found
+      || match.found->handler.endpoint != api_endpoint::upload_pairs)
     return read_whole{}; // for handle()
   auto refuse = [](const api_result& r) {
     return refuse_body{std::get<http_response>(render_result(r))};
@@ -562,17 +581,21 @@ stream_decision daemon_service::open_stream(const http_request& req) {
   decide_later d;
   d.at_most = options_.reply_timeout + answer_margin;
   d.late = [refuse] { return refuse(busy()).reply; };
-  d.start = [this, id, refuse](std::function<void(std::function<later_decision()>)> answer) {
+  d.start = [this, id, refuse](
+              std::function<void(std::function<later_decision()>)> answer) {
     ask_run<input_lease_ref>(
       sys_, registry_, id, options_.reply_timeout,
-      [this, id, answer, refuse](caf::expected<std::optional<input_lease_ref>> a) {
-        answer([this, id, refuse, a = std::move(a)]() mutable -> later_decision {
-          if (!a)
-            return refuse(reply_of(a.error(), "input_closed"));
-          if (!*a)
-            return refuse(stored(id, [](run_row& row) { return run_ended(row); }));
-          return take_body{std::make_unique<pairs_stream>(std::move(**a))};
-        });
+      [this, id, answer,
+       refuse](caf::expected<std::optional<input_lease_ref>> a) {
+        answer(
+          [this, id, refuse, a = std::move(a)]() mutable -> later_decision {
+            if (!a)
+              return refuse(reply_of(a.error(), "input_closed"));
+            if (!*a)
+              return refuse(
+                stored(id, [](run_row& row) { return run_ended(row); }));
+            return take_body{std::make_unique<pairs_stream>(std::move(**a))};
+          });
       },
       upload_atom::value);
   };

@@ -79,9 +79,7 @@ public:
   void shutdown(std::chrono::milliseconds grace);
 
   /// Runs resumed at open, and why the others could not be.
-  std::uint32_t resumed() const {
-    return resumed_;
-  }
+  std::uint32_t resumed() const { return resumed_; }
   const std::vector<std::string>& resume_failures() const {
     return resume_failures_;
   }

@@ -3,7 +3,6 @@
 #include <cctype>
 
 #include <boost/beast/http.hpp>
-
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 

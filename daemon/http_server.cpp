@@ -1,7 +1,5 @@
 #include "daemon/http_server.hpp"
 
-#include "messages/error.hpp"
-
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -13,15 +11,17 @@
 #include <vector>
 
 #include <boost/asio/dispatch.hpp>
-#include <boost/asio/post.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl/ssl_stream.hpp>
+
+#include "messages/error.hpp"
 
 namespace ij {
 
@@ -34,9 +34,8 @@ using boost::system::error_code;
 
 struct http_server::impl {
   impl(http_server_options o, request_handler h)
-    : options(std::move(o)), handler(std::move(h)),
-      acceptor(net::make_strand(io)), drain(io) {
-  }
+      : options(std::move(o)), handler(std::move(h)),
+        acceptor(net::make_strand(io)), drain(io) {}
 
   http_server_options options;
   request_handler handler;
@@ -52,9 +51,7 @@ struct http_server::impl {
 
   void accept();
   /// A request is being handled or waits for an answer.
-  void begin_work() {
-    ++busy;
-  }
+  void begin_work() { ++busy; }
   /// ... and no longer: a stopping server ends once none is.
   void end_work() {
     if (--busy == 0 && stopping.load())
@@ -75,9 +72,8 @@ template <class Stream>
 class connection : public std::enable_shared_from_this<connection<Stream>> {
 public:
   connection(http_server::impl* srv, Stream stream)
-    : srv_(srv), stream_(std::move(stream)),
-      timer_(beast::get_lowest_layer(stream_).get_executor()) {
-  }
+      : srv_(srv), stream_(std::move(stream)),
+        timer_(beast::get_lowest_layer(stream_).get_executor()) {}
 
   // Everything from here runs on the connection's strand.
   void start() {
@@ -90,9 +86,7 @@ public:
   }
 
 private:
-  tcp::socket& socket() {
-    return beast::get_lowest_layer(stream_).socket();
-  }
+  tcp::socket& socket() { return beast::get_lowest_layer(stream_).socket(); }
 
   // Our own timer, not the stream's (which closes the socket), so that a
   // late client can still be told 408. The generation tells a stale expiry
@@ -102,23 +96,23 @@ private:
     expired_ = false;
     ++generation_;
     timer_.expires_after(after);
-    timer_.async_wait([self = this->shared_from_this(),
-                       gen = generation_](error_code ec) {
-      if (ec || gen != self->generation_)
-        return;
-      if (self->phase_ == phase::waiting)
-        return self->answer_late(); // no socket operation is pending
-      if (self->phase_ == phase::opening)
-        return self->open_late();
-      self->expired_ = true;
-      error_code ignored;
-      // cancel() alone misses a read that a composed operation starts
-      // after it (between two of its reads: a client trickling a byte at a
-      // time got its whole request taken). Shut the receiving side: every
-      // read from now on ends at once, and the 408 can still be written.
-      self->socket().shutdown(tcp::socket::shutdown_receive, ignored);
-      self->socket().cancel(ignored);
-    });
+    timer_.async_wait(
+      [self = this->shared_from_this(), gen = generation_](error_code ec) {
+        if (ec || gen != self->generation_)
+          return;
+        if (self->phase_ == phase::waiting)
+          return self->answer_late(); // no socket operation is pending
+        if (self->phase_ == phase::opening)
+          return self->open_late();
+        self->expired_ = true;
+        error_code ignored;
+        // cancel() alone misses a read that a composed operation starts
+        // after it (between two of its reads: a client trickling a byte at a
+        // time got its whole request taken). Shut the receiving side: every
+        // read from now on ends at once, and the 408 can still be written.
+        self->socket().shutdown(tcp::socket::shutdown_receive, ignored);
+        self->socket().cancel(ignored);
+      });
   }
 
   void disarm() {
@@ -195,13 +189,13 @@ private:
       return next();
     continue_.version(parser.get().version());
     arm(phase::writing, srv_->options.io_timeout);
-    http::async_write(stream_, continue_,
-                      [self = this->shared_from_this(), next](error_code ec,
-                                                              std::size_t) {
-                        if (ec)
-                          return self->fail(ec);
-                        next();
-                      });
+    http::async_write(
+      stream_, continue_,
+      [self = this->shared_from_this(), next](error_code ec, std::size_t) {
+        if (ec)
+          return self->fail(ec);
+        next();
+      });
   }
 
   // A body read whole, a read at a time: each must bring bytes within the
@@ -267,13 +261,14 @@ private:
       auto self = weak.lock();
       if (!self)
         return;
-      net::post(self->timer_.get_executor(), [self, gen, next = std::move(next)] {
-        if (self->phase_ != phase::opening || self->generation_ != gen)
-          return; // refused by its deadline meanwhile
-        self->disarm();
-        self->srv_->end_work();
-        self->apply(next());
-      });
+      net::post(
+        self->timer_.get_executor(), [self, gen, next = std::move(next)] {
+          if (self->phase_ != phase::opening || self->generation_ != gen)
+            return; // refused by its deadline meanwhile
+          self->disarm();
+          self->srv_->end_work();
+          self->apply(next());
+        });
     });
   }
 
@@ -281,7 +276,8 @@ private:
     srv_->end_work();
     auto late = std::move(opening_late_);
     opening_late_ = nullptr;
-    reply_and_close(late ? late() : json_error(503, "busy", "no answer in time"));
+    reply_and_close(late ? late()
+                         : json_error(503, "busy", "no answer in time"));
   }
 
   void read_piece() {
@@ -346,7 +342,8 @@ private:
                                         "the request headers are too large"));
     if (ec.category() == net::error::get_system_category()
         || ec.category() == net::error::get_misc_category()
-        || ec == http::error::end_of_stream || ec == net::ssl::error::stream_truncated
+        || ec == http::error::end_of_stream
+        || ec == net::ssl::error::stream_truncated
         || ec.category() == net::error::get_ssl_category())
       return close(); // the peer left (or the transport failed)
     if (ec == http::error::partial_message)
@@ -359,17 +356,18 @@ private:
   void on_expiry() {
     auto ms = std::to_string(srv_->options.io_timeout.count());
     switch (phase_) {
-    case phase::headers:
-      return reply_and_close(json_error(
-        408, "request_timeout",
-        "the request headers did not arrive within " + ms
-          + " ms of its first byte (io_timeout_ms)"));
-    case phase::body:
-      return reply_and_close(json_error(
-        408, "request_timeout",
-        "the request body made no progress for " + ms + " ms (io_timeout_ms)"));
-    default: // idle, a handshake or a reply the client does not read
-      return close();
+      case phase::headers:
+        return reply_and_close(
+          json_error(408, "request_timeout",
+                     "the request headers did not arrive within " + ms
+                       + " ms of its first byte (io_timeout_ms)"));
+      case phase::body:
+        return reply_and_close(
+          json_error(408, "request_timeout",
+                     "the request body made no progress for " + ms
+                       + " ms (io_timeout_ms)"));
+      default: // idle, a handshake or a reply the client does not read
+        return close();
     }
   }
 
@@ -414,10 +412,11 @@ private:
       auto self = weak.lock();
       if (!self)
         return;
-      net::post(self->timer_.get_executor(), [self, gen, next = std::move(next)] {
-        if (self->phase_ == phase::waiting && self->generation_ == gen)
-          self->run_continuation(next);
-      });
+      net::post(
+        self->timer_.get_executor(), [self, gen, next = std::move(next)] {
+          if (self->phase_ == phase::waiting && self->generation_ == gen)
+            self->run_continuation(next);
+        });
     });
   }
 
@@ -453,7 +452,9 @@ private:
       reply);
     if (head_) // the GET's headers, Content-Length included; no body
       reply = std::visit(
-        [](auto& res) -> http_ready_reply { return http_response{std::move(res.base())}; },
+        [](auto& res) -> http_ready_reply {
+          return http_response{std::move(res.base())};
+        },
         reply);
     write(std::move(reply));
   }
@@ -502,7 +503,7 @@ private:
   std::unique_ptr<body_stream> body_;
   char piece_[64 * 1024];
   http_ready_reply res_;
-  http_continuation late_;                   // a deferred reply's, while waiting
+  http_continuation late_; // a deferred reply's, while waiting
   bool idle_wait_ = false;
   std::function<http_response()> opening_late_; // a stream decision's
   unsigned version_ = 11;
@@ -517,8 +518,9 @@ caf::error load_tls(ssl::context& ctx, const http_server_options& o) {
     // A file that cannot be read is named with the reason (OpenSSL's own
     // word for it is a bare "asio.ssl error").
     if (!std::ifstream{path})
-      return make_error(errc::bad_config, "cannot use the TLS " + what + " " + path
-                                            + ": cannot read it: " + std::strerror(errno));
+      return make_error(errc::bad_config,
+                        "cannot use the TLS " + what + " " + path
+                          + ": cannot read it: " + std::strerror(errno));
     error_code ec;
     load(ec);
     if (ec)
@@ -554,25 +556,24 @@ void http_server::impl::accept() {
   // pending handlers are destroyed with it. The acceptor's handlers run on
   // its strand; each connection gets a strand of its own: its handlers
   // never run at once on the pool's threads.
-  acceptor.async_accept(net::make_strand(io), [this](error_code ec,
-                                                     tcp::socket sock) {
-    if (ec || stopping)
-      return; // closed
-    if (tls)
-      std::make_shared<connection<tls_stream>>(
-        this, tls_stream{std::move(sock), *tls})
-        ->start();
-    else
-      std::make_shared<connection<beast::tcp_stream>>(
-        this, beast::tcp_stream{std::move(sock)})
-        ->start();
-    accept();
-  });
+  acceptor.async_accept(net::make_strand(io),
+                        [this](error_code ec, tcp::socket sock) {
+                          if (ec || stopping)
+                            return; // closed
+                          if (tls)
+                            std::make_shared<connection<tls_stream>>(
+                              this, tls_stream{std::move(sock), *tls})
+                              ->start();
+                          else
+                            std::make_shared<connection<beast::tcp_stream>>(
+                              this, beast::tcp_stream{std::move(sock)})
+                              ->start();
+                          accept();
+                        });
 }
 
 http_server::http_server(http_server_options options, request_handler handler)
-  : impl_(std::make_shared<impl>(std::move(options), std::move(handler))) {
-}
+    : impl_(std::make_shared<impl>(std::move(options), std::move(handler))) {}
 
 caf::expected<std::unique_ptr<http_server>>
 http_server::start(http_server_options options, request_handler handler) {
@@ -600,8 +601,8 @@ caf::error http_server::listen() {
   error_code ec;
   auto addr = net::ip::make_address(o.address, ec);
   if (ec)
-    return make_error(errc::bad_config, "cannot listen on " + o.address
-                                          + ": not an IP address");
+    return make_error(errc::bad_config,
+                      "cannot listen on " + o.address + ": not an IP address");
   tcp::endpoint ep(addr, o.port);
   impl_->acceptor.open(ep.protocol(), ec);
   if (!ec)

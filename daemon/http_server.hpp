@@ -76,7 +76,8 @@ using later_decision = std::variant<refuse_body, take_body>;
 /// refuses.
 struct decide_later {
   std::chrono::milliseconds at_most{0};
-  std::function<void(std::function<void(std::function<later_decision()>)>)> start;
+  std::function<void(std::function<void(std::function<later_decision()>)>)>
+    start;
   std::function<http_response()> late;
 };
 

@@ -16,8 +16,7 @@ namespace ij {
 
 struct input_lease {
   input_lease(std::unique_ptr<run_input> in, daemon_run_actor home)
-    : input(std::move(in)), owner(std::move(home)) {
-  }
+      : input(std::move(in)), owner(std::move(home)) {}
   /// Sends the input back to its owner (when there is one: the lease that
   /// carries it home has none).
   ~input_lease();

@@ -35,9 +35,11 @@ std::string printable_prefix(std::string_view text, std::size_t n) {
   std::string out;
   for (std::size_t i = 0; i < text.size();) {
     auto c = static_cast<unsigned char>(text[i]);
-    std::size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2
-                                   : (c & 0xF0) == 0xE0 ? 3
-                                   : (c & 0xF8) == 0xF0 ? 4 : 0;
+    std::size_t len = c < 0x80             ? 1
+                      : (c & 0xE0) == 0xC0 ? 2
+                      : (c & 0xF0) == 0xE0 ? 3
+                      : (c & 0xF8) == 0xF0 ? 4
+                                           : 0;
     bool ok = len > 0 && i + len <= text.size();
     for (std::size_t k = 1; ok && k < len; ++k)
       ok = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
@@ -67,11 +69,11 @@ pair_intake::take(std::string_view line) {
   if (!pair)
     return std::move(pair.error());
   if (!ids_.insert(pair->id))
-    return make_error(errc::bad_input,
-                      "duplicate id \""
-                        + (pair->id.size() > 80 ? pair->id.substr(0, 80) + "..."
-                                                : pair->id)
-                        + "\"");
+    return make_error(
+      errc::bad_input,
+      "duplicate id \""
+        + (pair->id.size() > 80 ? pair->id.substr(0, 80) + "..." : pair->id)
+        + "\"");
   return std::optional<answer_pair>{std::move(*pair)};
 }
 

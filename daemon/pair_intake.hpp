@@ -34,9 +34,7 @@ public:
   static constexpr std::size_t prefix_bytes = 200;
 
   /// `lines_before`: the number of the line before the first one taken.
-  explicit pair_intake(std::uint64_t lines_before = 0)
-    : lines_(lines_before) {
-  }
+  explicit pair_intake(std::uint64_t lines_before = 0) : lines_(lines_before) {}
 
   /// Takes the next uploaded line (without its newline); numbers it. The
   /// pair, nullopt for a blank line, or the line's rejection (bad_input, its
@@ -57,9 +55,7 @@ public:
                                       std::string_view text);
 
   /// Lines taken so far (blank ones included): the last line's number.
-  std::uint64_t lines() const {
-    return lines_;
-  }
+  std::uint64_t lines() const { return lines_; }
 
 private:
   id_set ids_;

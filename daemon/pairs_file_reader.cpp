@@ -29,10 +29,11 @@ read_lines(const std::string& path, std::uint64_t from, std::uint64_t to,
   pair_intake intake{line};
   std::string pending;
   char buf[1 << 16];
-  auto at = from;     // the next byte to read
-  auto next = from;   // the byte after the last whole line taken
+  auto at = from;   // the next byte to read
+  auto next = from; // the byte after the last whole line taken
   while (batch.pairs.size() < batch_pairs && at < to) {
-    auto want = static_cast<std::size_t>(std::min<std::uint64_t>(sizeof buf, to - at));
+    auto want =
+      static_cast<std::size_t>(std::min<std::uint64_t>(sizeof buf, to - at));
     auto n = ::pread(fd, buf, want, static_cast<off_t>(at));
     if (n < 0 && errno == EINTR)
       continue;

@@ -19,7 +19,7 @@ api_result answer_of(run_upload& up, const caf::error& err) {
 } // namespace
 
 pairs_stream::pairs_stream(input_lease_ref lease)
-  : lease_(std::move(lease)), upload_(*lease_.ptr->input, lease_.ptr->owner) {
+    : lease_(std::move(lease)), upload_(*lease_.ptr->input, lease_.ptr->owner) {
 }
 
 pairs_stream::~pairs_stream() {
@@ -52,9 +52,11 @@ bool pairs_media_type(const http_request& req) {
 }
 
 error_reply wrong_pairs_type(const http_request& req) {
-  return {415, "unsupported_media_type",
+  return {415,
+          "unsupported_media_type",
           "pairs are JSON Lines: application/x-ndjson, not '"
-            + std::string{req[http::field::content_type]} + "'", {}};
+            + std::string{req[http::field::content_type]} + "'",
+          {}};
 }
 
 } // namespace ij

@@ -90,9 +90,7 @@ public:
     return out;
   }
 
-  const std::vector<route>& routes() const {
-    return routes_;
-  }
+  const std::vector<route>& routes() const { return routes_; }
 
 private:
   static bool matches(const std::string& pattern,

@@ -28,8 +28,8 @@ constexpr std::size_t max_backlog_bytes = std::size_t{16} << 20;
 std::size_t bytes_of(const input_batch& batch) {
   std::size_t n = 0;
   for (auto& p : batch.pairs)
-    n += sizeof(answer_pair) + p.id.size() + p.item.size() + p.a.size() + p.b.size()
-         + p.transform.size() + p.problem.size();
+    n += sizeof(answer_pair) + p.id.size() + p.item.size() + p.a.size()
+         + p.b.size() + p.transform.size() + p.problem.size();
   return n;
 }
 // Batches sent to the session and not answered yet at most (its reply
@@ -95,7 +95,8 @@ std::string with_seq(std::uint64_t seq, const std::string& line) {
 
 // A resumed session hands out the verdicts it preloaded from the audit
 // again; those stored before the restart are not stored twice.
-bool stored_before(const std::unordered_set<std::string>& keys, const std::string& key) {
+bool stored_before(const std::unordered_set<std::string>& keys,
+                   const std::string& key) {
   return !keys.empty() && keys.count(key) > 0;
 }
 
@@ -130,17 +131,18 @@ void feed(self_ptr self) {
     st.backlog_bytes -= std::min(st.backlog_bytes, bytes_of(batch));
     ++st.unanswered;
     self->request(st.session, caf::infinite, std::move(batch))
-      .then([self](std::uint64_t) {
-              --self->state.unanswered;
-              feed(self);
-            },
-            [self](caf::error& err) {
-              // Input the session refused (it ended meanwhile).
-              auto& s = self->state;
-              --s.unanswered;
-              if (!s.cancelled && !s.shutting_down)
-                s.failures.push_back(render_error(err));
-            });
+      .then(
+        [self](std::uint64_t) {
+          --self->state.unanswered;
+          feed(self);
+        },
+        [self](caf::error& err) {
+          // Input the session refused (it ended meanwhile).
+          auto& s = self->state;
+          --s.unanswered;
+          if (!s.cancelled && !s.shutting_down)
+            s.failures.push_back(render_error(err));
+        });
   }
   if (st.spilled && !st.reading && st.backlog_bytes < max_backlog_bytes / 2)
     read_spill(self);
@@ -203,7 +205,8 @@ void on_append(self_ptr self, input_batch& batch, std::uint64_t from,
   feed(self);
 }
 
-// --- Verdict lines ------------------------------------------------------------
+// --- Verdict lines
+// ------------------------------------------------------------
 
 // Answers the followers whose lines are stored (all of them once `all`).
 void wake_followers(self_ptr self, bool all) {
@@ -227,8 +230,8 @@ void wake_followers(self_ptr self, bool all) {
 void store_lines(self_ptr self, std::vector<std::string>& keys,
                  std::vector<std::string>& lines) {
   auto& st = self->state;
-  verdict_batch b{st.setup.row.id, st.next_seq, std::move(keys), std::move(lines),
-                  counts_json(st.totals)};
+  verdict_batch b{st.setup.row.id, st.next_seq, std::move(keys),
+                  std::move(lines), counts_json(st.totals)};
   st.next_seq += b.lines.size();
   self->request(st.setup.ctx.writer, caf::infinite, std::move(b))
     .then(
@@ -294,7 +297,8 @@ void on_canaries(self_ptr self, std::vector<canary_result>& cs) {
   store_lines(self, keys, lines);
 }
 
-// --- The input: uploads and close ----------------------------------------------
+// --- The input: uploads and close
+// ----------------------------------------------
 
 caf::error input_refusal(const run_actor_state& st) {
   if (st.finished)
@@ -321,13 +325,17 @@ run_row close_input(self_ptr self) {
 // close its client saw succeed). The writer takes one sender's messages in
 // order, and a batch of no lines is answered once everything before it is
 // committed.
-void answer_when_stored(self_ptr self, caf::typed_response_promise<run_row> promise,
+void answer_when_stored(self_ptr self,
+                        caf::typed_response_promise<run_row> promise,
                         run_row row) {
   auto& st = self->state;
   verdict_batch barrier{st.setup.row.id, 1, {}, {}, {}};
   self->request(st.setup.ctx.writer, caf::infinite, std::move(barrier))
-    .then([promise, row](std::uint64_t) mutable { promise.deliver(std::move(row)); },
-          [promise](caf::error& err) mutable { promise.deliver(std::move(err)); });
+    .then(
+      [promise, row](std::uint64_t) mutable {
+        promise.deliver(std::move(row));
+      },
+      [promise](caf::error& err) mutable { promise.deliver(std::move(err)); });
 }
 
 // Hands the input to the next upload or close waiting, in order.
@@ -354,7 +362,8 @@ caf::result<input_lease_ref> begin_upload(self_ptr self) {
   auto& st = self->state;
   if (!st.input) { // lent: answered once it is back
     st.input_waits.push_back({});
-    st.input_waits.back().upload = self->make_response_promise<input_lease_ref>();
+    st.input_waits.back().upload =
+      self->make_response_promise<input_lease_ref>();
     return st.input_waits.back().upload;
   }
   if (st.finished || st.input->closed)
@@ -391,7 +400,8 @@ caf::result<run_row> close_run(self_ptr self) {
   return promise;
 }
 
-// --- The end -------------------------------------------------------------------
+// --- The end
+// -------------------------------------------------------------------
 
 // Its end is saved (or, after SIGTERM, its lines): the registry hears it
 // first, so that whoever is told the end next finds it there; then
@@ -433,7 +443,7 @@ void finish(self_ptr self, const run_summary* s) {
                         : !st.failures.empty() ? st.failures.front()
                         : !s ? "the run session stopped before the run ended"
                              : std::string{};
-    row.state = st.cancelled       ? run_state::cancelled
+    row.state = st.cancelled     ? run_state::cancelled
                 : !error.empty() ? run_state::failed
                                  : run_state::done;
     row.error = error;
@@ -444,7 +454,8 @@ void finish(self_ptr self, const run_summary* s) {
     self->demonitor(st.session.address());
   st.session = nullptr;
   self->request(st.setup.ctx.writer, caf::infinite, run_end_record{row, final})
-    .then([self, final](run_row& saved) { on_saved(self, std::move(saved), final); },
+    .then([self,
+           final](run_row& saved) { on_saved(self, std::move(saved), final); },
           [self, row, final](caf::error&) { on_saved(self, row, final); });
 }
 
@@ -487,7 +498,8 @@ caf::result<run_row> wait_for_lines(self_ptr self, std::uint64_t after,
 void follower_deadline(self_ptr self, std::uint64_t id) {
   auto& st = self->state;
   auto& fs = st.followers;
-  auto i = std::find_if(fs.begin(), fs.end(), [&](auto& f) { return f.id == id; });
+  auto i =
+    std::find_if(fs.begin(), fs.end(), [&](auto& f) { return f.id == id; });
   if (i == fs.end())
     return;
   i->promise.deliver(row_now(st));
@@ -557,9 +569,8 @@ daemon_run_actor::behavior_type run_behavior(self_ptr self,
     [](warning_atom, std::string&) {},
     [self](run_summary& s) { finish(self, &s); },
     [self](append_atom, input_batch& batch, std::uint64_t from,
-           std::uint64_t to, std::uint64_t line) {
-      on_append(self, batch, from, to, line);
-    },
+           std::uint64_t to,
+           std::uint64_t line) { on_append(self, batch, from, to, line); },
     [self](get_atom) { return row_now(self->state); },
     [self](wait_atom, std::uint64_t after, std::uint64_t wait_ms) {
       return wait_for_lines(self, after, wait_ms);
@@ -568,7 +579,9 @@ daemon_run_actor::behavior_type run_behavior(self_ptr self,
     [self](upload_atom) { return begin_upload(self); },
     [self](upload_atom, input_lease_ref& lease) { input_back(self, lease); },
     [self](end_of_input_atom) { return close_run(self); },
-    [self](cancel_atom, std::string& reason) { return cancel_run(self, reason); },
+    [self](cancel_atom, std::string& reason) {
+      return cancel_run(self, reason);
+    },
     [self](shutdown_atom, std::string& reason) {
       stop(self, std::move(reason), false);
     },
@@ -578,7 +591,9 @@ daemon_run_actor::behavior_type run_behavior(self_ptr self,
 } // namespace
 
 caf::error run_has_ended(const run_row& row) {
-  return make_error(errc::run_ended, "the run has ended (" + std::string{to_string(row.state)} + ")");
+  return make_error(errc::run_ended, "the run has ended ("
+                                       + std::string{to_string(row.state)}
+                                       + ")");
 }
 
 daemon_run_actor spawn_run_actor(run_actor_setup setup) {

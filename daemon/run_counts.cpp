@@ -39,8 +39,9 @@ const std::vector<run_count>& run_count_table() {
      [](const run_totals& t) { return rule(t, 0); }},
     {"I2", "by_rule", "Pair verdicts by rule I2: the judge faulted.",
      [](const run_totals& t) { return rule(t, 1); }},
-    {"I3", "by_rule", "Pair verdicts by rule I3: undecided (abstain, "
-                      "unreadable reply, no agreement).",
+    {"I3", "by_rule",
+     "Pair verdicts by rule I3: undecided (abstain, "
+     "unreadable reply, no agreement).",
      [](const run_totals& t) { return rule(t, 2); }},
     {"I4", "by_rule", "Pair verdicts by rule I4: equivalent, INVARIANT.",
      [](const run_totals& t) { return rule(t, 3); }},

@@ -30,7 +30,7 @@ constexpr std::uint64_t sync_bytes = std::uint64_t{4} << 20;
 } // namespace
 
 run_upload::run_upload(run_input& input, daemon_run_actor run)
-  : input_(input), run_(std::move(run)) {
+    : input_(input), run_(std::move(run)) {
   fd_ = ::open(input_.pairs_path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
   if (fd_ < 0) {
     open_errno_ = errno;
@@ -51,9 +51,10 @@ void run_upload::take_line(std::string_view line, bool oversized,
   if (pending_.empty() || pending_.back().batch.pairs.size() >= batch_pairs)
     pending_.push_back({{}, at(), at(), input_.intake.lines()});
   auto& h = pending_.back();
-  auto taken = oversized ? caf::expected<std::optional<answer_pair>>{
-                             input_.intake.take_oversized()}
-                         : input_.intake.take(line);
+  auto taken =
+    oversized ? caf::expected<std::optional<answer_pair>>{input_.intake
+                                                            .take_oversized()}
+              : input_.intake.take(line);
   if (taken && *taken) {
     ++accepted_;
     out.append(line.data(), line.size());

@@ -48,9 +48,7 @@ public:
   /// could not be written.
   caf::error finish(bool complete);
 
-  std::uint64_t accepted() const {
-    return accepted_;
-  }
+  std::uint64_t accepted() const { return accepted_; }
   const std::vector<std::pair<std::uint64_t, std::string>>& rejected() const {
     return rejected_;
   }

@@ -76,7 +76,8 @@ std::shared_ptr<run_launch> launch_of(const std::string& state_dir, run_row row,
   s.audit_path = dir + "/audit.jsonl";
   s.config = std::move(config);
   s.row = std::move(row);
-  s.input = std::make_shared<std::unique_ptr<run_input>>(std::make_unique<run_input>());
+  s.input =
+    std::make_shared<std::unique_ptr<run_input>>(std::make_unique<run_input>());
   (*s.input)->pairs_path = s.pairs_path;
   launch->bindings = std::move(bindings);
   return launch;
@@ -102,8 +103,8 @@ prepare_new_run(const std::string& state_dir, run_row row, run_config config,
   int fd = ::open(s.pairs_path.c_str(),
                   O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0)
-    return make_error(errc::io_failed,
-                      "cannot create " + s.pairs_path + ": " + std::strerror(errno));
+    return make_error(errc::io_failed, "cannot create " + s.pairs_path + ": "
+                                         + std::strerror(errno));
   ::close(fd); // each upload opens it for itself
   auto audit = open_audit_file(s.audit_path);
   if (!audit)

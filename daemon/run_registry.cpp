@@ -10,9 +10,9 @@
 
 #include "actors/judge_worker.hpp"
 #include "adapters/batch_judge.hpp"
+#include "core/hosts/worker_key.hpp"
 #include "core/session/run_tag.hpp"
 #include "core/wall_clock.hpp"
-#include "core/hosts/worker_key.hpp"
 #include "daemon/run_counts.hpp"
 #include "daemon/run_launch.hpp"
 #include "daemon/state_writer.hpp"
@@ -83,7 +83,8 @@ struct registry_state {
 
 using self_ptr = run_registry_actor::stateful_pointer<registry_state>;
 
-// --- Workers -------------------------------------------------------------------
+// --- Workers
+// -------------------------------------------------------------------
 
 void release_workers(self_ptr self, const std::vector<std::string>& keys) {
   auto& st = self->state;
@@ -94,8 +95,8 @@ void release_workers(self_ptr self, const std::vector<std::string>& keys) {
     auto& w = i->second;
     ++w.generation;
     if (--w.users == 0)
-      self->delayed_send(self, st.settings.worker_linger, retire_atom::value, key,
-                         w.generation);
+      self->delayed_send(self, st.settings.worker_linger, retire_atom::value,
+                         key, w.generation);
   }
 }
 
@@ -111,8 +112,8 @@ void retire(self_ptr self, const std::string& key, std::uint64_t generation) {
   if (auto& b = i->second.batch) {
     auto s = b->stats();
     if (s.submitted + s.in_progress + s.calls_waiting > 0) {
-      self->delayed_send(self, st.settings.worker_linger, retire_atom::value, key,
-                         generation);
+      self->delayed_send(self, st.settings.worker_linger, retire_atom::value,
+                         key, generation);
       return;
     }
   }
@@ -138,7 +139,8 @@ void on_joined(self_ptr self, const std::string& key) {
   }
 }
 
-void on_join_failed(self_ptr self, const std::string& key, const caf::error& err) {
+void on_join_failed(self_ptr self, const std::string& key,
+                    const caf::error& err) {
   auto& st = self->state;
   auto i = st.workers.find(key);
   if (i == st.workers.end())
@@ -156,7 +158,8 @@ void on_join_failed(self_ptr self, const std::string& key, const caf::error& err
 // a cache, cached; joined to the directory.
 void start_worker(self_ptr self, const std::string& key, judge_binding b) {
   auto& st = self->state;
-  auto name = b.spec.name.empty() ? b.spec.type + ":" + b.spec.model : b.spec.name;
+  auto name =
+    b.spec.name.empty() ? b.spec.type + ":" + b.spec.model : b.spec.name;
   auto inner = with_cache(b.adapter, st.settings.cache);
   b.adapter = metered(inner, st.ctx.metrics, name);
   st.ctx.metrics->watch_judge(name, b.adapter, b.spec.max_in_flight);
@@ -173,7 +176,8 @@ void start_worker(self_ptr self, const std::string& key, judge_binding b) {
           [self, key](caf::error& err) { on_join_failed(self, key, err); });
 }
 
-// --- Runs ----------------------------------------------------------------------
+// --- Runs
+// ----------------------------------------------------------------------
 
 // The creation `id`, taken out of those waiting (nullopt: already done).
 std::optional<registry_state::creation> take_creation(registry_state& st,
@@ -220,7 +224,9 @@ void continue_creation(self_ptr self, std::uint64_t id) {
         w.batch->adopt(launch.marks);
   if (!launch.fresh)
     return spawn_run(self, id);
-  self->request(st.ctx.writer, caf::infinite, create_atom::value, launch.setup.row)
+  self
+    ->request(st.ctx.writer, caf::infinite, create_atom::value,
+              launch.setup.row)
     .then([self, id](bool) { spawn_run(self, id); },
           [self, id](caf::error& err) { fail_creation(self, id, err); });
 }
@@ -258,7 +264,8 @@ caf::result<run_row> create(self_ptr self, run_launch_ref& ref) {
   return promise;
 }
 
-// --- Ends, metrics, retention, shutdown ----------------------------------------
+// --- Ends, metrics, retention, shutdown
+// ----------------------------------------
 
 void retain(self_ptr self);
 
@@ -325,8 +332,8 @@ void retain(self_ptr self) {
   }
   st.retaining = true;
   self
-    ->request(st.ctx.writer, caf::infinite, retain_atom::value, st.settings.keep_ms,
-              st.settings.keep_runs, wall_clock_ms())
+    ->request(st.ctx.writer, caf::infinite, retain_atom::value,
+              st.settings.keep_ms, st.settings.keep_runs, wall_clock_ms())
     .then(
       [self](std::vector<removed_run>& gone) {
         auto& s = self->state;

@@ -4,8 +4,8 @@
 // its actor: messages, never shared memory), the finished runs' sums for
 // /metrics, the retention of finished runs, and the judge workers.
 //
-// One worker serves one exact set of call settings (core/hosts/worker_key): a run
-// whose judge differs from every worker's in any setting — endpoint, seed,
+// One worker serves one exact set of call settings (core/hosts/worker_key): a
+// run whose judge differs from every worker's in any setting — endpoint, seed,
 // log-probabilities, constraint, batch, max tokens, ... — gets a worker of
 // its own; two runs share a worker only when every setting is equal. A
 // worker no live run uses is ended after a linger (a run of the same

@@ -1,12 +1,12 @@
 #include "daemon/run_request.hpp"
 
+#include <filesystem>
+#include <system_error>
+
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
-
-#include <filesystem>
-#include <system_error>
 
 #include "messages/error.hpp"
 #include "runio/calibration_file.hpp"
@@ -18,22 +18,22 @@ std::variant<run_request, error_reply>
 parse_run_request(std::string_view content_type, std::string_view body) {
   if (media_type(content_type) != "application/json")
     return error_reply{415, "unsupported_media_type",
-                     "POST /v1/runs takes application/json, not '"
-                       + std::string{content_type} + "'"};
+                       "POST /v1/runs takes application/json, not '"
+                         + std::string{content_type} + "'"};
   rapidjson::Document doc;
   doc.Parse(body.data(), body.size());
   if (doc.HasParseError())
     return error_reply{400, "malformed_json",
-                     "the body is not valid JSON at byte "
-                       + std::to_string(doc.GetErrorOffset() + 1) + ": "
-                       + rapidjson::GetParseError_En(doc.GetParseError())};
+                       "the body is not valid JSON at byte "
+                         + std::to_string(doc.GetErrorOffset() + 1) + ": "
+                         + rapidjson::GetParseError_En(doc.GetParseError())};
   if (!doc.IsObject())
     return error_reply{400, "bad_request", "the body must be a JSON object"};
   for (auto& m : doc.GetObject()) {
     std::string key{m.name.GetString(), m.name.GetStringLength()};
     if (key != "config" && key != "name")
       return error_reply{400, "unknown_field",
-                       "/" + key + ": unknown field (known: config, name)"};
+                         "/" + key + ": unknown field (known: config, name)"};
   }
   run_request out;
   if (doc.HasMember("name")) {
@@ -66,7 +66,8 @@ caf::error load_run_calibration(run_request& req) {
   auto path = std::filesystem::absolute(cfg.calibration, ec);
   if (ec)
     return make_error(errc::bad_config, "/config: /calibration: cannot resolve "
-                                          + cfg.calibration + ": " + ec.message());
+                                          + cfg.calibration + ": "
+                                          + ec.message());
   cfg.calibration = path.lexically_normal().string();
   if (auto err = attach_calibration(cfg))
     return make_error(errc::bad_config, context_of(err));
@@ -96,13 +97,15 @@ caf::error load_run_prompts(run_request& req) {
   auto& a = doc.GetAllocator();
   auto& judges = doc["judges"];
   bool changed = false;
-  for (rapidjson::SizeType i = 0; i < judges.Size() && i < cfg.judges.size(); ++i)
+  for (rapidjson::SizeType i = 0; i < judges.Size() && i < cfg.judges.size();
+       ++i)
     for (auto key : {"prompt", "non_numeric_prompt"}) {
       auto it = judges[i].FindMember(key);
       if (it == judges[i].MemberEnd() || !it->value.IsObject())
         continue;
       auto& spec = cfg.judges[i];
-      const auto& p = std::string{key} == "prompt" ? spec.prompt : *spec.non_numeric_prompt;
+      const auto& p =
+        std::string{key} == "prompt" ? spec.prompt : *spec.non_numeric_prompt;
       if (!p.declared()) { // a built-in's very bytes: the built-in id
         it->value.SetString(p.id.c_str(), a);
       } else {

@@ -24,24 +24,26 @@ state_lock::acquire(const std::string& dir) {
     auto why = errno;
     char buf[32] = {};
     auto n = ::pread(fd, buf, sizeof buf - 1, 0);
-    std::string pid = n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : "";
+    std::string pid =
+      n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : "";
     while (!pid.empty() && (pid.back() == '\n' || pid.back() == ' '))
       pid.pop_back();
     ::close(fd);
     if (why == EWOULDBLOCK)
       return make_error(errc::io_failed,
-                        "the state directory " + dir + " is in use by another "
-                        "invjudge serve (pid " + (pid.empty() ? "unknown" : pid)
-                          + ", which holds " + path
-                          + "): one daemon per state directory");
+                        "the state directory " + dir
+                          + " is in use by another "
+                            "invjudge serve (pid "
+                          + (pid.empty() ? "unknown" : pid) + ", which holds "
+                          + path + "): one daemon per state directory");
     return make_error(errc::io_failed,
                       "cannot lock " + path + ": " + std::strerror(why));
   }
   // Ours now: the pid is written for the next daemon's message.
   auto pid = std::to_string(::getpid()) + "\n";
   if (::ftruncate(fd, 0) != 0 || !write_all(fd, pid.data(), pid.size())) {
-    auto err = make_error(errc::io_failed, "cannot write the state lock "
-                                             + path + ": " + std::strerror(errno));
+    auto err = make_error(errc::io_failed, "cannot write the state lock " + path
+                                             + ": " + std::strerror(errno));
     ::close(fd);
     return err;
   }

@@ -23,8 +23,7 @@ public:
   state_lock& operator=(const state_lock&) = delete;
 
 private:
-  explicit state_lock(int fd) : fd_(fd) {
-  }
+  explicit state_lock(int fd) : fd_(fd) {}
   int fd_;
 };
 

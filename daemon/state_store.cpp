@@ -111,7 +111,8 @@ caf::error make_sums(sqlite3* db) {
     }
   }
   sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr);
-  statement put{db, "INSERT OR REPLACE INTO count_sums (key, value) VALUES (?1, ?2)"};
+  statement put{
+    db, "INSERT OR REPLACE INTO count_sums (key, value) VALUES (?1, ?2)"};
   bool ok = true;
   auto store = [&](const std::string& key, std::uint64_t v) {
     put.reset();
@@ -124,7 +125,8 @@ caf::error make_sums(sqlite3* db) {
   for (auto& [key, n] : sums.count_sums)
     store(key, n);
   store("meta:sums", 1);
-  if (!ok || sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK) {
+  if (!ok
+      || sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK) {
     auto err = db_error(db, "cannot update the state database");
     sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
     return err;
@@ -155,7 +157,8 @@ caf::error upgrade_state(sqlite3* db) {
       has_hash = has_hash || q.text(0) == "final_hash";
   }
   if (!has_hash
-      && sqlite3_exec(db, final_hash_column, nullptr, nullptr, nullptr) != SQLITE_OK)
+      && sqlite3_exec(db, final_hash_column, nullptr, nullptr, nullptr)
+           != SQLITE_OK)
     return db_error(db, "cannot update the state database");
   return make_sums(db);
 }
@@ -166,7 +169,8 @@ state_store::open(const std::string& dir) {
   if (!lock)
     return std::move(lock.error());
   auto path = dir + "/state.sqlite";
-  auto opened = open_sqlite(path, state_schema_sql, false, "the state database");
+  auto opened =
+    open_sqlite(path, state_schema_sql, false, "the state database");
   if (!opened)
     return std::move(opened.error());
   sqlite3* db = *opened;
@@ -180,8 +184,7 @@ state_store::open(const std::string& dir) {
 
 state_store::state_store(sqlite3* db, std::unique_ptr<state_lock> lock,
                          std::string path)
-  : lock_(std::move(lock)), path_(std::move(path)), db_(db) {
-}
+    : lock_(std::move(lock)), path_(std::move(path)), db_(db) {}
 
 state_store::~state_store() {
   sqlite3_close(db_);
@@ -235,18 +238,21 @@ caf::expected<run_page> state_store::runs(std::size_t limit,
              && t.find_first_not_of("0123456789") == std::string::npos;
     };
     auto ms = cursor.substr(0, colon);
-    auto row = colon == std::string::npos ? std::string{} : cursor.substr(colon + 1);
+    auto row =
+      colon == std::string::npos ? std::string{} : cursor.substr(colon + 1);
     if (!digits(ms) || !digits(row))
       return make_error(errc::bad_input,
-                        "after must be a page's next cursor, not '" + cursor + "'");
+                        "after must be a page's next cursor, not '" + cursor
+                          + "'");
     after_ms = std::stoll(ms);
     after_row = std::stoll(row);
   }
   std::lock_guard<std::mutex> guard{mtx_};
   run_page page;
-  statement q{db_, std::string{"SELECT "} + run_columns
-                     + ", rowid FROM runs WHERE created_ms > ?1 OR (created_ms = ?1 "
-                       "AND rowid > ?2) ORDER BY created_ms, rowid LIMIT ?3"};
+  statement q{db_,
+              std::string{"SELECT "} + run_columns
+                + ", rowid FROM runs WHERE created_ms > ?1 OR (created_ms = ?1 "
+                  "AND rowid > ?2) ORDER BY created_ms, rowid LIMIT ?3"};
   q.bind(1, after_ms);
   q.bind(2, after_row);
   q.bind(3, static_cast<std::int64_t>(limit + 1));
@@ -259,7 +265,8 @@ caf::expected<run_page> state_store::runs(std::size_t limit,
     last_row = q.integer(12);
   }
   if (page.rows.size() == limit && q.step() == SQLITE_ROW)
-    page.next = std::to_string(page.rows.back().created_ms) + ":" + std::to_string(last_row);
+    page.next = std::to_string(page.rows.back().created_ms) + ":"
+                + std::to_string(last_row);
   return page;
 }
 
@@ -269,7 +276,8 @@ std::vector<std::string> state_store::verdict_keys(const std::string& run_id) {
   statement q{db_, "SELECT keys FROM verdict_batches WHERE run_id = ?1"};
   q.bind(1, run_id);
   while (q.step() == SQLITE_ROW)
-    split_lines(q.text(0), [&](std::string_view key) { out.emplace_back(key); });
+    split_lines(q.text(0),
+                [&](std::string_view key) { out.emplace_back(key); });
   return out;
 }
 
@@ -313,12 +321,12 @@ caf::expected<run_figures> state_store::finished_sums() {
     if (key.rfind("state:", 0) == 0) {
       auto state = run_state_from_string(key.substr(6));
       if (!state)
-        return make_error(errc::io_failed, "the state database's sums have an "
-                                           "unknown run state '" + key.substr(6)
-                                             + "' (count_sums.key " + key + ")");
+        return make_error(errc::io_failed,
+                          "the state database's sums have an "
+                          "unknown run state '"
+                            + key.substr(6) + "' (count_sums.key " + key + ")");
       out.runs_by_state[*state] = v;
-    }
-    else if (key.rfind("meta:", 0) != 0)
+    } else if (key.rfind("meta:", 0) != 0)
       out.count_sums[key] = v;
   }
   return out;

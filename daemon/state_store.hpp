@@ -52,9 +52,7 @@ public:
   state_store& operator=(const state_store&) = delete;
 
   /// The path of the database (the writer opens its own connection).
-  const std::string& path() const {
-    return path_;
-  }
+  const std::string& path() const { return path_; }
 
   /// The runs not finished (open or running), in creation order.
   /// A row whose stored state is not one of run_state's texts is an error

@@ -6,9 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include <sqlite3.h>
-
 #include <caf/typed_event_based_actor.hpp>
+#include <sqlite3.h>
 
 #include "adapters/sqlite_statement.hpp"
 #include "core/session/run_tag.hpp"
@@ -91,8 +90,9 @@ void flush(self_ptr self) {
   auto kept = std::move(st.kept_batches);
   st.kept_batches.clear();
   exec(st.db, "BEGIN");
-  statement q{st.db, "INSERT OR REPLACE INTO verdict_batches (run_id, first_seq, "
-                     "last_seq, keys, lines) VALUES (?1, ?2, ?3, ?4, ?5)"};
+  statement q{st.db,
+              "INSERT OR REPLACE INTO verdict_batches (run_id, first_seq, "
+              "last_seq, keys, lines) VALUES (?1, ?2, ?3, ?4, ?5)"};
   std::map<std::string, const std::string*> counts;
   std::string keys, lines;
   bool ok = true;
@@ -144,8 +144,8 @@ void keep(self_ptr self, verdict_batch& batch,
 }
 
 // Adds (or takes away) a finished run in the sums table.
-bool store_sums(sqlite3* db, run_state state,
-                const std::string& counts_json, bool add) {
+bool store_sums(sqlite3* db, run_state state, const std::string& counts_json,
+                bool add) {
   run_figures delta;
   fold_finished(state, counts_json, delta, true);
   statement q{db, add ? "INSERT INTO count_sums (key, value) VALUES (?1, ?2) "
@@ -233,11 +233,12 @@ std::vector<removed_run> retention_candidates(sqlite3* db, std::int64_t keep_ms,
                                               std::uint64_t keep_runs,
                                               std::int64_t now_ms) {
   std::vector<removed_run> out;
-  statement q{db, "SELECT id, state, counts FROM runs WHERE state IN ('done', "
-                  "'cancelled', 'failed') AND ((?1 > 0 AND finished_ms < ?3 - ?1) "
-                  "OR (?2 > 0 AND id NOT IN (SELECT id FROM runs WHERE state IN "
-                  "('done', 'cancelled', 'failed') ORDER BY finished_ms DESC, id "
-                  "DESC LIMIT ?2))) ORDER BY finished_ms, id LIMIT ?4"};
+  statement q{db,
+              "SELECT id, state, counts FROM runs WHERE state IN ('done', "
+              "'cancelled', 'failed') AND ((?1 > 0 AND finished_ms < ?3 - ?1) "
+              "OR (?2 > 0 AND id NOT IN (SELECT id FROM runs WHERE state IN "
+              "('done', 'cancelled', 'failed') ORDER BY finished_ms DESC, id "
+              "DESC LIMIT ?2))) ORDER BY finished_ms, id LIMIT ?4"};
   q.bind(1, keep_ms);
   q.bind(2, static_cast<std::int64_t>(keep_runs));
   q.bind(3, now_ms);
@@ -293,10 +294,11 @@ std::vector<removed_run> retain(self_ptr self, std::int64_t keep_ms,
     std::filesystem::remove_all(st.options.state_dir + "/runs/" + r.id, ec);
   }
   if (st.options.log)
-    st.options.log("retention: removed " + std::to_string(gone.size())
-                   + " finished run(s), " + gone.front().id
-                   + (gone.size() > 1 ? " ... " + gone.back().id : std::string{})
-                   + " (their files and rows; they answer 410 Gone)");
+    st.options.log(
+      "retention: removed " + std::to_string(gone.size()) + " finished run(s), "
+      + gone.front().id
+      + (gone.size() > 1 ? " ... " + gone.back().id : std::string{})
+      + " (their files and rows; they answer 410 Gone)");
   return gone;
 }
 
@@ -343,8 +345,8 @@ state_writer_actor::behavior_type writer(self_ptr self, connection_handle db,
 
 caf::expected<state_writer_actor>
 spawn_state_writer(caf::actor_system& sys, state_writer_options options) {
-  auto opened = open_sqlite(options.state_dir + "/state.sqlite", state_schema_sql,
-                            false, "the state database");
+  auto opened = open_sqlite(options.state_dir + "/state.sqlite",
+                            state_schema_sql, false, "the state database");
   if (!opened)
     return std::move(opened.error());
   return sys.spawn<caf::detached>(writer, connection_handle{*opened},

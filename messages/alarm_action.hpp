@@ -1,6 +1,6 @@
 #pragma once
-// What a run does when the bias alarm fires (core/canaries/bias_alarm.hpp): set in
-// the configuration ("canaries": "on_alarm"), carried by the alarm
+// What a run does when the bias alarm fires (core/canaries/bias_alarm.hpp): set
+// in the configuration ("canaries": "on_alarm"), carried by the alarm
 // (bias_alarm_event) and written in its audit record. to_string and
 // alarm_action_from_string are the only places its texts are spelled.
 #include <cstdint>
@@ -33,11 +33,14 @@ constexpr std::string_view to_string(alarm_action a) {
 
 /// Every action, in declaration order.
 inline constexpr alarm_action all_alarm_actions[] = {
-  alarm_action::warn, alarm_action::stop_judge, alarm_action::stop_run,
+  alarm_action::warn,
+  alarm_action::stop_judge,
+  alarm_action::stop_run,
 };
 
 /// Reads that spelling back; nullopt for anything else.
-inline std::optional<alarm_action> alarm_action_from_string(std::string_view s) {
+inline std::optional<alarm_action>
+alarm_action_from_string(std::string_view s) {
   return enum_from_text(all_alarm_actions, s);
 }
 

@@ -50,8 +50,8 @@ inline bool operator==(const decided_pair& x, const decided_pair& y) {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, decided_pair& x) {
-  return f(caf::meta::type_name("ij.decided_pair"), x.pair, x.result,
-           x.verdict, x.rule);
+  return f(caf::meta::type_name("ij.decided_pair"), x.pair, x.result, x.verdict,
+           x.rule);
 }
 
 /// Records written together, in order — the decided pairs' records first,
@@ -67,8 +67,8 @@ struct audit_batch {
 };
 
 inline bool operator==(const audit_batch& x, const audit_batch& y) {
-  return x.pairs == y.pairs && x.entries == y.entries
-         && x.durable == y.durable && x.last == y.last;
+  return x.pairs == y.pairs && x.entries == y.entries && x.durable == y.durable
+         && x.last == y.last;
 }
 
 template <class Inspector>

@@ -63,11 +63,21 @@ constexpr std::string_view to_string(audit_type t) {
 
 /// Every type, in declaration order.
 inline constexpr audit_type all_audit_types[] = {
-  audit_type::manifest,     audit_type::judge_call, audit_type::vote,
-  audit_type::verdict,      audit_type::item_verdict, audit_type::rejected,
-  audit_type::run_end,      audit_type::resumed,    audit_type::cascade_disagreement,
-  audit_type::batch,        audit_type::canary,     audit_type::bias_alarm,
-  audit_type::host,         audit_type::vote_moved, audit_type::late_reply,
+  audit_type::manifest,
+  audit_type::judge_call,
+  audit_type::vote,
+  audit_type::verdict,
+  audit_type::item_verdict,
+  audit_type::rejected,
+  audit_type::run_end,
+  audit_type::resumed,
+  audit_type::cascade_disagreement,
+  audit_type::batch,
+  audit_type::canary,
+  audit_type::bias_alarm,
+  audit_type::host,
+  audit_type::vote_moved,
+  audit_type::late_reply,
 };
 
 /// Reads a type written by to_string back; nullopt for anything else.

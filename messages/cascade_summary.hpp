@@ -63,12 +63,11 @@ inline bool operator==(const cascade_summary& x, const cascade_summary& y) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, cascade_summary& x) {
   return f(caf::meta::type_name("ij.cascade_summary"), x.enabled, x.rules,
-           x.llm, x.audit_rate, x.pairs, x.rules_decided, x.fallback,
-           x.audited, x.audit_agree, x.audit_disagree, x.audit_undecided,
-           x.equivalent_confirmed, x.equivalent_checked,
-           x.different_confirmed, x.different_checked, x.rules_calls,
-           x.llm_calls, x.llm_input_tokens, x.llm_output_tokens,
-           x.llm_pairs);
+           x.llm, x.audit_rate, x.pairs, x.rules_decided, x.fallback, x.audited,
+           x.audit_agree, x.audit_disagree, x.audit_undecided,
+           x.equivalent_confirmed, x.equivalent_checked, x.different_confirmed,
+           x.different_checked, x.rules_calls, x.llm_calls, x.llm_input_tokens,
+           x.llm_output_tokens, x.llm_pairs);
 }
 
 } // namespace ij

@@ -26,9 +26,7 @@ struct equivalence_outcome {
   /// used by the I1–I5 table.
   double probability = -1.0;
 
-  bool has_probability() const {
-    return probability >= 0.0;
-  }
+  bool has_probability() const { return probability >= 0.0; }
 };
 
 inline bool operator==(const equivalence_outcome& x,
@@ -42,7 +40,8 @@ template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, equivalence_outcome& x) {
   auto eq = encode_tri(x.equivalent);
   return f(caf::meta::type_name("ij.equivalence_outcome"), eq, x.confidence,
-           x.detail, x.fault, x.probability, caf::meta::load_callback([&]() -> caf::error {
+           x.detail, x.fault, x.probability,
+           caf::meta::load_callback([&]() -> caf::error {
              x.equivalent = decode_tri(eq);
              return caf::none;
            }));

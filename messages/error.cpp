@@ -50,14 +50,12 @@ std::string with_context(std::string_view words, const std::string& ctx) {
 std::string_view sec_words(caf::sec code) {
   switch (code) {
     case caf::sec::request_timeout: return "no reply in time";
-    case caf::sec::request_receiver_down:
-      return "the actor asked is gone";
+    case caf::sec::request_receiver_down: return "the actor asked is gone";
     case caf::sec::unexpected_message:
       return "a message the receiver does not handle";
     case caf::sec::unexpected_response: return "an unexpected reply";
     case caf::sec::remote_linking_failed:
-    case caf::sec::cannot_connect_to_node:
-      return "cannot connect to the host";
+    case caf::sec::cannot_connect_to_node: return "cannot connect to the host";
     case caf::sec::no_actor_published_at_port:
       return "nothing is published there";
     case caf::sec::unexpected_actor_messaging_interface:

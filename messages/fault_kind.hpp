@@ -62,8 +62,9 @@ constexpr std::string_view to_string(fault_kind k) {
 
 /// Every kind, in declaration order (for metrics and summaries).
 inline constexpr fault_kind all_fault_kinds[] = {
-  fault_kind::none,         fault_kind::rate_limited, fault_kind::timeout,
-  fault_kind::connection,   fault_kind::server_error, fault_kind::bad_request,
+  fault_kind::none,         fault_kind::rate_limited,
+  fault_kind::timeout,      fault_kind::connection,
+  fault_kind::server_error, fault_kind::bad_request,
   fault_kind::auth,         fault_kind::unreadable_reply,
   fault_kind::deadline,     fault_kind::unavailable,
   fault_kind::budget,       fault_kind::aborted,

@@ -22,16 +22,11 @@ enum class host_event_kind : std::uint8_t {
 /// "connected", "lost", "cooled_down", "rejoined", "refused".
 inline const char* to_string(host_event_kind k) {
   switch (k) {
-    case host_event_kind::connected:
-      return "connected";
-    case host_event_kind::lost:
-      return "lost";
-    case host_event_kind::cooled_down:
-      return "cooled_down";
-    case host_event_kind::rejoined:
-      return "rejoined";
-    case host_event_kind::refused:
-      return "refused";
+    case host_event_kind::connected: return "connected";
+    case host_event_kind::lost: return "lost";
+    case host_event_kind::cooled_down: return "cooled_down";
+    case host_event_kind::rejoined: return "rejoined";
+    case host_event_kind::refused: return "refused";
   }
   return "unknown";
 }

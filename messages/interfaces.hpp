@@ -25,16 +25,16 @@
 
 #include "messages/atoms.hpp"
 #include "messages/audit_entry.hpp"
-#include "messages/host_event.hpp"
-#include "messages/host_hello.hpp"
 #include "messages/canary_result.hpp"
 #include "messages/daemon_handles.hpp"
+#include "messages/host_event.hpp"
+#include "messages/host_hello.hpp"
 #include "messages/judge_call.hpp"
 #include "messages/judge_info.hpp"
 #include "messages/run_events.hpp"
+#include "messages/run_figures.hpp"
 #include "messages/run_input.hpp"
 #include "messages/run_note.hpp"
-#include "messages/run_figures.hpp"
 #include "messages/run_row.hpp"
 #include "messages/run_summary.hpp"
 #include "messages/unrecorded_calls.hpp"
@@ -81,8 +81,8 @@ using judge_worker_actor = caf::typed_actor<
   caf::reacts_to<cancel_atom, judge_client_actor>,
   // The round trip (microseconds) to the clients on a node, as the judge
   // host's pings measured it: the worker queues that many seconds of calls
-  // for them beyond its capacity (core/voting/queue_depth.hpp), so that its slots
-  // never wait for the network. Clients of no node told have no queue.
+  // for them beyond its capacity (core/voting/queue_depth.hpp), so that its
+  // slots never wait for the network. Clients of no node told have no queue.
   caf::reacts_to<rtt_atom, caf::node_id, std::uint32_t>,
   // Counters (in flight, peak, calls, clients, queued, peak queued).
   caf::replies_to<status_atom>::with<worker_status>>;
@@ -122,8 +122,8 @@ using judge_directory_actor = caf::typed_actor<
   caf::replies_to<list_atom>::with<std::vector<worker_entry>>,
   // Subscribes (monitored: a subscriber that ends is dropped); replies with
   // the workers known now, then sends joined/left as they happen.
-  caf::replies_to<subscribe_atom, directory_listener_actor>::with<
-    std::vector<worker_entry>>,
+  caf::replies_to<subscribe_atom,
+                  directory_listener_actor>::with<std::vector<worker_entry>>,
   // Forgets a worker whose host was declared lost although its actor may
   // live on behind a hung connection (worker id, why): subscribers are told
   // it left. Unknown ids are ignored.
@@ -351,7 +351,8 @@ using run_registry_actor = caf::typed_actor<
   // The actor of live run `id`; an invalid handle when none is live.
   caf::replies_to<find_atom, std::string>::with<daemon_run_actor>,
   // The live runs among `ids`, as their actors last told (state, counts).
-  caf::replies_to<find_atom, std::vector<std::string>>::with<std::vector<run_row>>,
+  caf::replies_to<find_atom,
+                  std::vector<std::string>>::with<std::vector<run_row>>,
   // A live run's state and counts and followers waiting (from its actor).
   caf::reacts_to<live_atom, run_row, std::uint64_t>,
   // Cancels run `id`'s batches at the providers (DELETE).

@@ -30,9 +30,10 @@ typename Inspector::result_type inspect(Inspector& f, judge_call& x) {
 }
 
 /// The record of one finished call (a failure is a record too), without
-/// its worker's constants, which the client puts back (core/hosts/worker_fields).
-/// Named "ij.judge_reply2" since records lost those fields: a host of the
-/// earlier build differs in its message types and is refused at connect.
+/// its worker's constants, which the client puts back
+/// (core/hosts/worker_fields). Named "ij.judge_reply2" since records lost those
+/// fields: a host of the earlier build differs in its message types and is
+/// refused at connect.
 struct judge_reply {
   std::uint64_t token = 0;
   judge_record record;
@@ -92,8 +93,8 @@ struct worker_status {
 inline bool operator==(const worker_status& x, const worker_status& y) {
   return x.worker_id == y.worker_id && x.capacity == y.capacity
          && x.in_flight == y.in_flight && x.peak_in_flight == y.peak_in_flight
-         && x.calls == y.calls && x.clients == y.clients
-         && x.queued == y.queued && x.peak_queued == y.peak_queued;
+         && x.calls == y.calls && x.clients == y.clients && x.queued == y.queued
+         && x.peak_queued == y.peak_queued;
 }
 
 template <class Inspector>

@@ -64,11 +64,10 @@ inline bool operator==(const judge_info& x, const judge_info& y) {
          && x.host == y.host && x.name == y.name
          && x.adapter_type == y.adapter_type && x.adapter_id == y.adapter_id
          && x.model == y.model && x.base_url == y.base_url
-         && x.temperature == y.temperature
-         && x.supports_seed == y.supports_seed && x.has_seed == y.has_seed
-         && x.seed == y.seed && x.capacity == y.capacity
-         && x.max_tokens == y.max_tokens && x.timeout_ms == y.timeout_ms
-         && x.max_attempts == y.max_attempts
+         && x.temperature == y.temperature && x.supports_seed == y.supports_seed
+         && x.has_seed == y.has_seed && x.seed == y.seed
+         && x.capacity == y.capacity && x.max_tokens == y.max_tokens
+         && x.timeout_ms == y.timeout_ms && x.max_attempts == y.max_attempts
          && x.max_response_bytes == y.max_response_bytes
          && x.api_key_env == y.api_key_env && x.ca_file == y.ca_file
          && x.logprobs == y.logprobs && x.constrain == y.constrain
@@ -89,8 +88,8 @@ typename Inspector::result_type inspect(Inspector& f, judge_info& x) {
            x.temperature, x.supports_seed, x.has_seed, x.seed, x.capacity,
            x.max_tokens, x.timeout_ms, x.max_attempts, x.max_response_bytes,
            x.api_key_env, x.ca_file, x.logprobs, x.constrain, x.prompt_id,
-           x.prompt_sha256, x.non_numeric_prompt_id, x.non_numeric_prompt_sha256,
-           x.settings_key, x.version);
+           x.prompt_sha256, x.non_numeric_prompt_id,
+           x.non_numeric_prompt_sha256, x.settings_key, x.version);
 }
 
 } // namespace ij

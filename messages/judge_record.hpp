@@ -83,8 +83,8 @@ inline bool operator==(const judge_record& x, const judge_record& y) {
          && x.extra_text == y.extra_text && x.inconsistent == y.inconsistent
          && x.transport_failed == y.transport_failed
          && x.transport_error == y.transport_error && x.fault == y.fault
-         && x.attempts == y.attempts
-         && x.latency_ms == y.latency_ms && x.started_at_ms == y.started_at_ms
+         && x.attempts == y.attempts && x.latency_ms == y.latency_ms
+         && x.started_at_ms == y.started_at_ms
          && x.finished_at_ms == y.finished_at_ms
          && x.input_tokens == y.input_tokens
          && x.output_tokens == y.output_tokens && x.cached == y.cached
@@ -96,14 +96,13 @@ inline bool operator==(const judge_record& x, const judge_record& y) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, judge_record& x) {
   return f(caf::meta::type_name("ij.judge_record"), x.pair_id, x.prompt_id,
-           x.adapter_id, x.worker_id, x.host, x.model, x.temperature, x.has_seed, x.seed,
-           x.vote_index, x.swapped, x.raw_text, x.decision, x.reason,
-           x.numeric_a, x.numeric_b, x.extra_text, x.inconsistent,
+           x.adapter_id, x.worker_id, x.host, x.model, x.temperature,
+           x.has_seed, x.seed, x.vote_index, x.swapped, x.raw_text, x.decision,
+           x.reason, x.numeric_a, x.numeric_b, x.extra_text, x.inconsistent,
            x.transport_failed, x.transport_error, x.fault, x.attempts,
-           x.latency_ms,
-           x.started_at_ms, x.finished_at_ms, x.input_tokens, x.output_tokens,
-           x.cached, x.decision_probs, x.refused_by_breaker, x.logprobs_asked,
-           x.batched);
+           x.latency_ms, x.started_at_ms, x.finished_at_ms, x.input_tokens,
+           x.output_tokens, x.cached, x.decision_probs, x.refused_by_breaker,
+           x.logprobs_asked, x.batched);
 }
 
 } // namespace ij

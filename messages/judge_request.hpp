@@ -43,8 +43,8 @@ inline bool operator==(const judge_request& x, const judge_request& y) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, judge_request& x) {
   return f(caf::meta::type_name("ij.judge_request2"), x.pair_id, x.a, x.b,
-           x.vote_index, x.swapped, x.has_seed, x.seed, x.pair_seq,
-           x.run_tag, x.problem, x.non_numeric);
+           x.vote_index, x.swapped, x.has_seed, x.seed, x.pair_seq, x.run_tag,
+           x.problem, x.non_numeric);
 }
 
 } // namespace ij

@@ -25,8 +25,8 @@ struct canary_tally {
 };
 
 inline bool operator==(const canary_tally& x, const canary_tally& y) {
-  return x.judge == y.judge && x.canaries == y.canaries
-         && x.failed == y.failed && x.false_equivalent == y.false_equivalent
+  return x.judge == y.judge && x.canaries == y.canaries && x.failed == y.failed
+         && x.false_equivalent == y.false_equivalent
          && x.decided_abstain == y.decided_abstain
          && x.failed_identity == y.failed_identity && x.alarmed == y.alarmed;
 }

@@ -76,8 +76,7 @@ typename Inspector::result_type inspect(Inspector& f, panel_summary& x) {
   return f(caf::meta::type_name("ij.panel_summary"), x.enabled, x.judges,
            x.rule, x.pairs, x.all, x.majority, x.split, x.rated, x.raw,
            x.raw_lo, x.raw_hi, x.kappa_kind, x.kappa_defined, x.kappa,
-           x.kappa_interval, x.kappa_lo, x.kappa_hi, x.confidence,
-           x.confusion);
+           x.kappa_interval, x.kappa_lo, x.kappa_hi, x.confidence, x.confusion);
 }
 
 } // namespace ij

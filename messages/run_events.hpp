@@ -59,8 +59,8 @@ inline bool operator==(const worker_load& x, const worker_load& y) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, worker_load& x) {
   return f(caf::meta::type_name("ij.worker_load"), x.worker_id, x.name,
-           x.capacity, x.configured, x.in_flight, x.connected, x.host,
-           x.served, x.faults);
+           x.capacity, x.configured, x.in_flight, x.connected, x.host, x.served,
+           x.faults);
 }
 
 /// A snapshot of a run, sent to the listener at the progress interval and
@@ -69,18 +69,17 @@ struct run_progress {
   std::string run_id;
   /// "starting", "running", "finishing" or "ended".
   std::string state;
-  std::uint64_t admitted = 0;  // pairs taken in
-  std::uint64_t released = 0;  // pair verdicts written and released
-  std::uint64_t faults = 0;    // pairs with verdict I2
+  std::uint64_t admitted = 0; // pairs taken in
+  std::uint64_t released = 0; // pair verdicts written and released
+  std::uint64_t faults = 0;   // pairs with verdict I2
   std::uint64_t judge_calls = 0;
   std::vector<worker_load> workers;
 };
 
 inline bool operator==(const run_progress& x, const run_progress& y) {
-  return x.run_id == y.run_id && x.state == y.state
-         && x.admitted == y.admitted && x.released == y.released
-         && x.faults == y.faults && x.judge_calls == y.judge_calls
-         && x.workers == y.workers;
+  return x.run_id == y.run_id && x.state == y.state && x.admitted == y.admitted
+         && x.released == y.released && x.faults == y.faults
+         && x.judge_calls == y.judge_calls && x.workers == y.workers;
 }
 
 template <class Inspector>

@@ -48,7 +48,8 @@ inline bool operator==(const removed_run& x, const removed_run& y) {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, removed_run& x) {
-  return f(caf::meta::type_name("ij.removed_run"), x.id, x.state, x.counts_json);
+  return f(caf::meta::type_name("ij.removed_run"), x.id, x.state,
+           x.counts_json);
 }
 
 } // namespace ij

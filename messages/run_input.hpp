@@ -25,8 +25,7 @@ inline bool operator==(const rejected_line& x, const rejected_line& y) {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, rejected_line& x) {
-  return f(caf::meta::type_name("ij.rejected_line"), x.file, x.line,
-           x.reason);
+  return f(caf::meta::type_name("ij.rejected_line"), x.file, x.line, x.reason);
 }
 
 struct input_batch {

@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <string>
 
-#include "messages/run_state.hpp"
-
 #include <caf/meta/type_name.hpp>
+
+#include "messages/run_state.hpp"
 
 namespace ij {
 

@@ -37,8 +37,8 @@ constexpr std::string_view to_string(run_state s) {
 
 /// Every state, in declaration order (for /metrics).
 inline constexpr run_state all_run_states[] = {
-  run_state::open, run_state::running, run_state::done, run_state::cancelled,
-  run_state::failed,
+  run_state::open,      run_state::running, run_state::done,
+  run_state::cancelled, run_state::failed,
 };
 
 /// Reads a text written by to_string back; nullopt for anything else (the
@@ -49,7 +49,8 @@ inline std::optional<run_state> run_state_from_string(std::string_view s) {
 
 /// A state a run never leaves: done, cancelled or failed.
 constexpr bool final_state(run_state s) {
-  return s == run_state::done || s == run_state::cancelled || s == run_state::failed;
+  return s == run_state::done || s == run_state::cancelled
+         || s == run_state::failed;
 }
 
 } // namespace ij

@@ -9,8 +9,8 @@
 #include "messages/cascade_summary.hpp"
 #include "messages/fault_reason.hpp"
 #include "messages/judge_spend.hpp"
-#include "messages/panel_summary.hpp"
 #include "messages/judge_watch.hpp"
+#include "messages/panel_summary.hpp"
 
 namespace ij {
 
@@ -149,27 +149,24 @@ inline bool operator==(const run_summary& x, const run_summary& y) {
   for (int i = 0; i < 5; ++i)
     if (x.by_rule[i] != y.by_rule[i])
       return false;
-  return x.run_id == y.run_id && x.pairs == y.pairs
-         && x.rejected == y.rejected && x.items == y.items
-         && x.judge_calls == y.judge_calls
+  return x.run_id == y.run_id && x.pairs == y.pairs && x.rejected == y.rejected
+         && x.items == y.items && x.judge_calls == y.judge_calls
          && x.calls_skipped == y.calls_skipped && x.faults == y.faults
          && x.cached == y.cached && x.calls_sent == y.calls_sent
          && x.calls_refused_breaker == y.calls_refused_breaker
          && x.calls_refused_budget == y.calls_refused_budget
          && x.calls_answered == y.calls_answered
          && x.calls_aborted == y.calls_aborted
-         && x.calls_unrecorded == y.calls_unrecorded
-         && x.usage == y.usage && x.faults_by_kind == y.faults_by_kind
+         && x.calls_unrecorded == y.calls_unrecorded && x.usage == y.usage
+         && x.faults_by_kind == y.faults_by_kind
          && x.interrupted == y.interrupted && x.stop_reason == y.stop_reason
          && x.unfinished == y.unfinished && x.open_items == y.open_items
          && x.audit_lines == y.audit_lines && x.final_hash == y.final_hash
          && x.error == y.error && x.votes_moved == y.votes_moved
          && x.late_replies == y.late_replies && x.hosts == y.hosts
-         && x.panel == y.panel
-         && x.cascade == y.cascade && x.spend == y.spend
-         && x.canaries == y.canaries
-         && x.canary_tallies == y.canary_tallies && x.alarms == y.alarms
-         && x.position_bias == y.position_bias
+         && x.panel == y.panel && x.cascade == y.cascade && x.spend == y.spend
+         && x.canaries == y.canaries && x.canary_tallies == y.canary_tallies
+         && x.alarms == y.alarms && x.position_bias == y.position_bias
          && x.stopped_by_alarm == y.stopped_by_alarm
          && x.fault_reasons == y.fault_reasons && x.screened == y.screened
          && x.flagged == y.flagged;
@@ -179,8 +176,8 @@ template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, run_summary& x) {
   return f(caf::meta::type_name("ij.run_summary"), x.run_id, x.pairs,
            x.rejected, x.items, x.by_rule[0], x.by_rule[1], x.by_rule[2],
-           x.by_rule[3], x.by_rule[4], x.judge_calls, x.calls_skipped,
-           x.faults, x.cached, x.calls_sent, x.calls_refused_breaker,
+           x.by_rule[3], x.by_rule[4], x.judge_calls, x.calls_skipped, x.faults,
+           x.cached, x.calls_sent, x.calls_refused_breaker,
            x.calls_refused_budget, x.calls_answered, x.calls_aborted,
            x.calls_unrecorded, x.usage, x.faults_by_kind, x.interrupted,
            x.stop_reason, x.unfinished, x.open_items, x.audit_lines,

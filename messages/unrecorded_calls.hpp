@@ -4,8 +4,8 @@
 // records are dropped with the pair), and calls the cancel aborted, at a
 // worker's queue or in flight. A vote coordinator (or a panel's router)
 // answers a cancel with these, per judge; the session adds them to the
-// run's counts (core/session/run_tally), so that the run-end record says how many
-// calls were sent, answered and aborted, and the spend counts every reply
+// run's counts (core/session/run_tally), so that the run-end record says how
+// many calls were sent, answered and aborted, and the spend counts every reply
 // received.
 #include <cstdint>
 #include <string>
@@ -56,9 +56,9 @@ inline bool operator==(const unrecorded_calls& x, const unrecorded_calls& y) {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, unrecorded_calls& x) {
-  return f(caf::meta::type_name("ij.unrecorded_calls"), x.judge_id,
-           x.answered, x.aborted_sent, x.aborted_unsent, x.input_tokens,
-           x.output_tokens, x.batched_input_tokens, x.batched_output_tokens);
+  return f(caf::meta::type_name("ij.unrecorded_calls"), x.judge_id, x.answered,
+           x.aborted_sent, x.aborted_unsent, x.input_tokens, x.output_tokens,
+           x.batched_input_tokens, x.batched_output_tokens);
 }
 
 } // namespace ij

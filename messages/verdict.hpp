@@ -34,7 +34,8 @@ inline constexpr verdict_kind all_verdict_kinds[] = {
   verdict_kind::invariant, verdict_kind::violated, verdict_kind::neither};
 
 /// Reads a text written by to_string back; nullopt for anything else.
-inline std::optional<verdict_kind> verdict_kind_from_string(std::string_view s) {
+inline std::optional<verdict_kind>
+verdict_kind_from_string(std::string_view s) {
   return enum_from_text(all_verdict_kinds, s);
 }
 
@@ -128,8 +129,8 @@ inline bool operator==(const statistical_verdict& x,
                        const statistical_verdict& y) {
   return x.item == y.item && x.verdict == y.verdict && x.rule == y.rule
          && x.c1 == y.c1 && x.c2 == y.c2 && x.c3 == y.c3 && x.c4 == y.c4
-         && x.c5 == y.c5 && x.n == y.n && x.decided == y.decided
-         && x.p == y.p && x.lo == y.lo && x.hi == y.hi && x.params == y.params
+         && x.c5 == y.c5 && x.n == y.n && x.decided == y.decided && x.p == y.p
+         && x.lo == y.lo && x.hi == y.hi && x.params == y.params
          && x.probability == y.probability;
 }
 

@@ -16,8 +16,8 @@ namespace ij {
 struct vote_job {
   std::uint64_t seq = 0;
   answer_pair pair;
-  /// The pair's planted-verdict flags (core/guard/pair_guard.hpp) when its judges
-  /// are asked anyway (on_planted "judge"): a model's EQUIVALENT is not
+  /// The pair's planted-verdict flags (core/guard/pair_guard.hpp) when its
+  /// judges are asked anyway (on_planted "judge"): a model's EQUIVALENT is not
   /// taken.
   std::vector<std::string> flags{};
   /// Call with the judges' non-numeric prompt (a cascade's LLM stage on a

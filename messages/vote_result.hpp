@@ -20,7 +20,7 @@ struct vote_counts {
   std::uint32_t abstain = 0;
   std::uint32_t parse_error = 0;
   std::uint32_t faults = 0;
-  std::uint32_t not_cast = 0;      // skipped once the outcome was fixed
+  std::uint32_t not_cast = 0; // skipped once the outcome was fixed
 };
 
 inline bool operator==(const vote_counts& x, const vote_counts& y) {
@@ -90,16 +90,15 @@ struct vote_result {
 inline bool operator==(const vote_result& x, const vote_result& y) {
   return x.pair_id == y.pair_id && x.absent == y.absent
          && x.outcome == y.outcome && x.counts == y.counts
-         && x.records == y.records && x.parts == y.parts
-         && x.route == y.route && x.stop == y.stop && x.screened == y.screened
-         && x.flags == y.flags;
+         && x.records == y.records && x.parts == y.parts && x.route == y.route
+         && x.stop == y.stop && x.screened == y.screened && x.flags == y.flags;
 }
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, vote_result& x) {
   return f(caf::meta::type_name("ij.vote_result2"), x.pair_id, x.absent,
-           x.outcome, x.counts, x.records, x.parts, x.route, x.stop,
-           x.screened, x.flags);
+           x.outcome, x.counts, x.records, x.parts, x.route, x.stop, x.screened,
+           x.flags);
 }
 
 } // namespace ij

@@ -1,9 +1,9 @@
 #pragma once
 // Reads a run's calibration map (configuration "calibration") into its
 // configuration, before anything is spawned: the file parsed and checked
-// (core/calibration/calibration.hpp: format, checksum, monotone maps), its SHA-256
-// against the one the configuration declares (a resumed run's manifest),
-// and a map for every judge the run votes with.
+// (core/calibration/calibration.hpp: format, checksum, monotone maps), its
+// SHA-256 against the one the configuration declares (a resumed run's
+// manifest), and a map for every judge the run votes with.
 #include <caf/error.hpp>
 
 #include "core/config/run_config.hpp"

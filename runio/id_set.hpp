@@ -16,9 +16,7 @@ public:
   /// True when `id` was not in the set (it is now).
   bool insert(std::string_view id);
 
-  std::size_t size() const {
-    return size_;
-  }
+  std::size_t size() const { return size_; }
 
 private:
   static constexpr std::size_t block_size = std::size_t{4} << 20;

@@ -1,11 +1,11 @@
 #include "runio/pair_reader.hpp"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
@@ -126,12 +126,12 @@ caf::expected<answer_pair> parse_pair_line(std::string_view text) {
 }
 
 pair_reader::pair_reader(std::FILE* in, std::string name)
-  : in_(in), name_(std::move(name)), buf_(1 << 16) {
+    : in_(in), name_(std::move(name)), buf_(1 << 16) {
   struct stat st;
   int fd = ::fileno(in_);
-  streaming_ = fd >= 0 && ::fstat(fd, &st) == 0
-               && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)
-                   || S_ISCHR(st.st_mode));
+  streaming_ =
+    fd >= 0 && ::fstat(fd, &st) == 0
+    && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode));
 }
 
 bool pair_reader::fill_buffered() {
@@ -214,7 +214,8 @@ bool pair_reader::next(pair_line& out) {
       out.what = pair_line::kind::rejected;
       out.line = line_ + 1;
       out.reason = "read error after line " + std::to_string(line_) + ": "
-                   + context_of(error_) + "; the rest of the input was not read";
+                   + context_of(error_)
+                   + "; the rest of the input was not read";
       return true;
     }
     ++line_;

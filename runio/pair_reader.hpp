@@ -52,29 +52,19 @@ public:
   bool next(pair_line& out);
 
   /// True when reading stopped on an I/O error rather than end of file.
-  bool failed() const {
-    return failed_;
-  }
+  bool failed() const { return failed_; }
 
   /// That error (io_failed), its context the system's words (e.g.
   /// "Connection reset by peer").
-  const caf::error& error() const {
-    return error_;
-  }
+  const caf::error& error() const { return error_; }
 
-  const std::string& name() const {
-    return name_;
-  }
+  const std::string& name() const { return name_; }
 
   /// Lines read so far (blank lines included).
-  std::uint64_t lines() const {
-    return line_;
-  }
+  std::uint64_t lines() const { return line_; }
 
   /// Bytes consumed so far, for progress on large files.
-  std::uint64_t bytes() const {
-    return bytes_;
-  }
+  std::uint64_t bytes() const { return bytes_; }
 
 private:
   /// Reads one line into `line_buf_`; sets `oversized` when it was cut.

@@ -12,7 +12,6 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
-
 #include <openssl/ssl.h>
 
 #include "messages/error.hpp"
@@ -34,7 +33,7 @@ std::string api_reply::header(const std::string& name) const {
 
 struct api_client::impl {
   std::string host, port, token;
-  std::string ca_file; // --tls-ca, for messages
+  std::string ca_file;   // --tls-ca, for messages
   caf::error init_error; // the URL or a TLS file is unusable
   std::chrono::milliseconds timeout;
   net::io_context io;
@@ -43,9 +42,7 @@ struct api_client::impl {
   std::optional<beast::ssl_stream<beast::tcp_stream>> secure;
   beast::flat_buffer buffer;
 
-  bool connected() const {
-    return plain || secure;
-  }
+  bool connected() const { return plain || secure; }
   void drop() {
     plain.reset();
     secure.reset();
@@ -80,10 +77,9 @@ struct api_client::impl {
       secure->handshake(ssl::stream_base::client, ec);
       if (ec) {
         drop();
-        return make_error(errc::unreachable, "TLS handshake with " + host + ":"
-                                               + port + " failed: "
-                                               + ec.message()
-                                               + handshake_hint(ec));
+        return make_error(errc::unreachable,
+                          "TLS handshake with " + host + ":" + port
+                            + " failed: " + ec.message() + handshake_hint(ec));
       }
     }
     buffer.clear();
@@ -95,8 +91,9 @@ struct api_client::impl {
     auto what = ec.message();
     if (what.find("certificate verify failed") != std::string::npos)
       return ": the daemon's certificate is not signed by a CA this client "
-             "trusts (" + (ca_file.empty() ? std::string{"the system's CAs"}
-                                            : "--tls-ca " + ca_file)
+             "trusts ("
+             + (ca_file.empty() ? std::string{"the system's CAs"}
+                                : "--tls-ca " + ca_file)
              + "), or does not name " + host
              + "; give the CA that signed it with --tls-ca CA.pem";
     if (what.find("wrong version number") != std::string::npos
@@ -112,7 +109,9 @@ struct api_client::impl {
       return {};
     bool closed = ec == http::error::end_of_stream || ec == net::error::eof
                   || ec == net::error::connection_reset;
-    if (!closed && ec.category() != beast::error_code{http::error::end_of_stream}.category())
+    if (!closed
+        && ec.category()
+             != beast::error_code{http::error::end_of_stream}.category())
       return {};
     return ": the server closed the connection without an HTTP reply; if it "
            "serves HTTPS (invjudge serve --tls-cert), use https://"
@@ -142,10 +141,9 @@ struct api_client::impl {
       exchange(*plain, req, parser, ec);
     if (ec) {
       out.interrupted = ec == net::error::interrupted;
-      out.error = make_error(errc::unreachable, "HTTP exchange with " + host
-                                                  + ":" + port + " failed: "
-                                                  + ec.message()
-                                                  + plain_hint(ec));
+      out.error = make_error(errc::unreachable,
+                             "HTTP exchange with " + host + ":" + port
+                               + " failed: " + ec.message() + plain_hint(ec));
       drop();
       return out;
     }
@@ -172,16 +170,17 @@ struct api_client::impl {
       if (init_error)
         return;
       if (!path.empty() && !std::ifstream{path}) {
-        init_error = make_error(errc::bad_config, what + ": cannot read: "
-                                                    + std::strerror(errno));
+        init_error = make_error(
+          errc::bad_config, what + ": cannot read: " + std::strerror(errno));
         return;
       }
       load();
       if (ec)
-        init_error = make_error(errc::bad_config,
-                                what + ": " + (path.empty() ? ec.message()
-                                                            : std::string{"not "} + kind
-                                                                + " (" + ec.message() + ")"));
+        init_error = make_error(
+          errc::bad_config, what + ": "
+                              + (path.empty() ? ec.message()
+                                              : std::string{"not "} + kind
+                                                  + " (" + ec.message() + ")"));
     };
     tls->set_verify_mode(ssl::verify_peer);
     if (t.ca_file.empty())
@@ -202,7 +201,7 @@ struct api_client::impl {
 
 api_client::api_client(std::string base_url, std::string token,
                        std::chrono::milliseconds timeout, api_tls tls)
-  : impl_(std::make_unique<impl>()) {
+    : impl_(std::make_unique<impl>()) {
   impl_->token = std::move(token);
   impl_->timeout = timeout;
   std::string rest;
@@ -218,8 +217,8 @@ api_client::api_client(std::string base_url, std::string token,
   rest = rest.substr(0, rest.find('/'));
   auto colon = rest.rfind(':');
   if (colon == std::string::npos || colon + 1 == rest.size()) {
-    impl_->init_error = make_error(errc::bad_config,
-                                   "the server URL must name a port: " + base_url);
+    impl_->init_error = make_error(
+      errc::bad_config, "the server URL must name a port: " + base_url);
     return;
   }
   impl_->host = rest.substr(0, colon);

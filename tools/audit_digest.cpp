@@ -1,19 +1,19 @@
 #include "tools/audit_digest.hpp"
 
-#include "core/agreement/agreement.hpp"
-#include "core/audit/audit_record.hpp"
-#include "core/calibration/calibration.hpp"
-#include "core/agreement/cascade_tally.hpp"
-#include "core/numbers/number_text.hpp"
-#include "core/agreement/panel_rule.hpp"
-#include "core/agreement/panel_tally.hpp"
-
 #include <algorithm>
 #include <map>
 #include <string_view>
 #include <unordered_map>
 
 #include <rapidjson/document.h>
+
+#include "core/agreement/agreement.hpp"
+#include "core/agreement/cascade_tally.hpp"
+#include "core/agreement/panel_rule.hpp"
+#include "core/agreement/panel_tally.hpp"
+#include "core/audit/audit_record.hpp"
+#include "core/calibration/calibration.hpp"
+#include "core/numbers/number_text.hpp"
 
 namespace ij {
 
@@ -67,15 +67,14 @@ int decision_index(std::string_view d) {
 }
 
 // Each couple of judges that answered the same pairs, one Cohen table per
-// couple (core/agreement/agreement). Pooled runs: each judge's majority decision on a
-// pair (EQUIVALENT, DIFFERENT, ABSTAIN) from its judge calls. Panel runs:
-// each judge's outcome (EQUIVALENT, DIFFERENT, NEITHER) on the pairs every
-// panel judge rated, the subjects of the panel's own statistics. Only pairs
-// with a vote record count: a canary's calls never do.
+// couple (core/agreement/agreement). Pooled runs: each judge's majority
+// decision on a pair (EQUIVALENT, DIFFERENT, ABSTAIN) from its judge calls.
+// Panel runs: each judge's outcome (EQUIVALENT, DIFFERENT, NEITHER) on the
+// pairs every panel judge rated, the subjects of the panel's own statistics.
+// Only pairs with a vote record count: a canary's calls never do.
 class agreement_tally {
 public:
-  explicit agreement_tally(double alpha) : alpha_(alpha) {
-  }
+  explicit agreement_tally(double alpha) : alpha_(alpha) {}
 
   void add(const std::vector<std::pair<std::string, std::size_t>>& said) {
     for (std::size_t i = 0; i < said.size(); ++i)
@@ -90,15 +89,16 @@ public:
   }
 
   /// A pooled pair's judge calls: each judge's majority decision.
-  void add_majorities(const std::map<std::string, std::array<std::uint64_t, 3>>& votes) {
+  void add_majorities(
+    const std::map<std::string, std::array<std::uint64_t, 3>>& votes) {
     if (votes.size() < 2)
       return;
     std::vector<std::pair<std::string, std::size_t>> said;
     for (auto& [judge, v] : votes)
       if (v[0] + v[1] + v[2] > 0)
-        said.emplace_back(
-          judge, static_cast<std::size_t>(std::max_element(v.begin(), v.end())
-                                          - v.begin()));
+        said.emplace_back(judge,
+                          static_cast<std::size_t>(
+                            std::max_element(v.begin(), v.end()) - v.begin()));
     add(said);
   }
 
@@ -157,7 +157,9 @@ equivalence_outcome outcome_of(const Value& r) {
 vote_counts counts_of(const Value& r) {
   vote_counts c;
   if (auto m = member(r, "counts")) {
-    auto u32 = [&](const char* k) { return static_cast<std::uint32_t>(u64(*m, k)); };
+    auto u32 = [&](const char* k) {
+      return static_cast<std::uint32_t>(u64(*m, k));
+    };
     c.votes = u32("votes");
     c.min_agreement = u32("min_agreement");
     c.equivalent = u32("equivalent");
@@ -224,11 +226,12 @@ struct reader {
           }
       if (auto ap = member(*c, "answer_policy"); ap && ap->IsObject())
         for (auto& m : ap->GetObject())
-          d.answer_policy += (d.answer_policy.empty() ? "" : ", ")
-                             + std::string{m.name.GetString()} + " "
-                             + (m.value.IsString() ? std::string{m.value.GetString()}
-                                : m.value.IsNumber() ? number_text(m.value.GetDouble())
-                                                     : std::string{"?"});
+          d.answer_policy +=
+            (d.answer_policy.empty() ? "" : ", ")
+            + std::string{m.name.GetString()} + " "
+            + (m.value.IsString()   ? std::string{m.value.GetString()}
+               : m.value.IsNumber() ? number_text(m.value.GetDouble())
+                                    : std::string{"?"});
       if (auto ca = member(*c, "canaries")) {
         d.canary_rate = num(*ca, "rate");
         d.canary_seed = u64(*ca, "seed");
@@ -258,7 +261,8 @@ struct reader {
         for (auto& j : js->GetArray())
           if (j.IsString())
             pc.judges.emplace_back(j.GetString(), j.GetStringLength());
-      pc.rule = panel_rule_from_string(str(*p, "rule")).value_or(panel_rule::unanimous);
+      pc.rule =
+        panel_rule_from_string(str(*p, "rule")).value_or(panel_rule::unanimous);
       if (pc.judges.size() >= 2)
         panel_cfg = std::move(pc);
     }
@@ -385,7 +389,8 @@ struct reader {
       eq = tri(*o, "equivalent");
     ++d.labelled;
     ++d.confusion[!eq ? 2 : (*eq ? 0 : 1)][*label ? 0 : 1];
-    if (auto p = member(r, "probability"); p && p->IsNumber() && p->GetDouble() >= 0) {
+    if (auto p = member(r, "probability");
+        p && p->IsNumber() && p->GetDouble() >= 0) {
       auto score = score_pair(p->GetDouble(), *label); // as the run summary
       d.pair_probability.push_back(score.leading);
       d.pair_right.push_back(score.right);
@@ -481,7 +486,8 @@ audit_digest digest_audit(std::istream& in) {
     r.d.cascade = r.cascade->summary();
   r.d.batches = r.batches.rows();
   for (auto& b : r.d.batches) // named as the rest of the page names judges
-    if (auto it = r.judge_of_adapter.find(b.judge); it != r.judge_of_adapter.end())
+    if (auto it = r.judge_of_adapter.find(b.judge);
+        it != r.judge_of_adapter.end())
       b.judge = it->second;
   return std::move(r.d);
 }

@@ -4,13 +4,12 @@
 // declarations, verdicts by rule and against labels, per-judge calls,
 // decisions, latencies and tokens, agreement between judges that answered
 // the same pairs, a panel's agreement and a cascade's account (computed by
-// core/agreement/panel_tally and core/agreement/cascade_tally from the vote records, as the run
-// summary is), canaries and bias alarms over the run, position bias.
-// Canaries are never pairs here: their judge calls count as calls and
-// tokens only.
-// Tolerant: record types it does not know are counted and listed, fields
-// it does not find are left at zero, so audits of older or newer versions
-// still report.
+// core/agreement/panel_tally and core/agreement/cascade_tally from the vote
+// records, as the run summary is), canaries and bias alarms over the run,
+// position bias. Canaries are never pairs here: their judge calls count as
+// calls and tokens only. Tolerant: record types it does not know are counted
+// and listed, fields it does not find are left at zero, so audits of older or
+// newer versions still report.
 #include <array>
 #include <cstdint>
 #include <istream>
@@ -19,18 +18,16 @@
 #include <vector>
 
 #include "core/agreement/agreement.hpp"
-#include "tools/batch_digest.hpp"
-
 #include "messages/cascade_summary.hpp"
 #include "messages/judge_watch.hpp"
 #include "messages/panel_summary.hpp"
+#include "tools/batch_digest.hpp"
 
 namespace ij {
 
 /// Latency histogram bin edges in milliseconds (the last bin is open).
-inline constexpr double latency_edges_ms[] = {1,   2,    5,    10,   20,
-                                              50,  100,  200,  500,  1000,
-                                              2000, 5000, 10000, 30000};
+inline constexpr double latency_edges_ms[] = {
+  1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 30000};
 
 struct audit_digest {
   // The manifest.
@@ -69,8 +66,8 @@ struct audit_digest {
   std::array<std::array<std::uint64_t, 2>, 3> confusion{};
   std::uint64_t labelled = 0;
   /// Labelled pairs with a calibrated probability, scored as the run
-  /// summary scores them (core/calibration/calibration's score_pair): the leading
-  /// decision's probability and whether it was right.
+  /// summary scores them (core/calibration/calibration's score_pair): the
+  /// leading decision's probability and whether it was right.
   std::vector<double> pair_probability;
   std::vector<bool> pair_right;
   /// Pairs by why their voting stopped (the vote records' "stop":

@@ -10,7 +10,8 @@ std::optional<double> batch_row::seconds_to_end() const {
   auto from = submitted_ms != 0 ? submitted_ms : pending_ms;
   if (ended_ms == 0 || from == 0)
     return std::nullopt;
-  return static_cast<double>(std::max<std::int64_t>(0, ended_ms - from)) / 1000.0;
+  return static_cast<double>(std::max<std::int64_t>(0, ended_ms - from))
+         / 1000.0;
 }
 
 void batch_digest::add_batch(const rapidjson::Value& record) {

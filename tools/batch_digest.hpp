@@ -50,9 +50,7 @@ public:
                 std::uint64_t input_tokens, std::uint64_t output_tokens);
 
   /// The batches in the order they were first recorded.
-  const std::vector<batch_row>& rows() const {
-    return rows_;
-  }
+  const std::vector<batch_row>& rows() const { return rows_; }
 
 private:
   std::vector<batch_row> rows_;

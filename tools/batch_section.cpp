@@ -23,8 +23,8 @@ std::optional<double> cost_of_batch(const audit_digest& d, const batch_row& b) {
     return std::nullopt;
   token_prices prices{j->price_input.value_or(0), j->price_output.value_or(0),
                       j->batch_discount};
-  return cost_of(b.input_tokens, b.output_tokens, b.input_tokens, b.output_tokens,
-                 prices);
+  return cost_of(b.input_tokens, b.output_tokens, b.input_tokens,
+                 b.output_tokens, prices);
 }
 
 std::string seconds(std::optional<double> s) {
@@ -50,8 +50,9 @@ std::string by_state(const std::vector<batch_row>& batches) {
     values.push_back(static_cast<double>(n));
     rows.push_back({state, fmt("%llu", ull(n))});
   }
-  return figure(svg::bar_chart("plot-batches", "batches by state (numbers in the "
-                                               "table below)",
+  return figure(svg::bar_chart("plot-batches",
+                               "batches by state (numbers in the "
+                               "table below)",
                                labels, values),
                 table("data-batches", "Batches by the state they reached",
                       {"state", "batches"}, rows));
@@ -78,17 +79,20 @@ std::string totals(const audit_digest& d) {
   auto n = static_cast<double>(d.batches.size());
   std::vector<std::vector<std::string>> rows{
     {"batches", fmt("%llu", ull(d.batches.size()))},
-    {"requests per batch", fmt("%.1f on average, at most %llu (%llu in all)",
-                               static_cast<double>(requests) / n, ull(most),
-                               ull(requests))},
+    {"requests per batch",
+     fmt("%.1f on average, at most %llu (%llu in all)",
+         static_cast<double>(requests) / n, ull(most), ull(requests))},
     {"batched calls recorded", fmt("%llu", ull(answered))},
     {"time from submission to end",
-     times.empty() ? std::string{"no batch ended"}
-                   : fmt("median %.1f s, longest %.1f s (%llu ended)",
-                         times[times.size() / 2], times.back(), ull(times.size()))},
-    {"cost per batch", priced ? fmt("%.4f on average, %.4f in all", cost / n, cost)
-                              : std::string{"no declared prices"}}};
-  return table("batch-totals", "All batches", {"figure", "value"}, rows, "left");
+     times.empty()
+       ? std::string{"no batch ended"}
+       : fmt("median %.1f s, longest %.1f s (%llu ended)",
+             times[times.size() / 2], times.back(), ull(times.size()))},
+    {"cost per batch", priced
+                         ? fmt("%.4f on average, %.4f in all", cost / n, cost)
+                         : std::string{"no declared prices"}}};
+  return table("batch-totals", "All batches", {"figure", "value"}, rows,
+               "left");
 }
 
 std::string listing(const audit_digest& d) {
@@ -96,11 +100,12 @@ std::string listing(const audit_digest& d) {
   for (std::size_t i = 0; i < d.batches.size() && i < listed_batches; ++i) {
     auto& b = d.batches[i];
     auto c = cost_of_batch(d, b);
-    rows.push_back({b.batch_id.empty() ? b.key + " (not submitted)" : b.batch_id, b.judge,
-                    b.state, fmt("%llu", ull(b.requests)), fmt("%llu", ull(b.answered)),
-                    seconds(b.seconds_to_end()), fmt("%llu", ull(b.input_tokens)),
-                    fmt("%llu", ull(b.output_tokens)),
-                    c ? fmt("%.4f", *c) : std::string{"-"}});
+    rows.push_back(
+      {b.batch_id.empty() ? b.key + " (not submitted)" : b.batch_id, b.judge,
+       b.state, fmt("%llu", ull(b.requests)), fmt("%llu", ull(b.answered)),
+       seconds(b.seconds_to_end()), fmt("%llu", ull(b.input_tokens)),
+       fmt("%llu", ull(b.output_tokens)),
+       c ? fmt("%.4f", *c) : std::string{"-"}});
   }
   auto caption = d.batches.size() > listed_batches
                    ? fmt("The first %llu of %llu batches", ull(listed_batches),
@@ -117,18 +122,20 @@ std::string listing(const audit_digest& d) {
 std::string batch_section_html(const audit_digest& d) {
   std::string body;
   if (d.batches.empty())
-    body = none("No batches: no judge of this run voted through a provider's batch "
-                "API (a judge's \"batch\": {\"enabled\": true}).");
+    body =
+      none("No batches: no judge of this run voted through a provider's batch "
+           "API (a judge's \"batch\": {\"enabled\": true}).");
   else
     body = by_state(d.batches) + totals(d) + listing(d);
-  return section("batches", "Batches",
-                 "Votes sent through a provider's batch API: the batches by the "
-                 "state they reached (pending: recorded, never submitted; "
-                 "submitted: not ended when the audit ends), each batch's "
-                 "requests, the time from its submission to its end, and the "
-                 "batched calls that answered it with their tokens and cost at "
-                 "the judge's declared prices and batch discount.",
-                 body);
+  return section(
+    "batches", "Batches",
+    "Votes sent through a provider's batch API: the batches by the "
+    "state they reached (pending: recorded, never submitted; "
+    "submitted: not ended when the audit ends), each batch's "
+    "requests, the time from its submission to its end, and the "
+    "batched calls that answered it with their tokens and cost at "
+    "the judge's declared prices and batch discount.",
+    body);
 }
 
 } // namespace ij

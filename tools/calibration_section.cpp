@@ -22,10 +22,12 @@ struct reliability {
   std::vector<double> conf = std::vector<double>(bins, 0.0);
 };
 
-reliability bin(const std::vector<double>& p, const std::vector<labelled_vote>& v) {
+reliability bin(const std::vector<double>& p,
+                const std::vector<labelled_vote>& v) {
   reliability r;
   for (std::size_t i = 0; i < p.size(); ++i) {
-    auto b = std::min<std::size_t>(bins - 1, static_cast<std::size_t>(p[i] * bins));
+    auto b =
+      std::min<std::size_t>(bins - 1, static_cast<std::size_t>(p[i] * bins));
     r.count[b] += 1;
     r.right[b] += v[i].right ? 1 : 0;
     r.conf[b] += p[i];
@@ -41,25 +43,32 @@ std::string diagram(const std::string& id, const std::string& judge,
   const double pw = size - left - right, ph = size - top - bottom;
   auto x = [&](double v) { return fmt("%.1f", left + v * pw); };
   auto y = [&](double v) { return fmt("%.1f", size - bottom - v * ph); };
-  std::string s = "<svg class=\"plot\" id=\"" + id + "\" width=\"340\" height=\"340\" viewBox=\"0 0 340 340\" "
-                    "role=\"img\"><title>Reliability of " + escape(judge)
-                  + ": accuracy against confidence</title>";
+  std::string s = "<svg class=\"plot\" id=\"" + id
+                  + "\" width=\"340\" height=\"340\" viewBox=\"0 0 340 340\" "
+                    "role=\"img\"><title>Reliability of "
+                  + escape(judge) + ": accuracy against confidence</title>";
   s += "<line x1=\"" + x(0) + "\" y1=\"" + y(0) + "\" x2=\"" + x(1) + "\" y2=\""
        + y(1) + "\" stroke=\"#999\" stroke-dasharray=\"4\"/>";
   s += "<rect x=\"" + x(0) + "\" y=\"" + y(1) + "\" width=\"" + fmt("%.1f", pw)
-       + "\" height=\"" + fmt("%.1f", ph) + "\" fill=\"none\" stroke=\"#333\"/>";
+       + "\" height=\"" + fmt("%.1f", ph)
+       + "\" fill=\"none\" stroke=\"#333\"/>";
   for (int t = 0; t <= 5; ++t) {
     double v = t / 5.0;
-    auto label = t == 0 ? std::string{"0"} : t == 5 ? std::string{"1"} : fmt("%.1f", v);
-    s += "<line class=\"tick\" x1=\"" + x(v) + "\" y1=\"" + y(0) + "\" x2=\"" + x(v)
-         + "\" y2=\"" + fmt("%.1f", size - bottom + 5) + "\" stroke=\"#333\"/>"
-         + "<text class=\"tick\" x=\"" + x(v) + "\" y=\"" + fmt("%.1f", size - bottom + 18)
+    auto label = t == 0   ? std::string{"0"}
+                 : t == 5 ? std::string{"1"}
+                          : fmt("%.1f", v);
+    s += "<line class=\"tick\" x1=\"" + x(v) + "\" y1=\"" + y(0) + "\" x2=\""
+         + x(v) + "\" y2=\"" + fmt("%.1f", size - bottom + 5)
+         + "\" stroke=\"#333\"/>" + "<text class=\"tick\" x=\"" + x(v)
+         + "\" y=\"" + fmt("%.1f", size - bottom + 18)
          + "\" font-size=\"11\" text-anchor=\"middle\">" + label + "</text>";
-    s += "<line class=\"tick\" x1=\"" + fmt("%.1f", left - 5) + "\" y1=\"" + y(v)
-         + "\" x2=\"" + x(0) + "\" y2=\"" + y(v) + "\" stroke=\"#333\"/>"
+    s += "<line class=\"tick\" x1=\"" + fmt("%.1f", left - 5) + "\" y1=\""
+         + y(v) + "\" x2=\"" + x(0) + "\" y2=\"" + y(v) + "\" stroke=\"#333\"/>"
          + "<text class=\"tick\" x=\"" + fmt("%.1f", left - 8) + "\" y=\""
-         + fmt("%.1f", size - bottom - v * ph + 4) + "\" font-size=\"11\" "
-           "text-anchor=\"end\">" + label + "</text>";
+         + fmt("%.1f", size - bottom - v * ph + 4)
+         + "\" font-size=\"11\" "
+           "text-anchor=\"end\">"
+         + label + "</text>";
   }
   auto curve = [&](const reliability& r, const char* colour, const char* name) {
     std::string pts;
@@ -68,8 +77,8 @@ std::string diagram(const std::string& id, const std::string& judge,
         auto cx = x(r.conf[b] / r.count[b]), cy = y(r.right[b] / r.count[b]);
         pts += cx + "," + cy + " ";
         s += "<circle cx=\"" + cx + "\" cy=\"" + cy + "\" r=\"3\" fill=\""
-             + colour + "\"><title>" + name + " bin " + std::to_string(b)
-             + ": " + fmt("%.0f", r.count[b]) + " votes</title></circle>";
+             + colour + "\"><title>" + name + " bin " + std::to_string(b) + ": "
+             + fmt("%.0f", r.count[b]) + " votes</title></circle>";
       }
     s += "<polyline points=\"" + pts + "\" fill=\"none\" stroke=\"" + colour
          + "\"/>";
@@ -77,13 +86,19 @@ std::string diagram(const std::string& id, const std::string& judge,
   curve(raw, "#d95f02", "raw");
   curve(cal, "#1b9e77", "calibrated");
   // Axis titles in the margins, the legend above the plot.
-  s += "<text x=\"" + x(0.5) + "\" y=\"" + fmt("%.1f", size - 12)
-       + "\" font-size=\"12\" text-anchor=\"middle\">confidence (predicted)</text>"
-         "<text x=\"16\" y=\"" + y(0.5) + "\" font-size=\"12\" transform=\"rotate(-90 16,"
-       + y(0.5) + ")\" text-anchor=\"middle\">accuracy (share right)</text>"
-         "<text x=\"" + x(0) + "\" y=\"20\" font-size=\"12\" fill=\"#d95f02\">raw</text>"
-         "<text x=\"" + x(0.3) + "\" y=\"20\" font-size=\"12\" fill=\"#1b9e77\">"
-         "calibrated (refit)</text></svg>";
+  s +=
+    "<text x=\"" + x(0.5) + "\" y=\"" + fmt("%.1f", size - 12)
+    + "\" font-size=\"12\" text-anchor=\"middle\">confidence (predicted)</text>"
+      "<text x=\"16\" y=\""
+    + y(0.5) + "\" font-size=\"12\" transform=\"rotate(-90 16," + y(0.5)
+    + ")\" text-anchor=\"middle\">accuracy (share right)</text>"
+      "<text x=\""
+    + x(0)
+    + "\" y=\"20\" font-size=\"12\" fill=\"#d95f02\">raw</text>"
+      "<text x=\""
+    + x(0.3)
+    + "\" y=\"20\" font-size=\"12\" fill=\"#1b9e77\">"
+      "calibrated (refit)</text></svg>";
   return s;
 }
 
@@ -96,33 +111,37 @@ std::string interval(const estimate& e) {
 // comparison table), diagram and bins.
 std::string judge_part(const std::string& judge, const judge_votes& jv,
                        std::size_t index, std::vector<std::string>& row) {
-  std::string s = "<h3>" + escape(judge) + ": per-vote refit on this audit</h3>";
+  std::string s =
+    "<h3>" + escape(judge) + ": per-vote refit on this audit</h3>";
   fit_options opts;
   opts.min_pairs = 10;
   auto fit = fit_calibration(judge, jv.source(), jv.votes, opts);
   if (!fit)
-    return s + "<p class=\"none\">" + escape(context_of(fit.error()))
-           + "</p>";
+    return s + "<p class=\"none\">" + escape(context_of(fit.error())) + "</p>";
   std::vector<double> raw;
   for (auto& v : jv.votes)
     raw.push_back(v.confidence);
   auto cal = cross_validated(jv.votes, opts.folds, opts.seed);
   auto r = bin(raw, jv.votes), c = bin(cal, jv.votes);
   row = {"per-vote refit of " + judge + " on this audit (cross-validated)",
-         std::to_string(fit->votes) + " votes on " + std::to_string(fit->pairs) + " pairs",
-         fmt("%.4f", fit->calibrated.ece.value), fmt("%.4f", fit->calibrated.brier.value)};
+         std::to_string(fit->votes) + " votes on " + std::to_string(fit->pairs)
+           + " pairs",
+         fmt("%.4f", fit->calibrated.ece.value),
+         fmt("%.4f", fit->calibrated.brier.value)};
   s += "<p>" + std::to_string(fit->pairs) + " labelled pairs, "
        + std::to_string(fit->votes) + " votes; raw confidence from "
        + escape(fit->map.source)
        + "; calibrated: a map refitted on these votes (isotonic, 5-fold "
          "cross-validated), not the run's map; intervals: 95 % bootstrap over "
          "pairs.</p>";
-  s += "<table><tr><th>per vote</th><th>raw</th><th>calibrated (refit)</th></tr><tr><td>ECE"
-       "</td><td>" + interval(fit->raw.ece) + "</td><td>"
-       + interval(fit->calibrated.ece) + "</td></tr><tr><td>Brier</td><td>"
-       + interval(fit->raw.brier) + "</td><td>" + interval(fit->calibrated.brier)
-       + "</td></tr></table>";
-  s += "<figure>" + diagram("plot-reliability-" + std::to_string(index), judge, r, c);
+  s += "<table><tr><th>per vote</th><th>raw</th><th>calibrated "
+       "(refit)</th></tr><tr><td>ECE"
+       "</td><td>"
+       + interval(fit->raw.ece) + "</td><td>" + interval(fit->calibrated.ece)
+       + "</td></tr><tr><td>Brier</td><td>" + interval(fit->raw.brier)
+       + "</td><td>" + interval(fit->calibrated.brier) + "</td></tr></table>";
+  s += "<figure>"
+       + diagram("plot-reliability-" + std::to_string(index), judge, r, c);
   // The count per bin of the raw column is the distribution of the
   // judge's decision probabilities (or vote shares).
   s += "<table><tr><th>confidence</th><th>raw votes</th><th>raw accuracy</th>"
@@ -148,9 +167,10 @@ std::vector<std::string> declared_row(const audit_digest& d) {
                      + "...) on this run's pairs, per pair, as the run summary";
   if (d.pair_probability.empty())
     return {what, "0 labelled pairs with a probability", "-", "-"};
-  return {what, std::to_string(d.pair_probability.size()) + " labelled pairs",
-          fmt("%.4f", expected_calibration_error(d.pair_probability, d.pair_right)),
-          fmt("%.4f", brier_score(d.pair_probability, d.pair_right))};
+  return {
+    what, std::to_string(d.pair_probability.size()) + " labelled pairs",
+    fmt("%.4f", expected_calibration_error(d.pair_probability, d.pair_right)),
+    fmt("%.4f", brier_score(d.pair_probability, d.pair_right))};
 }
 
 } // namespace
@@ -174,20 +194,23 @@ std::string calibration_section_html(const audit_digest& d,
     if (!row.empty())
       rows.push_back(std::move(row));
   }
-  std::string s = "<section id=\"calibration\"><h2>Calibration</h2><p class="
-                  "\"what\">How often a decision was right against how confident "
-                  "it was, on the labelled pairs, measured two ways. <b>The declared "
-                  "map on this run's pairs</b> scores each pair's calibrated "
-                  "probability (the one the run computed with the map it declared, "
-                  "of the pair's leading decision) against its label: the figures the "
-                  "run summary printed. <b>The per-vote refit</b> fits a new map on "
-                  "this audit's own votes and scores each vote out of sample "
-                  "(cross-validated). They measure different things — a pair's "
-                  "combined probability against one vote's, the run's map against "
-                  "one refitted here — and agree only by chance.</p>";
+  std::string s =
+    "<section id=\"calibration\"><h2>Calibration</h2><p class="
+    "\"what\">How often a decision was right against how confident "
+    "it was, on the labelled pairs, measured two ways. <b>The declared "
+    "map on this run's pairs</b> scores each pair's calibrated "
+    "probability (the one the run computed with the map it declared, "
+    "of the pair's leading decision) against its label: the figures the "
+    "run summary printed. <b>The per-vote refit</b> fits a new map on "
+    "this audit's own votes and scores each vote out of sample "
+    "(cross-validated). They measure different things — a pair's "
+    "combined probability against one vote's, the run's map against "
+    "one refitted here — and agree only by chance.</p>";
   if (!declared)
-    s += "<p class=\"none\">No calibration map was declared for this run: the run "
-         "summary has no calibrated figures; only the per-vote refit is shown.</p>";
+    s +=
+      "<p class=\"none\">No calibration map was declared for this run: the run "
+      "summary has no calibrated figures; only the per-vote refit is "
+      "shown.</p>";
   return s
          + table("calibration-compare", "Two measurements, each labelled",
                  {"measurement", "over", "ECE", "Brier"}, rows)

@@ -6,8 +6,8 @@
 //   each verdict), scored as the run summary scores it — the same ECE and
 //   Brier score the summary printed;
 // - per judge, a per-vote refit on this audit: a map fitted on the audit's
-//   own labelled votes, cross-validated (core/calibration/calibration), with its
-//   reliability diagram (raw and calibrated, ticks on both axes) and the
+//   own labelled votes, cross-validated (core/calibration/calibration), with
+//   its reliability diagram (raw and calibrated, ticks on both axes) and the
 //   distribution of the judge's decision probabilities.
 // The section says why the two differ (unit and map). The audit is read
 // again for the votes (tools/labelled_votes). Empty when the run has

@@ -58,16 +58,18 @@ caf::expected<run_config> load_config(const std::string& path) {
   if (text.str().find_first_not_of(" \t\r\n") == std::string::npos)
     // RapidJSON's "The document is empty" reads like a broken file.
     return make_error(errc::bad_config,
-                      path + ": the file is empty (a configuration is one JSON "
-                             "object; {} takes every default)");
+                      path
+                        + ": the file is empty (a configuration is one JSON "
+                          "object; {} takes every default)");
   auto cfg = parse_config(text.str(), path);
   if (cfg)
     resolve_config_paths(*cfg, path);
   return cfg;
 }
 
-caf::expected<run_config> command_config(const std::string& path,
-                                         const std::optional<std::string>& judge) {
+caf::expected<run_config>
+command_config(const std::string& path,
+               const std::optional<std::string>& judge) {
   auto cfg = path.empty() ? caf::expected<run_config>{default_config()}
                           : load_config(path);
   if (cfg && judge)

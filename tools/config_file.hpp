@@ -29,7 +29,8 @@ caf::expected<run_config> load_config(const std::string& path);
 /// prompts read (runio/prompt_file, relative to the file's directory).
 /// Shared by run, selftest and host, so the three read their flags the same
 /// way.
-caf::expected<run_config> command_config(const std::string& path,
-                                         const std::optional<std::string>& judge);
+caf::expected<run_config>
+command_config(const std::string& path,
+               const std::optional<std::string>& judge);
 
 } // namespace ij

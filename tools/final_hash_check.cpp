@@ -25,13 +25,15 @@ parse_expected_hash(const std::string& given) {
   return std::optional<std::string>{std::move(out)};
 }
 
-std::string last_line_caveat(std::uint64_t lines, const std::string& final_hash) {
+std::string last_line_caveat(std::uint64_t lines,
+                             const std::string& final_hash) {
   return "chain intact through line " + std::to_string(lines)
          + "; the last line is only as safe as the final hash you kept: "
          + final_hash;
 }
 
-std::string last_line_checked(std::uint64_t lines, const std::string& final_hash) {
+std::string last_line_checked(std::uint64_t lines,
+                              const std::string& final_hash) {
   return "chain intact through line " + std::to_string(lines)
          + " and it ends at the final hash you kept (" + final_hash
          + "): no line was changed, the last one included";
@@ -39,9 +41,10 @@ std::string last_line_checked(std::uint64_t lines, const std::string& final_hash
 
 std::string final_hash_mismatch_text(const std::string& expected,
                                      const std::string& final_hash) {
-  return "the final hash is not the expected " + expected + " (the file ends at "
-         + final_hash + "): the file was rewritten or cut since that hash was "
-                        "taken";
+  return "the final hash is not the expected " + expected
+         + " (the file ends at " + final_hash
+         + "): the file was rewritten or cut since that hash was "
+           "taken";
 }
 
 } // namespace ij

@@ -21,11 +21,13 @@ parse_expected_hash(const std::string& given);
 /// What the chain alone shows (no hash kept to compare): "chain intact
 /// through line N; the last line is only as safe as the final hash you
 /// kept: HASH".
-std::string last_line_caveat(std::uint64_t lines, const std::string& final_hash);
+std::string last_line_caveat(std::uint64_t lines,
+                             const std::string& final_hash);
 
 /// What a matching kept hash adds: "... and ends at the final hash you kept
 /// (HASH): no line was changed, the last one included".
-std::string last_line_checked(std::uint64_t lines, const std::string& final_hash);
+std::string last_line_checked(std::uint64_t lines,
+                              const std::string& final_hash);
 
 /// Why a file whose final hash is not the kept one is an edit.
 std::string final_hash_mismatch_text(const std::string& expected,

@@ -50,8 +50,8 @@ int prepare(const host_options& opts, prepared_host& h) {
   }
   auto& c = cfg->connection;
   if (!opts.tls_cert.empty() || !opts.tls_key.empty() || !opts.tls_ca.empty())
-    c = host_connection{opts.tls_cert, opts.tls_key, opts.tls_ca,
-                        c.local_judges, c.heartbeat, c.lost_after,
+    c = host_connection{opts.tls_cert,        opts.tls_key,      opts.tls_ca,
+                        c.local_judges,       c.heartbeat,       c.lost_after,
                         c.connection_timeout, c.connect_timeout, c.retry_max,
                         c.queue_max};
   if (auto err = check_tls_files(c)) {
@@ -150,8 +150,8 @@ int serve(const host_options& opts, prepared_host& h) {
     stop();
     return exit_code::bad_config;
   }
-  auto name = to_string(host_address{
-    h.listen.addr.empty() ? "0.0.0.0" : h.listen.addr, port});
+  auto name = to_string(
+    host_address{h.listen.addr.empty() ? "0.0.0.0" : h.listen.addr, port});
   self->send(impl, host_atom::value, name);
   auto workers = start_local_workers(sys, directory, std::move(h.judges), name,
                                      h.config.connection.queue_max);

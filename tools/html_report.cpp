@@ -57,12 +57,14 @@ std::string banner(const report_status& s) {
 // When a pair's voting stopped, as the manifest declares it, and how
 // often each reason did stop a pair.
 std::string stop_rule(const audit_digest& d) {
-  auto rule = fmt("%llu of %llu votes agree (the outcome is fixed), or the votes run out",
-                  ull(d.min_agreement), ull(d.votes));
+  auto rule =
+    fmt("%llu of %llu votes agree (the outcome is fixed), or the votes run out",
+        ull(d.min_agreement), ull(d.votes));
   if (d.stop_probability)
-    rule += fmt("; or the calibrated probability of a decision some vote made reaches %g "
-                "(stop.probability)",
-                *d.stop_probability);
+    rule += fmt(
+      "; or the calibrated probability of a decision some vote made reaches %g "
+      "(stop.probability)",
+      *d.stop_probability);
   std::string counts;
   for (auto& [why, n] : d.stops)
     counts += (counts.empty() ? "" : ", ") + why + " " + std::to_string(n);
@@ -83,20 +85,23 @@ std::string run_table(const audit_digest& d, const report_status& s) {
   for (auto& j : d.judges)
     judges += (judges.empty() ? "" : ", ") + j.name;
   row("judges", judges);
-  row("votes", fmt("%llu, %llu must agree%s", ull(d.votes), ull(d.min_agreement),
-                   d.order_balancing ? ", order balancing on" : ""));
-  row("answer policy", d.answer_policy.empty() ? "not recorded" : d.answer_policy);
-  row("calibration map", d.calibration_map.empty()
-                           ? std::string{"none"}
-                           : d.calibration_map + " (SHA-256 " + d.calibration_sha256 + ")");
+  row("votes",
+      fmt("%llu, %llu must agree%s", ull(d.votes), ull(d.min_agreement),
+          d.order_balancing ? ", order balancing on" : ""));
+  row("answer policy",
+      d.answer_policy.empty() ? "not recorded" : d.answer_policy);
+  row("calibration map",
+      d.calibration_map.empty()
+        ? std::string{"none"}
+        : d.calibration_map + " (SHA-256 " + d.calibration_sha256 + ")");
   row("stop rule", stop_rule(d));
   row("canaries", d.canary_rate > 0
                     ? fmt("rate %g, seed %llu, on alarm: ", d.canary_rate,
                           ull(d.canary_seed))
                         + d.on_alarm
                     : std::string{"none"});
-  row("pairs judged", fmt("%llu (%llu input lines rejected)", ull(d.pairs),
-                          ull(d.rejected)));
+  row("pairs judged",
+      fmt("%llu (%llu input lines rejected)", ull(d.pairs), ull(d.rejected)));
   row("items", fmt("INVARIANT %llu, VIOLATED %llu, NEITHER %llu",
                    ull(d.items[0]), ull(d.items[1]), ull(d.items[2])));
   if (!d.other_records.empty()) {
@@ -109,10 +114,9 @@ std::string run_table(const audit_digest& d, const report_status& s) {
 }
 
 std::string verdicts(const audit_digest& d) {
-  std::vector<std::string> labels{"I1 absent (NEITHER)", "I2 fault (NEITHER)",
-                                  "I3 undecided (NEITHER)",
-                                  "I4 equivalent (INVARIANT)",
-                                  "I5 different (VIOLATED)"};
+  std::vector<std::string> labels{
+    "I1 absent (NEITHER)", "I2 fault (NEITHER)", "I3 undecided (NEITHER)",
+    "I4 equivalent (INVARIANT)", "I5 different (VIOLATED)"};
   std::vector<double> v;
   std::vector<std::vector<std::string>> rows;
   for (std::size_t i = 0; i < labels.size(); ++i) {
@@ -122,7 +126,8 @@ std::string verdicts(const audit_digest& d) {
   return section("verdicts", "Verdicts by rule",
                  "Pair verdicts by the row of the I1-I5 table that fired "
                  "(canaries are not pairs and are not counted here).",
-                 figure(svg::bar_chart("plot-verdicts", "pair verdicts by rule "
+                 figure(svg::bar_chart("plot-verdicts",
+                                       "pair verdicts by rule "
                                        "(numbers in the table below)",
                                        labels, v),
                         table("data-verdicts", "Pair verdicts by rule",
@@ -152,14 +157,16 @@ std::string confusion(const audit_digest& d) {
     auto right = d.confusion[0][0] + d.confusion[1][1];
     auto decided = right + d.confusion[0][1] + d.confusion[1][0];
     if (decided > 0)
-      body += fmt("<p>Decided %llu of %llu labelled pairs; correct when decided: "
-                  "%.1f%%.</p>",
-                  ull(decided), ull(d.labelled),
-                  100.0 * static_cast<double>(right) / static_cast<double>(decided));
+      body +=
+        fmt("<p>Decided %llu of %llu labelled pairs; correct when decided: "
+            "%.1f%%.</p>",
+            ull(decided), ull(d.labelled),
+            100.0 * static_cast<double>(right) / static_cast<double>(decided));
   }
   return section("confusion", "Confusion matrix against labels",
                  "Rows: the comparator's outcome for a pair; columns: the "
-                 "label the input gave it.", body);
+                 "label the input gave it.",
+                 body);
 }
 
 // The canary plot's numbers: per judge, the canaries it answered, and the
@@ -187,7 +194,8 @@ std::string canary_table(const audit_digest& d) {
     for (auto& j : d.canaries[k].failed_judges) {
       auto i = index(j);
       ++failed[i];
-      failed_at[i] += (failed_at[i].empty() ? "" : ", ") + std::to_string(k + 1);
+      failed_at[i] +=
+        (failed_at[i].empty() ? "" : ", ") + std::to_string(k + 1);
     }
   }
   std::vector<std::vector<std::string>> rows;
@@ -195,9 +203,9 @@ std::string canary_table(const audit_digest& d) {
     rows.push_back({judges[i], fmt("%llu", ull(answered[i])),
                     fmt("%llu", ull(failed[i])),
                     failed_at[i].empty() ? std::string{"-"} : failed_at[i]});
-  return table("data-canaries", "Canaries per judge",
-               {"judge", "canaries answered", "failed", "failed at canary number"},
-               rows);
+  return table(
+    "data-canaries", "Canaries per judge",
+    {"judge", "canaries answered", "failed", "failed at canary number"}, rows);
 }
 
 std::string canaries(const audit_digest& d) {
@@ -240,11 +248,13 @@ std::string canaries(const audit_digest& d) {
     for (auto& sp : series)
       sp.points.emplace_back(static_cast<double>(d.canaries.size()),
                              sp.points.empty() ? 0.0 : sp.points.back().second);
-    body += figure(svg::step_lines("plot-canaries", "failed canaries over the "
-                                   "run (numbers in the table below)",
-                                   "canary number", "failed canaries (cumulative)",
-                                   series, markers),
-                   canary_table(d));
+    body +=
+      figure(svg::step_lines("plot-canaries",
+                             "failed canaries over the "
+                             "run (numbers in the table below)",
+                             "canary number", "failed canaries (cumulative)",
+                             series, markers),
+             canary_table(d));
     if (d.alarms.empty()) {
       body += "<p>No bias alarm fired.</p>";
     } else {
@@ -252,22 +262,24 @@ std::string canaries(const audit_digest& d) {
               "canary</th><th>failed</th><th>log-likelihood ratio</th><th>"
               "action</th></tr>";
       for (auto& a : d.alarms)
-        body += "<tr class=\"alarm\"><td>" + escape(a.judge) + "</td><td>"
-                + escape(a.mode) + "</td>"
-                + fmt("<td>%llu</td><td>%llu of %llu</td><td>%.2f &ge; %.2f</td>",
-                      ull(a.at_canary), ull(a.failures), ull(a.observations),
-                      a.llr, a.threshold)
-                + "<td>" + escape(a.action) + "</td></tr>";
+        body +=
+          "<tr class=\"alarm\"><td>" + escape(a.judge) + "</td><td>"
+          + escape(a.mode) + "</td>"
+          + fmt("<td>%llu</td><td>%llu of %llu</td><td>%.2f &ge; %.2f</td>",
+                ull(a.at_canary), ull(a.failures), ull(a.observations), a.llr,
+                a.threshold)
+          + "<td>" + escape(a.action) + "</td></tr>";
       body += "</table>";
     }
   }
-  return section("canaries", "Canaries and bias alarms",
-                 "Negative controls mixed into the run and judged like pairs: "
-                 "the line climbs each time a judge fails one (EQUIVALENT on "
-                 "mismatched or content-free answers, a decision on an abstain "
-                 "pair, not EQUIVALENT on identical answers); dashed lines mark "
-                 "the bias alarms (a sequential test per judge).",
-                 body);
+  return section(
+    "canaries", "Canaries and bias alarms",
+    "Negative controls mixed into the run and judged like pairs: "
+    "the line climbs each time a judge fails one (EQUIVALENT on "
+    "mismatched or content-free answers, a decision on an abstain "
+    "pair, not EQUIVALENT on identical answers); dashed lines mark "
+    "the bias alarms (a sequential test per judge).",
+    body);
 }
 
 std::string position_bias(const audit_digest& d) {
@@ -288,16 +300,16 @@ std::string position_bias(const audit_digest& d) {
                          fmt("%llu", ull(p.changed)), percent(p.rate),
                          fmt("[%.1f%%, %.1f%%]", 100 * p.lo, 100 * p.hi)});
     }
-    body = figure(svg::interval_chart("plot-position-bias",
-                                      "share of pairs whose decision changed "
-                                      "when A and B were swapped (numbers "
-                                      "beside each judge and in the table "
-                                      "below)",
-                                      rows),
-                  table("data-position-bias", "Position bias per judge",
-                        {"judge", "pairs compared", "changed", "rate",
-                         "Wilson interval"},
-                        numbers));
+    body = figure(
+      svg::interval_chart("plot-position-bias",
+                          "share of pairs whose decision changed "
+                          "when A and B were swapped (numbers "
+                          "beside each judge and in the table "
+                          "below)",
+                          rows),
+      table("data-position-bias", "Position bias per judge",
+            {"judge", "pairs compared", "changed", "rate", "Wilson interval"},
+            numbers));
   }
   return section("position-bias", "Position bias",
                  "Per judge: of the pairs it answered both ways round, the "
@@ -353,9 +365,9 @@ std::string cost(const audit_digest& d) {
     in.push_back(static_cast<double>(j.input_tokens));
     out.push_back(static_cast<double>(j.output_tokens));
     std::vector<std::string> r{j.name};
-    for (auto n : {j.calls, j.faults, j.decisions[0], j.decisions[1],
-                   j.decisions[2], j.decisions[3], j.input_tokens,
-                   j.output_tokens})
+    for (auto n :
+         {j.calls, j.faults, j.decisions[0], j.decisions[1], j.decisions[2],
+          j.decisions[3], j.input_tokens, j.output_tokens})
       r.push_back(fmt("%llu", ull(n)));
     rows.push_back(std::move(r));
   }
@@ -367,15 +379,16 @@ std::string cost(const audit_digest& d) {
     if (j.price_input || j.price_output) {
       token_prices prices{j.price_input.value_or(0), j.price_output.value_or(0),
                           j.batch_discount};
-      body += "<p>" + escape(j.name)
-              + fmt(": %.4f at the declared prices (%g input, %g output per "
-                    "million tokens",
-                    cost_of(j.input_tokens, j.output_tokens, j.batched_input_tokens,
-                            j.batched_output_tokens, prices),
-                    prices.input, prices.output);
+      body +=
+        "<p>" + escape(j.name)
+        + fmt(": %.4f at the declared prices (%g input, %g output per "
+              "million tokens",
+              cost_of(j.input_tokens, j.output_tokens, j.batched_input_tokens,
+                      j.batched_output_tokens, prices),
+              prices.input, prices.output);
       if (j.batched_calls != 0)
-        body += fmt("; %llu batched calls at %g of the price", ull(j.batched_calls),
-                    j.batch_discount);
+        body += fmt("; %llu batched calls at %g of the price",
+                    ull(j.batched_calls), j.batch_discount);
       body += ").</p>";
     }
   return section("cost", "Calls and tokens per judge",
@@ -385,19 +398,22 @@ std::string cost(const audit_digest& d) {
                  "declares prices. The plot's numbers are the table's token "
                  "columns.",
                  body
-                   + svg::grouped_bars("plot-tokens", "tokens per judge (numbers "
-                                       "in the table above)", names,
-                                       {"input tokens", "output tokens"},
+                   + svg::grouped_bars("plot-tokens",
+                                       "tokens per judge (numbers "
+                                       "in the table above)",
+                                       names, {"input tokens", "output tokens"},
                                        {in, out}));
 }
 
 } // namespace
 
 std::string render_html_report(const audit_digest& d, const report_status& s) {
-  std::string page = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-                     "<title>invjudge report: " + escape(d.run_id) + "</title>"
-                     + style + "</head><body>\n<h1>invjudge run report</h1>\n"
-                     + banner(s) + "\n" + run_table(d, s) + "\n";
+  std::string page =
+    "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+    "<title>invjudge report: "
+    + escape(d.run_id) + "</title>" + style
+    + "</head><body>\n<h1>invjudge run report</h1>\n" + banner(s) + "\n"
+    + run_table(d, s) + "\n";
   page += verdicts(d);
   page += confusion(d);
   page += agreement_section(d);
@@ -408,8 +424,9 @@ std::string render_html_report(const audit_digest& d, const report_status& s) {
   page += cost(d);
   page += batch_section_html(d);
   page += calibration_section_html(d, s.audit_path);
-  page += "<p class=\"what\">Made by invjudge report from the audit trail alone.</p>"
-          "</body></html>\n";
+  page +=
+    "<p class=\"what\">Made by invjudge report from the audit trail alone.</p>"
+    "</body></html>\n";
   return page;
 }
 

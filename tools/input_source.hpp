@@ -19,15 +19,11 @@ public:
   /// path (missing, unreadable, a directory).
   caf::error open(const std::string& path);
 
-  std::FILE* stream() const {
-    return in_;
-  }
+  std::FILE* stream() const { return in_; }
 
   /// The name shown in messages and rejected records: the path, or
   /// "<stdin>".
-  const std::string& name() const {
-    return name_;
-  }
+  const std::string& name() const { return name_; }
 
   /// True for a regular file named by path: it can be read again from its
   /// start. Standard input never counts (it is consumed by whoever reads it

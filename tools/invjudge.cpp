@@ -9,12 +9,12 @@
 
 #include "tools/audit_command.hpp"
 #include "tools/cache_command.hpp"
+#include "tools/calibrate_command.hpp"
 #include "tools/exit_codes.hpp"
 #include "tools/gen_pairs.hpp"
 #include "tools/heap_arenas.hpp"
 #include "tools/host_command.hpp"
 #include "tools/interrupt.hpp"
-#include "tools/calibrate_command.hpp"
 #include "tools/report_command.hpp"
 #include "tools/run_command.hpp"
 #include "tools/selftest_command.hpp"
@@ -113,11 +113,11 @@ void add_tls_options(CLI::App* cmd, std::string& cert, std::string& key,
 // `--config PATH` or `--judge NAME`, not both (host, selftest): the judge
 // option is returned, to tell a given name from the default.
 CLI::Option* add_config_or_judge(CLI::App* cmd, std::string& config_path,
-                                 std::string& judge,
-                                 const char* config_help) {
+                                 std::string& judge, const char* config_help) {
   auto config = cmd->add_option("--config", config_path, config_help);
-  return cmd->add_option("--judge", judge,
-                         "Judge by short name (default: the embedded default)")
+  return cmd
+    ->add_option("--judge", judge,
+                 "Judge by short name (default: the embedded default)")
     ->excludes(config);
 }
 
@@ -126,9 +126,10 @@ void add_run(CLI::App& app, command_line& c) {
     "run", "Judge the pairs of a JSON Lines file; verdicts go to stdout (or "
            "--out), one JSON object per line");
   auto& run = c.run;
-  cmd->add_option("--pairs", run.pairs_path,
-                  "Pairs, one JSON object per line: {\"id\", \"item\"?, "
-                  "\"a\", \"b\", \"label\"?, \"transform\"?}; - for stdin")
+  cmd
+    ->add_option("--pairs", run.pairs_path,
+                 "Pairs, one JSON object per line: {\"id\", \"item\"?, "
+                 "\"a\", \"b\", \"label\"?, \"transform\"?}; - for stdin")
     ->required();
   cmd->add_option("--config", run.config_path,
                   "Configuration (JSON, see configs/README.md); default: the "
@@ -170,10 +171,11 @@ void add_run(CLI::App& app, command_line& c) {
                   "repeat for several. The hosts serve the configured judges "
                   "(host_connection.local_judges: local workers too)");
   add_tls_options(cmd, run.tls_cert, run.tls_key, run.tls_ca);
-  cmd->add_option("--window", run.window,
-                  "Pairs taken in and not yet written at most (default: from "
-                  "the judges' in-flight caps, 256..8192, or two batches of "
-                  "a batched judge)")
+  cmd
+    ->add_option("--window", run.window,
+                 "Pairs taken in and not yet written at most (default: from "
+                 "the judges' in-flight caps, 256..8192, or two batches of "
+                 "a batched judge)")
     ->check(CLI::Range(1u, 1u << 20));
   cmd->footer(exit_codes_text);
 }
@@ -185,9 +187,10 @@ void add_host(CLI::App& app, command_line& c) {
             "--host ADDR:PORT); prints 'listening on ADDR:PORT' when ready, "
             "serves until SIGTERM or SIGINT");
   auto& h = c.host;
-  cmd->add_option("--listen", h.listen,
-                  "ADDR:PORT to listen on (:0 picks a free port); an address "
-                  "other than loopback needs TLS or --insecure")
+  cmd
+    ->add_option("--listen", h.listen,
+                 "ADDR:PORT to listen on (:0 picks a free port); an address "
+                 "other than loopback needs TLS or --insecure")
     ->required();
   c.host_judge_opt = add_config_or_judge(
     cmd, h.config_path, c.host_judge,
@@ -228,12 +231,14 @@ void add_serve(CLI::App& app, command_line& c) {
   auto cmd = c.serve_cmd = app.add_subcommand(
     "serve", "The evaluation daemon: an HTTP API for runs sharing the judges, "
              "state in SQLite, resume after a crash, /metrics");
-  cmd->add_option("--listen", c.serve.listen,
-                  "ADDR:PORT to listen on (port 0 picks a free one; printed)")
+  cmd
+    ->add_option("--listen", c.serve.listen,
+                 "ADDR:PORT to listen on (port 0 picks a free one; printed)")
     ->capture_default_str();
-  cmd->add_option("--state", c.serve.state_dir,
-                  "The state directory (SQLite database, runs' pairs and "
-                  "audits); created if absent")
+  cmd
+    ->add_option("--state", c.serve.state_dir,
+                 "The state directory (SQLite database, runs' pairs and "
+                 "audits); created if absent")
     ->required();
   cmd->add_option("--config", c.serve.config_path,
                   "SERVE.json: cache, max_body_bytes, io_timeout_ms, "
@@ -256,7 +261,10 @@ void add_submit(CLI::App& app, command_line& c) {
     "submit", "Create a run on a daemon, upload the pairs, close it; with "
               "--follow print its verdicts as they come (token: "
               "$INVJUDGE_TOKEN)");
-  cmd->add_option("--server", c.submit.server, "http://HOST:PORT or https://HOST:PORT")->required();
+  cmd
+    ->add_option("--server", c.submit.server,
+                 "http://HOST:PORT or https://HOST:PORT")
+    ->required();
   cmd->add_option("--pairs", c.submit.pairs_path, "Pairs, JSON Lines")
     ->required();
   cmd->add_option("--config", c.submit.config_path,
@@ -294,9 +302,10 @@ void add_report(CLI::App& app, command_line& c) {
               "SVG plots, no network) from its audit trail alone");
   cmd->add_option("AUDIT", c.report_audit, "The audit file (JSON Lines)")
     ->required();
-  cmd->add_option("--html", c.report_html,
-                  "Where to write the page; never the audit, and an existing "
-                  "file with content only with --force")
+  cmd
+    ->add_option("--html", c.report_html,
+                 "Where to write the page; never the audit, and an existing "
+                 "file with content only with --force")
     ->required();
   cmd->add_flag("--force", c.report_force,
                 "Replace an existing --html file that has content");
@@ -315,22 +324,27 @@ void add_calibrate(CLI::App& app, command_line& c) {
                  "audits (isotonic, cross-validated; ECE, Brier, log loss "
                  "before and after with bootstrap intervals)");
   auto& o = c.calibrate;
-  cmd->add_option("AUDIT", o.audits, "Audit files (JSON Lines) of labelled runs")
+  cmd
+    ->add_option("AUDIT", o.audits, "Audit files (JSON Lines) of labelled runs")
     ->required();
-  cmd->add_option("--out", o.out,
-                  "Where to write the map (JSON); never an audit given, and an "
-                  "existing file with content only with --force")
+  cmd
+    ->add_option("--out", o.out,
+                 "Where to write the map (JSON); never an audit given, and an "
+                 "existing file with content only with --force")
     ->required();
   cmd->add_flag("--force", o.force,
                 "Replace an existing --out file that has content");
   cmd->add_option("--folds", o.fit.folds, "Cross-validation folds (default 5)")
     ->check(CLI::Range(2u, 100u));
-  cmd->add_option("--bootstrap", o.fit.bootstrap,
-                  "Bootstrap resamples for the intervals (default 1000)")
+  cmd
+    ->add_option("--bootstrap", o.fit.bootstrap,
+                 "Bootstrap resamples for the intervals (default 1000)")
     ->check(CLI::Range(0u, 100000u));
-  cmd->add_option("--seed", o.fit.seed, "Seed of folds and bootstrap (default 1)");
-  cmd->add_option("--min-pairs", o.fit.min_pairs,
-                  "Fewest labelled pairs a judge's map may rest on (default 50)")
+  cmd->add_option("--seed", o.fit.seed,
+                  "Seed of folds and bootstrap (default 1)");
+  cmd
+    ->add_option("--min-pairs", o.fit.min_pairs,
+                 "Fewest labelled pairs a judge's map may rest on (default 50)")
     ->check(CLI::Range(std::uint64_t{2}, std::uint64_t{1} << 40));
 }
 
@@ -384,9 +398,8 @@ int dispatch(command_line& c) {
   if (*c.calibrate_cmd)
     return ij::calibrate_command(c.calibrate);
   if (*c.report_cmd)
-    return ij::report_command(c.report_audit, c.report_html,
-                              c.allow_unverified, c.report_expect_hash,
-                              c.report_force);
+    return ij::report_command(c.report_audit, c.report_html, c.allow_unverified,
+                              c.report_expect_hash, c.report_force);
   if (*c.gen_cmd)
     return ij::gen_pairs_command(c.gen_n, c.gen_per_item, c.gen_out,
                                  c.gen_force);

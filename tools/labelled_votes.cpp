@@ -74,11 +74,13 @@ audit_reading read_labelled_votes(std::istream& in, const std::string& name,
       if (d != "EQUIVALENT" && d != "DIFFERENT")
         continue;
       auto w = judge_of_worker.find(str(r, "worker"));
-      auto judge = w != judge_of_worker.end() ? w->second : str(r, "adapter_id");
-      calls[str(r, "pair_id")].push_back(
-        {judge, d == "EQUIVALENT" ? judge_decision::equivalent
-                                  : judge_decision::different,
-         probs_of(r)});
+      auto judge =
+        w != judge_of_worker.end() ? w->second : str(r, "adapter_id");
+      calls[str(r, "pair_id")].push_back({judge,
+                                          d == "EQUIVALENT"
+                                            ? judge_decision::equivalent
+                                            : judge_decision::different,
+                                          probs_of(r)});
     } else if (type == audit_type::verdict) {
       ++reading.pairs;
       // An audit without a run id (not this tool's) is a run of its own.

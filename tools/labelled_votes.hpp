@@ -3,8 +3,8 @@
 // `invjudge calibrate` fits its maps on and the report's reliability
 // diagrams show. A vote is a judge_call whose decision is EQUIVALENT or
 // DIFFERENT on a pair whose verdict record carries a label; its raw
-// confidence is core/calibration/calibration's (the decision's probability, or the
-// pair's vote share when the record has none).
+// confidence is core/calibration/calibration's (the decision's probability, or
+// the pair's vote share when the record has none).
 //
 // Evidence counts once: a pair is keyed by its run id (the manifest's) and
 // pair id over every audit read, so an audit given twice, a copy of it, or

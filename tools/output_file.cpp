@@ -31,8 +31,9 @@ const kept_file* input_matching(const struct stat& st,
                                 const std::vector<kept_file>& inputs) {
   for (auto& k : inputs) {
     struct stat other {};
-    bool known = k.fd >= 0 ? ::fstat(k.fd, &other) == 0
-                           : !k.path.empty() && ::stat(k.path.c_str(), &other) == 0;
+    bool known = k.fd >= 0
+                   ? ::fstat(k.fd, &other) == 0
+                   : !k.path.empty() && ::stat(k.path.c_str(), &other) == 0;
     if (known && same_file(st, other))
       return &k;
   }

@@ -53,9 +53,7 @@ public:
   caf::error write_whole(const std::string& text);
 
   /// "--out v.jsonl": how messages name it.
-  std::string name() const {
-    return option_ + " " + path_;
-  }
+  std::string name() const { return option_ + " " + path_; }
 
 private:
   friend caf::expected<output_file> claim_output(const std::string&,

@@ -10,8 +10,7 @@ namespace ij {
 
 class output_sink {
 public:
-  explicit output_sink(std::FILE* out) : out_(out) {
-  }
+  explicit output_sink(std::FILE* out) : out_(out) {}
 
   void write(const std::string& line);
 
@@ -20,15 +19,13 @@ public:
 
   void flush();
 
-  bool failed() const {
-    return failed_;
-  }
+  bool failed() const { return failed_; }
 
 private:
   std::FILE* out_;
   bool failed_ = false;
-  std::chrono::steady_clock::time_point last_flush_
-    = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_flush_ =
+    std::chrono::steady_clock::now();
 };
 
 } // namespace ij

@@ -5,8 +5,7 @@
 namespace ij {
 
 pair_source::pair_source(std::FILE* in, std::string name, std::size_t batch)
-  : name_(name), batch_(batch), reader_(in, std::move(name)) {
-}
+    : name_(name), batch_(batch), reader_(in, std::move(name)) {}
 
 void pair_source::echo(const pair_line& line) {
   if (++rejected_ > max_rejections_shown)
@@ -14,8 +13,7 @@ void pair_source::echo(const pair_line& line) {
   if (before_echo_)
     before_echo_();
   std::fprintf(stderr, "%s:%llu: rejected: %s\n", name_.c_str(),
-               static_cast<unsigned long long>(line.line),
-               line.reason.c_str());
+               static_cast<unsigned long long>(line.line), line.reason.c_str());
   if (rejected_ == max_rejections_shown)
     std::fprintf(stderr, "invjudge: further rejections are only recorded in "
                          "the audit\n");

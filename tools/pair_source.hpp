@@ -23,29 +23,22 @@ public:
 
   /// Reads `in` (not owned), named `name` in messages and records, `batch`
   /// pairs at a time.
-  pair_source(std::FILE* in, std::string name,
-              std::size_t batch = batch_pairs);
+  pair_source(std::FILE* in, std::string name, std::size_t batch = batch_pairs);
 
   /// The next batch (batch_source's contract). Never fails: a read error
   /// is a rejected line and the end of the input (above).
   caf::expected<input_state> next(input_batch& batch);
 
   /// True once the input is read to its end (or to a read error).
-  bool ended() const {
-    return ended_;
-  }
+  bool ended() const { return ended_; }
 
   /// True when reading stopped on a read error; `read_error()` says which
   /// (io_failed: where, why, and that the pairs before it were judged).
-  bool read_failed() const {
-    return reader_.failed();
-  }
+  bool read_failed() const { return reader_.failed(); }
   caf::error read_error() const;
 
   /// Called before a rejection is echoed (to clear a progress line).
-  void on_echo(std::function<void()> f) {
-    before_echo_ = std::move(f);
-  }
+  void on_echo(std::function<void()> f) { before_echo_ = std::move(f); }
 
 private:
   void echo(const pair_line& line);

@@ -7,9 +7,8 @@
 namespace ij {
 
 progress_bar::progress_bar(std::FILE* out, std::optional<std::uint64_t> total)
-  : out_(out), total_(total), start_(std::chrono::steady_clock::now()),
-    last_(start_ - std::chrono::seconds(1)) {
-}
+    : out_(out), total_(total), start_(std::chrono::steady_clock::now()),
+      last_(start_ - std::chrono::seconds(1)) {}
 
 void progress_bar::set_status(std::function<std::string()> status) {
   status_ = std::move(status);
@@ -30,10 +29,12 @@ void progress_bar::draw(std::uint64_t done, std::uint64_t faults) {
   std::string status = status_ ? status_() : std::string{};
   if (total_ && *total_ > 0) {
     constexpr int width = 30;
-    auto filled = static_cast<int>(width * std::min(1.0, double(done) / double(*total_)));
-    bar = "[" + std::string(filled, '#') + std::string(width - filled, '.') + "] ";
-    std::fprintf(out_, "\r%s%llu/%llu pairs  %.0f/s  faults %llu%s\x1b[K", bar.c_str(),
-                 static_cast<unsigned long long>(done),
+    auto filled =
+      static_cast<int>(width * std::min(1.0, double(done) / double(*total_)));
+    bar =
+      "[" + std::string(filled, '#') + std::string(width - filled, '.') + "] ";
+    std::fprintf(out_, "\r%s%llu/%llu pairs  %.0f/s  faults %llu%s\x1b[K",
+                 bar.c_str(), static_cast<unsigned long long>(done),
                  static_cast<unsigned long long>(*total_), rate,
                  static_cast<unsigned long long>(faults), status.c_str());
   } else {

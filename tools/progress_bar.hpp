@@ -1,8 +1,8 @@
 #pragma once
 // A one-line progress display on stderr for interactive runs: pairs done (of
 // the total when known), rate per second, faults, and a status text from the
-// caller (the judges' current adaptive in-flight caps). Redrawn at most 10 times
-// per second; never used when stderr is not a terminal.
+// caller (the judges' current adaptive in-flight caps). Redrawn at most 10
+// times per second; never used when stderr is not a terminal.
 #include <chrono>
 #include <cstdint>
 #include <cstdio>

@@ -23,16 +23,19 @@ std::string panel_block(const panel_summary& p) {
                                       : std::string{"Fleiss' kappa"};
   std::vector<std::vector<std::string>> rows{
     {"rule", p.rule + " (a pair is decided when "
-               + (p.rule == "unanimous" ? std::string{"every judge gives"}
-                                        : std::string{"more than half of the judges give"})
+               + (p.rule == "unanimous"
+                    ? std::string{"every judge gives"}
+                    : std::string{"more than half of the judges give"})
                + " the same decided outcome)"},
     {"judges", joined(p.judges)},
     {"pairs the panel judged", fmt("%llu (canaries are not pairs; absent pairs "
-                                   "are not judged)", ull(p.pairs))},
+                                   "are not judged)",
+                                   ull(p.pairs))},
     {"tiers", fmt("all agree %llu, majority %llu, split %llu", ull(p.all),
                   ull(p.majority), ull(p.split))},
     {"rated pairs", fmt("%llu (no judge faulted: the pairs the statistics "
-                        "below are over)", ull(p.rated))}};
+                        "below are over)",
+                        ull(p.rated))}};
   if (p.rated > 0) {
     rows.push_back({"raw agreement (every judge the same)",
                     percent_interval(p.raw, p.raw_lo, p.raw_hi)});
@@ -45,8 +48,8 @@ std::string panel_block(const panel_summary& p) {
     rows.push_back({"agreement", "no pair rated by every judge (faults or "
                                  "absent answers)"});
   }
-  auto out = "<h3>The panel</h3>"
-             + table("panel", "", {"panel", "value"}, rows, "left");
+  auto out =
+    "<h3>The panel</h3>" + table("panel", "", {"panel", "value"}, rows, "left");
   if (p.confusion.empty())
     return out + none("No labelled pairs: no judge against the labels.");
   std::vector<std::vector<std::string>> conf;
@@ -73,10 +76,9 @@ std::string couples_block(const audit_digest& d) {
   for (auto& a : d.agreements) {
     labels.push_back(a.a + " / " + a.b);
     raw.push_back(std::round(1000 * a.raw.value) / 1000);
-    rows.push_back({a.a + " / " + a.b, fmt("%llu", ull(a.pairs)),
-                    fmt("%llu", ull(a.agree)),
-                    percent_interval(a.raw.value, a.raw.lo, a.raw.hi),
-                    kappa_text(a.kappa)});
+    rows.push_back(
+      {a.a + " / " + a.b, fmt("%llu", ull(a.pairs)), fmt("%llu", ull(a.agree)),
+       percent_interval(a.raw.value, a.raw.lo, a.raw.hi), kappa_text(a.kappa)});
   }
   auto caption = d.panel ? "Each couple of judges, on the pairs every panel "
                            "judge rated (outcomes EQUIVALENT, DIFFERENT, "
@@ -85,14 +87,14 @@ std::string couples_block(const audit_digest& d) {
                            "answered (majority decisions EQUIVALENT, "
                            "DIFFERENT, ABSTAIN)";
   return (d.panel ? "<h3>Each couple of judges</h3>" : "")
-         + figure(svg::bar_chart("plot-agreement",
-                                 "raw agreement per couple of judges (numbers "
-                                 "in the table below)",
-                                 labels, raw, "#59a14f"),
-                  table("agreement", caption,
-                        {"judges", "pairs", "agree", "raw agreement",
-                         "Cohen's kappa"},
-                        rows));
+         + figure(
+           svg::bar_chart("plot-agreement",
+                          "raw agreement per couple of judges (numbers "
+                          "in the table below)",
+                          labels, raw, "#59a14f"),
+           table("agreement", caption,
+                 {"judges", "pairs", "agree", "raw agreement", "Cohen's kappa"},
+                 rows));
 }
 
 } // namespace
@@ -129,35 +131,39 @@ std::string cascade_section(const audit_digest& d) {
                            / static_cast<double>(c.rules_decided))
                  : std::string{"-"};
   std::vector<std::vector<std::string>> paths{
-    {"pairs into the cascade", fmt("%llu (canaries are not pairs)", ull(c.pairs))},
-    {"decided by the rules (" + c.rules + ")", fmt("%llu", ull(c.rules_decided))},
-    {"sent on to " + c.llm + " (rules undecided)", fmt("%llu", ull(c.fallback))},
+    {"pairs into the cascade",
+     fmt("%llu (canaries are not pairs)", ull(c.pairs))},
+    {"decided by the rules (" + c.rules + ")",
+     fmt("%llu", ull(c.rules_decided))},
+    {"sent on to " + c.llm + " (rules undecided)",
+     fmt("%llu", ull(c.fallback))},
     {"rule-decided pairs audited by " + c.llm,
      fmt("%llu of %llu: ", ull(c.audited), ull(c.rules_decided)) + share
        + " (configured audit rate " + percent(c.audit_rate) + ")"},
-    {"judge calls", fmt("rules %llu, LLM %llu", ull(c.rules_calls),
-                        ull(c.llm_calls))}};
+    {"judge calls",
+     fmt("rules %llu, LLM %llu", ull(c.rules_calls), ull(c.llm_calls))}};
   std::vector<std::vector<std::string>> audit{
     {"the LLM agreed", fmt("%llu", ull(c.audit_agree))},
     {"the LLM DISAGREED", fmt("%llu", ull(c.audit_disagree))},
     {"the LLM was undecided", fmt("%llu", ull(c.audit_undecided))},
     {"rules' live precision (95%)",
-     precision.n == 0 ? std::string{"no audited pair the LLM decided"}
-                      : percent_interval(precision.value, precision.lo,
-                                         precision.hi)
-                          + fmt(" over %llu audited pairs", ull(precision.n))},
+     precision.n == 0
+       ? std::string{"no audited pair the LLM decided"}
+       : percent_interval(precision.value, precision.lo, precision.hi)
+           + fmt(" over %llu audited pairs", ull(precision.n))},
     {"EQUIVALENT confirmed", fmt("%llu of %llu", ull(c.equivalent_confirmed),
                                  ull(c.equivalent_checked))},
     {"DIFFERENT confirmed", fmt("%llu of %llu", ull(c.different_confirmed),
                                 ull(c.different_checked))}};
-  return section("cascade", "Cascade",
-                 "Rules first: the rule judge decides the pairs it can read, "
-                 "the LLM judge the rest; a seeded share of the rule-decided "
-                 "pairs goes to the LLM judge as well (the audit), which "
-                 "measures the rules' precision live (Wilson interval).",
-                 table("cascade-paths", "Paths", {"path", "pairs"}, paths, "left")
-                   + table("cascade-audit", "The audit of the rules",
-                           {"finding", "value"}, audit, "left"));
+  return section(
+    "cascade", "Cascade",
+    "Rules first: the rule judge decides the pairs it can read, "
+    "the LLM judge the rest; a seeded share of the rule-decided "
+    "pairs goes to the LLM judge as well (the audit), which "
+    "measures the rules' precision live (Wilson interval).",
+    table("cascade-paths", "Paths", {"path", "pairs"}, paths, "left")
+      + table("cascade-audit", "The audit of the rules", {"finding", "value"},
+              audit, "left"));
 }
 
 } // namespace ij

@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 
 #include "core/audit/audit_chain.hpp"
-#include "tools/audit_digest.hpp"
 #include "messages/error.hpp"
+#include "tools/audit_digest.hpp"
 #include "tools/exit_codes.hpp"
 #include "tools/final_hash_check.hpp"
 #include "tools/html_report.hpp"
@@ -62,7 +62,8 @@ int report_command(const std::string& audit_path, const std::string& html_path,
     return exit_code::bad_input;
   }
   // The page never lands on the audit, nor replaces a file unasked.
-  auto out = claim_output("--html", html_path, force, {{"the audit", audit_path}});
+  auto out =
+    claim_output("--html", html_path, force, {{"the audit", audit_path}});
   if (!out) {
     say(context_of(out.error()));
     return exit_code::bad_input;

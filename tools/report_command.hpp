@@ -1,7 +1,7 @@
 #pragma once
 // `invjudge report AUDIT.jsonl --html REPORT.html [--allow-unverified]
-// [--expect-hash HEX]`: the run's report as one self-contained HTML page (tools/html_report), made
-// from the audit trail alone.
+// [--expect-hash HEX]`: the run's report as one self-contained HTML page
+// (tools/html_report), made from the audit trail alone.
 #include <string>
 
 namespace ij {

@@ -23,9 +23,7 @@ struct run_batches {
   /// The batched judges among `bound`.
   void take(const std::vector<judge_binding>& bound);
 
-  bool any() const {
-    return !judges.empty();
-  }
+  bool any() const { return !judges.empty(); }
 
   /// Hands each batched judge the resumed audit's open batches (submitted,
   /// not ended; pending, never submitted): polled, never submitted again.

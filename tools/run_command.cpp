@@ -20,8 +20,8 @@
 #include <caf/scoped_actor.hpp>
 
 #include "actors/audit_file.hpp"
-#include "actors/judge_directory.hpp"
 #include "actors/host_connector.hpp"
+#include "actors/judge_directory.hpp"
 #include "actors/judge_host.hpp"
 #include "actors/local_workers.hpp"
 #include "actors/remoting.hpp"
@@ -32,15 +32,16 @@
 #include "adapters/redaction.hpp"
 #include "adapters/response_cache.hpp"
 #include "core/budgets/fault_budget.hpp"
-#include "core/session/run_id.hpp"
-#include "core/session/run_tag.hpp"
-#include "core/session/fault_reason_tally.hpp"
 #include "core/hosts/host_address.hpp"
 #include "core/hosts/judge_match.hpp"
-#include "messages/registration.hpp"
+#include "core/session/fault_reason_tally.hpp"
+#include "core/session/run_id.hpp"
+#include "core/session/run_tag.hpp"
 #include "messages/error.hpp"
+#include "messages/registration.hpp"
 #include "runio/calibration_file.hpp"
 #include "runio/prompt_file.hpp"
+#include "runio/verdict_output.hpp"
 #include "tools/config_file.hpp"
 #include "tools/exit_codes.hpp"
 #include "tools/input_source.hpp"
@@ -52,7 +53,6 @@
 #include "tools/run_batches.hpp"
 #include "tools/run_report.hpp"
 #include "tools/strict_check.hpp"
-#include "runio/verdict_output.hpp"
 
 namespace ij {
 
@@ -68,7 +68,7 @@ struct prepared_run {
   std::vector<judge_binding> judges;
   input_source input;
   std::optional<std::uint64_t> total; // pairs, when known (progress)
-  output_file out_file; // --out, when given
+  output_file out_file;               // --out, when given
   std::FILE* out = stdout;
   std::string audit_path;
   /// --resume: the audit opened (locked, cut) and what it holds.
@@ -107,13 +107,12 @@ caf::expected<run_config> resume_config(const run_options& opts,
   return std::move(*cfg);
 }
 
-
 // What the run reads: its outputs must be none of them (tools/output_file).
-std::vector<kept_file> run_inputs(const run_options& opts, const run_config& cfg,
-                                  std::FILE* pairs) {
-  std::vector<kept_file> in{
-    {"the pairs file", opts.pairs_path == "-" ? "" : opts.pairs_path,
-     pairs ? ::fileno(pairs) : -1}};
+std::vector<kept_file> run_inputs(const run_options& opts,
+                                  const run_config& cfg, std::FILE* pairs) {
+  std::vector<kept_file> in{{"the pairs file",
+                             opts.pairs_path == "-" ? "" : opts.pairs_path,
+                             pairs ? ::fileno(pairs) : -1}};
   if (!opts.config_path.empty())
     in.push_back({"the configuration", opts.config_path});
   if (!cfg.calibration.empty())
@@ -237,12 +236,13 @@ int check_strict(const run_options& opts, input_source& input,
 // configuration's, else a fresh name created exclusively here.
 int prepare_destinations(const run_options& opts, prepared_run& run) {
   if (run.audit_path.empty()) // --resume sets it
-    run.audit_path = !opts.audit_path.empty() ? opts.audit_path
-                                              : run.config.audit_path;
+    run.audit_path =
+      !opts.audit_path.empty() ? opts.audit_path : run.config.audit_path;
   auto inputs = run_inputs(opts, run.config, run.input.stream());
   if (!run.resume)
-    if (auto err = refuse_input_as_output(
-          opts.audit_path.empty() ? "audit.path" : "--audit", run.audit_path, inputs)) {
+    if (auto err = refuse_input_as_output(opts.audit_path.empty() ? "audit.path"
+                                                                  : "--audit",
+                                          run.audit_path, inputs)) {
       say(context_of(err));
       return exit_code::bad_input;
     }
@@ -302,9 +302,8 @@ std::string hosts_status(const std::vector<worker_load>& workers) {
   std::string out = "  hosts " + std::to_string(up) + "/"
                     + std::to_string(hosts.size()) + " up:";
   for (auto& [name, h] : hosts)
-    out += " " + name + (h.up ? "" : " (down)") + " "
-           + std::to_string(h.served) + " votes " + std::to_string(h.faults)
-           + " faults;";
+    out += " " + name + (h.up ? "" : " (down)") + " " + std::to_string(h.served)
+           + " votes " + std::to_string(h.faults) + " faults;";
   out.pop_back();
   return out;
 }
@@ -321,8 +320,7 @@ struct run_view {
   bool stopped_for_faults = false;
 
   run_view(std::FILE* out, double max_fault_rate, pair_source& src)
-    : sink(out), faults(max_fault_rate), source(src) {
-  }
+      : sink(out), faults(max_fault_rate), source(src) {}
 
   std::optional<std::string> stop_reason() {
     if (interrupt_requested())
@@ -391,7 +389,8 @@ std::vector<std::string> judge_keys(const run_config& cfg) {
   return keys;
 }
 
-std::string redact_keys(std::string text, const std::vector<std::string>& keys) {
+std::string redact_keys(std::string text,
+                        const std::vector<std::string>& keys) {
   for (auto& k : keys)
     text = redact(std::move(text), k);
   return text;
@@ -400,7 +399,8 @@ std::string redact_keys(std::string text, const std::vector<std::string>& keys) 
 // The end of a run in words and an exit code: 4 when it did not complete,
 // 2 when the input could not be read to its end, else 0.
 int conclude(const run_outcome& out, run_view& view, const run_options& opts,
-             const std::string& audit_path, const std::vector<std::string>& keys) {
+             const std::string& audit_path,
+             const std::vector<std::string>& keys) {
   view.sink.flush();
   if (view.bar)
     view.bar->clear();
@@ -458,8 +458,8 @@ connect_hosts(caf::actor_system& sys, caf::scoped_actor& self,
   own.message_types = registered_message_types(sys.config());
   auto mm = connection_manager(sys, cfg.connection.tls());
   for (auto& h : cfg.hosts)
-    out.push_back(sys.spawn(host_connector, h, cfg.connection, directory, mm,
-                            own));
+    out.push_back(
+      sys.spawn(host_connector, h, cfg.connection, directory, mm, own));
   // Connect, hello, list and join each take connect_timeout at most.
   auto bound = 4 * cfg.connection.connect_timeout + std::chrono::seconds(1);
   for (auto& c : out)
@@ -472,8 +472,7 @@ connect_hosts(caf::actor_system& sys, caf::scoped_actor& self,
             say("warning: " + e.detail + "; retrying in the background");
         },
         [&](caf::error& err) {
-          say("warning: a host connector did not answer: "
-              + render_error(err));
+          say("warning: a host connector did not answer: " + render_error(err));
         });
   return out;
 }
@@ -555,11 +554,11 @@ int follow_run(caf::scoped_actor& self, const run_actor& session,
                const std::string& tag) {
   // Batches no larger than half the window, so that a small window bounds
   // what is in flight (two batches may wait for the session's answer).
-  std::size_t batch = opts.window == 0
-                        ? pair_source::batch_pairs
-                        : std::max<std::size_t>(
-                            1, std::min<std::size_t>(pair_source::batch_pairs,
-                                                     opts.window / 2));
+  std::size_t batch =
+    opts.window == 0
+      ? pair_source::batch_pairs
+      : std::max<std::size_t>(
+        1, std::min<std::size_t>(pair_source::batch_pairs, opts.window / 2));
   pair_source source{run.input.stream(), run.input.name(), batch};
   run_view view{run.out, run.config.max_fault_rate, source};
   if (shows_progress(opts)) {
@@ -575,11 +574,11 @@ int follow_run(caf::scoped_actor& self, const run_actor& session,
   // Whatever stops the run (Ctrl-C, a closed output, too many faults)
   // cancels its batches at the provider, bounded in time, once the session
   // knows: the votes they held end as the cancelled run's, not as verdicts.
-  on.cancelled = [&run, tag] { run.batches.cancel(tag, std::chrono::seconds(10)); };
+  on.cancelled = [&run, tag] {
+    run.batches.cancel(tag, std::chrono::seconds(10));
+  };
   auto outcome = drive_run(
-    self, session,
-    [&source](input_batch& b) { return source.next(b); },
-    on);
+    self, session, [&source](input_batch& b) { return source.next(b); }, on);
   return conclude(outcome, view, opts, run.audit_path, judge_keys(run.config));
 }
 
@@ -638,8 +637,7 @@ int run_command(const run_options& opts) {
     return exit_code::bad_input;
   }
   if (opts.strict)
-    if (auto code = check_strict(opts, run.input, run);
-        code != exit_code::ok)
+    if (auto code = check_strict(opts, run.input, run); code != exit_code::ok)
       return code;
   if (auto code = prepare_destinations(opts, run); code != exit_code::ok)
     return code;

@@ -1,11 +1,10 @@
 #include "tools/run_report.hpp"
 
 #include <algorithm>
-
 #include <cstdio>
 
-#include "core/calibration/calibration.hpp"
 #include "core/agreement/cascade_tally.hpp"
+#include "core/calibration/calibration.hpp"
 #include "core/verdicts/verdict_table.hpp"
 
 namespace ij {
@@ -39,8 +38,9 @@ std::string panel_lines(const panel_summary& p) {
     out += "    agreement: no pair rated by every judge (faults or absent "
            "answers)\n";
   } else {
-    out += fmt("    raw agreement %.1f%% [%.1f%%, %.1f%%] over %llu rated pairs; ",
-               pct(p.raw), pct(p.raw_lo), pct(p.raw_hi), ull(p.rated));
+    out +=
+      fmt("    raw agreement %.1f%% [%.1f%%, %.1f%%] over %llu rated pairs; ",
+          pct(p.raw), pct(p.raw_lo), pct(p.raw_hi), ull(p.rated));
     auto kind = p.kappa_kind == "cohen" ? "Cohen's" : "Fleiss'";
     if (!p.kappa_defined)
       out += fmt("%s kappa undefined (every rating in one class)\n", kind);
@@ -50,7 +50,8 @@ std::string panel_lines(const panel_summary& p) {
     else
       out += fmt("%s kappa %.3f [%.3f, %.3f]\n", kind, p.kappa, p.kappa_lo,
                  p.kappa_hi);
-    out += fmt("    (intervals at %.0f%%: Wilson for the agreement, jackknife for kappa)\n",
+    out += fmt("    (intervals at %.0f%%: Wilson for the agreement, jackknife "
+               "for kappa)\n",
                conf);
   }
   if (!p.confusion.empty()) {
@@ -58,7 +59,8 @@ std::string panel_lines(const panel_summary& p) {
                "EQUIVALENT", "DIFFERENT", "NEITHER");
     for (auto& c : p.confusion) {
       auto cell = [&](std::size_t row) {
-        return fmt("%llu/%llu", ull(c.cells[2 * row]), ull(c.cells[2 * row + 1]));
+        return fmt("%llu/%llu", ull(c.cells[2 * row]),
+                   ull(c.cells[2 * row + 1]));
       };
       out += fmt("    %-32s %14s %14s %14s\n", c.judge.c_str(), cell(0).c_str(),
                  cell(1).c_str(), cell(2).c_str());
@@ -68,17 +70,19 @@ std::string panel_lines(const panel_summary& p) {
 }
 
 std::string cascade_lines(const cascade_summary& c, double alpha) {
-  std::string out = "  cascade: " + c.rules + " first, " + c.llm
-                    + fmt(" on the rest; audit rate %.1f%%\n", pct(c.audit_rate));
-  out += fmt("    %llu pairs: %llu decided by the rules, %llu sent on (rules "
-             "undecided), %llu rule-decided pairs audited\n",
-             ull(c.pairs), ull(c.rules_decided), ull(c.fallback),
-             ull(c.audited));
+  std::string out =
+    "  cascade: " + c.rules + " first, " + c.llm
+    + fmt(" on the rest; audit rate %.1f%%\n", pct(c.audit_rate));
+  out +=
+    fmt("    %llu pairs: %llu decided by the rules, %llu sent on (rules "
+        "undecided), %llu rule-decided pairs audited\n",
+        ull(c.pairs), ull(c.rules_decided), ull(c.fallback), ull(c.audited));
   if (c.audited > 0) {
     auto checked = c.audit_agree + c.audit_disagree;
-    out += fmt("    audit: %llu agree, %llu DISAGREE, %llu LLM undecided (95%% intervals)",
-               ull(c.audit_agree), ull(c.audit_disagree),
-               ull(c.audit_undecided));
+    out +=
+      fmt("    audit: %llu agree, %llu DISAGREE, %llu LLM undecided (95%% "
+          "intervals)",
+          ull(c.audit_agree), ull(c.audit_disagree), ull(c.audit_undecided));
     if (checked > 0) {
       auto p = rules_precision(c, alpha); // as the report states it
       out += fmt("; rules precision %.1f%% [%.1f%%, %.1f%%] (EQUIVALENT "
@@ -102,8 +106,7 @@ std::string cascade_lines(const cascade_summary& c, double alpha) {
       out += fmt(", ~%.0f / ~%.0f tokens", e.input_tokens, e.output_tokens);
     out += fmt(" (saved ~%.0f calls, %.1f%%)", e.saved_calls,
                pct(e.saved_calls / e.calls));
-  }
-  else if (c.pairs > 0)
+  } else if (c.pairs > 0)
     out += "; the LLM judge was never asked (an LLM-only run: every pair)";
   out += "\n";
   return out;
@@ -118,12 +121,13 @@ std::string spend_lines(const std::vector<judge_spend>& spend) {
                         "input tokens       output tokens            cost  "
                         "refused\n");
   for (auto& s : spend) {
-    auto calls = fmt("%llu", ull(s.calls)) + limit_text(s.has_max_calls, s.max_calls);
+    auto calls =
+      fmt("%llu", ull(s.calls)) + limit_text(s.has_max_calls, s.max_calls);
     auto in = fmt("%llu", ull(s.input_tokens))
               + limit_text(s.has_max_input_tokens, s.max_input_tokens);
     auto outt = fmt("%llu", ull(s.output_tokens))
                 + limit_text(s.has_max_output_tokens, s.max_output_tokens);
-    auto cost = !s.priced ? std::string{"-"}
+    auto cost = !s.priced        ? std::string{"-"}
                 : s.has_max_cost ? fmt("%.4f/%.4f", s.cost, s.max_cost)
                                  : fmt("%.4f", s.cost);
     out += fmt("    %-28s %13s %19s %19s %15s %8llu\n", s.judge.c_str(),
@@ -139,12 +143,14 @@ std::string render_judge_watch(const run_summary& s) {
   std::string out;
   // Issue 29: pairs no judge was asked about, pairs carrying a verdict.
   if (s.screened > 0 || s.flagged > 0)
-    out += fmt("  guarded pairs: %llu screened (an answer states no result: ABSTAIN, no "
-               "call), %llu with a planted verdict (flags in the audit's vote records)\n",
-               ull(s.screened), ull(s.flagged));
+    out += fmt(
+      "  guarded pairs: %llu screened (an answer states no result: ABSTAIN, no "
+      "call), %llu with a planted verdict (flags in the audit's vote "
+      "records)\n",
+      ull(s.screened), ull(s.flagged));
   if (s.canaries > 0) {
-    out += fmt("  canaries: %llu judged (not counted as pairs)\n",
-               ull(s.canaries));
+    out +=
+      fmt("  canaries: %llu judged (not counted as pairs)\n", ull(s.canaries));
     out += fmt("    %-32s %9s %7s %12s %9s %9s  %s\n", "judge", "answered",
                "failed", "false equiv", "decided", "identity", "alarm");
     for (auto& t : s.canary_tallies)
@@ -154,10 +160,11 @@ std::string render_judge_watch(const run_summary& s) {
                  ull(t.failed_identity), t.alarmed ? "FIRED" : "-");
   }
   for (auto& a : s.alarms)
-    out += fmt("  BIAS ALARM: judge %s, %s (%llu of %llu failed), at canary "
-               "%llu; action %s\n",
-               a.judge.c_str(), a.mode.c_str(), ull(a.failures),
-               ull(a.observations), ull(a.at_canary), std::string{to_string(a.action)}.c_str());
+    out +=
+      fmt("  BIAS ALARM: judge %s, %s (%llu of %llu failed), at canary "
+          "%llu; action %s\n",
+          a.judge.c_str(), a.mode.c_str(), ull(a.failures), ull(a.observations),
+          ull(a.at_canary), std::string{to_string(a.action)}.c_str());
   if (!s.position_bias.empty()) {
     out += "  position bias (order balancing: the decision changed when A and "
            "B were swapped)\n";
@@ -180,8 +187,8 @@ std::string judge_calls_line(const run_summary& s) {
                  ull(s.calls_refused_breaker), ull(s.calls_refused_budget));
   if (s.cached > 0)
     out += fmt(", %llu from the cache", ull(s.cached));
-  auto routed = recorded_sent + s.calls_refused_breaker + s.calls_refused_budget
-                + s.cached;
+  auto routed =
+    recorded_sent + s.calls_refused_breaker + s.calls_refused_budget + s.cached;
   if (s.judge_calls > routed)
     out += fmt(", %llu taken by no worker", ull(s.judge_calls - routed));
   out += fmt("; %llu skipped by early stop; %llu faults\n",
@@ -208,7 +215,8 @@ void run_report::add(const single_verdict& v) {
     ++by_rule_[r];
   if (label) {
     ++labelled_;
-    std::size_t row = !v.outcome.equivalent ? 2 : (*v.outcome.equivalent ? 0 : 1);
+    std::size_t row =
+      !v.outcome.equivalent ? 2 : (*v.outcome.equivalent ? 0 : 1);
     ++confusion_[row][*label ? 0 : 1];
     if (auto pe = v.outcome.probability; pe >= 0) {
       auto score = score_pair(pe, *label); // as the report scores it
@@ -227,12 +235,14 @@ std::string run_report::render(const run_summary& s,
                                const std::string& audit_path,
                                bool interrupted) const {
   std::string out;
-  out += fmt("invjudge: run %s: %llu pairs judged, %llu items, %llu input lines rejected\n",
+  out += fmt("invjudge: run %s: %llu pairs judged, %llu items, %llu input "
+             "lines rejected\n",
              interrupted ? "INTERRUPTED" : "complete", ull(pairs_), ull(items_),
              ull(s.rejected));
-  static const char* rule_names[5] = {"I1 absent      NEITHER", "I2 fault       NEITHER",
-                                      "I3 undecided   NEITHER", "I4 equivalent  INVARIANT",
-                                      "I5 different   VIOLATED"};
+  static const char* rule_names[5] = {
+    "I1 absent      NEITHER", "I2 fault       NEITHER",
+    "I3 undecided   NEITHER", "I4 equivalent  INVARIANT",
+    "I5 different   VIOLATED"};
   out += "  pair verdicts by rule           pairs\n";
   for (std::size_t i = 0; i < 5; ++i)
     out += fmt("    %-26s %8llu\n", rule_names[i], ull(by_rule_[i]));
@@ -241,8 +251,9 @@ std::string run_report::render(const run_summary& s,
              ull(items_by_verdict_[2]));
   out += judge_calls_line(s);
   if (s.cached > 0)
-    out += fmt("  cached: %llu judge record(s) reused from the response cache\n",
-               ull(s.cached));
+    out +=
+      fmt("  cached: %llu judge record(s) reused from the response cache\n",
+          ull(s.cached));
   if (!s.usage.empty()) {
     out += fmt("    %-32s %10s %8s %14s %14s\n", "judge", "calls", "faults",
                "input tokens", "output tokens");
@@ -272,7 +283,8 @@ std::string run_report::render(const run_summary& s,
   if (!s.spend.empty())
     out += spend_lines(s.spend);
   if (labelled_ > 0) {
-    out += fmt("  comparator outcome x label (%llu labelled pairs)\n", ull(labelled_));
+    out += fmt("  comparator outcome x label (%llu labelled pairs)\n",
+               ull(labelled_));
     out += fmt("    %-12s %12s %12s\n", "outcome", "label true", "label false");
     static const char* rows[3] = {"true", "false", "neither"};
     for (std::size_t r = 0; r < 3; ++r)
@@ -282,7 +294,8 @@ std::string run_report::render(const run_summary& s,
     auto decided = right + confusion_[0][1] + confusion_[1][0];
     if (decided > 0)
       out += fmt("    decided %llu of %llu; correct when decided: %.1f%%\n",
-                 ull(decided), ull(labelled_), 100.0 * double(right) / double(decided));
+                 ull(decided), ull(labelled_),
+                 100.0 * double(right) / double(decided));
     if (!calibrated_.empty())
       out += fmt("    calibrated probability: ECE %.4f, Brier %.4f over %llu "
                  "labelled pairs\n",

@@ -23,15 +23,9 @@ public:
   /// Counts one item's statistical verdict.
   void add(const statistical_verdict& v);
 
-  std::uint64_t pairs() const {
-    return pairs_;
-  }
-  std::uint64_t items() const {
-    return items_;
-  }
-  std::uint64_t faults() const {
-    return by_rule_[1];
-  }
+  std::uint64_t pairs() const { return pairs_; }
+  std::uint64_t items() const { return items_; }
+  std::uint64_t faults() const { return by_rule_[1]; }
 
   /// The table; `summary` holds the pipeline's totals (calls, tokens).
   std::string render(const run_summary& summary, const std::string& audit_path,
@@ -41,7 +35,8 @@ private:
   std::uint64_t pairs_ = 0;
   std::uint64_t items_ = 0;
   std::array<std::uint64_t, 5> by_rule_{};
-  std::array<std::uint64_t, 3> items_by_verdict_{}; // invariant, violated, neither
+  std::array<std::uint64_t, 3>
+    items_by_verdict_{}; // invariant, violated, neither
   /// [outcome: true, false, neither][label: true, false]
   std::array<std::array<std::uint64_t, 2>, 3> confusion_{};
   std::uint64_t labelled_ = 0;

@@ -3,10 +3,10 @@
 #include <cstdio>
 #include <iostream>
 
+#include "adapters/adapter_factory.hpp"
 #include "adapters/llm_judge_comparator.hpp"
 #include "adapters/self_test.hpp"
 #include "tools/config_file.hpp"
-#include "adapters/adapter_factory.hpp"
 #include "tools/exit_codes.hpp"
 
 namespace ij {
@@ -33,9 +33,11 @@ int selftest_command(const std::string& config_path,
     bool sends_other = j.spec.non_numeric_prompt
                        || (cfg->cascade && cfg->cascade->llm == j.spec.name);
     for (bool non_numeric : {false, true}) {
-      if (non_numeric && (!sends_other || opts.prompts.non_numeric == opts.prompts.numeric))
+      if (non_numeric
+          && (!sends_other || opts.prompts.non_numeric == opts.prompts.numeric))
         continue;
-      auto report = run_self_test(*j.adapter, opts, negative_controls(), {}, non_numeric);
+      auto report =
+        run_self_test(*j.adapter, opts, negative_controls(), {}, non_numeric);
       print_self_test_report(std::cout, report);
       all_passed = all_passed && report.passed();
     }

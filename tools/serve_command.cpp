@@ -11,16 +11,14 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/address.hpp>
 #include <boost/asio/signal_set.hpp>
-
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
-
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 
 #include "actors/system_config.hpp"
-#include "daemon/daemon_service.hpp"
 #include "core/config/serve_settings.hpp"
+#include "daemon/daemon_service.hpp"
 #include "daemon/http_server.hpp"
 #include "messages/error.hpp"
 #include "tools/exit_codes.hpp"
@@ -50,11 +48,10 @@ caf::error read_settings(const std::string& path, serve_settings& s) {
   std::ostringstream text;
   if (!in || !(text << in.rdbuf()))
     return make_error(errc::io_failed, path + ": cannot open");
-  serve_file_settings base{s.cache,        s.http.max_body_bytes,
-                           s.http.io_timeout, s.http.idle_timeout,
-                           s.grace,        s.http.threads,
-                           s.reply_timeout, s.keep_days,
-                           s.keep_runs};
+  serve_file_settings base{
+    s.cache,    s.http.max_body_bytes, s.http.io_timeout, s.http.idle_timeout,
+    s.grace,    s.http.threads,        s.reply_timeout,   s.keep_days,
+    s.keep_runs};
   auto read = parse_serve_settings(text.str(), path, base);
   if (!read)
     return read.error();
@@ -63,7 +60,8 @@ caf::error read_settings(const std::string& path, serve_settings& s) {
   s.http.io_timeout = read->io_timeout;
   s.http.idle_timeout = read->idle_timeout;
   s.grace = read->grace;
-  s.http.threads = static_cast<unsigned>(std::min<std::uint64_t>(read->threads, 64));
+  s.http.threads =
+    static_cast<unsigned>(std::min<std::uint64_t>(read->threads, 64));
   s.reply_timeout = read->reply_timeout;
   s.keep_days = read->keep_days;
   s.keep_runs = read->keep_runs;
@@ -208,8 +206,9 @@ int serve_command(const serve_options& opts) {
   s.http.streams = [&service](const http_request& req) {
     return service->open_stream(req);
   };
-  auto server = http_server::start(
-    s.http, [&service](const http_request& req) { return service->handle(req); });
+  auto server = http_server::start(s.http, [&service](const http_request& req) {
+    return service->handle(req);
+  });
   if (!server) {
     say(context_of(server.error()));
     return exit_code::bad_config;

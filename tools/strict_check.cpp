@@ -1,7 +1,7 @@
 #include "tools/strict_check.hpp"
 
-#include "tools/interrupt.hpp"
 #include "runio/pair_reader.hpp"
+#include "tools/interrupt.hpp"
 
 namespace ij {
 

@@ -3,8 +3,8 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -58,11 +58,14 @@ int exit_of(const api_reply& r) {
 
 // Ctrl-C (or SIGTERM) while the run is at the daemon: it goes on there.
 int interrupted(const std::string& server, const std::string& id) {
-  say("interrupted: run " + id + " goes on at the daemon (only this client "
-      "stopped); follow it again with `curl " + server + "/v1/runs/" + id
+  say("interrupted: run " + id
+      + " goes on at the daemon (only this client "
+        "stopped); follow it again with `curl "
+      + server + "/v1/runs/" + id
       + "/verdicts`, or cancel it with `curl -X DELETE " + server + "/v1/runs/"
-      + id + "` (add -H \"Authorization: Bearer $INVJUDGE_TOKEN\" when the "
-      "daemon has a token)");
+      + id
+      + "` (add -H \"Authorization: Bearer $INVJUDGE_TOKEN\" when the "
+        "daemon has a token)");
   return exit_code::incomplete;
 }
 
@@ -229,8 +232,8 @@ int submit_command(const submit_options& opts) {
     say(opts.config_path + ": not a JSON object");
     return exit_code::bad_config;
   }
-  auto created = api.request("POST", "/v1/runs",
-                             "{\"config\":" + config + "}", "application/json");
+  auto created = api.request("POST", "/v1/runs", "{\"config\":" + config + "}",
+                             "application/json");
   if (created.status != 201) {
     say("creating the run failed: " + reason_of(created));
     return exit_of(created);

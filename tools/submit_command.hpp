@@ -15,7 +15,7 @@ struct submit_options {
   std::string config_path; // empty: the daemon's embedded default
   bool follow = false;
   std::string out_path; // empty: standard output; needs follow
-  bool force = false;    // replace an existing out_path with content
+  bool force = false;   // replace an existing out_path with content
   /// https:// servers: the CA to verify the server with (empty: the
   /// system's); this client's certificate and key when the server asks.
   std::string tls_ca, tls_cert, tls_key;

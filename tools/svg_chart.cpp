@@ -42,12 +42,16 @@ std::string compact(double v) {
 
 // Starts a chart of w x h pixels, drawn at that size (never scaled, so the
 // layout's text widths hold); role img with its title for screen readers.
-std::string open(std::string_view id, std::string_view title, double w, double h) {
-  return fmt("<svg class=\"plot\" id=\"%s\" xmlns=\"http://www.w3.org/2000/svg\" "
-             "width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
-             "aria-labelledby=\"%s-title\">",
-             escape(id).c_str(), w, h, w, h, escape(id).c_str())
-         + "<title id=\"" + escape(id) + "-title\">" + escape(title) + "</title>";
+std::string open(std::string_view id, std::string_view title, double w,
+                 double h) {
+  return fmt(
+           "<svg class=\"plot\" id=\"%s\" xmlns=\"http://www.w3.org/2000/svg\" "
+           "width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+           "role=\"img\" "
+           "aria-labelledby=\"%s-title\">",
+           escape(id).c_str(), w, h, w, h, escape(id).c_str())
+         + "<title id=\"" + escape(id) + "-title\">" + escape(title)
+         + "</title>";
 }
 
 // `s` shortened with an ellipsis until it fits `max_width` at `size`.
@@ -57,7 +61,8 @@ std::string fitted(std::string_view s, double size, double max_width) {
   std::string out{s};
   while (!out.empty() && text_width(out + "\xE2\x80\xA6", size) > max_width) {
     out.pop_back();
-    while (!out.empty() && (static_cast<unsigned char>(out.back()) & 0xC0) == 0x80)
+    while (!out.empty()
+           && (static_cast<unsigned char>(out.back()) & 0xC0) == 0x80)
       out.pop_back(); // a whole UTF-8 sequence at a time
     if (!out.empty() && static_cast<unsigned char>(out.back()) >= 0xC0)
       out.pop_back();
@@ -71,8 +76,9 @@ std::string text(double x, double y, std::string_view s,
                  std::string_view anchor = "start", double size = 12,
                  double max_width = 1e9) {
   auto shown = fitted(s, size, max_width);
-  return fmt("<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.0f\" text-anchor=\"%s\">",
-             x, y, size, std::string{anchor}.c_str())
+  return fmt(
+           "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.0f\" text-anchor=\"%s\">",
+           x, y, size, std::string{anchor}.c_str())
          + escape(shown)
          + (shown == s ? std::string{} : "<title>" + escape(s) + "</title>")
          + "</text>";
@@ -98,8 +104,9 @@ std::pair<std::string, double> legend(const std::vector<std::string>& names,
       x = x0;
       y += 20;
     }
-    out += fmt("<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>",
-               x, y - 10, color(i));
+    out += fmt(
+      "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>", x,
+      y - 10, color(i));
     out += text(x + 16, y, names[i], "start", 12, right - x0 - 16);
     x += w + 18;
   }
@@ -129,8 +136,9 @@ std::string marker_labels(const std::vector<marker>& markers,
       rows.emplace_back();
     rows[r].emplace_back(x0, x0 + w);
     // A white halo keeps the words readable where a line crosses them.
-    auto label = text(on_right ? x + 3 : x - 3, y + 14.0 * static_cast<double>(r),
-                      markers[i].label, on_right ? "start" : "end", 10, w);
+    auto label =
+      text(on_right ? x + 3 : x - 3, y + 14.0 * static_cast<double>(r),
+           markers[i].label, on_right ? "start" : "end", 10, w);
     label.insert(std::string_view{"<text "}.size(),
                  "paint-order=\"stroke\" stroke=\"#fff\" stroke-width=\"3\" ");
     out += label;
@@ -235,8 +243,9 @@ std::string grouped_bars(std::string_view id, std::string_view title,
   for (std::size_t g = 0; g < labels.size(); ++g) {
     double gy = y0 + group * static_cast<double>(g);
     // The group's name, centred on its bars.
-    out += text(left - 8, gy + pitch * static_cast<double>(series.size()) / 2 + 2,
-                labels[g], "end", 12, label_w);
+    out +=
+      text(left - 8, gy + pitch * static_cast<double>(series.size()) / 2 + 2,
+           labels[g], "end", 12, label_w);
     for (std::size_t s = 0; s < series.size(); ++s) {
       double v = s < values.size() && g < values[s].size() ? values[s][g] : 0;
       double w = top > 0 ? span * v / top : 0;
@@ -259,18 +268,22 @@ std::string histograms(std::string_view id, std::string_view title,
   // bars, the bin labels.
   const double name_row = 20, count_row = 14, bin_row = 18, gap = 14;
   const double panel = name_row + count_row + bars + bin_row + gap;
-  double band = bins.empty() ? 0 : (width - left - right) / static_cast<double>(bins.size());
+  double band = bins.empty()
+                  ? 0
+                  : (width - left - right) / static_cast<double>(bins.size());
   double top = 0;
   for (auto& s : values)
     for (double v : s)
       top = std::max(top, v);
-  auto out = open(id, title, width, panel * static_cast<double>(series.size()) + 4);
+  auto out =
+    open(id, title, width, panel * static_cast<double>(series.size()) + 4);
   for (std::size_t s = 0; s < series.size(); ++s) {
     double y0 = panel * static_cast<double>(s);
     double base = y0 + name_row + count_row + bars;
     out += text(left, y0 + 15, series[s], "start", 12, width - left - right);
-    out += fmt("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>",
-               left, base, width - right, base);
+    out += fmt(
+      "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>",
+      left, base, width - right, base);
     for (std::size_t b = 0; b < bins.size(); ++b) {
       double v = s < values.size() && b < values[s].size() ? values[s][b] : 0;
       double x = left + band * static_cast<double>(b);
@@ -279,7 +292,8 @@ std::string histograms(std::string_view id, std::string_view title,
         out += fmt("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
                    "fill=\"%s\"/>",
                    x + band * 0.15, base - bh, band * 0.7, bh, color(s));
-        out += text(x + band / 2, base - bh - 3, compact(v), "middle", 10, band - 4);
+        out +=
+          text(x + band / 2, base - bh - 3, compact(v), "middle", 10, band - 4);
       }
       out += text(x + band / 2, base + 13, bins[b], "middle", 10, band - 4);
     }
@@ -308,7 +322,8 @@ std::string heat_grid(std::string_view id, std::string_view title,
     out += text(left - 8, y + 25, rows[r], "end", 12, left - 16);
     for (std::size_t c = 0; c < columns.size(); ++c) {
       auto n = r < counts.size() && c < counts[r].size() ? counts[r][c] : 0;
-      double shade = top > 0 ? static_cast<double>(n) / static_cast<double>(top) : 0;
+      double shade =
+        top > 0 ? static_cast<double>(n) / static_cast<double>(top) : 0;
       out += fmt("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" "
                  "fill=\"rgb(%d,%d,%d)\" stroke=\"#fff\"/>",
                  left + cell_w * static_cast<double>(c), y, cell_w, cell_h,
@@ -340,16 +355,19 @@ std::string step_lines(std::string_view id, std::string_view title,
     names.push_back(s.name);
   auto [keys, last] = legend(names, left, base + 56, width - 8);
   auto out = open(id, title, width, last + 10) + keys;
-  out += fmt("<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#333\"/>",
-             left, base, width - right, base);
-  out += fmt("<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#333\"/>",
-             left, top, left, base);
+  out += fmt(
+    "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#333\"/>",
+    left, base, width - right, base);
+  out += fmt(
+    "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#333\"/>",
+    left, top, left, base);
   // Axis words above the plot, away from the axis numbers.
   out += text(12, 16, y_label, "start", 12, width - 24);
   out += text(left - 6, sy(ymax) + 4, number(ymax), "end", 10);
   out += text(left - 6, base + 4, "0", "end", 10);
   out += text(sx(xmax), base + 14, number(xmax), "end", 10);
-  out += text((left + width) / 2.0, base + 32, x_label, "middle", 12, width - 24);
+  out +=
+    text((left + width) / 2.0, base + 32, x_label, "middle", 12, width - 24);
   for (std::size_t i = 0; i < series.size(); ++i) {
     std::string pts = fmt("%.1f,%.1f", sx(0), sy(0));
     double last_y = 0;
@@ -357,9 +375,10 @@ std::string step_lines(std::string_view id, std::string_view title,
       pts += fmt(" %.1f,%.1f %.1f,%.1f", sx(x), sy(last_y), sx(x), sy(y));
       last_y = y;
     }
-    out += fmt("<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
-               color(i))
-           + pts + "\"/>";
+    out +=
+      fmt("<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
+          color(i))
+      + pts + "\"/>";
   }
   for (auto& m : markers)
     out += fmt("<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" "
@@ -387,8 +406,9 @@ std::string interval_chart(std::string_view id, std::string_view title,
   double h = 40 + row * static_cast<double>(rows.size());
   auto out = open(id, title, width, h);
   for (double t : {0.0, 0.25, 0.5, 0.75, 1.0}) {
-    out += fmt("<line x1=\"%.1f\" y1=\"10\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#ddd\"/>",
-               left + span * t, left + span * t, h - 22);
+    out += fmt(
+      "<line x1=\"%.1f\" y1=\"10\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#ddd\"/>",
+      left + span * t, left + span * t, h - 22);
     out += text(left + span * t, h - 8, fmt("%.0f%%", 100 * t), "middle", 10);
   }
   for (std::size_t i = 0; i < rows.size(); ++i) {

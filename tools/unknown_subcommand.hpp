@@ -14,6 +14,7 @@ namespace ij {
 /// "unknown subcommand 'x' of audit (expected verify)". Empty otherwise
 /// (an option first, or every word known). Hidden subcommands count as
 /// known but are not listed.
-std::string unknown_subcommand(CLI::App& app, int argc, const char* const* argv);
+std::string unknown_subcommand(CLI::App& app, int argc,
+                               const char* const* argv);
 
 } // namespace ij

@@ -27,8 +27,8 @@ struct jack_value {
 
 // kappa +- z * jackknife SE over n subjects, clipped to [-1, 1].
 void jackknife_interval(kappa_estimate& out,
-                        const std::vector<jack_value>& values,
-                        std::uint64_t n, double alpha) {
+                        const std::vector<jack_value>& values, std::uint64_t n,
+                        double alpha) {
   if (!out.defined || n < 2)
     return;
   double mean = 0.0;
@@ -58,7 +58,8 @@ rate_estimate rate(std::uint64_t successes, std::uint64_t n, double alpha) {
   r.value = static_cast<double>(successes) / static_cast<double>(n);
   // The Wilson interval takes 32-bit counts: scale a longer run down, which
   // keeps the share and makes the interval a little wider, never narrower.
-  auto cap = static_cast<std::uint64_t>(std::numeric_limits<std::uint32_t>::max());
+  auto cap =
+    static_cast<std::uint64_t>(std::numeric_limits<std::uint32_t>::max());
   auto s = successes, m = n;
   if (m > cap) {
     s = static_cast<std::uint64_t>(static_cast<double>(s) * cap / m);
@@ -81,8 +82,7 @@ double normal_z(double alpha) {
 // --- Cohen -------------------------------------------------------------------
 
 cohen_table::cohen_table(std::size_t categories)
-  : k_(categories), cells_(categories * categories, 0) {
-}
+    : k_(categories), cells_(categories * categories, 0) {}
 
 void cohen_table::add(std::size_t first, std::size_t second,
                       std::uint64_t times) {
@@ -142,8 +142,7 @@ kappa_estimate cohen_table::kappa(double alpha) const {
 // --- Fleiss ------------------------------------------------------------------
 
 fleiss_table::fleiss_table(std::size_t raters, std::size_t categories)
-  : m_(raters), k_(categories) {
-}
+    : m_(raters), k_(categories) {}
 
 bool fleiss_table::add_counts(const std::vector<std::uint32_t>& counts,
                               std::uint64_t times) {

@@ -48,9 +48,7 @@ public:
 
   void add(std::size_t first, std::size_t second, std::uint64_t times = 1);
 
-  std::uint64_t subjects() const {
-    return n_;
-  }
+  std::uint64_t subjects() const { return n_; }
   std::uint64_t cell(std::size_t first, std::size_t second) const {
     return cells_[first * k_ + second];
   }
@@ -81,9 +79,7 @@ public:
   /// One subject given by each rater's category.
   void add_ratings(const std::vector<std::size_t>& ratings);
 
-  std::uint64_t subjects() const {
-    return n_;
-  }
+  std::uint64_t subjects() const { return n_; }
 
   /// Share of subjects on which all raters agree.
   rate_estimate unanimous(double alpha) const;

@@ -16,8 +16,7 @@ std::string_view to_string(cascade_path p) {
   return "rules";
 }
 
-bool cascade_audits(std::uint64_t seed, std::string_view pair_id,
-                    double rate) {
+bool cascade_audits(std::uint64_t seed, std::string_view pair_id, double rate) {
   if (rate <= 0.0)
     return false;
   if (rate >= 1.0)
@@ -42,7 +41,8 @@ bool cascade_non_numeric(const std::vector<judge_record>& rules_records) {
   for (auto& rec : rules_records) {
     if (rec.transport_failed || rec.decision == judge_decision::parse_error)
       continue;
-    return !(parse_exact_number(rec.numeric_a) && parse_exact_number(rec.numeric_b));
+    return !(parse_exact_number(rec.numeric_a)
+             && parse_exact_number(rec.numeric_b));
   }
   return true;
 }

@@ -16,7 +16,6 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
-
 #include <vector>
 
 #include "messages/equivalence_outcome.hpp"
@@ -33,8 +32,7 @@ enum class cascade_path { rules, fallback, audited };
 std::string_view to_string(cascade_path p);
 
 /// Whether a rule-decided pair also goes to the LLM judge (rate in [0, 1]).
-bool cascade_audits(std::uint64_t seed, std::string_view pair_id,
-                    double rate);
+bool cascade_audits(std::uint64_t seed, std::string_view pair_id, double rate);
 
 /// The rule judge's outcome decides the pair (true or false, no fault);
 /// otherwise the pair goes to the LLM judge.

@@ -68,7 +68,8 @@ llm_only_estimate estimate_llm_only(const cascade_summary& s) {
   e.input_tokens = static_cast<double>(s.llm_input_tokens) * per;
   e.output_tokens = static_cast<double>(s.llm_output_tokens) * per;
   e.saved_calls = e.calls - static_cast<double>(s.llm_calls);
-  e.saved_input_tokens = e.input_tokens - static_cast<double>(s.llm_input_tokens);
+  e.saved_input_tokens =
+    e.input_tokens - static_cast<double>(s.llm_input_tokens);
   e.saved_output_tokens =
     e.output_tokens - static_cast<double>(s.llm_output_tokens);
   return e;

@@ -18,9 +18,7 @@ public:
   /// part order (each part's calls are its counts' votes cast).
   void add(const vote_result& vr);
 
-  const cascade_summary& summary() const {
-    return s_;
-  }
+  const cascade_summary& summary() const { return s_; }
 
 private:
   cascade_summary s_;

@@ -43,7 +43,7 @@ panel_decision decide_panel(panel_rule rule,
   const auto m = members.size();
   panel_decision out;
   auto top = *std::max_element(n.begin(), n.end());
-  out.tier = top == m       ? agreement_tier::all
+  out.tier = top == m      ? agreement_tier::all
              : 2 * top > m ? agreement_tier::majority
                            : agreement_tier::split;
   const std::size_t need = rule == panel_rule::unanimous ? m : m / 2 + 1;
@@ -55,10 +55,9 @@ panel_decision decide_panel(panel_rule rule,
                      + " EQUIVALENT",
                    false};
   } else if (m > 0 && n[1] >= need) {
-    out.outcome = {false, double(n[1]) / double(m),
-                   "panel " + name + ": " + std::to_string(n[1]) + of
-                     + " DIFFERENT",
-                   false};
+    out.outcome = {
+      false, double(n[1]) / double(m),
+      "panel " + name + ": " + std::to_string(n[1]) + of + " DIFFERENT", false};
   } else if (n[3] > 0 && (n[0] + n[3] >= need || n[1] + n[3] >= need)) {
     out.outcome = {std::nullopt, 0.0,
                    "panel " + name + ": " + std::to_string(n[3]) + of
@@ -68,9 +67,8 @@ panel_decision decide_panel(panel_rule rule,
                    true};
   } else {
     out.outcome = {std::nullopt, 0.0,
-                   "panel " + name + ": no agreement ("
-                     + std::to_string(n[0]) + " EQUIVALENT, "
-                     + std::to_string(n[1]) + " DIFFERENT, "
+                   "panel " + name + ": no agreement (" + std::to_string(n[0])
+                     + " EQUIVALENT, " + std::to_string(n[1]) + " DIFFERENT, "
                      + std::to_string(n[2]) + " NEITHER" + of + ")",
                    false};
   }

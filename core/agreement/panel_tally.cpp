@@ -5,10 +5,8 @@
 namespace ij {
 
 panel_tally::panel_tally(const panel_config& panel, double alpha)
-  : panel_(panel),
-    alpha_(alpha),
-    cohen_(rating_categories),
-    fleiss_(panel.judges.size(), rating_categories) {
+    : panel_(panel), alpha_(alpha), cohen_(rating_categories),
+      fleiss_(panel.judges.size(), rating_categories) {
   counts_.enabled = true;
   counts_.judges = panel.judges;
   counts_.rule = std::string{to_string(panel.rule)};
@@ -58,8 +56,8 @@ panel_summary panel_tally::summary() const {
   out.raw = raw.value;
   out.raw_lo = raw.lo;
   out.raw_hi = raw.hi;
-  auto k = panel_.judges.size() == 2 ? cohen_.kappa(alpha_)
-                                     : fleiss_.kappa(alpha_);
+  auto k =
+    panel_.judges.size() == 2 ? cohen_.kappa(alpha_) : fleiss_.kappa(alpha_);
   out.kappa_defined = k.defined;
   out.kappa = k.defined ? k.value : 0.0;
   out.kappa_interval = k.interval_defined;

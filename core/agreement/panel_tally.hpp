@@ -1,8 +1,9 @@
 #pragma once
 // Accumulates a panel run's agreement pair by pair (issue 10) and sums it up
 // as a panel_summary: tiers, raw agreement, Cohen's kappa (two judges) or
-// Fleiss' kappa (more) with intervals (core/agreement/agreement.hpp), and each judge's
-// outcomes against the labels. Pure; bounded memory whatever the run length.
+// Fleiss' kappa (more) with intervals (core/agreement/agreement.hpp), and each
+// judge's outcomes against the labels. Pure; bounded memory whatever the run
+// length.
 //
 // Ratings are the judges' outcomes: EQUIVALENT, DIFFERENT, NEITHER. A pair on
 // which a judge faulted has no rating from it, so it is left out of the

@@ -63,7 +63,9 @@ audit_verification verify_audit(std::istream& in) {
         return edited(n, n + 1,
                       line_name(n + 1)
                         + " (no newline) follows the run_end record");
-      return with_hash({audit_status::unfinished, n, n + 1,
+      return with_hash({audit_status::unfinished,
+                        n,
+                        n + 1,
                         line_name(n + 1)
                           + " is partial (no newline): the run did not "
                             "finish",
@@ -104,47 +106,56 @@ audit_verification verify_audit(std::istream& in) {
       return edited(n, n - 1,
                     line_name(n - 1) + " does not hash to the prev recorded by "
                       + line_name(n) + ": " + line_name(n - 1)
-                      + " was changed (or the prev of " + line_name(n)
-                      + ")");
+                      + " was changed (or the prev of " + line_name(n) + ")");
     }
     last_type.assign(type->value.GetString(), type->value.GetStringLength());
     last_kind = audit_type_from_string(last_type);
     if (after_end && last_kind != audit_type::resumed)
       return edited(n, n, line_name(n) + " follows the run_end record");
     if (n == 1 && last_kind != audit_type::manifest)
-      return edited(n, 1, "line 1 is a " + last_type
-                            + " record, not the run manifest");
+      return edited(
+        n, 1, "line 1 is a " + last_type + " record, not the run manifest");
     if (n > 1 && last_kind == audit_type::manifest)
       return edited(n, n, line_name(n) + " is a second manifest");
     if (last_kind == audit_type::run_end) {
       auto it = doc.FindMember("interrupted");
-      last_interrupted = it != doc.MemberEnd() && it->value.IsBool()
-                         && it->value.GetBool();
+      last_interrupted =
+        it != doc.MemberEnd() && it->value.IsBool() && it->value.GetBool();
       if (auto err = recount.check_run_end(doc))
         return edited(n, n, line_name(n) + " (run_end): " + context_of(err));
-    } else if (auto err = last_kind ? recount.add(*last_kind, doc) : caf::error{}) {
-      return edited(n, n, line_name(n) + " (" + last_type + ") "
-                            + context_of(err));
+    } else if (auto err =
+                 last_kind ? recount.add(*last_kind, doc) : caf::error{}) {
+      return edited(n, n,
+                    line_name(n) + " (" + last_type + ") " + context_of(err));
     }
     prev_hash = sha256_hex(line);
   }
   if (in.bad()) {
     int err = errno;
-    return {audit_status::unreadable, n, 0,
+    return {audit_status::unreadable,
+            n,
+            0,
             "reading failed after " + line_name(n)
               + (err ? std::string{": "} + std::strerror(err) : std::string{}),
             {}};
   }
   if (n == 0)
-    return with_hash({audit_status::unfinished, 0, 0,
-                      "the file holds no record: the run did not start", {}});
-  if (last_kind != audit_type::run_end)
-    return with_hash({audit_status::unfinished, n, 0,
-                      "no run_end record after " + line_name(n)
-                        + ": the run did not finish",
+    return with_hash({audit_status::unfinished,
+                      0,
+                      0,
+                      "the file holds no record: the run did not start",
                       {}});
+  if (last_kind != audit_type::run_end)
+    return with_hash(
+      {audit_status::unfinished,
+       n,
+       0,
+       "no run_end record after " + line_name(n) + ": the run did not finish",
+       {}});
   if (last_interrupted)
-    return with_hash({audit_status::interrupted, n, 0,
+    return with_hash({audit_status::interrupted,
+                      n,
+                      0,
                       "the run was interrupted (its run_end record says so)",
                       {}});
   return with_hash({audit_status::ok, n, 0, {}, {}});
@@ -153,8 +164,11 @@ audit_verification verify_audit(std::istream& in) {
 audit_verification verify_audit_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
-    return {audit_status::unreadable, 0, 0,
-            "cannot open " + path + ": " + std::strerror(errno), {}};
+    return {audit_status::unreadable,
+            0,
+            0,
+            "cannot open " + path + ": " + std::strerror(errno),
+            {}};
   return verify_audit(in);
 }
 

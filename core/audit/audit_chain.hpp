@@ -1,7 +1,7 @@
 #pragma once
 // Verifies an audit trail (SPEC §11) written as described in
-// core/audit/audit_record.hpp: used by `invjudge audit verify`. Pure: reads lines,
-// writes nothing.
+// core/audit/audit_record.hpp: used by `invjudge audit verify`. Pure: reads
+// lines, writes nothing.
 #include <cstdint>
 #include <istream>
 #include <string>

@@ -1,10 +1,5 @@
 #include "core/audit/audit_record.hpp"
 
-#include "core/session/call_route.hpp"
-#include "core/agreement/cascade_tally.hpp"
-#include "core/json_fields.hpp"
-#include "core/config/statistical_params_json.hpp"
-
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -12,6 +7,11 @@
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
+
+#include "core/agreement/cascade_tally.hpp"
+#include "core/config/statistical_params_json.hpp"
+#include "core/json_fields.hpp"
+#include "core/session/call_route.hpp"
 
 namespace ij {
 
@@ -124,8 +124,8 @@ void append_audit_line(std::string& out, std::uint64_t seq,
     json::string(w, "prev", prev);
     out.append(sb.GetString(), sb.GetSize());
   }
-  auto inner = body.size() >= 2 ? body.substr(1, body.size() - 2)
-                                 : std::string_view{};
+  auto inner =
+    body.size() >= 2 ? body.substr(1, body.size() - 2) : std::string_view{};
   if (!inner.empty()) {
     out += ',';
     out.append(inner.data(), inner.size());
@@ -160,8 +160,8 @@ void judge_call_body(rapidjson::StringBuffer& sb, const judge_record& rec) {
   json::boolean(w, "transport_failed", rec.transport_failed);
   json::string_or_null(w, "transport_error", rec.transport_error);
   json::string_or_null(w, "fault_kind",
-              rec.fault == fault_kind::none ? std::string_view{}
-                                            : to_string(rec.fault));
+                       rec.fault == fault_kind::none ? std::string_view{}
+                                                     : to_string(rec.fault));
   json::uint(w, "attempts", rec.attempts);
   json::number(w, "latency_ms", rec.latency_ms);
   json::sint(w, "started_at_ms", rec.started_at_ms);
@@ -203,7 +203,8 @@ std::string judge_call_body(const judge_record& rec) {
   return {sb.GetString(), sb.GetSize()};
 }
 
-void vote_body(rapidjson::StringBuffer& sb, const answer_pair& pair, const vote_result& vr) {
+void vote_body(rapidjson::StringBuffer& sb, const answer_pair& pair,
+               const vote_result& vr) {
   json_writer w(sb);
   w.StartObject();
   json::string(w, "pair_id", pair.id);

@@ -39,9 +39,9 @@ void append_audit_line(std::string& out, std::uint64_t seq,
 /// The same for a record of the run (the writers name its type by the
 /// enumeration; the text form above also serves tests writing types no
 /// writer has).
-inline void append_audit_line(std::string& out, std::uint64_t seq, audit_type type,
-                              std::string_view ts, std::string_view prev,
-                              std::string_view body) {
+inline void append_audit_line(std::string& out, std::uint64_t seq,
+                              audit_type type, std::string_view ts,
+                              std::string_view prev, std::string_view body) {
   append_audit_line(out, seq, to_string(type), ts, prev, body);
 }
 

@@ -1,9 +1,8 @@
 #include "core/audit/audit_recount.hpp"
 
-#include <tuple>
-
 #include <algorithm>
 #include <functional>
+#include <tuple>
 
 #include "messages/fault_kind.hpp"
 
@@ -64,10 +63,10 @@ void sort_unique(std::vector<std::uint64_t>& v) {
 
 caf::error says(const char* field, std::uint64_t claimed, std::uint64_t counted,
                 const std::string& what) {
-  return make_error(errc::bad_input,
-                    std::string{"run_end says "} + field + " "
-                      + std::to_string(claimed) + ", but the records before it hold "
-                      + std::to_string(counted) + " " + what);
+  return make_error(errc::bad_input, std::string{"run_end says "} + field + " "
+                                       + std::to_string(claimed)
+                                       + ", but the records before it hold "
+                                       + std::to_string(counted) + " " + what);
 }
 
 } // namespace
@@ -100,10 +99,11 @@ void audit_recount::add_manifest(const Value& r) {
   if (auto judges = member(r, "judges"); judges && judges->IsArray())
     for (auto& j : judges->GetArray()) {
       std::string_view name, adapter, worker;
-      if (read_string(j, "name", name) && read_string(j, "adapter_id", adapter)) {
+      if (read_string(j, "name", name)
+          && read_string(j, "adapter_id", adapter)) {
         read_string(j, "worker_id", worker);
-        judges_.push_back({std::string{name}, std::string{adapter},
-                           std::string{worker}});
+        judges_.push_back(
+          {std::string{name}, std::string{adapter}, std::string{worker}});
       }
     }
 }
@@ -148,11 +148,8 @@ caf::error audit_recount::add_judge_call(const Value& r) {
 caf::error audit_recount::add(audit_type type, const Value& r) {
   std::string_view text;
   switch (type) {
-    case audit_type::manifest:
-      add_manifest(r);
-      break;
-    case audit_type::judge_call:
-      return add_judge_call(r);
+    case audit_type::manifest: add_manifest(r); break;
+    case audit_type::judge_call: return add_judge_call(r);
     case audit_type::vote:
       if (!read_string(r, "pair_id", text))
         return lacks("pair_id");
@@ -194,15 +191,9 @@ caf::error audit_recount::add(audit_type type, const Value& r) {
       ++items_;
       closed_items_.push_back(fingerprint(text));
       break;
-    case audit_type::rejected:
-      ++rejected_;
-      break;
-    case audit_type::vote_moved:
-      ++votes_moved_;
-      break;
-    case audit_type::late_reply:
-      ++late_replies_;
-      break;
+    case audit_type::rejected: ++rejected_; break;
+    case audit_type::vote_moved: ++votes_moved_; break;
+    case audit_type::late_reply: ++late_replies_; break;
     default: // resumed, batch, host, bias_alarm, ...: nothing they count
       break;
   }
@@ -303,9 +294,10 @@ caf::error audit_recount::check_routes(const Value& e) const {
     return lacks("calls_unrecorded");
   for (auto [field, counted, what] :
        {std::tuple{"calls_sent", routes_.sent + unrecorded,
-                   cancel_counts ? "judge_call records of calls sent to a backend, "
-                                   "plus calls_unrecorded"
-                                 : "judge_call records of calls sent to a backend"},
+                   cancel_counts
+                     ? "judge_call records of calls sent to a backend, "
+                       "plus calls_unrecorded"
+                     : "judge_call records of calls sent to a backend"},
         std::tuple{"calls_refused_breaker", routes_.refused_breaker,
                    "judge_call records refused by a circuit breaker "
                    "(\"refused_by\":\"breaker\")"},
@@ -344,10 +336,11 @@ caf::error audit_recount::check_cancel_counts(const Value& e) const {
                           "calls_sent is "
                         + std::to_string(sent));
   if (sent - answered > aborted)
-    return make_error(errc::bad_input,
-                      "run_end says " + std::to_string(sent - answered)
-                        + " call(s) sent were not answered, but calls_aborted is "
-                        + std::to_string(aborted));
+    return make_error(
+      errc::bad_input,
+      "run_end says " + std::to_string(sent - answered)
+        + " call(s) sent were not answered, but calls_aborted is "
+        + std::to_string(aborted));
   return caf::error{};
 }
 
@@ -365,10 +358,11 @@ caf::error audit_recount::check_run_end(const Value& e) {
       || !read_u64(e, "calls_skipped", calls_skipped)
       || !read_u64(e, "faults", faults) || !by_rule || !by_rule->IsObject()
       || !usage || !usage->IsArray() || !unfinished || !unfinished->IsArray())
-    return make_error(errc::bad_input,
-                      "the run_end record lacks one of interrupted, pairs, rejected, "
-                      "items, open_items, by_rule, judge_calls, calls_skipped, faults, "
-                      "usage, unfinished_pairs (or one has the wrong type)");
+    return make_error(
+      errc::bad_input,
+      "the run_end record lacks one of interrupted, pairs, rejected, "
+      "items, open_items, by_rule, judge_calls, calls_skipped, faults, "
+      "usage, unfinished_pairs (or one has the wrong type)");
   if (pairs != verdicts_)
     return says("pairs", pairs, verdicts_, "verdict records");
   for (int i = 0; i < 5; ++i) {
@@ -413,7 +407,8 @@ caf::error audit_recount::check_run_end(const Value& e) {
        {std::tuple{"votes_moved", votes_moved_, "vote_moved records"},
         std::tuple{"late_replies", late_replies_, "late_reply records"},
         std::tuple{"screened", screened_, "vote records of screened pairs"},
-        std::tuple{"flagged", flagged_, "vote records with planted-verdict flags"}}) {
+        std::tuple{"flagged", flagged_,
+                   "vote records with planted-verdict flags"}}) {
     std::uint64_t n = 0;
     if (member(e, field) && !read_u64(e, field, n))
       return lacks(field);
@@ -432,13 +427,15 @@ caf::error audit_recount::check_run_end(const Value& e) {
   sort_unique(recorded_pairs_);
   for (auto& id : unfinished->GetArray()) {
     if (!id.IsString())
-      return make_error(errc::bad_input,
-                        "run_end's unfinished_pairs holds a value that is not a pair id");
+      return make_error(
+        errc::bad_input,
+        "run_end's unfinished_pairs holds a value that is not a pair id");
     std::string_view pair{id.GetString(), id.GetStringLength()};
     if (contains(recorded_pairs_, fingerprint(pair)))
-      return make_error(errc::bad_input,
-                        "run_end lists pair \"" + std::string{pair}
-                          + "\" as unfinished, but records of it precede run_end");
+      return make_error(
+        errc::bad_input,
+        "run_end lists pair \"" + std::string{pair}
+          + "\" as unfinished, but records of it precede run_end");
   }
   sort_unique(judged_items_);
   sort_unique(closed_items_);
@@ -452,7 +449,8 @@ caf::error audit_recount::check_run_end(const Value& e) {
     if (!unfinished->Empty())
       return make_error(errc::bad_input,
                         "run_end says the run was not interrupted, but lists "
-                          + std::to_string(unfinished->Size()) + " unfinished pair(s)");
+                          + std::to_string(unfinished->Size())
+                          + " unfinished pair(s)");
     if (open_items > 0)
       return make_error(errc::bad_input,
                         "run_end says the run was not interrupted, but leaves "

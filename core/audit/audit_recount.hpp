@@ -1,7 +1,7 @@
 #pragma once
-// Recounts the records of an audit trail (core/audit/audit_record.hpp) and checks
-// that its run_end record agrees with them: the totals a run_end carries must
-// be what the records before it add up to, and the pairs it lists as
+// Recounts the records of an audit trail (core/audit/audit_record.hpp) and
+// checks that its run_end record agrees with them: the totals a run_end carries
+// must be what the records before it add up to, and the pairs it lists as
 // unfinished must have no record. The hash chain shows that no line was
 // changed in place; this shows that the last line (which no successor
 // protects) tells the truth about the others. Pure: used by verify_audit.

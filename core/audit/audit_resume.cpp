@@ -11,9 +11,9 @@
 #include <rapidjson/writer.h>
 
 #include "core/audit/audit_record.hpp"
-#include "core/session/call_route.hpp"
 #include "core/audit/canary_records.hpp"
 #include "core/json_fields.hpp"
+#include "core/session/call_route.hpp"
 #include "core/sha256.hpp"
 #include "messages/fault_kind.hpp"
 
@@ -93,7 +93,8 @@ public:
       case audit_type::batch: {
         batch_record b;
         if (!read_batch_body(r, b))
-          return make_error(errc::bad_input, "a batch record lacks its step, judge or key");
+          return make_error(errc::bad_input,
+                            "a batch record lacks its step, judge or key");
         p_.batches.push_back(std::move(b));
         break;
       }
@@ -143,9 +144,9 @@ private:
     ++t.judge_calls;
     t.cached += flag(r, "cached");
     auto kind = fault_kind_from_string(str(r, "fault_kind"));
-    call_facts facts{flag(r, "cached"),
-                     str(r, "refused_by") == refused_by_breaker_text,
-                     kind.value_or(fault_kind::none), !str(r, "worker").empty()};
+    call_facts facts{
+      flag(r, "cached"), str(r, "refused_by") == refused_by_breaker_text,
+      kind.value_or(fault_kind::none), !str(r, "worker").empty()};
     switch (route_of(facts)) {
       case call_route::sent:
         ++t.calls_sent;
@@ -215,8 +216,8 @@ private:
     auto n = [&](const char* name) {
       return static_cast<std::uint32_t>(u64(v, name));
     };
-    counts_ = vote_counts{n("votes"),    n("min_agreement"), n("equivalent"),
-                          n("different"), n("abstain"),      n("parse_error"),
+    counts_ = vote_counts{n("votes"),     n("min_agreement"), n("equivalent"),
+                          n("different"), n("abstain"),       n("parse_error"),
                           n("faults"),    n("not_cast")};
     p_.totals.calls_skipped += counts_.not_cast;
     p_.totals.screened += r.HasMember("screened") ? 1 : 0;
@@ -292,7 +293,8 @@ caf::expected<resume_point> read_resume_point(std::istream& in) {
   std::uint64_t offset = 0, n = 0;
   std::optional<audit_type> last_type;
   bool interrupted = false;
-  auto apply = [&](const std::string& text, std::optional<audit_type>& type) -> caf::error {
+  auto apply = [&](const std::string& text,
+                   std::optional<audit_type>& type) -> caf::error {
     rapidjson::Document doc;
     doc.Parse(text.data(), text.size());
     if (doc.HasParseError() || !doc.IsObject())
@@ -312,7 +314,8 @@ caf::expected<resume_point> read_resume_point(std::istream& in) {
     offset += line.size() + 1;
     rapidjson::Document doc;
     doc.Parse(line.data(), line.size());
-    auto type = doc.IsObject() ? audit_type_from_string(str(doc, "type")) : std::nullopt;
+    auto type =
+      doc.IsObject() ? audit_type_from_string(str(doc, "type")) : std::nullopt;
     if (!ends_pair_or_run(type)) {
       tail.push_back(line);
       continue;
@@ -357,8 +360,9 @@ std::string resumed_body(const resume_point& p, std::int64_t now_ms) {
   json::string(w, "run_id", p.run_id);
   json::string(w, "resumed_at", iso8601_utc(now_ms));
   json::uint(w, "after_seq", p.seq);
-  json::string(w, "after", p.after_run_end ? "interrupted run_end"
-                                           : "the run stopped without an end");
+  json::string(w, "after",
+               p.after_run_end ? "interrupted run_end"
+                               : "the run stopped without an end");
   json::uint(w, "decided_pairs", p.pairs.size());
   json::uint(w, "cut_bytes", p.cut_bytes);
   json::uint(w, "cut_lines", p.cut_lines);

@@ -1,6 +1,5 @@
 #include "core/audit/batch_record.hpp"
 
-
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -73,7 +72,8 @@ bool read_batch_body(const rapidjson::Value& r, batch_record& out) {
     return false;
   out.batch_id = text(r, "batch_id");
   out.state = text(r, "state");
-  if (auto at = r.FindMember("at_ms"); at != r.MemberEnd() && at->value.IsInt64())
+  if (auto at = r.FindMember("at_ms");
+      at != r.MemberEnd() && at->value.IsInt64())
     out.at_ms = at->value.GetInt64();
   auto entries = r.FindMember("entries");
   if (entries == r.MemberEnd() || !entries->value.IsArray())

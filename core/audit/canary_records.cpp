@@ -39,8 +39,7 @@ std::string canary_body(const canary_result& c, std::size_t judge_calls,
   return {sb.GetString(), sb.GetSize()};
 }
 
-std::string bias_alarm_body(const bias_alarm_event& e,
-                            const alarm_params& p) {
+std::string bias_alarm_body(const bias_alarm_event& e, const alarm_params& p) {
   rapidjson::StringBuffer sb;
   json_writer w(sb);
   w.StartObject();

@@ -1,10 +1,10 @@
 #include "core/audit/run_manifest.hpp"
 
+#include <algorithm>
+
 #include "core/audit/audit_record.hpp"
 #include "core/json_fields.hpp"
 #include "core/prompts/prompt.hpp"
-
-#include <algorithm>
 
 #ifndef IJ_VERSION
 #define IJ_VERSION "unknown"
@@ -77,7 +77,8 @@ std::string manifest_body(const std::string& run_id, const run_config& config,
   for (auto& spec : config.judges)
     for (auto& choice : {spec.prompt, non_numeric_choice(spec)}) {
       auto who = identity_of(choice);
-      if (std::find(seen.begin(), seen.end(), who.id + " " + who.sha256) != seen.end())
+      if (std::find(seen.begin(), seen.end(), who.id + " " + who.sha256)
+          != seen.end())
         continue;
       seen.push_back(who.id + " " + who.sha256);
       w.StartObject();

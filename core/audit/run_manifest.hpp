@@ -4,8 +4,8 @@
 // start time, the prompt id and the SHA-256 of its template, every worker the
 // run votes with as it describes itself (judge_info: one serializer for local
 // and remote workers), the configuration as one canonical JSON object (the
-// one writer of core/config/run_config.hpp: every declared parameter, each spelled
-// once) and the warnings. Never a key: keys are named by variable only.
+// one writer of core/config/run_config.hpp: every declared parameter, each
+// spelled once) and the warnings. Never a key: keys are named by variable only.
 #include <cstdint>
 #include <string>
 #include <vector>

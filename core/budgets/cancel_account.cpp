@@ -89,9 +89,10 @@ std::vector<unrecorded_calls> cancel_account::result() const {
 void merge_unrecorded(std::vector<unrecorded_calls>& into,
                       const std::vector<unrecorded_calls>& more) {
   for (auto& m : more) {
-    auto i = std::find_if(into.begin(), into.end(), [&](const unrecorded_calls& u) {
-      return u.judge_id == m.judge_id;
-    });
+    auto i =
+      std::find_if(into.begin(), into.end(), [&](const unrecorded_calls& u) {
+        return u.judge_id == m.judge_id;
+      });
     if (i == into.end())
       into.push_back(m);
     else

@@ -19,8 +19,7 @@ public:
   /// faults (a slow start, one bad host) must not end a long run.
   static constexpr std::uint64_t min_pairs_to_stop = 20;
 
-  explicit fault_budget(double max_rate) : max_rate_(max_rate) {
-  }
+  explicit fault_budget(double max_rate) : max_rate_(max_rate) {}
 
   /// Counts one judged pair.
   void add(verdict_rule rule) {
@@ -34,14 +33,10 @@ public:
   }
 
   /// The rate is above the maximum (the run has failed).
-  bool exceeded() const {
-    return pairs_ > 0 && rate() > max_rate_;
-  }
+  bool exceeded() const { return pairs_ > 0 && rate() > max_rate_; }
 
   /// Exceeded with enough pairs judged to stop reading now.
-  bool stop_now() const {
-    return exceeded() && pairs_ >= min_pairs_to_stop;
-  }
+  bool stop_now() const { return exceeded() && pairs_ >= min_pairs_to_stop; }
 
   /// "fault rate 100.0% (39 of 39 judged pairs were I2 faults) is above
   /// max_fault_rate 0.5"

@@ -21,8 +21,7 @@ double cost_of(std::uint64_t input_tokens, std::uint64_t output_tokens,
 }
 
 budget_meter::budget_meter(judge_budget budget, token_prices prices)
-  : budget_(budget), prices_(prices) {
-}
+    : budget_(budget), prices_(prices) {}
 
 bool budget_meter::reached() const {
   return !why().empty();

@@ -41,7 +41,8 @@ struct judge_spending {
   std::uint64_t calls = 0;
   std::uint64_t input_tokens = 0;
   std::uint64_t output_tokens = 0;
-  /// Of those, the tokens of batched calls (core/budgets/judge_budget's cost_of).
+  /// Of those, the tokens of batched calls (core/budgets/judge_budget's
+  /// cost_of).
   std::uint64_t batched_input_tokens = 0;
   std::uint64_t batched_output_tokens = 0;
 };
@@ -63,9 +64,7 @@ public:
   budget_meter(judge_budget budget, token_prices prices);
 
   /// A call is being made.
-  void count_call() {
-    ++spent_.calls;
-  }
+  void count_call() { ++spent_.calls; }
 
   /// A reply came with this usage.
   void count_tokens(std::uint64_t input, std::uint64_t output,
@@ -94,9 +93,7 @@ public:
   /// empty while none is.
   std::string why() const;
 
-  const judge_spending& spent() const {
-    return spent_;
-  }
+  const judge_spending& spent() const { return spent_; }
   double cost() const {
     return cost_of(spent_.input_tokens, spent_.output_tokens,
                    spent_.batched_input_tokens, spent_.batched_output_tokens,

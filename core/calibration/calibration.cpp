@@ -32,8 +32,8 @@ double calibration_map::apply(double x) const {
     return calibrated.front();
   if (x >= raw.back())
     return calibrated.back();
-  auto i = static_cast<std::size_t>(
-    std::upper_bound(raw.begin(), raw.end(), x) - raw.begin());
+  auto i = static_cast<std::size_t>(std::upper_bound(raw.begin(), raw.end(), x)
+                                    - raw.begin());
   double x0 = raw[i - 1], x1 = raw[i];
   double y0 = calibrated[i - 1], y1 = calibrated[i];
   if (x1 <= x0)
@@ -46,7 +46,8 @@ const calibration_map* calibration_set::find(const std::string& id) const {
   return i == judges.end() ? nullptr : &i->second.map;
 }
 
-// --- Isotonic regression ------------------------------------------------------
+// --- Isotonic regression
+// ------------------------------------------------------
 
 calibration_map fit_isotonic(const std::vector<labelled_vote>& votes) {
   struct block {
@@ -96,7 +97,8 @@ calibration_map fit_isotonic(const std::vector<labelled_vote>& votes) {
   return m;
 }
 
-// --- Quality ------------------------------------------------------------------
+// --- Quality
+// ------------------------------------------------------------------
 
 double expected_calibration_error(const std::vector<double>& p,
                                   const std::vector<bool>& right,
@@ -106,7 +108,8 @@ double expected_calibration_error(const std::vector<double>& p,
   std::vector<double> conf(bins, 0.0), acc(bins, 0.0), count(bins, 0.0);
   for (std::size_t i = 0; i < p.size(); ++i) {
     auto x = clamp01(p[i]);
-    auto b = std::min<std::size_t>(bins - 1, static_cast<std::size_t>(x * bins));
+    auto b =
+      std::min<std::size_t>(bins - 1, static_cast<std::size_t>(x * bins));
     conf[b] += x;
     acc[b] += right[i] ? 1.0 : 0.0;
     count[b] += 1.0;
@@ -118,7 +121,8 @@ double expected_calibration_error(const std::vector<double>& p,
   return ece;
 }
 
-double brier_score(const std::vector<double>& p, const std::vector<bool>& right) {
+double brier_score(const std::vector<double>& p,
+                   const std::vector<bool>& right) {
   if (p.empty())
     return 0.0;
   double s = 0.0;
@@ -155,7 +159,8 @@ double percentile(std::vector<double> xs, double q) {
   if (xs.empty())
     return 0.0;
   std::sort(xs.begin(), xs.end());
-  auto i = static_cast<std::size_t>(q * static_cast<double>(xs.size() - 1) + 0.5);
+  auto i =
+    static_cast<std::size_t>(q * static_cast<double>(xs.size() - 1) + 0.5);
   return xs[std::min(i, xs.size() - 1)];
 }
 
@@ -229,8 +234,8 @@ std::vector<double> cross_validated(const std::vector<labelled_vote>& votes,
   std::vector<double> cal(votes.size(), 0.5);
   if (groups.size() < 2)
     return cal;
-  const unsigned folds = std::max(2u, std::min<unsigned>(
-    requested, static_cast<unsigned>(groups.size())));
+  const unsigned folds = std::max(
+    2u, std::min<unsigned>(requested, static_cast<unsigned>(groups.size())));
   // Seeded shuffle of the groups, then fold = position mod folds.
   std::vector<std::size_t> order(groups.size());
   for (std::size_t i = 0; i < order.size(); ++i)
@@ -256,9 +261,10 @@ std::vector<double> cross_validated(const std::vector<labelled_vote>& votes,
   return cal;
 }
 
-caf::expected<calibration_fit> fit_calibration(
-  const std::string& judge_id, const std::string& source,
-  const std::vector<labelled_vote>& votes, const fit_options& opts) {
+caf::expected<calibration_fit>
+fit_calibration(const std::string& judge_id, const std::string& source,
+                const std::vector<labelled_vote>& votes,
+                const fit_options& opts) {
   auto groups = groups_of(votes);
   const auto need = std::max<std::uint64_t>(opts.min_pairs, 2);
   if (groups.size() < need)
@@ -286,10 +292,10 @@ caf::expected<calibration_fit> fit_calibration(
   return fit;
 }
 
-// --- A pair's probability -----------------------------------------------------
+// --- A pair's probability
+// -----------------------------------------------------
 
-double raw_confidence(judge_decision decision,
-                      const std::vector<double>& probs,
+double raw_confidence(judge_decision decision, const std::vector<double>& probs,
                       std::uint32_t equivalent, std::uint32_t different) {
   const bool eq = decision == judge_decision::equivalent;
   if (probs.size() == 3)
@@ -300,8 +306,8 @@ double raw_confidence(judge_decision decision,
   return static_cast<double>(eq ? equivalent : different) / counted;
 }
 
-std::optional<double> equivalence_probability(
-  const std::vector<vote_evidence>& votes) {
+std::optional<double>
+equivalence_probability(const std::vector<vote_evidence>& votes) {
   std::uint32_t eq = 0, diff = 0;
   for (auto& v : votes) {
     eq += v.decision == judge_decision::equivalent;
@@ -310,10 +316,12 @@ std::optional<double> equivalence_probability(
   double log_odds = 0.0;
   bool any = false;
   for (auto& v : votes) {
-    if (!v.map || (v.decision != judge_decision::equivalent
-                   && v.decision != judge_decision::different))
+    if (!v.map
+        || (v.decision != judge_decision::equivalent
+            && v.decision != judge_decision::different))
       continue;
-    double p = v.map->apply(raw_confidence(v.decision, v.decision_probs, eq, diff));
+    double p =
+      v.map->apply(raw_confidence(v.decision, v.decision_probs, eq, diff));
     p = std::min(1.0 - 1e-12, std::max(1e-12, p));
     double l = std::log(p / (1.0 - p));
     log_odds += v.decision == judge_decision::equivalent ? l : -l;
@@ -328,7 +336,8 @@ pair_score score_pair(double p, bool label) {
   return {p >= 0.5 ? p : 1.0 - p, (p >= 0.5) == label};
 }
 
-// --- Which confidence a judge gives -------------------------------------------
+// --- Which confidence a judge gives
+// -------------------------------------------
 
 std::string_view confidence_source(const judge_spec& spec) {
   auto kind = find_backend_kind(spec.type);
@@ -354,7 +363,8 @@ std::string source_words(std::string_view source) {
   return "\"" + std::string{source} + "\"";
 }
 
-// --- The map file ---------------------------------------------------------------
+// --- The map file
+// ---------------------------------------------------------------
 
 namespace {
 
@@ -446,8 +456,9 @@ estimate read_estimate(const Value& q, const char* name) {
     return e;
   auto num = [&](const char* k) {
     auto f = m->value.FindMember(k);
-    return f != m->value.MemberEnd() && f->value.IsNumber() ? f->value.GetDouble()
-                                                            : 0.0;
+    return f != m->value.MemberEnd() && f->value.IsNumber()
+             ? f->value.GetDouble()
+             : 0.0;
   };
   e.value = num("value");
   e.lo = num("lo");
@@ -474,21 +485,25 @@ caf::error read_judge(const Value& j, calibration_fit& f) {
   if (!j.IsObject())
     return bad("is not an object");
   auto id = j.FindMember("judge_id");
-  if (id == j.MemberEnd() || !id->value.IsString() || id->value.GetStringLength() == 0)
+  if (id == j.MemberEnd() || !id->value.IsString()
+      || id->value.GetStringLength() == 0)
     return bad("has no \"judge_id\"");
   f.map.judge_id = id->value.GetString();
-  if (auto s = j.FindMember("source"); s != j.MemberEnd() && s->value.IsString())
+  if (auto s = j.FindMember("source");
+      s != j.MemberEnd() && s->value.IsString())
     f.map.source = s->value.GetString();
   for (auto k : {"pairs", "votes"})
     if (auto m = j.FindMember(k); m != j.MemberEnd() && m->value.IsUint64())
       (k[0] == 'p' ? f.pairs : f.votes) = m->value.GetUint64();
-  if (!read_numbers(j, "raw", f.map.raw) || !read_numbers(j, "calibrated", f.map.calibrated))
+  if (!read_numbers(j, "raw", f.map.raw)
+      || !read_numbers(j, "calibrated", f.map.calibrated))
     return bad("needs \"raw\" and \"calibrated\" arrays of finite numbers");
   auto& x = f.map.raw;
   auto& y = f.map.calibrated;
   if (x.empty() || x.size() != y.size())
     return bad("has " + std::to_string(x.size()) + " raw and "
-           + std::to_string(y.size()) + " calibrated values (need equal, at least 1)");
+               + std::to_string(y.size())
+               + " calibrated values (need equal, at least 1)");
   for (std::size_t i = 0; i < x.size(); ++i) {
     if (x[i] < 0 || x[i] > 1 || y[i] < 0 || y[i] > 1)
       return bad("has a value outside [0, 1] at knot " + std::to_string(i));
@@ -496,7 +511,7 @@ caf::error read_judge(const Value& j, calibration_fit& f) {
       return bad("raw values are not increasing at knot " + std::to_string(i));
     if (i > 0 && y[i] < y[i - 1])
       return bad("is not monotone: calibrated value falls at knot "
-             + std::to_string(i));
+                 + std::to_string(i));
   }
   // What the map was fitted on is checked against the run: a map that does
   // not say cannot be (`invjudge calibrate` has always written both).
@@ -504,10 +519,12 @@ caf::error read_judge(const Value& j, calibration_fit& f) {
       && f.map.source != "mixed")
     return bad("has no \"source\" (decision_probs, vote_share or mixed): "
                "what its confidences were cannot be checked against the run; "
-               "fit the map again with `" + std::string{refit_command} + "`");
+               "fit the map again with `"
+               + std::string{refit_command} + "`");
   if (f.votes == 0)
     return bad("rests on no \"votes\": a map fitted on no evidence; fit the "
-               "map again with `" + std::string{refit_command} + "`");
+               "map again with `"
+               + std::string{refit_command} + "`");
   // As fit_isotonic clamps them: no finite sample yields certainty.
   const double floor = 1.0 / (2.0 * static_cast<double>(f.votes));
   for (auto& v : y)
@@ -523,22 +540,27 @@ caf::expected<calibration_set> parse_calibration_file(const std::string& text,
                                                       const std::string& name) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     return make_error(errc::bad_config,
-                      name + ": the file is empty, not a calibration map; write "
-                             "one with `" + refit_command + "`");
+                      name
+                        + ": the file is empty, not a calibration map; write "
+                          "one with `"
+                        + refit_command + "`");
   rapidjson::Document doc;
   doc.Parse<rapidjson::kParseFullPrecisionFlag>(text.data(), text.size());
   if (doc.HasParseError() || !doc.IsObject())
-    return make_error(errc::bad_config,
-                      name + ": not a calibration map (not a JSON object"
-                        + (doc.HasParseError()
-                             ? std::string{": "} + rapidjson::GetParseError_En(doc.GetParseError())
-                                 + " at byte " + std::to_string(doc.GetErrorOffset())
-                             : std::string{})
-                        + "); write one with `" + refit_command + "`");
+    return make_error(
+      errc::bad_config,
+      name + ": not a calibration map (not a JSON object"
+        + (doc.HasParseError()
+             ? std::string{": "}
+                 + rapidjson::GetParseError_En(doc.GetParseError())
+                 + " at byte " + std::to_string(doc.GetErrorOffset())
+             : std::string{})
+        + "); write one with `" + refit_command + "`");
   auto fmt = doc.FindMember("format");
   if (fmt == doc.MemberEnd() || !fmt->value.IsString()
       || std::string{fmt->value.GetString()} != calibration_format)
-    return make_error(errc::bad_config, name + ": /format: expected \"" + calibration_format + "\"");
+    return make_error(errc::bad_config, name + ": /format: expected \""
+                                          + calibration_format + "\"");
   auto judges = doc.FindMember("judges");
   auto sum = doc.FindMember("checksum");
   if (judges == doc.MemberEnd() || !judges->value.IsArray())
@@ -550,8 +572,11 @@ caf::expected<calibration_set> parse_calibration_file(const std::string& text,
   json_writer w(sb);
   judges->value.Accept(w);
   if (sha256_hex({sb.GetString(), sb.GetSize()}) != sum->value.GetString())
-    return make_error(errc::bad_config, name + ": /checksum: does not match the judges' maps (the map "
-                   "was edited after `invjudge calibrate` wrote it)");
+    return make_error(
+      errc::bad_config,
+      name
+        + ": /checksum: does not match the judges' maps (the map "
+          "was edited after `invjudge calibrate` wrote it)");
   calibration_set set;
   rapidjson::SizeType i = 0;
   for (auto& j : judges->value.GetArray()) {
@@ -561,7 +586,8 @@ caf::expected<calibration_set> parse_calibration_file(const std::string& text,
       return make_error(errc::bad_config, where + ": " + context_of(err));
     auto id = f.map.judge_id;
     if (!set.judges.emplace(id, std::move(f)).second)
-      return make_error(errc::bad_config, where + ": judge " + id + " has a map already");
+      return make_error(errc::bad_config,
+                        where + ": judge " + id + " has a map already");
   }
   set.sha256 = sha256_hex(text);
   return set;

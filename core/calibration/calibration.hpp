@@ -122,9 +122,10 @@ std::vector<double> cross_validated(const std::vector<labelled_vote>& votes,
 /// split into `folds` seeded folds), the intervals from `bootstrap` seeded
 /// resamples of the pairs (95 %, percentile). errc::bad_input (saying why,
 /// with the count) when fewer than min_pairs pairs carry a vote.
-caf::expected<calibration_fit> fit_calibration(
-  const std::string& judge_id, const std::string& source,
-  const std::vector<labelled_vote>& votes, const fit_options& opts);
+caf::expected<calibration_fit>
+fit_calibration(const std::string& judge_id, const std::string& source,
+                const std::vector<labelled_vote>& votes,
+                const fit_options& opts);
 
 // --- A pair's probability ---------------------------------------------------
 
@@ -145,8 +146,8 @@ double raw_confidence(judge_decision decision,
 
 /// The calibrated probability that the answers are equivalent; nullopt when
 /// no vote counts (none EQUIVALENT or DIFFERENT with a map).
-std::optional<double> equivalence_probability(
-  const std::vector<vote_evidence>& votes);
+std::optional<double>
+equivalence_probability(const std::vector<vote_evidence>& votes);
 
 /// A labelled pair's calibrated probability as the run summary and the
 /// report score it: the probability of its leading decision, and whether

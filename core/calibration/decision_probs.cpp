@@ -1,10 +1,10 @@
 #include "core/calibration/decision_probs.hpp"
 
-#include "core/text.hpp"
-
 #include <cmath>
 #include <map>
 #include <string_view>
+
+#include "core/text.hpp"
 
 namespace ij {
 
@@ -53,7 +53,8 @@ int decision_word_of_token(const std::string& token) {
   return -1;
 }
 
-std::vector<double> decision_probs_of(const std::vector<token_logprob>& tokens) {
+std::vector<double>
+decision_probs_of(const std::vector<token_logprob>& tokens) {
   std::string text;
   for (auto& t : tokens)
     text += t.token;

@@ -67,15 +67,15 @@ std::vector<position_bias_rate> position_bias_tally::rates(double alpha) const {
   for (auto& c : judges_) {
     // wilson_interval counts in 32 bits; a run's comparisons fit, but clamp
     // rather than wrap for the absurdly long one.
-    auto n = static_cast<std::uint32_t>(std::min<std::uint64_t>(c.comparisons, 0xffffffffu));
+    auto n = static_cast<std::uint32_t>(
+      std::min<std::uint64_t>(c.comparisons, 0xffffffffu));
     auto k = static_cast<std::uint32_t>(std::min<std::uint64_t>(c.changed, n));
     auto [lo, hi] = wilson_interval(k, n, alpha);
-    double rate = c.comparisons == 0
-                    ? 0.0
-                    : static_cast<double>(c.changed)
-                        / static_cast<double>(c.comparisons);
-    out.push_back(position_bias_rate{c.judge, c.comparisons, c.changed, rate,
-                                     lo, hi});
+    double rate = c.comparisons == 0 ? 0.0
+                                     : static_cast<double>(c.changed)
+                                         / static_cast<double>(c.comparisons);
+    out.push_back(
+      position_bias_rate{c.judge, c.comparisons, c.changed, rate, lo, hi});
   }
   return out;
 }

@@ -23,8 +23,9 @@ public:
   swap_changed(const std::vector<const judge_record*>& records);
 
   /// The records of one pair; `judge_of` names each record's judge.
-  void add_pair(const std::vector<judge_record>& records,
-                const std::function<std::string(const judge_record&)>& judge_of);
+  void
+  add_pair(const std::vector<judge_record>& records,
+           const std::function<std::string(const judge_record&)>& judge_of);
 
   /// One comparison for `judge`.
   void add(const std::string& judge, bool changed);

@@ -6,7 +6,9 @@
 namespace ij {
 
 caf::error validate(const alarm_params& p) {
-  auto bad = [](const char* what) { return make_error(errc::bad_config, what); };
+  auto bad = [](const char* what) {
+    return make_error(errc::bad_config, what);
+  };
   auto open_unit = [](double x) { return x > 0.0 && x < 1.0; };
   if (!open_unit(p.tolerated_rate))
     return bad("tolerated_rate must be between 0 and 1 (exclusive)");
@@ -23,18 +25,18 @@ caf::error validate(const alarm_params& p) {
 }
 
 bias_alarm::bias_alarm(alarm_params params)
-  : params_(params),
-    step_fail_(std::log(params.alarm_rate / params.tolerated_rate)),
-    step_pass_(std::log((1.0 - params.alarm_rate)
-                        / (1.0 - params.tolerated_rate))),
-    upper_(std::log((1.0 - params.beta) / params.alpha)),
-    lower_(std::log(params.beta / (1.0 - params.alpha))) {
-}
+    : params_(params),
+      step_fail_(std::log(params.alarm_rate / params.tolerated_rate)),
+      step_pass_(
+        std::log((1.0 - params.alarm_rate) / (1.0 - params.tolerated_rate))),
+      upper_(std::log((1.0 - params.beta) / params.alpha)),
+      lower_(std::log(params.beta / (1.0 - params.alpha))) {}
 
 std::optional<alarm_evidence>
 bias_alarm::observe(const std::string& judge, control_kind kind, bool failed) {
-  auto it = std::find_if(judges_.begin(), judges_.end(),
-                         [&](const judge_tally& t) { return t.judge == judge; });
+  auto it =
+    std::find_if(judges_.begin(), judges_.end(),
+                 [&](const judge_tally& t) { return t.judge == judge; });
   if (it == judges_.end()) {
     judges_.push_back(judge_tally{judge, 0, 0, {}, false});
     it = std::prev(judges_.end());

@@ -1,7 +1,8 @@
 #pragma once
 // The bias alarm (issue 10): per judge, Wald's sequential probability ratio
-// test on its canary results, one test per failure mode (core/canaries/canary_set:
-// false EQUIVALENT, decided abstain pairs, failed identity pairs).
+// test on its canary results, one test per failure mode
+// (core/canaries/canary_set: false EQUIVALENT, decided abstain pairs, failed
+// identity pairs).
 //
 // Each observation is one canary judged by one judge: failed or not. H0: the
 // judge fails canaries at the tolerated rate p0; H1: at the alarm rate p1 >
@@ -90,19 +91,11 @@ public:
   std::optional<alarm_evidence> observe(const std::string& judge,
                                         control_kind kind, bool failed);
 
-  double upper() const {
-    return upper_;
-  }
-  double lower() const {
-    return lower_;
-  }
-  const alarm_params& params() const {
-    return params_;
-  }
+  double upper() const { return upper_; }
+  double lower() const { return lower_; }
+  const alarm_params& params() const { return params_; }
   /// Every judge observed so far, in order of first observation.
-  const std::vector<judge_tally>& judges() const {
-    return judges_;
-  }
+  const std::vector<judge_tally>& judges() const { return judges_; }
 
 private:
   alarm_params params_;

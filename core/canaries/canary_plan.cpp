@@ -22,7 +22,7 @@ void shuffle(std::vector<T>& v, std::uint64_t seed) {
 
 canary_plan::canary_plan(double rate, std::uint64_t seed,
                          const std::vector<control_pair>& set)
-  : rate_(rate), seed_(seed), set_(&set) {
+    : rate_(rate), seed_(seed), set_(&set) {
   for (auto k : {control_kind::identity, control_kind::mismatch,
                  control_kind::master_key, control_kind::abstain,
                  control_kind::planted}) {

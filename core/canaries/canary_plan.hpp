@@ -30,9 +30,7 @@ struct canary_settings {
   alarm_action on_alarm = alarm_action::warn;
   alarm_params alarm;
 
-  bool enabled() const {
-    return rate > 0.0;
-  }
+  bool enabled() const { return rate > 0.0; }
 };
 
 class canary_plan {

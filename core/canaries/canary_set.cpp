@@ -49,8 +49,8 @@ std::optional<bool> decision_fails(control_kind kind, judge_decision d) {
   return std::nullopt;
 }
 
-std::optional<bool> canary_failed(control_kind kind,
-                                  const std::vector<judge_decision>& decisions) {
+std::optional<bool>
+canary_failed(control_kind kind, const std::vector<judge_decision>& decisions) {
   std::size_t read = 0, failed = 0;
   for (auto d : decisions)
     if (auto f = decision_fails(kind, d)) {

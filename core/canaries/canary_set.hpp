@@ -3,8 +3,8 @@
 // whose two answers are both present — a pair with an absent side never
 // reaches a judge (rule I1), so it could not test one — master keys
 // included. Also what counts as a canary failed by a judge, by kind, for the
-// bias alarm (core/canaries/bias_alarm.hpp): the alarm looks for bias, so it counts
-// only the wrong answers that lean somewhere:
+// bias alarm (core/canaries/bias_alarm.hpp): the alarm looks for bias, so it
+// counts only the wrong answers that lean somewhere:
 //   identity    failed when the judge does not say EQUIVALENT
 //   mismatch    failed when it says EQUIVALENT (DIFFERENT is right; ABSTAIN
 //   master_key  is no claim either way)

@@ -33,7 +33,9 @@ std::deque<backend_kind> built_in() {
   stub.unknown_model_word = "stub kind";
   stub.knows_model = is_stub_kind;
   stub.models_text = stub_kinds_text;
-  stub.model_gives_probs = [](std::string_view m) { return noisy_stub_error(m).has_value(); };
+  stub.model_gives_probs = [](std::string_view m) {
+    return noisy_stub_error(m).has_value();
+  };
   stub.rule_models = {"numeric"};
   out.push_back(std::move(stub));
   backend_kind rules;
@@ -46,7 +48,8 @@ std::deque<backend_kind> built_in() {
   rules.name_models_text = [] { return std::string{"rules:math"}; };
   rules.rule_models = {"math"};
   out.push_back(std::move(rules));
-  auto http = [&](std::string name, bool logprobs, bool grammar, std::uint32_t batch) {
+  auto http = [&](std::string name, bool logprobs, bool grammar,
+                  std::uint32_t batch) {
     backend_kind k;
     k.name = std::move(name);
     k.judge_word = k.name + " judge";
@@ -75,7 +78,8 @@ kind_table& table() {
   return t;
 }
 
-std::string as_words(const std::vector<std::string>& names, std::string_view joiner) {
+std::string as_words(const std::vector<std::string>& names,
+                     std::string_view joiner) {
   std::string out;
   for (std::size_t i = 0; i < names.size(); ++i) {
     if (i > 0)
@@ -109,8 +113,9 @@ std::string backend_kinds_text() {
   return as_words(backend_kind_names(), "or");
 }
 
-std::string backend_kinds_text(const std::function<bool(const backend_kind&)>& has,
-                               std::string_view joiner) {
+std::string
+backend_kinds_text(const std::function<bool(const backend_kind&)>& has,
+                   std::string_view joiner) {
   std::vector<std::string> names;
   {
     auto& t = table();
@@ -131,15 +136,17 @@ caf::error add_backend_kind(backend_kind kind) {
   std::lock_guard<std::mutex> guard{t.mtx};
   for (auto& k : t.kinds)
     if (k.name == kind.name)
-      return make_error(errc::bad_config,
-                        "the backend kind '" + kind.name + "' is already declared");
+      return make_error(errc::bad_config, "the backend kind '" + kind.name
+                                            + "' is already declared");
   t.kinds.push_back(std::move(kind));
   return caf::error{};
 }
 
-caf::error unknown_backend_kind(const std::string& type, const std::string& where) {
-  return make_error(errc::bad_config, "unknown judge type '" + type + "'" + where
-                                        + " (expected " + backend_kinds_text() + ")");
+caf::error unknown_backend_kind(const std::string& type,
+                                const std::string& where) {
+  return make_error(errc::bad_config, "unknown judge type '" + type + "'"
+                                        + where + " (expected "
+                                        + backend_kinds_text() + ")");
 }
 
 } // namespace ij

@@ -1,9 +1,9 @@
 #pragma once
 // The judge backend kinds (a judge's "type"), each declared once, with what
-// it supports: the configuration checks (core/config/judge_spec, run_config_checks,
-// calibration), the short judge names and the adapter factory
-// (adapters/adapter_factory, which pairs each kind with its maker) read this
-// table; nothing else spells a kind's name.
+// it supports: the configuration checks (core/config/judge_spec,
+// run_config_checks, calibration), the short judge names and the adapter
+// factory (adapters/adapter_factory, which pairs each kind with its maker) read
+// this table; nothing else spells a kind's name.
 //
 // The table can be extended at run time (add_backend_kind, before any
 // configuration is read: a test's fake backend, issue 30), so
@@ -72,8 +72,9 @@ std::string backend_kinds_text();
 
 /// The names of the kinds for which `has` holds, as words ("anthropic and
 /// openai" with `joiner` "and").
-std::string backend_kinds_text(const std::function<bool(const backend_kind&)>& has,
-                               std::string_view joiner);
+std::string
+backend_kinds_text(const std::function<bool(const backend_kind&)>& has,
+                   std::string_view joiner);
 
 /// Adds a kind (a test's fake backend; a new backend is a row of the
 /// built-in table instead). bad_config if the name is empty or taken.
@@ -82,6 +83,7 @@ caf::error add_backend_kind(backend_kind kind);
 
 /// "unknown judge type 'x'<where> (expected stub, rules, ...)" as
 /// bad_config; `where` such as " in 'x:y'" or empty.
-caf::error unknown_backend_kind(const std::string& type, const std::string& where);
+caf::error unknown_backend_kind(const std::string& type,
+                                const std::string& where);
 
 } // namespace ij

@@ -11,8 +11,8 @@ std::vector<std::string> segments(std::string_view pointer) {
     pointer.remove_prefix(1);
     auto end = pointer.find('/');
     out.emplace_back(pointer.substr(0, end));
-    pointer = end == std::string_view::npos ? std::string_view{}
-                                            : pointer.substr(end);
+    pointer =
+      end == std::string_view::npos ? std::string_view{} : pointer.substr(end);
   }
   return out;
 }

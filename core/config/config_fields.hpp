@@ -72,9 +72,7 @@ void write_fields(json_writer& w, const T& from, const table<T>& fields);
 /// the bookkeeping is the same for every model).
 class object_writer {
 public:
-  explicit object_writer(json_writer& w) : w_(w) {
-    w_.StartObject();
-  }
+  explicit object_writer(json_writer& w) : w_(w) { w_.StartObject(); }
   /// Opens the objects of `pointer`'s parents and writes its key.
   void key(std::string_view pointer);
   /// Closes what is open, the outer object too.

@@ -1,12 +1,12 @@
 #include "core/config/judge_spec.hpp"
 
-#include "core/config/backend_kinds.hpp"
-#include "core/numbers/number_text.hpp"
-#include "core/prompts/prompt.hpp"
-
 #include <algorithm>
 #include <cstdlib>
 #include <string_view>
+
+#include "core/config/backend_kinds.hpp"
+#include "core/numbers/number_text.hpp"
+#include "core/prompts/prompt.hpp"
 
 namespace ij {
 
@@ -32,8 +32,8 @@ std::size_t url_separator(std::string_view rest) {
 
 const std::vector<std::string>& stub_kinds() {
   static const std::vector<std::string> kinds{
-    "numeric", "equivalent", "different", "abstain", "malformed", "failing",
-    "gullible"};
+    "numeric",   "equivalent", "different", "abstain",
+    "malformed", "failing",    "gullible"};
   return kinds;
 }
 
@@ -63,7 +63,8 @@ std::string stub_kinds_text() {
 bool follows_answer_policy(const judge_spec& spec) {
   auto kind = find_backend_kind(spec.type);
   return kind
-         && std::find(kind->rule_models.begin(), kind->rule_models.end(), spec.model)
+         && std::find(kind->rule_models.begin(), kind->rule_models.end(),
+                      spec.model)
               != kind->rule_models.end();
 }
 
@@ -118,7 +119,8 @@ std::string prompt_tag(const prompt_choice& p) {
 } // namespace
 
 std::string judge_id_of(const judge_spec& spec) {
-  std::string id = spec.type + ":" + spec.model + " t=" + number_text(spec.temperature)
+  std::string id = spec.type + ":" + spec.model
+                   + " t=" + number_text(spec.temperature)
                    + " prompt=" + prompt_tag(spec.prompt);
   // The default pairing keeps the ids every earlier run recorded.
   auto other = non_numeric_choice(spec);
@@ -140,21 +142,25 @@ caf::error judge_setting_problem(const judge_spec& spec, bool constrain_field) {
     if (!spec.logprobs || (kind && kind->logprobs))
       return caf::error{};
     if (kind && kind->http)
-      return bad("the " + spec.type + " API returns no log-probabilities (use an "
-                 + backend_kinds_text([](auto& k) { return k.http && k.logprobs; }, "or")
-                 + " judge, or remove \"logprobs\")");
-    return bad("a " + spec.type + " judge has no log-probabilities (HTTP judges only)");
+      return bad(
+        "the " + spec.type + " API returns no log-probabilities (use an "
+        + backend_kinds_text([](auto& k) { return k.http && k.logprobs; }, "or")
+        + " judge, or remove \"logprobs\")");
+    return bad("a " + spec.type
+               + " judge has no log-probabilities (HTTP judges only)");
   }
   if (spec.constrain == reply_constraint::none)
     return caf::error{};
   if (!kind || (!kind->json_constraint && !kind->grammar_constraint))
-    return bad("a " + spec.type + " judge takes no constraint (HTTP judges only)");
+    return bad("a " + spec.type
+               + " judge takes no constraint (HTTP judges only)");
   if (spec.constrain == reply_constraint::grammar && !kind->grammar_constraint)
     return bad("the " + spec.type
                + " API accepts no regular grammar (grammar: openai-compatible "
                  "vLLM or llama.cpp servers); use \"json\"");
   if (spec.constrain == reply_constraint::json && !kind->json_constraint)
-    return bad("the " + spec.type + " API accepts no JSON constraint; use \"grammar\"");
+    return bad("the " + spec.type
+               + " API accepts no JSON constraint; use \"grammar\"");
   return caf::error{};
 }
 
@@ -170,9 +176,9 @@ caf::expected<judge_spec> parse_judge_name(const std::string& name) {
   }
   auto colon = name.find(':');
   if (colon == std::string::npos) {
-    return make_error(errc::bad_config,
-                      "judge name '" + name + "' has no type ("
-            + std::string{name_help} + ")");
+    return make_error(errc::bad_config, "judge name '" + name
+                                          + "' has no type ("
+                                          + std::string{name_help} + ")");
   }
   auto type = name.substr(0, colon);
   auto kind = find_backend_kind(type);
@@ -192,17 +198,19 @@ caf::expected<judge_spec> parse_judge_name(const std::string& name) {
   } else if (auto last = rest.rfind('@'); last != std::string_view::npos) {
     // Most likely a mistyped URL: taking it as part of the model would send
     // the prompts to the backend's public default instead.
-    return make_error(errc::bad_config,
-                      "judge name '" + name + "': '" + std::string{rest.substr(last + 1)}
-            + "' after the '@' is not an http:// or https:// URL (a model "
-              "whose name has an '@' takes a URL after it, or goes in a "
-              "configuration file)");
+    return make_error(
+      errc::bad_config,
+      "judge name '" + name + "': '" + std::string{rest.substr(last + 1)}
+        + "' after the '@' is not an http:// or https:// URL (a model "
+          "whose name has an '@' takes a URL after it, or goes in a "
+          "configuration file)");
   }
   spec.model = std::string{rest};
   if (spec.model.empty()) {
-    return make_error(errc::bad_config,
-                      "judge name '" + name + "' has an empty " + kind->model_word
-                        + " (" + std::string{name_help} + ")");
+    return make_error(errc::bad_config, "judge name '" + name
+                                          + "' has an empty " + kind->model_word
+                                          + " (" + std::string{name_help}
+                                          + ")");
   }
   if (kind->knows_model && !kind->knows_model(spec.model)) {
     return make_error(errc::bad_config,

@@ -7,16 +7,16 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <caf/error.hpp>
 #include <caf/expected.hpp>
 
-#include "core/numbers/answer_policy.hpp"
-#include "core/config/batch_settings.hpp"
 #include "core/budgets/judge_budget.hpp"
+#include "core/config/batch_settings.hpp"
+#include "core/numbers/answer_policy.hpp"
 #include "core/prompts/prompt_choice.hpp"
 #include "core/prompts/reply_constraint.hpp"
 #include "messages/error.hpp"
@@ -63,7 +63,8 @@ struct judge_spec {
   std::string ca_file;
   std::uint32_t max_attempts = 3;
   std::size_t max_response_bytes = 1 << 20;
-  /// The run's limits on this judge (core/budgets/judge_budget.hpp); none by default.
+  /// The run's limits on this judge (core/budgets/judge_budget.hpp); none by
+  /// default.
   judge_budget budget;
   /// Declared prices per million tokens, for cost and max_cost.
   std::optional<token_prices> prices;
@@ -134,9 +135,9 @@ void set_answer_policy(std::vector<judge_spec>& judges,
 constexpr unsigned decision_top_logprobs = 10;
 
 /// Why a judge type cannot take its `logprobs` / `constrain` setting
-/// (errc::bad_config), or no error when it can: Anthropic returns no log-probabilities; a regular
-/// grammar is OpenAI-compatible servers only (vLLM, llama.cpp); stubs and
-/// rule judges take neither.
+/// (errc::bad_config), or no error when it can: Anthropic returns no
+/// log-probabilities; a regular grammar is OpenAI-compatible servers only
+/// (vLLM, llama.cpp); stubs and rule judges take neither.
 caf::error judge_setting_problem(const judge_spec& spec, bool constrain_field);
 
 /// The stub kinds (SPEC §6), in the order of the help text: "numeric",

@@ -1,9 +1,9 @@
 #include "core/config/run_config.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <algorithm>
 #include <functional>
 #include <optional>
 #include <set>
@@ -110,11 +110,16 @@ const config::table<judge_spec>& judge_fields() {
   using J = judge_spec;
   auto batched = [](const J& j) { return j.batch.enabled; };
   static const table<J> fields{
-    text<J>("/name", [](auto& j) -> auto& { return j.name; }),
-    text<J>("/type", [](auto& j) -> auto& { return j.type; }),
-    text<J>("/model", [](auto& j) -> auto& { return j.model; }),
-    text<J>("/base_url", [](auto& j) -> auto& { return j.base_url; }),
-    real<J>("/temperature", [](auto& j) -> auto& { return j.temperature; }),
+    text<J>(
+      "/name", [](auto& j) -> auto& { return j.name; }),
+    text<J>(
+      "/type", [](auto& j) -> auto& { return j.type; }),
+    text<J>(
+      "/model", [](auto& j) -> auto& { return j.model; }),
+    text<J>(
+      "/base_url", [](auto& j) -> auto& { return j.base_url; }),
+    real<J>(
+      "/temperature", [](auto& j) -> auto& { return j.temperature; }),
     {"/seed",
      [](const Value& v, J& j, const std::string& at) {
        if (!v.IsInt64())
@@ -129,28 +134,39 @@ const config::table<judge_spec>& judge_fields() {
          w.Null();
      },
      {}},
-    count<J>("/max_tokens", [](auto& j) -> auto& { return j.max_tokens; }),
-    duration<J>("/timeout_ms", [](auto& j) -> auto& { return j.timeout; }),
-    count<J>("/max_in_flight", [](auto& j) -> auto& { return j.max_in_flight; }),
+    count<J>(
+      "/max_tokens", [](auto& j) -> auto& { return j.max_tokens; }),
+    duration<J>(
+      "/timeout_ms", [](auto& j) -> auto& { return j.timeout; }),
+    count<J>(
+      "/max_in_flight", [](auto& j) -> auto& { return j.max_in_flight; }),
     // Written only when set, so that runs without it keep their manifest.
-    only_when(count<J>("/queue_max", [](auto& j) -> auto& { return j.queue_max; }),
+    only_when(count<J>(
+                "/queue_max", [](auto& j) -> auto& { return j.queue_max; }),
               [](const J& j) { return j.queue_max != 0; }),
-    text<J>("/api_key_env", [](auto& j) -> auto& { return j.api_key_env; }),
-    text<J>("/ca_file", [](auto& j) -> auto& { return j.ca_file; }),
-    count<J>("/max_attempts", [](auto& j) -> auto& { return j.max_attempts; }),
+    text<J>(
+      "/api_key_env", [](auto& j) -> auto& { return j.api_key_env; }),
+    text<J>(
+      "/ca_file", [](auto& j) -> auto& { return j.ca_file; }),
+    count<J>(
+      "/max_attempts", [](auto& j) -> auto& { return j.max_attempts; }),
     // Budgets and prices are written only when declared, so that runs
     // without them keep their manifest as it was.
     comment<J>("/budget/_comment"),
-    limit("/budget/max_calls", [](auto& j) -> auto& { return j.budget.max_calls; }),
-    limit("/budget/max_input_tokens",
-          [](auto& j) -> auto& { return j.budget.max_input_tokens; }),
-    limit("/budget/max_output_tokens",
-          [](auto& j) -> auto& { return j.budget.max_output_tokens; }),
-    only_when(custom<J>(
-                "/budget/max_cost",
-                [](const Value& v, J& j) { j.budget.max_cost = v.GetDouble(); },
-                [](json_writer& w, const J& j) { w.Double(*j.budget.max_cost); }),
-              [](const J& j) { return j.budget.max_cost.has_value(); }),
+    limit(
+      "/budget/max_calls", [](auto& j) -> auto& { return j.budget.max_calls; }),
+    limit(
+      "/budget/max_input_tokens",
+      [](auto& j) -> auto& { return j.budget.max_input_tokens; }),
+    limit(
+      "/budget/max_output_tokens",
+      [](auto& j) -> auto& { return j.budget.max_output_tokens; }),
+    only_when(
+      custom<J>(
+        "/budget/max_cost",
+        [](const Value& v, J& j) { j.budget.max_cost = v.GetDouble(); },
+        [](json_writer& w, const J& j) { w.Double(*j.budget.max_cost); }),
+      [](const J& j) { return j.budget.max_cost.has_value(); }),
     comment<J>("/prices/_comment"),
     price("/prices/input", &token_prices::input),
     price("/prices/output", &token_prices::output),
@@ -158,55 +174,74 @@ const config::table<judge_spec>& judge_fields() {
     // default, so that other runs keep their manifest as it was.
     only_when(price("/prices/batch_discount", &token_prices::batch_discount),
               [](const J& j) {
-                return j.prices && (j.batch.enabled || j.prices->batch_discount != 0.5);
+                return j.prices
+                       && (j.batch.enabled || j.prices->batch_discount != 0.5);
               }),
     // Written only for a batched judge.
     comment<J>("/batch/_comment"),
-    only_when(flag<J>("/batch/enabled", [](auto& j) -> auto& { return j.batch.enabled; }),
+    only_when(
+      flag<J>(
+        "/batch/enabled", [](auto& j) -> auto& { return j.batch.enabled; }),
+      batched),
+    only_when(count<J>(
+                "/batch/max_requests",
+                [](auto& j) -> auto& { return j.batch.max_requests; }),
               batched),
-    only_when(count<J>("/batch/max_requests",
-                       [](auto& j) -> auto& { return j.batch.max_requests; }),
+    only_when(duration<J>(
+                "/batch/max_wait_ms",
+                [](auto& j) -> auto& { return j.batch.max_wait; }),
               batched),
-    only_when(duration<J>("/batch/max_wait_ms",
-                          [](auto& j) -> auto& { return j.batch.max_wait; }),
+    only_when(
+      duration<J>(
+        "/batch/poll_ms", [](auto& j) -> auto& { return j.batch.poll; }),
+      batched),
+    only_when(text<J>(
+                "/batch/on_failure",
+                [](auto& j) -> auto& { return j.batch.on_failure; }),
               batched),
-    only_when(duration<J>("/batch/poll_ms", [](auto& j) -> auto& { return j.batch.poll; }),
-              batched),
-    only_when(text<J>("/batch/on_failure", [](auto& j) -> auto& { return j.batch.on_failure; }),
-              batched),
-    only_when(custom<J>(
-                "/batch/deadline_ms",
-                [](const Value& v, J& j) {
-                  j.batch.deadline = std::chrono::milliseconds(v.GetUint64());
-                },
-                [](json_writer& w, const J& j) { w.Int64(j.batch.deadline->count()); }),
-              [](const J& j) { return j.batch.enabled && j.batch.deadline.has_value(); }),
+    only_when(
+      custom<J>(
+        "/batch/deadline_ms",
+        [](const Value& v, J& j) {
+          j.batch.deadline = std::chrono::milliseconds(v.GetUint64());
+        },
+        [](json_writer& w, const J& j) { w.Int64(j.batch.deadline->count()); }),
+      [](const J& j) {
+        return j.batch.enabled && j.batch.deadline.has_value();
+      }),
     comment<J>("/breaker/_comment"),
-    flag<J>("/breaker/enabled", [](auto& j) -> auto& { return j.breaker.enabled; }),
-    count<J>("/breaker/failures", [](auto& j) -> auto& { return j.breaker.failures; }),
-    duration<J>("/breaker/cooldown_ms",
-                [](auto& j) -> auto& { return j.breaker.cooldown; }),
+    flag<J>(
+      "/breaker/enabled", [](auto& j) -> auto& { return j.breaker.enabled; }),
+    count<J>(
+      "/breaker/failures", [](auto& j) -> auto& { return j.breaker.failures; }),
+    duration<J>(
+      "/breaker/cooldown_ms",
+      [](auto& j) -> auto& { return j.breaker.cooldown; }),
     // Written only when set, as budgets are.
-    only_when(flag<J>("/logprobs", [](auto& j) -> auto& { return j.logprobs; }),
+    only_when(flag<J>(
+                "/logprobs", [](auto& j) -> auto& { return j.logprobs; }),
               [](const J& j) { return j.logprobs; }),
-    only_when(custom<J>(
-                "/constrain",
-                [](const Value& v, J& j) {
-                  j.constrain = reply_constraint_of(v.GetString())
-                                  .value_or(reply_constraint::none);
-                },
-                [](json_writer& w, const J& j) {
-                  auto c = to_string(j.constrain);
-                  w.String(c.data(), static_cast<rapidjson::SizeType>(c.size()));
-                }),
-              [](const J& j) { return j.constrain != reply_constraint::none; }),
+    only_when(
+      custom<J>(
+        "/constrain",
+        [](const Value& v, J& j) {
+          j.constrain =
+            reply_constraint_of(v.GetString()).value_or(reply_constraint::none);
+        },
+        [](json_writer& w, const J& j) {
+          auto c = to_string(j.constrain);
+          w.String(c.data(), static_cast<rapidjson::SizeType>(c.size()));
+        }),
+      [](const J& j) { return j.constrain != reply_constraint::none; }),
     // Written only when not the canonical prompt (issue 29), so that other
     // runs keep their manifest as it was.
     only_when(field<J>{"/prompt",
                        [](const Value& v, J& j, const std::string& at) {
                          return read_prompt_choice(v, j.prompt, at);
                        },
-                       [](json_writer& w, const J& j) { write_prompt_choice(w, j.prompt); },
+                       [](json_writer& w, const J& j) {
+                         write_prompt_choice(w, j.prompt);
+                       },
                        {}},
               [](const J& j) { return j.prompt != prompt_choice{}; }),
     only_when(field<J>{"/non_numeric_prompt",
@@ -298,8 +333,8 @@ bool has_cascade(const run_config& c) {
 template <class Get>
 field<run_config> tls_file(std::string_view pointer, Get get) {
   return only_when(
-    config::text<run_config>(pointer,
-                             [get](auto& c) -> auto& { return get(c.connection); }),
+    config::text<run_config>(
+      pointer, [get](auto& c) -> auto& { return get(c.connection); }),
     [get](const run_config& c) { return !get(c.connection).empty(); });
 }
 
@@ -328,23 +363,31 @@ config::table<run_config> top_fields() {
         c.votes.min_agreement = c.votes.votes / 2 + 1; // a strict majority
       },
       [](json_writer& w, const C& c) { w.Uint(c.votes.votes); }),
-    count<C>("/min_agreement", [](auto& c) -> auto& { return c.votes.min_agreement; }),
-    flag<C>("/abstain_as_neither", [](auto& c) -> auto& { return c.abstain_as_neither; }),
-    flag<C>("/order_balancing", [](auto& c) -> auto& { return c.order_balancing; }),
-    duration<C>("/vote_deadline_ms", [](auto& c) -> auto& { return c.vote_deadline; }),
-    duration<C>("/failover_wait_ms", [](auto& c) -> auto& { return c.failover_wait; }),
-    real<C>("/max_fault_rate", [](auto& c) -> auto& { return c.max_fault_rate; }),
+    count<C>(
+      "/min_agreement", [](auto& c) -> auto& { return c.votes.min_agreement; }),
+    flag<C>(
+      "/abstain_as_neither",
+      [](auto& c) -> auto& { return c.abstain_as_neither; }),
+    flag<C>(
+      "/order_balancing", [](auto& c) -> auto& { return c.order_balancing; }),
+    duration<C>(
+      "/vote_deadline_ms", [](auto& c) -> auto& { return c.vote_deadline; }),
+    duration<C>(
+      "/failover_wait_ms", [](auto& c) -> auto& { return c.failover_wait; }),
+    real<C>(
+      "/max_fault_rate", [](auto& c) -> auto& { return c.max_fault_rate; }),
     // Written only when not the default, so that other runs keep their
     // manifest as it was.
-    only_when(custom<C>(
-                "/on_planted",
-                [](const Value& v, C& c) {
-                  c.on_planted = *planted_action_from_string(v.GetString());
-                },
-                [](json_writer& w, const C& c) {
-                  w.String(std::string{to_string(c.on_planted)});
-                }),
-              [](const C& c) { return c.on_planted != planted_action::abstain; }),
+    only_when(
+      custom<C>(
+        "/on_planted",
+        [](const Value& v, C& c) {
+          c.on_planted = *planted_action_from_string(v.GetString());
+        },
+        [](json_writer& w, const C& c) {
+          w.String(std::string{to_string(c.on_planted)});
+        }),
+      [](const C& c) { return c.on_planted != planted_action::abstain; }),
   };
 }
 
@@ -354,17 +397,25 @@ config::table<run_config> statistics_fields() {
   using C = run_config;
   return {
     comment<C>("/statistics/_comment"),
-    stat("/statistics/tau", [](auto& c) -> auto& { return c.stats.tau; }),
-    stat("/statistics/alpha", [](auto& c) -> auto& { return c.stats.alpha; }),
-    stat("/statistics/max_absent_rate",
-         [](auto& c) -> auto& { return c.stats.max_absent_rate; }),
-    stat("/statistics/max_fault_rate",
-         [](auto& c) -> auto& { return c.stats.max_fault_rate; }),
-    stat("/statistics/max_undecided_rate",
-         [](auto& c) -> auto& { return c.stats.max_undecided_rate; }),
-    count<C>("/statistics/min_decided", [](auto& c) -> auto& { return c.stats.min_decided; }),
+    stat(
+      "/statistics/tau", [](auto& c) -> auto& { return c.stats.tau; }),
+    stat(
+      "/statistics/alpha", [](auto& c) -> auto& { return c.stats.alpha; }),
+    stat(
+      "/statistics/max_absent_rate",
+      [](auto& c) -> auto& { return c.stats.max_absent_rate; }),
+    stat(
+      "/statistics/max_fault_rate",
+      [](auto& c) -> auto& { return c.stats.max_fault_rate; }),
+    stat(
+      "/statistics/max_undecided_rate",
+      [](auto& c) -> auto& { return c.stats.max_undecided_rate; }),
+    count<C>(
+      "/statistics/min_decided",
+      [](auto& c) -> auto& { return c.stats.min_decided; }),
     comment<C>("/canaries/_comment"),
-    real<C>("/canaries/rate", [](auto& c) -> auto& { return c.canaries.rate; }),
+    real<C>(
+      "/canaries/rate", [](auto& c) -> auto& { return c.canaries.rate; }),
     {"/canaries/seed",
      [](const Value& v, C& c, const std::string& at) {
        if (!v.IsUint64())
@@ -382,27 +433,40 @@ config::table<run_config> statistics_fields() {
       [](json_writer& w, const C& c) {
         w.String(std::string{to_string(c.canaries.on_alarm)});
       }),
-    real<C>("/canaries/tolerated_rate",
-            [](auto& c) -> auto& { return c.canaries.alarm.tolerated_rate; }),
-    real<C>("/canaries/alarm_rate",
-            [](auto& c) -> auto& { return c.canaries.alarm.alarm_rate; }),
-    real<C>("/canaries/alpha", [](auto& c) -> auto& { return c.canaries.alarm.alpha; }),
-    real<C>("/canaries/beta", [](auto& c) -> auto& { return c.canaries.alarm.beta; }),
+    real<C>(
+      "/canaries/tolerated_rate",
+      [](auto& c) -> auto& { return c.canaries.alarm.tolerated_rate; }),
+    real<C>(
+      "/canaries/alarm_rate",
+      [](auto& c) -> auto& { return c.canaries.alarm.alarm_rate; }),
+    real<C>(
+      "/canaries/alpha",
+      [](auto& c) -> auto& { return c.canaries.alarm.alpha; }),
+    real<C>(
+      "/canaries/beta", [](auto& c) -> auto& { return c.canaries.alarm.beta; }),
     comment<C>("/audit/_comment"),
-    text<C>("/audit/path", [](auto& c) -> auto& { return c.audit_path; }),
+    text<C>(
+      "/audit/path", [](auto& c) -> auto& { return c.audit_path; }),
     custom<C>(
       "/audit/flush",
-      [](const Value& v, C& c) { c.flush = *flush_policy_from_string(v.GetString()); },
-      [](json_writer& w, const C& c) { w.String(std::string{to_string(c.flush)}); }),
+      [](const Value& v, C& c) {
+        c.flush = *flush_policy_from_string(v.GetString());
+      },
+      [](json_writer& w, const C& c) {
+        w.String(std::string{to_string(c.flush)});
+      }),
     // Only when configured: a run without a cache records no cache settings.
     comment<C>("/cache/_comment"),
-    only_when(text<C>("/cache/path", [](auto& c) -> auto& { return c.cache.path; }),
+    only_when(text<C>(
+                "/cache/path", [](auto& c) -> auto& { return c.cache.path; }),
               has_cache),
-    only_when(duration<C>("/cache/ttl", [](auto& c) -> auto& { return c.cache.ttl; }),
+    only_when(duration<C>(
+                "/cache/ttl", [](auto& c) -> auto& { return c.cache.ttl; }),
               has_cache),
-    only_when(count<C>("/cache/max_bytes",
-                       [](auto& c) -> auto& { return c.cache.max_bytes; }),
-              has_cache),
+    only_when(
+      count<C>(
+        "/cache/max_bytes", [](auto& c) -> auto& { return c.cache.max_bytes; }),
+      has_cache),
   };
 }
 
@@ -416,23 +480,33 @@ config::table<run_config> host_fields() {
       [](json_writer& w, const C& c) { write_strings(w, c.hosts); }),
     // The TLS files by path; empty ones left out, so that the text reads
     // back under the schema.
-    tls_file("/host_connection/tls_cert", [](auto& c) -> auto& { return c.tls_cert; }),
-    tls_file("/host_connection/tls_key", [](auto& c) -> auto& { return c.tls_key; }),
-    tls_file("/host_connection/tls_ca", [](auto& c) -> auto& { return c.tls_ca; }),
-    flag<C>("/host_connection/local_judges",
-            [](auto& c) -> auto& { return c.connection.local_judges; }),
-    duration<C>("/host_connection/heartbeat_ms",
-                [](auto& c) -> auto& { return c.connection.heartbeat; }),
-    duration<C>("/host_connection/lost_after_ms",
-                [](auto& c) -> auto& { return c.connection.lost_after; }),
-    duration<C>("/host_connection/connection_timeout_ms",
-                [](auto& c) -> auto& { return c.connection.connection_timeout; }),
-    duration<C>("/host_connection/connect_timeout_ms",
-                [](auto& c) -> auto& { return c.connection.connect_timeout; }),
-    duration<C>("/host_connection/retry_max_ms",
-                [](auto& c) -> auto& { return c.connection.retry_max; }),
-    count<C>("/host_connection/queue_max",
-             [](auto& c) -> auto& { return c.connection.queue_max; }),
+    tls_file(
+      "/host_connection/tls_cert", [](auto& c) -> auto& { return c.tls_cert; }),
+    tls_file(
+      "/host_connection/tls_key", [](auto& c) -> auto& { return c.tls_key; }),
+    tls_file(
+      "/host_connection/tls_ca", [](auto& c) -> auto& { return c.tls_ca; }),
+    flag<C>(
+      "/host_connection/local_judges",
+      [](auto& c) -> auto& { return c.connection.local_judges; }),
+    duration<C>(
+      "/host_connection/heartbeat_ms",
+      [](auto& c) -> auto& { return c.connection.heartbeat; }),
+    duration<C>(
+      "/host_connection/lost_after_ms",
+      [](auto& c) -> auto& { return c.connection.lost_after; }),
+    duration<C>(
+      "/host_connection/connection_timeout_ms",
+      [](auto& c) -> auto& { return c.connection.connection_timeout; }),
+    duration<C>(
+      "/host_connection/connect_timeout_ms",
+      [](auto& c) -> auto& { return c.connection.connect_timeout; }),
+    duration<C>(
+      "/host_connection/retry_max_ms",
+      [](auto& c) -> auto& { return c.connection.retry_max; }),
+    count<C>(
+      "/host_connection/queue_max",
+      [](auto& c) -> auto& { return c.connection.queue_max; }),
     {"/answer_policy",
      [](const Value& v, C& c, const std::string& at) {
        return read_answer_policy(v, c.policy, at);
@@ -440,21 +514,24 @@ config::table<run_config> host_fields() {
      [](json_writer& w, const C& c) { write_answer_policy(w, c.policy); },
      {}},
     // Only when configured: the map's path and SHA-256 (checked on resume).
-    only_when(text<C>("/calibration", [](auto& c) -> auto& { return c.calibration; }),
+    only_when(text<C>(
+                "/calibration", [](auto& c) -> auto& { return c.calibration; }),
               has_calibration),
-    only_when(custom<C>(
-                "/calibration_sha256",
-                [](const Value& v, C& c) { c.calibration_sha256 = v.GetString(); },
-                [](json_writer& w, const C& c) {
-                  w.String(c.calibration_maps ? c.calibration_maps->sha256
-                                              : c.calibration_sha256);
-                }),
-              has_calibration),
-    only_when(custom<C>(
-                "/stop/probability",
-                [](const Value& v, C& c) { c.stop_probability = v.GetDouble(); },
-                [](json_writer& w, const C& c) { w.Double(*c.stop_probability); }),
-              [](const C& c) { return c.stop_probability.has_value(); }),
+    only_when(
+      custom<C>(
+        "/calibration_sha256",
+        [](const Value& v, C& c) { c.calibration_sha256 = v.GetString(); },
+        [](json_writer& w, const C& c) {
+          w.String(c.calibration_maps ? c.calibration_maps->sha256
+                                      : c.calibration_sha256);
+        }),
+      has_calibration),
+    only_when(
+      custom<C>(
+        "/stop/probability",
+        [](const Value& v, C& c) { c.stop_probability = v.GetDouble(); },
+        [](json_writer& w, const C& c) { w.Double(*c.stop_probability); }),
+      [](const C& c) { return c.stop_probability.has_value(); }),
   };
 }
 
@@ -464,11 +541,12 @@ config::table<run_config> route_fields() {
   using C = run_config;
   return {
     comment<C>("/panels/_comment"),
-    only_when(custom<C>(
-                "/panels/judges",
-                [](const Value& v, C& c) { read_strings(v, panel_of(c).judges); },
-                [](json_writer& w, const C& c) { write_strings(w, c.panel->judges); }),
-              has_panel),
+    only_when(
+      custom<C>(
+        "/panels/judges",
+        [](const Value& v, C& c) { read_strings(v, panel_of(c).judges); },
+        [](json_writer& w, const C& c) { write_strings(w, c.panel->judges); }),
+      has_panel),
     only_when(custom<C>(
                 "/panels/rule",
                 [](const Value& v, C& c) {
@@ -479,26 +557,29 @@ config::table<run_config> route_fields() {
                 }),
               has_panel),
     comment<C>("/cascade/_comment"),
-    only_when(custom<C>(
-                "/cascade/rules",
-                [](const Value& v, C& c) { cascade_of(c).rules = v.GetString(); },
-                [](json_writer& w, const C& c) { w.String(c.cascade->rules); }),
-              has_cascade),
+    only_when(
+      custom<C>(
+        "/cascade/rules",
+        [](const Value& v, C& c) { cascade_of(c).rules = v.GetString(); },
+        [](json_writer& w, const C& c) { w.String(c.cascade->rules); }),
+      has_cascade),
     only_when(custom<C>(
                 "/cascade/llm",
                 [](const Value& v, C& c) { cascade_of(c).llm = v.GetString(); },
                 [](json_writer& w, const C& c) { w.String(c.cascade->llm); }),
               has_cascade),
-    only_when(custom<C>(
-                "/cascade/audit_rate",
-                [](const Value& v, C& c) { cascade_of(c).audit_rate = v.GetDouble(); },
-                [](json_writer& w, const C& c) { w.Double(c.cascade->audit_rate); }),
-              has_cascade),
-    only_when(custom<C>(
-                "/cascade/seed",
-                [](const Value& v, C& c) { cascade_of(c).seed = v.GetUint64(); },
-                [](json_writer& w, const C& c) { w.Uint64(c.cascade->seed); }),
-              has_cascade),
+    only_when(
+      custom<C>(
+        "/cascade/audit_rate",
+        [](const Value& v, C& c) { cascade_of(c).audit_rate = v.GetDouble(); },
+        [](json_writer& w, const C& c) { w.Double(c.cascade->audit_rate); }),
+      has_cascade),
+    only_when(
+      custom<C>(
+        "/cascade/seed",
+        [](const Value& v, C& c) { cascade_of(c).seed = v.GetUint64(); },
+        [](json_writer& w, const C& c) { w.Uint64(c.cascade->seed); }),
+      has_cascade),
   };
 }
 
@@ -546,11 +627,10 @@ std::string same_judge(const run_config& cfg,
 }
 
 // The panel's judges as the file names them, or all the run's judges.
-caf::error resolve_panel(run_config& cfg, bool judges_given,
-                         const std::vector<judge_spec>& defaults,
-                         const std::function<caf::error(const std::string&,
-                                                        const std::string&)>&
-                           resolve) {
+caf::error resolve_panel(
+  run_config& cfg, bool judges_given, const std::vector<judge_spec>& defaults,
+  const std::function<caf::error(const std::string&, const std::string&)>&
+    resolve) {
   auto& pc = *cfg.panel;
   if (pc.judges.empty()) {
     if (!judges_given)
@@ -628,7 +708,8 @@ caf::error resolve_routes(run_config& cfg, bool judges_given) {
 /// the file names, then validates the result.
 caf::error apply(const Value& doc, run_config& cfg) {
   if (member(doc, "judge") && member(doc, "judges"))
-    return field_error("/judge", "give either \"judge\" or \"judges\", not both");
+    return field_error("/judge",
+                       "give either \"judge\" or \"judges\", not both");
   if (member(doc, "panels") && member(doc, "cascade"))
     return field_error("/cascade",
                        "give either \"panels\" or \"cascade\", not both");

@@ -20,12 +20,12 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "core/agreement/panel_rule.hpp"
 #include "core/calibration/calibration.hpp"
 #include "core/canaries/canary_plan.hpp"
 #include "core/config/config_fields.hpp"
 #include "core/config/judge_spec.hpp"
 #include "core/guard/pair_guard.hpp"
-#include "core/agreement/panel_rule.hpp"
 #include "core/voting/vote_tally.hpp"
 #include "messages/error.hpp"
 #include "messages/verdict.hpp"
@@ -91,14 +91,12 @@ struct host_connection {
   /// core/voting/queue_depth.hpp). 0: no queue (every slot waits a round trip).
   std::uint32_t queue_max = 64;
 
-  bool tls() const {
-    return !tls_cert.empty();
-  }
+  bool tls() const { return !tls_cert.empty(); }
 };
 
 /// Two or more judges each judge every pair with their own votes; the
-/// pair's outcome follows `rule` over their outcomes (core/agreement/panel_rule.hpp).
-/// Configured as "panels".
+/// pair's outcome follows `rule` over their outcomes
+/// (core/agreement/panel_rule.hpp). Configured as "panels".
 struct panel_config {
   /// Judge names, each one of the run's judges; at least two, all different
   /// judges (judge ids).
@@ -136,7 +134,8 @@ struct run_config {
   /// have (core/budgets/fault_budget.hpp); above it the run fails (exit 4).
   double max_fault_rate = 0.5;
   statistical_params stats;
-  /// Live canaries and the bias alarm (core/canaries/canary_plan.hpp); rate 0: none.
+  /// Live canaries and the bias alarm (core/canaries/canary_plan.hpp); rate 0:
+  /// none.
   canary_settings canaries;
   /// Empty: a fresh `invjudge-audit-<UTC timestamp>.jsonl` in the current
   /// directory.

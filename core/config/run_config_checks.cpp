@@ -1,11 +1,10 @@
 // The checks of validate(run_config): each part of a configuration, however
 // it was made, against what a run needs.
-#include "core/config/run_config.hpp"
-
 #include <functional>
 #include <set>
 
 #include "core/config/backend_kinds.hpp"
+#include "core/config/run_config.hpp"
 #include "core/hosts/host_address.hpp"
 #include "core/verdicts/verdict_table.hpp"
 
@@ -30,10 +29,12 @@ caf::error validate_judges(const run_config& cfg, const fail_fn& fail) {
     auto kind = find_backend_kind(j.type);
     if (kind && !kind->takes_prompt
         && (j.prompt != prompt_choice{} || j.non_numeric_prompt))
-      return fail("/judges/" + std::to_string(i)
-                    + (j.prompt != prompt_choice{} ? "/prompt" : "/non_numeric_prompt"),
-                  "a " + j.type + " judge reads the answers by rule and sends no prompt "
-                  "(remove \"prompt\", or give it to a model judge)");
+      return fail(
+        "/judges/" + std::to_string(i)
+          + (j.prompt != prompt_choice{} ? "/prompt" : "/non_numeric_prompt"),
+        "a " + j.type
+          + " judge reads the answers by rule and sends no prompt "
+            "(remove \"prompt\", or give it to a model judge)");
   }
   if (auto err = validate(cfg.votes))
     return fail(cfg.votes.votes < 1 ? "/votes" : "/min_agreement",
@@ -49,7 +50,9 @@ caf::error validate_batches(const run_config& cfg, const fail_fn& fail) {
   for (std::size_t i = 0; i < cfg.judges.size(); ++i) {
     auto& j = cfg.judges[i];
     auto at = "/judges/" + std::to_string(i);
-    if (j.prices && !(j.prices->batch_discount >= 0.0 && j.prices->batch_discount <= 1.0))
+    if (j.prices
+        && !(j.prices->batch_discount >= 0.0
+             && j.prices->batch_discount <= 1.0))
       return fail(at + "/prices/batch_discount",
                   "the batch discount is a share of the price, from 0 to 1");
     if (!j.batch.enabled)
@@ -57,15 +60,16 @@ caf::error validate_batches(const run_config& cfg, const fail_fn& fail) {
     auto kind = find_backend_kind(j.type);
     auto limit = kind ? kind->batch_limit : 0;
     if (limit == 0)
-      return fail(at + "/batch", "judge \"" + j.name + "\" of type \"" + j.type
-                                   + "\" has no batch API (batch is for "
-                                   + backend_kinds_text([](auto& k) { return k.batch_limit > 0; },
-                                                        "and")
-                                   + " judges)");
+      return fail(
+        at + "/batch",
+        "judge \"" + j.name + "\" of type \"" + j.type
+          + "\" has no batch API (batch is for "
+          + backend_kinds_text([](auto& k) { return k.batch_limit > 0; }, "and")
+          + " judges)");
     if (j.batch.max_requests < 1 || j.batch.max_requests > limit)
       return fail(at + "/batch/max_requests",
-                  "must be from 1 to " + std::to_string(limit) + " (the " + j.type
-                    + " API's requests per batch)");
+                  "must be from 1 to " + std::to_string(limit) + " (the "
+                    + j.type + " API's requests per batch)");
     if (j.batch.on_failure != "sync" && j.batch.on_failure != "fault")
       return fail(at + "/batch/on_failure", "must be \"sync\" or \"fault\"");
   }
@@ -141,9 +145,9 @@ caf::error validate_budgets(const run_config& cfg, const fail_fn& fail) {
                   "a cost limit needs the judge's \"prices\" (per million "
                   "input and output tokens)");
     if (j.budget.any() && !budgeted.insert(judge_id_of(j)).second)
-      return fail(at + "/budget",
-                  "judge \"" + j.name + "\" serves the same judge as another "
-                    "budgeted judge: give the budget once");
+      return fail(at + "/budget", "judge \"" + j.name
+                                    + "\" serves the same judge as another "
+                                      "budgeted judge: give the budget once");
   }
   return caf::error{};
 }

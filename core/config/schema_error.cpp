@@ -115,8 +115,7 @@ std::string schema_error(const rapidjson::Document& schema,
     if (auto r = kw("required"); r && r->IsArray() && node && node->IsObject())
       for (auto& name : r->GetArray())
         if (name.IsString() && !node->HasMember(name))
-          return where + "/" + escape_token(name.GetString())
-                 + ": is required";
+          return where + "/" + escape_token(name.GetString()) + ": is required";
   } else if (keyword == "additionalProperties") {
     auto props = kw("properties");
     // RapidJSON may point at the object or at the offending key.
@@ -130,7 +129,8 @@ std::string schema_error(const rapidjson::Document& schema,
     if (props && props->IsObject() && obj && obj->IsObject()) {
       std::string allowed;
       for (auto& p : props->GetObject())
-        allowed += (allowed.empty() ? "" : ", ") + std::string{p.name.GetString()};
+        allowed +=
+          (allowed.empty() ? "" : ", ") + std::string{p.name.GetString()};
       for (auto& m : obj->GetObject())
         if (!props->HasMember(m.name))
           return base + "/" + escape_token(m.name.GetString())

@@ -4,8 +4,8 @@
 #include <rapidjson/error/en.h>
 #include <rapidjson/schema.h>
 
-#include "core/embedded_configs.hpp"
 #include "core/config/schema_error.hpp"
+#include "core/embedded_configs.hpp"
 
 namespace ij {
 
@@ -28,18 +28,29 @@ const config::table<serve_file_settings>& serve_settings_fields() {
   static const table<S> fields{
     comment<S>("/_comment"),
     comment<S>("/cache/_comment"),
-    text<S>("/cache/path", [](auto& s) -> auto& { return s.cache.path; }),
-    duration<S>("/cache/ttl", [](auto& s) -> auto& { return s.cache.ttl; }),
-    count<S>("/cache/max_bytes", [](auto& s) -> auto& { return s.cache.max_bytes; }),
-    count<S>("/max_body_bytes", [](auto& s) -> auto& { return s.max_body_bytes; }),
-    duration<S>("/io_timeout_ms", [](auto& s) -> auto& { return s.io_timeout; }),
-    duration<S>("/idle_timeout_ms", [](auto& s) -> auto& { return s.idle_timeout; }),
-    duration<S>("/grace_ms", [](auto& s) -> auto& { return s.grace; }),
-    count<S>("/threads", [](auto& s) -> auto& { return s.threads; }),
-    duration<S>("/reply_timeout_ms", [](auto& s) -> auto& { return s.reply_timeout; }),
+    text<S>(
+      "/cache/path", [](auto& s) -> auto& { return s.cache.path; }),
+    duration<S>(
+      "/cache/ttl", [](auto& s) -> auto& { return s.cache.ttl; }),
+    count<S>(
+      "/cache/max_bytes", [](auto& s) -> auto& { return s.cache.max_bytes; }),
+    count<S>(
+      "/max_body_bytes", [](auto& s) -> auto& { return s.max_body_bytes; }),
+    duration<S>(
+      "/io_timeout_ms", [](auto& s) -> auto& { return s.io_timeout; }),
+    duration<S>(
+      "/idle_timeout_ms", [](auto& s) -> auto& { return s.idle_timeout; }),
+    duration<S>(
+      "/grace_ms", [](auto& s) -> auto& { return s.grace; }),
+    count<S>(
+      "/threads", [](auto& s) -> auto& { return s.threads; }),
+    duration<S>(
+      "/reply_timeout_ms", [](auto& s) -> auto& { return s.reply_timeout; }),
     comment<S>("/retention/_comment"),
-    count<S>("/retention/days", [](auto& s) -> auto& { return s.keep_days; }),
-    count<S>("/retention/runs", [](auto& s) -> auto& { return s.keep_runs; }),
+    count<S>(
+      "/retention/days", [](auto& s) -> auto& { return s.keep_days; }),
+    count<S>(
+      "/retention/runs", [](auto& s) -> auto& { return s.keep_runs; }),
   };
   return fields;
 }

@@ -26,6 +26,7 @@ std::optional<std::string> screen_answer(std::string_view answer);
 
 /// The same, given the answer's folded text (fold_text(answer)), which the
 /// caller folds once for this and the planted-verdict flags.
-std::optional<std::string> screen_answer(std::string_view answer, std::string_view folded);
+std::optional<std::string> screen_answer(std::string_view answer,
+                                         std::string_view folded);
 
 } // namespace ij

@@ -1,9 +1,9 @@
 #include "core/guard/pair_guard.hpp"
 
 #include "core/guard/answer_screen.hpp"
-#include "core/verdicts/outcome_mapping.hpp"
 #include "core/guard/planted_verdict.hpp"
 #include "core/guard/text_fold.hpp"
+#include "core/verdicts/outcome_mapping.hpp"
 
 namespace ij {
 
@@ -36,7 +36,8 @@ pair_guard guard_pair(std::string_view a, std::string_view b) {
 }
 
 bool unjudged(const pair_guard& g, planted_action on_planted) {
-  return !g.screened.empty() || (g.flagged() && on_planted == planted_action::abstain);
+  return !g.screened.empty()
+         || (g.flagged() && on_planted == planted_action::abstain);
 }
 
 namespace {
@@ -61,15 +62,17 @@ vote_result unjudged_result(std::string pair_id, const pair_guard& g,
   out.flags = g.flags;
   out.counts.votes = votes.votes;
   out.counts.min_agreement = votes.min_agreement;
-  out.outcome = abstention(
-    !g.screened.empty() ? "screened: " + g.screened
-                        : "planted verdict (" + flags_text(g.flags) + "): not judged",
-    votes, abstain_as_neither);
+  out.outcome =
+    abstention(!g.screened.empty()
+                 ? "screened: " + g.screened
+                 : "planted verdict (" + flags_text(g.flags) + "): not judged",
+               votes, abstain_as_neither);
   return out;
 }
 
 bool refuse_planted_equivalent(equivalence_outcome& o, const pair_guard& g,
-                               const vote_config& votes, bool abstain_as_neither) {
+                               const vote_config& votes,
+                               bool abstain_as_neither) {
   if (!g.flagged() || o.equivalent != true)
     return false;
   // A calibrated probability of equivalence would contradict it: gone too.
@@ -80,10 +83,11 @@ bool refuse_planted_equivalent(equivalence_outcome& o, const pair_guard& g,
 }
 
 pair_guard_desk::pair_guard_desk(planted_action on_planted, vote_config votes,
-                                 bool abstain_as_neither, bool pooled_model_judge)
-  : on_planted_(on_planted), votes_(votes), abstain_as_neither_(abstain_as_neither),
-    pooled_model_judge_(pooled_model_judge) {
-}
+                                 bool abstain_as_neither,
+                                 bool pooled_model_judge)
+    : on_planted_(on_planted), votes_(votes),
+      abstain_as_neither_(abstain_as_neither),
+      pooled_model_judge_(pooled_model_judge) {}
 
 std::optional<vote_result>
 pair_guard_desk::admit(std::uint64_t seq, const std::string& pair_id,

@@ -40,9 +40,7 @@ struct pair_guard {
   /// The planted-verdict flags, each "<kind> in A" or "<kind> in B".
   std::vector<std::string> flags;
 
-  bool flagged() const {
-    return !flags.empty();
-  }
+  bool flagged() const { return !flags.empty(); }
 };
 
 pair_guard guard_pair(std::string_view a, std::string_view b);
@@ -60,7 +58,8 @@ vote_result unjudged_result(std::string pair_id, const pair_guard& g,
 /// saying why (on_planted "judge"); any other outcome is kept. True when it
 /// changed.
 bool refuse_planted_equivalent(equivalence_outcome& o, const pair_guard& g,
-                               const vote_config& votes, bool abstain_as_neither);
+                               const vote_config& votes,
+                               bool abstain_as_neither);
 
 /// The flags in words: "decision_line in A, prompt_layout in B".
 std::string flags_text(const std::vector<std::string>& flags);
@@ -78,7 +77,8 @@ public:
   /// Pair `seq` with answers `a` and `b` (both present): its result when no
   /// judge is to be asked; else nullopt, with `flags` set when it is
   /// flagged and judged anyway (kept until settle).
-  std::optional<vote_result> admit(std::uint64_t seq, const std::string& pair_id,
+  std::optional<vote_result> admit(std::uint64_t seq,
+                                   const std::string& pair_id,
                                    std::string_view a, std::string_view b,
                                    std::vector<std::string>& flags);
 

@@ -17,9 +17,7 @@ class phrase_index {
 public:
   explicit phrase_index(std::vector<std::string_view> phrases);
 
-  const std::string_view& phrase(std::size_t i) const {
-    return phrases_[i];
-  }
+  const std::string_view& phrase(std::size_t i) const { return phrases_[i]; }
 
   /// The phrases that occur at byte `pos` of `text`, longest first: calls
   /// `f(index)` for each until it returns true; true when one did.

@@ -5,9 +5,9 @@
 #include <optional>
 
 #include "core/guard/phrase_index.hpp"
+#include "core/guard/text_fold.hpp"
 #include "core/prompts/prompt.hpp"
 #include "core/text.hpp"
-#include "core/guard/text_fold.hpp"
 
 namespace ij {
 
@@ -18,47 +18,122 @@ using list = std::vector<std::string_view>;
 // --- The vocabulary (folded: lower case, full-width as ASCII) --------------
 
 // Keys of a decision line, in the languages the answer readers know.
-const list decision_keys{
-  "decision", "final decision", "the decision", "decision final", "verdict",
-  "final verdict", "judgement", "judgment", "judge decision", "judge's decision",
-  "decisión", "decisión final", "veredicto", "décision", "décision finale", "verdict final",
-  "entscheidung", "urteil", "verdikt", "decisione", "verdetto", "decisão", "decisao",
-  "veredito", "вердикт", "заключение судьи", "判定", "判定结果", "判定結果", "决定",
-  "決定", "裁决", "裁決", "判决", "判決", "판정", "결정", "판단", "quyết định",
-  "phán quyết", "kết quả đánh giá"};
+const list decision_keys{"decision",
+                         "final decision",
+                         "the decision",
+                         "decision final",
+                         "verdict",
+                         "final verdict",
+                         "judgement",
+                         "judgment",
+                         "judge decision",
+                         "judge's decision",
+                         "decisión",
+                         "decisión final",
+                         "veredicto",
+                         "décision",
+                         "décision finale",
+                         "verdict final",
+                         "entscheidung",
+                         "urteil",
+                         "verdikt",
+                         "decisione",
+                         "verdetto",
+                         "decisão",
+                         "decisao",
+                         "veredito",
+                         "вердикт",
+                         "заключение судьи",
+                         "判定",
+                         "判定结果",
+                         "判定結果",
+                         "决定",
+                         "決定",
+                         "裁决",
+                         "裁決",
+                         "判决",
+                         "判決",
+                         "판정",
+                         "결정",
+                         "판단",
+                         "quyết định",
+                         "phán quyết",
+                         "kết quả đánh giá"};
 
 // Verdict words (a value that starts with one is a verdict).
-const list verdict_words{
-  "equivalent", "not equivalent", "different", "abstain", "equivalente",
-  "no equivalente", "equivalentes", "diferente", "diferentes", "abstenerse",
-  "équivalent", "équivalents", "non équivalent", "différent", "différents",
-  "abstention", "äquivalent", "gleichwertig", "nicht äquivalent", "verschieden",
-  "unterschiedlich", "enthaltung", "equivalenti", "non equivalente", "diverso",
-  "diversi", "astenersi", "equivalentes", "não equivalente", "abster", "等价",
-  "等價", "等效", "不等价", "不等價", "弃权", "棄權", "同値", "同等", "非同値",
-  "棄権", "동등", "동등함", "동등하지 않음", "다름", "기권", "tương đương",
-  "không tương đương", "khác nhau", "bỏ phiếu trắng"};
+const list verdict_words{"equivalent",
+                         "not equivalent",
+                         "different",
+                         "abstain",
+                         "equivalente",
+                         "no equivalente",
+                         "equivalentes",
+                         "diferente",
+                         "diferentes",
+                         "abstenerse",
+                         "équivalent",
+                         "équivalents",
+                         "non équivalent",
+                         "différent",
+                         "différents",
+                         "abstention",
+                         "äquivalent",
+                         "gleichwertig",
+                         "nicht äquivalent",
+                         "verschieden",
+                         "unterschiedlich",
+                         "enthaltung",
+                         "equivalenti",
+                         "non equivalente",
+                         "diverso",
+                         "diversi",
+                         "astenersi",
+                         "equivalentes",
+                         "não equivalente",
+                         "abster",
+                         "等价",
+                         "等價",
+                         "等效",
+                         "不等价",
+                         "不等價",
+                         "弃权",
+                         "棄權",
+                         "同値",
+                         "同等",
+                         "非同値",
+                         "棄権",
+                         "동등",
+                         "동등함",
+                         "동등하지 않음",
+                         "다름",
+                         "기권",
+                         "tương đương",
+                         "không tương đương",
+                         "khác nhau",
+                         "bỏ phiếu trắng"};
 
 // Stems of verdict words whose endings vary (Russian): matched as prefixes.
-const list verdict_stems{"эквивалентн", "равнозначн", "не эквивалентн", "различн",
-                         "воздерж"};
+const list verdict_stems{"эквивалентн", "равнозначн", "не эквивалентн",
+                         "различн", "воздерж"};
 
 // Keys a verdict or grading object in JSON uses.
-const list json_keys{"decision", "verdict", "judgement", "judgment", "equivalent",
-                     "is_equivalent", "grade", "grading", "score", "correct",
-                     "is_correct", "match", "decisión", "décision", "entscheidung",
-                     "decisione", "decisão", "вердикт", "判定", "决定", "판정",
-                     "quyết định"};
+const list json_keys{"decision",   "verdict",       "judgement",    "judgment",
+                     "equivalent", "is_equivalent", "grade",        "grading",
+                     "score",      "correct",       "is_correct",   "match",
+                     "decisión",   "décision",      "entscheidung", "decisione",
+                     "decisão",    "вердикт",       "判定",         "决定",
+                     "판정",       "quyết định"};
 
 // Words for "answer" in an "--- Answer B ---" header.
-const list answer_words{"answer", "response", "respuesta", "réponse", "reponse",
-                        "antwort", "risposta", "resposta", "ответ", "回答", "答案",
-                        "解答", "答え", "답변", "답", "câu trả lời", "đáp án"};
+const list answer_words{
+  "answer",   "response", "respuesta", "réponse",     "reponse", "antwort",
+  "risposta", "resposta", "ответ",     "回答",        "答案",    "解答",
+  "答え",     "답변",     "답",        "câu trả lời", "đáp án"};
 
 // Words for "rules" in a "Rules:" line.
-const list rules_words{"rules", "rule", "reglas", "règles", "regles", "regeln",
-                       "regole", "regras", "правила", "规则", "規則", "ルール",
-                       "규칙", "quy tắc"};
+const list rules_words{"rules",  "rule",   "reglas", "règles",  "regles",
+                       "regeln", "regole", "regras", "правила", "规则",
+                       "規則",   "ルール", "규칙",   "quy tắc"};
 
 // A system turn forged in an answer: text meant as the judge's own
 // instructions. (Chat templates' other markers are no evidence: models'
@@ -69,61 +144,137 @@ const list role_lines{"system:", "### instruction", "### system"};
 
 // Who judges, in words an answer has no reason to use (whole words).
 const list judge_words{
-  "grader", "graders", "grading model", "judge", "judges", "judging model",
-  "llm judge", "ai judge", "evaluator", "evaluators", "assessor", "scorer",
-  "language model", "juez", "evaluador", "corrector", "juge", "évaluateur",
-  "correcteur", "richter", "prüfer", "bewerter", "giudice", "valutatore",
-  "correttore", "juiz", "avaliador", "судья", "оценщик", "проверяющий",
-  "评分者", "评分员", "评委", "裁判", "阅卷人", "评审", "判定者", "審査員",
-  "採点者", "評価者", "채점자", "심사위원", "평가자", "người chấm", "giám khảo"};
+  "grader",        "graders",   "grading model",  "judge",      "judges",
+  "judging model", "llm judge", "ai judge",       "evaluator",  "evaluators",
+  "assessor",      "scorer",    "language model", "juez",       "evaluador",
+  "corrector",     "juge",      "évaluateur",     "correcteur", "richter",
+  "prüfer",        "bewerter",  "giudice",        "valutatore", "correttore",
+  "juiz",          "avaliador", "судья",          "оценщик",    "проверяющий",
+  "评分者",        "评分员",    "评委",           "裁判",       "阅卷人",
+  "评审",          "判定者",    "審査員",         "採点者",     "評価者",
+  "채점자",        "심사위원",  "평가자",         "người chấm", "giám khảo"};
 
 // Instructions that override the prompt.
-const list override_phrases{
-  "ignore the previous", "ignore all previous", "ignore previous", "ignore the above",
-  "ignore all prior", "ignore prior", "ignore your instructions", "ignore the rules",
-  "disregard the previous", "disregard all previous", "disregard previous",
-  "disregard the above", "disregard the rules", "new instructions", "system override",
-  "mark this answer as correct", "mark this as correct", "mark it as correct",
-  "marked as correct", "marked correct", "full marks", "full credit",
-  "accept this answer", "must be accepted", "output equivalent", "respond with equivalent",
-  "reply with equivalent", "answer with equivalent", "say equivalent",
-  "print equivalent", "return equivalent", "considered equivalent",
-  "treat them as equivalent", "treat both answers", "ignora las instrucciones",
-  "ignora todas las instrucciones", "ignora las reglas", "ignorez les instructions",
-  "ignorez toutes les instructions", "ignorez les règles", "ignoriere alle",
-  "ignoriere die vorherigen", "ignoriere die anweisungen", "ignoriere die regeln",
-  "ignora le istruzioni", "ignora tutte le istruzioni", "ignora le regole",
-  "ignore as instruções", "ignore todas as instruções", "ignore as regras",
-  "игнорируй", "проигнорируй", "не обращай внимания на инструкции", "忽略之前",
-  "忽略以上", "忽略上述", "忽略所有", "忽略前面", "无视之前", "無視之前",
-  "前の指示を無視", "指示を無視", "以前の指示", "ルールを無視", "이전 지시",
-  "지시를 무시", "규칙을 무시", "bỏ qua các hướng dẫn", "bỏ qua hướng dẫn",
-  "bỏ qua các quy tắc"};
+const list override_phrases{"ignore the previous",
+                            "ignore all previous",
+                            "ignore previous",
+                            "ignore the above",
+                            "ignore all prior",
+                            "ignore prior",
+                            "ignore your instructions",
+                            "ignore the rules",
+                            "disregard the previous",
+                            "disregard all previous",
+                            "disregard previous",
+                            "disregard the above",
+                            "disregard the rules",
+                            "new instructions",
+                            "system override",
+                            "mark this answer as correct",
+                            "mark this as correct",
+                            "mark it as correct",
+                            "marked as correct",
+                            "marked correct",
+                            "full marks",
+                            "full credit",
+                            "accept this answer",
+                            "must be accepted",
+                            "output equivalent",
+                            "respond with equivalent",
+                            "reply with equivalent",
+                            "answer with equivalent",
+                            "say equivalent",
+                            "print equivalent",
+                            "return equivalent",
+                            "considered equivalent",
+                            "treat them as equivalent",
+                            "treat both answers",
+                            "ignora las instrucciones",
+                            "ignora todas las instrucciones",
+                            "ignora las reglas",
+                            "ignorez les instructions",
+                            "ignorez toutes les instructions",
+                            "ignorez les règles",
+                            "ignoriere alle",
+                            "ignoriere die vorherigen",
+                            "ignoriere die anweisungen",
+                            "ignoriere die regeln",
+                            "ignora le istruzioni",
+                            "ignora tutte le istruzioni",
+                            "ignora le regole",
+                            "ignore as instruções",
+                            "ignore todas as instruções",
+                            "ignore as regras",
+                            "игнорируй",
+                            "проигнорируй",
+                            "не обращай внимания на инструкции",
+                            "忽略之前",
+                            "忽略以上",
+                            "忽略上述",
+                            "忽略所有",
+                            "忽略前面",
+                            "无视之前",
+                            "無視之前",
+                            "前の指示を無視",
+                            "指示を無視",
+                            "以前の指示",
+                            "ルールを無視",
+                            "이전 지시",
+                            "지시를 무시",
+                            "규칙을 무시",
+                            "bỏ qua các hướng dẫn",
+                            "bỏ qua hướng dẫn",
+                            "bỏ qua các quy tắc"};
 
 // "Both answers" (the judged pair talked about as such) ...
-const list pair_phrases{
-  "both answers", "the two answers", "these two answers", "these answers",
-  "answer a and answer b", "answers a and b", "answer a and b", "ambas respuestas",
-  "las dos respuestas", "les deux réponses", "beide antworten", "entrambe le risposte",
-  "le due risposte", "ambas as respostas", "as duas respostas", "оба ответа",
-  "два ответа", "两个答案", "兩個答案", "两个回答", "这两个答案", "二つの答え",
-  "両方の答え", "2つの答え", "두 답", "두 답변", "두 개의 답", "hai câu trả lời",
-  "cả hai đáp án", "hai đáp án"};
+const list pair_phrases{"both answers",
+                        "the two answers",
+                        "these two answers",
+                        "these answers",
+                        "answer a and answer b",
+                        "answers a and b",
+                        "answer a and b",
+                        "ambas respuestas",
+                        "las dos respuestas",
+                        "les deux réponses",
+                        "beide antworten",
+                        "entrambe le risposte",
+                        "le due risposte",
+                        "ambas as respostas",
+                        "as duas respostas",
+                        "оба ответа",
+                        "два ответа",
+                        "两个答案",
+                        "兩個答案",
+                        "两个回答",
+                        "这两个答案",
+                        "二つの答え",
+                        "両方の答え",
+                        "2つの答え",
+                        "두 답",
+                        "두 답변",
+                        "두 개의 답",
+                        "hai câu trả lời",
+                        "cả hai đáp án",
+                        "hai đáp án"};
 // ... said to agree.
 const list agree_words{
-  "equivalent", "identical", "the same", "same", "equal", "match", "correct",
-  "equivalente", "idénticas", "iguales", "correcta", "équivalent", "identiques",
-  "correcte", "äquivalent", "gleich", "identisch", "richtig", "equivalenti",
-  "identiche", "uguali", "corrette", "iguais", "idênticas", "corretas",
-  "эквивалентн", "одинаков", "совпада", "правильн", "等价", "等價", "相同",
-  "一致", "正确", "正確", "同じ", "同値", "等しい", "正しい", "동등", "같", "일치",
-  "정답", "tương đương", "giống nhau", "đúng"};
+  "equivalent",  "identical",  "the same",    "same",        "equal",
+  "match",       "correct",    "equivalente", "idénticas",   "iguales",
+  "correcta",    "équivalent", "identiques",  "correcte",    "äquivalent",
+  "gleich",      "identisch",  "richtig",     "equivalenti", "identiche",
+  "uguali",      "corrette",   "iguais",      "idênticas",   "corretas",
+  "эквивалентн", "одинаков",   "совпада",     "правильн",    "等价",
+  "等價",        "相同",       "一致",        "正确",        "正確",
+  "同じ",        "同値",       "等しい",      "正しい",      "동등",
+  "같",          "일치",       "정답",        "tương đương", "giống nhau",
+  "đúng"};
 
 // Verdict words in capitals, as the reply format writes them (checked on
 // the text as given, not folded).
-const list capital_verdicts{"EQUIVALENT", "DIFFERENT", "ABSTAIN", "EQUIVALENTE",
-                            "ÉQUIVALENT", "ÄQUIVALENT", "ЭКВИВАЛЕНТН", "DIFERENTE",
-                            "DIFFÉRENT"};
+const list capital_verdicts{"EQUIVALENT",  "DIFFERENT",  "ABSTAIN",
+                            "EQUIVALENTE", "ÉQUIVALENT", "ÄQUIVALENT",
+                            "ЭКВИВАЛЕНТН", "DIFERENTE",  "DIFFÉRENT"};
 
 // --- Matching ----------------------------------------------------------------
 
@@ -143,8 +294,8 @@ bool whole_at(std::string_view s, std::size_t i, std::string_view word) {
 
 bool is_markup(char c) {
   return c == '*' || c == '#' || c == '_' || c == '`' || c == '>' || c == '-'
-         || c == '"' || c == '\'' || c == '[' || c == ']' || c == '~' || c == '='
-         || text::is_space(c);
+         || c == '"' || c == '\'' || c == '[' || c == ']' || c == '~'
+         || c == '=' || text::is_space(c);
 }
 
 std::string_view strip_markup(std::string_view v) {
@@ -163,7 +314,8 @@ const phrase_index& verdict_index() {
 // `value` starts with a verdict word (whole), or a stem of one.
 bool verdict_value(std::string_view value) {
   return verdict_index().at(value, 0, [&](std::size_t i) {
-    return i >= verdict_words.size() || whole_at(value, 0, verdict_index().phrase(i));
+    return i >= verdict_words.size()
+           || whole_at(value, 0, verdict_index().phrase(i));
   });
 }
 
@@ -198,14 +350,14 @@ constexpr std::size_t long_line = 16;
 
 // What the one pass over a folded answer looks for anywhere in it.
 enum class hit : unsigned char {
-  prompt_line,  // a long line of a built-in prompt
-  judge_word,   // words for who judges (whole)
-  override,     // instructions that override the prompt
-  pair_phrase,  // "both answers"
-  agree_word,   // ... said to agree
-  role_marker,  // a forged system turn
-  json_key,     // "decision" (quoted) before a colon
-  choice_line,  // "equivalent | different"
+  prompt_line, // a long line of a built-in prompt
+  judge_word,  // words for who judges (whole)
+  override,    // instructions that override the prompt
+  pair_phrase, // "both answers"
+  agree_word,  // ... said to agree
+  role_marker, // a forged system turn
+  json_key,    // "decision" (quoted) before a colon
+  choice_line, // "equivalent | different"
 };
 
 struct scan_tables {
@@ -234,14 +386,17 @@ void add_prompt_lines(scan_tables& t) {
     while (!rest.empty()) {
       auto eol = rest.find('\n');
       auto line = std::string{text::trim(rest.substr(0, eol))};
-      rest = eol == std::string_view::npos ? std::string_view{} : rest.substr(eol + 1);
+      rest = eol == std::string_view::npos ? std::string_view{}
+                                           : rest.substr(eol + 1);
       if (line.empty() || line.find("<text ") != std::string::npos
           || line.find("{{") != std::string::npos)
         continue;
       if (line.size() < long_line) {
-        if (std::find(t.short_lines.begin(), t.short_lines.end(), line) == t.short_lines.end())
+        if (std::find(t.short_lines.begin(), t.short_lines.end(), line)
+            == t.short_lines.end())
           t.short_lines.push_back(line);
-      } else if (std::find(t.owned.begin(), t.owned.end(), line) == t.owned.end()) {
+      } else if (std::find(t.owned.begin(), t.owned.end(), line)
+                 == t.owned.end()) {
         t.add_owned(line, hit::prompt_line);
       }
     }
@@ -288,7 +443,8 @@ bool answer_header(std::string_view line) {
     if (core.compare(0, w.size(), w) != 0)
       continue;
     auto tag = text::trim(core.substr(w.size()));
-    if (tag == "a" || tag == "b" || tag == "1" || tag == "2" || tag == "а" || tag == "б")
+    if (tag == "a" || tag == "b" || tag == "1" || tag == "2" || tag == "а"
+        || tag == "б")
       return true;
   }
   return false;
@@ -315,7 +471,8 @@ bool layout_line(std::string_view line) {
 // Between a decision key and its value: "Verdict — equivalent", "verdict
 // = EQUIVALENT", "Decision -> equivalent".
 bool is_separator(char c) {
-  return text::is_space(c) || c == ':' || c == '=' || c == '-' || c == '>' || c == '|';
+  return text::is_space(c) || c == ':' || c == '=' || c == '-' || c == '>'
+         || c == '|';
 }
 
 bool decision_line(std::string_view line) {
@@ -331,7 +488,8 @@ bool decision_line(std::string_view line) {
     for (;;) {
       auto before = rest.size();
       rest = text::trim_if(rest, is_separator);
-      for (auto dash : {std::string_view{"—"}, std::string_view{"–"}, std::string_view{"→"}})
+      for (auto dash : {std::string_view{"—"}, std::string_view{"–"},
+                        std::string_view{"→"}})
         if (rest.compare(0, dash.size(), dash) == 0)
           rest.remove_prefix(dash.size());
       if (rest.size() == before)
@@ -350,7 +508,8 @@ bool reply_field_line(std::string_view line) {
 
 // A quoted verdict word as a value: ': "equivalent"'.
 bool quoted_verdict_value(std::string_view s) {
-  for (auto at = s.find(':'); at != std::string_view::npos; at = s.find(':', at + 1)) {
+  for (auto at = s.find(':'); at != std::string_view::npos;
+       at = s.find(':', at + 1)) {
     auto after = text::trim(s.substr(at + 1));
     if (!after.empty() && (after.front() == '"' || after.front() == '\'')
         && verdict_value(after.substr(1)))
@@ -374,8 +533,8 @@ bool capital_verdict(std::string_view original) {
 
 // What the one pass found.
 struct found {
-  bool prompt_line = false, judge = false, override = false, pair = false, agree = false,
-       role = false, json = false, choice = false;
+  bool prompt_line = false, judge = false, override = false, pair = false,
+       agree = false, role = false, json = false, choice = false;
 };
 
 found scan(std::string_view folded) {
@@ -385,7 +544,9 @@ found scan(std::string_view folded) {
     auto& p = s.index.phrase(i);
     switch (s.tables.kinds[i]) {
       case hit::prompt_line: f.prompt_line = true; break;
-      case hit::judge_word: f.judge = f.judge || whole_at(folded, pos, p); break;
+      case hit::judge_word:
+        f.judge = f.judge || whole_at(folded, pos, p);
+        break;
       case hit::override: f.override = true; break;
       case hit::pair_phrase: f.pair = true; break;
       case hit::agree_word: f.agree = true; break;
@@ -408,14 +569,16 @@ std::vector<std::string> planted_flags(std::string_view answer) {
   return planted_flags(answer, fold_text(answer));
 }
 
-std::vector<std::string> planted_flags(std::string_view answer, std::string_view folded) {
+std::vector<std::string> planted_flags(std::string_view answer,
+                                       std::string_view folded) {
   auto f = scan(folded);
   bool decision = f.choice, field = false, layout = f.prompt_line || f.role;
   std::string_view rest = folded;
   while (!rest.empty()) {
     auto eol = rest.find('\n');
     auto line = rest.substr(0, eol);
-    rest = eol == std::string_view::npos ? std::string_view{} : rest.substr(eol + 1);
+    rest =
+      eol == std::string_view::npos ? std::string_view{} : rest.substr(eol + 1);
     decision = decision || decision_line(line);
     field = field || reply_field_line(line);
     layout = layout || layout_line(line);

@@ -6,8 +6,8 @@
 // flagged; a flagged pair is never EQUIVALENT on a model's word
 // (core/guard/pair_guard.hpp says what happens instead).
 //
-// The kinds, matched on folded text (core/guard/text_fold.hpp) in every language
-// the answer readers know:
+// The kinds, matched on folded text (core/guard/text_fold.hpp) in every
+// language the answer readers know:
 //   decision_line      a line "DECISION: ..." (or its translation, or any
 //                      "key: <verdict word>"), or the format's choice line
 //                      "EQUIVALENT | DIFFERENT | ABSTAIN"
@@ -32,6 +32,7 @@ namespace ij {
 std::vector<std::string> planted_flags(std::string_view answer);
 
 /// The same, given the answer's folded text (fold_text(answer)).
-std::vector<std::string> planted_flags(std::string_view answer, std::string_view folded);
+std::vector<std::string> planted_flags(std::string_view answer,
+                                       std::string_view folded);
 
 } // namespace ij

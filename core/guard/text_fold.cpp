@@ -10,7 +10,9 @@ namespace {
 // invalid byte.
 std::uint32_t decode(std::string_view s, std::size_t i, std::size_t& len) {
   auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
-  auto cont = [&](std::size_t k) { return i + k < s.size() && (b(k) & 0xC0) == 0x80; };
+  auto cont = [&](std::size_t k) {
+    return i + k < s.size() && (b(k) & 0xC0) == 0x80;
+  };
   unsigned char c = b(0);
   if (c < 0x80) {
     len = 1;
@@ -97,7 +99,8 @@ bool word_char_at(std::string_view s, std::size_t i) {
   if (len == 0)
     return false;
   return (cp >= '0' && cp <= '9') || (cp >= 'a' && cp <= 'z')
-         || (cp >= 'A' && cp <= 'Z') || (cp >= 0xC0 && cp <= 0x24F && cp != 0xD7 && cp != 0xF7)
+         || (cp >= 'A' && cp <= 'Z')
+         || (cp >= 0xC0 && cp <= 0x24F && cp != 0xD7 && cp != 0xF7)
          || (cp >= 0x370 && cp <= 0x4FF) || (cp >= 0x1E00 && cp <= 0x1EFF);
 }
 

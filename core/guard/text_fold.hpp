@@ -3,11 +3,11 @@
 // know (issue 29's screening and planted-verdict flags): lower case for
 // Latin (with its accented letters, Vietnamese included), Greek and
 // Cyrillic; full-width ASCII and the ideographic space as ASCII; the
-// full-width colon and comma, curly quotes and apostrophes as ASCII; no-break spaces as spaces; and
-// invisible characters (zero-width spaces and joiners, the word joiner,
-// soft hyphen, byte-order mark) dropped, so that "ＤＥＣＩＳＩＯＮ：" or a
-// zero-width space inside a word cannot hide it. Invalid UTF-8 bytes are
-// kept as they are. Pure.
+// full-width colon and comma, curly quotes and apostrophes as ASCII; no-break
+// spaces as spaces; and invisible characters (zero-width spaces and joiners,
+// the word joiner, soft hyphen, byte-order mark) dropped, so that
+// "ＤＥＣＩＳＩＯＮ：" or a zero-width space inside a word cannot hide it.
+// Invalid UTF-8 bytes are kept as they are. Pure.
 #include <string>
 #include <string_view>
 

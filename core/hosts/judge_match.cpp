@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "core/numbers/number_text.hpp"
 #include "core/hosts/worker_key.hpp"
+#include "core/numbers/number_text.hpp"
 
 namespace ij {
 
@@ -54,7 +54,8 @@ bool serves(const std::vector<judge_spec>& judges, const judge_info& w) {
 }
 
 /// The workers of judge hosts, one per host and judge id, in order.
-std::vector<const judge_info*> host_judges(const std::vector<judge_info>& workers) {
+std::vector<const judge_info*>
+host_judges(const std::vector<judge_info>& workers) {
   std::vector<const judge_info*> out;
   for (auto& w : workers) {
     if (w.host.empty() || w.host == "local")
@@ -78,14 +79,15 @@ caf::error check_served(const std::vector<judge_spec>& judges,
       served = served || judge_difference(spec, w).empty();
     if (served)
       continue;
-    auto text = "no worker serves judge " + spec.name + " (" + judge_id_of(spec) + ")";
+    auto text =
+      "no worker serves judge " + spec.name + " (" + judge_id_of(spec) + ")";
     auto remote = host_judges(workers);
     if (remote.empty())
       return make_error(errc::no_worker,
                         text + ": no host that serves it could be used");
     for (auto* w : remote)
-      text += (w == remote.front() ? ": " : "; ") + std::string{"host "} + w->host
-              + " serves " + served_judge_text(*w) + ": "
+      text += (w == remote.front() ? ": " : "; ") + std::string{"host "}
+              + w->host + " serves " + served_judge_text(*w) + ": "
               + judge_difference(spec, *w);
     return make_error(errc::no_worker, std::move(text));
   }

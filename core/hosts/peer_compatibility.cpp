@@ -13,8 +13,9 @@ namespace {
 
 caf::error differs(const std::string& who, const char* field,
                    const std::string& host, const std::string& here) {
-  return make_error(errc::incompatible_peer, who + field + " differs (host: "
-                                               + host + ", here: " + here + ")");
+  return make_error(errc::incompatible_peer, who + field
+                                               + " differs (host: " + host
+                                               + ", here: " + here + ")");
 }
 
 // "N type(s) only on the host, e.g. X; M only here, e.g. Y".
@@ -38,18 +39,19 @@ caf::error check_compatible(const host_hello& own, const host_hello& theirs) {
   if (theirs.prompt_id != own.prompt_id)
     return differs("", "prompt_id", theirs.prompt_id, own.prompt_id);
   if (theirs.prompt_sha256 != own.prompt_sha256)
-    return differs("", "prompt_sha256", theirs.prompt_sha256, own.prompt_sha256);
+    return differs("", "prompt_sha256", theirs.prompt_sha256,
+                   own.prompt_sha256);
   if (theirs.built_in_prompts != own.built_in_prompts)
     return make_error(errc::incompatible_peer,
                       "built-in prompts differ ("
-                        + type_difference(theirs.built_in_prompts, own.built_in_prompts,
-                                          "prompt(s)")
+                        + type_difference(theirs.built_in_prompts,
+                                          own.built_in_prompts, "prompt(s)")
                         + ")");
   if (theirs.message_types != own.message_types)
-    return make_error(errc::incompatible_peer,
-                      "message-type set differs ("
-                        + type_difference(theirs.message_types, own.message_types)
-                        + ")");
+    return make_error(
+      errc::incompatible_peer,
+      "message-type set differs ("
+        + type_difference(theirs.message_types, own.message_types) + ")");
   return {};
 }
 
@@ -61,7 +63,8 @@ caf::error check_compatible(const host_hello& own, const judge_info& worker) {
     // matched through the judge id instead).
     auto prefix = id + " ";
     for (auto& b : own.built_in_prompts)
-      if (b.compare(0, prefix.size(), prefix) == 0 && b.substr(prefix.size()) != sha)
+      if (b.compare(0, prefix.size(), prefix) == 0
+          && b.substr(prefix.size()) != sha)
         return differs(who, field, id + " " + sha, b);
     return {};
   };

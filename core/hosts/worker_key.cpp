@@ -56,9 +56,8 @@ std::string value_in(const std::string& key, std::string_view name) {
   std::size_t at = 0;
   while (at < key.size()) {
     auto nl = key.find('\n', at);
-    auto line = std::string_view{key}.substr(at, nl == std::string::npos
-                                                   ? std::string::npos
-                                                   : nl - at);
+    auto line = std::string_view{key}.substr(
+      at, nl == std::string::npos ? std::string::npos : nl - at);
     if (line.size() > name.size() && line.substr(0, name.size()) == name
         && line[name.size()] == '=')
       return std::string{line.substr(name.size() + 1)};
@@ -79,8 +78,11 @@ const std::vector<call_setting>& call_settings() {
     {"model", false, [](const S& s) { return s.model; }},
     {"temperature", false, [](const S& s) { return exact(s.temperature); }},
     {"seed", false,
-     [](const S& s) { return s.seed ? std::to_string(*s.seed) : std::string{"none"}; }},
-    {"max_tokens", false, [](const S& s) { return std::to_string(s.max_tokens); }},
+     [](const S& s) {
+       return s.seed ? std::to_string(*s.seed) : std::string{"none"};
+     }},
+    {"max_tokens", false,
+     [](const S& s) { return std::to_string(s.max_tokens); }},
     // Both prompts (issue 29): a declared template by its SHA-256.
     {"prompt", false,
      [](const S& s) {
@@ -100,7 +102,8 @@ const std::vector<call_setting>& call_settings() {
     // (set_answer_policy): another judge's is always the default.
     {"answer_policy", false,
      [](const S& s) {
-       return s.policy.is_default() ? std::string{"default"} : policy_text(s.policy);
+       return s.policy.is_default() ? std::string{"default"}
+                                    : policy_text(s.policy);
      }},
     // How this process reaches the backend: a judge host's own.
     {"name", true, [](const S& s) { return s.name; }},
@@ -108,17 +111,21 @@ const std::vector<call_setting>& call_settings() {
     {"api_key_env", true, [](const S& s) { return s.api_key_env; }},
     {"ca_file", true, [](const S& s) { return s.ca_file; }},
     {"timeout_ms", true, [](const S& s) { return ms(s.timeout); }},
-    {"max_attempts", true, [](const S& s) { return std::to_string(s.max_attempts); }},
-    {"max_in_flight", true, [](const S& s) { return std::to_string(s.max_in_flight); }},
-    // Requests sent ahead beyond max_in_flight (issue 31): what the server sees.
+    {"max_attempts", true,
+     [](const S& s) { return std::to_string(s.max_attempts); }},
+    {"max_in_flight", true,
+     [](const S& s) { return std::to_string(s.max_in_flight); }},
+    // Requests sent ahead beyond max_in_flight (issue 31): what the server
+    // sees.
     {"queue_max", true, [](const S& s) { return std::to_string(s.queue_max); }},
     {"max_response_bytes", true,
      [](const S& s) { return std::to_string(s.max_response_bytes); }},
     {"breaker", true,
      [](const S& s) {
-       return s.breaker.enabled ? std::to_string(s.breaker.failures) + " failures, "
-                                    + ms(s.breaker.cooldown) + " ms"
-                                : std::string{"off"};
+       return s.breaker.enabled
+                ? std::to_string(s.breaker.failures) + " failures, "
+                    + ms(s.breaker.cooldown) + " ms"
+                : std::string{"off"};
      }},
   };
   return table;

@@ -6,9 +6,8 @@
 namespace ij {
 
 bool is_absent(std::string_view answer) {
-  return std::all_of(answer.begin(), answer.end(), [](unsigned char c) {
-    return std::isspace(c) != 0;
-  });
+  return std::all_of(answer.begin(), answer.end(),
+                     [](unsigned char c) { return std::isspace(c) != 0; });
 }
 
 } // namespace ij

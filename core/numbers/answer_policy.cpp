@@ -16,8 +16,9 @@ std::optional<E> from_string(std::string_view s, const E (&all)[N]) {
   return std::nullopt;
 }
 
-constexpr rounding_policy all_rounding[] = {
-  rounding_policy::abstain, rounding_policy::strict, rounding_policy::consistent};
+constexpr rounding_policy all_rounding[] = {rounding_policy::abstain,
+                                            rounding_policy::strict,
+                                            rounding_policy::consistent};
 constexpr percent_policy all_percent[] = {
   percent_policy::either, percent_policy::fraction, percent_policy::number};
 constexpr unit_policy all_units[] = {unit_policy::lenient, unit_policy::strict};
@@ -38,8 +39,8 @@ bool answer_policy::declares_tolerance() const {
 bool operator==(const answer_policy& x, const answer_policy& y) {
   return x.rounding == y.rounding && x.percent == y.percent
          && x.relative_tolerance == y.relative_tolerance
-         && x.absolute_tolerance == y.absolute_tolerance
-         && x.units == y.units && x.fractions == y.fractions;
+         && x.absolute_tolerance == y.absolute_tolerance && x.units == y.units
+         && x.fractions == y.fractions;
 }
 
 std::string_view to_string(rounding_policy p) {
@@ -82,8 +83,9 @@ std::string policy_text(const answer_policy& p) {
 caf::error read_answer_policy(const rapidjson::Value& v, answer_policy& into,
                               const std::string& at) {
   auto bad = [&](std::string_view name, const std::string& what) {
-    return make_error(errc::bad_config, (name.empty() ? at : at + "/" + std::string{name})
-                                          + ": " + what);
+    return make_error(errc::bad_config,
+                      (name.empty() ? at : at + "/" + std::string{name}) + ": "
+                        + what);
   };
   if (!v.IsObject())
     return bad("", "must be an object");
@@ -95,7 +97,8 @@ caf::error read_answer_policy(const rapidjson::Value& v, answer_policy& into,
   };
   // The schema names the allowed words; a word it let through that is not
   // one of ours would be a schema bug, reported like a bad value all the same.
-  auto pick = [&](const char* name, auto& field, const auto& all) -> caf::error {
+  auto pick = [&](const char* name, auto& field,
+                  const auto& all) -> caf::error {
     auto s = text(name);
     if (!s)
       return {};
@@ -113,15 +116,17 @@ caf::error read_answer_policy(const rapidjson::Value& v, answer_policy& into,
     return e;
   if (auto e = pick("fractions", into.fractions, all_fractions))
     return e;
-  for (auto [name, field] : {std::pair{"relative_tolerance", &into.relative_tolerance},
-                             std::pair{"absolute_tolerance", &into.absolute_tolerance}}) {
+  for (auto [name, field] :
+       {std::pair{"relative_tolerance", &into.relative_tolerance},
+        std::pair{"absolute_tolerance", &into.absolute_tolerance}}) {
     auto it = v.FindMember(name);
     if (it == v.MemberEnd())
       continue;
     if (!it->value.IsNumber())
       return bad(name, "must be a number");
     const double x = it->value.GetDouble();
-    if (!(x >= 0.0) || (name == std::string_view{"relative_tolerance"} && x >= 1.0))
+    if (!(x >= 0.0)
+        || (name == std::string_view{"relative_tolerance"} && x >= 1.0))
       return bad(name, name == std::string_view{"relative_tolerance"}
                          ? "must be at least 0 and below 1"
                          : "must be at least 0");

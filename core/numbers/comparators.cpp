@@ -73,8 +73,8 @@ sync_comparator numeric_match(double abs_tol, double rel_tol) {
     auto y = last_number(b);
     if (!x || !y)
       return {std::nullopt, 0.0, "no number", false};
-    double tol = std::max(abs_tol, rel_tol * std::max(std::fabs(*x),
-                                                      std::fabs(*y)));
+    double tol =
+      std::max(abs_tol, rel_tol * std::max(std::fabs(*x), std::fabs(*y)));
     if (*x == *y || std::fabs(*x - *y) <= tol)
       return {true, 1.0, "numeric equal", false};
     return {false, 1.0, "numeric differ", false};

@@ -51,9 +51,8 @@ std::size_t decimal_length(std::string_view s, bool allow_fraction_part) {
   std::size_t int_digits = i;
   if (int_digits > 0 && int_digits <= 3 && i < n && s[i] == ',') {
     // Thousands groups: every group exactly three digits.
-    while (i + 3 < n && s[i] == ',' && is_digit(s[i + 1])
-           && is_digit(s[i + 2]) && is_digit(s[i + 3])
-           && (i + 4 == n || !is_digit(s[i + 4])))
+    while (i + 3 < n && s[i] == ',' && is_digit(s[i + 1]) && is_digit(s[i + 2])
+           && is_digit(s[i + 3]) && (i + 4 == n || !is_digit(s[i + 4])))
       i += 4;
     if (i < n && s[i] == ',')
       return 0;
@@ -119,9 +118,8 @@ std::optional<i128> integer_of(std::string_view t) {
   return v;
 }
 
-std::optional<exact_number> parse_fraction(std::string_view num,
-                                           std::string_view den,
-                                           bool negative) {
+std::optional<exact_number>
+parse_fraction(std::string_view num, std::string_view den, bool negative) {
   num = text::trim(num);
   den = text::trim(den);
   if (num.empty() || den.empty() || decimal_length(num, false) != num.size()

@@ -1,8 +1,8 @@
 #include "core/prompts/prompt.hpp"
 
-#include "core/sha256.hpp"
-
 #include <memory>
+
+#include "core/sha256.hpp"
 
 namespace ij {
 
@@ -13,7 +13,8 @@ namespace {
 // NULL>"). The model's reply follows the last format line directly. Any
 // change here changes the SHA-256 pinned in tests/core and requires a new
 // judge_prompt_id.
-constexpr std::string_view template_text = R"IJ(You are judging whether two answers to the same math problem are numerically equivalent.
+constexpr std::string_view template_text =
+  R"IJ(You are judging whether two answers to the same math problem are numerically equivalent.
 
 --- Answer A ---
 <text A>
@@ -36,7 +37,8 @@ NUMERIC_B: <extracted number or NULL>)IJ";
 // The non-numeric prompt (issue 29): the canonical layout and reply format,
 // with rules for answers of any kind. Pinned by its SHA-256 in tests/core
 // like the canonical one; any change needs a new id.
-constexpr std::string_view non_numeric_text = R"IJ(You are judging whether two final answers to the same math problem are equivalent in value.
+constexpr std::string_view non_numeric_text =
+  R"IJ(You are judging whether two final answers to the same math problem are equivalent in value.
 
 --- Answer A ---
 {{answer_a}}
@@ -82,18 +84,18 @@ const std::string& judge_prompt_template_sha256() {
 }
 
 const prompt_ptr& canonical_prompt() {
-  static const prompt_ptr p = std::make_shared<const prompt_template>(
-    prompt_template::with_slots(std::string{judge_prompt_id},
-                                std::string{template_text}, placeholder_a,
-                                placeholder_b));
+  static const prompt_ptr p =
+    std::make_shared<const prompt_template>(prompt_template::with_slots(
+      std::string{judge_prompt_id}, std::string{template_text}, placeholder_a,
+      placeholder_b));
   return p;
 }
 
 const prompt_ptr& non_numeric_prompt() {
   static const prompt_ptr p = [] {
-    auto t = prompt_template::parse(std::string{non_numeric_prompt_id},
-                                    std::string{non_numeric_text},
-                                    "built-in prompt");
+    auto t =
+      prompt_template::parse(std::string{non_numeric_prompt_id},
+                             std::string{non_numeric_text}, "built-in prompt");
     // A literal of this file: failing here is a build bug.
     return std::make_shared<const prompt_template>(std::move(*t));
   }();

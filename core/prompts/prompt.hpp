@@ -10,7 +10,8 @@
 
 namespace ij {
 
-inline constexpr std::string_view judge_prompt_id = "invariance-checker/judge/v1";
+inline constexpr std::string_view judge_prompt_id =
+  "invariance-checker/judge/v1";
 
 /// The built-in prompt for answers that are not numbers (expressions, sets,
 /// intervals, tuples, equations, inequalities, text): equality in value,
@@ -19,7 +20,8 @@ inline constexpr std::string_view non_numeric_prompt_id =
   "invariance-checker/judge/non-numeric/v1";
 
 /// The prefix reserved for built-in prompt ids.
-inline constexpr std::string_view built_in_prompt_prefix = "invariance-checker/";
+inline constexpr std::string_view built_in_prompt_prefix =
+  "invariance-checker/";
 
 /// The template with its "<text A>" and "<text B>" placeholders; it ends
 /// with "NUMERIC_B: <extracted number or NULL>" and no newline after it.

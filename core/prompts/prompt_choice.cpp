@@ -38,11 +38,11 @@ caf::error read_prompt_choice(const rapidjson::Value& v, prompt_choice& into,
   // when the file is read; any other id under the built-ins' prefix is
   // refused now.
   if (p.id.rfind(built_in_prompt_prefix, 0) == 0 && !built_in_prompt(p.id))
-    return field_error(at + "/id", "ids starting with \""
-                                     + std::string{built_in_prompt_prefix}
-                                     + "\" are reserved for the built-in prompts ("
-                                     + built_in_prompt_ids_text()
-                                     + "): give your prompt an id of its own");
+    return field_error(
+      at + "/id", "ids starting with \"" + std::string{built_in_prompt_prefix}
+                    + "\" are reserved for the built-in prompts ("
+                    + built_in_prompt_ids_text()
+                    + "): give your prompt an id of its own");
   into = std::move(p);
   return caf::error{};
 }

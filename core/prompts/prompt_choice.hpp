@@ -25,9 +25,7 @@ struct prompt_choice {
   /// Declared templates only: the template once read; null before.
   prompt_ptr loaded;
 
-  bool declared() const {
-    return !file.empty();
-  }
+  bool declared() const { return !file.empty(); }
 };
 
 inline bool operator==(const prompt_choice& x, const prompt_choice& y) {

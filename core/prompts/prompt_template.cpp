@@ -31,7 +31,8 @@ std::string_view name_of(prompt_slot s) {
 } // namespace
 
 caf::expected<prompt_template>
-prompt_template::parse(std::string id, std::string text, const std::string& where) {
+prompt_template::parse(std::string id, std::string text,
+                       const std::string& where) {
   auto bad = [&](const std::string& what) {
     return make_error(errc::bad_config, where + ": " + what);
   };
@@ -52,11 +53,13 @@ prompt_template::parse(std::string id, std::string text, const std::string& wher
         hit = &s;
     if (!hit) {
       auto close = text.find("}}", open);
-      auto shown = text.substr(open, close == std::string::npos
-                                       ? std::min<std::size_t>(20, text.size() - open)
-                                       : close + 2 - open);
-      return bad("unknown slot \"" + shown
-                 + "\" (the slots are {{answer_a}}, {{answer_b}} and {{problem}})");
+      auto shown =
+        text.substr(open, close == std::string::npos
+                            ? std::min<std::size_t>(20, text.size() - open)
+                            : close + 2 - open);
+      return bad(
+        "unknown slot \"" + shown
+        + "\" (the slots are {{answer_a}}, {{answer_b}} and {{problem}})");
     }
     ++counts[static_cast<int>(hit->slot)];
     t.literals_.push_back(std::move(literal));
@@ -68,8 +71,9 @@ prompt_template::parse(std::string id, std::string text, const std::string& wher
   for (auto s : {prompt_slot::answer_a, prompt_slot::answer_b}) {
     auto n = counts[static_cast<int>(s)];
     if (n != 1)
-      return bad(std::string{"the template must hold "} + std::string{name_of(s)}
-                 + " exactly once (it holds it " + std::to_string(n)
+      return bad(std::string{"the template must hold "}
+                 + std::string{name_of(s)} + " exactly once (it holds it "
+                 + std::to_string(n)
                  + " times): the judge must see both answers");
   }
   if (counts[static_cast<int>(prompt_slot::problem)] > 1)
@@ -86,9 +90,10 @@ prompt_template prompt_template::with_slots(std::string id, std::string text,
   prompt_template t;
   auto pos_a = text.find(slot_a);
   auto pos_b = text.find(slot_b, pos_a + slot_a.size());
-  t.literals_ = {text.substr(0, pos_a),
-                 text.substr(pos_a + slot_a.size(), pos_b - pos_a - slot_a.size()),
-                 text.substr(pos_b + slot_b.size())};
+  t.literals_ = {
+    text.substr(0, pos_a),
+    text.substr(pos_a + slot_a.size(), pos_b - pos_a - slot_a.size()),
+    text.substr(pos_b + slot_b.size())};
   t.slots_ = {prompt_slot::answer_a, prompt_slot::answer_b};
   t.id_ = std::move(id);
   t.text_ = std::move(text);
@@ -128,7 +133,8 @@ prompt_template::extract(std::string_view prompt) const {
       || prompt.substr(0, head.size()) != head
       || prompt.substr(prompt.size() - tail.size()) != tail)
     return std::nullopt;
-  auto body = prompt.substr(head.size(), prompt.size() - head.size() - tail.size());
+  auto body =
+    prompt.substr(head.size(), prompt.size() - head.size() - tail.size());
   prompt_answers out;
   auto put = [&](prompt_slot s, std::string_view v) {
     switch (s) {

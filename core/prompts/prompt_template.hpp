@@ -47,17 +47,11 @@ public:
                                     std::string_view slot_a,
                                     std::string_view slot_b);
 
-  const std::string& id() const {
-    return id_;
-  }
+  const std::string& id() const { return id_; }
   /// The text as read, byte for byte.
-  const std::string& text() const {
-    return text_;
-  }
+  const std::string& text() const { return text_; }
   /// Lower-case hex SHA-256 of text().
-  const std::string& sha256() const {
-    return sha256_;
-  }
+  const std::string& sha256() const { return sha256_; }
   bool uses_problem() const;
 
   /// The prompt for one call: the text with the answers (and the problem)

@@ -21,7 +21,8 @@ constexpr std::string_view to_string(reply_constraint c) {
 }
 
 /// "none", "grammar" or "json"; nullopt for anything else.
-constexpr std::optional<reply_constraint> reply_constraint_of(std::string_view s) {
+constexpr std::optional<reply_constraint>
+reply_constraint_of(std::string_view s) {
   if (s == "none")
     return reply_constraint::none;
   if (s == "grammar")

@@ -24,9 +24,7 @@ public:
            const std::string& message);
 
   /// Per judge and kind, in order of first occurrence.
-  const std::vector<fault_reason>& reasons() const {
-    return reasons_;
-  }
+  const std::vector<fault_reason>& reasons() const { return reasons_; }
 
 private:
   std::vector<fault_reason> reasons_;

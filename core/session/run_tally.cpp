@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <iterator>
 
-#include "core/session/call_route.hpp"
 #include "core/budgets/cancel_account.hpp"
 #include "core/budgets/judge_budget.hpp"
+#include "core/session/call_route.hpp"
 #include "messages/host_event.hpp"
 
 namespace ij {
@@ -30,7 +30,7 @@ void count_route(run_summary& s, const judge_record& rec) {
 } // namespace
 
 run_tally::run_tally(const run_config& cfg, run_summary start)
-  : summary_(std::move(start)) {
+    : summary_(std::move(start)) {
   summary_.faults_by_kind.resize(std::size(all_fault_kinds), 0);
   if (cfg.panel)
     panel_.emplace(*cfg.panel, cfg.stats.alpha);
@@ -81,9 +81,8 @@ void run_tally::add_records(const vote_result& vr) {
     auto i = usage_index_.find(rec.worker_id);
     if (i == usage_index_.end()) {
       i = usage_index_.emplace(rec.worker_id, s.usage.size()).first;
-      s.usage.push_back(judge_usage{rec.worker_id.empty() ? "(no worker)"
-                                                          : rec.worker_id,
-                                    0, 0, 0, 0});
+      s.usage.push_back(judge_usage{
+        rec.worker_id.empty() ? "(no worker)" : rec.worker_id, 0, 0, 0, 0});
     }
     auto& h = host(rec.host);
     ++h.calls;

@@ -2,8 +2,8 @@
 // A run's totals: what every record the session sends to its audit logger
 // adds to the run summary — calls, faults and tokens per judge and host,
 // where the calls went (core/session/call_route), the faults' reasons
-// (core/session/fault_reason_tally), pairs by rule, failover notes — and the panel,
-// cascade and spend parts at the end (issue 10). Pure counting: the run
+// (core/session/fault_reason_tally), pairs by rule, failover notes — and the
+// panel, cascade and spend parts at the end (issue 10). Pure counting: the run
 // session (actors/run_session) feeds it in write order, so the run-end
 // record's totals agree with the records before it.
 #include <cstddef>
@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "core/agreement/cascade_tally.hpp"
-#include "core/session/fault_reason_tally.hpp"
 #include "core/agreement/panel_tally.hpp"
 #include "core/config/run_config.hpp"
+#include "core/session/fault_reason_tally.hpp"
 #include "messages/audit_type.hpp"
 #include "messages/judge_info.hpp"
 #include "messages/run_summary.hpp"

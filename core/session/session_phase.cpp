@@ -55,7 +55,9 @@ bool session_phase::ends_input() const {
 session_phase::cancel_answer session_phase::cancel() {
   switch (state_) {
     case state::starting: cancel_deferred_ = true; return cancel_answer::defer;
-    case state::running: cancel_deferred_ = false; return cancel_answer::end_now;
+    case state::running:
+      cancel_deferred_ = false;
+      return cancel_answer::end_now;
     default: return cancel_answer::ignore;
   }
 }

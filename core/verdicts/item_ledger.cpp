@@ -18,9 +18,9 @@ statistical_verdict item_ledger::verdict_of(const std::string& item,
   return v;
 }
 
-std::optional<statistical_verdict>
-item_ledger::decide(const std::string& item, verdict_rule rule,
-                    double probability) {
+std::optional<statistical_verdict> item_ledger::decide(const std::string& item,
+                                                       verdict_rule rule,
+                                                       double probability) {
   auto i = items_.find(item);
   if (i == items_.end())
     return std::nullopt; // never admitted: nothing to count it against

@@ -16,8 +16,7 @@ namespace ij {
 
 class item_ledger {
 public:
-  explicit item_ledger(statistical_params params) : params_(params) {
-  }
+  explicit item_ledger(statistical_params params) : params_(params) {}
 
   /// A pair of `item` was taken in.
   void admit(const std::string& item);
@@ -26,22 +25,17 @@ public:
   /// probability (negative: none). Returns the item's statistical verdict
   /// (with the mean probability) when that was its last pair and the input
   /// has ended.
-  std::optional<statistical_verdict> decide(const std::string& item,
-                                            verdict_rule rule,
-                                            double probability = -1.0);
+  std::optional<statistical_verdict>
+  decide(const std::string& item, verdict_rule rule, double probability = -1.0);
 
   /// The input has ended: returns the verdicts of every item whose pairs are
   /// all decided already. Later decisions complete the others.
   std::vector<statistical_verdict> end_input();
 
   /// Items taken in whose verdict is not decided yet.
-  std::uint64_t open_items() const {
-    return items_.size();
-  }
+  std::uint64_t open_items() const { return items_.size(); }
 
-  bool input_ended() const {
-    return ended_;
-  }
+  bool input_ended() const { return ended_; }
 
 private:
   struct progress {

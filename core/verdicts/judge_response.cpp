@@ -1,14 +1,14 @@
 #include "core/verdicts/judge_response.hpp"
 
-#include "core/numbers/exact_number.hpp"
-#include "core/text.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iterator>
 
 #include <rapidjson/document.h>
+
+#include "core/numbers/exact_number.hpp"
+#include "core/text.hpp"
 
 namespace ij {
 
@@ -56,13 +56,14 @@ struct field_line {
 std::optional<field_line> read_field(std::string_view line) {
   std::size_t i = 0;
   const std::size_t n = line.size();
-  while (i < n && (line[i] == ' ' || line[i] == '\t' || line[i] == '*'
-                   || line[i] == '#' || line[i] == '_' || line[i] == '-'))
+  while (i < n
+         && (line[i] == ' ' || line[i] == '\t' || line[i] == '*'
+             || line[i] == '#' || line[i] == '_' || line[i] == '-'))
     ++i;
   const std::size_t key_start = i;
-  while (i < n
-         && ((upper(line[i]) >= 'A' && upper(line[i]) <= 'Z')
-             || line[i] == '_'))
+  while (
+    i < n
+    && ((upper(line[i]) >= 'A' && upper(line[i]) <= 'Z') || line[i] == '_'))
     ++i;
   auto key = line.substr(key_start, i - key_start);
   while (!key.empty() && key.back() == '_')
@@ -141,9 +142,9 @@ std::optional<std::string> json_reply_as_lines(std::string_view raw,
   if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("decision"))
     return std::nullopt;
   static constexpr const char* keys[][2] = {{"decision", "DECISION"},
-                                           {"reason", "REASON"},
-                                           {"numeric_a", "NUMERIC_A"},
-                                           {"numeric_b", "NUMERIC_B"}};
+                                            {"reason", "REASON"},
+                                            {"numeric_a", "NUMERIC_A"},
+                                            {"numeric_b", "NUMERIC_B"}};
   // Every member, a repeated one too: an object with two "decision"
   // members becomes two DECISION lines, a PARSE_ERROR (fails closed, as
   // the lines do; FindMember would read only the first).
@@ -151,7 +152,8 @@ std::optional<std::string> json_reply_as_lines(std::string_view raw,
   std::size_t known = 0;
   for (auto& [key, label] : keys)
     for (auto it = doc.MemberBegin(); it != doc.MemberEnd(); ++it) {
-      if (std::string_view{it->name.GetString(), it->name.GetStringLength()} != key)
+      if (std::string_view{it->name.GetString(), it->name.GetStringLength()}
+          != key)
         continue;
       ++known;
       auto value = json_field_text(it->value);

@@ -16,8 +16,7 @@ equivalence_outcome outcome_of(judge_decision d, bool abstain_as_neither) {
       if (!abstain_as_neither)
         return {false, 0.0, std::move(detail), false};
       return {std::nullopt, 0.0, std::move(detail), false};
-    case judge_decision::parse_error:
-      break;
+    case judge_decision::parse_error: break;
   }
   return {std::nullopt, 0.0, std::move(detail), false};
 }

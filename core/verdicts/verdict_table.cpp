@@ -86,9 +86,7 @@ statistical_invariance_verdict(std::string item,
   return set(verdict_kind::neither, verdict_rule::i3);
 }
 
-namespace {
-
-} // namespace
+namespace {} // namespace
 
 caf::error validate(const statistical_params& params) {
   auto bad = [](std::string what) {
@@ -99,12 +97,13 @@ caf::error validate(const statistical_params& params) {
     return bad("tau " + number_text(params.tau) + " must be in (0, 1]");
   if (!(params.alpha > 0.0 && params.alpha < 1.0))
     return bad("alpha " + number_text(params.alpha) + " must be in (0, 1)");
-  for (auto [name, x] : {std::pair{"maxAbsentRate", params.max_absent_rate},
-                         std::pair{"maxFaultRate", params.max_fault_rate},
-                         std::pair{"maxUndecidedRate",
-                                   params.max_undecided_rate}})
+  for (auto [name, x] :
+       {std::pair{"maxAbsentRate", params.max_absent_rate},
+        std::pair{"maxFaultRate", params.max_fault_rate},
+        std::pair{"maxUndecidedRate", params.max_undecided_rate}})
     if (!(x >= 0.0 && x <= 1.0))
-      return bad(std::string{name} + " " + number_text(x) + " must be in [0, 1]");
+      return bad(std::string{name} + " " + number_text(x)
+                 + " must be in [0, 1]");
   return {};
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 // The I1–I5 decision table (SPEC §8), single and statistical.
 #include <array>
-#include <optional>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 

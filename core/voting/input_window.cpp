@@ -4,11 +4,14 @@
 
 namespace ij {
 
-void input_window::fit_to_capacity(std::uint64_t capacity, std::uint64_t at_least) {
+void input_window::fit_to_capacity(std::uint64_t capacity,
+                                   std::uint64_t at_least) {
   if (size_ != 0)
     return;
-  auto w = std::min<std::uint64_t>(std::max<std::uint64_t>(256, 4 * capacity), 8192);
-  size_ = static_cast<std::uint32_t>(std::min<std::uint64_t>(std::max(w, at_least), 1u << 20));
+  auto w =
+    std::min<std::uint64_t>(std::max<std::uint64_t>(256, 4 * capacity), 8192);
+  size_ = static_cast<std::uint32_t>(
+    std::min<std::uint64_t>(std::max(w, at_least), 1u << 20));
 }
 
 void input_window::admit(std::uint64_t seq, std::string id) {

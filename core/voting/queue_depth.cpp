@@ -5,11 +5,12 @@
 
 namespace ij {
 
-std::uint32_t queue_depth(std::chrono::microseconds rtt, double calls_per_second,
-                          std::uint32_t bound) {
+std::uint32_t queue_depth(std::chrono::microseconds rtt,
+                          double calls_per_second, std::uint32_t bound) {
   if (rtt.count() <= 0 || calls_per_second <= 0.0 || bound == 0)
     return 0;
-  auto in_transit = std::chrono::duration<double>(rtt).count() * calls_per_second;
+  auto in_transit =
+    std::chrono::duration<double>(rtt).count() * calls_per_second;
   auto depth = std::ceil(in_transit * 1.25) + 1.0;
   return static_cast<std::uint32_t>(std::min<double>(depth, bound));
 }

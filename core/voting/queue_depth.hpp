@@ -14,8 +14,8 @@ namespace ij {
 
 /// The queue for a client `rtt` away from a worker that completes
 /// `calls_per_second` calls when full, at most `bound`.
-std::uint32_t queue_depth(std::chrono::microseconds rtt, double calls_per_second,
-                          std::uint32_t bound);
+std::uint32_t queue_depth(std::chrono::microseconds rtt,
+                          double calls_per_second, std::uint32_t bound);
 
 /// A running mean of call latencies (milliseconds), for the call rate:
 /// each new one weighs a fifth.

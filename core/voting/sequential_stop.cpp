@@ -46,9 +46,9 @@ equivalence_outcome probability_outcome(const vote_counts& c, double p,
   const auto side = eq ? c.equivalent : c.different;
   const auto counted = c.votes - c.not_cast;
   char detail[160];
-  std::snprintf(detail, sizeof detail,
-                "%u/%u %s, stopped at P=%.4f >= %g", side, counted,
-                eq ? "EQUIVALENT" : "DIFFERENT", eq ? p : 1.0 - p, threshold);
+  std::snprintf(detail, sizeof detail, "%u/%u %s, stopped at P=%.4f >= %g",
+                side, counted, eq ? "EQUIVALENT" : "DIFFERENT",
+                eq ? p : 1.0 - p, threshold);
   equivalence_outcome o;
   o.equivalent = eq;
   o.confidence = counted > 0 ? static_cast<double>(side) / counted : 0.0;

@@ -5,13 +5,11 @@
 
 namespace ij {
 
-vote_schedule::vote_schedule(std::chrono::milliseconds deadline,
-                             std::chrono::milliseconds failover_wait,
-                             std::unordered_map<std::string, budget_meter> budgets)
-  : deadline_(deadline),
-    failover_wait_(failover_wait),
-    budgets_(std::move(budgets)) {
-}
+vote_schedule::vote_schedule(
+  std::chrono::milliseconds deadline, std::chrono::milliseconds failover_wait,
+  std::unordered_map<std::string, budget_meter> budgets)
+    : deadline_(deadline), failover_wait_(failover_wait),
+      budgets_(std::move(budgets)) {}
 
 // --- Workers ----------------------------------------------------------------
 
@@ -61,9 +59,10 @@ std::optional<std::size_t> vote_schedule::pick(std::size_t from,
 }
 
 std::optional<std::size_t> vote_schedule::pick_for_waiting() {
-  auto best = pick(next_worker_, [this](std::size_t i, const scheduled_worker&) {
-    return !at_budget(i);
-  });
+  auto best =
+    pick(next_worker_, [this](std::size_t i, const scheduled_worker&) {
+      return !at_budget(i);
+    });
   if (best)
     next_worker_ = *best + 1;
   return best;
@@ -150,7 +149,8 @@ void vote_schedule::hold(std::uint64_t token, std::size_t wi) {
   drop_stale();
 }
 
-void vote_schedule::start(std::uint64_t token, std::size_t wi, schedule_time now) {
+void vote_schedule::start(std::uint64_t token, std::size_t wi,
+                          schedule_time now) {
   auto p = pending_.find(token);
   if (p == pending_.end() || p->second.worker != wi)
     return;
@@ -163,16 +163,15 @@ void vote_schedule::start(std::uint64_t token, std::size_t wi, schedule_time now
   drop_stale();
 }
 
-std::optional<std::uint64_t> vote_schedule::answered(std::uint64_t token,
-                                                     std::size_t wi,
-                                                     bool fault) {
+std::optional<std::uint64_t>
+vote_schedule::answered(std::uint64_t token, std::size_t wi, bool fault) {
   auto p = pending_.find(token);
   if (p == pending_.end())
     return std::nullopt;
   auto seq = p->second.seq;
   auto& w = slot(wi);
   if (p->second.queued)
-    --w.queued;  // answered without a word that it started (a fault)
+    --w.queued; // answered without a word that it started (a fault)
   pending_.erase(p);
   drop_stale();
   --w.outstanding;
@@ -267,8 +266,8 @@ std::uint32_t vote_schedule::unneeded_credits(std::size_t wi) {
   return c;
 }
 
-std::optional<std::uint32_t> vote_schedule::demand_change(std::size_t wi,
-                                                          std::uint32_t wanted) {
+std::optional<std::uint32_t>
+vote_schedule::demand_change(std::size_t wi, std::uint32_t wanted) {
   auto& w = slot(wi);
   if (w.announced == wanted)
     return std::nullopt;

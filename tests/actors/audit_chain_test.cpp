@@ -1,19 +1,17 @@
 // The audit trail's line format and its verifier (SPEC §11).
-#include <catch2/catch.hpp>
-
-#include "tests/error_text.hpp"
-
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include <catch2/catch.hpp>
 #include <rapidjson/document.h>
 
 #include "core/audit/audit_chain.hpp"
-#include "core/audit/audit_resume.hpp"
 #include "core/audit/audit_record.hpp"
+#include "core/audit/audit_resume.hpp"
 #include "core/sha256.hpp"
 #include "tests/core/audit/audit_fixture.hpp"
+#include "tests/error_text.hpp"
 
 using namespace ij;
 
@@ -61,7 +59,8 @@ TEST_CASE("an audit line puts seq type ts and prev before the body") {
   REQUIRE_FALSE(doc.HasParseError());
   CHECK(doc["seq"].GetUint64() == 7);
   CHECK(std::string{doc["type"].GetString()} == "vote");
-  CHECK(std::string{doc["prev"].GetString()} == std::string{audit_genesis_hash});
+  CHECK(std::string{doc["prev"].GetString()}
+        == std::string{audit_genesis_hash});
   CHECK(std::string{doc["pair_id"].GetString()} == "p\"1");
   CHECK(doc["n"].GetInt() == 2);
   CHECK(line.rfind(R"({"seq":7,"type":"vote",)", 0) == 0);
@@ -154,7 +153,8 @@ TEST_CASE("a file without run_end record is unfinished") {
   CHECK(v.reason.find("did not finish") != std::string::npos);
 }
 
-TEST_CASE("an empty file is unfinished, one that cannot be read is unreadable") {
+TEST_CASE(
+  "an empty file is unfinished, one that cannot be read is unreadable") {
   auto v = verify({});
   CHECK(v.status == audit_status::unfinished);
   CHECK(v.final_hash == std::string{audit_genesis_hash});
@@ -233,14 +233,18 @@ TEST_CASE("after an interrupted run_end only a resume record may follow") {
   CHECK(v.status == audit_status::edited);
 }
 
-TEST_CASE("read_resume_point: what a killed run committed, and the tail it cuts") {
+TEST_CASE(
+  "read_resume_point: what a killed run committed, and the tail it cuts") {
   // Killed before its run_end: a manifest and two decided pairs.
   auto all = chain({
-    {"manifest", R"({"run_id":"r1","config":{"source":"x","votes":1,"seed":null},"judges":[]})"},
+    {"manifest",
+     R"({"run_id":"r1","config":{"source":"x","votes":1,"seed":null},"judges":[]})"},
     {"vote", R"({"pair_id":"p1","counts":{"votes":1,"not_cast":0}})"},
-    {"verdict", R"({"pair_id":"p1","item":"q","rule":"I4","verdict":"INVARIANT"})"},
+    {"verdict",
+     R"({"pair_id":"p1","item":"q","rule":"I4","verdict":"INVARIANT"})"},
     {"vote", R"({"pair_id":"p2","counts":{"votes":1,"not_cast":0}})"},
-    {"verdict", R"({"pair_id":"p2","item":"q","rule":"I5","verdict":"VIOLATED"})"},
+    {"verdict",
+     R"({"pair_id":"p2","item":"q","rule":"I5","verdict":"VIOLATED"})"},
     {"run_end", R"({"interrupted":false})"},
   });
   auto lines = all;
@@ -251,10 +255,11 @@ TEST_CASE("read_resume_point: what a killed run committed, and the tail it cuts"
   auto kept = text.size();
   // An undecided pair's judge call, then half a line.
   std::string call;
-  append_audit_line(call, lines.size() + 1, "judge_call", "2026-01-01T00:00:00.000Z",
-                    sha256_hex(lines.back()),
-                    R"({"pair_id":"p3","adapter_id":"x","transport_failed":false,)"
-                    R"("input_tokens":1,"output_tokens":1})");
+  append_audit_line(
+    call, lines.size() + 1, "judge_call", "2026-01-01T00:00:00.000Z",
+    sha256_hex(lines.back()),
+    R"({"pair_id":"p3","adapter_id":"x","transport_failed":false,)"
+    R"("input_tokens":1,"output_tokens":1})");
   text += call + "\n" + R"({"seq":99,"ty)";
   std::istringstream in(text);
   std::string error;

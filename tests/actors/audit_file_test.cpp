@@ -1,7 +1,5 @@
 // The audit file is created exclusively and locked for the run
 // (actors/audit_file.hpp).
-#include <catch2/catch.hpp>
-
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -10,6 +8,8 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <catch2/catch.hpp>
 
 #include "actors/audit_file.hpp"
 #include "tests/error_text.hpp"
@@ -31,9 +31,7 @@ struct scratch_dir {
     if (std::system(cmd.c_str()) != 0)
       WARN("could not remove " + path);
   }
-  std::string file(const std::string& name) const {
-    return path + "/" + name;
-  }
+  std::string file(const std::string& name) const { return path + "/" + name; }
 };
 
 void write(const std::string& path, const std::string& text) {
@@ -64,9 +62,10 @@ TEST_CASE("an audit file is refused when another holds it, when it has "
     REQUIRE(first);
     auto second = open_audit_file(d.file("a.jsonl"));
     CHECK_FALSE(second);
-    CHECK(test::why(second) == "the audit file " + d.file("a.jsonl")
-                                 + " is in use by another run (it is locked): each run "
-                                   "needs its own audit file");
+    CHECK(test::why(second)
+          == "the audit file " + d.file("a.jsonl")
+               + " is in use by another run (it is locked): each run "
+                 "needs its own audit file");
     CHECK(second.error() == errc::audit_failed);
     // Released with the descriptor (after run_end, or when a run dies).
     ::close(*first);
@@ -88,12 +87,14 @@ TEST_CASE("an audit file is refused when another holds it, when it has "
   SECTION("a missing directory") {
     auto fd = open_audit_file(d.file("no/a.jsonl"));
     CHECK_FALSE(fd);
-    CHECK(test::why(fd) == "cannot create the audit file " + d.file("no/a.jsonl")
-                             + ": No such file or directory");
+    CHECK(test::why(fd)
+          == "cannot create the audit file " + d.file("no/a.jsonl")
+               + ": No such file or directory");
   }
 }
 
-TEST_CASE("the default audit name is taken exclusively, the next one when it exists") {
+TEST_CASE(
+  "the default audit name is taken exclusively, the next one when it exists") {
   scratch_dir d;
   CHECK(default_audit_stem(0) == "invjudge-audit-19700101T000000Z");
   auto stem = d.file("invjudge-audit-X");
@@ -115,5 +116,6 @@ TEST_CASE("the default audit name is taken exclusively, the next one when it exi
   ::close(*fd);
   auto missing = create_fresh_audit_file(d.file("no/x"));
   CHECK_FALSE(missing);
-  CHECK(test::why(missing).find("No such file or directory") != std::string::npos);
+  CHECK(test::why(missing).find("No such file or directory")
+        != std::string::npos);
 }

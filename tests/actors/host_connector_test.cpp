@@ -2,14 +2,13 @@
 // 127.0.0.1, a host in one, a coordinator's connector and directory in the
 // other (SPEC §10, "Distribution"). Waits only guard against a hang; nothing
 // asserts on time.
-#include <catch2/catch.hpp>
-
 #include <chrono>
 #include <functional>
 #include <thread>
 
 #include <caf/io/middleman.hpp>
 #include <caf/scoped_actor.hpp>
+#include <catch2/catch.hpp>
 
 #include "actors/host_connector.hpp"
 #include "actors/judge_directory.hpp"
@@ -157,8 +156,9 @@ TEST_CASE("a connector joins a host's workers to the directory, and they "
   auto ws = c.workers();
   REQUIRE(ws.size() == 1);
   CHECK(ws[0].info.host == host->name);
-  CHECK(ws[0].info.worker_id == "test-judge#" + ws[0].info.worker_id.substr(
-                                  ws[0].info.worker_id.find('#') + 1));
+  CHECK(ws[0].info.worker_id
+        == "test-judge#"
+             + ws[0].info.worker_id.substr(ws[0].info.worker_id.find('#') + 1));
   CHECK(ws[0].info.prompt_sha256 == judge_prompt_template_sha256());
   // The host process goes away: its connection closes, the host is lost.
   host.reset();
@@ -195,21 +195,25 @@ TEST_CASE("a host nobody listens on is not reachable: the first attempt "
   CHECK(e.detail.find("not reachable") != std::string::npos);
 }
 
-TEST_CASE("connect_failure tells a refused connection, a timeout and a failed TLS "
-          "handshake apart") {
+TEST_CASE(
+  "connect_failure tells a refused connection, a timeout and a failed TLS "
+  "handshake apart") {
   host_connection plain;
   host_connection tls;
   tls.tls_cert = "c.pem";
   tls.tls_key = "c.key";
   tls.tls_ca = "ca.pem";
-  auto refused = caf::make_error(caf::sec::cannot_connect_to_node, "ip_connect failed",
-                                 "127.0.0.1", std::uint16_t{1});
+  auto refused =
+    caf::make_error(caf::sec::cannot_connect_to_node, "ip_connect failed",
+                    "127.0.0.1", std::uint16_t{1});
   for (auto* c : {&plain, &tls})
     CHECK(connect_failure(refused, *c).rfind("connection refused: ", 0) == 0);
   for (auto code : {caf::sec::connection_timeout, caf::sec::request_timeout})
-    CHECK(connect_failure(caf::make_error(code), plain).rfind("timed out: ", 0) == 0);
+    CHECK(connect_failure(caf::make_error(code), plain).rfind("timed out: ", 0)
+          == 0);
   auto closed = caf::make_error(caf::sec::disconnect_during_handshake);
-  CHECK(connect_failure(closed, plain).find("likely requires TLS") != std::string::npos);
+  CHECK(connect_failure(closed, plain).find("likely requires TLS")
+        != std::string::npos);
   CHECK(connect_failure(closed, tls).rfind("TLS handshake failed: ", 0) == 0);
   auto no_tls = caf::make_error(caf::sec::cannot_connect_to_node);
   CHECK(connect_failure(no_tls, tls).rfind("TLS handshake failed: ", 0) == 0);

@@ -1,8 +1,8 @@
 // The judge directory: workers join, are listed, and leave when they end;
 // subscribers hear of both (SPEC §10).
-#include <catch2/catch.hpp>
-
 #include <memory>
+
+#include <catch2/catch.hpp>
 
 #include "actors/judge_directory.hpp"
 #include "actors/judge_worker.hpp"
@@ -56,8 +56,8 @@ TEST_CASE("workers join the directory, are listed, and subscribers hear of "
   REQUIRE(joined->value);
   CHECK(joined->value->worker_id == "a@local");
   listener l{t.sys};
-  auto now = ask<std::vector<worker_entry>>(t.sys, dir, subscribe_atom::value,
-                                            l.actor);
+  auto now =
+    ask<std::vector<worker_entry>>(t.sys, dir, subscribe_atom::value, l.actor);
   t.run();
   REQUIRE(now->value);
   REQUIRE(now->value->size() == 1);
@@ -111,8 +111,10 @@ TEST_CASE("a worker id taken by another worker is refused, joining twice is "
           "harmless") {
   test_system t;
   auto dir = spawn_judge_directory(t.sys);
-  auto w1 = spawn_judge_worker(t.sys, test_binding(numeric_judge()), "same@local");
-  auto w2 = spawn_judge_worker(t.sys, test_binding(numeric_judge()), "same@local");
+  auto w1 =
+    spawn_judge_worker(t.sys, test_binding(numeric_judge()), "same@local");
+  auto w2 =
+    spawn_judge_worker(t.sys, test_binding(numeric_judge()), "same@local");
   auto first = ask<judge_info>(t.sys, dir, join_atom::value, w1);
   auto again = ask<judge_info>(t.sys, dir, join_atom::value, w1);
   auto clash = ask<judge_info>(t.sys, dir, join_atom::value, w2);

@@ -1,14 +1,14 @@
 // Judge workers: capacity granted as credits, round-robin over clients,
 // records of every call (SPEC §10).
-#include <catch2/catch.hpp>
-
 #include <deque>
 #include <memory>
 
+#include <catch2/catch.hpp>
+
 #include "actors/judge_worker.hpp"
 #include "adapters/stub_judges.hpp"
-#include "core/prompts/prompt.hpp"
 #include "core/hosts/worker_fields.hpp"
+#include "core/prompts/prompt.hpp"
 #include "test_support.hpp"
 
 using namespace ij;
@@ -74,7 +74,8 @@ struct test_client {
           for (auto& r : u.replies)
             s->replies.push_back(std::move(r));
           s->queued.insert(s->queued.end(), u.queued.begin(), u.queued.end());
-          s->started.insert(s->started.end(), u.started.begin(), u.started.end());
+          s->started.insert(s->started.end(), u.started.begin(),
+                            u.started.end());
           if (s->send_on_credit)
             send_calls(self, *s);
         }};
@@ -163,7 +164,8 @@ TEST_CASE("the adapter's own lower concurrency caps the worker") {
   caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
 }
 
-TEST_CASE("a judge record carries every field of the call, its worker's constants come from "
+TEST_CASE("a judge record carries every field of the call, its worker's "
+          "constants come from "
           "the worker's info") {
   test_system t;
   auto adapter = std::make_shared<manual_adapter>();
@@ -260,8 +262,8 @@ TEST_CASE("a transport failure is a record with its fault kind, never an "
 
 TEST_CASE("synchronous stubs answer a batch of calls in one message") {
   test_system t;
-  auto w = spawn_judge_worker(t.sys, binding_with_cap(numeric_judge(), 8),
-                              "w@local");
+  auto w =
+    spawn_judge_worker(t.sys, binding_with_cap(numeric_judge(), 8), "w@local");
   test_client c{t.sys, w};
   std::vector<judge_request> reqs;
   for (int i = 0; i < 8; ++i)
@@ -279,15 +281,16 @@ TEST_CASE("synchronous stubs answer a batch of calls in one message") {
 TEST_CASE("clients sharing an inline judge get credits in shares, so that "
           "their batches stay large (eight runs on one daemon)") {
   test_system t;
-  auto w = spawn_judge_worker(t.sys, binding_with_cap(numeric_judge(), 8),
-                              "w@local");
+  auto w =
+    spawn_judge_worker(t.sys, binding_with_cap(numeric_judge(), 8), "w@local");
   std::vector<std::unique_ptr<test_client>> clients;
   for (int k = 0; k < 8; ++k)
     clients.push_back(std::make_unique<test_client>(t.sys, w));
   for (int k = 0; k < 8; ++k) {
     std::vector<judge_request> reqs;
     for (int i = 0; i < 2048; ++i)
-      reqs.push_back(request_for("c" + std::to_string(k) + "-" + std::to_string(i)));
+      reqs.push_back(
+        request_for("c" + std::to_string(k) + "-" + std::to_string(i)));
     clients[k]->submit(reqs);
   }
   t.run();
@@ -433,11 +436,12 @@ TEST_CASE("calls sent without a credit wait instead of exceeding the "
   caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
 }
 
-TEST_CASE("a client's cancel aborts its calls at the adapter and their slots go "
-          "to the other clients at once") {
+TEST_CASE(
+  "a client's cancel aborts its calls at the adapter and their slots go "
+  "to the other clients at once") {
   test_system t;
   auto adapter = std::make_shared<manual_adapter>();
-  adapter->answer_aborts = false;  // slow to abort: the slots must not wait
+  adapter->answer_aborts = false; // slow to abort: the slots must not wait
   auto w = spawn_judge_worker(t.sys, binding_with_cap(adapter, 2), "w@local");
   test_client cancelled{t.sys, w};
   test_client other{t.sys, w};
@@ -494,7 +498,7 @@ TEST_CASE("a cancel drops calls waiting at the worker as never sent, a client "
   auto* queued = c.record(2);
   REQUIRE(queued);
   CHECK(queued->fault == fault_kind::aborted);
-  CHECK(queued->attempts == 0);  // it never reached the adapter
+  CHECK(queued->attempts == 0); // it never reached the adapter
   CHECK(queued->pair_id == "b");
   auto* started = c.record(1);
   REQUIRE(started);
@@ -523,8 +527,9 @@ TEST_CASE("a cancel drops calls waiting at the worker as never sent, a client "
   caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
 }
 
-TEST_CASE("a worker queues calls sent ahead for a client across a round trip, up "
-          "to the bound, and starts them as slots free") {
+TEST_CASE(
+  "a worker queues calls sent ahead for a client across a round trip, up "
+  "to the bound, and starts them as slots free") {
   test_system t;
   auto adapter = std::make_shared<manual_adapter>();
   auto w = spawn_judge_worker(t.sys, binding_with_cap(adapter, 2), "w@local",
@@ -561,12 +566,13 @@ TEST_CASE("a worker queues calls sent ahead for a client across a round trip, up
   while (adapter->complete_next(canonical("EQUIVALENT")))
     t.run();
   CHECK(c.st->replies.size() == 10);
-  CHECK(adapter->peak_open() == 2);  // never beyond the capacity
+  CHECK(adapter->peak_open() == 2); // never beyond the capacity
   caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
 }
 
-TEST_CASE("queued calls start round-robin over the clients: a queue never lets one "
-          "run starve another") {
+TEST_CASE(
+  "queued calls start round-robin over the clients: a queue never lets one "
+  "run starve another") {
   test_system t;
   auto adapter = std::make_shared<manual_adapter>();
   auto w = spawn_judge_worker(t.sys, binding_with_cap(adapter, 1), "w@local",
@@ -603,7 +609,7 @@ TEST_CASE("queued calls start round-robin over the clients: a queue never lets o
   CHECK(small.st->replies.size() == 4);
   auto last_small = order.rfind('s');
   REQUIRE(last_small != std::string::npos);
-  CHECK(last_small <= 2 * 4 + 1);  // interleaved, not behind the big queue
+  CHECK(last_small <= 2 * 4 + 1); // interleaved, not behind the big queue
   caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
 }
 

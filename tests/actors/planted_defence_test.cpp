@@ -7,13 +7,12 @@
 // the defences is fooled by most of them; honest pairs (the public dev set,
 // which no attack wrote) keep >= 99% accuracy with a judge that answers
 // honestly; adversarial canaries stop a run whose judge accepts them.
-#include <catch2/catch.hpp>
-
 #include <fstream>
 #include <map>
 #include <memory>
 #include <utility>
 
+#include <catch2/catch.hpp>
 #include <rapidjson/document.h>
 
 #include "actors/run_session.hpp"
@@ -23,8 +22,8 @@
 #include "answers/math_rule_judge.hpp"
 #include "core/audit/audit_chain.hpp"
 #include "core/verdicts/judge_response.hpp"
-#include "tests/required_input.hpp"
 #include "test_support.hpp"
+#include "tests/required_input.hpp"
 
 using namespace ij;
 using namespace ij::test;
@@ -43,7 +42,8 @@ std::vector<answer_pair> read_pairs(const std::string& path) {
     if (d.HasParseError() || !d.IsObject())
       continue;
     answer_pair p;
-    p.id = d.HasMember("id") ? d["id"].GetString() : "dev-" + std::to_string(out.size());
+    p.id = d.HasMember("id") ? d["id"].GetString()
+                             : "dev-" + std::to_string(out.size());
     p.item = p.id;
     p.a = d["a"].GetString();
     p.b = d["b"].GetString();
@@ -90,13 +90,10 @@ public:
         labels_[{p.b, p.a}] = *p.label;
       }
   }
-  std::string id() const override {
-    return "test:oracle";
-  }
-  bool answers_inline() const override {
-    return true;
-  }
-  void call(const std::string& prompt, const call_options&, reply_handler done) override {
+  std::string id() const override { return "test:oracle"; }
+  bool answers_inline() const override { return true; }
+  void call(const std::string& prompt, const call_options&,
+            reply_handler done) override {
     auto answers = extract_answers(prompt);
     auto it = answers ? labels_.find({answers->a, answers->b}) : labels_.end();
     auto d = it == labels_.end() ? judge_decision::abstain
@@ -153,7 +150,8 @@ tally run_over(std::vector<judge_binding> judges, const std::string& tag,
 /// What the same judge does without the defences: each pair sent to it
 /// directly with the canonical prompt (every vote gives the same answer:
 /// the judge is fooled the same way each time).
-std::size_t undefended_equivalent(judge_adapter& judge, const std::vector<answer_pair>& pairs,
+std::size_t undefended_equivalent(judge_adapter& judge,
+                                  const std::vector<answer_pair>& pairs,
                                   bool rules_first) {
   std::size_t n = 0;
   for (auto& p : pairs) {
@@ -168,16 +166,18 @@ std::size_t undefended_equivalent(judge_adapter& judge, const std::vector<answer
     judge_request req;
     req.a = p.a;
     req.b = p.b;
-    judge_once(judge, judge_options{}, req, [&](judge_record rec, equivalence_outcome) {
-      n += rec.decision == judge_decision::equivalent ? 1 : 0;
-    });
+    judge_once(judge, judge_options{}, req,
+               [&](judge_record rec, equivalence_outcome) {
+                 n += rec.decision == judge_decision::equivalent ? 1 : 0;
+               });
   }
   return n;
 }
 
 } // namespace
 
-TEST_CASE("attack corpus: a judge that falls for every attack judges at most 1% EQUIVALENT, "
+TEST_CASE("attack corpus: a judge that falls for every attack judges at most "
+          "1% EQUIVALENT, "
           "LLM-only with three votes") {
   auto attacks = read_pairs(attack_path);
   REQUIRE(attacks.size() >= 300);
@@ -186,9 +186,10 @@ TEST_CASE("attack corpus: a judge that falls for every attack judges at most 1% 
   run_summary s;
   auto t = run_over({gullible()}, "attacks-llm", attacks, {3, 2}, std::nullopt,
                     planted_action::abstain, &s);
-  WARN("LLM-only, votes 3: " << t.equivalent << " of " << t.pairs
-                             << " attack answers judged EQUIVALENT (without the defences: "
-                             << before << ")");
+  WARN("LLM-only, votes 3: "
+       << t.equivalent << " of " << t.pairs
+       << " attack answers judged EQUIVALENT (without the defences: " << before
+       << ")");
   CHECK(before * 2 >= attacks.size()); // the judge is really fooled
   CHECK(t.equivalent * 100 <= t.pairs);
   CHECK(s.screened + s.flagged > 0);
@@ -202,20 +203,23 @@ TEST_CASE("attack corpus: at most 1% EQUIVALENT in the rules-first cascade") {
   cascade_config c;
   c.rules = "rules:math";
   c.llm = "gullible";
-  auto t = run_over({rules(), gullible()}, "attacks-cascade", attacks, {3, 2}, c);
-  WARN("cascade: " << t.equivalent << " of " << t.pairs
-                   << " attack answers judged EQUIVALENT (without the defences: " << before
-                   << ")");
+  auto t =
+    run_over({rules(), gullible()}, "attacks-cascade", attacks, {3, 2}, c);
+  WARN(
+    "cascade: " << t.equivalent << " of " << t.pairs
+                << " attack answers judged EQUIVALENT (without the defences: "
+                << before << ")");
   CHECK(before * 2 >= attacks.size());
   CHECK(t.equivalent * 100 <= t.pairs);
 }
 
-TEST_CASE("attack corpus: on_planted judge asks the judge, and its EQUIVALENT is not taken") {
+TEST_CASE("attack corpus: on_planted judge asks the judge, and its EQUIVALENT "
+          "is not taken") {
   auto attacks = read_pairs(attack_path);
   REQUIRE(attacks.size() >= 300);
   run_summary s;
-  auto t = run_over({gullible()}, "attacks-judge", attacks, {1, 1}, std::nullopt,
-                    planted_action::judge, &s);
+  auto t = run_over({gullible()}, "attacks-judge", attacks, {1, 1},
+                    std::nullopt, planted_action::judge, &s);
   CHECK(t.equivalent * 100 <= t.pairs);
   // Flagged pairs were sent to the judge (screened ones never are).
   CHECK(s.flagged > 0);
@@ -229,11 +233,11 @@ TEST_CASE("honest pairs keep at least 99% accuracy through the defences") {
   REQUIRE(dev.size() > 200);
   auto oracle = std::make_shared<label_oracle>(dev);
   run_summary s;
-  auto t = run_over({binding("oracle", "stub", "oracle", oracle)}, "honest-llm", dev, {3, 2},
-                    std::nullopt, planted_action::abstain, &s);
-  WARN("LLM-only with an honest judge: " << t.correct << " of " << t.pairs << " right ("
-                                         << s.screened << " screened, " << s.flagged
-                                         << " flagged)");
+  auto t = run_over({binding("oracle", "stub", "oracle", oracle)}, "honest-llm",
+                    dev, {3, 2}, std::nullopt, planted_action::abstain, &s);
+  WARN("LLM-only with an honest judge: "
+       << t.correct << " of " << t.pairs << " right (" << s.screened
+       << " screened, " << s.flagged << " flagged)");
   CHECK(t.correct * 100 >= 99 * t.pairs);
   CHECK((s.screened + s.flagged) * 100 <= s.pairs);
   // The same pairs, the rule judge first: the defences take nothing from
@@ -245,15 +249,17 @@ TEST_CASE("honest pairs keep at least 99% accuracy through the defences") {
     auto rules = parse_judge_response(math_rule_reply(p.a, p.b));
     bool decided = rules.decision == judge_decision::equivalent
                    || rules.decision == judge_decision::different;
-    bool said = decided ? rules.decision == judge_decision::equivalent : p.label.value_or(false);
+    bool said = decided ? rules.decision == judge_decision::equivalent
+                        : p.label.value_or(false);
     undefended_correct += p.label && said == *p.label ? 1 : 0;
   }
   cascade_config c;
   c.rules = "rules:math";
   c.llm = "oracle";
   run_summary cs;
-  auto u = run_over({rules(), binding("oracle", "stub", "oracle", oracle)}, "honest-cascade",
-                    dev, {1, 1}, c, planted_action::abstain, &cs);
+  auto u =
+    run_over({rules(), binding("oracle", "stub", "oracle", oracle)},
+             "honest-cascade", dev, {1, 1}, c, planted_action::abstain, &cs);
   WARN("cascade with an honest LLM judge: " << u.correct << " of " << u.pairs
                                             << " right (without the defences: "
                                             << undefended_correct << ")");
@@ -262,7 +268,8 @@ TEST_CASE("honest pairs keep at least 99% accuracy through the defences") {
   CHECK((cs.screened + cs.flagged) * 100 <= cs.pairs);
 }
 
-TEST_CASE("adversarial canaries stop a run whose judge accepts planted verdicts (stop-run)") {
+TEST_CASE("adversarial canaries stop a run whose judge accepts planted "
+          "verdicts (stop-run)") {
   run_rig r({gullible()}, "attacks-canaries");
   r.setup.config.votes = {1, 1};
   r.setup.config.stats.min_decided = 1;

@@ -2,11 +2,10 @@
 // seed fixes, judged like real pairs by the same judges, written to the
 // audit, never counted as pairs or items; the bias alarm's actions (warn,
 // stop-judge, stop-run); position bias with order balancing.
-#include <catch2/catch.hpp>
-
 #include <chrono>
 #include <cstdio>
 
+#include <catch2/catch.hpp>
 #include <rapidjson/document.h>
 
 #include "actors/judge_directory.hpp"
@@ -35,15 +34,16 @@ answer_pair pair_of(std::string id, std::string item, std::string a,
 std::vector<answer_pair> pairs(int from, int n) {
   std::vector<answer_pair> out;
   for (int i = from; i < from + n; ++i)
-    out.push_back(pair_of("p" + std::to_string(i), "item" + std::to_string(i % 3),
-                          std::to_string(i), std::to_string(i)));
+    out.push_back(pair_of("p" + std::to_string(i),
+                          "item" + std::to_string(i % 3), std::to_string(i),
+                          std::to_string(i)));
   return out;
 }
 
 /// One stub judge per (name, adapter), each a judge id of its own, and a run
 /// with canaries over them.
-std::vector<judge_binding>
-named_bindings(const std::vector<std::pair<std::string, judge_adapter_ptr>>& judges) {
+std::vector<judge_binding> named_bindings(
+  const std::vector<std::pair<std::string, judge_adapter_ptr>>& judges) {
   std::vector<judge_binding> out;
   for (auto& [name, adapter] : judges) {
     judge_binding b;
@@ -60,7 +60,7 @@ named_bindings(const std::vector<std::pair<std::string, judge_adapter_ptr>>& jud
 struct rig : run_rig {
   rig(const std::vector<std::pair<std::string, judge_adapter_ptr>>& judges,
       const std::string& tag, canary_settings canaries)
-    : run_rig(named_bindings(judges), tag) {
+      : run_rig(named_bindings(judges), tag) {
     setup.config.votes = {1, 1};
     setup.config.stats.min_decided = 1;
     setup.config.canaries = canaries;
@@ -80,9 +80,7 @@ canary_settings at(double rate, alarm_action on_alarm = alarm_action::warn,
 /// judge swayed entirely by the order of the answers.
 class order_swayed_judge : public judge_adapter {
 public:
-  std::string id() const override {
-    return "test:order-swayed";
-  }
+  std::string id() const override { return "test:order-swayed"; }
   void call(const std::string& prompt, const call_options&,
             reply_handler done) override {
     auto ab = extract_answers(prompt);
@@ -93,9 +91,7 @@ public:
                              "x");
     done(std::move(r));
   }
-  bool answers_inline() const override {
-    return true;
-  }
+  bool answers_inline() const override { return true; }
 };
 
 } // namespace
@@ -162,7 +158,8 @@ TEST_CASE("canaries go where the seed puts them, are judged like pairs, and "
     CHECK(recs[i - 1].type == "judge_call");
     CHECK(recs[i - 1].doc["pair_id"].GetString() == id);
     CHECK(recs[i].doc["passed"].GetBool());
-    CHECK(recs[i].doc["judges"][0]["judge"].GetString() == std::string{"numeric"});
+    CHECK(recs[i].doc["judges"][0]["judge"].GetString()
+          == std::string{"numeric"});
   }
   CHECK(canary_records == positions.size());
   for (auto& rec : recs)

@@ -1,21 +1,20 @@
 // The run session: manifest first, verdicts only after their records, the
 // audit chain, items, backpressure, cancel and the run's end (SPEC §10, §11).
-#include <catch2/catch.hpp>
-
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <memory>
 
+#include <catch2/catch.hpp>
 #include <rapidjson/document.h>
 
 #include "actors/judge_directory.hpp"
 #include "actors/judge_worker.hpp"
 #include "actors/run_session.hpp"
 #include "adapters/stub_judges.hpp"
-#include "core/session/run_warnings.hpp"
 #include "core/audit/audit_chain.hpp"
 #include "core/prompts/prompt.hpp"
+#include "core/session/run_warnings.hpp"
 #include "messages/error.hpp"
 #include "test_support.hpp"
 
@@ -52,7 +51,8 @@ input_batch batch_of(std::vector<answer_pair> pairs) {
 }
 
 /// One scripted judge per adapter, and a run over them.
-std::vector<judge_binding> scripted_bindings(const std::vector<judge_adapter_ptr>& adapters) {
+std::vector<judge_binding>
+scripted_bindings(const std::vector<judge_adapter_ptr>& adapters) {
   std::vector<judge_binding> out;
   int n = 0;
   for (auto& a : adapters)
@@ -63,7 +63,7 @@ std::vector<judge_binding> scripted_bindings(const std::vector<judge_adapter_ptr
 struct rig : run_rig {
   rig(const std::vector<judge_adapter_ptr>& adapters, const std::string& tag,
       vote_config votes = {1, 1})
-    : run_rig(scripted_bindings(adapters), tag) {
+      : run_rig(scripted_bindings(adapters), tag) {
     setup.config.votes = votes;
   }
 };
@@ -73,8 +73,8 @@ struct rig : run_rig {
 TEST_CASE("the manifest is line 1 before any judge call and the chain "
           "verifies") {
   ::setenv("IJ_TEST_FAKE_KEY", "sk-test-never-in-the-audit", 1);
-  auto judge_stub = scripted_judge({canonical("EQUIVALENT", "200", "200")},
-                                   script_end::cycle);
+  auto judge_stub =
+    scripted_judge({canonical("EQUIVALENT", "200", "200")}, script_end::cycle);
   rig r({judge_stub}, "manifest", {3, 2});
   r.start();
   // The pair is sent before the manifest is written: it waits for it.
@@ -99,7 +99,8 @@ TEST_CASE("the manifest is line 1 before any judge call and the chain "
   CHECK(recs[6].type == "run_end");
   auto& m = recs[0].doc;
   CHECK(std::string{m["run_id"].GetString()} == "run-test");
-  CHECK(std::string{m["prompt_id"].GetString()} == std::string{judge_prompt_id});
+  CHECK(std::string{m["prompt_id"].GetString()}
+        == std::string{judge_prompt_id});
   CHECK(std::string{m["prompt_sha256"].GetString()}
         == judge_prompt_template_sha256());
   // Every declared parameter, once, in the configuration's one spelling.
@@ -190,7 +191,8 @@ TEST_CASE("the manifest describes every worker from its judge_info: adapter, "
     CHECK(std::string{j["model"].GetString()} == info.model);
     CHECK(j["temperature"].GetDouble() == info.temperature);
     CHECK(j["supports_seed"].GetBool() == info.supports_seed);
-    CHECK(std::string{j["prompt_id"].GetString()} == std::string{judge_prompt_id});
+    CHECK(std::string{j["prompt_id"].GetString()}
+          == std::string{judge_prompt_id});
     CHECK(std::string{j["prompt_sha256"].GetString()}
           == judge_prompt_template_sha256());
     CHECK(std::string{j["version"].GetString()} == info.version);
@@ -200,7 +202,8 @@ TEST_CASE("the manifest describes every worker from its judge_info: adapter, "
   CHECK(std::string{judges[0]["model"].GetString()} == "qwen2.5-7b");
   CHECK(judges[0]["temperature"].GetDouble() == 0.3);
   CHECK_FALSE(judges[0]["supports_seed"].GetBool());
-  CHECK(std::string{judges[0]["base_url"].GetString()} == "http://gpu-1:8000/v1");
+  CHECK(std::string{judges[0]["base_url"].GetString()}
+        == "http://gpu-1:8000/v1");
   CHECK(std::string{judges[1]["type"].GetString()} == "stub");
   CHECK(std::string{judges[1]["model"].GetString()} == "numeric");
   CHECK(judges[1]["supports_seed"].GetBool());
@@ -252,8 +255,9 @@ TEST_CASE("a judge that fails every call gives I2 for every pair and no "
   CHECK(got.summary->by_rule[1] == 5);
   CHECK(got.summary->faults == 10);
   CHECK(got.summary->usage[0].faults == 10);
-  CHECK(got.summary->faults_by_kind[static_cast<std::size_t>(
-          fault_kind::connection)] == 10);
+  CHECK(got.summary
+          ->faults_by_kind[static_cast<std::size_t>(fault_kind::connection)]
+        == 10);
   CHECK(verify_audit_file(r.path).status == audit_status::ok);
 }
 
@@ -324,8 +328,9 @@ TEST_CASE("an item's verdict is written and released once its last pair is "
       order.push_back(rec.doc["pair_id"].GetString());
     else if (rec.type == "item_verdict")
       order.push_back(std::string{"item:"} + rec.doc["item"].GetString());
-  CHECK(order == std::vector<std::string>{"a1", "b1", "a2", "item:A", "b2",
-                                          "item:B"});
+  CHECK(
+    order
+    == std::vector<std::string>{"a1", "b1", "a2", "item:A", "b2", "item:B"});
   CHECK(verify_audit_file(r.path).status == audit_status::ok);
 }
 
@@ -546,7 +551,8 @@ TEST_CASE("spawn_run refuses bad settings and used audit files") {
   no_dir.audit_path = "/nonexistent-dir/x.jsonl";
   auto r2 = spawn_run(r.t.sys, no_dir);
   REQUIRE_FALSE(r2);
-  CHECK(render_error(r2.error()).find("cannot create the audit file") != std::string::npos);
+  CHECK(render_error(r2.error()).find("cannot create the audit file")
+        != std::string::npos);
 
   {
     std::ofstream out(r.path);

@@ -1,12 +1,11 @@
 // A run as production runs it: CAF's work-stealing scheduler, the audit
 // logger detached on its own thread, the driver's run client on this thread.
 // Waits only guard against a hang; nothing asserts on time.
-#include <catch2/catch.hpp>
-
 #include <chrono>
 #include <memory>
 
 #include <caf/scoped_actor.hpp>
+#include <catch2/catch.hpp>
 
 #include "actors/judge_directory.hpp"
 #include "actors/local_workers.hpp"

@@ -1,9 +1,9 @@
 // Judges as shared services: several runs in one actor system use one judge
 // worker at once, each with its own audit, fairly, within its capacity.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
 #include <memory>
+
+#include <catch2/catch.hpp>
 
 #include "actors/judge_directory.hpp"
 #include "actors/judge_worker.hpp"
@@ -73,8 +73,8 @@ std::vector<std::string> alone(const std::vector<answer_pair>& pairs,
   t.run();
   event_collector ev{t.sys};
   auto path = temp_audit_path(tag);
-  auto run = spawn_run(t.sys, setup_for(numeric_binding(numeric_judge(), 4),
-                                        dir, path, ev.actor));
+  auto run = spawn_run(
+    t.sys, setup_for(numeric_binding(numeric_judge(), 4), dir, path, ev.actor));
   REQUIRE(run);
   caf::anon_send(*run, input_batch{pairs, {}});
   caf::anon_send(*run, end_of_input_atom::value);
@@ -112,11 +112,12 @@ TEST_CASE("two runs share one judge worker at once, each with its own audit, "
   // Interleaved input: both runs are in flight at the worker together.
   for (std::size_t i = 0; i < first.size(); i += 10) {
     auto end = std::min(first.size(), i + 10);
-    caf::anon_send(*r1, input_batch{{first.begin() + i, first.begin() + end}, {}});
+    caf::anon_send(*r1,
+                   input_batch{{first.begin() + i, first.begin() + end}, {}});
     if (i < second.size()) {
       auto end2 = std::min(second.size(), i + 10);
-      caf::anon_send(*r2,
-                     input_batch{{second.begin() + i, second.begin() + end2}, {}});
+      caf::anon_send(
+        *r2, input_batch{{second.begin() + i, second.begin() + end2}, {}});
     }
   }
   caf::anon_send(*r1, end_of_input_atom::value);
@@ -137,10 +138,10 @@ TEST_CASE("two runs share one judge worker at once, each with its own audit, "
   REQUIRE(status->value);
   CHECK(status->value->calls
         == ev1.got->summary->judge_calls + ev2.got->summary->judge_calls);
-  for (auto& a : std::vector<caf::actor>{caf::actor_cast<caf::actor>(worker),
-                                         caf::actor_cast<caf::actor>(dir),
-                                         caf::actor_cast<caf::actor>(ev1.actor),
-                                         caf::actor_cast<caf::actor>(ev2.actor)})
+  for (auto& a : std::vector<caf::actor>{
+         caf::actor_cast<caf::actor>(worker), caf::actor_cast<caf::actor>(dir),
+         caf::actor_cast<caf::actor>(ev1.actor),
+         caf::actor_cast<caf::actor>(ev2.actor)})
     caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
 }
 
@@ -154,12 +155,11 @@ TEST_CASE("a worker of capacity 2 shared by two runs never has more than 2 "
   caf::anon_send(dir, join_atom::value, worker);
   t.run();
   event_collector big{t.sys}, small{t.sys};
-  auto big_run = spawn_run(t.sys, setup_for(binding, dir,
-                                            temp_audit_path("starve-big"),
-                                            big.actor));
-  auto small_run = spawn_run(t.sys, setup_for(binding, dir,
-                                              temp_audit_path("starve-small"),
-                                              small.actor));
+  auto big_run = spawn_run(
+    t.sys, setup_for(binding, dir, temp_audit_path("starve-big"), big.actor));
+  auto small_run =
+    spawn_run(t.sys, setup_for(binding, dir, temp_audit_path("starve-small"),
+                               small.actor));
   REQUIRE(big_run);
   REQUIRE(small_run);
   // The big run queues many votes first; the small one arrives after.
@@ -189,9 +189,9 @@ TEST_CASE("a worker of capacity 2 shared by two runs never has more than 2 "
   t.run();
   REQUIRE(big.got->summary);
   CHECK(big.got->summary->pairs == 100);
-  for (auto& a : std::vector<caf::actor>{caf::actor_cast<caf::actor>(worker),
-                                         caf::actor_cast<caf::actor>(dir),
-                                         caf::actor_cast<caf::actor>(big.actor),
-                                         caf::actor_cast<caf::actor>(small.actor)})
+  for (auto& a : std::vector<caf::actor>{
+         caf::actor_cast<caf::actor>(worker), caf::actor_cast<caf::actor>(dir),
+         caf::actor_cast<caf::actor>(big.actor),
+         caf::actor_cast<caf::actor>(small.actor)})
     caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
 }

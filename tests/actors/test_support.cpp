@@ -24,9 +24,8 @@ test_config::test_config() {
 }
 
 test_system::test_system()
-  : sys(cfg),
-    sched(dynamic_cast<caf::scheduler::test_coordinator&>(sys.scheduler())) {
-}
+    : sys(cfg),
+      sched(dynamic_cast<caf::scheduler::test_coordinator&>(sys.scheduler())) {}
 
 test_system::~test_system() {
   sched.run();
@@ -86,7 +85,8 @@ vote_collector::vote_collector(caf::actor_system& sys) {
 event_collector::event_collector(caf::actor_system& sys) {
   auto out = got;
   actor = sys.spawn(
-    [out](run_listener_actor::pointer, int) -> run_listener_actor::behavior_type {
+    [out](run_listener_actor::pointer,
+          int) -> run_listener_actor::behavior_type {
       return {
         [out](run_started& s) {
           out->started.push_back(std::move(s));
@@ -235,8 +235,8 @@ made_files& made() {
 
 std::string temp_audit_path(const std::string& tag) {
   auto dir = std::filesystem::temp_directory_path();
-  auto path = dir / ("ij-actors-" + std::to_string(::getpid()) + "-" + tag
-                     + ".jsonl");
+  auto path =
+    dir / ("ij-actors-" + std::to_string(::getpid()) + "-" + tag + ".jsonl");
   std::filesystem::remove(path);
   made().paths.push_back(path);
   return path.string();
@@ -256,7 +256,7 @@ std::vector<record> records_of(const std::string& text) {
 
 run_rig::run_rig(std::vector<judge_binding> judges, const std::string& tag,
                  std::string run_id)
-  : path(temp_audit_path(tag)) {
+    : path(temp_audit_path(tag)) {
   directory = spawn_judge_directory(t.sys);
   for (auto& b : judges) {
     setup.config.judges.push_back(b.spec);

@@ -4,6 +4,7 @@
 // an actor something without a blocking receive.
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -16,9 +17,6 @@
 #include <caf/scheduler/test_coordinator.hpp>
 #include <caf/send.hpp>
 #include <caf/typed_event_based_actor.hpp>
-
-#include <map>
-
 #include <rapidjson/document.h>
 
 #include "actors/run_session.hpp"
@@ -70,18 +68,20 @@ std::shared_ptr<reply<R>> ask(caf::actor_system& sys, const Handle& h,
   auto out = std::make_shared<reply<R>>();
   // The unused int works around CAF 0.17's spawn of an argument-less
   // function, which dereferences a null tuple pointer (UBSan reports it).
-  sys.spawn([=](caf::event_based_actor* self, int) {
-    self->request(h, caf::infinite, xs...)
-      .then(
-        [=](R& r) {
-          out->value = std::move(r);
-          out->done = true;
-        },
-        [=](caf::error& e) {
-          out->error = std::move(e);
-          out->done = true;
-        });
-  }, 0);
+  sys.spawn(
+    [=](caf::event_based_actor* self, int) {
+      self->request(h, caf::infinite, xs...)
+        .then(
+          [=](R& r) {
+            out->value = std::move(r);
+            out->done = true;
+          },
+          [=](caf::error& e) {
+            out->error = std::move(e);
+            out->done = true;
+          });
+    },
+    0);
   return out;
 }
 
@@ -94,20 +94,22 @@ std::shared_ptr<reply<R>> ask_and_snapshot(caf::actor_system& sys,
                                            const std::string& path,
                                            const Handle& h, Ts... xs) {
   auto out = std::make_shared<reply<R>>();
-  sys.spawn([=](caf::event_based_actor* self, int) {
-    self->request(h, caf::infinite, xs...)
-      .then(
-        [=](R& r) {
-          out->snapshot = read_file(path);
-          out->value = std::move(r);
-          out->done = true;
-        },
-        [=](caf::error& e) {
-          out->snapshot = read_file(path);
-          out->error = std::move(e);
-          out->done = true;
-        });
-  }, 0);
+  sys.spawn(
+    [=](caf::event_based_actor* self, int) {
+      self->request(h, caf::infinite, xs...)
+        .then(
+          [=](R& r) {
+            out->snapshot = read_file(path);
+            out->value = std::move(r);
+            out->done = true;
+          },
+          [=](caf::error& e) {
+            out->snapshot = read_file(path);
+            out->error = std::move(e);
+            out->done = true;
+          });
+    },
+    0);
   return out;
 }
 
@@ -119,14 +121,14 @@ judge_binding test_binding(judge_adapter_ptr adapter, std::uint32_t cap = 16,
 
 /// Collects every voted pair a vote coordinator delivers, by seq.
 struct vote_collector {
-  std::shared_ptr<std::map<std::uint64_t, voted_pair>> got
-    = std::make_shared<std::map<std::uint64_t, voted_pair>>();
+  std::shared_ptr<std::map<std::uint64_t, voted_pair>> got =
+    std::make_shared<std::map<std::uint64_t, voted_pair>>();
   /// How many messages delivered them (batching).
   std::shared_ptr<std::size_t> messages = std::make_shared<std::size_t>(0);
   /// The audit records the coordinator handed over (votes moved, late
   /// replies, host events), in order.
-  std::shared_ptr<std::vector<run_note>> notes
-    = std::make_shared<std::vector<run_note>>();
+  std::shared_ptr<std::vector<run_note>> notes =
+    std::make_shared<std::vector<run_note>>();
   vote_sink_actor actor;
   explicit vote_collector(caf::actor_system& sys);
 };
@@ -160,20 +162,13 @@ struct event_collector {
 class manual_adapter : public judge_adapter {
 public:
   explicit manual_adapter(bool seeds = true, std::uint32_t concurrency = 0)
-    : seeds_(seeds), concurrency_(concurrency) {
-  }
+      : seeds_(seeds), concurrency_(concurrency) {}
 
-  std::string id() const override {
-    return "test:manual";
-  }
+  std::string id() const override { return "test:manual"; }
   void call(const std::string& prompt, const call_options& opts,
             reply_handler done) override;
-  bool supports_seed() const override {
-    return seeds_;
-  }
-  std::uint32_t current_concurrency() const override {
-    return concurrency_;
-  }
+  bool supports_seed() const override { return seeds_; }
+  std::uint32_t current_concurrency() const override { return concurrency_; }
 
   /// Completes the oldest open call with `reply`; false when none is open.
   bool complete_next(adapter_reply reply);
@@ -247,9 +242,7 @@ struct run_rig {
   void start();
   void send(std::vector<answer_pair> pairs);
   void end_input();
-  const run_events& got() const {
-    return *events.got;
-  }
+  const run_events& got() const { return *events.got; }
 };
 
 } // namespace ij::test

@@ -1,10 +1,10 @@
 // The vote coordinator: multiVoteJudge with early stop, deadline, balancing
 // (SPEC §7).
-#include <catch2/catch.hpp>
-
 #include <chrono>
 #include <memory>
 #include <set>
+
+#include <catch2/catch.hpp>
 
 #include "actors/judge_worker.hpp"
 #include "actors/vote_coordinator.hpp"
@@ -29,7 +29,7 @@ struct rig {
 
   rig(std::vector<judge_adapter_ptr> as, vote_settings vs,
       std::optional<std::int64_t> seed = 1000, std::uint32_t cap = 16)
-    : adapters(std::move(as)) {
+      : adapters(std::move(as)) {
     std::vector<worker_entry> entries;
     std::vector<std::string> ids;
     int n = 0;
@@ -58,7 +58,8 @@ struct rig {
   /// Sends the pair; the reply is filled in once the sink has its result.
   std::shared_ptr<reply<vote_result>> vote(answer_pair p) {
     auto seq = next_seq++;
-    caf::anon_send(coordinator, std::vector<vote_job>{vote_job{seq, std::move(p)}});
+    caf::anon_send(coordinator,
+                   std::vector<vote_job>{vote_job{seq, std::move(p)}});
     auto out = std::make_shared<reply<vote_result>>();
     watching.emplace_back(seq, out);
     return out;
@@ -108,7 +109,8 @@ answer_pair pair_of(std::string a, std::string b, std::string id = "p1") {
 } // namespace
 
 TEST_CASE("an absent answer replies at once without any judge call") {
-  auto judge_stub = scripted_judge({canonical("EQUIVALENT")}, script_end::cycle);
+  auto judge_stub =
+    scripted_judge({canonical("EQUIVALENT")}, script_end::cycle);
   rig r({judge_stub}, votes(3, 2));
   auto res = r.vote(pair_of("  ", "5"));
   r.run();
@@ -121,7 +123,8 @@ TEST_CASE("an absent answer replies at once without any judge call") {
 }
 
 TEST_CASE("votes=5 k=3 all EQUIVALENT: exactly 3 calls and 2 not cast") {
-  auto judge_stub = scripted_judge({canonical("EQUIVALENT")}, script_end::cycle);
+  auto judge_stub =
+    scripted_judge({canonical("EQUIVALENT")}, script_end::cycle);
   rig r({judge_stub}, votes(5, 3));
   auto res = r.vote(pair_of("200", "two hundred"));
   r.run();
@@ -143,10 +146,9 @@ TEST_CASE("votes=5 k=3 all EQUIVALENT: exactly 3 calls and 2 not cast") {
 
 TEST_CASE("a split first wave asks for just the votes still needed") {
   // votes=5, k=3: wave 1 (3 calls) E,E,D; wave 2 asks 1 more: E -> fixed.
-  auto judge_stub = scripted_judge({canonical("EQUIVALENT"),
-                                    canonical("EQUIVALENT"),
-                                    canonical("DIFFERENT"),
-                                    canonical("EQUIVALENT")});
+  auto judge_stub =
+    scripted_judge({canonical("EQUIVALENT"), canonical("EQUIVALENT"),
+                    canonical("DIFFERENT"), canonical("EQUIVALENT")});
   rig r({judge_stub}, votes(5, 3));
   auto res = r.vote(pair_of("1", "1"));
   r.run();
@@ -188,9 +190,8 @@ TEST_CASE("a vote that waits when credits come with the replies that ask "
 }
 
 TEST_CASE("votes=3 k=3 with a 2-1 split yields null and never true or false") {
-  auto judge_stub = scripted_judge({canonical("EQUIVALENT"),
-                                    canonical("EQUIVALENT"),
-                                    canonical("DIFFERENT")});
+  auto judge_stub = scripted_judge(
+    {canonical("EQUIVALENT"), canonical("EQUIVALENT"), canonical("DIFFERENT")});
   rig r({judge_stub}, votes(3, 3));
   auto res = r.vote(pair_of("1", "1"));
   r.run();
@@ -294,8 +295,8 @@ TEST_CASE("results of many pairs come back in few messages") {
   rig r({numeric_judge()}, votes(1, 1), 1000, 64);
   std::vector<vote_job> jobs;
   for (int i = 0; i < 50; ++i) {
-    answer_pair p = pair_of(std::to_string(i), std::to_string(i),
-                            "p" + std::to_string(i));
+    answer_pair p =
+      pair_of(std::to_string(i), std::to_string(i), "p" + std::to_string(i));
     jobs.push_back({static_cast<std::uint64_t>(100 + i), p});
   }
   caf::anon_send(r.coordinator, std::move(jobs));
@@ -304,9 +305,10 @@ TEST_CASE("results of many pairs come back in few messages") {
   CHECK(*r.sink.messages <= 2);
 }
 
-TEST_CASE("a worker that leaves with no other worker of its judge: its "
-          "votes wait the failover wait, then are faults, and a late reply is not "
-          "counted twice") {
+TEST_CASE(
+  "a worker that leaves with no other worker of its judge: its "
+  "votes wait the failover wait, then are faults, and a late reply is not "
+  "counted twice") {
   auto manual = std::make_shared<manual_adapter>();
   auto vs = votes(1, 1);
   vs.failover_wait = std::chrono::seconds(10);
@@ -409,8 +411,9 @@ TEST_CASE("failover never moves a vote to a worker of another judge, and a "
   auto other = test_binding(stranger, 4, 1000, "other");
   other.spec.model = "another-model";
   auto ow = spawn_judge_worker(r.t.sys, other, "other@local");
-  caf::anon_send(r.coordinator, joined_atom::value,
-                 worker_entry{ow, describe_worker(other, "other@local", "local")});
+  caf::anon_send(
+    r.coordinator, joined_atom::value,
+    worker_entry{ow, describe_worker(other, "other@local", "local")});
   r.run();
   CHECK(stranger->calls() == 0);
   // The lost worker's host comes back under a new worker of the same judge.
@@ -465,7 +468,8 @@ TEST_CASE("a worker of the run's judge that joins is used, one of another "
   other.spec.model = "another-model";
   auto other_info = describe_worker(other, "other@local", "local");
   auto ow = spawn_judge_worker(r.t.sys, other, "other@local");
-  caf::anon_send(r.coordinator, joined_atom::value, worker_entry{ow, other_info});
+  caf::anon_send(r.coordinator, joined_atom::value,
+                 worker_entry{ow, other_info});
   r.run();
   CHECK(stranger->calls() == 0);
   // A second worker of the same judge joins: p2 goes there.
@@ -473,7 +477,8 @@ TEST_CASE("a worker of the run's judge that joins is used, one of another "
   auto same = test_binding(helper, 4);
   auto same_info = describe_worker(same, "w9@local", "local");
   auto sw = spawn_judge_worker(r.t.sys, same, "w9@local");
-  caf::anon_send(r.coordinator, joined_atom::value, worker_entry{sw, same_info});
+  caf::anon_send(r.coordinator, joined_atom::value,
+                 worker_entry{sw, same_info});
   r.run();
   CHECK(helper->calls() == 1);
   while (manual->complete_next(canonical("EQUIVALENT"))
@@ -504,19 +509,19 @@ TEST_CASE("a cancelled coordinator makes no further call") {
 TEST_CASE("a cancel answers with the calls no record will show: replies of "
           "unfinished pairs, calls aborted sent or not") {
   auto manual = std::make_shared<manual_adapter>();
-  manual->answer_aborts = false;  // the test answers the aborts
+  manual->answer_aborts = false; // the test answers the aborts
   rig r({manual}, votes(3, 3), 1000, 2);
   auto res = r.vote(pair_of("1", "1"));
   r.run();
-  CHECK(manual->calls() == 2);  // the third vote waits for a credit
-  REQUIRE(manual->complete_next(canonical("EQUIVALENT")));  // 10 in, 3 out
+  CHECK(manual->calls() == 2); // the third vote waits for a credit
+  REQUIRE(manual->complete_next(canonical("EQUIVALENT"))); // 10 in, 3 out
   r.run();
   CHECK(manual->calls() == 3);
   auto account = ask<std::vector<unrecorded_calls>>(r.t.sys, r.coordinator,
                                                     cancel_atom::value);
   r.run();
   CHECK(manual->aborted().size() == 2);
-  CHECK_FALSE(account->done);  // the worker has not said yet
+  CHECK_FALSE(account->done); // the worker has not said yet
   adapter_reply sent;
   sent.fault = fault_kind::aborted;
   sent.attempts = 1;
@@ -535,12 +540,13 @@ TEST_CASE("a cancel answers with the calls no record will show: replies of "
   CHECK(u.aborted_unsent == 1);
   CHECK(u.input_tokens == 10);
   CHECK(u.output_tokens == 3);
-  CHECK_FALSE(res->done);  // the pair stays unfinished
+  CHECK_FALSE(res->done); // the pair stays unfinished
   CHECK(manual->calls() == 3);
 }
 
-TEST_CASE("a cancel counts the calls of a worker that never says as sent, after "
-          "the wait") {
+TEST_CASE(
+  "a cancel counts the calls of a worker that never says as sent, after "
+  "the wait") {
   auto manual = std::make_shared<manual_adapter>();
   manual->answer_aborts = false;
   auto vs = votes(1, 1);
@@ -568,7 +574,8 @@ TEST_CASE("a cancel counts the calls of a worker that never says as sent, after 
     r.run();
 }
 
-TEST_CASE("votes=1 maps ABSTAIN as SPEC §3 says with abstain_as_neither either way") {
+TEST_CASE(
+  "votes=1 maps ABSTAIN as SPEC §3 says with abstain_as_neither either way") {
   for (bool aan : {true, false}) {
     auto vs = votes(1, 1);
     vs.abstain_as_neither = aan;
@@ -643,8 +650,8 @@ TEST_CASE("several pairs share the judges fairly and each gets its own "
   rig r({judge_stub}, votes(3, 2), 1000, 2);
   std::vector<std::shared_ptr<reply<vote_result>>> results;
   for (int i = 0; i < 20; ++i)
-    results.push_back(r.vote(pair_of(std::to_string(i % 4), std::to_string(i % 4),
-                                     "p" + std::to_string(i))));
+    results.push_back(r.vote(pair_of(
+      std::to_string(i % 4), std::to_string(i % 4), "p" + std::to_string(i))));
   r.run();
   for (int i = 0; i < 20; ++i) {
     REQUIRE(results[i]->value);
@@ -659,7 +666,8 @@ TEST_CASE("several pairs share the judges fairly and each gets its own "
 namespace {
 
 std::string judge_id_for(const judge_adapter_ptr& a) {
-  return describe_worker(test_binding(a, 16, 1000), "x@local", "local").judge_id;
+  return describe_worker(test_binding(a, 16, 1000), "x@local", "local")
+    .judge_id;
 }
 
 adapter_reply with_probs(const std::string& decision, std::vector<double> p) {
@@ -670,10 +678,9 @@ adapter_reply with_probs(const std::string& decision, std::vector<double> p) {
 
 // A map for the adapter's judge: the identity, or the one given.
 vote_settings calibrated(std::uint32_t n, std::uint32_t k,
-                         const judge_adapter_ptr& a,
-                         std::optional<double> stop,
-                         calibration_map m = {"", "decision_probs", {0.0, 1.0},
-                                              {0.0, 1.0}}) {
+                         const judge_adapter_ptr& a, std::optional<double> stop,
+                         calibration_map m = {
+                           "", "decision_probs", {0.0, 1.0}, {0.0, 1.0}}) {
   auto vs = votes(n, k);
   auto set = std::make_shared<calibration_set>();
   m.judge_id = judge_id_for(a);
@@ -685,11 +692,13 @@ vote_settings calibrated(std::uint32_t n, std::uint32_t k,
 
 } // namespace
 
-TEST_CASE("sequential voting stops once the calibrated probability reaches the threshold") {
+TEST_CASE("sequential voting stops once the calibrated probability reaches the "
+          "threshold") {
   // 0.9 alone is below 0.99; with 0.95 the odds are 9 * 19 = 171.
-  auto judge_stub = scripted_judge({with_probs("EQUIVALENT", {0.9, 0.08, 0.02}),
-                                    with_probs("EQUIVALENT", {0.95, 0.04, 0.01})},
-                                   script_end::fail);
+  auto judge_stub =
+    scripted_judge({with_probs("EQUIVALENT", {0.9, 0.08, 0.02}),
+                    with_probs("EQUIVALENT", {0.95, 0.04, 0.01})},
+                   script_end::fail);
   rig r({judge_stub}, calibrated(5, 3, judge_stub, 0.99));
   auto res = r.vote(pair_of("1", "1"));
   r.run();
@@ -721,9 +730,11 @@ TEST_CASE("sequential voting never asks beyond N votes") {
   CHECK(res->value->outcome.probability == Approx(0.5));
 }
 
-TEST_CASE("a judge without decision probabilities is calibrated on its vote share") {
+TEST_CASE(
+  "a judge without decision probabilities is calibrated on its vote share") {
   // One EQUIVALENT vote: share 1, mapped to 0.995 >= 0.99.
-  auto judge_stub = scripted_judge({canonical("EQUIVALENT")}, script_end::cycle);
+  auto judge_stub =
+    scripted_judge({canonical("EQUIVALENT")}, script_end::cycle);
   rig r({judge_stub},
         calibrated(5, 3, judge_stub, 0.99,
                    {"", "vote_share", {0.0, 1.0}, {0.02, 0.995}}));
@@ -736,9 +747,10 @@ TEST_CASE("a judge without decision probabilities is calibrated on its vote shar
   CHECK(res->value->outcome.equivalent == std::optional<bool>{true});
 }
 
-TEST_CASE("with a map but no stop rule the waves and outcome are today's, with a probability") {
-  auto judge_stub = scripted_judge({with_probs("EQUIVALENT", {0.9, 0.08, 0.02})},
-                                   script_end::cycle);
+TEST_CASE("with a map but no stop rule the waves and outcome are today's, with "
+          "a probability") {
+  auto judge_stub = scripted_judge(
+    {with_probs("EQUIVALENT", {0.9, 0.08, 0.02})}, script_end::cycle);
   rig r({judge_stub}, calibrated(5, 3, judge_stub, std::nullopt));
   auto res = r.vote(pair_of("1", "1"));
   r.run();
@@ -751,8 +763,8 @@ TEST_CASE("with a map but no stop rule the waves and outcome are today's, with a
 }
 
 TEST_CASE("without a map a result has no probability") {
-  auto judge_stub = scripted_judge({with_probs("EQUIVALENT", {0.9, 0.08, 0.02})},
-                                   script_end::cycle);
+  auto judge_stub = scripted_judge(
+    {with_probs("EQUIVALENT", {0.9, 0.08, 0.02})}, script_end::cycle);
   rig r({judge_stub}, votes(3, 2));
   auto res = r.vote(pair_of("1", "1"));
   r.run();

@@ -1,13 +1,12 @@
 // Panels, the rules-first cascade and budgets through a whole run session
 // (issue 10): which judge is called for which pair and how often, the
 // records each leaves in the audit, and the run's summary.
-#include <catch2/catch.hpp>
-
 #include <chrono>
 #include <cstdio>
 #include <map>
 #include <memory>
 
+#include <catch2/catch.hpp>
 #include <rapidjson/document.h>
 
 #include "actors/judge_directory.hpp"
@@ -49,8 +48,7 @@ answer_pair pair_of(std::string id, std::string a, std::string b,
 /// A directory with one worker per judge, and a run over them.
 struct rig : run_rig {
   rig(std::vector<judge_binding> judges, const std::string& tag)
-    : run_rig(std::move(judges), tag, "run-router") {
-  }
+      : run_rig(std::move(judges), tag, "run-router") {}
 
   /// Starts the run with all its input, and runs what can run.
   void start(std::vector<answer_pair> pairs) {
@@ -66,9 +64,7 @@ struct rig : run_rig {
     REQUIRE(events.got->summary);
   }
 
-  const run_summary& summary() const {
-    return *events.got->summary;
-  }
+  const run_summary& summary() const { return *events.got->summary; }
 
   std::map<std::string, single_verdict> verdicts() const {
     std::map<std::string, single_verdict> out;
@@ -107,7 +103,8 @@ std::vector<answer_pair> cascade_pairs() {
 
 } // namespace
 
-TEST_CASE("cascade: only the pairs the rule judge leaves undecided reach the LLM judge") {
+TEST_CASE("cascade: only the pairs the rule judge leaves undecided reach the "
+          "LLM judge") {
   auto llm = scripted_judge({canonical("DIFFERENT")}, script_end::cycle);
   rig r({judge("rules:math", "rules", "math", math_judge()),
          judge("llm", "stub", "scripted", llm)},
@@ -157,7 +154,8 @@ TEST_CASE("cascade: only the pairs the rule judge leaves undecided reach the LLM
   CHECK(verify_audit_file(r.path).status == audit_status::ok);
 }
 
-TEST_CASE("cascade: audited pairs keep the rule judge's outcome, and each disagreement is a record") {
+TEST_CASE("cascade: audited pairs keep the rule judge's outcome, and each "
+          "disagreement is a record") {
   // The LLM judge says DIFFERENT to everything: it disagrees with the rule
   // judge on p-eq only.
   auto llm = scripted_judge({canonical("DIFFERENT")}, script_end::cycle);
@@ -190,13 +188,14 @@ TEST_CASE("cascade: audited pairs keep the rule judge's outcome, and each disagr
   CHECK(verify_audit_file(r.path).status == audit_status::ok);
 }
 
-TEST_CASE("panel: every judge judges every pair, unanimous decides only on agreement") {
+TEST_CASE(
+  "panel: every judge judges every pair, unanimous decides only on agreement") {
   auto yes = scripted_judge({canonical("EQUIVALENT")}, script_end::cycle);
   rig r({judge("always-yes", "stub", "yes", yes),
          judge("numeric", "stub", "numeric", numeric_judge())},
         "panel");
-  r.setup.config.panel = panel_config{{"always-yes", "numeric"},
-                                      panel_rule::unanimous};
+  r.setup.config.panel =
+    panel_config{{"always-yes", "numeric"}, panel_rule::unanimous};
   r.judge_all({pair_of("same", "12", "twelve", true),
                pair_of("other", "12", "13", false),
                pair_of("gone", "", "13", false)});
@@ -230,7 +229,8 @@ TEST_CASE("panel: every judge judges every pair, unanimous decides only on agree
   CHECK(verify_audit_file(r.path).status == audit_status::ok);
 }
 
-TEST_CASE("budget: a judge at max_calls makes no more calls, its remaining votes are budget faults") {
+TEST_CASE("budget: a judge at max_calls makes no more calls, its remaining "
+          "votes are budget faults") {
   auto pairs = [] {
     std::vector<answer_pair> out;
     for (int i = 0; i < 8; ++i)
@@ -286,7 +286,8 @@ TEST_CASE("budget: a judge at max_calls makes no more calls, its remaining votes
   CHECK(verify_audit_file(r.path).status == audit_status::ok);
 }
 
-TEST_CASE("budget: a token limit reached mid-run stops the calls, the votes left are faults at once") {
+TEST_CASE("budget: a token limit reached mid-run stops the calls, the votes "
+          "left are faults at once") {
   auto slow = std::make_shared<manual_adapter>();
   auto b = judge("slow", "stub", "manual", slow);
   b.spec.max_in_flight = 2;
@@ -322,7 +323,8 @@ TEST_CASE("budget: a token limit reached mid-run stops the calls, the votes left
   CHECK(verify_audit_file(r.path).status == audit_status::ok);
 }
 
-TEST_CASE("budget: with pooled votes, a judge at its budget leaves the votes to the others") {
+TEST_CASE("budget: with pooled votes, a judge at its budget leaves the votes "
+          "to the others") {
   auto capped = scripted_judge({canonical("EQUIVALENT")}, script_end::cycle);
   auto spare = scripted_judge({canonical("EQUIVALENT")}, script_end::cycle);
   auto a = judge("capped", "stub", "scripted", capped);
@@ -340,8 +342,10 @@ TEST_CASE("budget: with pooled votes, a judge at its budget leaves the votes to 
   CHECK(r.summary().faults == 0);
 }
 
-TEST_CASE("a panel or cascade naming a judge that is not configured is refused before anything is spawned") {
-  rig r({judge("numeric", "stub", "numeric", numeric_judge())}, "routes-refused");
+TEST_CASE("a panel or cascade naming a judge that is not configured is refused "
+          "before anything is spawned") {
+  rig r({judge("numeric", "stub", "numeric", numeric_judge())},
+        "routes-refused");
   r.setup.config.cascade = cascade_config{"numeric", "nobody", 0.0, 0};
   auto run = spawn_run(r.t.sys, r.setup);
   REQUIRE_FALSE(run);

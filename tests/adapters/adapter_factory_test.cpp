@@ -95,10 +95,13 @@ TEST_CASE("judge names: an '@' followed by no URL is an error naming the value",
         == "judge name 'openai:x@notaurl': 'notaurl' after the '@' is not an "
            "http:// or https:// URL (a model whose name has an '@' takes a URL "
            "after it, or goes in a configuration file)");
-  CHECK(parse_error("ollama:qwen2.5:7b@gpu-3:11434").find("'gpu-3:11434' after the '@'")
+  CHECK(parse_error("ollama:qwen2.5:7b@gpu-3:11434")
+          .find("'gpu-3:11434' after the '@'")
         != std::string::npos);
-  CHECK(parse_error("anthropic:claude@").find("'' after the '@'") != std::string::npos);
-  CHECK(parse_error("openai:team@model").find("'model' after the '@'") != std::string::npos);
+  CHECK(parse_error("anthropic:claude@").find("'' after the '@'")
+        != std::string::npos);
+  CHECK(parse_error("openai:team@model").find("'model' after the '@'")
+        != std::string::npos);
 }
 
 TEST_CASE("judge names: unknown type is an error naming the valid types",
@@ -119,33 +122,34 @@ TEST_CASE("judge names: empty name and missing type are errors",
   auto empty = parse_error("");
   CHECK(empty.rfind("empty judge name (expected TYPE:MODEL", 0) == 0);
   auto bare = parse_error("numeric");
-  CHECK(bare.rfind("judge name 'numeric' has no type (expected TYPE:MODEL",
-                   0)
+  CHECK(bare.rfind("judge name 'numeric' has no type (expected TYPE:MODEL", 0)
         == 0);
 }
 
 TEST_CASE("judge names: empty model is an error", "[judge_spec]") {
-  CHECK(parse_error("ollama:").rfind("judge name 'ollama:' has an empty model",
-                                     0)
-        == 0);
+  CHECK(
+    parse_error("ollama:").rfind("judge name 'ollama:' has an empty model", 0)
+    == 0);
   CHECK(parse_error("openai:@http://127.0.0.1:8000")
           .rfind("judge name 'openai:@http://127.0.0.1:8000' has an empty "
                  "model",
                  0)
         == 0);
-  CHECK(parse_error("stub:").rfind("judge name 'stub:' has an empty stub kind",
-                                   0)
-        == 0);
+  CHECK(
+    parse_error("stub:").rfind("judge name 'stub:' has an empty stub kind", 0)
+    == 0);
 }
 
 TEST_CASE("judge names: unknown stub kind is an error listing the kinds",
           "[judge_spec]") {
   CHECK(parse_error("stub:scripted")
         == "unknown stub kind 'scripted' in 'stub:scripted' (expected "
-           "numeric, equivalent, different, abstain, malformed, failing or gullible)");
+           "numeric, equivalent, different, abstain, malformed, failing or "
+           "gullible)");
   CHECK(parse_error("stub:NUMERIC")
         == "unknown stub kind 'NUMERIC' in 'stub:NUMERIC' (expected "
-           "numeric, equivalent, different, abstain, malformed, failing or gullible)");
+           "numeric, equivalent, different, abstain, malformed, failing or "
+           "gullible)");
 }
 
 TEST_CASE("judge names: a URL without a host, or on a stub, is an error",
@@ -167,8 +171,7 @@ TEST_CASE("make_adapter builds each stub a name names", "[judge_spec]") {
   }
 }
 
-TEST_CASE("make_adapter rejects an unknown type or stub kind",
-          "[judge_spec]") {
+TEST_CASE("make_adapter rejects an unknown type or stub kind", "[judge_spec]") {
   judge_spec spec;
   spec.type = "grpc";
   spec.model = "m";
@@ -190,7 +193,8 @@ TEST_CASE("make_adapter rejects an unknown type or stub kind",
   spec.name = "ollama:";
   auto no_model = make_adapter(spec);
   CHECK_FALSE(no_model);
-  CHECK(test::why(no_model) == "judge 'ollama:' of type 'ollama' names no model");
+  CHECK(test::why(no_model)
+        == "judge 'ollama:' of type 'ollama' names no model");
 }
 
 TEST_CASE("make_adapter hands HTTP judge types to the HTTP backends",

@@ -25,9 +25,7 @@ inline adapter_reply call_now(judge_adapter& judge, const std::string& prompt,
 /// An adapter that throws from call() without replying.
 class throwing_judge : public judge_adapter {
 public:
-  std::string id() const override {
-    return "test:throwing";
-  }
+  std::string id() const override { return "test:throwing"; }
   void call(const std::string&, const call_options&, reply_handler) override {
     throw std::runtime_error("socket exploded");
   }
@@ -36,9 +34,7 @@ public:
 /// An adapter that keeps the handler and never replies (until told to).
 class silent_judge : public judge_adapter {
 public:
-  std::string id() const override {
-    return "test:silent";
-  }
+  std::string id() const override { return "test:silent"; }
   void call(const std::string&, const call_options&,
             reply_handler done) override {
     ++calls;

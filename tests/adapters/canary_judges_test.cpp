@@ -3,10 +3,10 @@
 // is simulated over the canary plan. The alarm fires within 30 canaries for
 // stub:equivalent and stub:different and never for stub:numeric or
 // rules:math on a 100,000-pair run.
-#include <catch2/catch.hpp>
-
 #include <optional>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "adapters/llm_judge_comparator.hpp"
 #include "adapters/stub_judges.hpp"
@@ -28,8 +28,9 @@ std::vector<judge_decision> decisions_of(judge_adapter& judge) {
     req.a = c.a;
     req.b = c.b;
     std::optional<judge_record> got;
-    judge_once(judge, opts, req,
-               [&](judge_record rec, equivalence_outcome) { got = std::move(rec); });
+    judge_once(judge, opts, req, [&](judge_record rec, equivalence_outcome) {
+      got = std::move(rec);
+    });
     REQUIRE(got); // the stubs answer inline
     REQUIRE_FALSE(got->transport_failed);
     out.push_back(got->decision);
@@ -39,10 +40,10 @@ std::vector<judge_decision> decisions_of(judge_adapter& judge) {
 
 /// Canaries judged when the alarm first fired over `pairs` real pairs;
 /// nullopt when it never did.
-std::optional<std::uint64_t> canaries_to_alarm(const std::vector<judge_decision>& d,
-                                               double rate, std::uint64_t seed,
-                                               std::uint64_t pairs,
-                                               std::uint64_t* placed = nullptr) {
+std::optional<std::uint64_t>
+canaries_to_alarm(const std::vector<judge_decision>& d, double rate,
+                  std::uint64_t seed, std::uint64_t pairs,
+                  std::uint64_t* placed = nullptr) {
   canary_plan plan{rate, seed};
   bias_alarm alarm{alarm_params{}};
   std::uint64_t k = 0;
@@ -69,8 +70,8 @@ TEST_CASE("the rule judges answer every canary right: stub:numeric and "
     auto d = decisions_of(*judge);
     for (std::size_t i = 0; i < d.size(); ++i) {
       auto& c = canary_set()[i];
-      INFO(judge->id() << ": " << to_string(c.kind) << " A=" << c.a << " B="
-                       << c.b << " -> " << to_string(d[i]));
+      INFO(judge->id() << ": " << to_string(c.kind) << " A=" << c.a
+                       << " B=" << c.b << " -> " << to_string(d[i]));
       CHECK(canary_failed(c.kind, {d[i]}) == false);
     }
   }

@@ -1,7 +1,5 @@
 // The five falsification conditions of SPEC §9: each TEST_CASE shows that a
 // condition which would falsify the design does not fire.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
 #include <array>
 #include <fstream>
@@ -10,12 +8,13 @@
 #include <utility>
 #include <vector>
 
+#include <catch2/catch.hpp>
 #include <rapidjson/document.h>
 
 #include "adapters/llm_judge_comparator.hpp"
 #include "adapters/stub_judges.hpp"
-#include "core/numbers/comparators.hpp"
 #include "core/canaries/negative_controls.hpp"
+#include "core/numbers/comparators.hpp"
 #include "core/voting/vote_tally.hpp"
 
 using namespace ij;
@@ -86,8 +85,8 @@ TEST_CASE("falsification: the pair table includes the development data",
 TEST_CASE("falsification: always-EQUIVALENT stub never yields false",
           "[falsification]") {
   for (bool neither : {true, false}) {
-    auto cmp = llm_judge_comparator(always_equivalent_judge(),
-                                    with_abstain(neither));
+    auto cmp =
+      llm_judge_comparator(always_equivalent_judge(), with_abstain(neither));
     std::size_t trues = 0;
     for (const auto& [a, b] : pairs_table()) {
       auto out = compare(cmp, a, b);
@@ -103,8 +102,8 @@ TEST_CASE("falsification: always-EQUIVALENT stub never yields false",
 TEST_CASE("falsification: always-DIFFERENT stub never yields true",
           "[falsification]") {
   for (bool neither : {true, false}) {
-    auto cmp = llm_judge_comparator(always_different_judge(),
-                                    with_abstain(neither));
+    auto cmp =
+      llm_judge_comparator(always_different_judge(), with_abstain(neither));
     std::size_t falses = 0;
     for (const auto& [a, b] : pairs_table()) {
       auto out = compare(cmp, a, b);
@@ -129,8 +128,8 @@ TEST_CASE("falsification: votes=3 minAgreement=3 with a 2-1 split yields null",
       vote_tally tally{cfg};
       for (auto v : order)
         tally.add(v);
-      INFO(to_string(order[0]) << "," << to_string(order[1]) << ","
-                               << to_string(order[2]));
+      INFO(to_string(order[0])
+           << "," << to_string(order[1]) << "," << to_string(order[2]));
       CHECK(tally.fixed());
       auto out = tally.outcome();
       CHECK_FALSE(out.equivalent);

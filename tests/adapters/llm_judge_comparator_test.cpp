@@ -1,13 +1,13 @@
-#include <catch2/catch.hpp>
-
 #include <optional>
 #include <stdexcept>
+
+#include <catch2/catch.hpp>
 
 #include "adapter_test_support.hpp"
 #include "adapters/llm_judge_comparator.hpp"
 #include "adapters/stub_judges.hpp"
-#include "core/verdicts/outcome_mapping.hpp"
 #include "core/prompts/prompt.hpp"
+#include "core/verdicts/outcome_mapping.hpp"
 #include "core/wall_clock.hpp"
 
 using namespace ij;
@@ -32,8 +32,8 @@ judge_options with_abstain(bool abstain_as_neither) {
   return opts;
 }
 
-const std::string eq_text = canonical_reply(judge_decision::equivalent, "Same.",
-                                            "4", "4");
+const std::string eq_text =
+  canonical_reply(judge_decision::equivalent, "Same.", "4", "4");
 
 } // namespace
 
@@ -42,9 +42,9 @@ TEST_CASE("comparator: absent A or B gives the absent outcome without calling "
           "[comparator]") {
   auto judge = scripted_judge({text_reply(eq_text)}, script_end::cycle);
   auto cmp = llm_judge_comparator(judge);
-  for (auto [a, b] : {std::pair{"", "4"}, std::pair{"4", ""},
-                      std::pair{"  \n\t", "4"}, std::pair{"4", " "},
-                      std::pair{"", ""}}) {
+  for (auto [a, b] :
+       {std::pair{"", "4"}, std::pair{"4", ""}, std::pair{"  \n\t", "4"},
+        std::pair{"4", " "}, std::pair{"", ""}}) {
     auto out = compare(cmp, a, b);
     CHECK_FALSE(out.equivalent);
     CHECK(out.confidence == 0.0);
@@ -61,9 +61,9 @@ TEST_CASE("comparator: absent A or B gives the absent outcome without calling "
 TEST_CASE("comparator: EQUIVALENT gives true with confidence 1",
           "[comparator]") {
   for (bool neither : {true, false}) {
-    auto out = compare(llm_judge_comparator(always_equivalent_judge(),
-                                            with_abstain(neither)),
-                       "4", "4");
+    auto out = compare(
+      llm_judge_comparator(always_equivalent_judge(), with_abstain(neither)),
+      "4", "4");
     CHECK(out.equivalent == std::optional<bool>{true});
     CHECK(out.confidence == 1.0);
     CHECK_FALSE(out.fault);
@@ -73,9 +73,9 @@ TEST_CASE("comparator: EQUIVALENT gives true with confidence 1",
 TEST_CASE("comparator: DIFFERENT gives false with confidence 1",
           "[comparator]") {
   for (bool neither : {true, false}) {
-    auto out = compare(llm_judge_comparator(always_different_judge(),
-                                            with_abstain(neither)),
-                       "4", "5");
+    auto out = compare(
+      llm_judge_comparator(always_different_judge(), with_abstain(neither)),
+      "4", "5");
     CHECK(out.equivalent == std::optional<bool>{false});
     CHECK(out.confidence == 1.0);
     CHECK_FALSE(out.fault);
@@ -85,14 +85,14 @@ TEST_CASE("comparator: DIFFERENT gives false with confidence 1",
 TEST_CASE("comparator: ABSTAIN gives null by default, false when "
           "abstain_as_neither is off",
           "[comparator]") {
-  auto neither = compare(llm_judge_comparator(always_abstain_judge()), "4",
-                         "x");
+  auto neither =
+    compare(llm_judge_comparator(always_abstain_judge()), "4", "x");
   CHECK_FALSE(neither.equivalent);
   CHECK(neither.confidence == 0.0);
   CHECK_FALSE(neither.fault);
-  auto safer = compare(llm_judge_comparator(always_abstain_judge(),
-                                            with_abstain(false)),
-                       "4", "x");
+  auto safer =
+    compare(llm_judge_comparator(always_abstain_judge(), with_abstain(false)),
+            "4", "x");
   CHECK(safer.equivalent == std::optional<bool>{false});
   CHECK(safer.confidence == 0.0);
   CHECK_FALSE(safer.fault);
@@ -115,9 +115,8 @@ TEST_CASE("comparator: adapter transport error gives a null fault carrying "
 
 TEST_CASE("comparator: PARSE_ERROR gives null, not a fault", "[comparator]") {
   for (bool neither : {true, false}) {
-    auto out = compare(llm_judge_comparator(malformed_judge(),
-                                            with_abstain(neither)),
-                       "4", "4");
+    auto out = compare(
+      llm_judge_comparator(malformed_judge(), with_abstain(neither)), "4", "4");
     CHECK_FALSE(out.equivalent);
     CHECK(out.confidence == 0.0);
     CHECK_FALSE(out.fault);
@@ -126,8 +125,8 @@ TEST_CASE("comparator: PARSE_ERROR gives null, not a fault", "[comparator]") {
 
 TEST_CASE("comparator: an exception from the adapter becomes a fault",
           "[comparator]") {
-  auto out = compare(llm_judge_comparator(std::make_shared<test::throwing_judge>()),
-                     "4", "4");
+  auto out = compare(
+    llm_judge_comparator(std::make_shared<test::throwing_judge>()), "4", "4");
   CHECK_FALSE(out.equivalent);
   CHECK(out.fault);
   CHECK(out.detail == "judge adapter threw: socket exploded");
@@ -144,9 +143,7 @@ TEST_CASE("comparator: a null adapter is a fault, not a crash",
 TEST_CASE("comparator: an adapter replying twice is heard once",
           "[comparator]") {
   struct twice : judge_adapter {
-    std::string id() const override {
-      return "test:twice";
-    }
+    std::string id() const override { return "test:twice"; }
     void call(const std::string&, const call_options&,
               reply_handler done) override {
       done(text_reply(canonical_reply(judge_decision::equivalent, "x")));
@@ -194,10 +191,11 @@ TEST_CASE("comparator: an exception from the caller's own handler propagates",
   CHECK(calls == 1);
 }
 
-TEST_CASE("judge_once fills every field of the record", "[comparator][record]") {
-  auto text = std::string{"Sure.\n"}
-              + canonical_reply(judge_decision::equivalent, "Both are 12.",
-                                "12", "12.0");
+TEST_CASE("judge_once fills every field of the record",
+          "[comparator][record]") {
+  auto text =
+    std::string{"Sure.\n"}
+    + canonical_reply(judge_decision::equivalent, "Both are 12.", "12", "12.0");
   adapter_reply reply = text_reply(text);
   reply.attempts = 2;
   reply.input_tokens = 300;
@@ -257,9 +255,8 @@ TEST_CASE("judge_once fills every field of the record", "[comparator][record]") 
 TEST_CASE("judge_once swaps NUMERIC_A/B back when the vote was swapped",
           "[comparator][record]") {
   // The coordinator swapped: the judge saw the pair's B as "Answer A".
-  auto judge = scripted_judge(
-    {text_reply(canonical_reply(judge_decision::different, "Differ.", "9",
-                                "NULL"))});
+  auto judge = scripted_judge({text_reply(
+    canonical_reply(judge_decision::different, "Differ.", "9", "NULL"))});
   judge_request req;
   req.pair_id = "p";
   req.a = "nine";
@@ -320,8 +317,8 @@ TEST_CASE("judge_once records a transport failure as a fault with its error",
 
 TEST_CASE("judge_once does not shortcut absent answers: the judge is asked",
           "[comparator][record]") {
-  auto judge = scripted_judge({text_reply(canonical_reply(
-    judge_decision::abstain, "A is missing."))});
+  auto judge = scripted_judge(
+    {text_reply(canonical_reply(judge_decision::abstain, "A is missing."))});
   judge_request req;
   req.b = "4";
   std::optional<judge_record> rec;
@@ -353,8 +350,7 @@ TEST_CASE("outcome_of_record maps each decision and the fault",
   judge_record rec;
   rec.decision = judge_decision::abstain;
   CHECK_FALSE(outcome_of_record(rec, true).equivalent);
-  CHECK(outcome_of_record(rec, false).equivalent
-        == std::optional<bool>{false});
+  CHECK(outcome_of_record(rec, false).equivalent == std::optional<bool>{false});
   rec.decision = judge_decision::parse_error;
   CHECK_FALSE(outcome_of_record(rec, false).equivalent);
   CHECK_FALSE(outcome_of_record(rec, false).fault);

@@ -2,13 +2,13 @@
 // matches (the vote index included), a fault is never stored, entries expire
 // after the TTL (by an injected clock: no sleeping), the oldest go past
 // max_bytes, and stats/clear see what is stored.
-#include <catch2/catch.hpp>
-
 #include <atomic>
 #include <future>
 #include <mutex>
 
 #include <unistd.h>
+
+#include <catch2/catch.hpp>
 
 #include "adapters/response_cache.hpp"
 #include "core/prompts/prompt.hpp"
@@ -21,9 +21,7 @@ namespace {
 /// Counts its calls and answers inline: ok with `text`, or a fault.
 class counting_judge : public judge_adapter {
 public:
-  std::string id() const override {
-    return "test:counting";
-  }
+  std::string id() const override { return "test:counting"; }
   void call(const std::string& prompt, const call_options& opts,
             reply_handler done) override {
     ++calls;
@@ -73,7 +71,8 @@ adapter_reply call_and_wait(judge_adapter& a, const std::string& prompt,
 
 } // namespace
 
-TEST_CASE("a reply is reused only for the same key, and faults are not stored") {
+TEST_CASE(
+  "a reply is reused only for the same key, and faults are not stored") {
   temp_file file;
   std::atomic<std::int64_t> now{1'000'000};
   auto opened = response_cache::open(file.path, std::chrono::seconds{60}, 0,
@@ -161,11 +160,13 @@ TEST_CASE("a file that is not a cache is refused, naming the path") {
   auto cache = response_cache::open("/nonexistent-dir/c.sqlite",
                                     std::chrono::seconds{0}, 0);
   CHECK_FALSE(cache);
-  CHECK(test::why(cache).find("/nonexistent-dir/c.sqlite") != std::string::npos);
+  CHECK(test::why(cache).find("/nonexistent-dir/c.sqlite")
+        != std::string::npos);
   CHECK(cache.error() == ij::errc::io_failed);
 }
 
-TEST_CASE("calls asking for log-probabilities pass the cache, constrained ones have their own key") {
+TEST_CASE("calls asking for log-probabilities pass the cache, constrained ones "
+          "have their own key") {
   temp_file file;
   auto opened = response_cache::open(file.path, std::chrono::seconds{60}, 0);
   REQUIRE(opened);
@@ -178,7 +179,8 @@ TEST_CASE("calls asking for log-probabilities pass the cache, constrained ones h
   for (int i = 0; i < 2; ++i) {
     std::promise<adapter_reply> p;
     auto f = p.get_future();
-    cached->call("A=1 B=1", o, [&](adapter_reply r) { p.set_value(std::move(r)); });
+    cached->call("A=1 B=1", o,
+                 [&](adapter_reply r) { p.set_value(std::move(r)); });
     CHECK_FALSE(f.get().cached); // the cache keeps no probabilities
   }
   CHECK(judge->calls == 2);
@@ -192,7 +194,8 @@ TEST_CASE("calls asking for log-probabilities pass the cache, constrained ones h
   CHECK(json != response_cache::key_of("x", "p", o));
 }
 
-TEST_CASE("cache key: the call's prompt id and SHA-256 are part of it (issue 29)") {
+TEST_CASE(
+  "cache key: the call's prompt id and SHA-256 are part of it (issue 29)") {
   call_options o;
   o.model = "m";
   auto implicit = response_cache::key_of("x", "same prompt text", o);

@@ -1,7 +1,7 @@
-#include <catch2/catch.hpp>
-
 #include <algorithm>
 #include <sstream>
+
+#include <catch2/catch.hpp>
 
 #include "adapter_test_support.hpp"
 #include "adapters/self_test.hpp"
@@ -43,8 +43,7 @@ const auto planted = control_kind::planted;
 
 } // namespace
 
-TEST_CASE("self-test: the control set has pairs of every kind",
-          "[self_test]") {
+TEST_CASE("self-test: the control set has pairs of every kind", "[self_test]") {
   CHECK(pairs_of(identity) > 0);
   CHECK(pairs_of(mismatch) > 0);
   CHECK(pairs_of(abstain) > 0);
@@ -66,7 +65,8 @@ void check_passes(judge_adapter& judge, const std::string& id) {
                0);
   check_counts(report.counts(master_key), pairs_of(master_key),
                pairs_of(master_key), 0, 0);
-  check_counts(report.counts(planted), pairs_of(planted), pairs_of(planted), 0, 0);
+  check_counts(report.counts(planted), pairs_of(planted), pairs_of(planted), 0,
+               0);
   CHECK(report.examples.empty());
   CHECK(report.passed());
   CHECK(printed(report).find("PASSED") != std::string::npos);
@@ -96,7 +96,8 @@ TEST_CASE("self-test fails with always-EQUIVALENT: misses on mismatch, "
                0);
   check_counts(report.counts(master_key), pairs_of(master_key), 0,
                pairs_of(master_key), 0);
-  check_counts(report.counts(planted), pairs_of(planted), 0, pairs_of(planted), 0);
+  check_counts(report.counts(planted), pairs_of(planted), 0, pairs_of(planted),
+               0);
   CHECK(report.sent() == negative_controls().size());
   CHECK(report.as_expected() == pairs_of(identity));
   CHECK_FALSE(report.passed());
@@ -132,7 +133,8 @@ TEST_CASE("self-test fails with always-DIFFERENT: misses on identity and "
   // DIFFERENT is a right answer to a master key (no claim of equivalence).
   check_counts(report.counts(master_key), pairs_of(master_key),
                pairs_of(master_key), 0, 0);
-  check_counts(report.counts(planted), pairs_of(planted), pairs_of(planted), 0, 0);
+  check_counts(report.counts(planted), pairs_of(planted), pairs_of(planted), 0,
+               0);
   CHECK(report.as_expected()
         == pairs_of(mismatch) + pairs_of(master_key) + pairs_of(planted));
   CHECK_FALSE(report.passed());
@@ -185,9 +187,9 @@ TEST_CASE("self-test counts transport failures as faults", "[self_test]") {
 TEST_CASE("self-test sends every pair, absent ones included, as the canonical "
           "prompt",
           "[self_test]") {
-  auto judge = scripted_judge(
-    {text_reply(canonical_reply(judge_decision::abstain, "x"))},
-    script_end::cycle);
+  auto judge =
+    scripted_judge({text_reply(canonical_reply(judge_decision::abstain, "x"))},
+                   script_end::cycle);
   call_options opts;
   opts.model = "m";
   opts.seed = 9;
@@ -224,8 +226,8 @@ TEST_CASE("self-test counts a judge that never replies as a fault",
 
 TEST_CASE("self-test with no pairs does not pass", "[self_test]") {
   auto judge = numeric_judge();
-  auto report = run_self_test(*judge, call_options{},
-                              std::vector<control_pair>{});
+  auto report =
+    run_self_test(*judge, call_options{}, std::vector<control_pair>{});
   CHECK(report.sent() == 0);
   CHECK_FALSE(report.passed());
 }

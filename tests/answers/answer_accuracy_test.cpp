@@ -3,8 +3,6 @@
 // the brittle numeric_match baseline: on our own labelled sets (numeric and
 // symbolic), and on the public dev set read in place (measured, never tuned
 // to; IJ_SHOW_MISSES=1 prints the rows rules:math gets wrong or abstains on).
-#include <catch2/catch.hpp>
-
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -15,6 +13,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "answers/math_rule_judge.hpp"
 #include "answers/numeric_rule_judge.hpp"
@@ -50,12 +50,15 @@ std::optional<bool> numeric_match_says(const labelled_pair& p) {
 // value, adversarial-code-payload: the candidate is code, not a number)
 // are symbolic, where a numeric judge should abstain.
 const std::set<std::string> numeric_kinds{
-  "assignment",         "boxed",              "decimal-comma",
-  "decimal-format",     "final-answer-in-text", "fraction-notation",
-  "fraction-vs-decimal", "large-integer-exact", "latex-delimiters",
-  "latex-formatting",   "number-words",       "percent",
-  "plain-number",       "precision-rounding", "relative-tolerance",
-  "scientific-notation", "thousands-separator", "unicode-number",
+  "assignment",           "boxed",
+  "decimal-comma",        "decimal-format",
+  "final-answer-in-text", "fraction-notation",
+  "fraction-vs-decimal",  "large-integer-exact",
+  "latex-delimiters",     "latex-formatting",
+  "number-words",         "percent",
+  "plain-number",         "precision-rounding",
+  "relative-tolerance",   "scientific-notation",
+  "thousands-separator",  "unicode-number",
   "units-currency"};
 
 // Rows whose label is one tool's policy rather than mathematics, as their
@@ -74,8 +77,8 @@ bool policy_label(const labelled_pair& p) {
 /// rules:math over `pairs` (with `labelled_only`, the pairs labelled true
 /// or false), tallied per form; the pairs it got wrong or abstained on are
 /// printed after the `title` line.
-tally measure_math(const std::vector<labelled_pair>& pairs,
-                   bool labelled_only, const std::string& title,
+tally measure_math(const std::vector<labelled_pair>& pairs, bool labelled_only,
+                   const std::string& title,
                    std::map<std::string, tally>& by_form) {
   tally all;
   std::vector<std::string> misses;
@@ -175,14 +178,15 @@ TEST_CASE("rules:math and the numeric stub on the public dev set: "
       nm_num_math.add(m, p.equivalent);
     }
     if (r != p.equivalent)
-      math_misses.push_back(std::string{r ? "  rules:math wrong " : "  rules:math abstained "} + "["
-                            + p.kind + "] " + p.a.substr(0, 70) + " | " + p.b.substr(0, 70));
+      math_misses.push_back(
+        std::string{r ? "  rules:math wrong " : "  rules:math abstained "} + "["
+        + p.kind + "] " + p.a.substr(0, 70) + " | " + p.b.substr(0, 70));
   }
   auto row = [](const char* name, const tally& t) {
     std::cout << "  " << std::left << std::setw(44) << name << std::right
               << std::setw(5) << t.n << std::setw(10) << pct(t.coverage())
-              << std::setw(11) << pct(t.precision()) << "  (" << t.right
-              << "/" << t.decided << " right; wrong: " << t.false_different
+              << std::setw(11) << pct(t.precision()) << "  (" << t.right << "/"
+              << t.decided << " right; wrong: " << t.false_different
               << " DIFFERENT, " << t.false_equivalent << " EQUIVALENT)\n";
   };
   std::cout << "\n[answers] public dev set " << path << " (" << pairs.size()

@@ -4,9 +4,9 @@
 // that value), the value is stated as the answer (DIFFERENT from another,
 // even with other values in the working before it), and what is not the
 // marker is not read as one.
-#include <catch2/catch.hpp>
-
 #include <string>
+
+#include <catch2/catch.hpp>
 
 #include "answers/final_answer.hpp"
 #include "answers/math_rule_judge.hpp"

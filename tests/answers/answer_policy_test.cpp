@@ -1,16 +1,15 @@
 // The declared answer policy as configuration (core/numbers/answer_policy.hpp):
 // defaults, every field read and written back, bad values naming the field,
 // and the policy in the rule judges' identity.
-#include <catch2/catch.hpp>
-
-#include "tests/error_text.hpp"
-
 #include <string>
 
+#include <catch2/catch.hpp>
+
 #include "answers/math_rule_judge.hpp"
-#include "core/numbers/answer_policy.hpp"
 #include "core/config/judge_spec.hpp"
 #include "core/config/run_config.hpp"
+#include "core/numbers/answer_policy.hpp"
+#include "tests/error_text.hpp"
 
 using namespace ij;
 
@@ -66,14 +65,17 @@ TEST_CASE("answer policy: every field is read, written in the effective "
   REQUIRE(cfg.judges.size() == 1);
   CHECK(cfg.judges[0].policy == cfg.policy); // rules:math, the default judge
   const auto json = to_json(cfg);
-  CHECK(json.find(R"("answer_policy":{"rounding":"consistent","percent":"fraction","relative_tolerance":0.01,"absolute_tolerance":0.5,"units":"strict","fractions":"reduced"})")
-        != std::string::npos);
+  CHECK(
+    json.find(
+      R"("answer_policy":{"rounding":"consistent","percent":"fraction","relative_tolerance":0.01,"absolute_tolerance":0.5,"units":"strict","fractions":"reduced"})")
+    != std::string::npos);
   // The manifest's object reads back as the same policy.
   std::string error;
   auto again = parse_config(
-    R"({"answer_policy":)" + json.substr(json.find(R"("answer_policy":)") + 16,
-                                         json.find('}', json.find(R"("answer_policy":)"))
-                                           - json.find(R"("answer_policy":)") - 15)
+    R"({"answer_policy":)"
+      + json.substr(json.find(R"("answer_policy":)") + 16,
+                    json.find('}', json.find(R"("answer_policy":)"))
+                      - json.find(R"("answer_policy":)") - 15)
       + "}",
     "manifest");
   error = ::test::why(again);
@@ -89,9 +91,11 @@ TEST_CASE("answer policy: every field is read, written in the effective "
 TEST_CASE("answer policy: a bad value is a configuration error naming the "
           "field",
           "[answer_policy]") {
-  CHECK(error_of(R"({"answer_policy":{"rounding":"sometimes"}})").find("/answer_policy/rounding")
+  CHECK(error_of(R"({"answer_policy":{"rounding":"sometimes"}})")
+          .find("/answer_policy/rounding")
         != std::string::npos);
-  CHECK(error_of(R"({"answer_policy":{"percent":"both"}})").find("/answer_policy/percent")
+  CHECK(error_of(R"({"answer_policy":{"percent":"both"}})")
+          .find("/answer_policy/percent")
         != std::string::npos);
   CHECK(error_of(R"({"answer_policy":{"relative_tolerance":1.5}})")
           .find("/answer_policy/relative_tolerance")
@@ -99,11 +103,14 @@ TEST_CASE("answer policy: a bad value is a configuration error naming the "
   CHECK(error_of(R"({"answer_policy":{"absolute_tolerance":-1}})")
           .find("/answer_policy/absolute_tolerance")
         != std::string::npos);
-  CHECK(error_of(R"({"answer_policy":{"units":"metric"}})").find("/answer_policy/units")
+  CHECK(error_of(R"({"answer_policy":{"units":"metric"}})")
+          .find("/answer_policy/units")
         != std::string::npos);
-  CHECK(error_of(R"({"answer_policy":{"fractions":"lowest"}})").find("/answer_policy/fractions")
+  CHECK(error_of(R"({"answer_policy":{"fractions":"lowest"}})")
+          .find("/answer_policy/fractions")
         != std::string::npos);
-  CHECK(error_of(R"({"answer_policy":{"rounding_mode":"strict"}})").find("/answer_policy")
+  CHECK(error_of(R"({"answer_policy":{"rounding_mode":"strict"}})")
+          .find("/answer_policy")
         != std::string::npos);
   CHECK(error_of(R"({"answer_policy":"strict"})").find("/answer_policy")
         != std::string::npos);

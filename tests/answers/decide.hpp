@@ -2,9 +2,9 @@
 // rules:math's reply to (A, B) in the tests of the readers: parsed back
 // through parse_judge_response, which must find it clean and consistent,
 // and its decision. One helper for every test file of tests/answers.
-#include <catch2/catch.hpp>
-
 #include <string_view>
+
+#include <catch2/catch.hpp>
 
 #include "answers/math_rule_judge.hpp"
 #include "core/verdicts/judge_response.hpp"

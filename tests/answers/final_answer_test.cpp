@@ -1,6 +1,6 @@
-#include <catch2/catch.hpp>
-
 #include <string>
+
+#include <catch2/catch.hpp>
 
 #include "answers/final_answer.hpp"
 
@@ -46,8 +46,8 @@ TEST_CASE("final answer: boxes listed side by side are one multi-part "
           "[final_answer]") {
   CHECK_FALSE(find_final_answer("\\boxed{2}, \\boxed{3}"));
   CHECK_FALSE(find_final_answer("$\\boxed{1}$ and $\\boxed{2}$"));
-  CHECK_FALSE(
-    find_final_answer("\\boxed{k = 45} \\quad \\text{and} \\quad \\boxed{n = 2}"));
+  CHECK_FALSE(find_final_answer(
+    "\\boxed{k = 45} \\quad \\text{and} \\quad \\boxed{n = 2}"));
   // The same value repeated is one answer; prose between boxes is not a list.
   CHECK(found("\\boxed{4} and \\boxed{4}") == "4");
   CHECK(found("\\boxed{10} and then \\boxed{42}") == "42");
@@ -59,7 +59,10 @@ TEST_CASE("final answer: the last answer phrase, case-insensitive",
   CHECK(found("The answer is 12.") == "12");
   CHECK(found("the Answer is: 3/4") == "3/4");
   CHECK(found("Final answer: $28\\%$. I hope it is correct.") == "$28\\%$");
-  CHECK(found("answer: \xE2\x88\x92" "5") == "\xE2\x88\x92" "5");
+  CHECK(found("answer: \xE2\x88\x92"
+              "5")
+        == "\xE2\x88\x92"
+           "5");
   CHECK(found("ANSWER = 9") == "9");
   CHECK(found("The answer is 1. No wait, the final answer is 2.") == "2");
   CHECK(found("**ANSWER: 28 + 32 = 60**\nThis solves the problem.")

@@ -3,8 +3,6 @@
 // true/false/null, and a kind, source, id or lang field) and the tally of a
 // judge's decisions on them: what the accuracy, public-evaluation and
 // metamorphic tests share.
-#include <catch2/catch.hpp>
-
 #include <fstream>
 #include <iomanip>
 #include <optional>
@@ -13,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include <catch2/catch.hpp>
 #include <rapidjson/document.h>
 
 #include "answers/math_rule_judge.hpp"

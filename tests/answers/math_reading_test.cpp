@@ -1,9 +1,9 @@
 // rules:math: readings added to close general gaps (docs/ANSWER_READING.md
 // §5-§6): unions of intervals in canonical form, ratios, quoted answers.
 // Our own examples, never rows of the public dev set.
-#include <catch2/catch.hpp>
-
 #include <string>
+
+#include <catch2/catch.hpp>
 
 #include "answers/math_rule_judge.hpp"
 #include "core/verdicts/judge_response.hpp"
@@ -38,7 +38,8 @@ TEST_CASE("rules:math: unions of intervals compare as sets",
 }
 
 TEST_CASE("rules:math: quotes around an answer phrase's value are no part "
-          "of it", "[math_rule_judge][math_reading]") {
+          "of it",
+          "[math_rule_judge][math_reading]") {
   CHECK(decide("So the final answer is \"17\". I hope it is correct.", "17")
         == eq);
   CHECK(decide("The answer is \"17\".", "18") == diff);
@@ -53,7 +54,7 @@ TEST_CASE("rules:math: ratios compare term by term",
           "[math_rule_judge][math_reading]") {
   CHECK(decide("5:9", "$5 : 9$") == eq);
   CHECK(decide("The ratio of red to blue is $5:9$.", "\\boxed{5:9}") == eq);
-  CHECK(decide("5:9", "9:5") == diff);  // a ratio has an order
+  CHECK(decide("5:9", "9:5") == diff); // a ratio has an order
   CHECK(decide("5:9", "5:8") == diff);
   CHECK(decide("2:3:4", "2:3") == diff);
   CHECK(decide("1:\\sqrt{3}", "\\frac{2}{2}:\\sqrt 3") == eq);
@@ -92,7 +93,8 @@ TEST_CASE("rules:math: a name before a boxed list says whose values they are",
 }
 
 TEST_CASE("rules:math: an assigned value of digit groups may be a decimal "
-          "comma", "[math_rule_judge][math_reading]") {
+          "comma",
+          "[math_rule_judge][math_reading]") {
   CHECK(decide("$t = 3,5$", "3.5") == abstain);
   CHECK(decide("$t = 3,5$", "5, 3") == eq);
   CHECK(decide("$t = 3, 5$", "3.5") == diff);
@@ -105,7 +107,7 @@ TEST_CASE("rules:math: repeating decimals, the real line and the empty set",
   CHECK(decide("$3.\\overline{12}$", "\\frac{103}{33}") == eq);
   CHECK(decide("0.\\overline{7}", "\\frac{7}{10}") == diff);
   CHECK(decide("0.\\overline{7}", "0.78") == abstain); // a rounding of it
-  CHECK(decide("\\overline{AB}", "5") == abstain);      // a segment: unread
+  CHECK(decide("\\overline{AB}", "5") == abstain);     // a segment: unread
   CHECK(decide("\\mathbb{R}", "(-\\infty, \\infty)") == eq);
   CHECK(decide("x \\in \\mathbb{R}", "(-\\infty,\\infty)") == eq);
   CHECK(decide("\\mathbb{R}", "(-\\infty, 2) \\cup (2, \\infty)") == diff);
@@ -117,10 +119,12 @@ TEST_CASE("rules:math: repeating decimals, the real line and the empty set",
 
 TEST_CASE("rules:math: alternatives of inequalities and \\ne are unions",
           "[math_rule_judge][math_reading]") {
-  CHECK(decide("t < -3 \\text{ or } t \\ge 4", "(-\\infty,-3) \\cup [4,\\infty)")
-        == eq);
-  CHECK(decide("t < -3 \\text{ or } t \\ge 4", "(-\\infty,-3] \\cup [4,\\infty)")
-        == diff);
+  CHECK(
+    decide("t < -3 \\text{ or } t \\ge 4", "(-\\infty,-3) \\cup [4,\\infty)")
+    == eq);
+  CHECK(
+    decide("t < -3 \\text{ or } t \\ge 4", "(-\\infty,-3] \\cup [4,\\infty)")
+    == diff);
   CHECK(decide("t \\le 2 \\text{ or } t \\ge 2", "\\mathbb{R}") == eq);
   CHECK(decide("t < 5 \\text{ or } t > 5", "t \\ne 5") == eq);
   CHECK(decide("t \\ne 5", "(-\\infty, 5) \\cup (5, \\infty)") == eq);
@@ -131,7 +135,8 @@ TEST_CASE("rules:math: alternatives of inequalities and \\ne are unions",
 }
 
 TEST_CASE("rules:math: set-builder braces are the solution set of their "
-          "condition", "[math_rule_judge][math_reading]") {
+          "condition",
+          "[math_rule_judge][math_reading]") {
   CHECK(decide("\\{t \\mid t \\ge 7\\}", "[7, \\infty)") == eq);
   CHECK(decide("\\{t : t > 7\\}", "[7, \\infty)") == diff);
   CHECK(decide("\\{t | -1 < t \\le 4\\}", "(-1, 4]") == eq);
@@ -162,7 +167,8 @@ TEST_CASE("rules:math: a unit after a symbolic value is compared as a unit",
   CHECK(decide("$4\\pi \\text{ cm}$", "$4\\pi$") == eq);
   CHECK(decide("$4\\pi \\text{ cm}$", "$5\\pi$") == diff);
   CHECK(decide("$9\\sqrt{3}\\text{ m}^2$", "9\\sqrt 3\\text{ m}^2") == eq);
-  CHECK(decide("$9\\sqrt{3}\\text{ m}^2$", "9\\sqrt 3\\text{ cm}^2") == abstain);
+  CHECK(decide("$9\\sqrt{3}\\text{ m}^2$", "9\\sqrt 3\\text{ cm}^2")
+        == abstain);
   CHECK(decide("The area is $\\frac{\\sqrt5}{4}\\mbox{ square units}$.",
                "\\sqrt{5}/4")
         == eq);
@@ -191,10 +197,11 @@ TEST_CASE("rules:math: a choice label in any text wrapper is dropped",
 }
 
 TEST_CASE("rules:math: a logarithm without a base decides only when its base "
-          "does not matter", "[math_rule_judge][math_reading]") {
-  CHECK(decide("\\log 1000", "3") == abstain);  // common logarithm
-  CHECK(decide("\\log 16", "4") == abstain);    // binary logarithm
-  CHECK(decide("\\log 1000", "7") == diff);     // no base gives 7
+          "does not matter",
+          "[math_rule_judge][math_reading]") {
+  CHECK(decide("\\log 1000", "3") == abstain); // common logarithm
+  CHECK(decide("\\log 16", "4") == abstain);   // binary logarithm
+  CHECK(decide("\\log 1000", "7") == diff);    // no base gives 7
   CHECK(decide("\\log 1000", "3\\log 10") == eq);
   CHECK(decide("\\frac{\\log 27}{\\log 3}", "3") == eq);
   CHECK(decide("\\log_{10} 1000", "3") == eq);
@@ -216,8 +223,8 @@ TEST_CASE("rules:math: \"1/2x\" decides only when both readings agree",
   CHECK(decide("1/3t", "\\frac{1}{3t}") == abstain); // or t/3
   CHECK(decide("1/3t", "\\frac{t}{3}") == abstain);  // or 1/(3t)
   CHECK(decide("1/3\\pi", "\\frac{\\pi}{3}") == abstain);
-  CHECK(decide("1/3t", "5t") == diff);               // neither reading
-  CHECK(decide("1/(3t)", "\\frac{1}{3t}") == eq);    // brackets settle it
+  CHECK(decide("1/3t", "5t") == diff);            // neither reading
+  CHECK(decide("1/(3t)", "\\frac{1}{3t}") == eq); // brackets settle it
   CHECK(decide("t/3", "\\frac{t}{3}") == eq);
 }
 
@@ -266,7 +273,8 @@ TEST_CASE("rules:math: a final factorial of a name or a bracket is kept",
 }
 
 TEST_CASE("rules:math: an absolute value against a positive constant is "
-          "its solution set", "[math_rule_judge][math_reading]") {
+          "its solution set",
+          "[math_rule_judge][math_reading]") {
   CHECK(decide("|t - 4| < 3", "(1, 7)") == eq);
   CHECK(decide("|t - 4| \\le 3", "(1, 7)") == diff);
   CHECK(decide("|4 - t| \\le 3", "1 \\le t \\le 7") == eq);

@@ -1,19 +1,19 @@
 // rules:math per structure and per policy (docs/ANSWER_READING.md §5-§6),
 // its reply format, and its behaviour on hostile input.
-#include <catch2/catch.hpp>
-
 #include <chrono>
 #include <random>
 #include <string>
 #include <vector>
 
-#include "text_soup.hpp"
+#include <catch2/catch.hpp>
+
 #include "answers/final_expression.hpp"
 #include "answers/math_equivalence.hpp"
 #include "answers/math_reader.hpp"
 #include "answers/math_rule_judge.hpp"
 #include "core/verdicts/judge_response.hpp"
 #include "tests/answers/decide.hpp"
+#include "text_soup.hpp"
 
 using namespace ij;
 using namespace ij::test;
@@ -118,8 +118,8 @@ TEST_CASE("rules:math: tuples keep order, sets do not, bare lists abstain "
   CHECK(decide("\\{1, 2, 3\\}", "\\{3, 2, 1\\}") == eq);
   CHECK(decide("\\{1, 2\\}", "\\{1, 3\\}") == diff);
   CHECK(decide("3, 5, 7", "3, 5, 7") == eq);
-  CHECK(decide("3, 5, 7", "7, 5, 3") == abstain); // a tuple or a set?
-  CHECK(decide("3, 5, 7", "\\{7, 5, 3\\}") == eq); // a list of solutions
+  CHECK(decide("3, 5, 7", "7, 5, 3") == abstain);   // a tuple or a set?
+  CHECK(decide("3, 5, 7", "\\{7, 5, 3\\}") == eq);  // a list of solutions
   CHECK(decide("\\{1, 2\\}", "(1, 2)") == abstain); // a set written as a tuple
   CHECK(decide("(1,2), (3,4)", "(3,4), (1,2)") == eq); // points: a set
   CHECK(decide("12", "(1, 2)") == diff);
@@ -168,12 +168,13 @@ TEST_CASE("rules:math: matrices cell by cell", "[math_rule_judge]") {
 
 TEST_CASE("rules:math: equations and assignments, the policy",
           "[math_rule_judge]") {
-  CHECK(decide("x = 5", "5") == eq);         // the name labels the value
-  CHECK(decide("5 = x", "x = 5") == eq);     // written the other way round
+  CHECK(decide("x = 5", "5") == eq);     // the name labels the value
+  CHECK(decide("5 = x", "x = 5") == eq); // written the other way round
   CHECK(decide("x = 2", "x = -2") == diff);
   CHECK(decide("y = 2x+1", "2x+1") == eq);
   CHECK(decide("y = 2x+1", "2x - y + 1 = 0") == eq); // both equations
-  CHECK(decide("2x+1", "2x - y + 1 = 0") == abstain); // an expression is no equation
+  CHECK(decide("2x+1", "2x - y + 1 = 0")
+        == abstain); // an expression is no equation
   CHECK(decide("2x+4y-3=0", "y=-\\frac{1}{2}x+\\frac{3}{4}") == eq);
   CHECK(decide("x + y = 1", "x - y = 1") == diff);
   CHECK(decide("x = 3, y = 4", "y = 4, x = 3") == eq);
@@ -228,8 +229,8 @@ TEST_CASE("rules:math: NUMERIC_A/B carry the canonical text of what was "
 
 TEST_CASE("rules:math: a spent budget abstains, and says so",
           "[math_rule_judge]") {
-  auto r = parse_judge_response(
-    math_rule_reply("\\tan^2(y)+1", "\\sec^2(y)", std::chrono::microseconds{0}));
+  auto r = parse_judge_response(math_rule_reply("\\tan^2(y)+1", "\\sec^2(y)",
+                                                std::chrono::microseconds{0}));
   CHECK(r.decision == judge_decision::abstain);
   CHECK(r.reason.find("budget") != std::string::npos);
   // Numbers do not need the budget.
@@ -249,7 +250,7 @@ TEST_CASE("rules:math: repeated boxes at the 1 MiB line limit finish and "
     same += "\\boxed{1}, ";
   for (int k = 0; different.size() + 16 < 1048576 - 64; ++k)
     different += "\\boxed{" + std::to_string(k % 97) + "}, ";
-  CHECK(decide(same, "1") == eq); // listed boxes that all say 1
+  CHECK(decide(same, "1") == eq);                // listed boxes that all say 1
   CHECK(decide(different, "(1, 2)") == abstain); // too long to read
   CHECK(decide(std::string(1048000, 'x'), "x") == abstain);
   std::string parens(1048000, '(');
@@ -258,13 +259,57 @@ TEST_CASE("rules:math: repeated boxes at the 1 MiB line limit finish and "
 
 TEST_CASE("rules:math: any text at all gives a reply that parses",
           "[math_rule_judge]") {
-  const std::vector<std::string> pieces{
-    "\\boxed{", "}", "{", "$", "\\frac", "\\sqrt", "[", "]", "(", ")",
-    "\\{", "\\}", "1", "0", "x", "y", ",", ";", "=", "<", "\\le", "\\pm",
-    "\\cup", "\\infty", "^", "!", "\\begin{pmatrix}", "\\end{pmatrix}", "&",
-    "\\\\", "\\sin", "\\ln", "e", "i", "\\pi", "-", "+", "/", "*", " and ",
-    " or ", "\\text{", "99999", "\\binom", "|", ".", "\xC2\xB1",
-    "\xE2\x88\x9A", "\xEF\xBC\x91", "\xE4\xB8\x89", "answer is "};
+  const std::vector<std::string> pieces{"\\boxed{",
+                                        "}",
+                                        "{",
+                                        "$",
+                                        "\\frac",
+                                        "\\sqrt",
+                                        "[",
+                                        "]",
+                                        "(",
+                                        ")",
+                                        "\\{",
+                                        "\\}",
+                                        "1",
+                                        "0",
+                                        "x",
+                                        "y",
+                                        ",",
+                                        ";",
+                                        "=",
+                                        "<",
+                                        "\\le",
+                                        "\\pm",
+                                        "\\cup",
+                                        "\\infty",
+                                        "^",
+                                        "!",
+                                        "\\begin{pmatrix}",
+                                        "\\end{pmatrix}",
+                                        "&",
+                                        "\\\\",
+                                        "\\sin",
+                                        "\\ln",
+                                        "e",
+                                        "i",
+                                        "\\pi",
+                                        "-",
+                                        "+",
+                                        "/",
+                                        "*",
+                                        " and ",
+                                        " or ",
+                                        "\\text{",
+                                        "99999",
+                                        "\\binom",
+                                        "|",
+                                        ".",
+                                        "\xC2\xB1",
+                                        "\xE2\x88\x9A",
+                                        "\xEF\xBC\x91",
+                                        "\xE4\xB8\x89",
+                                        "answer is "};
   std::mt19937 rng(2505);
   for (int it = 0; it < 1500; ++it) {
     const auto a = test::text_soup(rng, pieces, 12);
@@ -304,8 +349,9 @@ judge_response judged_under(std::string_view a, std::string_view b,
 TEST_CASE("rules:math: the example rows walk-02 and dice-01",
           "[math_rule_judge]") {
   // A trailing aside: several values, nothing says which is the answer.
-  CHECK(decide("She walks at 5 km/h, that is 1 km every 12 minutes.",
-               "\\boxed{5}") == abstain);
+  CHECK(
+    decide("She walks at 5 km/h, that is 1 km every 12 minutes.", "\\boxed{5}")
+    == abstain);
   CHECK(decide("1/6", "The probability is \\frac{1}{6}.") == eq);
 }
 
@@ -315,7 +361,8 @@ TEST_CASE("rules:math: which value is the answer", "[math_rule_judge]") {
   CHECK(decide("The probability is \\frac{1}{6}.", "1/5") == diff);
   // Several values in the final sentence: may confirm, never refute.
   CHECK(decide("Thus, 12 apples remain after giving 3 away.", "12") == abstain);
-  CHECK(decide("He drove 3 hours at 60 mph and covered 180 miles", "180") == eq);
+  CHECK(decide("He drove 3 hours at 60 mph and covered 180 miles", "180")
+        == eq);
   CHECK(decide("He drove 3 hours at 60 mph and covered 180 miles", "170")
         == abstain);
   // The last number of prose is the working unless the text states it as
@@ -328,7 +375,9 @@ TEST_CASE("rules:math: which value is the answer", "[math_rule_judge]") {
   CHECK(decide("We have 3 boxes, so 3 \\times 4 = 12.", "13") == diff);
   // The value restated in another unit: which one is the answer?
   CHECK(decide("So she has 30 + 15 = 45 minutes in total, which is 3/4 of "
-               "an hour.", "45") == abstain);
+               "an hour.",
+               "45")
+        == abstain);
   CHECK(decide("Total time is 45 minutes, i.e. 0.75 hours.", "45") == abstain);
   CHECK(decide("Total time is 45 minutes, i.e. 0.75 hours.", "0.75") == eq);
   // Earlier sentences do not make the last one ambiguous; without a
@@ -399,7 +448,8 @@ TEST_CASE("rules:math: the declared answer policy decides and is named",
   CHECK(d.reason.find("rounding: strict") != std::string::npos);
   d = judged_under("299.94", "300", consistent);
   CHECK(d.decision == eq);
-  CHECK(d.reason.find("Equal within the declared rounding") != std::string::npos);
+  CHECK(d.reason.find("Equal within the declared rounding")
+        != std::string::npos);
   CHECK(judged_under("299.94", "302", consistent).decision == diff);
   // Symbolic: a decimal against an exact value.
   CHECK(judged_under("\\sqrt{2}", "1.414", {}).decision == abstain);
@@ -432,7 +482,8 @@ TEST_CASE("rules:math: units and choice labels never make a false DIFFERENT",
   CHECK(decide("It takes 3 hours.", "4 hours") == diff);
   // Only a unit of the same kind contradicts ("km" is no speed unit's rival).
   CHECK(decide("We divide: 180 / 3 = 60. The speed is 60 km/h.",
-               "The answer is 60 km/h.") == eq);
+               "The answer is 60 km/h.")
+        == eq);
   CHECK(decide("So the train moves at 60 km per hour.", "60 km/h") == eq);
   CHECK(decide("The area is 1,200 square metres.", "1200 m^2") == eq);
   // A choice's label before its value.

@@ -4,9 +4,9 @@
 // (never a product that vanishes); an equation or relation is compared as
 // a whole, its left side dropped only when it is a bare variable or
 // function name; equal expressions in another form stay EQUIVALENT.
-#include <catch2/catch.hpp>
-
 #include <string>
+
+#include <catch2/catch.hpp>
 
 #include "answers/math_reader.hpp"
 #include "answers/math_rule_judge.hpp"

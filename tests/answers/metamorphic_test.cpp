@@ -8,15 +8,15 @@
 // EQUIVALENT and DIFFERENT fails the test (abstaining is allowed); the
 // flips per transform are printed (docs/BENCHMARKS.md);
 // IJ_SHOW_REWRITES="<transform>" lists the rewrites one abstains on.
-#include <catch2/catch.hpp>
-
-#include <cstdlib>
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
 #include <iomanip>
 #include <iostream>
 #include <string>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "answers/final_answer.hpp"
 #include "answers/number_reader.hpp"
@@ -144,7 +144,8 @@ std::vector<transform> transforms() {
     {"working, then ja 答え", "3+4=7。7×2=14。答えは@です。"},
     {"working, then ko 정답", "3+4=7, 7×2=14. 정답은 @입니다"},
     {"working, then ru Ответ", "3 + 4 = 7, 7 · 2 = 14. Ответ — @."},
-    {"working, then de Antwort", "3 + 4 = 7 und 7 · 2 = 14. Die Antwort lautet @."},
+    {"working, then de Antwort",
+     "3 + 4 = 7 und 7 · 2 = 14. Die Antwort lautet @."},
     {"working, then vi Đáp án", "3 + 4 = 7, 7 · 2 = 14. Đáp án là @."},
   };
   for (const auto& [name, pattern] : after_working)
@@ -154,10 +155,9 @@ std::vector<transform> transforms() {
   t.push_back({"\\boxed{}", math_only, [](const std::string& b) {
                  return "$\\boxed{" + inner_math(b) + "}$";
                }});
-  t.push_back({"\\text{} around a number", plain_number,
-               [](const std::string& b) {
-                 return "\\text{" + inner_math(b) + "}";
-               }});
+  t.push_back(
+    {"\\text{} around a number", plain_number,
+     [](const std::string& b) { return "\\text{" + inner_math(b) + "}"; }});
   t.push_back({"a unit after a number", plain_number,
                [](const std::string& b) { return inner_math(b) + " cm"; }});
   t.push_back({"$...$ delimiters", math_only,
@@ -165,40 +165,54 @@ std::vector<transform> transforms() {
   t.push_back({"\\[...\\] delimiters", math_only, [](const std::string& b) {
                  return "\\[" + inner_math(b) + "\\]";
                }});
-  t.push_back({"LaTeX to Unicode", math_only, [](const std::string& b) {
-                 auto s = inner_math(b);
-                 for (const auto& [from, to] :
-                      std::vector<std::pair<std::string, std::string>>{
-                        {"\\pi", "π"}, {"\\times", "×"}, {"\\cdot", "·"},
-                        {"\\div", "÷"}, {"^2", "²"}, {"^3", "³"},
-                        {"\\leq", "≤"}, {"\\geq", "≥"}, {"\\le ", "≤ "},
-                        {"\\ge ", "≥ "}, {"\\infty", "∞"}, {"\\pm", "±"}})
-                   s = replace_all(s, from, to);
-                 return s;
-               }});
+  t.push_back(
+    {"LaTeX to Unicode", math_only, [](const std::string& b) {
+       auto s = inner_math(b);
+       for (const auto& [from, to] :
+            std::vector<std::pair<std::string, std::string>>{{"\\pi", "π"},
+                                                             {"\\times", "×"},
+                                                             {"\\cdot", "·"},
+                                                             {"\\div", "÷"},
+                                                             {"^2", "²"},
+                                                             {"^3", "³"},
+                                                             {"\\leq", "≤"},
+                                                             {"\\geq", "≥"},
+                                                             {"\\le ", "≤ "},
+                                                             {"\\ge ", "≥ "},
+                                                             {"\\infty", "∞"},
+                                                             {"\\pm", "±"}})
+         s = replace_all(s, from, to);
+       return s;
+     }});
   t.push_back({"minus sign U+2212", math_only, [](const std::string& b) {
                  auto s = inner_math(b);
                  // Only a minus that is an operator or a sign: "-" between
                  // digits, letters, brackets and spaces, never in a word.
                  std::string out;
                  for (std::size_t k = 0; k < s.size(); ++k)
-                   out += s[k] == '-' && (k == 0 || !text::is_alpha(s[k - 1])
-                                          || k + 1 == s.size()
-                                          || !text::is_alpha(s[k + 1]))
-                            ? std::string{"−"}
-                            : std::string(1, s[k]);
+                   out +=
+                     s[k] == '-'
+                         && (k == 0 || !text::is_alpha(s[k - 1])
+                             || k + 1 == s.size() || !text::is_alpha(s[k + 1]))
+                       ? std::string{"−"}
+                       : std::string(1, s[k]);
                  return out;
                }});
   t.push_back({"LaTeX to plain", math_only, [](const std::string& b) {
                  auto s = inner_math(b);
                  for (const auto& [from, to] :
                       std::vector<std::pair<std::string, std::string>>{
-                        {"\\dfrac", "\\frac"}, {"\\left", ""}, {"\\right", ""},
-                        {"\\cdot", "*"}, {"\\times", "*"}, {"\\pi", "pi"}})
+                        {"\\dfrac", "\\frac"},
+                        {"\\left", ""},
+                        {"\\right", ""},
+                        {"\\cdot", "*"},
+                        {"\\times", "*"},
+                        {"\\pi", "pi"}})
                    s = replace_all(s, from, to);
                  return s;
                }});
-  for (const auto& [name, sep] : std::vector<std::pair<std::string, std::string>>{
+  for (const auto& [name, sep] :
+       std::vector<std::pair<std::string, std::string>>{
          {"thousands: comma (en)", ","},
          {"thousands: narrow space (SI, fr)", "\xE2\x80\xAF"},
          {"thousands: \\, (LaTeX)", "\\,"},
@@ -208,14 +222,14 @@ std::vector<transform> transforms() {
     t.push_back({name, big_integer, [sep = sep](const std::string& b) {
                    return grouped(inner_math(b), sep);
                  }});
-  t.push_back({"trailing full stop", [](const std::string& b) {
-                 const auto s = text::trim(b);
-                 return !s.empty() && std::string{".。!?"}.find(s.back())
-                                        == std::string::npos;
-               },
-               [](const std::string& b) {
-                 return std::string{text::trim(b)} + ".";
-               }});
+  t.push_back(
+    {"trailing full stop",
+     [](const std::string& b) {
+       const auto s = text::trim(b);
+       return !s.empty()
+              && std::string{".。!?"}.find(s.back()) == std::string::npos;
+     },
+     [](const std::string& b) { return std::string{text::trim(b)} + "."; }});
   return t;
 }
 
@@ -287,11 +301,10 @@ TEST_CASE("metamorphic: the rule judge's decisions survive meaning-keeping "
           if (show && ts[k].name == show)
             std::cout << "  abstained [" << ts[k].name << "] " << p.a << " | "
                       << b2 << "\n";
-        }
-        else if (*now != *base) {
+        } else if (*now != *base) {
           ++t.flips;
-          flipped.push_back("  [" + ts[k].name + "] " + set + ": " + p.a
-                            + " | " + b2);
+          flipped.push_back("  [" + ts[k].name + "] " + set + ": " + p.a + " | "
+                            + b2);
         }
       }
     }

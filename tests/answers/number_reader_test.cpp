@@ -1,6 +1,6 @@
-#include <catch2/catch.hpp>
-
 #include <string>
+
+#include <catch2/catch.hpp>
 
 #include "answers/number_comparison.hpp"
 #include "answers/number_reader.hpp"
@@ -43,8 +43,10 @@ TEST_CASE("number reader: integers, decimals and signs", "[number_reader]") {
   CHECK(val(".185") == 0.185);
   CHECK(val("-5") == -5.0);
   CHECK(val("+5") == 5.0);
-  CHECK(val("\xE2\x88\x92" "3.5") == -3.5); // U+2212 minus
-  CHECK(val("5.") == 5.0);                  // sentence full stop
+  CHECK(val("\xE2\x88\x92"
+            "3.5")
+        == -3.5);          // U+2212 minus
+  CHECK(val("5.") == 5.0); // sentence full stop
   CHECK(val("**42**") == 42.0);
   CHECK(val("$27$.") == 27.0);
 }
@@ -58,7 +60,9 @@ TEST_CASE("number reader: thousands groups only of three digits",
   CHECK(val("1\\,234") == 1234.0);
   CHECK(val("14{,}916") == 14916.0);
   CHECK(val("32,\\! 349") == 32349.0);
-  CHECK(val("1\xE2\x80\x89" "000") == 1000.0); // thin space
+  CHECK(val("1\xE2\x80\x89"
+            "000")
+        == 1000.0); // thin space
   CHECK(refused("1,2"));
   CHECK(refused("1,23"));
   CHECK(refused("1,2345"));
@@ -85,7 +89,9 @@ TEST_CASE("number reader: scientific notation", "[number_reader]") {
   CHECK(val("1e5") == 100000.0);
   CHECK(val("1.5E-3") == Approx(0.0015));
   CHECK(val("3 \\times 10^{4}") == 30000.0);
-  CHECK(val("3\xC3\x97" "10^4") == 30000.0);
+  CHECK(val("3\xC3\x97"
+            "10^4")
+        == 30000.0);
   CHECK(val("2.5 \\cdot 10^{-2}") == Approx(0.025));
   CHECK(val("10^{3}") == 1000.0);
   CHECK(text_of("1.5 \\times 10^3") == "1500");
@@ -149,7 +155,10 @@ TEST_CASE("number reader: currency and units", "[number_reader]") {
   CHECK(read_number("\\$5")->unit == "usd");
   CHECK(read_number("5 dollars")->unit == "usd");
   CHECK(read_number("USD 5")->unit == "usd");
-  CHECK(read_number("\xE2\x82\xAC" "3")->unit == "eur");
+  CHECK(read_number("\xE2\x82\xAC"
+                    "3")
+          ->unit
+        == "eur");
   CHECK(read_number("12 cm")->unit == "cm");
   CHECK(read_number("3 kg")->unit == "kg");
   CHECK(read_number("5 apples")->unit == "apple");
@@ -201,7 +210,7 @@ TEST_CASE("number reader: English number words", "[number_reader]") {
   CHECK(val("two fourths") == 0.5);
   CHECK(val("two and three quarters") == 2.75);
   CHECK(read_number("five dollars")->unit == "usd");
-  CHECK(refused("third"));  // an ordinal, not a fraction
+  CHECK(refused("third")); // an ordinal, not a fraction
   CHECK(refused("six and eight"));
   CHECK(refused("one two"));
   CHECK(refused("thousand million"));
@@ -244,15 +253,40 @@ TEST_CASE("number reader: assignments and '=' chains", "[number_reader]") {
   CHECK(refused("S_{MBCN}:S=7:32"));
 }
 
-TEST_CASE("number reader: refuses what is not one number",
-          "[number_reader]") {
-  for (auto s : {"(1, 2)", "(0,9)", "(0,)", "[0, 1)", "[1,2]", "{1,2}",
-                 "\\{1,2\\}", "[]", "1, 2, 3", "3, 5, 7",
-                 "\\begin{pmatrix}1 & 0\\\\0 & 1\\end{pmatrix}", "\\sqrt{2}",
-                 "2\\pi", "x^2+1", "3+4", "3 - 4", "x", "odd", "\\text{east}",
-                 "E", "", "   ", "x < 1", "2 \\le x", "3 \\pm 1", "7:32",
-                 "\\infty", "e^2", "5!", "\\binom{4}{2}",
-                 "(lambda: 0)() or 0", "2**(1/4)", "0.1, 4, 2"}) {
+TEST_CASE("number reader: refuses what is not one number", "[number_reader]") {
+  for (auto s : {"(1, 2)",
+                 "(0,9)",
+                 "(0,)",
+                 "[0, 1)",
+                 "[1,2]",
+                 "{1,2}",
+                 "\\{1,2\\}",
+                 "[]",
+                 "1, 2, 3",
+                 "3, 5, 7",
+                 "\\begin{pmatrix}1 & 0\\\\0 & 1\\end{pmatrix}",
+                 "\\sqrt{2}",
+                 "2\\pi",
+                 "x^2+1",
+                 "3+4",
+                 "3 - 4",
+                 "x",
+                 "odd",
+                 "\\text{east}",
+                 "E",
+                 "",
+                 "   ",
+                 "x < 1",
+                 "2 \\le x",
+                 "3 \\pm 1",
+                 "7:32",
+                 "\\infty",
+                 "e^2",
+                 "5!",
+                 "\\binom{4}{2}",
+                 "(lambda: 0)() or 0",
+                 "2**(1/4)",
+                 "0.1, 4, 2"}) {
     INFO(s);
     CHECK(refused(s));
   }
@@ -269,7 +303,10 @@ TEST_CASE("number reader: deep nesting is refused, not a stack overflow",
   CHECK(val("\\frac{\\frac{1}{2}}{2}") == 0.25);
   for (auto [open, close] :
        std::initializer_list<std::pair<const char*, const char*>>{
-         {"(", ")"}, {"{", "}"}, {"\\frac{1}{", "}"}, {"\\left(", "\\right)"}}) {
+         {"(", ")"},
+         {"{", "}"},
+         {"\\frac{1}{", "}"},
+         {"\\left(", "\\right)"}}) {
     std::string s;
     for (int i = 0; i < 1500; ++i)
       s += open;
@@ -341,9 +378,9 @@ TEST_CASE("answer policy rounding: abstain, strict and consistent decide a "
   answer_policy strict, consistent;
   strict.rounding = rounding_policy::strict;
   consistent.rounding = rounding_policy::consistent;
-  for (auto [a, b] : {std::pair{"299.94", "300"}, std::pair{"1.27%", "1.3%"},
-                      std::pair{"\\frac{1}{3}", "0.333"},
-                      std::pair{"2.653", "2.65"}}) {
+  for (auto [a, b] :
+       {std::pair{"299.94", "300"}, std::pair{"1.27%", "1.3%"},
+        std::pair{"\\frac{1}{3}", "0.333"}, std::pair{"2.653", "2.65"}}) {
     INFO(a << " | " << b);
     CHECK(under(a, b, {}).relation == number_relation::undecidable);
     CHECK(under(a, b, strict).relation == number_relation::different);
@@ -353,8 +390,10 @@ TEST_CASE("answer policy rounding: abstain, strict and consistent decide a "
     CHECK(c.basis == number_basis::rounding);
     CHECK(same_value(c.shown_a, c.shown_b)); // shown as the rounding
   }
-  CHECK(under("299.94", "301", consistent).relation == number_relation::different);
-  CHECK(under("2.653", "2.64", consistent).relation == number_relation::different);
+  CHECK(under("299.94", "301", consistent).relation
+        == number_relation::different);
+  CHECK(under("2.653", "2.64", consistent).relation
+        == number_relation::different);
 }
 
 TEST_CASE("answer policy percent: either, fraction or number",
@@ -438,7 +477,9 @@ TEST_CASE("number comparison: units differing on both sides are "
   CHECK(rel("12 cm", "12") == number_relation::equal);
   CHECK(rel("12 cm", "12 m") == number_relation::undecidable);
   CHECK(rel("\\$5", "5 dollars") == number_relation::equal);
-  CHECK(rel("\\$5", "\xE2\x82\xAC" "5") == number_relation::undecidable);
+  CHECK(rel("\\$5", "\xE2\x82\xAC"
+                    "5")
+        == number_relation::undecidable);
   CHECK(rel("74^\\circ", "74\xC2\xB0") == number_relation::equal);
   CHECK(rel("8 apples", "9 apples") == number_relation::different);
   auto x = read_number("12 cm");

@@ -1,12 +1,12 @@
-#include <catch2/catch.hpp>
-
 #include <random>
 #include <string>
 #include <vector>
 
-#include "text_soup.hpp"
+#include <catch2/catch.hpp>
+
 #include "answers/numeric_rule_judge.hpp"
 #include "core/verdicts/judge_response.hpp"
+#include "text_soup.hpp"
 
 using namespace ij;
 
@@ -40,9 +40,15 @@ TEST_CASE("numeric rule judge: the reply is the exact four-line format",
 TEST_CASE("numeric rule judge: every reply parses cleanly",
           "[numeric_rule_judge]") {
   for (auto [a, b] : std::initializer_list<std::pair<const char*, const char*>>{
-         {"\\boxed{1/2}", "0.5"},   {"1,234", "1.234"},  {"", "5"},
-         {"5", ""},                 {"x^2", "y"},        {"12 cm", "12 m"},
-         {"1/3", "0.3333"},         {"50%", "0.5"},      {"\\sqrt{2}", "1.41"}}) {
+         {"\\boxed{1/2}", "0.5"},
+         {"1,234", "1.234"},
+         {"", "5"},
+         {"5", ""},
+         {"x^2", "y"},
+         {"12 cm", "12 m"},
+         {"1/3", "0.3333"},
+         {"50%", "0.5"},
+         {"\\sqrt{2}", "1.41"}}) {
     INFO(a << " | " << b);
     auto r = judged(a, b);
     CHECK(r.parse_error.empty());
@@ -103,16 +109,73 @@ TEST_CASE("numeric rule judge: any text at all gives a reply that parses",
           "[numeric_rule_judge]") {
   // Texts assembled from the pieces the finder and reader care about,
   // including broken UTF-8, unbalanced braces and huge exponents.
-  const std::vector<std::string> pieces{
-    "\\boxed{", "}", "{", "$", "$$", "\\frac", "\\dfrac", "1", "0", ",",
-    ".", " ", "-", "+", "/", "%", "\\%", "=", "x", "answer",
-    "The answer is ", "Final answer:", "and", "or", "\\(", "\\)", "\\[",
-    "\\]", "(", ")", "[", "]", "\xC2\xBD", "\xE2\x88\x92", "\xC2\xB0",
-    "^", "\\circ", "e", "12,345", "0,5", "twelve", "hundred", "and a half",
-    "point", "minus", "\\text{", "cm", "\\", "\\\\", "\n",
-    "\xE4\xB8\x87", "\xE2", "\xC2", "9999999999999999999999", "1e99999",
-    "\\times", "10^", "{,}", "\\,", "\\!", "not", "lambda", "()", "**",
-    "\\approx", "quarter", "third"};
+  const std::vector<std::string> pieces{"\\boxed{",
+                                        "}",
+                                        "{",
+                                        "$",
+                                        "$$",
+                                        "\\frac",
+                                        "\\dfrac",
+                                        "1",
+                                        "0",
+                                        ",",
+                                        ".",
+                                        " ",
+                                        "-",
+                                        "+",
+                                        "/",
+                                        "%",
+                                        "\\%",
+                                        "=",
+                                        "x",
+                                        "answer",
+                                        "The answer is ",
+                                        "Final answer:",
+                                        "and",
+                                        "or",
+                                        "\\(",
+                                        "\\)",
+                                        "\\[",
+                                        "\\]",
+                                        "(",
+                                        ")",
+                                        "[",
+                                        "]",
+                                        "\xC2\xBD",
+                                        "\xE2\x88\x92",
+                                        "\xC2\xB0",
+                                        "^",
+                                        "\\circ",
+                                        "e",
+                                        "12,345",
+                                        "0,5",
+                                        "twelve",
+                                        "hundred",
+                                        "and a half",
+                                        "point",
+                                        "minus",
+                                        "\\text{",
+                                        "cm",
+                                        "\\",
+                                        "\\\\",
+                                        "\n",
+                                        "\xE4\xB8\x87",
+                                        "\xE2",
+                                        "\xC2",
+                                        "9999999999999999999999",
+                                        "1e99999",
+                                        "\\times",
+                                        "10^",
+                                        "{,}",
+                                        "\\,",
+                                        "\\!",
+                                        "not",
+                                        "lambda",
+                                        "()",
+                                        "**",
+                                        "\\approx",
+                                        "quarter",
+                                        "third"};
   std::mt19937 rng(1647);
   int decided = 0;
   for (int it = 0; it < 3000; ++it) {

@@ -4,11 +4,11 @@
 // property test generates pairs whose B hides its answer behind working
 // (intermediate values in several languages and notations, then an ending
 // the readers cannot read as an answer) and checks that none is DIFFERENT.
-#include <catch2/catch.hpp>
-
 #include <random>
 #include <string>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "answers/final_answer.hpp"
 #include "answers/final_expression.hpp"
@@ -35,17 +35,21 @@ std::string working_step(std::mt19937& rng) {
   const auto s = [](int v) { return std::to_string(v); };
   switch (form(rng)) {
     case 0: return "First, " + s(a) + " + " + s(b) + " = " + s(a + b) + ".";
-    case 1: return "Each box holds " + s(a) + " apples, and there are " + s(b)
-                   + " boxes.";
+    case 1:
+      return "Each box holds " + s(a) + " apples, and there are " + s(b)
+             + " boxes.";
     case 2: return "$" + s(a) + " \\times " + s(b) + " = " + s(a * b) + "$.";
-    case 3: return "每个盒子有" + s(a) + "个，" + s(b) + "个盒子共" + s(a * b)
-                   + "个。";
+    case 3:
+      return "每个盒子有" + s(a) + "个，" + s(b) + "个盒子共" + s(a * b)
+             + "个。";
     case 4: return "We know that $x = " + s(a) + "$ and $y = " + s(b) + "$.";
     case 5: return "Il y a " + s(a) + " pommes et " + s(b) + " poires.";
-    case 6: return "$$" + s(a) + "\\div " + s(b) + "=" + s(a / b) + "\\cdots "
-                   + s(a % b) + "$$，";
-    default: return "<<" + s(a) + "*" + s(b) + "=" + s(a * b) + ">>" + s(a * b)
-                    + " in the second step";
+    case 6:
+      return "$$" + s(a) + "\\div " + s(b) + "=" + s(a / b) + "\\cdots "
+             + s(a % b) + "$$，";
+    default:
+      return "<<" + s(a) + "*" + s(b) + "=" + s(a * b) + ">>" + s(a * b)
+             + " in the second step";
   }
 }
 
@@ -63,7 +67,8 @@ std::string hiding_ending(std::mt19937& rng) {
     case 4: return " Then the next step is " + v + " \\times";
     case 5: return " (see the table above)";
     case 6: return " Odpowied\xC5\xBA jest w tabeli.";
-    default: return " and " + v + " of them are left over, as the figure shows.";
+    default:
+      return " and " + v + " of them are left over, as the figure shows.";
   }
 }
 
@@ -87,12 +92,12 @@ TEST_CASE("provenance: every route the finder takes is carried with the value",
   CHECK(how("答案是 12。") == answer_locator::answer_phrase);
   CHECK(how("12") == answer_locator::whole_text);
   CHECK(how("The probability is \\frac{1}{6}.") == answer_locator::only_value);
-  CHECK(how("3 + 4 = 7, so there are 7 apples.")
-        == answer_locator::conclusion);
+  CHECK(how("3 + 4 = 7, so there are 7 apples.") == answer_locator::conclusion);
   CHECK(how("3 + 4 = 7, then 7 apples are in the bag now.")
         == answer_locator::last_number);
-  CHECK(find_final_expressions("We get $x = 2$ and then $x = 3$ again.").found_by
-        == answer_locator::last_number);
+  CHECK(
+    find_final_expressions("We get $x = 2$ and then $x = 3$ again.").found_by
+    == answer_locator::last_number);
   CHECK(find_final_expressions("\\boxed{(1, 2)}").found_by
         == answer_locator::boxed);
 }

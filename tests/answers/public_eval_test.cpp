@@ -5,14 +5,14 @@
 // on the same rows as the baseline. Measured, never tuned to row by row;
 // IJ_SHOW_MISSES=1 prints the rows rules:math gets wrong and
 // IJ_SHOW_MISSES=all the ones it abstains on as well.
-#include <catch2/catch.hpp>
-
 #include <cstdlib>
 #include <iomanip>
 #include <iostream>
 #include <map>
 #include <optional>
 #include <string>
+
+#include <catch2/catch.hpp>
 
 #include "answers/numeric_rule_judge.hpp"
 #include "tests/answers/labelled_pairs.hpp"
@@ -24,9 +24,9 @@ namespace {
 
 struct source_floor {
   const char* file;
-  double coverage;  // at least
-  int wrong;        // at most
-  double precision; // at least
+  double coverage;                            // at least
+  int wrong;                                  // at most
+  double precision;                           // at least
   double recall_equivalent, recall_different; // at least
 };
 
@@ -34,12 +34,11 @@ void print_row(const std::string& name, const tally& t) {
   std::cout << "  " << std::left << std::setw(28) << name << std::right
             << std::setw(6) << t.n << std::setw(10) << pct(t.coverage())
             << std::setw(10) << pct(t.abstention()) << std::setw(10)
-            << pct(t.precision()) << std::setw(9)
-            << pct(t.recall_equivalent()) << std::setw(9)
-            << (t.labelled_false ? pct(t.recall_different()) : "-")
-            << "  (" << t.right << "/" << t.decided << "; wrong: "
-            << t.false_different << " DIFFERENT, " << t.false_equivalent
-            << " EQUIVALENT)\n";
+            << pct(t.precision()) << std::setw(9) << pct(t.recall_equivalent())
+            << std::setw(9)
+            << (t.labelled_false ? pct(t.recall_different()) : "-") << "  ("
+            << t.right << "/" << t.decided << "; wrong: " << t.false_different
+            << " DIFFERENT, " << t.false_equivalent << " EQUIVALENT)\n";
 }
 
 std::optional<bool> numeric_says(const labelled_pair& p) {
@@ -63,9 +62,9 @@ TEST_CASE("rules:math on the public evaluation set: per-source precision and "
   int total = 0;
   for (const auto& f : floors) {
     const std::string path = std::string{IJ_EVAL_DIR} + "/" + f.file;
-    IJ_REQUIRE_INPUT(file_exists(path),
-                     "the public evaluation set " << path
-                                                  << " (scripts/fetch-eval-data)");
+    IJ_REQUIRE_INPUT(file_exists(path), "the public evaluation set "
+                                          << path
+                                          << " (scripts/fetch-eval-data)");
     const auto pairs = load_pairs(path, "source");
     REQUIRE_FALSE(pairs.empty());
     total += static_cast<int>(pairs.size());

@@ -22,7 +22,8 @@ batch_mark mark_of(batch_step step, const std::string& key,
   m.at_ms = 1000;
   std::uint64_t seq = 1;
   for (auto& id : run_ids)
-    m.entries.push_back({run_tag_of(id) + "-p" + std::to_string(seq++) + "-v0", "p", 0});
+    m.entries.push_back(
+      {run_tag_of(id) + "-p" + std::to_string(seq++) + "-v0", "p", 0});
   return m;
 }
 
@@ -34,7 +35,8 @@ void record(batch_state_journal& j, batch_mark m) {
 
 } // namespace
 
-TEST_CASE("batch_state_journal: marks read back per run, open ones, after a reopen") {
+TEST_CASE(
+  "batch_state_journal: marks read back per run, open ones, after a reopen") {
   temp_dir dir;
   auto path = dir.file("state.sqlite");
   {

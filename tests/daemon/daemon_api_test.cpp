@@ -3,8 +3,6 @@
 // run, pairs sent to a closed run, a body over the limit, a slow client past
 // the read timeout), the bearer token, /metrics against the run's counts,
 // and `invjudge submit --follow`.
-#include <catch2/catch.hpp>
-
 #include <csignal>
 #include <map>
 #include <regex>
@@ -17,6 +15,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <rapidjson/document.h>
 
 #include "tests/daemon/daemon_support.hpp"
@@ -72,7 +71,8 @@ void all_files(const std::string& dir, std::vector<std::string>& out) {
 std::map<std::string, double> parse_metrics(const std::string& text) {
   static const std::regex sample{
     R"(^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*"(?:,[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*")*\})? (-?[0-9.eE+-]+|\+Inf|NaN)$)"};
-  static const std::regex type{R"(^# TYPE ([a-zA-Z_:][a-zA-Z0-9_:]*) (counter|gauge|histogram|summary|untyped)$)"};
+  static const std::regex type{
+    R"(^# TYPE ([a-zA-Z_:][a-zA-Z0-9_:]*) (counter|gauge|histogram|summary|untyped)$)"};
   std::map<std::string, double> out;
   std::set<std::string> typed;
   for (auto& line : lines_of(text)) {
@@ -86,7 +86,8 @@ std::map<std::string, double> parse_metrics(const std::string& text) {
     INFO(line);
     REQUIRE(std::regex_match(line, m, sample));
     std::string name = m[1];
-    auto base = std::regex_replace(name, std::regex{"_(bucket|sum|count)$"}, "");
+    auto base =
+      std::regex_replace(name, std::regex{"_(bucket|sum|count)$"}, "");
     CHECK((typed.count(name) + typed.count(base)) > 0);
     out[name + std::string{m[2]}] = std::stod(m[3]);
   }
@@ -95,7 +96,8 @@ std::map<std::string, double> parse_metrics(const std::string& text) {
 
 } // namespace
 
-TEST_CASE("daemon API: a run from creation to its verdicts, audit and metrics") {
+TEST_CASE(
+  "daemon API: a run from creation to its verdicts, audit and metrics") {
   temp_dir dir;
   started_daemon d{dir, dir.file("state")};
   api_client api{d.url(), ""};
@@ -111,7 +113,8 @@ TEST_CASE("daemon API: a run from creation to its verdicts, audit and metrics") 
                         examples() + "not json\n", "application/x-ndjson");
   REQUIRE(up.status == 200);
   CHECK(up.body.find("\"accepted\":39") != std::string::npos);
-  CHECK(up.body.find("{\"line\":40,\"reason\":\"malformed JSON") != std::string::npos);
+  CHECK(up.body.find("{\"line\":40,\"reason\":\"malformed JSON")
+        != std::string::npos);
   // Sent again: the ids are taken now, each line is rejected as a duplicate.
   auto dup = api.request("POST", "/v1/runs/" + id + "/pairs",
                          "{\"id\":\"frac-04\",\"a\":\"1\",\"b\":\"1\"}\n",
@@ -124,11 +127,13 @@ TEST_CASE("daemon API: a run from creation to its verdicts, audit and metrics") 
   // Verdicts in pieces: after=N gives those with a higher seq.
   auto all = lines_of(api.request("GET", "/v1/runs/" + id + "/verdicts").body);
   CHECK(all.size() == 39 + 7);
-  auto rest = lines_of(api.request("GET", "/v1/runs/" + id + "/verdicts?after=40").body);
+  auto rest =
+    lines_of(api.request("GET", "/v1/runs/" + id + "/verdicts?after=40").body);
   REQUIRE(rest.size() == 6);
   CHECK(rest.front().rfind("{\"seq\":41,", 0) == 0);
   // Lines are stored a batch to a row: after=N inside a batch.
-  auto mid = lines_of(api.request("GET", "/v1/runs/" + id + "/verdicts?after=20").body);
+  auto mid =
+    lines_of(api.request("GET", "/v1/runs/" + id + "/verdicts?after=20").body);
   REQUIRE(mid.size() == 26);
   CHECK(mid.front().rfind("{\"seq\":21,", 0) == 0);
   CHECK(mid.back() == all.back());
@@ -148,8 +153,10 @@ TEST_CASE("daemon API: a run from creation to its verdicts, audit and metrics") 
   rapidjson::Document run;
   run.Parse(ended.c_str());
   auto calls = run["counts"]["judge_calls"].GetUint64();
-  CHECK(m["invjudge_judge_requests_total{judge=\"rules:math\",outcome=\"ok\"}"] == calls);
-  CHECK(m["invjudge_judge_request_duration_seconds_count{judge=\"rules:math\"}"] == calls);
+  CHECK(m["invjudge_judge_requests_total{judge=\"rules:math\",outcome=\"ok\"}"]
+        == calls);
+  CHECK(m["invjudge_judge_request_duration_seconds_count{judge=\"rules:math\"}"]
+        == calls);
   CHECK(m["invjudge_runs{state=\"done\"}"] == 1);
   CHECK(m["invjudge_build_info{version=\"" IJ_VERSION "\"}"] == 1);
   CHECK(m["invjudge_votes_cast_total"] == calls);
@@ -159,19 +166,23 @@ TEST_CASE("daemon API: a run from creation to its verdicts, audit and metrics") 
 // Waits (bounded) until the daemon has `n` followers waiting.
 bool followers_waiting(api_client& api, double n) {
   for (int i = 0; i < 1000; ++i) {
-    if (parse_metrics(api.request("GET", "/metrics").body)["invjudge_followers_waiting"] == n)
+    if (parse_metrics(
+          api.request("GET", "/metrics").body)["invjudge_followers_waiting"]
+        == n)
       return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   return false;
 }
 
-TEST_CASE("daemon API: a follower that waits (wait_ms) is answered when verdicts are "
-          "released or the run ends, not when its wait runs out") {
+TEST_CASE(
+  "daemon API: a follower that waits (wait_ms) is answered when verdicts are "
+  "released or the run ends, not when its wait runs out") {
   temp_dir dir;
   started_daemon d{dir, dir.file("state")};
   api_client api{d.url(), ""};
-  auto id = field(api.request("POST", "/v1/runs", "{}", "application/json").body, "id");
+  auto id =
+    field(api.request("POST", "/v1/runs", "{}", "application/json").body, "id");
   auto path = "/v1/runs/" + id + "/verdicts";
 
   // Nothing to read: a short wait ends with no lines, the run still open,
@@ -187,7 +198,8 @@ TEST_CASE("daemon API: a follower that waits (wait_ms) is answered when verdicts
   CHECK(soon.body.find("wait_ms must be a number of milliseconds from 0 to "
                        "60000, not 'soon'")
         != std::string::npos);
-  CHECK(api.request("GET", "/v1/runs/run-nope/verdicts?wait_ms=10").status == 404);
+  CHECK(api.request("GET", "/v1/runs/run-nope/verdicts?wait_ms=10").status
+        == 404);
 
   // Followers that would wait 60 s, with clients that give up after 30 s:
   // only the event answers them in time.
@@ -201,8 +213,11 @@ TEST_CASE("daemon API: a follower that waits (wait_ms) is answered when verdicts
   auto t1 = follow(path + "?after=0&wait_ms=60000", first);
   auto t2 = follow(path + "?after=0&wait_ms=60000", second);
   REQUIRE(followers_waiting(api, 2));
-  REQUIRE(api.request("POST", "/v1/runs/" + id + "/pairs", examples(),
-                      "application/x-ndjson").status == 200);
+  REQUIRE(api
+            .request("POST", "/v1/runs/" + id + "/pairs", examples(),
+                     "application/x-ndjson")
+            .status
+          == 200);
   t1.join();
   t2.join();
   CHECK(first.status == 200);
@@ -212,8 +227,10 @@ TEST_CASE("daemon API: a follower that waits (wait_ms) is answered when verdicts
   CHECK(got.front().rfind("{\"seq\":1,", 0) == 0);
   // Both woken by the first lines stored; one may have read a later batch
   // too: the lines are the same as far as both go.
-  auto& shorter = first.body.size() <= second.body.size() ? first.body : second.body;
-  auto& longer = first.body.size() <= second.body.size() ? second.body : first.body;
+  auto& shorter =
+    first.body.size() <= second.body.size() ? first.body : second.body;
+  auto& longer =
+    first.body.size() <= second.body.size() ? second.body : first.body;
   CHECK(!shorter.empty());
   CHECK(longer.compare(0, shorter.size(), shorter) == 0);
 
@@ -244,14 +261,17 @@ TEST_CASE("daemon API: a follower that waits (wait_ms) is answered when verdicts
 
 TEST_CASE("daemon API: bad requests get a clear 4xx and disturb nothing") {
   temp_dir dir;
-  write_file(dir.file("serve.json"), R"({"max_body_bytes":4096,"io_timeout_ms":300})");
-  started_daemon d{dir, dir.file("state"), {"--config", dir.file("serve.json")}};
+  write_file(dir.file("serve.json"),
+             R"({"max_body_bytes":4096,"io_timeout_ms":300})");
+  started_daemon d{
+    dir, dir.file("state"), {"--config", dir.file("serve.json")}};
   api_client api{d.url(), ""};
   auto created = api.request("POST", "/v1/runs", "{}", "application/json");
   REQUIRE(created.status == 201);
   auto id = field(created.body, "id");
 
-  auto bad_json = api.request("POST", "/v1/runs", "{\"config\":", "application/json");
+  auto bad_json =
+    api.request("POST", "/v1/runs", "{\"config\":", "application/json");
   CHECK(bad_json.status == 400);
   CHECK(bad_json.body.find("\"code\":\"malformed_json\"") != std::string::npos);
   auto bad_config = api.request("POST", "/v1/runs", R"({"config":{"votes":0}})",
@@ -259,8 +279,10 @@ TEST_CASE("daemon API: bad requests get a clear 4xx and disturb nothing") {
   CHECK(bad_config.status == 400);
   CHECK(bad_config.body.find("/votes") != std::string::npos);
   CHECK(api.request("POST", "/v1/runs", "{}", "text/html").status == 415);
-  CHECK(api.request("POST", "/v1/runs/" + id + "/pairs", "{}", "application/json").status
-        == 415);
+  CHECK(
+    api.request("POST", "/v1/runs/" + id + "/pairs", "{}", "application/json")
+      .status
+    == 415);
   auto unknown = api.request("GET", "/v1/runs/run-nope");
   CHECK(unknown.status == 404);
   CHECK(unknown.body.find("\"code\":\"unknown_run\"") != std::string::npos);
@@ -268,8 +290,10 @@ TEST_CASE("daemon API: bad requests get a clear 4xx and disturb nothing") {
   CHECK(api.request("GET", "/v2/nothing").status == 404);
   auto after_x = api.request("GET", "/v1/runs/" + id + "/verdicts?after=x");
   CHECK(after_x.status == 400);
-  CHECK(after_x.body.find("after must be digits, not 'x'") != std::string::npos);
-  auto big = api.request("POST", "/v1/runs", "{\"name\":\"" + std::string(5000, 'x') + "\"}",
+  CHECK(after_x.body.find("after must be digits, not 'x'")
+        != std::string::npos);
+  auto big = api.request("POST", "/v1/runs",
+                         "{\"name\":\"" + std::string(5000, 'x') + "\"}",
                          "application/json");
   CHECK(big.status == 413);
   CHECK(big.body.find("over the limit of 4096 bytes") != std::string::npos);
@@ -284,17 +308,22 @@ TEST_CASE("daemon API: bad requests get a clear 4xx and disturb nothing") {
   // at a time, and a last line without its newline counts.
   std::string many;
   for (int i = 0; i < 200; ++i)
-    many += "{\"id\":\"p" + std::to_string(i) + "\",\"a\":\"2\",\"b\":\"two\"}\n";
+    many +=
+      "{\"id\":\"p" + std::to_string(i) + "\",\"a\":\"2\",\"b\":\"two\"}\n";
   many += "{\"id\":\"last\",\"a\":\"2\",\"b\":\"2\"}";
   REQUIRE(many.size() > 4096);
-  auto up = api.request("POST", "/v1/runs/" + id + "/pairs", many, "application/x-ndjson");
+  auto up = api.request("POST", "/v1/runs/" + id + "/pairs", many,
+                        "application/x-ndjson");
   CHECK(up.status == 200);
   CHECK(up.body.find("\"accepted\":201") != std::string::npos);
-  CHECK(api.request("POST", "/v1/runs/run-nope/pairs", "{}", "application/x-ndjson").status
-        == 404);
+  CHECK(
+    api.request("POST", "/v1/runs/run-nope/pairs", "{}", "application/x-ndjson")
+      .status
+    == 404);
   REQUIRE(api.request("POST", "/v1/runs/" + id + "/close").status == 200);
   auto closed = api.request("POST", "/v1/runs/" + id + "/pairs",
-                            "{\"id\":\"q\",\"a\":\"2\",\"b\":\"2\"}\n", "application/x-ndjson");
+                            "{\"id\":\"q\",\"a\":\"2\",\"b\":\"2\"}\n",
+                            "application/x-ndjson");
   CHECK(closed.status == 409);
   CHECK(field(wait_until_ended(api, id), "state") == "done");
   CHECK(api.request("DELETE", "/v1/runs/" + id).status == 409);
@@ -306,48 +335,60 @@ TEST_CASE("daemon API: bad requests get a clear 4xx and disturb nothing") {
   CHECK(del.status == 200);
   CHECK(field(del.body, "state") == "cancelled");
   auto cancelled_audit = api.request("GET", "/v1/runs/" + oid + "/audit").body;
-  CHECK(cancelled_audit.find("\"stop_reason\":\"cancelled (DELETE /v1/runs/" + oid)
-        != std::string::npos);
+  CHECK(
+    cancelled_audit.find("\"stop_reason\":\"cancelled (DELETE /v1/runs/" + oid)
+    != std::string::npos);
   write_file(dir.file("c.jsonl"), cancelled_audit);
-  CHECK(invjudge(dir, "audit verify c.jsonl").exit_code == 4); // interrupted, intact
+  CHECK(invjudge(dir, "audit verify c.jsonl").exit_code
+        == 4); // interrupted, intact
 }
 
-TEST_CASE("daemon API: a client sending Expect: 100-continue is told to go on before it "
+TEST_CASE("daemon API: a client sending Expect: 100-continue is told to go on "
+          "before it "
           "sends the body") {
   temp_dir dir;
   started_daemon d{dir, dir.file("state")};
   int fd = connect_to(d.port());
   std::string config = R"({"config":{}})";
-  std::string head = "POST /v1/runs HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                     "Expect: 100-continue\r\nContent-Length: "
-                     + std::to_string(config.size()) + "\r\n\r\n";
-  REQUIRE(::write(fd, head.data(), head.size()) == static_cast<ssize_t>(head.size()));
+  std::string head =
+    "POST /v1/runs HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    "Expect: 100-continue\r\nContent-Length: "
+    + std::to_string(config.size()) + "\r\n\r\n";
+  REQUIRE(::write(fd, head.data(), head.size())
+          == static_cast<ssize_t>(head.size()));
   // Nothing of the body is sent until the server says so.
   CHECK(read_response(fd).rfind("HTTP/1.1 100 Continue\r\n", 0) == 0);
-  REQUIRE(::write(fd, config.data(), config.size()) == static_cast<ssize_t>(config.size()));
+  REQUIRE(::write(fd, config.data(), config.size())
+          == static_cast<ssize_t>(config.size()));
   auto created = read_response(fd);
   REQUIRE(created.rfind("HTTP/1.1 201", 0) == 0);
   auto id = field(created.substr(created.find("\r\n\r\n") + 4), "id");
   // The same for a streamed pair upload.
   auto pairs = examples();
-  head = "POST /v1/runs/" + id + "/pairs HTTP/1.1\r\nHost: x\r\n"
-         "Content-Type: application/x-ndjson\r\nExpect: 100-continue\r\n"
-         "Content-Length: " + std::to_string(pairs.size()) + "\r\n\r\n";
-  REQUIRE(::write(fd, head.data(), head.size()) == static_cast<ssize_t>(head.size()));
+  head = "POST /v1/runs/" + id
+         + "/pairs HTTP/1.1\r\nHost: x\r\n"
+           "Content-Type: application/x-ndjson\r\nExpect: 100-continue\r\n"
+           "Content-Length: "
+         + std::to_string(pairs.size()) + "\r\n\r\n";
+  REQUIRE(::write(fd, head.data(), head.size())
+          == static_cast<ssize_t>(head.size()));
   CHECK(read_response(fd).rfind("HTTP/1.1 100 Continue\r\n", 0) == 0);
-  REQUIRE(::write(fd, pairs.data(), pairs.size()) == static_cast<ssize_t>(pairs.size()));
+  REQUIRE(::write(fd, pairs.data(), pairs.size())
+          == static_cast<ssize_t>(pairs.size()));
   auto up = read_response(fd);
   CHECK(up.rfind("HTTP/1.1 200", 0) == 0);
   CHECK(up.find("\"accepted\":39") != std::string::npos);
   ::close(fd);
 }
 
-TEST_CASE("daemon auth: 401 without or with a wrong token, and the token is never written") {
+TEST_CASE("daemon auth: 401 without or with a wrong token, and the token is "
+          "never written") {
   temp_dir dir;
   const std::string token = "tok-E2E-9f3a7c21d";
   write_file(dir.file("token"), token + "\n");
   {
-    started_daemon d{dir, dir.file("state"), {"--token-file", dir.file("token")}};
+    started_daemon d{
+      dir, dir.file("state"), {"--token-file", dir.file("token")}};
     api_client none{d.url(), ""};
     api_client wrong{d.url(), "tok-E2E-9f3a7c21e"};
     api_client right{d.url(), token};
@@ -358,7 +399,8 @@ TEST_CASE("daemon auth: 401 without or with a wrong token, and the token is neve
     auto created = right.request("POST", "/v1/runs", "{}", "application/json");
     REQUIRE(created.status == 201);
     auto id = field(created.body, "id");
-    right.request("POST", "/v1/runs/" + id + "/pairs", examples(), "application/x-ndjson");
+    right.request("POST", "/v1/runs/" + id + "/pairs", examples(),
+                  "application/x-ndjson");
     right.request("POST", "/v1/runs/" + id + "/close");
     CHECK(field(wait_until_ended(right, id), "state") == "done");
     d.process().signal(SIGTERM);
@@ -378,7 +420,8 @@ TEST_CASE("daemon auth: 401 without or with a wrong token, and the token is neve
   CHECK(refused.err.find("without a token") != std::string::npos);
 }
 
-TEST_CASE("invjudge submit --follow prints the verdicts as they come and the counts") {
+TEST_CASE(
+  "invjudge submit --follow prints the verdicts as they come and the counts") {
   temp_dir dir;
   started_daemon d{dir, dir.file("state")};
   auto r = invjudge(dir, "submit --server " + d.url() + " --pairs "
@@ -388,10 +431,12 @@ TEST_CASE("invjudge submit --follow prints the verdicts as they come and the cou
   CHECK(r.exit_code == 0);
   CHECK(lines_of(read_file(dir.file("v.jsonl"))).size() == 39 + 7);
   CHECK(r.err.find(" done: ") != std::string::npos);
-  auto bad = invjudge(dir, "submit --server " + d.url() + " --pairs nothing.jsonl");
+  auto bad =
+    invjudge(dir, "submit --server " + d.url() + " --pairs nothing.jsonl");
   CHECK(bad.exit_code == 2);
-  auto down = invjudge(dir, "submit --server http://127.0.0.1:1 --pairs "
-                              + shell_quote(source_dir() + "/examples/pairs.jsonl"));
+  auto down =
+    invjudge(dir, "submit --server http://127.0.0.1:1 --pairs "
+                    + shell_quote(source_dir() + "/examples/pairs.jsonl"));
   CHECK(down.exit_code == 4);
   CHECK(down.err.find("cannot connect") != std::string::npos);
 }

@@ -3,13 +3,12 @@
 // flight, restart: each request sent once, the verdicts a synchronous run's,
 // the spend at the batch price; DELETE cancels the run's batch; /metrics
 // shows the batch gauges.
-#include <catch2/catch.hpp>
-
 #include <csignal>
 #include <cstdlib>
 #include <map>
 #include <thread>
 
+#include <catch2/catch.hpp>
 #include <rapidjson/document.h>
 
 #include "core/session/run_tag.hpp"
@@ -26,22 +25,21 @@ constexpr const char* key_var = "IJ_DAEMON_BATCH_KEY";
 constexpr const char* api_key = "sk-daemon-batch";
 
 struct key_env {
-  key_env() {
-    ::setenv(key_var, api_key, 1);
-  }
-  ~key_env() {
-    ::unsetenv(key_var);
-  }
+  key_env() { ::setenv(key_var, api_key, 1); }
+  ~key_env() { ::unsetenv(key_var); }
 };
 
-std::string judge_json(const std::string& type, const std::string& url, bool batched) {
-  return R"({"name":"fake","type":")" + type + R"(","model":"judge-model","base_url":")"
-         + url + R"(","api_key_env":")" + key_var
+std::string judge_json(const std::string& type, const std::string& url,
+                       bool batched) {
+  return R"({"name":"fake","type":")" + type
+         + R"(","model":"judge-model","base_url":")" + url
+         + R"(","api_key_env":")" + key_var
          + R"(","temperature":0,"timeout_ms":60000,"max_in_flight":4,"max_attempts":1,)"
            R"("prices":{"input":2,"output":4})"
-         + (batched ? R"(,"batch":{"enabled":true,"max_requests":16,"max_wait_ms":50,)"
-                      R"("poll_ms":20})"
-                    : "")
+         + (batched
+              ? R"(,"batch":{"enabled":true,"max_requests":16,"max_wait_ms":50,)"
+                R"("poll_ms":20})"
+              : "")
          + "}";
 }
 
@@ -62,8 +60,11 @@ std::string start_run(api_client& api, const std::string& body) {
   INFO(created.body);
   REQUIRE(created.status == 201);
   auto id = field(created.body, "id");
-  REQUIRE(api.request("POST", "/v1/runs/" + id + "/pairs", scripted_pairs(pair_count),
-                      "application/x-ndjson").status == 200);
+  REQUIRE(api
+            .request("POST", "/v1/runs/" + id + "/pairs",
+                     scripted_pairs(pair_count), "application/x-ndjson")
+            .status
+          == 200);
   REQUIRE(api.request("POST", "/v1/runs/" + id + "/close").status == 200);
   return id;
 }
@@ -74,7 +75,8 @@ std::map<std::string, std::string> pair_verdicts(const std::string& text) {
   for (auto& line : lines_of(text)) {
     rapidjson::Document d;
     d.Parse(line.c_str());
-    if (!d.HasParseError() && d.IsObject() && std::string{d["kind"].GetString()} == "pair")
+    if (!d.HasParseError() && d.IsObject()
+        && std::string{d["kind"].GetString()} == "pair")
       out[d["id"].GetString()] = d["verdict"].GetString();
   }
   return out;
@@ -84,11 +86,13 @@ std::map<std::string, std::string> pair_verdicts(const std::string& text) {
 std::map<std::string, std::string> sync_verdicts(temp_dir& dir) {
   scripted_sync_judge judge{api_kind::openai, api_key};
   write_file(dir.file("pairs.jsonl"), scripted_pairs(pair_count));
-  write_file(dir.file("sync.json"), R"({"judges":[)"
-                                      + judge_json("openai", judge.api->base_url(), false)
-                                      + R"(],"votes":3})");
-  auto r = invjudge(dir, "run --pairs pairs.jsonl --config sync.json --out sync.jsonl "
-                         "--no-progress");
+  write_file(dir.file("sync.json"),
+             R"({"judges":[)"
+               + judge_json("openai", judge.api->base_url(), false)
+               + R"(],"votes":3})");
+  auto r =
+    invjudge(dir, "run --pairs pairs.jsonl --config sync.json --out sync.jsonl "
+                  "--no-progress");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   return pair_verdicts(read_file(dir.file("sync.jsonl")));
@@ -100,8 +104,11 @@ double full_price(const std::string& audit) {
   for (auto& line : lines_of(audit)) {
     rapidjson::Document d;
     d.Parse(line.c_str());
-    if (!d.HasParseError() && d.IsObject() && std::string{d["type"].GetString()} == "judge_call")
-      cost += (2.0 * d["input_tokens"].GetUint64() + 4.0 * d["output_tokens"].GetUint64()) / 1e6;
+    if (!d.HasParseError() && d.IsObject()
+        && std::string{d["type"].GetString()} == "judge_call")
+      cost += (2.0 * d["input_tokens"].GetUint64()
+               + 4.0 * d["output_tokens"].GetUint64())
+              / 1e6;
   }
   return cost;
 }
@@ -117,7 +124,8 @@ double metric(const std::string& text, const std::string& name_and_labels) {
 
 } // namespace
 
-TEST_CASE("daemon batch: kill -9 with a batch in flight, restart: each request sent once, "
+TEST_CASE("daemon batch: kill -9 with a batch in flight, restart: each request "
+          "sent once, "
           "the verdicts a synchronous run's, spend at the batch price") {
   key_env key;
   for (auto kind : {api_kind::openai, api_kind::anthropic}) {
@@ -162,12 +170,15 @@ TEST_CASE("daemon batch: kill -9 with a batch in flight, restart: each request s
       auto tag = run_tag_of(id);
       for (int seq = 1; seq <= pair_count; ++seq)
         for (int vote = 0; vote < 3; ++vote) {
-          auto custom_id = tag + "-p" + std::to_string(seq) + "-v" + std::to_string(vote);
+          auto custom_id =
+            tag + "-p" + std::to_string(seq) + "-v" + std::to_string(vote);
           INFO(custom_id);
-          CHECK(fake.times_sent(custom_id) == (vote < 2 || (seq - 1) % 4 == 0 ? 1 : 0));
+          CHECK(fake.times_sent(custom_id)
+                == (vote < 2 || (seq - 1) % 4 == 0 ? 1 : 0));
         }
-      CHECK(pair_verdicts(api.request("GET", "/v1/runs/" + id + "/verdicts").body)
-            == expected);
+      CHECK(
+        pair_verdicts(api.request("GET", "/v1/runs/" + id + "/verdicts").body)
+        == expected);
       auto audit = api.request("GET", "/v1/runs/" + id + "/audit").body;
       write_file(dir.file("a.jsonl"), audit);
       CHECK(invjudge(dir, "audit verify a.jsonl").exit_code == 0);
@@ -175,11 +186,16 @@ TEST_CASE("daemon batch: kill -9 with a batch in flight, restart: each request s
       auto metrics = api.request("GET", "/metrics").body;
       CHECK(metric(metrics, R"(invjudge_judge_spend_total{judge="fake"})")
             == Approx(full_price(audit) / 2).epsilon(1e-6));
-      CHECK(metric(metrics, R"(invjudge_judge_tokens_total{judge="fake",kind="input",mode="sync"})")
-            == 0);
-      CHECK(metric(metrics,
-                   R"(invjudge_judge_tokens_total{judge="fake",kind="input",mode="batch"})")
-            > 0);
+      CHECK(
+        metric(
+          metrics,
+          R"(invjudge_judge_tokens_total{judge="fake",kind="input",mode="sync"})")
+        == 0);
+      CHECK(
+        metric(
+          metrics,
+          R"(invjudge_judge_tokens_total{judge="fake",kind="input",mode="batch"})")
+        > 0);
     }
   }
 }

@@ -2,12 +2,11 @@
 // daemon's host with the driver's checks, each error a 400 bad_config before
 // anything is created; and the calibrated probability of each pair the same
 // through the driver, a judge host and the daemon.
-#include <catch2/catch.hpp>
-
 #include <csignal>
 #include <map>
 #include <memory>
 
+#include <catch2/catch.hpp>
 #include <rapidjson/document.h>
 
 #include "core/calibration/calibration.hpp"
@@ -33,7 +32,8 @@ std::map<std::string, double> probabilities(const std::string& lines) {
   std::map<std::string, double> out;
   for (auto& line : lines_of(lines)) {
     auto d = parse(line);
-    if (std::string{d["kind"].GetString()} == "pair" && d.HasMember("probability"))
+    if (std::string{d["kind"].GetString()} == "pair"
+        && d.HasMember("probability"))
       out[d["id"].GetString()] = d["probability"].GetDouble();
   }
   return out;
@@ -55,13 +55,15 @@ std::string valid_map(const std::string& judge_id) {
 
 } // namespace
 
-TEST_CASE("daemon calibration: every map error is a 400 bad_config naming it, and "
-          "no run is created") {
+TEST_CASE(
+  "daemon calibration: every map error is a 400 bad_config naming it, and "
+  "no run is created") {
   temp_dir dir;
   started_daemon d{dir, dir.file("state"), {}, "serve", dir.path()};
   api_client api{d.url(), ""};
   auto submit = [&](const std::string& map) {
-    return api.request("POST", "/v1/runs", "{\"config\":" + run_config_json(map) + "}",
+    return api.request("POST", "/v1/runs",
+                       "{\"config\":" + run_config_json(map) + "}",
                        "application/json");
   };
   auto expect_refused = [&](const std::string& map, const std::string& what) {
@@ -72,50 +74,59 @@ TEST_CASE("daemon calibration: every map error is a 400 bad_config naming it, an
     CHECK(r.body.find(what) != std::string::npos);
   };
   SECTION("a missing map file") {
-    expect_refused("none.json", "/calibration: cannot read " + dir.file("none.json"));
+    expect_refused("none.json",
+                   "/calibration: cannot read " + dir.file("none.json"));
   }
   SECTION("an edited map") {
     auto text = valid_map("stub:noisy:0.1 t=0");
     text.insert(text.find("\"calibrated\":[") + 14, "0.5,");
     write_file(dir.file("edited.json"), text);
-    expect_refused("edited.json", dir.file("edited.json") + ": /checksum: does not match");
+    expect_refused("edited.json",
+                   dir.file("edited.json") + ": /checksum: does not match");
   }
   SECTION("a map that is not monotone") {
     calibration_fit f;
     f.map = {"stub:noisy:0.1 t=0", "decision_probs", {0.5, 0.9}, {0.9, 0.6}};
     write_file(dir.file("bad.json"), calibration_file_json({f}, fit_options{}));
-    expect_refused("bad.json", dir.file("bad.json") + ": /judges/0: is not monotone");
+    expect_refused("bad.json",
+                   dir.file("bad.json") + ": /judges/0: is not monotone");
   }
   SECTION("a map for another judge id") {
     write_file(dir.file("other.json"), valid_map("stub:noisy:0.05 t=0"));
-    expect_refused("other.json", dir.file("other.json")
-                                   + ": no map for judge \\\"stub:noisy:0.1\\\"");
+    expect_refused("other.json",
+                   dir.file("other.json")
+                     + ": no map for judge \\\"stub:noisy:0.1\\\"");
   }
   // Nothing was created: no run listed, no run directory.
   auto list = api.request("GET", "/v1/runs");
   CHECK(list.body.find("\"id\"") == std::string::npos);
 }
 
-TEST_CASE("the calibrated probability is the same through the driver, a judge host "
-          "and the daemon") {
+TEST_CASE(
+  "the calibrated probability is the same through the driver, a judge host "
+  "and the daemon") {
   temp_dir dir;
   auto pairs = invjudge(dir, "gen-pairs 300");
   REQUIRE(pairs.exit_code == 0);
   write_file(dir.file("pairs.jsonl"), pairs.out);
-  write_file(dir.file("cal.json"), std::string{"{\"judge\":\""} + judge
-                                     + "\",\"votes\":1,"
-                                       "\"audit\":{\"path\":\"cal.audit.jsonl\"}}");
-  REQUIRE(invjudge(dir, "run --no-progress --pairs pairs.jsonl --config cal.json "
-                        "--out /dev/null")
+  write_file(dir.file("cal.json"),
+             std::string{"{\"judge\":\""} + judge
+               + "\",\"votes\":1,"
+                 "\"audit\":{\"path\":\"cal.audit.jsonl\"}}");
+  REQUIRE(invjudge(dir,
+                   "run --no-progress --pairs pairs.jsonl --config cal.json "
+                   "--out /dev/null")
             .exit_code
           == 0);
-  auto cal = invjudge(dir, "calibrate cal.audit.jsonl --out map.json --bootstrap 20");
+  auto cal =
+    invjudge(dir, "calibrate cal.audit.jsonl --out map.json --bootstrap 20");
   INFO(cal.err);
   REQUIRE(cal.exit_code == 0);
   write_file(dir.file("run.json"), run_config_json("map.json"));
 
   // (a) the driver with its own workers.
-  auto driver = invjudge(dir, "run --no-progress --pairs pairs.jsonl --config run.json");
+  auto driver =
+    invjudge(dir, "run --no-progress --pairs pairs.jsonl --config run.json");
   INFO(driver.err);
   REQUIRE(driver.exit_code == 0);
   auto by_driver = probabilities(driver.out);
@@ -126,14 +137,18 @@ TEST_CASE("the calibrated probability is the same through the driver, a judge ho
   {
     auto err = dir.file("host.err");
     invjudge_process host{{"host", "--listen", "127.0.0.1:0", "--judge", judge},
-                          dir.file("host.out"), err, -1, dir.path()};
+                          dir.file("host.out"),
+                          err,
+                          -1,
+                          dir.path()};
     REQUIRE(wait_for_text(err, "listening on "));
     auto text = read_file(err);
     auto at = text.find("listening on ") + 13;
     auto address = text.substr(at, text.find('\n', at) - at);
-    auto hosted = invjudge(dir, "run --no-progress --pairs pairs.jsonl --config run.json "
-                                "--host "
-                                  + address);
+    auto hosted =
+      invjudge(dir, "run --no-progress --pairs pairs.jsonl --config run.json "
+                    "--host "
+                      + address);
     INFO(hosted.err);
     REQUIRE(hosted.exit_code == 0);
     by_host = probabilities(hosted.out);
@@ -147,9 +162,9 @@ TEST_CASE("the calibrated probability is the same through the driver, a judge ho
   {
     started_daemon d{dir, dir.file("state"), {}, "serve", dir.path()};
     api_client api{d.url(), ""};
-    auto created = api.request("POST", "/v1/runs",
-                               "{\"config\":" + run_config_json("map.json") + "}",
-                               "application/json");
+    auto created = api.request(
+      "POST", "/v1/runs", "{\"config\":" + run_config_json("map.json") + "}",
+      "application/json");
     INFO(created.body);
     REQUIRE(created.status == 201);
     auto id = field(created.body, "id");
@@ -158,7 +173,8 @@ TEST_CASE("the calibrated probability is the same through the driver, a judge ho
     REQUIRE(up.status == 200);
     REQUIRE(api.request("POST", "/v1/runs/" + id + "/close").status == 200);
     CHECK(field(wait_until_ended(api, id), "state") == "done");
-    by_daemon = probabilities(api.request("GET", "/v1/runs/" + id + "/verdicts").body);
+    by_daemon =
+      probabilities(api.request("GET", "/v1/runs/" + id + "/verdicts").body);
     audit = api.request("GET", "/v1/runs/" + id + "/audit").body;
     d.process().signal(SIGTERM);
     d.process().wait();

@@ -5,13 +5,12 @@
 // so that nothing here races a clock: the next run's calls can only reach
 // the server before the cancelled calls' minute is over if the slots were
 // freed. SIGTERM ends the runs the same way once its grace period is over.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <sstream>
 
+#include <catch2/catch.hpp>
 #include <rapidjson/document.h>
 
 #include "tests/daemon/daemon_support.hpp"
@@ -37,26 +36,33 @@ fake_api_options thinking_judge() {
 std::string pairs_of(const std::string& prefix, int n) {
   std::string out;
   for (int i = 0; i < n; ++i)
-    out += R"({"id":")" + prefix + std::to_string(i) + R"(","a":"1","b":"1"})" "\n";
+    out += R"({"id":")" + prefix + std::to_string(i)
+           + R"(","a":"1","b":"1"})"
+             "\n";
   return out;
 }
 
 std::string config_for(const fake_api& fake) {
   return R"({"judges":[{"name":"slow","type":"openai","model":"judge-model",)"
-         R"("base_url":")" + fake.base_url()
+         R"("base_url":")"
+         + fake.base_url()
          + R"(","temperature":0,"timeout_ms":120000,"max_in_flight":4,)"
            R"("max_attempts":1}],"votes":1})";
 }
 
-std::string start_run(api_client& api, const fake_api& fake, const std::string& prefix,
-                      int pairs) {
-  auto created = api.request("POST", "/v1/runs", "{\"config\":" + config_for(fake) + "}",
-                             "application/json");
+std::string start_run(api_client& api, const fake_api& fake,
+                      const std::string& prefix, int pairs) {
+  auto created =
+    api.request("POST", "/v1/runs", "{\"config\":" + config_for(fake) + "}",
+                "application/json");
   INFO(created.body);
   REQUIRE(created.status == 201);
   auto id = field(created.body, "id");
-  REQUIRE(api.request("POST", "/v1/runs/" + id + "/pairs", pairs_of(prefix, pairs),
-                      "application/x-ndjson").status == 200);
+  REQUIRE(api
+            .request("POST", "/v1/runs/" + id + "/pairs",
+                     pairs_of(prefix, pairs), "application/x-ndjson")
+            .status
+          == 200);
   return id;
 }
 
@@ -89,8 +95,9 @@ rapidjson::Document last_run_end(const std::string& audit) {
 
 } // namespace
 
-TEST_CASE("daemon: DELETE aborts the run's calls in flight, the next run's calls reach "
-          "the judge at once, and the counts are the calls the judge received") {
+TEST_CASE(
+  "daemon: DELETE aborts the run's calls in flight, the next run's calls reach "
+  "the judge at once, and the counts are the calls the judge received") {
   fake_api fake(thinking_judge());
   temp_dir dir;
   started_daemon d{dir, dir.file("state")};
@@ -134,8 +141,9 @@ TEST_CASE("daemon: DELETE aborts the run's calls in flight, the next run's calls
   CHECK(v.out.rfind("interrupted: ", 0) == 0);
 }
 
-TEST_CASE("daemon: SIGTERM aborts the runs' calls in flight, the interrupted run_end "
-          "counts as sent the calls the judge received") {
+TEST_CASE(
+  "daemon: SIGTERM aborts the runs' calls in flight, the interrupted run_end "
+  "counts as sent the calls the judge received") {
   fake_api fake(thinking_judge());
   temp_dir dir;
   auto state = dir.file("state");
@@ -150,13 +158,15 @@ TEST_CASE("daemon: SIGTERM aborts the runs' calls in flight, the interrupted run
     d.process().signal(SIGTERM);
     CHECK(d.process().wait() == 0);
     INFO(d.log());
-    CHECK(d.log().find("unfinished runs resume at the next start") != std::string::npos);
+    CHECK(d.log().find("unfinished runs resume at the next start")
+          != std::string::npos);
   }
   auto audit = read_file(state + "/runs/" + id + "/audit.jsonl");
   auto end = last_run_end(audit);
   REQUIRE(end.IsObject());
   CHECK(end["interrupted"].IsTrue());
-  CHECK(std::string{end["stop_reason"].GetString()}.find("SIGTERM") != std::string::npos);
+  CHECK(std::string{end["stop_reason"].GetString()}.find("SIGTERM")
+        != std::string::npos);
   CHECK(end["calls_sent"].GetUint64() == fake.server().requests());
   CHECK(end["calls_aborted"].GetUint64() == 4);
   CHECK(end["calls_answered"].GetUint64() == 0);

@@ -3,8 +3,6 @@
 // them or cancelling them: no 5xx and no failed exchange, every verdict
 // line once (seq 1, 2, 3, ... without a gap or a repeat), every pair of a
 // finished run decided once, every audit intact.
-#include <catch2/catch.hpp>
-
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -12,6 +10,7 @@
 #include <sstream>
 #include <thread>
 
+#include <catch2/catch.hpp>
 #include <rapidjson/document.h>
 
 #include "core/audit/audit_chain.hpp"
@@ -36,12 +35,13 @@ struct load_tally {
 
 /// A reply that is a 5xx or no reply at all is a failure; `ok` lists the
 /// statuses the step may get.
-bool expect(load_tally& t, const api_reply& r, std::initializer_list<unsigned> ok,
-            const std::string& step) {
+bool expect(load_tally& t, const api_reply& r,
+            std::initializer_list<unsigned> ok, const std::string& step) {
   for (auto s : ok)
     if (r.status == s)
       return true;
-  t.fail(step + ": HTTP " + std::to_string(r.status) + " " + ::test::why(r.error) + " " + r.body);
+  t.fail(step + ": HTTP " + std::to_string(r.status) + " "
+         + ::test::why(r.error) + " " + r.body);
   return false;
 }
 
@@ -52,15 +52,18 @@ void follow_and_check(load_tally& t, api_client& api, const std::string& id,
   std::set<std::string> seen;
   for (int round = 0; round < 6000; ++round) {
     auto state_reply = api.request("GET", "/v1/runs/" + id);
-    auto r = api.request("GET", "/v1/runs/" + id + "/verdicts?after=" + std::to_string(after));
-    if (!expect(t, state_reply, {200}, "state of " + id) || !expect(t, r, {200}, "verdicts"))
+    auto r = api.request("GET", "/v1/runs/" + id
+                                  + "/verdicts?after=" + std::to_string(after));
+    if (!expect(t, state_reply, {200}, "state of " + id)
+        || !expect(t, r, {200}, "verdicts"))
       return;
     for (auto& line : lines_of(r.body)) {
       rapidjson::Document d;
       d.Parse(line);
-      if (!d.IsObject() || !d.HasMember("seq") || d["seq"].GetUint64() != after + 1)
-        return t.fail(id + ": a verdict line out of sequence after " + std::to_string(after)
-                      + ": " + line);
+      if (!d.IsObject() || !d.HasMember("seq")
+          || d["seq"].GetUint64() != after + 1)
+        return t.fail(id + ": a verdict line out of sequence after "
+                      + std::to_string(after) + ": " + line);
       after = d["seq"].GetUint64();
       if (d.HasMember("kind") && std::string{d["kind"].GetString()} == "pair") {
         std::string pid = d["id"].GetString();
@@ -91,7 +94,8 @@ void check_audit(load_tally& t, api_client& api, const std::string& id) {
   std::istringstream in{audit.body};
   auto v = verify_audit(in);
   if (!intact(v))
-    t.fail(id + ": audit " + std::string{to_string(v.status)} + ": " + v.reason);
+    t.fail(id + ": audit " + std::string{to_string(v.status)} + ": "
+           + v.reason);
 }
 
 /// One client: runs until the deadline, the `n`th doing its own mix.
@@ -109,10 +113,14 @@ void client(load_tally& t, const std::string& url, int n,
     ++t.created;
     auto id = field(created.body, "id");
     auto path = "/v1/runs/" + id;
-    if (!expect(t, api.request("POST", path + "/pairs", first, "application/x-ndjson"), {200},
-                "upload 1")
-        || !expect(t, api.request("POST", path + "/pairs", second, "application/x-ndjson"),
-                   {200}, "upload 2"))
+    if (!expect(
+          t,
+          api.request("POST", path + "/pairs", first, "application/x-ndjson"),
+          {200}, "upload 1")
+        || !expect(
+          t,
+          api.request("POST", path + "/pairs", second, "application/x-ndjson"),
+          {200}, "upload 2"))
       return;
     int mix = (n + round) % 4;
     if (mix == 0) { // cancelled while open
@@ -130,7 +138,8 @@ void client(load_tally& t, const std::string& url, int n,
 
 } // namespace
 
-TEST_CASE("daemon load: 64 clients at once create, upload, follow and cancel runs with no "
+TEST_CASE("daemon load: 64 clients at once create, upload, follow and cancel "
+          "runs with no "
           "5xx, no lost or repeated verdict and every audit intact") {
   temp_dir dir;
   started_daemon d{dir, dir.file("state")};
@@ -147,7 +156,8 @@ TEST_CASE("daemon load: 64 clients at once create, upload, follow and cancel run
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
   std::vector<std::thread> clients;
   for (int n = 0; n < 64; ++n)
-    clients.emplace_back([&, n] { client(t, d.url(), n, deadline, first, second, ids); });
+    clients.emplace_back(
+      [&, n] { client(t, d.url(), n, deadline, first, second, ids); });
   for (auto& c : clients)
     c.join();
   for (auto& f : t.failures)
@@ -167,7 +177,10 @@ TEST_CASE("daemon load: 64 clients at once create, upload, follow and cancel run
   std::set<std::string> listed;
   std::string after;
   for (int page = 0; page < 1000; ++page) {
-    auto body = api.request("GET", "/v1/runs?limit=1000" + (after.empty() ? "" : "&after=" + after)).body;
+    auto body = api
+                  .request("GET", "/v1/runs?limit=1000"
+                                    + (after.empty() ? "" : "&after=" + after))
+                  .body;
     rapidjson::Document runs;
     runs.Parse(body);
     REQUIRE(runs.IsObject());

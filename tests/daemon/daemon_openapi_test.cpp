@@ -3,8 +3,6 @@
 // sources can return is in the description's ErrorCode list. The YAML is
 // read in the regular shape the file keeps (see its header), no YAML
 // library being in the stack.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
 #include <regex>
 #include <set>
@@ -12,6 +10,7 @@
 #include <dirent.h>
 
 #include <boost/beast/http/verb.hpp>
+#include <catch2/catch.hpp>
 
 #include "daemon/api_routes.hpp"
 #include "tests/daemon/daemon_support.hpp"
@@ -30,7 +29,8 @@ std::string lower(std::string s) {
 // "METHOD PATH" for every operation under `paths:`.
 std::set<std::string> described_routes(const std::string& yaml) {
   static const std::regex path_line{R"(^  (/[^ :]*):\s*$)"};
-  static const std::regex method_line{R"(^    (get|put|post|delete|patch|head|options):\s*$)"};
+  static const std::regex method_line{
+    R"(^    (get|put|post|delete|patch|head|options):\s*$)"};
   std::set<std::string> out;
   bool in_paths = false;
   std::string path;
@@ -62,7 +62,8 @@ std::set<std::string> error_codes_in_sources() {
     if (name.size() < 4 || name.substr(name.size() - 4) != ".cpp")
       continue;
     auto text = read_file(dir + "/" + name);
-    for (std::sregex_iterator it{text.begin(), text.end(), code}, end; it != end; ++it)
+    for (std::sregex_iterator it{text.begin(), text.end(), code}, end;
+         it != end; ++it)
       out.insert((*it)[2]);
   }
   ::closedir(d);
@@ -71,15 +72,16 @@ std::set<std::string> error_codes_in_sources() {
 
 } // namespace
 
-TEST_CASE("OpenAPI: every route of the route table is described and every described route "
+TEST_CASE("OpenAPI: every route of the route table is described and every "
+          "described route "
           "exists") {
   auto yaml = read_file(source_dir() + "/docs/openapi.yaml");
   REQUIRE(yaml.find("\nopenapi: 3.1") != std::string::npos);
   auto described = described_routes(yaml);
   std::set<std::string> served;
   for (auto& r : api_routes().routes())
-    served.insert(lower(std::string{boost::beast::http::to_string(r.method)}) + " "
-                  + r.pattern);
+    served.insert(lower(std::string{boost::beast::http::to_string(r.method)})
+                  + " " + r.pattern);
   REQUIRE(served.size() >= 10);
   for (auto& r : served) {
     INFO("served but not described: " << r);
@@ -91,7 +93,8 @@ TEST_CASE("OpenAPI: every route of the route table is described and every descri
   }
 }
 
-TEST_CASE("OpenAPI: every error code the daemon returns is listed, with its status") {
+TEST_CASE(
+  "OpenAPI: every error code the daemon returns is listed, with its status") {
   auto yaml = read_file(source_dir() + "/docs/openapi.yaml");
   auto at = yaml.find("    ErrorCode:");
   REQUIRE(at != std::string::npos);
@@ -105,8 +108,9 @@ TEST_CASE("OpenAPI: every error code the daemon returns is listed, with its stat
   }
 }
 
-TEST_CASE("OpenAPI: /metrics describes every metric family the daemon serves, and no "
-          "other") {
+TEST_CASE(
+  "OpenAPI: /metrics describes every metric family the daemon serves, and no "
+  "other") {
   temp_dir dir;
   started_daemon d{dir, dir.file("state")};
   api_client api{d.url(), ""};
@@ -125,7 +129,9 @@ TEST_CASE("OpenAPI: /metrics describes every metric family the daemon serves, an
   auto described_text = yaml.substr(at, yaml.find("\n  /", at + 1) - at);
   static const std::regex family{R"(\binvjudge_[a-z_]+)"};
   std::set<std::string> described;
-  for (std::sregex_iterator it{described_text.begin(), described_text.end(), family}, end;
+  for (std::sregex_iterator
+         it{described_text.begin(), described_text.end(), family},
+       end;
        it != end; ++it)
     described.insert((*it)[0]);
   for (auto& f : served) {

@@ -3,12 +3,11 @@
 // is made again, the verdicts equal an uninterrupted run's and the audit
 // verifies. And two runs at once share one judge: both progress, both
 // audits verify; and a run of ten is not starved by a huge one.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
 #include <csignal>
 #include <thread>
 
+#include <catch2/catch.hpp>
 #include <rapidjson/document.h>
 
 #include "tests/daemon/daemon_support.hpp"
@@ -32,7 +31,8 @@ std::string pairs_text(const std::string& prefix = "p", int n = pair_count) {
 
 std::string config_for(const fake_api& fake) {
   return R"({"judges":[{"name":"fake","type":"openai","model":"judge-model",)"
-         R"("base_url":")" + fake.base_url()
+         R"("base_url":")"
+         + fake.base_url()
          + R"(","temperature":0,"timeout_ms":60000,"max_in_flight":4,)"
            R"("max_attempts":1}],"votes":1})";
 }
@@ -60,7 +60,8 @@ bool wait_for_requests(fake_api& fake, std::uint64_t n) {
 /// The verdict lines of a run without their seq, sorted.
 std::vector<std::string> verdicts_of(api_client& api, const std::string& id) {
   std::vector<std::string> out;
-  for (auto& line : lines_of(api.request("GET", "/v1/runs/" + id + "/verdicts").body)) {
+  for (auto& line :
+       lines_of(api.request("GET", "/v1/runs/" + id + "/verdicts").body)) {
     auto comma = line.find(',');
     out.push_back("{" + line.substr(comma + 1));
   }
@@ -78,7 +79,8 @@ std::size_t count(const std::string& text, const std::string& what) {
 
 } // namespace
 
-TEST_CASE("daemon: kill -9 mid-run, restart: the run completes, no committed call repeated") {
+TEST_CASE("daemon: kill -9 mid-run, restart: the run completes, no committed "
+          "call repeated") {
   fake_api fake(slow_judge());
   temp_dir dir;
   auto state = dir.file("state");
@@ -86,12 +88,16 @@ TEST_CASE("daemon: kill -9 mid-run, restart: the run completes, no committed cal
   {
     started_daemon d{dir, state, {}, "first"};
     api_client api{d.url(), ""};
-    auto created = api.request("POST", "/v1/runs", "{\"config\":" + config_for(fake) + "}",
-                               "application/json");
+    auto created =
+      api.request("POST", "/v1/runs", "{\"config\":" + config_for(fake) + "}",
+                  "application/json");
     REQUIRE(created.status == 201);
     id = field(created.body, "id");
-    REQUIRE(api.request("POST", "/v1/runs/" + id + "/pairs", pairs_text(),
-                        "application/x-ndjson").status == 200);
+    REQUIRE(api
+              .request("POST", "/v1/runs/" + id + "/pairs", pairs_text(),
+                       "application/x-ndjson")
+              .status
+            == 200);
     REQUIRE(api.request("POST", "/v1/runs/" + id + "/close").status == 200);
     REQUIRE(wait_for_requests(fake, pair_count / 3));
     d.process().signal(SIGKILL);
@@ -122,15 +128,17 @@ TEST_CASE("daemon: kill -9 mid-run, restart: the run completes, no committed cal
   // The same pairs through the driver, uninterrupted: the same lines.
   write_file(dir.file("pairs.jsonl"), pairs_text());
   write_file(dir.file("c.json"), config_for(fake));
-  auto u = invjudge(dir, "run --pairs pairs.jsonl --config c.json --audit u.jsonl "
-                         "--out u.out --no-progress");
+  auto u =
+    invjudge(dir, "run --pairs pairs.jsonl --config c.json --audit u.jsonl "
+                  "--out u.out --no-progress");
   REQUIRE(u.exit_code == 0);
   auto driver = lines_of(read_file(dir.file("u.out")));
   std::sort(driver.begin(), driver.end());
   CHECK(verdicts_of(api, id) == driver);
 }
 
-TEST_CASE("daemon: SIGTERM mid-run exits 0, and the next start finishes the run") {
+TEST_CASE(
+  "daemon: SIGTERM mid-run exits 0, and the next start finishes the run") {
   fake_api fake(slow_judge());
   temp_dir dir;
   auto state = dir.file("state");
@@ -138,21 +146,26 @@ TEST_CASE("daemon: SIGTERM mid-run exits 0, and the next start finishes the run"
   {
     started_daemon d{dir, state, {}, "first"};
     api_client api{d.url(), ""};
-    auto created = api.request("POST", "/v1/runs", "{\"config\":" + config_for(fake) + "}",
-                               "application/json");
+    auto created =
+      api.request("POST", "/v1/runs", "{\"config\":" + config_for(fake) + "}",
+                  "application/json");
     REQUIRE(created.status == 201);
     id = field(created.body, "id");
-    REQUIRE(api.request("POST", "/v1/runs/" + id + "/pairs", pairs_text(),
-                        "application/x-ndjson").status == 200);
+    REQUIRE(api
+              .request("POST", "/v1/runs/" + id + "/pairs", pairs_text(),
+                       "application/x-ndjson")
+              .status
+            == 200);
     REQUIRE(api.request("POST", "/v1/runs/" + id + "/close").status == 200);
     REQUIRE(wait_for_requests(fake, pair_count / 3));
     d.process().signal(SIGTERM);
     CHECK(d.process().wait() == 0);
-    CHECK(d.log().find("unfinished runs resume at the next start") != std::string::npos);
+    CHECK(d.log().find("unfinished runs resume at the next start")
+          != std::string::npos);
   }
   auto at_stop = fake.server().requests();
-  auto committed =
-    count(read_file(state + "/runs/" + id + "/audit.jsonl"), "\"type\":\"verdict\"");
+  auto committed = count(read_file(state + "/runs/" + id + "/audit.jsonl"),
+                         "\"type\":\"verdict\"");
   started_daemon again{dir, state, {}, "second"};
   api_client api{again.url(), ""};
   CHECK(field(wait_until_ended(api, id), "state") == "done");
@@ -166,26 +179,32 @@ TEST_CASE("daemon: SIGTERM mid-run exits 0, and the next start finishes the run"
   CHECK(fake.server().requests() == pair_count + (at_stop - committed));
 }
 
-TEST_CASE("daemon: two runs at once share one judge, both progress, both audits verify") {
+TEST_CASE("daemon: two runs at once share one judge, both progress, both "
+          "audits verify") {
   fake_api fake(slow_judge());
   temp_dir dir;
   started_daemon d{dir, dir.file("state")};
   api_client api{d.url(), ""};
   std::vector<std::string> ids;
   for (auto prefix : {"a", "b"}) {
-    auto created = api.request("POST", "/v1/runs", "{\"config\":" + config_for(fake) + "}",
-                               "application/json");
+    auto created =
+      api.request("POST", "/v1/runs", "{\"config\":" + config_for(fake) + "}",
+                  "application/json");
     REQUIRE(created.status == 201);
     ids.push_back(field(created.body, "id"));
-    REQUIRE(api.request("POST", "/v1/runs/" + ids.back() + "/pairs", pairs_text(prefix),
-                        "application/x-ndjson").status == 200);
+    REQUIRE(api
+              .request("POST", "/v1/runs/" + ids.back() + "/pairs",
+                       pairs_text(prefix), "application/x-ndjson")
+              .status
+            == 200);
   }
   for (auto& id : ids)
     REQUIRE(api.request("POST", "/v1/runs/" + id + "/close").status == 200);
   for (auto& id : ids) {
     auto ended = wait_until_ended(api, id);
     CHECK(field(ended, "state") == "done");
-    write_file(dir.file(id + ".jsonl"), api.request("GET", "/v1/runs/" + id + "/audit").body);
+    write_file(dir.file(id + ".jsonl"),
+               api.request("GET", "/v1/runs/" + id + "/audit").body);
     CHECK(invjudge(dir, "audit verify " + id + ".jsonl").exit_code == 0);
     CHECK(verdicts_of(api, id).size() == pair_count + 6);
   }
@@ -194,34 +213,44 @@ TEST_CASE("daemon: two runs at once share one judge, both progress, both audits 
   CHECK(fake.server().requests() == 2 * pair_count);
 }
 
-TEST_CASE("daemon: a run of ten is not starved by a huge run on the same judge") {
+TEST_CASE(
+  "daemon: a run of ten is not starved by a huge run on the same judge") {
   auto options = slow_judge();
-  options.record_requests = true; // to find the tiny run's calls among the huge run's
+  options.record_requests =
+    true; // to find the tiny run's calls among the huge run's
   fake_api fake(options);
   temp_dir dir;
   started_daemon d{dir, dir.file("state")};
   api_client api{d.url(), ""};
   auto create = [&] {
-    auto created = api.request("POST", "/v1/runs", "{\"config\":" + config_for(fake) + "}",
-                               "application/json");
+    auto created =
+      api.request("POST", "/v1/runs", "{\"config\":" + config_for(fake) + "}",
+                  "application/json");
     REQUIRE(created.status == 201);
     return field(created.body, "id");
   };
   // 3,000 pairs at 4 calls in flight of 15 ms: ten seconds or more alone.
   constexpr int huge_pairs = 3000;
   auto huge = create();
-  REQUIRE(api.request("POST", "/v1/runs/" + huge + "/pairs", pairs_text("h", huge_pairs),
-                      "application/x-ndjson").status == 200);
+  REQUIRE(api
+            .request("POST", "/v1/runs/" + huge + "/pairs",
+                     pairs_text("h", huge_pairs), "application/x-ndjson")
+            .status
+          == 200);
   REQUIRE(api.request("POST", "/v1/runs/" + huge + "/close").status == 200);
   REQUIRE(wait_for_requests(fake, 40)); // the huge run holds the judge
   auto tiny = create();
   // Answers no pair of the huge run has, so that its calls can be found.
   std::string tiny_pairs;
   for (int i = 0; i < 10; ++i)
-    tiny_pairs += R"({"id":"t)" + std::to_string(i) + R"(","a":"77777)" + std::to_string(i)
-                  + R"(","b":"77777)" + std::to_string(i) + "\"}\n";
-  REQUIRE(api.request("POST", "/v1/runs/" + tiny + "/pairs", tiny_pairs,
-                      "application/x-ndjson").status == 200);
+    tiny_pairs += R"({"id":"t)" + std::to_string(i) + R"(","a":"77777)"
+                  + std::to_string(i) + R"(","b":"77777)" + std::to_string(i)
+                  + "\"}\n";
+  REQUIRE(api
+            .request("POST", "/v1/runs/" + tiny + "/pairs", tiny_pairs,
+                     "application/x-ndjson")
+            .status
+          == 200);
   REQUIRE(api.request("POST", "/v1/runs/" + tiny + "/close").status == 200);
   auto before = fake.server().requests();
   auto tiny_end = wait_until_ended(api, tiny);

@@ -5,8 +5,6 @@
 // 404. And no request holds a thread for a run: one no actor answers within
 // reply_timeout_ms is 503 busy (a close waiting behind an upload under way).
 // GET /v1/runs pages with ?limit=&after=; a bad value is a 400 naming it.
-#include <catch2/catch.hpp>
-
 #include <chrono>
 #include <csignal>
 #include <thread>
@@ -14,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <rapidjson/document.h>
 #include <sqlite3.h>
 
@@ -29,7 +28,10 @@ std::string finished_run(api_client& api, const std::string& pairs) {
   auto created = api.request("POST", "/v1/runs", "{}", "application/json");
   REQUIRE(created.status == 201);
   auto id = field(created.body, "id");
-  REQUIRE(api.request("POST", "/v1/runs/" + id + "/pairs", pairs, "application/x-ndjson").status
+  REQUIRE(api
+            .request("POST", "/v1/runs/" + id + "/pairs", pairs,
+                     "application/x-ndjson")
+            .status
           == 200);
   REQUIRE(api.request("POST", "/v1/runs/" + id + "/close").status == 200);
   REQUIRE(field(wait_until_ended(api, id), "state") == "done");
@@ -64,17 +66,21 @@ void check_gone(api_client& api, const std::string& id) {
     CHECK(r.body.find(id) != std::string::npos);
   }
   auto up = api.request("POST", "/v1/runs/" + id + "/pairs",
-                        "{\"id\":\"x\",\"a\":\"1\",\"b\":\"1\"}\n", "application/x-ndjson");
+                        "{\"id\":\"x\",\"a\":\"1\",\"b\":\"1\"}\n",
+                        "application/x-ndjson");
   CHECK(up.status == 410);
 }
 
 } // namespace
 
-TEST_CASE("daemon retention: only the last N finished runs are kept, the others' files and "
-          "rows go, they answer 410 naming their id, with a log line and a metric") {
+TEST_CASE(
+  "daemon retention: only the last N finished runs are kept, the others' files "
+  "and "
+  "rows go, they answer 410 naming their id, with a log line and a metric") {
   temp_dir dir;
   write_file(dir.file("serve.json"), R"({"retention": {"runs": 2}})");
-  started_daemon d{dir, dir.file("state"), {"--config", dir.file("serve.json")}};
+  started_daemon d{
+    dir, dir.file("state"), {"--config", dir.file("serve.json")}};
   api_client api{d.url(), ""};
   auto pairs = invjudge(dir, "gen-pairs 5").out;
   std::vector<std::string> ids;
@@ -83,15 +89,19 @@ TEST_CASE("daemon retention: only the last N finished runs are kept, the others'
   // The retention looks soon after each end; a pass is counted once its
   // rows and files are gone.
   CHECK(eventually([&] {
-    return metric(api.request("GET", "/metrics").body, "invjudge_runs_removed_total") == 2;
+    return metric(api.request("GET", "/metrics").body,
+                  "invjudge_runs_removed_total")
+           == 2;
   }));
   for (int i = 0; i < 2; ++i) {
     check_gone(api, ids[i]);
     CHECK_FALSE(exists(dir.file("state/runs/" + ids[i])));
   }
   for (int i = 2; i < 4; ++i) {
-    CHECK(field(api.request("GET", "/v1/runs/" + ids[i]).body, "state") == "done");
-    CHECK(api.request("GET", "/v1/runs/" + ids[i] + "/audit").body.find("\"run_end\"")
+    CHECK(field(api.request("GET", "/v1/runs/" + ids[i]).body, "state")
+          == "done");
+    CHECK(api.request("GET", "/v1/runs/" + ids[i] + "/audit")
+            .body.find("\"run_end\"")
           != std::string::npos);
     CHECK(exists(dir.file("state/runs/" + ids[i] + "/audit.jsonl")));
   }
@@ -104,11 +114,13 @@ TEST_CASE("daemon retention: only the last N finished runs are kept, the others'
   CHECK(metric(m, "invjudge_runs_removed_total") == 2);
   CHECK(metric(m, "invjudge_runs{state=\"done\"}") == 2);
   CHECK(metric(m, "invjudge_run_counts{count=\"pairs\"}") == 10);
-  CHECK(eventually([&] { return d.log().find("retention: removed") != std::string::npos; }));
+  CHECK(eventually(
+    [&] { return d.log().find("retention: removed") != std::string::npos; }));
   CHECK(d.log().find(ids[0]) != std::string::npos);
 }
 
-TEST_CASE("daemon retention: a run is removed N days after its end, also after a restart, and "
+TEST_CASE("daemon retention: a run is removed N days after its end, also after "
+          "a restart, and "
           "the sums in /metrics lose it") {
   temp_dir dir;
   auto state = dir.file("state");
@@ -125,38 +137,48 @@ TEST_CASE("daemon retention: a run is removed N days after its end, also after a
   // The older run ended three days ago.
   sqlite3* db = nullptr;
   REQUIRE(sqlite3_open((state + "/state.sqlite").c_str(), &db) == SQLITE_OK);
-  auto sql = "UPDATE runs SET finished_ms = finished_ms - 3 * 86400000 WHERE id = '" + old_id + "'";
+  auto sql =
+    "UPDATE runs SET finished_ms = finished_ms - 3 * 86400000 WHERE id = '"
+    + old_id + "'";
   CHECK(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
   sqlite3_close(db);
   write_file(dir.file("serve.json"), R"({"retention": {"days": 1}})");
   started_daemon d{dir, state, {"--config", dir.file("serve.json")}, "serve-2"};
   api_client api{d.url(), ""};
   CHECK(eventually([&] {
-    return metric(api.request("GET", "/metrics").body, "invjudge_runs_removed_total") == 1;
+    return metric(api.request("GET", "/metrics").body,
+                  "invjudge_runs_removed_total")
+           == 1;
   }));
   check_gone(api, old_id);
   CHECK_FALSE(exists(state + "/runs/" + old_id));
-  CHECK(eventually([&] { return d.log().find("retention: removed 1 finished run(s), " + old_id)
-                                  != std::string::npos; }));
-  CHECK(field(api.request("GET", "/v1/runs/" + new_id).body, "state") == "done");
+  CHECK(eventually([&] {
+    return d.log().find("retention: removed 1 finished run(s), " + old_id)
+           != std::string::npos;
+  }));
+  CHECK(field(api.request("GET", "/v1/runs/" + new_id).body, "state")
+        == "done");
   auto m = api.request("GET", "/metrics").body;
   CHECK(metric(m, "invjudge_runs{state=\"done\"}") == 1);
   CHECK(metric(m, "invjudge_run_counts{count=\"pairs\"}") == 5);
 }
 
-TEST_CASE("daemon: GET /v1/runs pages with limit and after, oldest first, each run once, a "
+TEST_CASE("daemon: GET /v1/runs pages with limit and after, oldest first, each "
+          "run once, a "
           "bad limit or cursor is 400 naming it") {
   temp_dir dir;
   started_daemon d{dir, dir.file("state")};
   api_client api{d.url(), ""};
   std::vector<std::string> ids;
   for (int i = 0; i < 5; ++i)
-    ids.push_back(field(api.request("POST", "/v1/runs", "{}", "application/json").body, "id"));
+    ids.push_back(field(
+      api.request("POST", "/v1/runs", "{}", "application/json").body, "id"));
   std::vector<std::string> listed;
   std::string after;
   int pages = 0;
   for (; pages < 10; ++pages) {
-    auto r = api.request("GET", "/v1/runs?limit=2" + (after.empty() ? "" : "&after=" + after));
+    auto r = api.request("GET", "/v1/runs?limit=2"
+                                  + (after.empty() ? "" : "&after=" + after));
     INFO(r.body);
     REQUIRE(r.status == 200);
     rapidjson::Document page;
@@ -189,11 +211,13 @@ TEST_CASE("daemon: GET /v1/runs pages with limit and after, oldest first, each r
     CHECK(api.request("DELETE", "/v1/runs/" + id).status == 200);
 }
 
-TEST_CASE("daemon: a request no run answers within reply_timeout_ms is 503 busy, holding no "
+TEST_CASE("daemon: a request no run answers within reply_timeout_ms is 503 "
+          "busy, holding no "
           "thread: a close behind an upload under way") {
   temp_dir dir;
   write_file(dir.file("serve.json"), R"({"reply_timeout_ms": 300})");
-  started_daemon d{dir, dir.file("state"), {"--config", dir.file("serve.json")}};
+  started_daemon d{
+    dir, dir.file("state"), {"--config", dir.file("serve.json")}};
   api_client api{d.url(), ""};
   // An upload that has sent its headers and one line, and holds the run's
   // input while the rest of its body is on its way. A close that reaches
@@ -209,10 +233,12 @@ TEST_CASE("daemon: a request no run answers within reply_timeout_ms is 503 busy,
     id = field(created.body, "id");
     fd = connect_to(d.port());
     REQUIRE(fd >= 0);
-    REQUIRE(send_all(fd, "POST /v1/runs/" + id + "/pairs HTTP/1.1\r\nHost: x\r\n"
-                           "Connection: close\r\nContent-Type: application/x-ndjson\r\n"
-                           "Content-Length: "
-                           + std::to_string(line.size() + rest.size()) + "\r\n\r\n" + line));
+    REQUIRE(send_all(
+      fd, "POST /v1/runs/" + id
+            + "/pairs HTTP/1.1\r\nHost: x\r\n"
+              "Connection: close\r\nContent-Type: application/x-ndjson\r\n"
+              "Content-Length: "
+            + std::to_string(line.size() + rest.size()) + "\r\n\r\n" + line));
     std::this_thread::sleep_for(std::chrono::milliseconds(50 << attempt));
     // The upload holds the input once its run has lent it; a close waits
     // for it, and gets 503 at the deadline — the server answered other

@@ -4,12 +4,11 @@
 // every call of each goes to its own server with its own settings, and
 // their audits say so (the manifest's judge is the run's configuration, each
 // judge_call names that worker). Fake servers of tests/http on 127.0.0.1.
-#include <catch2/catch.hpp>
-
 #include <functional>
 #include <map>
 #include <set>
 
+#include <catch2/catch.hpp>
 #include <rapidjson/document.h>
 
 #include "core/session/run_tag.hpp"
@@ -29,16 +28,18 @@ constexpr int pair_count = 6;
 std::string marked_pairs(const std::string& mark) {
   std::string out;
   for (int i = 0; i < pair_count; ++i)
-    out += R"({"id":"p)" + std::to_string(i) + R"(","a":")" + mark + "-" + std::to_string(i)
-           + R"(","b":")" + mark + "-" + std::to_string(i) + "\"}\n";
+    out += R"({"id":"p)" + std::to_string(i) + R"(","a":")" + mark + "-"
+           + std::to_string(i) + R"(","b":")" + mark + "-" + std::to_string(i)
+           + "\"}\n";
   return out;
 }
 
 /// A judge at `url` with `extra` fields (",\"seed\":7", ...).
 std::string judge(const std::string& url, const std::string& extra) {
-  return R"({"name":"route","type":"openai","model":"judge-model","base_url":")" + url
-         + R"(","temperature":0,"timeout_ms":30000,"max_in_flight":2,"max_attempts":1)" + extra
-         + "}";
+  return R"({"name":"route","type":"openai","model":"judge-model","base_url":")"
+         + url
+         + R"(","temperature":0,"timeout_ms":30000,"max_in_flight":2,"max_attempts":1)"
+         + extra + "}";
 }
 
 std::vector<rapidjson::Document> records(const std::string& audit) {
@@ -54,7 +55,7 @@ std::vector<rapidjson::Document> records(const std::string& audit) {
 
 struct run_seen {
   std::string id;
-  std::string worker;              // the manifest's judge
+  std::string worker;               // the manifest's judge
   std::vector<std::string> workers; // each judge_call's
   rapidjson::Document manifest_judge;
   std::vector<rapidjson::Document> calls;
@@ -67,16 +68,19 @@ std::pair<run_seen, run_seen> two_runs(api_client& api, const std::string& a,
   std::string ids[2];
   const std::string* judges[2] = {&a, &b};
   for (int k = 0; k < 2; ++k) {
-    auto created = api.request("POST", "/v1/runs",
-                               R"({"config":{"judges":[)" + *judges[k] + R"(],"votes":1}})",
-                               "application/json");
+    auto created =
+      api.request("POST", "/v1/runs",
+                  R"({"config":{"judges":[)" + *judges[k] + R"(],"votes":1}})",
+                  "application/json");
     INFO(created.body);
     REQUIRE(created.status == 201);
     ids[k] = field(created.body, "id");
   }
   for (int k = 0; k < 2; ++k)
-    REQUIRE(api.request("POST", "/v1/runs/" + ids[k] + "/pairs",
-                        marked_pairs(k == 0 ? "runA" : "runB"), "application/x-ndjson")
+    REQUIRE(api
+              .request("POST", "/v1/runs/" + ids[k] + "/pairs",
+                       marked_pairs(k == 0 ? "runA" : "runB"),
+                       "application/x-ndjson")
               .status
             == 200);
   for (int k = 0; k < 2; ++k)
@@ -87,11 +91,13 @@ std::pair<run_seen, run_seen> two_runs(api_client& api, const std::string& a,
     INFO(end);
     CHECK(field(end, "state") == "done");
     seen[k].id = ids[k];
-    for (auto& d : records(api.request("GET", "/v1/runs/" + ids[k] + "/audit").body)) {
+    for (auto& d :
+         records(api.request("GET", "/v1/runs/" + ids[k] + "/audit").body)) {
       std::string type = d["type"].GetString();
       if (type == "manifest") {
         REQUIRE(d["judges"].Size() == 1);
-        seen[k].manifest_judge.CopyFrom(d["judges"][0], seen[k].manifest_judge.GetAllocator());
+        seen[k].manifest_judge.CopyFrom(d["judges"][0],
+                                        seen[k].manifest_judge.GetAllocator());
         seen[k].worker = d["judges"][0]["worker_id"].GetString();
       } else if (type == "judge_call") {
         seen[k].workers.push_back(d["worker"].GetString());
@@ -107,7 +113,8 @@ std::pair<run_seen, run_seen> two_runs(api_client& api, const std::string& a,
 }
 
 /// The bodies `fake` received for run `mark` ("runA", "runB").
-std::vector<rapidjson::Document> bodies_for(const fake_api& fake, const std::string& mark) {
+std::vector<rapidjson::Document> bodies_for(const fake_api& fake,
+                                            const std::string& mark) {
   std::vector<rapidjson::Document> out;
   for (auto& b : fake.bodies())
     if (b.find(mark + "-") != std::string::npos) {
@@ -127,21 +134,26 @@ fake_api_options chat_options() {
 
 } // namespace
 
-TEST_CASE("daemon routing: runs that differ in one call setting each get their own worker, "
-          "their calls go to their own server with their own settings, their audits say so") {
+TEST_CASE("daemon routing: runs that differ in one call setting each get their "
+          "own worker, "
+          "their calls go to their own server with their own settings, their "
+          "audits say so") {
   temp_dir dir;
   started_daemon d{dir, dir.file("state")};
   api_client api{d.url(), ""};
 
   SECTION("endpoint") {
     fake_api one{chat_options()}, two{chat_options()};
-    auto [a, b] = two_runs(api, judge(one.base_url() + "/v1", ""), judge(two.base_url() + "/v1", ""));
+    auto [a, b] = two_runs(api, judge(one.base_url() + "/v1", ""),
+                           judge(two.base_url() + "/v1", ""));
     CHECK(bodies_for(one, "runA").size() == pair_count);
     CHECK(bodies_for(one, "runB").empty());
     CHECK(bodies_for(two, "runB").size() == pair_count);
     CHECK(bodies_for(two, "runA").empty());
-    CHECK(std::string{a.manifest_judge["base_url"].GetString()} == one.base_url() + "/v1");
-    CHECK(std::string{b.manifest_judge["base_url"].GetString()} == two.base_url() + "/v1");
+    CHECK(std::string{a.manifest_judge["base_url"].GetString()}
+          == one.base_url() + "/v1");
+    CHECK(std::string{b.manifest_judge["base_url"].GetString()}
+          == two.base_url() + "/v1");
     for (auto& c : b.calls)
       CHECK(std::string{c["adapter_id"].GetString()}.find(two.base_url())
             != std::string::npos);
@@ -166,7 +178,8 @@ TEST_CASE("daemon routing: runs that differ in one call setting each get their o
   SECTION("logprobs") {
     fake_api fake{chat_options()};
     auto url = fake.base_url() + "/v1";
-    auto [a, b] = two_runs(api, judge(url, ""), judge(url, R"(,"logprobs":true)"));
+    auto [a, b] =
+      two_runs(api, judge(url, ""), judge(url, R"(,"logprobs":true)"));
     for (auto& body : bodies_for(fake, "runA"))
       CHECK_FALSE(body.HasMember("logprobs"));
     for (auto& body : bodies_for(fake, "runB"))
@@ -181,7 +194,8 @@ TEST_CASE("daemon routing: runs that differ in one call setting each get their o
   SECTION("constraint") {
     fake_api fake{chat_options()};
     auto url = fake.base_url() + "/v1";
-    auto [a, b] = two_runs(api, judge(url, ""), judge(url, R"(,"constrain":"json")"));
+    auto [a, b] =
+      two_runs(api, judge(url, ""), judge(url, R"(,"constrain":"json")"));
     for (auto& body : bodies_for(fake, "runA"))
       CHECK_FALSE(body.HasMember("response_format"));
     auto sent_b = bodies_for(fake, "runB");
@@ -194,7 +208,8 @@ TEST_CASE("daemon routing: runs that differ in one call setting each get their o
   SECTION("max tokens") {
     fake_api fake{chat_options()};
     auto url = fake.base_url() + "/v1";
-    auto [a, b] = two_runs(api, judge(url, ""), judge(url, R"(,"max_tokens":64)"));
+    auto [a, b] =
+      two_runs(api, judge(url, ""), judge(url, R"(,"max_tokens":64)"));
     for (auto& body : bodies_for(fake, "runA"))
       CHECK(body["max_tokens"].GetUint() == 256);
     auto sent_b = bodies_for(fake, "runB");
@@ -212,19 +227,26 @@ TEST_CASE("daemon routing: runs that differ in one call setting each get their o
     bo.kind = api_kind::openai;
     fake_batches batches{bo};
     fake_server both{[&](const fake_request& req, const request_context&) {
-      return std::string{req.target()}.rfind("/v1/chat/", 0) == 0 ? chat.respond(req)
-                                                                 : batches.respond(req);
+      return std::string{req.target()}.rfind("/v1/chat/", 0) == 0
+               ? chat.respond(req)
+               : batches.respond(req);
     }};
     auto url = both.base_url() + "/v1";
     auto [a, b] = two_runs(
       api, judge(url, ""),
-      judge(url, R"(,"batch":{"enabled":true,"max_requests":16,"max_wait_ms":50,"poll_ms":20})"));
+      judge(
+        url,
+        R"(,"batch":{"enabled":true,"max_requests":16,"max_wait_ms":50,"poll_ms":20})"));
     CHECK(bodies_for(chat, "runA").size() == pair_count);
     CHECK(bodies_for(chat, "runB").empty()); // never synchronously
     CHECK(batches.batches_created() >= 1);
     for (int i = 0; i < pair_count; ++i) {
-      CHECK(batches.times_sent(run_tag_of(b.id) + "-p" + std::to_string(i + 1) + "-v0") == 1);
-      CHECK(batches.times_sent(run_tag_of(a.id) + "-p" + std::to_string(i + 1) + "-v0") == 0);
+      CHECK(batches.times_sent(run_tag_of(b.id) + "-p" + std::to_string(i + 1)
+                               + "-v0")
+            == 1);
+      CHECK(batches.times_sent(run_tag_of(a.id) + "-p" + std::to_string(i + 1)
+                               + "-v0")
+            == 0);
     }
     CHECK(batches.violations().empty());
     for (auto& c : a.calls)

@@ -5,7 +5,6 @@
 // tolerance (memory is not exact; a file or a run's state per run would
 // be 100 files or tens of MiB).
 #include <catch2/catch.hpp>
-
 #include <rapidjson/document.h>
 
 #include "tests/daemon/daemon_support.hpp"
@@ -14,8 +13,9 @@
 using namespace ij;
 using namespace ij::test;
 
-TEST_CASE("daemon soak: 200 runs from four clients at once leave memory and open files "
-          "flat") {
+TEST_CASE(
+  "daemon soak: 200 runs from four clients at once leave memory and open files "
+  "flat") {
   temp_dir dir;
   started_daemon d{dir, dir.file("state")};
   api_client api{d.url(), ""};
@@ -43,15 +43,16 @@ TEST_CASE("daemon soak: 200 runs from four clients at once leave memory and open
   REQUIRE(at100);
   REQUIRE(at200);
   INFO("after run 100: " << at100->rss_mib << " MiB, " << at100->open_files
-                         << " files; after run 200: " << at200->rss_mib << " MiB, "
-                         << at200->open_files << " files");
+                         << " files; after run 200: " << at200->rss_mib
+                         << " MiB, " << at200->open_files << " files");
   CHECK(at200->open_files - at100->open_files <= 2);
 #if defined(__SANITIZE_ADDRESS__)
   // AddressSanitizer's allocator keeps freed memory in its quarantine (up
   // to 256 MiB) and malloc_trim does not reach it: its RSS grows whatever
   // the daemon keeps. Files and actors are still checked, and LeakSanitizer
   // checks what the daemon keeps at exit.
-  WARN("RSS not compared under AddressSanitizer (its quarantine holds freed memory)");
+  WARN("RSS not compared under AddressSanitizer (its quarantine holds freed "
+       "memory)");
 #else
   CHECK(at200->rss_mib - at100->rss_mib <= 8.0);
 #endif
@@ -66,6 +67,7 @@ TEST_CASE("daemon soak: 200 runs from four clients at once leave memory and open
   CHECK(runs["runs"].Size() == 200);
   auto first = std::string{runs["runs"][0]["id"].GetString()};
   CHECK(field(api.request("GET", "/v1/runs/" + first).body, "state") == "done");
-  CHECK(api.request("GET", "/v1/runs/" + first + "/audit").body.find("\"run_end\"")
-        != std::string::npos);
+  CHECK(
+    api.request("GET", "/v1/runs/" + first + "/audit").body.find("\"run_end\"")
+    != std::string::npos);
 }

@@ -4,8 +4,6 @@
 // made absolute; a rejected line is recorded, never stored whole; a failed
 // run keeps its counts; decided pairs exclude faults and so do votes cast;
 // the run's final hash is the audit's.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
 #include <chrono>
 #include <csignal>
@@ -15,6 +13,7 @@
 
 #include <sys/stat.h>
 
+#include <catch2/catch.hpp>
 #include <rapidjson/document.h>
 
 #include "tests/daemon/daemon_support.hpp"
@@ -121,14 +120,16 @@ fake_api_options slow_judge() {
 
 std::string config_for(const fake_api& fake) {
   return R"({"judges":[{"name":"fake","type":"openai","model":"judge-model",)"
-         R"("base_url":")" + fake.base_url()
+         R"("base_url":")"
+         + fake.base_url()
          + R"(","temperature":0,"timeout_ms":60000,"max_in_flight":4,)"
            R"("max_attempts":1}],"votes":1})";
 }
 
 } // namespace
 
-TEST_CASE("daemon state: a second serve on the same state exits 3 naming the first's pid") {
+TEST_CASE("daemon state: a second serve on the same state exits 3 naming the "
+          "first's pid") {
   fake_api fake(slow_judge());
   temp_dir dir;
   auto state = dir.file("state");
@@ -138,8 +139,11 @@ TEST_CASE("daemon state: a second serve on the same state exits 3 naming the fir
     started_daemon first{dir, state, {}, "first"};
     api_client api{first.url(), ""};
     id = create_run(api, config_for(fake));
-    REQUIRE(api.request("POST", "/v1/runs/" + id + "/pairs", numbered_pairs("p", pairs),
-                        "application/x-ndjson").status == 200);
+    REQUIRE(api
+              .request("POST", "/v1/runs/" + id + "/pairs",
+                       numbered_pairs("p", pairs), "application/x-ndjson")
+              .status
+            == 200);
     REQUIRE(api.request("POST", "/v1/runs/" + id + "/close").status == 200);
 
     auto second = try_serve(dir, {"--state", state}, "second");
@@ -149,7 +153,8 @@ TEST_CASE("daemon state: a second serve on the same state exits 3 naming the fir
           != std::string::npos);
     CHECK(second.err.find("in use") != std::string::npos);
     // The first daemon's run lives on and finishes.
-    CHECK(field(api.request("GET", "/v1/runs/" + id).body, "state") != "failed");
+    CHECK(field(api.request("GET", "/v1/runs/" + id).body, "state")
+          != "failed");
     auto ended = wait_until_ended(api, id);
     CHECK(field(ended, "state") == "done");
     CHECK(count_of(ended, "verdicts") == pairs);
@@ -164,15 +169,18 @@ TEST_CASE("daemon state: a second serve on the same state exits 3 naming the fir
   CHECK(field(row, "error").empty());
 }
 
-TEST_CASE("daemon state: an empty --state exits 3, a relative one is made absolute") {
+TEST_CASE(
+  "daemon state: an empty --state exits 3, a relative one is made absolute") {
   temp_dir dir;
   auto empty = try_serve(dir, {"--state", ""}, "empty");
   CHECK(empty.exit_code == 3);
-  CHECK(empty.err.find("--state: the state directory is empty") != std::string::npos);
+  CHECK(empty.err.find("--state: the state directory is empty")
+        != std::string::npos);
   auto root = try_serve(dir, {"--state", "/"}, "root");
   CHECK(root.exit_code == 3);
 
-  auto relative = try_serve(dir, {"--state", "rel/./state"}, "relative", dir.path());
+  auto relative =
+    try_serve(dir, {"--state", "rel/./state"}, "relative", dir.path());
   INFO(relative.err);
   CHECK(relative.exit_code == -1); // it listened
   CHECK(relative.err.find("state directory " + dir.path() + "/rel/state\n")
@@ -182,30 +190,34 @@ TEST_CASE("daemon state: an empty --state exits 3, a relative one is made absolu
   CHECK(::stat(dir.file("rel/state/lock").c_str(), &st) == 0);
 }
 
-TEST_CASE("daemon state: a huge rejected line is recorded, not stored, and numbering survives a restart") {
+TEST_CASE("daemon state: a huge rejected line is recorded, not stored, and "
+          "numbering survives a restart") {
   temp_dir dir;
   auto state = dir.file("state");
   std::string id;
-  std::string big = R"({"id":"big","item":"q","a":")" + std::string(3u << 20, '7')
-                    + R"(","b":"7"})";
+  std::string big = R"({"id":"big","item":"q","a":")"
+                    + std::string(3u << 20, '7') + R"(","b":"7"})";
   {
     started_daemon d{dir, state, {}, "first"};
     api_client api{d.url(), ""};
     id = create_run(api, "{}");
-    auto up = api.request("POST", "/v1/runs/" + id + "/pairs",
-                          numbered_pairs("a", 1) + big + "\n" + numbered_pairs("b", 1),
-                          "application/x-ndjson");
+    auto up =
+      api.request("POST", "/v1/runs/" + id + "/pairs",
+                  numbered_pairs("a", 1) + big + "\n" + numbered_pairs("b", 1),
+                  "application/x-ndjson");
     INFO(up.body);
     REQUIRE(up.status == 200);
     CHECK(field(up.body, "accepted") == "2");
-    CHECK(up.body.find(R"({"line":2,"reason":"line longer than)") != std::string::npos);
+    CHECK(up.body.find(R"({"line":2,"reason":"line longer than)")
+          != std::string::npos);
     d.process().signal(SIGTERM);
     CHECK(d.process().wait() == 0);
   }
   // The file holds a record of the line (number, reason, its first bytes).
   auto stored = read_file(state + "/runs/" + id + "/pairs.jsonl");
   CHECK(stored.size() < 4096);
-  CHECK(stored.find(R"({"rejected":{"line":2,"reason":"line longer than)") != std::string::npos);
+  CHECK(stored.find(R"({"rejected":{"line":2,"reason":"line longer than)")
+        != std::string::npos);
   CHECK(stored.find(R"("prefix":"{\"id\":\"big\",)") != std::string::npos);
 
   started_daemon again{dir, state, {}, "second"};
@@ -216,7 +228,8 @@ TEST_CASE("daemon state: a huge rejected line is recorded, not stored, and numbe
                         "application/x-ndjson");
   INFO(up.body);
   CHECK(field(up.body, "accepted") == "1");
-  CHECK(up.body.find(R"({"line":4,"reason":"duplicate id \"a0\""})") != std::string::npos);
+  CHECK(up.body.find(R"({"line":4,"reason":"duplicate id \"a0\""})")
+        != std::string::npos);
   REQUIRE(api.request("POST", "/v1/runs/" + id + "/close").status == 200);
   auto ended = wait_until_ended(api, id);
   CHECK(field(ended, "state") == "done");
@@ -225,7 +238,8 @@ TEST_CASE("daemon state: a huge rejected line is recorded, not stored, and numbe
   CHECK(count_of(ended, "verdicts") == 3);
   // Both rejections are audited with their line numbers, once each.
   auto audit = api.request("GET", "/v1/runs/" + id + "/audit").body;
-  CHECK(audit.find(R"("line":2,"reason":"line longer than)") != std::string::npos);
+  CHECK(audit.find(R"("line":2,"reason":"line longer than)")
+        != std::string::npos);
   CHECK(audit.find(R"("line":4,"reason":"duplicate id)") != std::string::npos);
   write_file(dir.file("a.jsonl"), audit);
   CHECK(invjudge(dir, "audit verify a.jsonl").exit_code == 0);
@@ -241,11 +255,16 @@ TEST_CASE("daemon counts: a run that fails on resume keeps its counts") {
     started_daemon d{dir, state, {}, "first"};
     api_client api{d.url(), ""};
     id = create_run(api, config_for(fake));
-    REQUIRE(api.request("POST", "/v1/runs/" + id + "/pairs", numbered_pairs("p", pairs),
-                        "application/x-ndjson").status == 200);
+    REQUIRE(api
+              .request("POST", "/v1/runs/" + id + "/pairs",
+                       numbered_pairs("p", pairs), "application/x-ndjson")
+              .status
+            == 200);
     REQUIRE(api.request("POST", "/v1/runs/" + id + "/close").status == 200);
     // Some verdicts stored, then killed.
-    for (int i = 0; i < 3000 && api.request("GET", "/v1/runs/" + id + "/verdicts").body.empty();
+    for (int i = 0;
+         i < 3000
+         && api.request("GET", "/v1/runs/" + id + "/verdicts").body.empty();
          ++i)
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     d.process().signal(SIGKILL);
@@ -259,7 +278,8 @@ TEST_CASE("daemon counts: a run that fails on resume keeps its counts") {
   INFO(row);
   CHECK(field(row, "state") == "failed");
   CHECK(count_of(row, "pairs") == pairs);
-  auto stored = lines_of(api.request("GET", "/v1/runs/" + id + "/verdicts").body);
+  auto stored =
+    lines_of(api.request("GET", "/v1/runs/" + id + "/verdicts").body);
   REQUIRE(!stored.empty());
   // The counts as of the last stored verdict line.
   CHECK(count_of(row, "verdicts") == stored.size());
@@ -267,17 +287,23 @@ TEST_CASE("daemon counts: a run that fails on resume keeps its counts") {
   CHECK(count_of(row, "decided") == stored.size());
 }
 
-TEST_CASE("daemon counts: decided pairs and votes cast exclude faults, the same in /metrics") {
+TEST_CASE("daemon counts: decided pairs and votes cast exclude faults, the "
+          "same in /metrics") {
   temp_dir dir;
   started_daemon d{dir, dir.file("state")};
   api_client api{d.url(), ""};
   // A judge nobody serves: every call fails (connection refused).
-  auto id = create_run(api, R"({"judges":[{"name":"down","type":"openai","model":"m",)"
-                            R"("base_url":"http://127.0.0.1:1/v1","temperature":0,)"
-                            R"("timeout_ms":2000,"max_in_flight":4,"max_attempts":1}],"votes":1})");
-  REQUIRE(api.request("POST", "/v1/runs/" + id + "/pairs",
-                      read_file(source_dir() + "/examples/pairs.jsonl"),
-                      "application/x-ndjson").status == 200);
+  auto id = create_run(
+    api,
+    R"({"judges":[{"name":"down","type":"openai","model":"m",)"
+    R"("base_url":"http://127.0.0.1:1/v1","temperature":0,)"
+    R"("timeout_ms":2000,"max_in_flight":4,"max_attempts":1}],"votes":1})");
+  REQUIRE(api
+            .request("POST", "/v1/runs/" + id + "/pairs",
+                     read_file(source_dir() + "/examples/pairs.jsonl"),
+                     "application/x-ndjson")
+            .status
+          == 200);
   REQUIRE(api.request("POST", "/v1/runs/" + id + "/close").status == 200);
   auto ended = wait_until_ended(api, id);
   INFO(ended);
@@ -292,23 +318,28 @@ TEST_CASE("daemon counts: decided pairs and votes cast exclude faults, the same 
   auto m = api.request("GET", "/metrics").body;
   INFO(m);
   CHECK(metric(m, "invjudge_votes_cast_total") == "0");
-  CHECK(metric(m, "invjudge_votes_faulted_total") == std::to_string(count_of(ended, "faults")));
+  CHECK(metric(m, "invjudge_votes_faulted_total")
+        == std::to_string(count_of(ended, "faults")));
   CHECK(metric(m, "invjudge_run_counts{count=\"decided\"}") == "0");
-  CHECK(metric(m, "invjudge_run_counts{count=\"by_rule.I2\"}") == std::to_string(faulted));
+  CHECK(metric(m, "invjudge_run_counts{count=\"by_rule.I2\"}")
+        == std::to_string(faulted));
 
   // The rule judge on the same pairs: decided pairs and votes cast.
   auto ok = create_run(api, "{}");
   api.request("POST", "/v1/runs/" + ok + "/pairs",
-              read_file(source_dir() + "/examples/pairs.jsonl"), "application/x-ndjson");
+              read_file(source_dir() + "/examples/pairs.jsonl"),
+              "application/x-ndjson");
   api.request("POST", "/v1/runs/" + ok + "/close");
   auto done = wait_until_ended(api, ok);
   CHECK(count_of(done, "decided") > 0);
   CHECK(count_of(done, "decided")
         == count_of(done, "I4", "by_rule") + count_of(done, "I5", "by_rule"));
-  CHECK(metric(api.request("GET", "/metrics").body, "invjudge_votes_cast_total") != "0");
+  CHECK(metric(api.request("GET", "/metrics").body, "invjudge_votes_cast_total")
+        != "0");
 }
 
-TEST_CASE("daemon final hash: the run's, submit's last line and audit verify agree") {
+TEST_CASE(
+  "daemon final hash: the run's, submit's last line and audit verify agree") {
   temp_dir dir;
   started_daemon d{dir, dir.file("state")};
   auto r = invjudge(dir, "submit --server " + d.url() + " --pairs "
@@ -329,14 +360,16 @@ TEST_CASE("daemon final hash: the run's, submit's last line and audit verify agr
   id = id.substr(0, id.find(' '));
   api_client api{d.url(), ""};
   CHECK(field(api.request("GET", "/v1/runs/" + id).body, "final_hash") == hash);
-  write_file(dir.file("a.jsonl"), api.request("GET", "/v1/runs/" + id + "/audit").body);
+  write_file(dir.file("a.jsonl"),
+             api.request("GET", "/v1/runs/" + id + "/audit").body);
   auto v = invjudge(dir, "audit verify a.jsonl --expect-hash " + hash);
   INFO(v.out);
   CHECK(v.exit_code == 0);
   CHECK(v.out.find("final hash: " + hash) != std::string::npos);
 }
 
-TEST_CASE("daemon runs: an upload past the run's backlog is read back from its file, nothing lost or doubled") {
+TEST_CASE("daemon runs: an upload past the run's backlog is read back from its "
+          "file, nothing lost or doubled") {
   temp_dir dir;
   started_daemon d{dir, dir.file("state")};
   api_client api{d.url(), ""};
@@ -344,13 +377,16 @@ TEST_CASE("daemon runs: an upload past the run's backlog is read back from its f
   // handed to the run at once, more than its backlog (16 MiB) holds; the
   // rest is read back from the file.
   auto pairs = invjudge(dir, "gen-pairs 20000").out;
-  const std::string note = "\"transform\":\"synthetic " + std::string(1000, 'x');
-  for (auto at = pairs.find("\"transform\":\"synthetic"); at != std::string::npos;
+  const std::string note =
+    "\"transform\":\"synthetic " + std::string(1000, 'x');
+  for (auto at = pairs.find("\"transform\":\"synthetic");
+       at != std::string::npos;
        at = pairs.find("\"transform\":\"synthetic", at + note.size()))
     pairs.replace(at, std::string{"\"transform\":\"synthetic"}.size(), note);
   REQUIRE(pairs.size() > (std::size_t{20} << 20));
   auto id = create_run(api, "{}");
-  auto up = api.request("POST", "/v1/runs/" + id + "/pairs", pairs, "application/x-ndjson");
+  auto up = api.request("POST", "/v1/runs/" + id + "/pairs", pairs,
+                        "application/x-ndjson");
   REQUIRE(up.status == 200);
   CHECK(field(up.body, "accepted") == "20000");
   REQUIRE(api.request("POST", "/v1/runs/" + id + "/close").status == 200);
@@ -360,8 +396,10 @@ TEST_CASE("daemon runs: an upload past the run's backlog is read back from its f
   // The same lines as the driver's on the same pairs, each once.
   std::vector<std::string> lines;
   for (std::uint64_t after = 0;;) {
-    auto got = lines_of(api.request("GET", "/v1/runs/" + id + "/verdicts?after="
-                                             + std::to_string(after)).body);
+    auto got = lines_of(api
+                          .request("GET", "/v1/runs/" + id + "/verdicts?after="
+                                            + std::to_string(after))
+                          .body);
     if (got.empty())
       break;
     for (auto& line : got)
@@ -369,8 +407,11 @@ TEST_CASE("daemon runs: an upload past the run's backlog is read back from its f
     after += got.size();
   }
   write_file(dir.file("pairs.jsonl"), pairs);
-  REQUIRE(invjudge(dir, "run --pairs pairs.jsonl --audit u.jsonl --out u.out --no-progress")
-            .exit_code == 0);
+  REQUIRE(
+    invjudge(
+      dir, "run --pairs pairs.jsonl --audit u.jsonl --out u.out --no-progress")
+      .exit_code
+    == 0);
   auto driver = lines_of(read_file(dir.file("u.out")));
   std::sort(lines.begin(), lines.end());
   std::sort(driver.begin(), driver.end());

@@ -16,9 +16,8 @@ namespace ij::test {
 
 started_daemon::started_daemon(const temp_dir& dir, const std::string& state,
                                std::vector<std::string> extra,
-                               const std::string& tag,
-                               const std::string& cwd)
-  : err_(dir.file(tag + ".err")), out_(dir.file(tag + ".out")) {
+                               const std::string& tag, const std::string& cwd)
+    : err_(dir.file(tag + ".err")), out_(dir.file(tag + ".out")) {
   std::vector<std::string> args{"serve", "--listen", "127.0.0.1:0", "--state",
                                 state};
   args.insert(args.end(), extra.begin(), extra.end());

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "tools/api_client.hpp"
 #include "tests/tools/cli_support.hpp"
+#include "tools/api_client.hpp"
 
 namespace ij::test {
 
@@ -23,12 +23,8 @@ public:
   std::string url() const {
     return "http://127.0.0.1:" + std::to_string(port_);
   }
-  int port() const {
-    return port_;
-  }
-  invjudge_process& process() {
-    return *proc_;
-  }
+  int port() const { return port_; }
+  invjudge_process& process() { return *proc_; }
   std::string log() const;
 
 private:

@@ -2,7 +2,6 @@
 // (its number and reason), whatever bytes the line held, with a bounded
 // prefix; a pair line reads back as the pair.
 #include <catch2/catch.hpp>
-
 #include <rapidjson/document.h>
 
 #include "daemon/pair_intake.hpp"
@@ -10,10 +9,12 @@
 
 using namespace ij;
 
-TEST_CASE("pair intake: a rejection record is valid JSON, bounded, and reads back as the rejection") {
+TEST_CASE("pair intake: a rejection record is valid JSON, bounded, and reads "
+          "back as the rejection") {
   std::string bytes = "{\"id\":\"x\",\"a\":\"\xff\xfe\x01\t\xe2\x82";
   bytes += std::string(5000, 'z');
-  auto record = pair_intake::rejection_record(7, "invalid UTF-8 (byte 15)", bytes);
+  auto record =
+    pair_intake::rejection_record(7, "invalid UTF-8 (byte 15)", bytes);
   CHECK(record.size() < 600);
   rapidjson::Document d;
   d.Parse<rapidjson::kParseValidateEncodingFlag>(record.c_str());
@@ -35,12 +36,14 @@ TEST_CASE("pair intake: a rejection record is valid JSON, bounded, and reads bac
         == pair_intake::kind::pair);
   CHECK(p.id == "p1");
   // A pair line that merely has a "rejected" field is a pair line.
-  CHECK(stored.take_stored(R"({"rejected":{"line":1,"reason":"x"},"id":"p2","a":"1","b":"1"})",
-                           p, r)
-        != pair_intake::kind::rejected);
+  CHECK(
+    stored.take_stored(
+      R"({"rejected":{"line":1,"reason":"x"},"id":"p2","a":"1","b":"1"})", p, r)
+    != pair_intake::kind::rejected);
 }
 
-TEST_CASE("pair intake: uploaded lines are numbered, duplicates and long lines rejected") {
+TEST_CASE("pair intake: uploaded lines are numbered, duplicates and long lines "
+          "rejected") {
   pair_intake intake{10};
   auto pair = intake.take(R"({"id":"a","a":"1","b":"1"})");
   REQUIRE(pair);

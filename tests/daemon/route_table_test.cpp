@@ -9,7 +9,8 @@
 using namespace ij;
 using boost::beast::http::verb;
 
-TEST_CASE("route table: patterns capture their segments, 405 lists the path's methods") {
+TEST_CASE("route table: patterns capture their segments, 405 lists the path's "
+          "methods") {
   route_table<int> t;
   t.add(verb::get, "/v1/runs", 1);
   t.add(verb::post, "/v1/runs", 2);
@@ -23,8 +24,8 @@ TEST_CASE("route table: patterns capture their segments, 405 lists the path's me
   auto wrong = t.find(verb::delete_, "/v1/runs");
   CHECK(!wrong.found);
   CHECK(wrong.allowed == std::vector<verb>{verb::get, verb::post});
-  for (auto path : {"/v1/runs/", "/v1/runs//pairs", "/v1/runs/x/pairs/", "/v1", "", "v1/runs",
-                    "/v1/runs/x/y/pairs"}) {
+  for (auto path : {"/v1/runs/", "/v1/runs//pairs", "/v1/runs/x/pairs/", "/v1",
+                    "", "v1/runs", "/v1/runs/x/y/pairs"}) {
     INFO(path);
     auto none = t.find(verb::get, path);
     CHECK(!none.found);
@@ -40,8 +41,9 @@ TEST_CASE("the API's routes: only /healthz without a token") {
       CHECK(r.pattern == "/healthz");
     }
   CHECK(open == 1);
-  CHECK(api_routes().find(verb::get, "/v1/runs/abc/audit").found->handler.endpoint
-        == api_endpoint::audit);
+  CHECK(
+    api_routes().find(verb::get, "/v1/runs/abc/audit").found->handler.endpoint
+    == api_endpoint::audit);
 }
 
 TEST_CASE("bearer tokens: the scheme in any case, the token exactly") {

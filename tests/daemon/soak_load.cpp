@@ -1,8 +1,8 @@
 #include "tests/daemon/soak_load.hpp"
 
 #include <algorithm>
-#include <condition_variable>
 #include <chrono>
+#include <condition_variable>
 #include <fstream>
 #include <mutex>
 #include <thread>
@@ -22,7 +22,9 @@ using clock_type = std::chrono::steady_clock;
 std::string id_of(const std::string& body) {
   rapidjson::Document d;
   d.Parse(body);
-  return d.IsObject() && d.HasMember("id") && d["id"].IsString() ? d["id"].GetString() : "";
+  return d.IsObject() && d.HasMember("id") && d["id"].IsString()
+           ? d["id"].GetString()
+           : "";
 }
 
 // The clients start runs up to the next sample's count and wait there:
@@ -30,8 +32,7 @@ std::string id_of(const std::string& body) {
 // way, so that it shows what finished runs left behind, not the runs in
 // flight at that moment.
 struct soak_state {
-  explicit soak_state(const soak_options& o) : opts(o) {
-  }
+  explicit soak_state(const soak_options& o) : opts(o) {}
   const soak_options& opts;
   clock_type::time_point start = clock_type::now();
   std::mutex mtx;
@@ -46,27 +47,30 @@ struct soak_state {
       result.failures.push_back(what);
   }
   void sample(int runs) { // under mtx
-    result.samples.push_back(
-      soak_sample{runs, rss_mib(opts.pid), open_files(opts.pid),
-                  std::chrono::duration<double>(clock_type::now() - start).count()});
+    result.samples.push_back(soak_sample{
+      runs, rss_mib(opts.pid), open_files(opts.pid),
+      std::chrono::duration<double>(clock_type::now() - start).count()});
   }
   void no_live_run() {
     api_client api{opts.url, ""};
     for (int i = 0; i < 500; ++i) {
       auto m = api.request("GET", "/metrics").body;
       if (m.find("invjudge_runs{state=\"open\"} 0\n") != std::string::npos
-          && m.find("invjudge_runs{state=\"running\"} 0\n") != std::string::npos)
+          && m.find("invjudge_runs{state=\"running\"} 0\n")
+               != std::string::npos)
         return;
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
   }
   int window_end() const { // the sample the runs started now count toward
-    return std::min(opts.runs, (finished / opts.sample_every + 1) * opts.sample_every);
+    return std::min(opts.runs,
+                    (finished / opts.sample_every + 1) * opts.sample_every);
   }
   /// A run may start (false: all have been started).
   bool take() {
     std::unique_lock<std::mutex> lock{mtx};
-    next_window.wait(lock, [&] { return started < window_end() || started >= opts.runs; });
+    next_window.wait(
+      lock, [&] { return started < window_end() || started >= opts.runs; });
     if (started >= opts.runs)
       return false;
     ++started;
@@ -76,7 +80,8 @@ struct soak_state {
     std::lock_guard<std::mutex> guard{mtx};
     result.done += ok;
     ++finished;
-    if (finished == started && (finished % opts.sample_every == 0 || finished == opts.runs)) {
+    if (finished == started
+        && (finished % opts.sample_every == 0 || finished == opts.runs)) {
       // The daemon gives its free memory back once its last run has ended
       // (on its own threads, just after it answered this one's end): its
       // run registry, which does it, has once /metrics shows no live run
@@ -92,11 +97,13 @@ struct soak_state {
 // One run from creation to its end: its verdict lines followed with
 // wait_ms (no polling) until its state is final.
 bool one_run(soak_state& st, api_client& api) {
-  auto created = api.request("POST", "/v1/runs", "{\"config\":" + st.opts.config + "}",
-                             "application/json");
+  auto created =
+    api.request("POST", "/v1/runs", "{\"config\":" + st.opts.config + "}",
+                "application/json");
   auto id = id_of(created.body);
   if (created.status != 201 || id.empty()) {
-    st.fail("create: HTTP " + std::to_string(created.status) + " " + created.body);
+    st.fail("create: HTTP " + std::to_string(created.status) + " "
+            + created.body);
     return false;
   }
   auto up = api.request("POST", "/v1/runs/" + id + "/pairs", st.opts.pairs,
@@ -109,13 +116,15 @@ bool one_run(soak_state& st, api_client& api) {
   }
   std::uint64_t after = 0;
   for (int round = 0; round < 10000; ++round) {
-    auto r = api.request("GET", "/v1/runs/" + id + "/verdicts?after=" + std::to_string(after)
-                                  + "&wait_ms=10000");
+    auto r = api.request("GET", "/v1/runs/" + id + "/verdicts?after="
+                                  + std::to_string(after) + "&wait_ms=10000");
     if (r.status != 200) {
-      st.fail(id + ": verdicts HTTP " + std::to_string(r.status) + " " + r.body);
+      st.fail(id + ": verdicts HTTP " + std::to_string(r.status) + " "
+              + r.body);
       return false;
     }
-    for (std::size_t at = 0; (at = r.body.find("{\"seq\":", at)) != std::string::npos; ++at)
+    for (std::size_t at = 0;
+         (at = r.body.find("{\"seq\":", at)) != std::string::npos; ++at)
       ++after;
     auto state = r.header("X-Run-State");
     if (state == "done")

@@ -14,7 +14,6 @@
 
 #include <boost/asio/buffer.hpp>
 #include <boost/beast/http.hpp>
-
 #include <rapidjson/document.h>
 
 #include "daemon/api_result.hpp"
@@ -111,7 +110,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   if (!parser.is_header_done())
     return 0;
   if (ec) {
-    check_error({400, "bad_request", "malformed HTTP request: " + ec.message()});
+    check_error(
+      {400, "bad_request", "malformed HTTP request: " + ec.message()});
     return 0;
   }
   if (parser.is_done())

@@ -10,10 +10,10 @@
 
 #include "answers/math_rule_judge.hpp"
 #include "answers/numeric_rule_judge.hpp"
-#include "core/numbers/answer.hpp"
-#include "core/verdicts/judge_response.hpp"
 #include "core/guard/pair_guard.hpp"
+#include "core/numbers/answer.hpp"
 #include "core/prompts/prompt.hpp"
+#include "core/verdicts/judge_response.hpp"
 
 namespace {
 

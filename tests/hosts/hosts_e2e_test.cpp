@@ -4,19 +4,20 @@
 // pairs from a pipe, so that "in the middle of the run" is a place in the
 // input, not a moment in time. Waits only guard against a hang (two minutes
 // each); nothing asserts on time.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
 #include <csignal>
 #include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
 #include <arpa/inet.h>
 #include <fcntl.h>
-#include <memory>
 #include <netinet/in.h>
 #include <sys/socket.h>
-#include <string>
 #include <unistd.h>
-#include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "bench/delay_proxy.hpp"
 #include "tests/http/fake_apis.hpp"
@@ -44,9 +45,7 @@ struct host_process {
     address = text.substr(at, text.find('\n', at) - at);
   }
 
-  std::string port() const {
-    return address.substr(address.rfind(':') + 1);
-  }
+  std::string port() const { return address.substr(address.rfind(':') + 1); }
 };
 
 /// The coordinator's standard input: a pipe the test writes pairs into.
@@ -151,9 +150,10 @@ const char* fast_config = R"({"failover_wait_ms": 60000, "host_connection": {
 
 } // namespace
 
-TEST_CASE("e2e hosts: three hosts give the verdicts of one process, and kill -9 "
-          "of one mid-run loses nothing, and restarted it rejoins and serves "
-          "again") {
+TEST_CASE(
+  "e2e hosts: three hosts give the verdicts of one process, and kill -9 "
+  "of one mid-run loses nothing, and restarted it rejoins and serves "
+  "again") {
   temp_dir dir;
   auto gen = invjudge(dir, "gen-pairs 300 --per-item 10");
   REQUIRE(gen.exit_code == 0);
@@ -175,10 +175,11 @@ TEST_CASE("e2e hosts: three hosts give the verdicts of one process, and kill -9 
       std::vector<std::string>{"--listen", "127.0.0.1:0", "--judge",
                                "stub:numeric"}));
   pair_pipe input;
-  std::vector<std::string> args{"run", "--pairs", "-", "--judge",
-                                "stub:numeric", "--config", "fast.json",
-                                "--audit", "audit.jsonl", "--out", "out.jsonl",
-                                "--no-progress", "--window", "2"};
+  std::vector<std::string> args{
+    "run",          "--pairs",  "-",         "--judge",
+    "stub:numeric", "--config", "fast.json", "--audit",
+    "audit.jsonl",  "--out",    "out.jsonl", "--no-progress",
+    "--window",     "2"};
   for (auto& h : hosts) {
     args.push_back("--host");
     args.push_back(h->address);
@@ -191,8 +192,7 @@ TEST_CASE("e2e hosts: three hosts give the verdicts of one process, and kill -9 
   // A host dies in the middle of the run; the run goes on with the others.
   auto killed_port = hosts[1]->port();
   auto event_of = [&](const std::string& event) {
-    return "\"host\":\"" + hosts[1]->address + "\",\"event\":\"" + event
-           + "\"";
+    return "\"host\":\"" + hosts[1]->address + "\",\"event\":\"" + event + "\"";
   };
   hosts[1]->proc->signal(SIGKILL);
   hosts[1]->proc->wait();
@@ -210,7 +210,8 @@ TEST_CASE("e2e hosts: three hosts give the verdicts of one process, and kill -9 
   INFO(read_file(dir.file("run.err")));
   CHECK(run.wait() == 0);
 
-  CHECK(sorted_lines(dir.file("out.jsonl")) == sorted_lines(dir.file("base.out")));
+  CHECK(sorted_lines(dir.file("out.jsonl"))
+        == sorted_lines(dir.file("base.out")));
   auto verify = invjudge(dir, "audit verify audit.jsonl");
   INFO(verify.out + verify.err);
   CHECK(verify.exit_code == 0);
@@ -272,8 +273,10 @@ TEST_CASE("e2e hosts: a host stopped with SIGSTOP is detected, its votes "
                         "--host", far1->address(), "--audit", "audit.jsonl",
                         "--out", "out.jsonl", "--no-progress", "--window",
                         "32"},
-                       dir.file("run.out"), dir.file("run.err"),
-                       input.read_end, dir.path()};
+                       dir.file("run.out"),
+                       dir.file("run.err"),
+                       input.read_end,
+                       dir.path()};
   input.close_read();
   input.write(join_lines(pairs, 0, 16));
   REQUIRE(wait_for_count(dir.file("audit.jsonl"), verdict_record, 16));
@@ -321,14 +324,15 @@ TEST_CASE("e2e hosts: 20 ms away with votes queued, kill -9 of one host and a "
   o.latency = std::chrono::milliseconds(50);
   o.threads = 16;
   o.record_requests = false;
-  fake_api backend(o);  // one backend: every host serves the same judge
+  fake_api backend(o); // one backend: every host serves the same judge
   auto judge = "openai:judge-model@" + backend.base_url();
   auto gen = invjudge(dir, "gen-pairs 240");
   auto pairs = lines_of(gen.out);
   REQUIRE(pairs.size() == 240);
   write_file(dir.file("pairs.jsonl"), gen.out);
-  auto base = invjudge(dir, "run --pairs pairs.jsonl --judge " + judge
-                              + " --audit base.jsonl --out base.out --no-progress");
+  auto base =
+    invjudge(dir, "run --pairs pairs.jsonl --judge " + judge
+                    + " --audit base.jsonl --out base.out --no-progress");
   REQUIRE(base.exit_code == 0);
   std::vector<std::unique_ptr<host_process>> hosts;
   std::vector<std::unique_ptr<ij::bench::delay_proxy>> far;
@@ -340,15 +344,16 @@ TEST_CASE("e2e hosts: 20 ms away with votes queued, kill -9 of one host and a "
   }
   write_file(dir.file("fast.json"), fast_config);
   pair_pipe input;
-  std::vector<std::string> args{"run", "--pairs", "-", "--judge", judge, "--config",
-                                "fast.json", "--audit", "audit.jsonl", "--out",
-                                "out.jsonl", "--no-progress"};
+  std::vector<std::string> args{"run",       "--pairs",   "-",
+                                "--judge",   judge,       "--config",
+                                "fast.json", "--audit",   "audit.jsonl",
+                                "--out",     "out.jsonl", "--no-progress"};
   for (auto& f : far) {
     args.push_back("--host");
     args.push_back(f->address());
   }
-  invjudge_process run{args, dir.file("run.out"), dir.file("run.err"), input.read_end,
-                       dir.path()};
+  invjudge_process run{args, dir.file("run.out"), dir.file("run.err"),
+                       input.read_end, dir.path()};
   input.close_read();
   auto lost = [&](int i) {
     return "\"host\":\"" + far[i]->address() + "\",\"event\":\"lost\"";
@@ -368,13 +373,14 @@ TEST_CASE("e2e hosts: 20 ms away with votes queued, kill -9 of one host and a "
   input.close_write();
   INFO(read_file(dir.file("run.err")));
   CHECK(run.wait() == 0);
-  CHECK(sorted_lines(dir.file("out.jsonl")) == sorted_lines(dir.file("base.out")));
+  CHECK(sorted_lines(dir.file("out.jsonl"))
+        == sorted_lines(dir.file("base.out")));
   auto verify = invjudge(dir, "audit verify audit.jsonl");
   INFO(verify.out + verify.err);
   CHECK(verify.exit_code == 0);
   auto audit = read_file(dir.file("audit.jsonl"));
   CHECK(count_of(audit, verdict_record) == 240);
-  CHECK(count_of(audit, "\"rule\":\"I2\"") == 0);  // nothing became a fault
+  CHECK(count_of(audit, "\"rule\":\"I2\"") == 0); // nothing became a fault
   CHECK(count_of(audit, "\"type\":\"vote_moved\"") > 0);
   for (std::size_t i = 1; i < hosts.size(); ++i)
     hosts[i]->proc->signal(SIGTERM);
@@ -391,23 +397,25 @@ TEST_CASE("e2e hosts: mutual TLS works with certificates of one CA and "
                        + " >/dev/null")
                         .c_str())
           == 0);
-  REQUIRE(std::system((script + " " + dir.file("other") + " intruder"
-                       + " >/dev/null")
-                        .c_str())
-          == 0);
+  REQUIRE(
+    std::system(
+      (script + " " + dir.file("other") + " intruder" + " >/dev/null").c_str())
+    == 0);
   auto pki = [&](const std::string& f) { return dir.file("pki/" + f); };
-  host_process host{dir, "h",
+  host_process host{dir,
+                    "h",
                     {"--listen", "127.0.0.1:0", "--judge", "stub:numeric",
                      "--tls-cert", pki("host.pem"), "--tls-key",
                      pki("host.key"), "--tls-ca", pki("ca.pem")}};
   write_file(dir.file("pairs.jsonl"), invjudge(dir, "gen-pairs 20").out);
   write_file(dir.file("fast.json"), fast_config);
   auto base = "run --pairs pairs.jsonl --judge stub:numeric --config fast.json "
-              "--no-progress --host " + host.address;
-  auto ok = invjudge(dir, base + " --audit ok.jsonl --tls-cert "
-                            + pki("coordinator.pem") + " --tls-key "
-                            + pki("coordinator.key") + " --tls-ca "
-                            + pki("ca.pem"));
+              "--no-progress --host "
+              + host.address;
+  auto ok =
+    invjudge(dir, base + " --audit ok.jsonl --tls-cert "
+                    + pki("coordinator.pem") + " --tls-key "
+                    + pki("coordinator.key") + " --tls-ca " + pki("ca.pem"));
   INFO(ok.err);
   CHECK(ok.exit_code == 0);
   CHECK(lines_of(ok.out).size() == 22); // 20 pairs, 2 items
@@ -418,17 +426,17 @@ TEST_CASE("e2e hosts: mutual TLS works with certificates of one CA and "
   CHECK(plain.err.find("no worker serves judge stub:numeric")
         != std::string::npos);
   auto other = dir.file("other/");
-  auto intruder = invjudge(dir, base + " --audit intruder.jsonl --tls-cert "
-                                  + other + "intruder.pem --tls-key " + other
-                                  + "intruder.key --tls-ca " + other
-                                  + "ca.pem");
+  auto intruder =
+    invjudge(dir, base + " --audit intruder.jsonl --tls-cert " + other
+                    + "intruder.pem --tls-key " + other
+                    + "intruder.key --tls-ca " + other + "ca.pem");
   CHECK(intruder.exit_code == 3);
   CHECK(intruder.err.find("same CA") != std::string::npos);
   // A coordinator's certificate that its own CA did not sign is caught
   // before anything starts.
-  auto mixed = invjudge(dir, base + " --tls-cert " + other + "intruder.pem"
-                               + " --tls-key " + other + "intruder.key"
-                               + " --tls-ca " + pki("ca.pem"));
+  auto mixed =
+    invjudge(dir, base + " --tls-cert " + other + "intruder.pem" + " --tls-key "
+                    + other + "intruder.key" + " --tls-ca " + pki("ca.pem"));
   CHECK(mixed.exit_code == 3);
   CHECK(mixed.err.find("is not signed by --tls-ca") != std::string::npos);
   host.proc->signal(SIGTERM);
@@ -442,16 +450,18 @@ TEST_CASE("e2e hosts: mutual TLS works with certificates of one CA and "
 TEST_CASE("e2e hosts: a host whose judge uses another prompt is refused, "
           "naming the host and the field") {
   temp_dir dir;
-  host_process host{dir, "h",
+  host_process host{dir,
+                    "h",
                     {"--listen", "127.0.0.1:0", "--judge", "stub:numeric",
                      "--announce-prompt-id", "invariance-checker/judge/v0"}};
   write_file(dir.file("pairs.jsonl"), invjudge(dir, "gen-pairs 5").out);
   auto r = invjudge(dir, "run --pairs pairs.jsonl --judge stub:numeric "
                          "--no-progress --audit a.jsonl --host "
-                         + host.address);
+                           + host.address);
   CHECK(r.exit_code == 3);
-  CHECK(r.err.find("host " + host.address + " refused: prompt_id differs "
-                   "(host: invariance-checker/judge/v0")
+  CHECK(r.err.find("host " + host.address
+                   + " refused: prompt_id differs "
+                     "(host: invariance-checker/judge/v0")
         != std::string::npos);
   host.proc->signal(SIGTERM);
   CHECK(host.proc->wait() == 0);
@@ -476,19 +486,18 @@ struct silent_listener {
     REQUIRE(::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0);
     address = "127.0.0.1:" + std::to_string(ntohs(a.sin_port));
   }
-  ~silent_listener() {
-    ::close(fd);
-  }
+  ~silent_listener() { ::close(fd); }
 };
 
 /// Short connect attempts: each failure is known within seconds.
-const char* quick_connect = R"({"host_connection": {"connect_timeout_ms": 2000}})";
+const char* quick_connect =
+  R"({"host_connection": {"connect_timeout_ms": 2000}})";
 
 /// A coordinator run of 5 pairs on `judge` against `hosts`, with `extra`
 /// options; its stderr and exit code.
 cli_result coordinate(const temp_dir& dir, const std::string& judge,
-                      const std::vector<std::string>& hosts, const std::string& audit,
-                      const std::string& extra = {}) {
+                      const std::vector<std::string>& hosts,
+                      const std::string& audit, const std::string& extra = {}) {
   write_file(dir.file("pairs.jsonl"), invjudge(dir, "gen-pairs 5").out);
   write_file(dir.file("quick.json"), quick_connect);
   auto args = "run --pairs pairs.jsonl --judge " + judge
@@ -503,44 +512,60 @@ cli_result coordinate(const temp_dir& dir, const std::string& judge,
 TEST_CASE("e2e hosts: a host serving another model or temperature is refused "
           "naming the host, what it serves and the field that differs") {
   temp_dir dir;
-  host_process other_model{dir, "m", {"--listen", "127.0.0.1:0", "--judge", "stub:equivalent"}};
-  write_file(dir.file("warm.json"),
-             R"({"judges":[{"name":"stub:numeric","type":"stub","model":"numeric",)"
-             R"("temperature":0.7,"max_in_flight":4,"timeout_ms":10000}]})");
-  host_process warm{dir, "t", {"--listen", "127.0.0.1:0", "--config", dir.file("warm.json")}};
+  host_process other_model{
+    dir, "m", {"--listen", "127.0.0.1:0", "--judge", "stub:equivalent"}};
+  write_file(
+    dir.file("warm.json"),
+    R"({"judges":[{"name":"stub:numeric","type":"stub","model":"numeric",)"
+    R"("temperature":0.7,"max_in_flight":4,"timeout_ms":10000}]})");
+  host_process warm{
+    dir, "t", {"--listen", "127.0.0.1:0", "--config", dir.file("warm.json")}};
   auto r = coordinate(dir, "stub:numeric", {other_model.address}, "a.jsonl");
   INFO(r.err);
   CHECK(r.exit_code == 3);
-  CHECK(r.err.find("no worker serves judge stub:numeric (stub:numeric t=0 prompt=")
-        != std::string::npos);
-  CHECK(r.err.find("host " + other_model.address
-                   + " serves judge stub:equivalent (stub, model equivalent, temperature 0): "
-                     "model differs (host: equivalent, here: numeric); nothing was judged")
-        != std::string::npos);
-  CHECK(r.err.find("no host that serves it could be used") == std::string::npos);
+  CHECK(
+    r.err.find("no worker serves judge stub:numeric (stub:numeric t=0 prompt=")
+    != std::string::npos);
+  CHECK(
+    r.err.find(
+      "host " + other_model.address
+      + " serves judge stub:equivalent (stub, model equivalent, temperature "
+        "0): "
+        "model differs (host: equivalent, here: numeric); nothing was judged")
+    != std::string::npos);
+  CHECK(r.err.find("no host that serves it could be used")
+        == std::string::npos);
   auto t = coordinate(dir, "stub:numeric", {warm.address}, "b.jsonl");
   INFO(t.err);
   CHECK(t.exit_code == 3);
-  CHECK(t.err.find("host " + warm.address
-                   + " serves judge stub:numeric (stub, model numeric, temperature 0.7): "
-                     "temperature differs (host: 0.7, here: 0)")
-        != std::string::npos);
+  CHECK(
+    t.err.find(
+      "host " + warm.address
+      + " serves judge stub:numeric (stub, model numeric, temperature 0.7): "
+        "temperature differs (host: 0.7, here: 0)")
+    != std::string::npos);
   for (auto* h : {&other_model, &warm}) {
     h->proc->signal(SIGTERM);
     CHECK(h->proc->wait() == 0);
   }
 }
 
-TEST_CASE("e2e hosts: a host serving the same model with another vote setting (seed, max "
-          "tokens) is refused naming the setting, while its own timeout and attempts are its "
+TEST_CASE("e2e hosts: a host serving the same model with another vote setting "
+          "(seed, max "
+          "tokens) is refused naming the setting, while its own timeout and "
+          "attempts are its "
           "own (issue 26)") {
   temp_dir dir;
   auto host_with = [&](const std::string& tag, const std::string& extra) {
-    write_file(dir.file(tag + ".json"),
-               R"({"judges":[{"name":"stub:numeric","type":"stub","model":"numeric",)"
-                 R"("temperature":0,"max_in_flight":4)"
-                 + extra + "}]}");
-    return host_process{dir, tag, {"--listen", "127.0.0.1:0", "--config", dir.file(tag + ".json")}};
+    write_file(
+      dir.file(tag + ".json"),
+      R"({"judges":[{"name":"stub:numeric","type":"stub","model":"numeric",)"
+      R"("temperature":0,"max_in_flight":4)"
+        + extra + "}]}");
+    return host_process{
+      dir,
+      tag,
+      {"--listen", "127.0.0.1:0", "--config", dir.file(tag + ".json")}};
   };
   auto seeded = host_with("seed", R"(,"timeout_ms":60000,"seed":3)");
   auto shorter = host_with("tokens", R"(,"timeout_ms":60000,"max_tokens":64)");
@@ -549,14 +574,17 @@ TEST_CASE("e2e hosts: a host serving the same model with another vote setting (s
   auto r = coordinate(dir, "stub:numeric", {seeded.address}, "a.jsonl");
   INFO(r.err);
   CHECK(r.exit_code == 3);
-  CHECK(r.err.find("host " + seeded.address
-                   + " serves judge stub:numeric (stub, model numeric, temperature 0): seed "
-                     "differs (host: 3, here: none); nothing was judged")
-        != std::string::npos);
+  CHECK(
+    r.err.find(
+      "host " + seeded.address
+      + " serves judge stub:numeric (stub, model numeric, temperature 0): seed "
+        "differs (host: 3, here: none); nothing was judged")
+    != std::string::npos);
   auto t = coordinate(dir, "stub:numeric", {shorter.address}, "b.jsonl");
   INFO(t.err);
   CHECK(t.exit_code == 3);
-  CHECK(t.err.find("max_tokens differs (host: 64, here: 256)") != std::string::npos);
+  CHECK(t.err.find("max_tokens differs (host: 64, here: 256)")
+        != std::string::npos);
   auto ok = coordinate(dir, "stub:numeric", {own.address}, "c.jsonl");
   INFO(ok.err);
   CHECK(ok.exit_code == 0);
@@ -567,21 +595,28 @@ TEST_CASE("e2e hosts: a host serving the same model with another vote setting (s
   }
 }
 
-TEST_CASE("e2e hosts: a host serving another model while another host matches is "
-          "connected with a warning naming it, what it serves and the field") {
+TEST_CASE(
+  "e2e hosts: a host serving another model while another host matches is "
+  "connected with a warning naming it, what it serves and the field") {
   temp_dir dir;
-  host_process other_model{dir, "m", {"--listen", "127.0.0.1:0", "--judge", "stub:equivalent"}};
-  host_process same{dir, "s", {"--listen", "127.0.0.1:0", "--judge", "stub:numeric"}};
-  auto r = coordinate(dir, "stub:numeric", {other_model.address, same.address}, "a.jsonl");
+  host_process other_model{
+    dir, "m", {"--listen", "127.0.0.1:0", "--judge", "stub:equivalent"}};
+  host_process same{
+    dir, "s", {"--listen", "127.0.0.1:0", "--judge", "stub:numeric"}};
+  auto r = coordinate(dir, "stub:numeric", {other_model.address, same.address},
+                      "a.jsonl");
   INFO(r.err);
   CHECK(r.exit_code == 0);
   CHECK(count_of(r.err, "warning: host ") == 1);
-  CHECK(r.err.find("invjudge: warning: host " + other_model.address
-                   + " serves judge stub:equivalent (stub, model equivalent, temperature 0), "
-                     "which differs from judge stub:numeric: model differs (host: "
-                     "equivalent, here: numeric); it serves no judge of this run, so its "
-                     "workers are not used")
-        != std::string::npos);
+  CHECK(
+    r.err.find(
+      "invjudge: warning: host " + other_model.address
+      + " serves judge stub:equivalent (stub, model equivalent, temperature "
+        "0), "
+        "which differs from judge stub:numeric: model differs (host: "
+        "equivalent, here: numeric); it serves no judge of this run, so its "
+        "workers are not used")
+    != std::string::npos);
   CHECK(count_of(read_file(dir.file("a.jsonl")), verdict_record) == 5);
   for (auto* h : {&other_model, &same}) {
     h->proc->signal(SIGTERM);
@@ -596,41 +631,53 @@ TEST_CASE("e2e hosts: a host serving another model while another host matches is
 // host, cannot_connect_to_node for a TLS coordinator at a plain host). A TLS
 // coordinator at a silent listener is not tried: CAF's OpenSSL transport
 // does not give that attempt up.
-TEST_CASE("e2e hosts: a refused connection, a timeout and a failed TLS handshake are "
-          "told apart") {
+TEST_CASE(
+  "e2e hosts: a refused connection, a timeout and a failed TLS handshake are "
+  "told apart") {
   temp_dir dir;
   auto script = source_dir() + "/scripts/make-certs";
-  REQUIRE(std::system((script + " " + dir.file("pki") + " host coordinator >/dev/null").c_str())
-          == 0);
+  REQUIRE(
+    std::system(
+      (script + " " + dir.file("pki") + " host coordinator >/dev/null").c_str())
+    == 0);
   auto pki = [&](const std::string& f) { return dir.file("pki/" + f); };
-  const std::string refused = "not reachable: connection refused: nothing accepts TCP "
-                              "connections on that address and port";
-  const std::string timed_out = "not reachable: timed out: the host did not complete the "
-                                "handshake in time (connect_timeout_ms 2000)";
+  const std::string refused =
+    "not reachable: connection refused: nothing accepts TCP "
+    "connections on that address and port";
+  const std::string timed_out =
+    "not reachable: timed out: the host did not complete the "
+    "handshake in time (connect_timeout_ms 2000)";
   const std::string closed_in_handshake =
-    "not reachable: the host closed the connection during the handshake: the host likely "
+    "not reachable: the host closed the connection during the handshake: the "
+    "host likely "
     "requires TLS, which this coordinator does not use";
-  const std::string tls_failed = "not reachable: TLS handshake failed: the host does not "
-                                 "speak TLS, or its certificate is not signed by this "
-                                 "coordinator's --tls-ca";
-  const std::vector<std::string> all = {refused, timed_out, closed_in_handshake, tls_failed};
+  const std::string tls_failed =
+    "not reachable: TLS handshake failed: the host does not "
+    "speak TLS, or its certificate is not signed by this "
+    "coordinator's --tls-ca";
+  const std::vector<std::string> all = {refused, timed_out, closed_in_handshake,
+                                        tls_failed};
   auto only = [&](const cli_result& r, const std::string& which) {
     INFO(r.err);
     CHECK(r.exit_code == 3);
     for (auto& m : all)
       CHECK((r.err.find(m) != std::string::npos) == (m == which));
-    CHECK(r.err.find("(a host with TLS refuses a coordinator without)") == std::string::npos);
+    CHECK(r.err.find("(a host with TLS refuses a coordinator without)")
+          == std::string::npos);
   };
   // Port 1 on 127.0.0.1: nothing listens there.
   only(coordinate(dir, "stub:numeric", {"127.0.0.1:1"}, "r.jsonl"), refused);
   silent_listener silent;
   only(coordinate(dir, "stub:numeric", {silent.address}, "s.jsonl"), timed_out);
-  host_process tls_host{dir, "tls",
-                        {"--listen", "127.0.0.1:0", "--judge", "stub:numeric", "--tls-cert",
-                         pki("host.pem"), "--tls-key", pki("host.key"), "--tls-ca",
-                         pki("ca.pem")}};
-  only(coordinate(dir, "stub:numeric", {tls_host.address}, "t.jsonl"), closed_in_handshake);
-  host_process plain_host{dir, "plain", {"--listen", "127.0.0.1:0", "--judge", "stub:numeric"}};
+  host_process tls_host{dir,
+                        "tls",
+                        {"--listen", "127.0.0.1:0", "--judge", "stub:numeric",
+                         "--tls-cert", pki("host.pem"), "--tls-key",
+                         pki("host.key"), "--tls-ca", pki("ca.pem")}};
+  only(coordinate(dir, "stub:numeric", {tls_host.address}, "t.jsonl"),
+       closed_in_handshake);
+  host_process plain_host{
+    dir, "plain", {"--listen", "127.0.0.1:0", "--judge", "stub:numeric"}};
   only(coordinate(dir, "stub:numeric", {plain_host.address}, "p.jsonl",
                   " --tls-cert " + pki("coordinator.pem") + " --tls-key "
                     + pki("coordinator.key") + " --tls-ca " + pki("ca.pem")),
@@ -641,7 +688,8 @@ TEST_CASE("e2e hosts: a refused connection, a timeout and a failed TLS handshake
   }
 }
 
-TEST_CASE("e2e hosts: a host must serve the same declared prompt: the same bytes vote, other "
+TEST_CASE("e2e hosts: a host must serve the same declared prompt: the same "
+          "bytes vote, other "
           "bytes are refused naming the prompt") {
   temp_dir dir;
   auto judges = [](const std::string& file) {
@@ -651,20 +699,27 @@ TEST_CASE("e2e hosts: a host must serve the same declared prompt: the same bytes
   };
   write_file(dir.file("host.txt"), "A: {{answer_a}}\nB: {{answer_b}}\n");
   write_file(dir.file("host.json"), judges("host.txt"));
-  host_process host{dir, "h", {"--listen", "127.0.0.1:0", "--config", dir.file("host.json")}};
+  host_process host{
+    dir, "h", {"--listen", "127.0.0.1:0", "--config", dir.file("host.json")}};
   write_file(dir.file("pairs.jsonl"), invjudge(dir, "gen-pairs 5").out);
   // The coordinator's copy of the template, next to its configuration.
   write_file(dir.file("same.txt"), "A: {{answer_a}}\nB: {{answer_b}}\n");
   write_file(dir.file("same.json"), judges("same.txt"));
-  auto same = invjudge(dir, "run --pairs pairs.jsonl --config same.json --no-progress "
-                            "--audit a.jsonl --host " + host.address);
+  auto same =
+    invjudge(dir, "run --pairs pairs.jsonl --config same.json --no-progress "
+                  "--audit a.jsonl --host "
+                    + host.address);
   INFO(same.err);
   CHECK(same.exit_code == 0);
-  CHECK(read_file(dir.file("a.jsonl")).find(R"("prompt_id":"team/v1")") != std::string::npos);
-  write_file(dir.file("other.txt"), "A: {{answer_a}}\nB: {{answer_b}}\nBe strict.\n");
+  CHECK(read_file(dir.file("a.jsonl")).find(R"("prompt_id":"team/v1")")
+        != std::string::npos);
+  write_file(dir.file("other.txt"),
+             "A: {{answer_a}}\nB: {{answer_b}}\nBe strict.\n");
   write_file(dir.file("other.json"), judges("other.txt"));
-  auto other = invjudge(dir, "run --pairs pairs.jsonl --config other.json --no-progress "
-                             "--audit b.jsonl --host " + host.address);
+  auto other =
+    invjudge(dir, "run --pairs pairs.jsonl --config other.json --no-progress "
+                  "--audit b.jsonl --host "
+                    + host.address);
   INFO(other.err);
   CHECK(other.exit_code == 3);
   CHECK(other.err.find("prompt differs (host: team/v1#") != std::string::npos);

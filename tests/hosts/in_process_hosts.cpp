@@ -3,9 +3,10 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <sys/resource.h>
+
 #include <caf/io/middleman.hpp>
 #include <caf/scoped_actor.hpp>
-#include <sys/resource.h>
 
 #include "actors/host_connector.hpp"
 #include "actors/judge_directory.hpp"
@@ -23,7 +24,8 @@ remote_config::remote_config(const host_connection& c) {
   configure_remoting(*this, c);
 }
 
-std::vector<judge_binding> judges_for(const std::string& name, std::uint32_t cap) {
+std::vector<judge_binding> judges_for(const std::string& name,
+                                      std::uint32_t cap) {
   auto cfg = default_config();
   auto spec = parse_judge_name(name);
   spec->max_in_flight = cap;
@@ -36,12 +38,14 @@ std::vector<judge_binding> judges_for(const std::string& name, std::uint32_t cap
   return std::move(*b);
 }
 
-host_system::host_system(std::vector<judge_binding> judges, std::uint32_t queue_max) {
+host_system::host_system(std::vector<judge_binding> judges,
+                         std::uint32_t queue_max) {
   directory = spawn_judge_directory(sys);
-  auto impl = sys.spawn(judge_host, describe_host(""), directory, judges.size());
+  auto impl =
+    sys.spawn(judge_host, describe_host(""), directory, judges.size());
   host = caf::actor_cast<caf::actor>(impl);
-  auto port = sys.middleman().publish(caf::actor_cast<judge_host_actor>(impl), 0,
-                                      "127.0.0.1", true);
+  auto port = sys.middleman().publish(caf::actor_cast<judge_host_actor>(impl),
+                                      0, "127.0.0.1", true);
   name = "127.0.0.1:" + std::to_string(*port);
   caf::anon_send(impl, host_atom::value, name);
   start_local_workers(sys, directory, std::move(judges), name, queue_max);
@@ -68,8 +72,7 @@ std::vector<worker_status> host_system::status() {
 }
 
 coordinator_system::coordinator_system(host_connection c)
-  : cfg(c), sys(cfg), connection(c), directory(spawn_judge_directory(sys)) {
-}
+    : cfg(c), sys(cfg), connection(c), directory(spawn_judge_directory(sys)) {}
 
 coordinator_system::~coordinator_system() {
   for (auto& c : connectors)
@@ -104,18 +107,18 @@ double cpu_seconds() {
          + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
 }
 
-vote_timing vote(caf::actor_system& sys, const std::vector<worker_entry>& workers,
-                 std::size_t votes, std::size_t warm, judge_directory_actor directory) {
+vote_timing vote(caf::actor_system& sys,
+                 const std::vector<worker_entry>& workers, std::size_t votes,
+                 std::size_t warm, judge_directory_actor directory) {
   using clock_type = std::chrono::steady_clock;
   caf::scoped_actor self{sys};
   vote_settings vs;
   vs.votes = {1, 1};
   // Votes of a lost host wait for another (or for it to come back).
   vs.failover_wait = std::chrono::seconds(120);
-  auto coordinator = sys.spawn(vote_coordinator, caf::actor_cast<vote_sink_actor>(self),
-                               directory,
-                               std::vector<std::string>{workers[0].info.judge_id},
-                               workers, vs);
+  auto coordinator = sys.spawn(
+    vote_coordinator, caf::actor_cast<vote_sink_actor>(self), directory,
+    std::vector<std::string>{workers[0].info.judge_id}, workers, vs);
   std::vector<vote_job> jobs;
   for (std::size_t i = 0; i < votes; ++i) {
     answer_pair p;

@@ -26,7 +26,8 @@ struct remote_config : caf::actor_system_config {
 
 /// The bindings of one judge named like --judge ("openai:m@URL"), with
 /// in-flight cap `cap`; exits the process when it cannot be made.
-std::vector<judge_binding> judges_for(const std::string& name, std::uint32_t cap);
+std::vector<judge_binding> judges_for(const std::string& name,
+                                      std::uint32_t cap);
 
 /// A judge host in its own actor system, published on 127.0.0.1.
 struct host_system {
@@ -79,9 +80,9 @@ struct vote_timing {
 /// `sys`; `warm` of them before the steady part (0: none). With a
 /// directory, the coordinator hears of workers that leave (votes move) and
 /// join. Gives up after two minutes without a result.
-vote_timing vote(caf::actor_system& sys, const std::vector<worker_entry>& workers,
-                 std::size_t votes, std::size_t warm = 0,
-                 judge_directory_actor directory = {});
+vote_timing vote(caf::actor_system& sys,
+                 const std::vector<worker_entry>& workers, std::size_t votes,
+                 std::size_t warm = 0, judge_directory_actor directory = {});
 
 /// Process CPU time so far, in seconds.
 double cpu_seconds();

@@ -5,11 +5,11 @@
 // a full queue — its connection severed, or silent for a while (a
 // partition) — loses and doubles nothing: every pair's result comes once,
 // with one record. Waits only guard against a hang; nothing asserts on time.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
 #include <future>
 #include <thread>
+
+#include <catch2/catch.hpp>
 
 #include "tests/hosts/in_process_hosts.hpp"
 #include "tests/http/fake_apis.hpp"
@@ -104,7 +104,8 @@ void lose_a_full_queue(Fault fault) {
   coordinator.connect(b.proxy->address());
   constexpr std::size_t votes = 300;
   auto run = std::async(std::launch::async, [&] {
-    return vote(coordinator.sys, coordinator.workers(), votes, 0, coordinator.directory);
+    return vote(coordinator.sys, coordinator.workers(), votes, 0,
+                coordinator.directory);
   });
   REQUIRE(soon([&] { return a.queued_now() > 0; }));
   fault(a, coordinator);
@@ -114,8 +115,10 @@ void lose_a_full_queue(Fault fault) {
 
 } // namespace
 
-TEST_CASE("hosts 20 ms away: votes wait in the host's queue beyond its capacity, and "
-          "every pair is decided once", "[hosts][pipeline]") {
+TEST_CASE(
+  "hosts 20 ms away: votes wait in the host's queue beyond its capacity, and "
+  "every pair is decided once",
+  "[hosts][pipeline]") {
   far_host h;
   coordinator_system coordinator{fast_links()};
   coordinator.connect(h.proxy->address());
@@ -123,16 +126,20 @@ TEST_CASE("hosts 20 ms away: votes wait in the host's queue beyond its capacity,
   auto t = vote(coordinator.sys, coordinator.workers(), votes);
   check_each_once(t, votes);
   CHECK(h.peak_queued() > 0);
-  CHECK(h.backend->server().max_concurrent() <= cap);  // the queue is the host's
+  CHECK(h.backend->server().max_concurrent() <= cap); // the queue is the host's
 }
 
-TEST_CASE("a host lost with a full queue (its connection severed) loses and doubles "
-          "nothing", "[hosts][pipeline]") {
+TEST_CASE(
+  "a host lost with a full queue (its connection severed) loses and doubles "
+  "nothing",
+  "[hosts][pipeline]") {
   lose_a_full_queue([](far_host& a, coordinator_system&) { a.proxy->sever(); });
 }
 
-TEST_CASE("a host partitioned with a full queue (silent, no reset) loses and doubles "
-          "nothing, its late replies dropped", "[hosts][pipeline]") {
+TEST_CASE(
+  "a host partitioned with a full queue (silent, no reset) loses and doubles "
+  "nothing, its late replies dropped",
+  "[hosts][pipeline]") {
   lose_a_full_queue([](far_host& a, coordinator_system& c) {
     a.proxy->hold(true);
     // Silent past lost_after: the host is lost (its worker leaves, its votes

@@ -3,10 +3,10 @@
 // `aborted` saying whether the server saw it, and the slot goes at once to
 // the next call. The server thinks for a minute: the next call can only
 // reach it if the aborted call's slot was freed (nothing asserts on time).
-#include <catch2/catch.hpp>
-
 #include <future>
 #include <thread>
+
+#include <catch2/catch.hpp>
 
 #include "adapters/http_judge.hpp"
 #include "tests/http/fake_apis.hpp"
@@ -37,9 +37,7 @@ struct pending {
   reply_handler handler() {
     return [p = promise](adapter_reply r) { p->set_value(std::move(r)); };
   }
-  bool answered() {
-    return future.wait_for(0ms) == std::future_status::ready;
-  }
+  bool answered() { return future.wait_for(0ms) == std::future_status::ready; }
   adapter_reply get() {
     REQUIRE(soon([this] { return answered(); }));
     return future.get();
@@ -59,7 +57,7 @@ struct rig {
   }
   static fake_api_options slow() {
     fake_api_options o;
-    o.latency = 60s;  // longer than any test: only an abort ends a call
+    o.latency = 60s; // longer than any test: only an abort ends a call
     o.threads = 2;
     return o;
   }
@@ -72,18 +70,20 @@ struct rig {
 
 } // namespace
 
-TEST_CASE("abort: a call on the wire is cut, answers aborted as sent, and its slot "
-          "goes to the next call at once", "[http][abort]") {
+TEST_CASE(
+  "abort: a call on the wire is cut, answers aborted as sent, and its slot "
+  "goes to the next call at once",
+  "[http][abort]") {
   rig r;
   pending first, second;
   r.call(1, first);
   REQUIRE(soon([&] { return r.fake.server().requests() == 1; }));
-  r.call(2, second);  // waits behind the cap of 1
+  r.call(2, second); // waits behind the cap of 1
   r.adapter->abort(1);
   auto cut = first.get();
   CHECK_FALSE(cut.ok);
   CHECK(cut.fault == fault_kind::aborted);
-  CHECK(cut.attempts == 1);  // the server had the request
+  CHECK(cut.attempts == 1); // the server had the request
   CHECK_THAT(cut.error, Catch::Contains("run was cancelled"));
   // The slot is free: the queued call reaches the server while the first
   // one's minute is far from over.
@@ -95,8 +95,10 @@ TEST_CASE("abort: a call on the wire is cut, answers aborted as sent, and its sl
   CHECK(second.get().fault == fault_kind::aborted);
 }
 
-TEST_CASE("abort: a call queued behind the cap is dropped: never sent, answered at "
-          "once", "[http][abort]") {
+TEST_CASE(
+  "abort: a call queued behind the cap is dropped: never sent, answered at "
+  "once",
+  "[http][abort]") {
   rig r;
   pending first, second;
   r.call(1, first);
@@ -105,7 +107,7 @@ TEST_CASE("abort: a call queued behind the cap is dropped: never sent, answered 
   r.adapter->abort(2);
   auto dropped = second.get();
   CHECK(dropped.fault == fault_kind::aborted);
-  CHECK(dropped.attempts == 0);  // the server never saw it
+  CHECK(dropped.attempts == 0); // the server never saw it
   CHECK_THAT(dropped.error, Catch::Contains("nothing had been sent"));
   CHECK_FALSE(first.answered());
   // Unknown, unnamed and answered calls are ignored.

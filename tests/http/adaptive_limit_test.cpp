@@ -18,7 +18,7 @@ TEST_CASE("adaptive limit halves on overload never below 1", "[http][aimd]") {
 
 TEST_CASE("one burst of overload replies halves the cap once", "[http][aimd]") {
   adaptive_limit l(8, 3);
-  auto sent = l.epoch();  // eight requests sent at the old cap
+  auto sent = l.epoch(); // eight requests sent at the old cap
   for (int i = 0; i < 8; ++i)
     l.on_overload(sent);
   CHECK(l.current() == 4);

@@ -21,9 +21,7 @@ struct far_endpoint {
   bench::delay_proxy proxy;
 
   far_endpoint()
-    : fake(options()),
-      proxy("127.0.0.1", fake.server().port(), 25ms) {
-  }
+      : fake(options()), proxy("127.0.0.1", fake.server().port(), 25ms) {}
   static fake_api_options options() {
     fake_api_options o;
     o.latency = 50ms;
@@ -41,8 +39,10 @@ struct far_endpoint {
 
 } // namespace
 
-TEST_CASE("ahead: without queue_max the server never sees more than max_in_flight, "
-          "and no probe", "[http][ahead]") {
+TEST_CASE(
+  "ahead: without queue_max the server never sees more than max_in_flight, "
+  "and no probe",
+  "[http][ahead]") {
   far_endpoint e;
   auto spec = e.spec(0);
   auto a = adapter_or_null(make_http_adapter(spec, fast_tuning()));
@@ -54,8 +54,10 @@ TEST_CASE("ahead: without queue_max the server never sees more than max_in_fligh
   CHECK(e.fake.server().requests() == 30);
 }
 
-TEST_CASE("ahead: with queue_max, requests go ahead to cover the round trip, within "
-          "the bound", "[http][ahead]") {
+TEST_CASE(
+  "ahead: with queue_max, requests go ahead to cover the round trip, within "
+  "the bound",
+  "[http][ahead]") {
   far_endpoint e;
   auto spec = e.spec(8);
   auto a = adapter_or_null(make_http_adapter(spec, fast_tuning()));
@@ -67,7 +69,7 @@ TEST_CASE("ahead: with queue_max, requests go ahead to cover the round trip, wit
   CHECK(a->calls_ahead() >= 2);
   CHECK(a->calls_ahead() <= 8);
   CHECK(e.fake.server().max_concurrent() > 2);
-  CHECK(e.fake.server().max_concurrent() <= 2 + 8 + 1);  // and a probe
+  CHECK(e.fake.server().max_concurrent() <= 2 + 8 + 1); // and a probe
   // The calls, and the probes that timed the round trip (not calls).
   CHECK(e.fake.server().requests() > 60);
 }

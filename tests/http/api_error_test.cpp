@@ -5,7 +5,8 @@
 
 using namespace ij;
 
-TEST_CASE("parse_api_error reads every documented error shape", "[http][errors]") {
+TEST_CASE("parse_api_error reads every documented error shape",
+          "[http][errors]") {
   auto ollama = parse_api_error(R"({"error":"model 'qwen' not found"})");
   CHECK(ollama.message == "model 'qwen' not found");
   CHECK(ollama.type.empty());
@@ -31,17 +32,19 @@ TEST_CASE("parse_api_error reads every documented error shape", "[http][errors]"
   CHECK(vllm_old.type == "BadRequestError");
 }
 
-TEST_CASE("parse_api_error falls back to a clean excerpt of other bodies", "[http][errors]") {
-  auto html = parse_api_error(
-    "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body><h1>502 Bad "
-    "Gateway</h1><hr>nginx</body></html>");
+TEST_CASE("parse_api_error falls back to a clean excerpt of other bodies",
+          "[http][errors]") {
+  auto html = parse_api_error("<html>\r\n<head><title>502 Bad "
+                              "Gateway</title></head>\r\n<body><h1>502 Bad "
+                              "Gateway</h1><hr>nginx</body></html>");
   CHECK(html.message.find("502 Bad Gateway") != std::string::npos);
   CHECK(html.message.find('<') == std::string::npos);
   CHECK(html.message.find('\n') == std::string::npos);
 
   CHECK(parse_api_error("").message == "(empty body)");
   CHECK(parse_api_error("upstream timed out").message == "upstream timed out");
-  CHECK(parse_api_error(R"({"unexpected":true})").message == R"({"unexpected":true})");
+  CHECK(parse_api_error(R"({"unexpected":true})").message
+        == R"({"unexpected":true})");
 
   std::string big(5000, 'x');
   auto long_excerpt = parse_api_error(big).message;
@@ -50,7 +53,8 @@ TEST_CASE("parse_api_error falls back to a clean excerpt of other bodies", "[htt
   CHECK(body_excerpt(std::string("a\x01\x02 b")) == "a?? b");
 }
 
-TEST_CASE("an error status is classified for the judge record", "[http][errors]") {
+TEST_CASE("an error status is classified for the judge record",
+          "[http][errors]") {
   CHECK(fault_of_status(401) == fault_kind::auth);
   CHECK(fault_of_status(403) == fault_kind::auth);
   CHECK(fault_of_status(408) == fault_kind::timeout);
@@ -65,7 +69,8 @@ TEST_CASE("an error status is classified for the judge record", "[http][errors]"
 }
 
 TEST_CASE("redact removes every occurrence of the secret", "[http][errors]") {
-  CHECK(redact("key sk-1 and sk-1 again", "sk-1") == "key [redacted] and [redacted] again");
+  CHECK(redact("key sk-1 and sk-1 again", "sk-1")
+        == "key [redacted] and [redacted] again");
   CHECK(redact("nothing here", "sk-1") == "nothing here");
   CHECK(redact("no secret configured", "") == "no secret configured");
 }

@@ -1,8 +1,6 @@
 // Each backend against its protocol-faithful fake: the request is what the
 // real API accepts, the prompt arrives byte for byte, the reply's text and
 // token usage come back; configuration errors are reported before any call.
-#include <catch2/catch.hpp>
-
 #include <atomic>
 #include <thread>
 
@@ -11,10 +9,11 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <catch2/catch.hpp>
 
 #include "adapters/http_judge.hpp"
-#include "tests/http/fake_apis.hpp"
 #include "tests/error_text.hpp"
+#include "tests/http/fake_apis.hpp"
 #include "tests/http/test_support.hpp"
 
 using namespace ij;
@@ -59,7 +58,8 @@ TEST_CASE("ollama: /api/chat with stream false - text tokens and prompt intact",
   CHECK(body.find("\"temperature\":0.0") != std::string::npos);
 }
 
-TEST_CASE("ollama fake is faithful: without stream false it streams NDJSON", "[http][ollama]") {
+TEST_CASE("ollama fake is faithful: without stream false it streams NDJSON",
+          "[http][ollama]") {
   namespace net = boost::asio;
   namespace http = boost::beast::http;
   fake_api fake(opts_for(api_kind::ollama));
@@ -69,7 +69,8 @@ TEST_CASE("ollama fake is faithful: without stream false it streams NDJSON", "[h
   http::request<http::string_body> req{http::verb::post, "/api/chat", 11};
   req.set(http::field::host, "127.0.0.1");
   req.set(http::field::content_type, "application/json");
-  req.body() = R"({"model":"judge-model","messages":[{"role":"user","content":"hi"}]})";
+  req.body() =
+    R"({"model":"judge-model","messages":[{"role":"user","content":"hi"}]})";
   req.prepare_payload();
   http::write(sock, req);
   boost::beast::flat_buffer buf;
@@ -82,7 +83,8 @@ TEST_CASE("ollama fake is faithful: without stream false it streams NDJSON", "[h
   CHECK(fake.violations()[0].find("stream") != std::string::npos);
 }
 
-TEST_CASE("ollama: unknown model gives a final error telling to pull it", "[http][ollama]") {
+TEST_CASE("ollama: unknown model gives a final error telling to pull it",
+          "[http][ollama]") {
   fake_api fake(opts_for(api_kind::ollama));
   auto spec = spec_for("ollama", fake.base_url(), "qwen2.5:7b");
   auto adapter = adapter_or_null(make_http_adapter(spec, fast_tuning()));
@@ -97,9 +99,11 @@ TEST_CASE("ollama: unknown model gives a final error telling to pull it", "[http
   CHECK(fake.server().requests() == 1);
 }
 
-TEST_CASE("ollama: base URL from OLLAMA_HOST also without a scheme", "[http][ollama]") {
+TEST_CASE("ollama: base URL from OLLAMA_HOST also without a scheme",
+          "[http][ollama]") {
   fake_api fake(opts_for(api_kind::ollama));
-  scoped_env host("OLLAMA_HOST", "127.0.0.1:" + std::to_string(fake.server().port()));
+  scoped_env host("OLLAMA_HOST",
+                  "127.0.0.1:" + std::to_string(fake.server().port()));
   auto spec = spec_for("ollama", "");
   auto adapter = adapter_or_null(make_http_adapter(spec, fast_tuning()));
   REQUIRE(adapter);
@@ -113,7 +117,8 @@ TEST_CASE("ollama: base URL from OLLAMA_HOST also without a scheme", "[http][oll
   CHECK(resolve_base_url(spec) == "http://gpu-box:11434");
 }
 
-TEST_CASE("anthropic: headers max_tokens text blocks joined no seed", "[http][anthropic]") {
+TEST_CASE("anthropic: headers max_tokens text blocks joined no seed",
+          "[http][anthropic]") {
   scoped_env key("IJ_TEST_ANTHROPIC_KEY", "sk-ant-test-0123456789");
   fake_api fake(opts_for(api_kind::anthropic, "sk-ant-test-0123456789"));
   auto spec = spec_for("anthropic", fake.base_url(), "claude-haiku-4-5");
@@ -165,7 +170,8 @@ TEST_CASE("anthropic: a missing key fails at construction naming the variable",
   CHECK_FALSE(make_http_adapter(spec));
 }
 
-TEST_CASE("anthropic: base URL from ANTHROPIC_BASE_URL else the public API", "[http][anthropic]") {
+TEST_CASE("anthropic: base URL from ANTHROPIC_BASE_URL else the public API",
+          "[http][anthropic]") {
   auto spec = spec_for("anthropic", "", "claude-haiku-4-5");
   {
     scoped_env unset("ANTHROPIC_BASE_URL", std::nullopt);
@@ -202,8 +208,9 @@ TEST_CASE("openai: /v1/chat/completions with the seed and without a key header",
   CHECK(call_and_wait(*again, "p", options_for(spec)).ok);
 }
 
-TEST_CASE("openai: bearer key from the named variable - null content is empty text",
-          "[http][openai]") {
+TEST_CASE(
+  "openai: bearer key from the named variable - null content is empty text",
+  "[http][openai]") {
   scoped_env key("IJ_TEST_OPENAI_KEY", "sk-local-abc");
   auto o = opts_for(api_kind::openai, "sk-local-abc");
   fake_api fake(o);
@@ -219,7 +226,8 @@ TEST_CASE("openai: bearer key from the named variable - null content is empty te
   CHECK(call_and_wait(*adapter, "p", options_for(spec)).ok);
 }
 
-TEST_CASE("openai: base URL from OPENAI_BASE_URL else api.openai.com/v1", "[http][openai]") {
+TEST_CASE("openai: base URL from OPENAI_BASE_URL else api.openai.com/v1",
+          "[http][openai]") {
   auto spec = spec_for("openai", "");
   {
     scoped_env unset("OPENAI_BASE_URL", std::nullopt);
@@ -229,7 +237,8 @@ TEST_CASE("openai: base URL from OPENAI_BASE_URL else api.openai.com/v1", "[http
   CHECK(resolve_base_url(spec) == "http://127.0.0.1:8000/v1");
 }
 
-TEST_CASE("call returns at once - done runs once on the adapter's I/O thread", "[http][lifecycle]") {
+TEST_CASE("call returns at once - done runs once on the adapter's I/O thread",
+          "[http][lifecycle]") {
   fake_api_options o = opts_for(api_kind::openai);
   o.latency = std::chrono::milliseconds(1000);
   fake_api fake(o);
@@ -250,14 +259,16 @@ TEST_CASE("call returns at once - done runs once on the adapter's I/O thread", "
   CHECK(*calls == 1);
 }
 
-TEST_CASE("configuration errors are reported before any call", "[http][config]") {
+TEST_CASE("configuration errors are reported before any call",
+          "[http][config]") {
   auto stub = make_http_adapter(spec_for("stub", "http://x"));
   CHECK_FALSE(stub);
   CHECK(::test::why(stub).find("stub") != std::string::npos);
   auto ftp = make_http_adapter(spec_for("openai", "ftp://x"));
   CHECK_FALSE(ftp);
   CHECK(::test::why(ftp).find("ftp") != std::string::npos);
-  auto no_model = make_http_adapter(spec_for("openai", "http://127.0.0.1:8000", ""));
+  auto no_model =
+    make_http_adapter(spec_for("openai", "http://127.0.0.1:8000", ""));
   CHECK_FALSE(no_model);
   CHECK(::test::why(no_model).find("model") != std::string::npos);
   auto tls_spec = spec_for("openai", "https://127.0.0.1:8443/v1");

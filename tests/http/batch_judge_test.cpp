@@ -4,15 +4,15 @@
 // rejections, journal errors, adoption after a crash, cancelling a run.
 // No assertion depends on timing: waits are bounded only to fail instead of
 // hanging.
-#include <catch2/catch.hpp>
-
-#include <chrono>
 #include <atomic>
+#include <chrono>
 #include <future>
-#include <optional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
+
+#include <catch2/catch.hpp>
 
 #include "adapters/batch_judge.hpp"
 #include "messages/error.hpp"
@@ -62,8 +62,9 @@ public:
   }
   std::size_t count(batch_step step) const {
     std::lock_guard<std::mutex> g(mtx_);
-    return static_cast<std::size_t>(std::count_if(
-      marks_.begin(), marks_.end(), [&](const batch_mark& m) { return m.step == step; }));
+    return static_cast<std::size_t>(
+      std::count_if(marks_.begin(), marks_.end(),
+                    [&](const batch_mark& m) { return m.step == step; }));
   }
   void set_check(std::function<void(const batch_mark&)> check) {
     std::lock_guard<std::mutex> g(mtx_);
@@ -84,16 +85,14 @@ private:
 /// The synchronous fallback: answers at once and counts its calls.
 class stub_fallback : public judge_adapter {
 public:
-  std::string id() const override {
-    return "stub:batch-fallback";
-  }
-  void call(const std::string&, const call_options& opts, reply_handler done) override {
+  std::string id() const override { return "stub:batch-fallback"; }
+  void call(const std::string&, const call_options& opts,
+            reply_handler done) override {
     ++calls;
     adapter_reply r;
     r.ok = true;
-    r.text = "DECISION: DIFFERENT\nREASON: sync " + make_custom_id(
-                                                       {opts.run_tag, opts.pair_seq,
-                                                        opts.vote_index});
+    r.text = "DECISION: DIFFERENT\nREASON: sync "
+             + make_custom_id({opts.run_tag, opts.pair_seq, opts.vote_index});
     done(r);
   }
   std::atomic<int> calls{0};
@@ -144,12 +143,14 @@ std::unique_ptr<fake_batches> make_fake(batch_api api) {
   auto fake = std::make_unique<fake_batches>(o);
   // Each reply names its request: a reply reaching the wrong call shows.
   fake->set_reply([](const std::string& id) {
-    return "DECISION: EQUIVALENT\nREASON: for " + id + "\nNUMERIC_A: 1\nNUMERIC_B: 1";
+    return "DECISION: EQUIVALENT\nREASON: for " + id
+           + "\nNUMERIC_A: 1\nNUMERIC_B: 1";
   });
   return fake;
 }
 
-std::unique_ptr<batch_client> client_for(const fake_batches& fake, batch_api api) {
+std::unique_ptr<batch_client> client_for(const fake_batches& fake,
+                                         batch_api api) {
   batch_client_config cfg;
   cfg.api = api;
   auto base = parse_url(fake.base_url());
@@ -168,11 +169,11 @@ struct setup {
   std::shared_ptr<test_journal> journal = std::make_shared<test_journal>();
   std::shared_ptr<stub_fallback> fallback = std::make_shared<stub_fallback>();
 
-  explicit setup(batch_api a) : api(a), fake(make_fake(a)) {
-  }
+  explicit setup(batch_api a) : api(a), fake(make_fake(a)) {}
 
-  batch_judge_config config(std::size_t max_requests = 3,
-                            batch_failure_policy on_failure = batch_failure_policy::fault) {
+  batch_judge_config
+  config(std::size_t max_requests = 3,
+         batch_failure_policy on_failure = batch_failure_policy::fault) {
     batch_judge_config c;
     c.api = api;
     c.max_requests = max_requests;
@@ -189,7 +190,8 @@ struct setup {
   }
 };
 
-call_options vote(const std::string& tag, std::uint64_t seq, std::uint32_t v = 0) {
+call_options vote(const std::string& tag, std::uint64_t seq,
+                  std::uint32_t v = 0) {
   call_options o;
   o.model = "judge-model";
   o.max_tokens = 64;
@@ -205,8 +207,8 @@ std::string id_of(const call_options& o) {
 }
 
 /// Calls pairs [from, to) of run `tag`, vote 0.
-void call_pairs(batch_judge& j, replies& r, const std::string& tag, std::uint64_t from,
-                std::uint64_t to) {
+void call_pairs(batch_judge& j, replies& r, const std::string& tag,
+                std::uint64_t from, std::uint64_t to) {
   for (auto seq = from; seq < to; ++seq) {
     auto o = vote(tag, seq);
     j.call("prompt of pair " + std::to_string(seq), o, r.handler(id_of(o)));
@@ -217,8 +219,9 @@ const auto both_apis = {batch_api::anthropic, batch_api::openai};
 
 } // namespace
 
-TEST_CASE("batch judge: a batch at max_requests, another at max_wait, replies matched",
-          "[http][batch][batch_judge]") {
+TEST_CASE(
+  "batch judge: a batch at max_requests, another at max_wait, replies matched",
+  "[http][batch][batch_judge]") {
   for (auto api : both_apis) {
     INFO(to_string(api));
     setup s(api);
@@ -259,8 +262,9 @@ TEST_CASE("batch judge: a batch at max_requests, another at max_wait, replies ma
   }
 }
 
-TEST_CASE("batch judge: the journal's order, and one request per custom_id in flight",
-          "[http][batch][batch_judge]") {
+TEST_CASE(
+  "batch judge: the journal's order, and one request per custom_id in flight",
+  "[http][batch][batch_judge]") {
   for (auto api : both_apis) {
     INFO(to_string(api));
     setup s(api);
@@ -282,7 +286,7 @@ TEST_CASE("batch judge: the journal's order, and one request per custom_id in fl
       auto j = s.judge(s.config(2));
       auto o = vote("t", 1);
       j->call("p", o, r.handler("first"));
-      j->call("p", o, twin.handler("second"));  // the same vote: no duplicate
+      j->call("p", o, twin.handler("second")); // the same vote: no duplicate
       j->call("p", vote("t", 2), r.handler("other"));
       r.wait(2);
       twin.wait(1);
@@ -300,11 +304,13 @@ TEST_CASE("batch judge: the journal's order, and one request per custom_id in fl
   }
 }
 
-TEST_CASE("batch judge: an errored request goes to the sync fallback or is a fault",
-          "[http][batch][batch_judge]") {
+TEST_CASE(
+  "batch judge: an errored request goes to the sync fallback or is a fault",
+  "[http][batch][batch_judge]") {
   for (auto api : both_apis) {
     INFO(to_string(api));
-    for (auto policy : {batch_failure_policy::sync, batch_failure_policy::fault}) {
+    for (auto policy :
+         {batch_failure_policy::sync, batch_failure_policy::fault}) {
       setup s(api);
       s.fake->fail_request("r-p1-v0", 500, "upstream boom");
       replies r;
@@ -325,8 +331,9 @@ TEST_CASE("batch judge: an errored request goes to the sync fallback or is a fau
         CHECK_FALSE(failed.ok);
         // OpenAI's line carries the status (500); Anthropic's the error type
         // (the fake's invalid_request_error).
-        CHECK(failed.fault == (api == batch_api::openai ? fault_kind::server_error
-                                                        : fault_kind::bad_request));
+        CHECK(failed.fault
+              == (api == batch_api::openai ? fault_kind::server_error
+                                           : fault_kind::bad_request));
         CHECK_THAT(failed.error, Catch::Contains(s.fake->batch_ids().at(0)));
         CHECK_THAT(failed.error, Catch::Contains("upstream boom"));
         CHECK(s.fallback->calls == 0);
@@ -336,7 +343,8 @@ TEST_CASE("batch judge: an errored request goes to the sync fallback or is a fau
   }
 }
 
-TEST_CASE("batch judge: an expired batch with partial results", "[http][batch][batch_judge]") {
+TEST_CASE("batch judge: an expired batch with partial results",
+          "[http][batch][batch_judge]") {
   for (auto api : both_apis) {
     INFO(to_string(api));
     setup s(api);
@@ -366,8 +374,9 @@ TEST_CASE("batch judge: an expired batch with partial results", "[http][batch][b
   }
 }
 
-TEST_CASE("batch judge: a batch rejected whole is one clear error on every vote",
-          "[http][batch][batch_judge]") {
+TEST_CASE(
+  "batch judge: a batch rejected whole is one clear error on every vote",
+  "[http][batch][batch_judge]") {
   for (auto api : both_apis) {
     INFO(to_string(api));
     setup s(api);
@@ -383,7 +392,8 @@ TEST_CASE("batch judge: a batch rejected whole is one clear error on every vote"
       CHECK_FALSE(reply.ok);
       CHECK(reply.fault == fault_kind::bad_request);
       CHECK_THAT(reply.error, Catch::Contains("rejected the batch"));
-      CHECK_THAT(reply.error, Catch::Contains("batch too large for this account"));
+      CHECK_THAT(reply.error,
+                 Catch::Contains("batch too large for this account"));
     }
     auto marks = s.journal->marks();
     REQUIRE(marks.size() == 2);
@@ -401,7 +411,8 @@ TEST_CASE("batch judge: a batch rejected whole is one clear error on every vote"
   }
   auto reply = r.at("v-p0-v0");
   CHECK_FALSE(reply.ok);
-  CHECK_THAT(reply.error, Catch::Contains("failed: line 1: invalid_json_line: bad line"));
+  CHECK_THAT(reply.error,
+             Catch::Contains("failed: line 1: invalid_json_line: bad line"));
 }
 
 TEST_CASE("batch judge: a journal error submits nothing and faults the votes",
@@ -438,7 +449,7 @@ TEST_CASE("batch judge: adopted after a crash, nothing is sent twice",
       auto j = s.judge(s.config(3));
       call_pairs(*j, before, "c", 0, 3);
       wait_until([&] { return s.journal->count(batch_step::submitted) == 1; });
-    }  // the "crash": destroyed mid-batch, nothing cancelled
+    } // the "crash": destroyed mid-batch, nothing cancelled
     before.wait(3);
     CHECK_THAT(before.at("c-p0-v0").error, Catch::Contains("shutting down"));
     CHECK(s.fake->cancels() == 0);
@@ -465,8 +476,9 @@ TEST_CASE("batch judge: adopted after a crash, nothing is sent twice",
   }
 }
 
-TEST_CASE("batch judge: a pending-only mark is found at the provider by listing",
-          "[http][batch][batch_judge]") {
+TEST_CASE(
+  "batch judge: a pending-only mark is found at the provider by listing",
+  "[http][batch][batch_judge]") {
   for (auto api : both_apis) {
     INFO(to_string(api));
     setup s(api);
@@ -482,14 +494,16 @@ TEST_CASE("batch judge: a pending-only mark is found at the provider by listing"
     batch_document doc(api);
     for (std::uint64_t seq = 0; seq < 2; ++seq) {
       auto o = vote("l", seq);
-      REQUIRE_FALSE(doc.add(id_of(o), "prompt of pair " + std::to_string(seq), o));
+      REQUIRE_FALSE(
+        doc.add(id_of(o), "prompt of pair " + std::to_string(seq), o));
       m.entries.push_back({id_of(o), o.pair_id, 0});
     }
     {
       auto direct = client_for(*s.fake, api);
       std::promise<bool> sent;
       direct->submit(
-        *doc.finish(), [&](caf::expected<batch_status> st) { sent.set_value(bool(st)); },
+        *doc.finish(),
+        [&](caf::expected<batch_status> st) { sent.set_value(bool(st)); },
         m.key);
       REQUIRE(sent.get_future().get());
     }
@@ -513,8 +527,9 @@ TEST_CASE("batch judge: a pending-only mark is found at the provider by listing"
   }
 }
 
-TEST_CASE("batch judge: a pending-only mark not at the provider lets its calls go",
-          "[http][batch][batch_judge]") {
+TEST_CASE(
+  "batch judge: a pending-only mark not at the provider lets its calls go",
+  "[http][batch][batch_judge]") {
   for (auto api : both_apis) {
     INFO(to_string(api));
     setup s(api);
@@ -536,8 +551,9 @@ TEST_CASE("batch judge: a pending-only mark not at the provider lets its calls g
   }
 }
 
-TEST_CASE("batch judge: cancel_run cancels the provider's batch of that run only",
-          "[http][batch][batch_judge]") {
+TEST_CASE(
+  "batch judge: cancel_run cancels the provider's batch of that run only",
+  "[http][batch][batch_judge]") {
   for (auto api : both_apis) {
     INFO(to_string(api));
     setup s(api);
@@ -545,9 +561,9 @@ TEST_CASE("batch judge: cancel_run cancels the provider's batch of that run only
     replies r;
     {
       auto j = s.judge(s.config(2));
-      call_pairs(*j, r, "a", 0, 2);  // a batch of run a alone
+      call_pairs(*j, r, "a", 0, 2); // a batch of run a alone
       wait_until([&] { return s.journal->count(batch_step::submitted) == 1; });
-      call_pairs(*j, r, "a", 2, 3);  // mixed: one of a, one of b
+      call_pairs(*j, r, "a", 2, 3); // mixed: one of a, one of b
       call_pairs(*j, r, "b", 0, 1);
       wait_until([&] { return s.journal->count(batch_step::submitted) == 2; });
       j->cancel_run("a");
@@ -575,22 +591,28 @@ TEST_CASE("batch judge: cancel_run cancels the provider's batch of that run only
   }
 }
 
-TEST_CASE("batch judge: configuration is checked", "[http][batch][batch_judge]") {
+TEST_CASE("batch judge: configuration is checked",
+          "[http][batch][batch_judge]") {
   setup s(batch_api::openai);
   auto c = s.config(50001);
-  CHECK_FALSE(make_batch_judge(c, client_for(*s.fake, s.api), s.fallback, s.journal));
+  CHECK_FALSE(
+    make_batch_judge(c, client_for(*s.fake, s.api), s.fallback, s.journal));
   c = s.config(1);
-  CHECK_FALSE(make_batch_judge(c, client_for(*s.fake, s.api), s.fallback, nullptr));
+  CHECK_FALSE(
+    make_batch_judge(c, client_for(*s.fake, s.api), s.fallback, nullptr));
   c.api = batch_api::anthropic;
-  CHECK_FALSE(make_batch_judge(c, client_for(*s.fake, s.api), s.fallback, s.journal));
+  CHECK_FALSE(
+    make_batch_judge(c, client_for(*s.fake, s.api), s.fallback, s.journal));
   c.api = batch_api::openai;
-  auto j = make_batch_judge(c, client_for(*s.fake, s.api), s.fallback, s.journal);
+  auto j =
+    make_batch_judge(c, client_for(*s.fake, s.api), s.fallback, s.journal);
   REQUIRE(j);
   CHECK((*j)->id() == "stub:batch-fallback");
   CHECK_FALSE((*j)->answers_inline());
 }
 
-TEST_CASE("batch journal: the open batches of a judge from marks in any order") {
+TEST_CASE(
+  "batch journal: the open batches of a judge from marks in any order") {
   auto mark = [](batch_step step, std::string judge, std::string key,
                  std::vector<batch_entry> entries = {}) {
     batch_mark m;
@@ -605,12 +627,12 @@ TEST_CASE("batch journal: the open batches of a judge from marks in any order") 
   std::vector<batch_entry> a{{"t-p1-v0", "x", 0}}, b{{"t-p2-v0", "y", 0}},
     c{{"t-p3-v0", "z", 0}};
   std::vector<batch_mark> marks{
-    mark(batch_step::submitted, "j", "ka"),          // its entries come later
-    mark(batch_step::pending, "j", "kb", b),          // never submitted
+    mark(batch_step::submitted, "j", "ka"),  // its entries come later
+    mark(batch_step::pending, "j", "kb", b), // never submitted
     mark(batch_step::pending, "j", "ka", a),
-    mark(batch_step::ended, "j", "kc"),               // ended: not open
+    mark(batch_step::ended, "j", "kc"), // ended: not open
     mark(batch_step::pending, "j", "kc", c),
-    mark(batch_step::pending, "other", "kd", c)};     // another judge's
+    mark(batch_step::pending, "other", "kd", c)}; // another judge's
   auto open = open_batches(marks, "j");
   REQUIRE(open.size() == 2);
   CHECK(open[0].key == "ka");

@@ -1,10 +1,9 @@
 // The batch APIs' documents, statuses and result lines (adapters/
 // batch_protocol), for Anthropic and OpenAI, against the shapes of
 // reference/llm-batch-logprobs-constraints.md §1–2.
-#include <catch2/catch.hpp>
-
 #include <chrono>
 
+#include <catch2/catch.hpp>
 #include <rapidjson/document.h>
 #include <rapidjson/pointer.h>
 #include <rapidjson/stringbuffer.h>
@@ -62,17 +61,37 @@ TEST_CASE("custom_id: made from a vote key, parsed back, both APIs' syntax",
   CHECK_FALSE(valid_run_tag("a-b"));
 }
 
-TEST_CASE("custom_id: anything else is rejected with a clear error", "[http][batch]") {
-  for (auto bad : {"", "p", "p1", "p1-v", "p1-v1", "r-p", "r-p1", "r-p1-v", "r-p-v1",
-                   "r-q1-v1", "r-p01-v1", "r-p1-v01", "r-p1-v1x", "r-p+1-v1", "r-p1-v-1",
-                   "r-p18446744073709551616-v0", "r-p1-v4294967296", "r-p1 -v1",
-                   "r-p1-v1\n", "-p1-v1", "R-p1-v1", "r_1-p1-v1",
+TEST_CASE("custom_id: anything else is rejected with a clear error",
+          "[http][batch]") {
+  for (auto bad : {"",
+                   "p",
+                   "p1",
+                   "p1-v",
+                   "p1-v1",
+                   "r-p",
+                   "r-p1",
+                   "r-p1-v",
+                   "r-p-v1",
+                   "r-q1-v1",
+                   "r-p01-v1",
+                   "r-p1-v01",
+                   "r-p1-v1x",
+                   "r-p+1-v1",
+                   "r-p1-v-1",
+                   "r-p18446744073709551616-v0",
+                   "r-p1-v4294967296",
+                   "r-p1 -v1",
+                   "r-p1-v1\n",
+                   "-p1-v1",
+                   "R-p1-v1",
+                   "r_1-p1-v1",
                    "0123456789abcdefg-p1-v1"}) {
     INFO(bad);
     auto r = parse_custom_id(bad);
     REQUIRE_FALSE(r);
     CHECK(r.error().code() == static_cast<std::uint8_t>(errc::bad_input));
-    CHECK_THAT(errc_text(r.error()), Catch::Contains("<run tag>-p<sequence>-v<vote>"));
+    CHECK_THAT(errc_text(r.error()),
+               Catch::Contains("<run tag>-p<sequence>-v<vote>"));
   }
   CHECK(valid_custom_id("a_b-C9"));
   CHECK(valid_custom_id(std::string(64, 'x')));
@@ -83,7 +102,8 @@ TEST_CASE("custom_id: anything else is rejected with a clear error", "[http][bat
   CHECK_FALSE(valid_custom_id("é"));
 }
 
-TEST_CASE("limits: requests and bytes per batch, checked before sending", "[http][batch]") {
+TEST_CASE("limits: requests and bytes per batch, checked before sending",
+          "[http][batch]") {
   CHECK(limits_of(batch_api::anthropic).max_requests == 100000);
   CHECK(limits_of(batch_api::openai).max_requests == 50000);
   CHECK(limits_of(batch_api::anthropic).max_bytes == 256000000);
@@ -101,8 +121,9 @@ TEST_CASE("limits: requests and bytes per batch, checked before sending", "[http
   CHECK_THAT(render_error(empty), Catch::Contains("empty"));
 }
 
-TEST_CASE("batch document: Anthropic's create body holds the synchronous bodies",
-          "[http][batch]") {
+TEST_CASE(
+  "batch document: Anthropic's create body holds the synchronous bodies",
+  "[http][batch]") {
   batch_document doc(batch_api::anthropic);
   REQUIRE_FALSE(doc.add("p1-v0", test::tricky_prompt(), opts()));
   auto o2 = opts();
@@ -122,14 +143,16 @@ TEST_CASE("batch document: Anthropic's create body holds the synchronous bodies"
   CHECK(compact(d["requests"][0]["params"])
         == chat_request_body(p, test::tricky_prompt(), opts()));
   CHECK(std::string{d["requests"][1]["custom_id"].GetString()} == "p2-v1");
-  CHECK(compact(d["requests"][1]["params"]) == chat_request_body(p, "second", o2));
+  CHECK(compact(d["requests"][1]["params"])
+        == chat_request_body(p, "second", o2));
   CHECK(d["requests"][0].MemberCount() == 2);
   // The document was handed over: it starts empty again.
   CHECK(doc.size() == 0);
   CHECK_FALSE(doc.finish());
 }
 
-TEST_CASE("batch document: OpenAI's input JSONL, one line per request", "[http][batch]") {
+TEST_CASE("batch document: OpenAI's input JSONL, one line per request",
+          "[http][batch]") {
   batch_document doc(batch_api::openai);
   REQUIRE_FALSE(doc.add("p1-v0", test::tricky_prompt(), opts()));
   REQUIRE_FALSE(doc.add("p1-v1", "two", opts()));
@@ -148,7 +171,8 @@ TEST_CASE("batch document: OpenAI's input JSONL, one line per request", "[http][
     rapidjson::Document d;
     d.Parse(text->data() + at, end - at);
     REQUIRE_FALSE(d.HasParseError());
-    CHECK(std::string{d["custom_id"].GetString()} == (i == 0 ? "p1-v0" : "p1-v1"));
+    CHECK(std::string{d["custom_id"].GetString()}
+          == (i == 0 ? "p1-v0" : "p1-v1"));
     CHECK(std::string{d["method"].GetString()} == "POST");
     CHECK(std::string{d["url"].GetString()} == "/v1/chat/completions");
     CHECK(compact(d["body"]) == chat_request_body(p, prompts[i], opts()));
@@ -157,9 +181,10 @@ TEST_CASE("batch document: OpenAI's input JSONL, one line per request", "[http][
   CHECK(at == text->size());
 }
 
-TEST_CASE("batch document: a bad or repeated custom_id and a full batch are refused, "
-          "the document unchanged",
-          "[http][batch]") {
+TEST_CASE(
+  "batch document: a bad or repeated custom_id and a full batch are refused, "
+  "the document unchanged",
+  "[http][batch]") {
   batch_document doc(batch_api::anthropic);
   REQUIRE_FALSE(doc.add("p1-v0", "x", opts()));
   auto before = doc.bytes();
@@ -191,27 +216,31 @@ TEST_CASE("batch document: 10,000 requests build fast", "[http][batch]") {
   batch_document doc(batch_api::openai);
   auto start = std::chrono::steady_clock::now();
   for (std::uint64_t i = 0; i < 10000; ++i)
-    REQUIRE_FALSE(doc.add(make_custom_id({"t", i, 0}), test::tricky_prompt(), opts()));
+    REQUIRE_FALSE(
+      doc.add(make_custom_id({"t", i, 0}), test::tricky_prompt(), opts()));
   auto text = doc.finish();
   auto took = std::chrono::steady_clock::now() - start;
   REQUIRE(text);
   // Reported, not asserted: the time depends on the machine's load.
   WARN("10,000 requests built in "
-       << std::chrono::duration_cast<std::chrono::milliseconds>(took).count() << " ms, "
-       << text->size() << " bytes");
+       << std::chrono::duration_cast<std::chrono::milliseconds>(took).count()
+       << " ms, " << text->size() << " bytes");
 }
 
 TEST_CASE("batch status: Anthropic's MessageBatch in each processing status",
           "[http][batch]") {
   auto body = [](const char* status, const char* results) {
-    return std::string{R"({"id":"msgbatch_01","type":"message_batch","processing_status":")"}
-           + status + R"(","request_counts":{"processing":1,"succeeded":2,"errored":3,)"
+    return std::string{
+             R"({"id":"msgbatch_01","type":"message_batch","processing_status":")"}
+           + status
+           + R"(","request_counts":{"processing":1,"succeeded":2,"errored":3,)"
            + R"("canceled":4,"expired":5},"ended_at":null,)"
            + R"("created_at":"2024-08-20T18:37:24.100435Z",)"
            + R"("expires_at":"2024-08-21T20:37:24+02:00","cancel_initiated_at":null,)"
            + R"("archived_at":null,"results_url":)" + results + "}";
   };
-  auto st = parse_batch_status(batch_api::anthropic, body("in_progress", "null"));
+  auto st =
+    parse_batch_status(batch_api::anthropic, body("in_progress", "null"));
   REQUIRE(st);
   CHECK(st->id == "msgbatch_01");
   CHECK(st->state == batch_state::in_progress);
@@ -226,20 +255,25 @@ TEST_CASE("batch status: Anthropic's MessageBatch in each processing status",
   CHECK(st->results_url.empty());
   CHECK_FALSE(is_terminal(st->state));
 
-  auto canceling = parse_batch_status(batch_api::anthropic, body("canceling", "null"));
+  auto canceling =
+    parse_batch_status(batch_api::anthropic, body("canceling", "null"));
   REQUIRE(canceling);
   CHECK(canceling->state == batch_state::cancelling);
   auto ended = parse_batch_status(
     batch_api::anthropic,
-    body("ended", R"("https://api.anthropic.com/v1/messages/batches/msgbatch_01/results")"));
+    body(
+      "ended",
+      R"("https://api.anthropic.com/v1/messages/batches/msgbatch_01/results")"));
   REQUIRE(ended);
   CHECK(ended->state == batch_state::ended);
   CHECK(is_terminal(ended->state));
   CHECK(ended->results_url
         == "https://api.anthropic.com/v1/messages/batches/msgbatch_01/results");
 
-  for (auto bad : {std::string{"{}"}, std::string{"not json"}, body("completed", "null"),
-                   std::string{R"({"id":"x","type":"message","processing_status":"ended"})"}}) {
+  for (auto bad :
+       {std::string{"{}"}, std::string{"not json"}, body("completed", "null"),
+        std::string{
+          R"({"id":"x","type":"message","processing_status":"ended"})"}}) {
     INFO(bad);
     auto r = parse_batch_status(batch_api::anthropic, bad);
     REQUIRE_FALSE(r);
@@ -247,18 +281,24 @@ TEST_CASE("batch status: Anthropic's MessageBatch in each processing status",
   }
 }
 
-TEST_CASE("batch status: OpenAI's Batch in each of its eight statuses", "[http][batch]") {
+TEST_CASE("batch status: OpenAI's Batch in each of its eight statuses",
+          "[http][batch]") {
   auto body = [](const std::string& status, const std::string& extra = {}) {
     return R"({"id":"batch_abc","object":"batch","endpoint":"/v1/chat/completions",)"
            R"("input_file_id":"file-in","completion_window":"24h","status":")"
            + status + R"(","created_at":1714508499,"expires_at":null,)"
-           + R"("request_counts":{"total":10,"completed":6,"failed":1})" + extra + "}";
+           + R"("request_counts":{"total":10,"completed":6,"failed":1})" + extra
+           + "}";
   };
   std::pair<const char*, batch_state> all[] = {
-    {"validating", batch_state::validating}, {"in_progress", batch_state::in_progress},
-    {"finalizing", batch_state::finalizing}, {"completed", batch_state::ended},
-    {"failed", batch_state::failed},         {"expired", batch_state::expired},
-    {"cancelling", batch_state::cancelling}, {"cancelled", batch_state::cancelled}};
+    {"validating", batch_state::validating},
+    {"in_progress", batch_state::in_progress},
+    {"finalizing", batch_state::finalizing},
+    {"completed", batch_state::ended},
+    {"failed", batch_state::failed},
+    {"expired", batch_state::expired},
+    {"cancelling", batch_state::cancelling},
+    {"cancelled", batch_state::cancelled}};
   for (auto& [name, state] : all) {
     INFO(name);
     auto st = parse_batch_status(batch_api::openai, body(name));
@@ -274,16 +314,19 @@ TEST_CASE("batch status: OpenAI's Batch in each of its eight statuses", "[http][
   }
   auto done = parse_batch_status(
     batch_api::openai,
-    body("completed", R"(,"output_file_id":"file-out","error_file_id":"file-err")"));
+    body("completed",
+         R"(,"output_file_id":"file-out","error_file_id":"file-err")"));
   REQUIRE(done);
   CHECK(done->output_file_id == "file-out");
   CHECK(done->error_file_id == "file-err");
 
   auto failed = parse_batch_status(
     batch_api::openai,
-    body("failed", R"(,"output_file_id":null,"errors":{"object":"list","data":[)"
-                   R"({"code":"invalid_json_line","line":3,"message":"bad line","param":null},)"
-                   R"({"code":"too_many","line":null,"message":"too many","param":null}]})"));
+    body(
+      "failed",
+      R"(,"output_file_id":null,"errors":{"object":"list","data":[)"
+      R"({"code":"invalid_json_line","line":3,"message":"bad line","param":null},)"
+      R"({"code":"too_many","line":null,"message":"too many","param":null}]})"));
   REQUIRE(failed);
   CHECK(failed->output_file_id.empty());
   CHECK(failed->errors
@@ -297,15 +340,17 @@ TEST_CASE("batch status: OpenAI's Batch in each of its eight statuses", "[http][
   REQUIRE(fresh);
   CHECK(fresh->counts.total == 0);
   CHECK_FALSE(parse_batch_status(batch_api::openai, body("ended")));
-  CHECK_FALSE(parse_batch_status(batch_api::openai, R"({"error":{"message":"x"}})"));
+  CHECK_FALSE(
+    parse_batch_status(batch_api::openai, R"({"error":{"message":"x"}})"));
 }
 
 TEST_CASE("RFC 3339 times", "[http][batch]") {
   CHECK(*parse_rfc3339("1970-01-01T00:00:00Z") == 0);
   CHECK(*parse_rfc3339("2000-03-01T00:00:00Z") == 951868800);
   CHECK(*parse_rfc3339("2024-02-29T23:59:59.5-01:30") == 1709251199 + 5400);
-  for (auto bad : {"", "2024-02-29", "2024-02-29T23:59:59", "2024-13-01T00:00:00Z",
-                   "2024-02-29T23:59:59Zx", "2024-02-29T23:59:59.Z"})
+  for (auto bad :
+       {"", "2024-02-29", "2024-02-29T23:59:59", "2024-13-01T00:00:00Z",
+        "2024-02-29T23:59:59Zx", "2024-02-29T23:59:59.Z"})
     CHECK_FALSE(parse_rfc3339(bad));
 }
 
@@ -334,12 +379,12 @@ TEST_CASE("result lines: Anthropic's four result types", "[http][batch]") {
   CHECK(err->error == "max_tokens: too large");
   CHECK(err->error_type == "invalid_request_error");
 
-  auto expired =
-    parse_result_line(batch_api::anthropic, R"({"custom_id":"a","result":{"type":"expired"}})");
+  auto expired = parse_result_line(
+    batch_api::anthropic, R"({"custom_id":"a","result":{"type":"expired"}})");
   REQUIRE(expired);
   CHECK(expired->kind == result_kind::expired);
-  auto canceled =
-    parse_result_line(batch_api::anthropic, R"({"custom_id":"b","result":{"type":"canceled"}})");
+  auto canceled = parse_result_line(
+    batch_api::anthropic, R"({"custom_id":"b","result":{"type":"canceled"}})");
   REQUIRE(canceled);
   CHECK(canceled->kind == result_kind::canceled);
 
@@ -351,14 +396,16 @@ TEST_CASE("result lines: Anthropic's four result types", "[http][batch]") {
   CHECK(unreadable->kind == result_kind::errored);
   CHECK_THAT(unreadable->error, Catch::Contains("unreadable reply"));
 
-  for (auto bad : {R"({"result":{"type":"expired"}})", R"({"custom_id":"a"})",
-                   R"({"custom_id":"a","result":{"type":"pending"}})", "[1]", "{"}) {
+  for (auto bad :
+       {R"({"result":{"type":"expired"}})", R"({"custom_id":"a"})",
+        R"({"custom_id":"a","result":{"type":"pending"}})", "[1]", "{"}) {
     INFO(bad);
     CHECK_FALSE(parse_result_line(batch_api::anthropic, bad));
   }
 }
 
-TEST_CASE("result lines: OpenAI's output and error file lines", "[http][batch]") {
+TEST_CASE("result lines: OpenAI's output and error file lines",
+          "[http][batch]") {
   auto ok = parse_result_line(
     batch_api::openai,
     R"({"id":"batch_req_1","custom_id":"p2-v0","response":{"status_code":200,)"
@@ -423,7 +470,8 @@ TEST_CASE("result lines: OpenAI's output and error file lines", "[http][batch]")
   }
 }
 
-TEST_CASE("result lines: a whole file, any line breaks, a bad line named", "[http][batch]") {
+TEST_CASE("result lines: a whole file, any line breaks, a bad line named",
+          "[http][batch]") {
   std::string jsonl =
     "{\"custom_id\":\"a\",\"result\":{\"type\":\"expired\"}}\r\n\n"
     "{\"custom_id\":\"b\",\"result\":{\"type\":\"canceled\"}}\r"
@@ -436,7 +484,8 @@ TEST_CASE("result lines: a whole file, any line breaks, a bad line named", "[htt
   CHECK((*all)[2].custom_id == "c");
   CHECK(parse_result_lines(batch_api::openai, "")->empty());
   auto bad = parse_result_lines(
-    batch_api::anthropic, "{\"custom_id\":\"a\",\"result\":{\"type\":\"expired\"}}\n{oops}\n");
+    batch_api::anthropic,
+    "{\"custom_id\":\"a\",\"result\":{\"type\":\"expired\"}}\n{oops}\n");
   REQUIRE_FALSE(bad);
   CHECK_THAT(render_error(bad.error()), Catch::Contains("results line 2"));
 }
@@ -449,7 +498,8 @@ TEST_CASE("batch API of a judge type", "[http][batch]") {
   CHECK_THAT(render_error(none.error()), Catch::Contains("no batch API"));
 }
 
-TEST_CASE("missing results: the sent custom_ids without a line", "[http][batch]") {
+TEST_CASE("missing results: the sent custom_ids without a line",
+          "[http][batch]") {
   std::vector<batch_result> results(2);
   results[0].custom_id = "p2-v0";
   results[1].custom_id = "p0-v0";

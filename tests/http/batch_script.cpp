@@ -32,7 +32,8 @@ void decide_by_custom_id(fake_batches& fake) {
     std::smatch m;
     if (!std::regex_search(id, m, re))
       return scripted_reply("ABSTAIN");
-    return scripted_reply(scripted_decision(std::stoi(m[1]) - 1, std::stoi(m[2])));
+    return scripted_reply(
+      scripted_decision(std::stoi(m[1]) - 1, std::stoi(m[2])));
   });
 }
 
@@ -43,7 +44,7 @@ scripted_sync_judge::scripted_sync_judge(api_kind kind, std::string api_key) {
   o.model_replies = true;
   o.threads = 2;
   o.decide = [this](const rapidjson::Document& req, fake_verdict& v,
-                 std::vector<std::pair<std::string, double>>&) {
+                    std::vector<std::pair<std::string, double>>&) {
     rapidjson::StringBuffer sb;
     rapidjson::Writer<rapidjson::StringBuffer> w(sb);
     req.Accept(w);

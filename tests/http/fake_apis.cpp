@@ -1,12 +1,11 @@
 #include "tests/http/fake_apis.hpp"
 
-#include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
-
 #include <regex>
 
 #include <boost/beast/http.hpp>
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
 
 namespace ij::test {
 
@@ -37,7 +36,9 @@ bool is_number(const rapidjson::Value& v) {
 
 fake_api::fake_api(fake_api_options options) : opt_(std::move(options)) {
   server_ = std::make_unique<fake_server>(
-    [this](const fake_request& req, const request_context&) { return handle(req); },
+    [this](const fake_request& req, const request_context&) {
+      return handle(req);
+    },
     opt_.threads, opt_.tls);
 }
 
@@ -137,7 +138,8 @@ planned_reply fake_api::success_with(const std::string& text,
           w.Key("name");
           w.String("judge_verdict");
           w.Key("input");
-          w.RawValue(tool_input.data(), tool_input.size(), rapidjson::kObjectType);
+          w.RawValue(tool_input.data(), tool_input.size(),
+                     rapidjson::kObjectType);
           w.EndObject();
         }
         w.EndArray();
@@ -280,9 +282,10 @@ planned_reply fake_api::html_page(unsigned status, const std::string& title) {
   planned_reply r;
   r.status = status;
   r.content_type = "text/html";
-  r.body = "<html>\r\n<head><title>" + title +
-           "</title></head>\r\n<body>\r\n<center><h1>" + title +
-           "</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
+  r.body =
+    "<html>\r\n<head><title>" + title
+    + "</title></head>\r\n<body>\r\n<center><h1>" + title
+    + "</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
   return r;
 }
 
@@ -296,15 +299,9 @@ bool fake_api::validate(const fake_request& req, std::string& prompt,
                         planned_reply& rejection, bool& stream_absent) {
   std::string path;
   switch (opt_.kind) {
-    case api_kind::ollama:
-      path = "/api/chat";
-      break;
-    case api_kind::anthropic:
-      path = "/v1/messages";
-      break;
-    case api_kind::openai:
-      path = "/v1/chat/completions";
-      break;
+    case api_kind::ollama: path = "/api/chat"; break;
+    case api_kind::anthropic: path = "/v1/messages"; break;
+    case api_kind::openai: path = "/v1/chat/completions"; break;
   }
   if (req.target() != path) {
     rejection = reject(404, "not_found_error",
@@ -335,16 +332,16 @@ bool fake_api::validate(const fake_request& req, std::string& prompt,
       return false;
     }
   }
-  if (opt_.kind == api_kind::openai && !opt_.api_key.empty() &&
-      header(req, "authorization") != "Bearer " + opt_.api_key) {
+  if (opt_.kind == api_kind::openai && !opt_.api_key.empty()
+      && header(req, "authorization") != "Bearer " + opt_.api_key) {
     std::string msg = "Incorrect API key provided";
     if (opt_.echo_key_in_errors)
       msg += ": " + header(req, "authorization");
     rejection = error(401, "authentication_error", msg);
     return false;
   }
-  if (opt_.kind == api_kind::openai && opt_.api_key.empty() &&
-      req.find("authorization") != req.end()) {
+  if (opt_.kind == api_kind::openai && opt_.api_key.empty()
+      && req.find("authorization") != req.end()) {
     rejection = reject(400, "invalid_request_error",
                        "unexpected authorization header for a keyless server");
     return false;
@@ -357,18 +354,20 @@ bool fake_api::validate(const fake_request& req, std::string& prompt,
   }
   auto model = doc.FindMember("model");
   if (model == doc.MemberEnd() || !model->value.IsString()) {
-    rejection = reject(400, "invalid_request_error", "model: field required (string)");
+    rejection =
+      reject(400, "invalid_request_error", "model: field required (string)");
     return false;
   }
   auto messages = doc.FindMember("messages");
-  if (messages == doc.MemberEnd() || !messages->value.IsArray() ||
-      messages->value.Empty()) {
-    rejection = reject(400, "invalid_request_error", "messages: non-empty array required");
+  if (messages == doc.MemberEnd() || !messages->value.IsArray()
+      || messages->value.Empty()) {
+    rejection = reject(400, "invalid_request_error",
+                       "messages: non-empty array required");
     return false;
   }
   for (auto& m : messages->value.GetArray()) {
-    if (!m.IsObject() || !m.HasMember("role") || !m["role"].IsString() ||
-        !m.HasMember("content") || !m["content"].IsString()) {
+    if (!m.IsObject() || !m.HasMember("role") || !m["role"].IsString()
+        || !m.HasMember("content") || !m["content"].IsString()) {
       rejection = reject(400, "invalid_request_error",
                          "messages: each needs role and content strings");
       return false;
@@ -395,37 +394,40 @@ bool fake_api::validate(const fake_request& req, std::string& prompt,
       auto stream = doc.FindMember("stream");
       stream_absent = stream == doc.MemberEnd();
       if (!stream_absent && !stream->value.IsBool()) {
-        rejection = reject(400, "invalid_request_error", "stream: bool expected");
+        rejection =
+          reject(400, "invalid_request_error", "stream: bool expected");
         return false;
       }
       if (stream_absent || stream->value.GetBool())
         violations_.push_back("stream not false: the reply streams NDJSON");
       auto options = doc.FindMember("options");
       if (options != doc.MemberEnd()) {
-        if (!options->value.IsObject() ||
-            !check_number(options->value, "temperature", false, false) ||
-            !check_number(options->value, "seed", true, false) ||
-            !check_number(options->value, "num_predict", true, false)) {
-          rejection = reject(400, "invalid_request_error", "options: bad types");
+        if (!options->value.IsObject()
+            || !check_number(options->value, "temperature", false, false)
+            || !check_number(options->value, "seed", true, false)
+            || !check_number(options->value, "num_predict", true, false)) {
+          rejection =
+            reject(400, "invalid_request_error", "options: bad types");
           return false;
         }
       }
       if (model->value.GetString() != opt_.model) {
         rejection = error(404, "not_found_error",
-                          "model '" + std::string(model->value.GetString()) +
-                            "' not found");
+                          "model '" + std::string(model->value.GetString())
+                            + "' not found");
         return false;
       }
       break;
     }
     case api_kind::anthropic: {
       if (!check_number(doc, "max_tokens", true, true)) {
-        rejection = reject(400, "invalid_request_error",
-                           "max_tokens: Field required");
+        rejection =
+          reject(400, "invalid_request_error", "max_tokens: Field required");
         return false;
       }
       if (!check_number(doc, "temperature", false, false)) {
-        rejection = reject(400, "invalid_request_error", "temperature: number expected");
+        rejection =
+          reject(400, "invalid_request_error", "temperature: number expected");
         return false;
       }
       if (doc.HasMember("seed")) {
@@ -436,14 +438,15 @@ bool fake_api::validate(const fake_request& req, std::string& prompt,
       break;
     }
     case api_kind::openai: {
-      if (!check_number(doc, "temperature", false, false) ||
-          !check_number(doc, "max_tokens", true, false) ||
-          !check_number(doc, "seed", true, false)) {
+      if (!check_number(doc, "temperature", false, false)
+          || !check_number(doc, "max_tokens", true, false)
+          || !check_number(doc, "seed", true, false)) {
         rejection = reject(400, "invalid_request_error", "bad parameter types");
         return false;
       }
       auto stream = doc.FindMember("stream");
-      if (stream != doc.MemberEnd() && !(stream->value.IsBool() && !stream->value.GetBool()))
+      if (stream != doc.MemberEnd()
+          && !(stream->value.IsBool() && !stream->value.GetBool()))
         violations_.push_back("stream requested: the reply would be SSE");
       break;
     }
@@ -471,13 +474,18 @@ planned_reply fake_api::handle(const fake_request& req) {
     // What the real Ollama does without "stream": false.
     planned_reply r;
     r.content_type = "application/x-ndjson";
-    r.body = "{\"model\":\"" + opt_.model +
-             "\",\"message\":{\"role\":\"assistant\",\"content\":\"EQUI\"},\"done\":false}\n"
-             "{\"model\":\"" + opt_.model +
-             "\",\"message\":{\"role\":\"assistant\",\"content\":\"VALENT\"},\"done\":false}\n"
-             "{\"model\":\"" + opt_.model +
-             "\",\"message\":{\"role\":\"assistant\",\"content\":\"\"},\"done\":true,"
-             "\"done_reason\":\"stop\",\"eval_count\":2}\n";
+    r.body = "{\"model\":\"" + opt_.model
+             + "\",\"message\":{\"role\":\"assistant\",\"content\":\"EQUI\"},"
+               "\"done\":false}\n"
+               "{\"model\":\""
+             + opt_.model
+             + "\",\"message\":{\"role\":\"assistant\",\"content\":\"VALENT\"},"
+               "\"done\":false}\n"
+               "{\"model\":\""
+             + opt_.model
+             + "\",\"message\":{\"role\":\"assistant\",\"content\":\"\"},"
+               "\"done\":true,"
+               "\"done_reason\":\"stop\",\"eval_count\":2}\n";
     return r;
   }
   planned_reply r;
@@ -500,13 +508,15 @@ planned_reply fake_api::handle(const fake_request& req) {
 
 asked_constraint fake_api::constraint_of(const rapidjson::Document& doc,
                                          std::string& field) {
-  auto obj = [&](const rapidjson::Value& v, const char* name) -> const rapidjson::Value* {
+  auto obj = [&](const rapidjson::Value& v,
+                 const char* name) -> const rapidjson::Value* {
     auto it = v.FindMember(name);
     return it != v.MemberEnd() && it->value.IsObject() ? &it->value : nullptr;
   };
   auto str = [&](const rapidjson::Value& v, const char* name) -> std::string {
     auto it = v.FindMember(name);
-    return it != v.MemberEnd() && it->value.IsString() ? it->value.GetString() : "";
+    return it != v.MemberEnd() && it->value.IsString() ? it->value.GetString()
+                                                       : "";
   };
   // A schema of the four fields, all required (strict mode requires it).
   auto verdict_schema = [&](const rapidjson::Value* schema) {
@@ -520,13 +530,16 @@ asked_constraint fake_api::constraint_of(const rapidjson::Document& doc,
   switch (opt_.kind) {
     case api_kind::openai: {
       if (doc.HasMember("guided_regex") || doc.HasMember("guided_grammar"))
-        violations_.push_back("guided_* fields: removed in vLLM 0.12 (ignored, unconstrained)");
+        violations_.push_back(
+          "guided_* fields: removed in vLLM 0.12 (ignored, unconstrained)");
       if (opt_.grammar_field == "structured_outputs") {
-        if (auto so = obj(doc, "structured_outputs"); so && !str(*so, "regex").empty()) {
+        if (auto so = obj(doc, "structured_outputs");
+            so && !str(*so, "regex").empty()) {
           field = "structured_outputs";
           std::regex re(str(*so, "regex"));
           if (!std::regex_match(verdict_lines(opt_.verdict), re))
-            violations_.push_back("structured_outputs.regex does not match the four lines");
+            violations_.push_back(
+              "structured_outputs.regex does not match the four lines");
           return asked_constraint::grammar;
         }
       } else if (str(doc, "grammar").find("root ::=") != std::string::npos) {
@@ -535,11 +548,13 @@ asked_constraint fake_api::constraint_of(const rapidjson::Document& doc,
       }
       if (auto rf = obj(doc, "response_format")) {
         auto js = obj(*rf, "json_schema");
-        auto strict = js ? js->FindMember("strict") : rapidjson::Value::ConstMemberIterator{};
+        auto strict = js ? js->FindMember("strict")
+                         : rapidjson::Value::ConstMemberIterator{};
         if (str(*rf, "type") != "json_schema" || !js || str(*js, "name").empty()
             || strict == js->MemberEnd() || !strict->value.IsTrue()
             || !verdict_schema(obj(*js, "schema")))
-          violations_.push_back("response_format is not a strict json_schema of the verdict");
+          violations_.push_back(
+            "response_format is not a strict json_schema of the verdict");
         field = "response_format";
         return asked_constraint::json;
       }
@@ -567,7 +582,8 @@ asked_constraint fake_api::constraint_of(const rapidjson::Document& doc,
                   || (t.IsObject() && str(t, "name") == str(*choice, "name")
                       && verdict_schema(obj(t, "input_schema")));
       if (str(*choice, "type") != "tool" || !found)
-        violations_.push_back("tool_choice does not force a verdict tool of the tools given");
+        violations_.push_back(
+          "tool_choice does not force a verdict tool of the tools given");
       return asked_constraint::json;
     }
   }
@@ -587,10 +603,12 @@ planned_reply fake_api::model_reply(const rapidjson::Document& doc) {
     want_logprobs = lp != doc.MemberEnd() && lp->value.IsTrue();
     if (top != doc.MemberEnd()) {
       if (!top->value.IsInt())
-        return error(400, "invalid_request_error", "top_logprobs: integer expected");
+        return error(400, "invalid_request_error",
+                     "top_logprobs: integer expected");
       if (opt_.kind == api_kind::openai && !want_logprobs)
-        return error(400, "BadRequestError",
-                     "when using `top_logprobs`, `logprobs` must be set to true.");
+        return error(
+          400, "BadRequestError",
+          "when using `top_logprobs`, `logprobs` must be set to true.");
       int k = top->value.GetInt();
       if (k < 0 || k > 20)
         return error(400, "invalid_request_error",
@@ -606,15 +624,12 @@ planned_reply fake_api::model_reply(const rapidjson::Document& doc) {
     opt_.decide(doc, verdict, alternatives);
   std::string text;
   switch (constraint) {
-    case asked_constraint::grammar:
-      text = verdict_lines(verdict);
-      break;
-    case asked_constraint::json:
-      text = verdict_json(verdict);
-      break;
+    case asked_constraint::grammar: text = verdict_lines(verdict); break;
+    case asked_constraint::json: text = verdict_json(verdict); break;
     case asked_constraint::none:
-      text = opt_.sloppy_unless_constrained ? sloppy_reply(verdict, unconstrained_++)
-                                            : verdict_lines(verdict);
+      text = opt_.sloppy_unless_constrained
+               ? sloppy_reply(verdict, unconstrained_++)
+               : verdict_lines(verdict);
       break;
   }
   if (opt_.kind == api_kind::anthropic && constraint == asked_constraint::json)

@@ -78,25 +78,22 @@ public:
   explicit fake_api(fake_api_options options);
 
   std::string base_url() const;
-  fake_server& server() {
-    return *server_;
-  }
+  fake_server& server() { return *server_; }
 
   /// The replies to the next requests, in order (valid requests only).
   void script(std::vector<planned_reply> replies);
 
   /// This fake's answer to `req`, for a server of the test's own that puts
   /// several fakes behind one address (a chat API and a batch API).
-  planned_reply respond(const fake_request& req) {
-    return handle(req);
-  }
+  planned_reply respond(const fake_request& req) { return handle(req); }
 
   // Replies in this API's documented shapes.
   planned_reply success(const std::string& text) const;
   /// A success carrying `tokens` as the API's log-probabilities (none when
   /// null) and, for Anthropic, `tool_input` (JSON) as a verdict tool_use
   /// block instead of text.
-  planned_reply success_with(const std::string& text, const std::vector<fake_token>* tokens,
+  planned_reply success_with(const std::string& text,
+                             const std::vector<fake_token>* tokens,
                              const std::string& tool_input = {}) const;
   planned_reply error(unsigned status, const std::string& type,
                       const std::string& message) const;
@@ -122,7 +119,8 @@ private:
   /// rejection when they break the API's rules (or the server refuses
   /// constraints), else the model's reply.
   planned_reply model_reply(const rapidjson::Document& doc);
-  asked_constraint constraint_of(const rapidjson::Document& doc, std::string& field);
+  asked_constraint constraint_of(const rapidjson::Document& doc,
+                                 std::string& field);
 
   std::uint64_t unconstrained_ = 0;
 

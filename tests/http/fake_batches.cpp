@@ -62,9 +62,11 @@ std::string header(const fake_request& req, const char* name) {
 /// The parts of a multipart/form-data body: name -> content (and the file
 /// part's filename); false when the body is not multipart.
 bool parse_multipart(const std::string& content_type, const std::string& body,
-                     std::map<std::string, std::string>& parts, std::string& filename) {
+                     std::map<std::string, std::string>& parts,
+                     std::string& filename) {
   auto at = content_type.find("boundary=");
-  if (content_type.rfind("multipart/form-data", 0) != 0 || at == std::string::npos)
+  if (content_type.rfind("multipart/form-data", 0) != 0
+      || at == std::string::npos)
     return false;
   auto boundary = content_type.substr(at + 9);
   if (!boundary.empty() && boundary.front() == '"')
@@ -76,7 +78,7 @@ bool parse_multipart(const std::string& content_type, const std::string& body,
   for (;;) {
     pos += delimiter.size();
     if (body.compare(pos, 2, "--") == 0)
-      return true;  // the closing delimiter
+      return true; // the closing delimiter
     if (body.compare(pos, 2, "\r\n") != 0)
       return false;
     pos += 2;
@@ -105,7 +107,7 @@ bool parse_multipart(const std::string& content_type, const std::string& body,
 
 struct fake_batches::batch {
   std::string id;
-  std::vector<std::string> ids;  // custom_ids in input order
+  std::vector<std::string> ids; // custom_ids in input order
   std::vector<std::string> path;
   std::size_t step = 0;
   std::string status;
@@ -116,22 +118,25 @@ struct fake_batches::batch {
   std::string invalid_code, invalid_message;
   // Made when the batch ends.
   std::size_t succeeded = 0, errored = 0, canceled = 0, expired = 0;
-  std::string results;  // Anthropic
+  std::string results; // Anthropic
   std::string output_file_id, error_file_id;
   /// OpenAI: metadata.ij_batch_key as created (empty: metadata null).
   std::string key;
 };
 
-fake_batches::fake_batches(fake_batch_options options) : opt_(std::move(options)) {
+fake_batches::fake_batches(fake_batch_options options)
+    : opt_(std::move(options)) {
   if (opt_.path.empty())
     opt_.path = opt_.kind == api_kind::anthropic
                   ? std::vector<std::string>{"in_progress", "ended"}
-                  : std::vector<std::string>{"validating", "in_progress", "finalizing",
-                                             "completed"};
+                  : std::vector<std::string>{"validating", "in_progress",
+                                             "finalizing", "completed"};
   reply_ = [](const std::string&) { return std::string{default_text}; };
   server_ = std::make_unique<fake_server>(
-    [this](const fake_request& req, const request_context&) { return handle(req); }, 1,
-    opt_.tls);
+    [this](const fake_request& req, const request_context&) {
+      return handle(req);
+    },
+    1, opt_.tls);
 }
 
 fake_batches::~fake_batches() {
@@ -143,7 +148,8 @@ std::string fake_batches::base_url() const {
   return server_->base_url() + (opt_.kind == api_kind::openai ? "/v1" : "");
 }
 
-void fake_batches::set_reply(std::function<std::string(const std::string&)> reply) {
+void fake_batches::set_reply(
+  std::function<std::string(const std::string&)> reply) {
   std::lock_guard<std::mutex> g(mtx_);
   reply_ = std::move(reply);
 }
@@ -154,17 +160,20 @@ void fake_batches::fail_request(const std::string& custom_id, unsigned status,
   failing_[custom_id] = {status, message};
 }
 
-void fake_batches::reject_next_batch(unsigned status, const std::string& message) {
+void fake_batches::reject_next_batch(unsigned status,
+                                     const std::string& message) {
   std::lock_guard<std::mutex> g(mtx_);
   next_rejections_.emplace_back(status, message);
 }
 
-void fake_batches::fail_next_request(unsigned status, const std::string& message) {
+void fake_batches::fail_next_request(unsigned status,
+                                     const std::string& message) {
   std::lock_guard<std::mutex> g(mtx_);
   next_errors_.emplace_back(status, message);
 }
 
-void fake_batches::fail_next_validation(const std::string& code, const std::string& message) {
+void fake_batches::fail_next_validation(const std::string& code,
+                                        const std::string& message) {
   std::lock_guard<std::mutex> g(mtx_);
   next_invalid_.emplace_back(code, message);
 }
@@ -267,8 +276,8 @@ planned_reply fake_batches::error(unsigned status, const std::string& type,
     r.body = R"({"type":"error","error":{"type":")" + type + R"(","message":)"
              + json_string(message) + "}}";
   else
-    r.body = R"({"error":{"message":)" + json_string(message) + R"(,"type":")" + type
-             + R"(","param":null,"code":null}})";
+    r.body = R"({"error":{"message":)" + json_string(message) + R"(,"type":")"
+             + type + R"(","param":null,"code":null}})";
   return r;
 }
 
@@ -283,21 +292,25 @@ planned_reply fake_batches::handle(const fake_request& req) {
   if (!next_errors_.empty()) {
     auto [status, message] = next_errors_.front();
     next_errors_.pop_front();
-    return error(status, status == 429 ? "rate_limit_error" : "api_error", message);
+    return error(status, status == 429 ? "rate_limit_error" : "api_error",
+                 message);
   }
   // Authentication, as each API checks it.
   if (opt_.kind == api_kind::anthropic) {
     auto key = header(req, "x-api-key");
     if (key.empty() || (!opt_.api_key.empty() && key != opt_.api_key))
       return reject(401, "authentication_error",
-                    "invalid x-api-key" + (opt_.echo_key_in_errors ? ": " + key : ""));
+                    "invalid x-api-key"
+                      + (opt_.echo_key_in_errors ? ": " + key : ""));
     if (header(req, "anthropic-version") != "2023-06-01")
-      return reject(400, "invalid_request_error", "anthropic-version header is required");
+      return reject(400, "invalid_request_error",
+                    "anthropic-version header is required");
   } else if (!opt_.api_key.empty()
              && header(req, "authorization") != "Bearer " + opt_.api_key) {
-    return reject(401, "invalid_request_error",
-                  "Incorrect API key provided"
-                    + (opt_.echo_key_in_errors ? ": " + header(req, "authorization") : ""));
+    return reject(
+      401, "invalid_request_error",
+      "Incorrect API key provided"
+        + (opt_.echo_key_in_errors ? ": " + header(req, "authorization") : ""));
   }
   std::string target(req.target());
   return opt_.kind == api_kind::anthropic ? handle_anthropic(req, target)
@@ -316,7 +329,8 @@ planned_reply fake_batches::handle_anthropic(const fake_request& req,
   auto rest = target.substr(root.size() + 1);
   auto slash = rest.find('/');
   auto id = rest.substr(0, slash);
-  auto action = slash == std::string::npos ? std::string{} : rest.substr(slash + 1);
+  auto action =
+    slash == std::string::npos ? std::string{} : rest.substr(slash + 1);
   auto b = find(id);
   if (!b)
     return error(404, "not_found_error", "no batch " + id);
@@ -343,39 +357,46 @@ planned_reply fake_batches::handle_anthropic(const fake_request& req,
     r.body = b->results;
     return r;
   }
-  return reject(405, "invalid_request_error", "no " + std::string(req.method_string())
-                                                + " " + target);
+  return reject(405, "invalid_request_error",
+                "no " + std::string(req.method_string()) + " " + target);
 }
 
 planned_reply fake_batches::create_anthropic(const fake_request& req) {
   if (header(req, "content-type").rfind("application/json", 0) != 0)
-    return reject(400, "invalid_request_error", "content-type must be application/json");
+    return reject(400, "invalid_request_error",
+                  "content-type must be application/json");
   rapidjson::Document doc;
   doc.Parse(req.body().data(), req.body().size());
   if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("requests")
       || !doc["requests"].IsArray() || doc["requests"].Empty())
-    return reject(400, "invalid_request_error", "requests: a non-empty array is required");
+    return reject(400, "invalid_request_error",
+                  "requests: a non-empty array is required");
   auto b = std::make_unique<batch>();
   std::set<std::string> seen;
   std::vector<std::string> bodies;
   for (auto& r : doc["requests"].GetArray()) {
     if (!r.IsObject() || !r.HasMember("custom_id") || !r["custom_id"].IsString()
-        || !r.HasMember("params") || !r["params"].IsObject() || r.MemberCount() != 2)
+        || !r.HasMember("params") || !r["params"].IsObject()
+        || r.MemberCount() != 2)
       return reject(400, "invalid_request_error",
                     "requests: each is {custom_id, params}");
     std::string id = r["custom_id"].GetString();
     if (!valid_custom_id(id))
       return reject(400, "invalid_request_error",
-                    "requests.custom_id: \"" + id + "\" does not match ^[a-zA-Z0-9_-]{1,64}$");
+                    "requests.custom_id: \"" + id
+                      + "\" does not match ^[a-zA-Z0-9_-]{1,64}$");
     if (!seen.insert(id).second)
-      return reject(400, "invalid_request_error", "requests: duplicate custom_id " + id);
+      return reject(400, "invalid_request_error",
+                    "requests: duplicate custom_id " + id);
     auto& p = r["params"];
-    if (!p.HasMember("model") || !p.HasMember("max_tokens") || !p["max_tokens"].IsUint()
-        || !p.HasMember("messages") || !p["messages"].IsArray())
+    if (!p.HasMember("model") || !p.HasMember("max_tokens")
+        || !p["max_tokens"].IsUint() || !p.HasMember("messages")
+        || !p["messages"].IsArray())
       return reject(400, "invalid_request_error",
                     "params: model, max_tokens and messages are required");
     if (p.HasMember("stream"))
-      return reject(400, "invalid_request_error", "params: stream is not allowed in batches");
+      return reject(400, "invalid_request_error",
+                    "params: stream is not allowed in batches");
     b->ids.push_back(id);
     if (opt_.keep_documents)
       bodies.push_back(compact(p));
@@ -396,7 +417,8 @@ planned_reply fake_batches::create_anthropic(const fake_request& req) {
   return batch_reply(*batches_.back());
 }
 
-planned_reply fake_batches::handle_openai(const fake_request& req, const std::string& target) {
+planned_reply fake_batches::handle_openai(const fake_request& req,
+                                          const std::string& target) {
   if (target == "/v1/files" && req.method() == http::verb::post)
     return upload_file(req);
   if (target == "/v1/batches" && req.method() == http::verb::post)
@@ -412,7 +434,8 @@ planned_reply fake_batches::handle_openai(const fake_request& req, const std::st
       return reject(404, "invalid_request_error", "no route " + target);
     auto it = files_.find(rest.substr(0, slash));
     if (it == files_.end())
-      return error(404, "invalid_request_error", "No such File object: " + rest.substr(0, slash));
+      return error(404, "invalid_request_error",
+                   "No such File object: " + rest.substr(0, slash));
     planned_reply r;
     r.content_type = "application/octet-stream";
     r.body = it->second;
@@ -424,10 +447,12 @@ planned_reply fake_batches::handle_openai(const fake_request& req, const std::st
   auto rest = target.substr(root.size());
   auto slash = rest.find('/');
   auto id = rest.substr(0, slash);
-  auto action = slash == std::string::npos ? std::string{} : rest.substr(slash + 1);
+  auto action =
+    slash == std::string::npos ? std::string{} : rest.substr(slash + 1);
   auto b = find(id);
   if (!b)
-    return error(404, "invalid_request_error", "No batch found with id '" + id + "'.");
+    return error(404, "invalid_request_error",
+                 "No batch found with id '" + id + "'.");
   if (action.empty() && req.method() == http::verb::get) {
     ++polls_;
     if (!held_)
@@ -443,29 +468,35 @@ planned_reply fake_batches::handle_openai(const fake_request& req, const std::st
     b->cancel_initiated = true;
     return batch_reply(*b);
   }
-  return reject(405, "invalid_request_error", "no " + std::string(req.method_string())
-                                                + " " + target);
+  return reject(405, "invalid_request_error",
+                "no " + std::string(req.method_string()) + " " + target);
 }
 
 planned_reply fake_batches::upload_file(const fake_request& req) {
   std::map<std::string, std::string> parts;
   std::string filename;
-  if (!parse_multipart(header(req, "content-type"), req.body(), parts, filename))
-    return reject(400, "invalid_request_error", "the body is not multipart/form-data");
+  if (!parse_multipart(header(req, "content-type"), req.body(), parts,
+                       filename))
+    return reject(400, "invalid_request_error",
+                  "the body is not multipart/form-data");
   if (parts["purpose"] != "batch")
     return reject(400, "invalid_request_error", "purpose must be batch here");
   if (!parts.count("file") || filename.empty())
-    return reject(400, "invalid_request_error", "file: a file part with a filename is required");
+    return reject(400, "invalid_request_error",
+                  "file: a file part with a filename is required");
   if (filename.size() < 6 || filename.substr(filename.size() - 6) != ".jsonl")
-    return reject(400, "invalid_request_error", "the Batch API takes .jsonl files only");
+    return reject(400, "invalid_request_error",
+                  "the Batch API takes .jsonl files only");
   auto id = "file-" + std::to_string(next_id_++);
   auto bytes = parts["file"].size();
   files_[id] = std::move(parts["file"]);
   ++files_uploaded_;
   planned_reply r;
-  r.body = R"({"id":")" + id + R"(","object":"file","bytes":)" + std::to_string(bytes)
-           + R"(,"created_at":)" + std::to_string(std::time(nullptr)) + R"(,"filename":)"
-           + json_string(filename) + R"(,"purpose":"batch","status":"processed"})";
+  r.body = R"({"id":")" + id + R"(","object":"file","bytes":)"
+           + std::to_string(bytes) + R"(,"created_at":)"
+           + std::to_string(std::time(nullptr)) + R"(,"filename":)"
+           + json_string(filename)
+           + R"(,"purpose":"batch","status":"processed"})";
   return r;
 }
 
@@ -473,15 +504,19 @@ planned_reply fake_batches::create_openai(const fake_request& req) {
   rapidjson::Document doc;
   doc.Parse(req.body().data(), req.body().size());
   if (doc.HasParseError() || !doc.IsObject())
-    return reject(400, "invalid_request_error", "the body is not a JSON object");
+    return reject(400, "invalid_request_error",
+                  "the body is not a JSON object");
   auto str = [&](const char* name) {
-    return doc.HasMember(name) && doc[name].IsString() ? std::string{doc[name].GetString()}
-                                                       : std::string{};
+    return doc.HasMember(name) && doc[name].IsString()
+             ? std::string{doc[name].GetString()}
+             : std::string{};
   };
   if (str("endpoint") != "/v1/chat/completions")
-    return reject(400, "invalid_request_error", "endpoint: /v1/chat/completions expected");
+    return reject(400, "invalid_request_error",
+                  "endpoint: /v1/chat/completions expected");
   if (str("completion_window") != "24h")
-    return reject(400, "invalid_request_error", "completion_window: only 24h is supported");
+    return reject(400, "invalid_request_error",
+                  "completion_window: only 24h is supported");
   auto file = files_.find(str("input_file_id"));
   if (file == files_.end())
     return reject(400, "invalid_request_error", "input_file_id: no such file");
@@ -495,12 +530,14 @@ planned_reply fake_batches::create_openai(const fake_request& req) {
   if (doc.HasMember("metadata") && !doc["metadata"].IsNull()) {
     auto& meta = doc["metadata"];
     if (!meta.IsObject() || meta.MemberCount() > 16)
-      return reject(400, "invalid_request_error", "metadata: at most 16 string pairs");
+      return reject(400, "invalid_request_error",
+                    "metadata: at most 16 string pairs");
     for (auto& m : meta.GetObject())
       if (!m.value.IsString() || m.name.GetStringLength() > 64
           || m.value.GetStringLength() > 512)
         return reject(400, "invalid_request_error",
-                      "metadata: keys of at most 64 and string values of at most 512 characters");
+                      "metadata: keys of at most 64 and string values of at "
+                      "most 512 characters");
     if (meta.HasMember("ij_batch_key"))
       b->key = meta["ij_batch_key"].GetString();
   }
@@ -524,7 +561,8 @@ planned_reply fake_batches::create_openai(const fake_request& req) {
       violations_.push_back(b->invalid_message);
     };
     if (line.HasParseError() || !line.IsObject() || !line.HasMember("custom_id")
-        || !line["custom_id"].IsString() || !line.HasMember("body") || !line["body"].IsObject()) {
+        || !line["custom_id"].IsString() || !line.HasMember("body")
+        || !line["body"].IsObject()) {
       fail("invalid_json_line", "not {custom_id, method, url, body}");
       break;
     }
@@ -534,11 +572,14 @@ planned_reply fake_batches::create_openai(const fake_request& req) {
              && std::string{line[name].GetString()} == want;
     };
     if (!is("method", "POST") || !is("url", "/v1/chat/completions"))
-      fail("invalid_request", "method POST and url /v1/chat/completions expected");
+      fail("invalid_request",
+           "method POST and url /v1/chat/completions expected");
     else if (!seen.insert(id).second)
       fail("duplicate_custom_id", "custom_id " + id + " is not unique");
-    else if (!line["body"].HasMember("model") || !line["body"].HasMember("messages"))
-      fail("missing_required_parameter", "body: model and messages are required");
+    else if (!line["body"].HasMember("model")
+             || !line["body"].HasMember("messages"))
+      fail("missing_required_parameter",
+           "body: model and messages are required");
     b->ids.push_back(id);
     if (opt_.keep_documents)
       bodies.push_back(compact(line["body"]));
@@ -588,11 +629,13 @@ void fake_batches::step(batch& b) {
   }
 }
 
-std::string fake_batches::success_line(const batch& b, const std::string& custom_id,
+std::string fake_batches::success_line(const batch& b,
+                                       const std::string& custom_id,
                                        const std::string& text) {
   if (opt_.kind == api_kind::anthropic)
     return R"({"custom_id":")" + custom_id
-           + R"(","result":{"type":"succeeded","message":{"id":"msg_)" + custom_id
+           + R"(","result":{"type":"succeeded","message":{"id":"msg_)"
+           + custom_id
            + R"(","type":"message","role":"assistant","model":"judge-model",)"
            + R"("content":[{"type":"text","text":)" + json_string(text)
            + R"(}],"stop_reason":"end_turn","stop_sequence":null,)"
@@ -600,7 +643,8 @@ std::string fake_batches::success_line(const batch& b, const std::string& custom
   return R"({"id":"batch_req_)" + custom_id + R"(","custom_id":")" + custom_id
          + R"(","response":{"status_code":200,"request_id":"req_)" + custom_id
          + R"(","body":{"id":"chatcmpl-)" + custom_id
-         + R"(","object":"chat.completion","created":)" + std::to_string(b.created)
+         + R"(","object":"chat.completion","created":)"
+         + std::to_string(b.created)
          + R"(,"model":"judge-model","choices":[{"index":0,"message":{"role":"assistant",)"
          + R"("content":)" + json_string(text)
          + R"(,"refusal":null},"logprobs":null,"finish_reason":"stop"}],)"
@@ -608,11 +652,12 @@ std::string fake_batches::success_line(const batch& b, const std::string& custom
          + R"("error":null})";
 }
 
-void fake_batches::end(batch& b, const std::string& status, std::size_t done, bool expired) {
+void fake_batches::end(batch& b, const std::string& status, std::size_t done,
+                       bool expired) {
   b.status = status;
   b.ended = std::time(nullptr);
   if (status == "failed")
-    return;  // validation failed: no requests ran
+    return; // validation failed: no requests ran
   bool anthropic = opt_.kind == api_kind::anthropic;
   std::vector<std::string> output, errors;
   for (std::size_t i = 0; i < b.ids.size(); ++i) {
@@ -627,30 +672,35 @@ void fake_batches::end(batch& b, const std::string& status, std::size_t done, bo
       ++b.errored;
       auto [code, message] = failing->second;
       if (anthropic)
-        output.push_back(R"({"custom_id":")" + id
-                         + R"(","result":{"type":"errored","error":{"type":"error","error":)"
-                         + R"({"type":"invalid_request_error","message":)"
-                         + json_string(message) + R"(},"request_id":"req_)" + id + R"("}}})");
+        output.push_back(
+          R"({"custom_id":")" + id
+          + R"(","result":{"type":"errored","error":{"type":"error","error":)"
+          + R"({"type":"invalid_request_error","message":)"
+          + json_string(message) + R"(},"request_id":"req_)" + id + R"("}}})");
       else
-        errors.push_back(R"({"id":"batch_req_)" + id + R"(","custom_id":")" + id
-                         + R"(","response":{"status_code":)" + std::to_string(code)
-                         + R"(,"request_id":"req_)" + id + R"(","body":{"error":{"message":)"
-                         + json_string(message)
-                         + R"(,"type":"invalid_request_error","param":null,"code":null}}},)"
-                         + R"("error":null})");
+        errors.push_back(
+          R"({"id":"batch_req_)" + id + R"(","custom_id":")" + id
+          + R"(","response":{"status_code":)" + std::to_string(code)
+          + R"(,"request_id":"req_)" + id + R"(","body":{"error":{"message":)"
+          + json_string(message)
+          + R"(,"type":"invalid_request_error","param":null,"code":null}}},)"
+          + R"("error":null})");
     } else if (expired) {
       ++b.expired;
       if (anthropic)
-        output.push_back(R"({"custom_id":")" + id + R"(","result":{"type":"expired"}})");
+        output.push_back(R"({"custom_id":")" + id
+                         + R"(","result":{"type":"expired"}})");
       else
-        errors.push_back(R"({"id":"batch_req_)" + id + R"(","custom_id":")" + id
-                         + R"(","response":null,"error":{"code":"batch_expired","message":)"
-                         + R"("This request could not be executed before the completion )"
-                         + R"(window expired."}})");
+        errors.push_back(
+          R"({"id":"batch_req_)" + id + R"(","custom_id":")" + id
+          + R"(","response":null,"error":{"code":"batch_expired","message":)"
+          + R"("This request could not be executed before the completion )"
+          + R"(window expired."}})");
     } else {
       ++b.canceled;
       if (anthropic)
-        output.push_back(R"({"custom_id":")" + id + R"(","result":{"type":"canceled"}})");
+        output.push_back(R"({"custom_id":")" + id
+                         + R"(","result":{"type":"canceled"}})");
     }
   }
   // Results come in any order: the client must match them by custom_id.
@@ -686,18 +736,20 @@ std::string fake_batches::batch_json(const batch& b) {
     };
     std::string processing = ended ? "0" : n;
     // Counts other than processing stay 0 until the batch ends.
-    return R"({"id":")" + b.id + R"(","type":"message_batch","processing_status":")"
-           + b.status + R"(","request_counts":{"processing":)" + processing
+    return R"({"id":")" + b.id
+           + R"(","type":"message_batch","processing_status":")" + b.status
+           + R"(","request_counts":{"processing":)" + processing
            + R"(,"succeeded":)" + std::to_string(ended ? b.succeeded : 0)
            + R"(,"errored":)" + std::to_string(ended ? b.errored : 0)
            + R"(,"canceled":)" + std::to_string(ended ? b.canceled : 0)
            + R"(,"expired":)" + std::to_string(ended ? b.expired : 0)
-           + R"(},"ended_at":)" + time_or_null(b.ended, ended) + R"(,"created_at":")"
-           + rfc3339(b.created) + R"(","expires_at":")" + rfc3339(b.created + 86400)
+           + R"(},"ended_at":)" + time_or_null(b.ended, ended)
+           + R"(,"created_at":")" + rfc3339(b.created) + R"(","expires_at":")"
+           + rfc3339(b.created + 86400)
            + R"(","archived_at":null,"cancel_initiated_at":)"
            + time_or_null(b.created, b.cancel_initiated) + R"(,"results_url":)"
-           + (ended ? "\"" + server_->base_url() + "/v1/messages/batches/" + b.id
-                        + "/results\""
+           + (ended ? "\"" + server_->base_url() + "/v1/messages/batches/"
+                        + b.id + "/results\""
                     : std::string{"null"})
            + "}";
   }
@@ -705,22 +757,28 @@ std::string fake_batches::batch_json(const batch& b) {
     return id.empty() ? std::string{"null"} : "\"" + id + "\"";
   };
   bool validating = b.status == "validating";
-  std::string counts =
-    validating ? R"({"total":0,"completed":0,"failed":0})"
-               : R"({"total":)" + n + R"(,"completed":)" + std::to_string(b.succeeded)
-                   + R"(,"failed":)" + std::to_string(b.errored + b.expired) + "}";
+  std::string counts = validating
+                         ? R"({"total":0,"completed":0,"failed":0})"
+                         : R"({"total":)" + n + R"(,"completed":)"
+                             + std::to_string(b.succeeded) + R"(,"failed":)"
+                             + std::to_string(b.errored + b.expired) + "}";
   std::string errors = "null";
   if (b.status == "failed")
-    errors = R"({"object":"list","data":[{"code":)" + json_string(b.invalid_code)
-             + R"(,"line":1,"message":)" + json_string(b.invalid_message)
-             + R"(,"param":null}]})";
-  return R"({"id":")" + b.id + R"(","object":"batch","endpoint":"/v1/chat/completions",)"
-         + R"("errors":)" + errors + R"(,"input_file_id":"file-in","completion_window":"24h",)"
-         + R"("status":")" + b.status + R"(","output_file_id":)" + id_or_null(b.output_file_id)
-         + R"(,"error_file_id":)" + id_or_null(b.error_file_id) + R"(,"created_at":)"
-         + std::to_string(b.created) + R"(,"expires_at":)" + std::to_string(b.created + 86400)
-         + R"(,"request_counts":)" + counts + R"(,"metadata":)"
-         + (b.key.empty() ? std::string{"null"} : R"({"ij_batch_key":)" + json_string(b.key) + "}")
+    errors = R"({"object":"list","data":[{"code":)"
+             + json_string(b.invalid_code) + R"(,"line":1,"message":)"
+             + json_string(b.invalid_message) + R"(,"param":null}]})";
+  return R"({"id":")" + b.id
+         + R"(","object":"batch","endpoint":"/v1/chat/completions",)"
+         + R"("errors":)" + errors
+         + R"(,"input_file_id":"file-in","completion_window":"24h",)"
+         + R"("status":")" + b.status + R"(","output_file_id":)"
+         + id_or_null(b.output_file_id) + R"(,"error_file_id":)"
+         + id_or_null(b.error_file_id) + R"(,"created_at":)"
+         + std::to_string(b.created) + R"(,"expires_at":)"
+         + std::to_string(b.created + 86400) + R"(,"request_counts":)" + counts
+         + R"(,"metadata":)"
+         + (b.key.empty() ? std::string{"null"}
+                          : R"({"ij_batch_key":)" + json_string(b.key) + "}")
          + "}";
 }
 
@@ -742,7 +800,8 @@ planned_reply fake_batches::list(const std::string& target) {
   std::string data;
   std::string first, last;
   std::size_t listed = 0;
-  for (auto it = batches_.rbegin(); it != batches_.rend() && listed < limit; ++it, ++listed) {
+  for (auto it = batches_.rbegin(); it != batches_.rend() && listed < limit;
+       ++it, ++listed) {
     data += (data.empty() ? "" : ",") + batch_json(**it);
     if (first.empty())
       first = (*it)->id;
@@ -753,9 +812,11 @@ planned_reply fake_batches::list(const std::string& target) {
     return id.empty() ? std::string{"null"} : "\"" + id + "\"";
   };
   planned_reply r;
-  r.body = std::string{opt_.kind == api_kind::openai ? R"({"object":"list",)" : "{"}
-           + R"("data":[)" + data + R"(],"has_more":)" + (more ? "true" : "false")
-           + R"(,"first_id":)" + id_or_null(first) + R"(,"last_id":)" + id_or_null(last) + "}";
+  r.body =
+    std::string{opt_.kind == api_kind::openai ? R"({"object":"list",)" : "{"}
+    + R"("data":[)" + data + R"(],"has_more":)" + (more ? "true" : "false")
+    + R"(,"first_id":)" + id_or_null(first) + R"(,"last_id":)"
+    + id_or_null(last) + "}";
   return r;
 }
 

@@ -65,31 +65,30 @@ public:
   /// What a client is configured with: the server, plus "/v1" for OpenAI
   /// (its base URL convention, as for chat calls).
   std::string base_url() const;
-  fake_server& server() {
-    return *server_;
-  }
+  fake_server& server() { return *server_; }
 
   /// This fake's answer to `req`, for a server of the test's own that puts
   /// several fakes behind one address (a chat API and a batch API).
-  planned_reply respond(const fake_request& req) {
-    return handle(req);
-  }
+  planned_reply respond(const fake_request& req) { return handle(req); }
 
   // --- what happens -------------------------------------------------------
   /// The text each succeeded request answers (default: the four lines,
   /// EQUIVALENT).
-  void set_reply(std::function<std::string(const std::string& custom_id)> reply);
+  void
+  set_reply(std::function<std::string(const std::string& custom_id)> reply);
   /// This request fails when its batch ends: an error with `status`
   /// (OpenAI: in the error file with response.status_code; Anthropic: an
   /// errored result).
-  void fail_request(const std::string& custom_id, unsigned status, const std::string& message);
+  void fail_request(const std::string& custom_id, unsigned status,
+                    const std::string& message);
   /// The next batch create is rejected whole: `status` with the API's error.
   void reject_next_batch(unsigned status, const std::string& message);
   /// The next request of any kind answers `status` with the API's error.
   void fail_next_request(unsigned status, const std::string& message);
   /// OpenAI: the next batch fails validation (status "failed", errors.data
   /// with `code` and `message` for line 1).
-  void fail_next_validation(const std::string& code, const std::string& message);
+  void fail_next_validation(const std::string& code,
+                            const std::string& message);
   /// Polls no longer move batches (true) or do again (false).
   void hold(bool held);
   /// Moves a batch one step along its path.
@@ -126,13 +125,17 @@ public:
 
 private:
   planned_reply handle(const fake_request& req);
-  planned_reply handle_anthropic(const fake_request& req, const std::string& target);
-  planned_reply handle_openai(const fake_request& req, const std::string& target);
+  planned_reply handle_anthropic(const fake_request& req,
+                                 const std::string& target);
+  planned_reply handle_openai(const fake_request& req,
+                              const std::string& target);
   planned_reply create_anthropic(const fake_request& req);
   planned_reply upload_file(const fake_request& req);
   planned_reply create_openai(const fake_request& req);
-  planned_reply error(unsigned status, const std::string& type, const std::string& message);
-  planned_reply reject(unsigned status, const std::string& type, const std::string& message);
+  planned_reply error(unsigned status, const std::string& type,
+                      const std::string& message);
+  planned_reply reject(unsigned status, const std::string& type,
+                       const std::string& message);
   planned_reply batch_reply(batch& b);
   planned_reply list(const std::string& target);
   batch* find(const std::string& id);

@@ -1,14 +1,12 @@
 // The batch fakes are faithful on the wire (tests/http/fake_batches), seen
 // through a bare Beast client rather than the project's own: multipart
 // upload, the statuses, shuffled results, and the API's refusals.
-#include <catch2/catch.hpp>
-
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
-
+#include <catch2/catch.hpp>
 #include <rapidjson/document.h>
 
 #include "tests/http/fake_batches.hpp"
@@ -51,7 +49,9 @@ answer send(fake_batches& fake, http::verb method, const std::string& target,
 }
 
 const std::vector<std::pair<std::string, std::string>> anthropic_headers{
-  {"x-api-key", "k"}, {"anthropic-version", "2023-06-01"}, {"content-type", "application/json"}};
+  {"x-api-key", "k"},
+  {"anthropic-version", "2023-06-01"},
+  {"content-type", "application/json"}};
 
 std::string openai_line(const std::string& id) {
   return R"({"custom_id":")" + id
@@ -62,8 +62,10 @@ std::string openai_line(const std::string& id) {
 
 std::string multipart(const std::string& purpose, const std::string& filename,
                       const std::string& content) {
-  return "--XyZ\r\nContent-Disposition: form-data; name=\"purpose\"\r\n\r\n" + purpose
-         + "\r\n--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\""
+  return "--XyZ\r\nContent-Disposition: form-data; name=\"purpose\"\r\n\r\n"
+         + purpose
+         + "\r\n--XyZ\r\nContent-Disposition: form-data; name=\"file\"; "
+           "filename=\""
          + filename + "\"\r\nContent-Type: application/jsonl\r\n\r\n" + content
          + "\r\n--XyZ--\r\n";
 }
@@ -77,16 +79,19 @@ std::string upload(fake_batches& fake, const std::string& content) {
 }
 
 std::string create(fake_batches& fake, const std::string& file_id) {
-  auto a = send(fake, http::verb::post, "/v1/batches", {{"content-type", "application/json"}},
-                R"({"input_file_id":")" + file_id
-                  + R"(","endpoint":"/v1/chat/completions","completion_window":"24h"})");
+  auto a = send(
+    fake, http::verb::post, "/v1/batches",
+    {{"content-type", "application/json"}},
+    R"({"input_file_id":")" + file_id
+      + R"(","endpoint":"/v1/chat/completions","completion_window":"24h"})");
   REQUIRE(a.status == 200);
   return a.json()["id"].GetString();
 }
 
 } // namespace
 
-TEST_CASE("openai batch fake: upload, create, statuses, shuffled output", "[http][batch]") {
+TEST_CASE("openai batch fake: upload, create, statuses, shuffled output",
+          "[http][batch]") {
   fake_batch_options o;
   o.kind = api_kind::openai;
   fake_batches fake(o);
@@ -100,22 +105,27 @@ TEST_CASE("openai batch fake: upload, create, statuses, shuffled output", "[http
   CHECK(fake.status_of(id) == "validating");
   std::vector<std::string> seen;
   for (int i = 0; i < 3; ++i)
-    seen.push_back(send(fake, http::verb::get, "/v1/batches/" + id).json()["status"].GetString());
-  CHECK(seen == std::vector<std::string>{"in_progress", "finalizing", "completed"});
+    seen.push_back(send(fake, http::verb::get, "/v1/batches/" + id)
+                     .json()["status"]
+                     .GetString());
+  CHECK(seen
+        == std::vector<std::string>{"in_progress", "finalizing", "completed"});
   auto st = send(fake, http::verb::get, "/v1/batches/" + id).json();
   CHECK(st["request_counts"]["completed"].GetUint() == 10);
   CHECK(st["error_file_id"].IsNull());
   auto out = send(fake, http::verb::get,
-                  std::string{"/v1/files/"} + st["output_file_id"].GetString() + "/content");
+                  std::string{"/v1/files/"} + st["output_file_id"].GetString()
+                    + "/content");
   REQUIRE(out.status == 200);
   CHECK(std::count(out.body.begin(), out.body.end(), '\n') == 10);
-  CHECK(out.body.rfind(R"({"id":"batch_req_r0")", 0) != 0);  // shuffled
+  CHECK(out.body.rfind(R"({"id":"batch_req_r0")", 0) != 0); // shuffled
   auto cancel = send(fake, http::verb::post, "/v1/batches/" + id + "/cancel");
   CHECK(cancel.status == 409);
   CHECK(fake.violations().empty());
 }
 
-TEST_CASE("openai batch fake: a 10,000-request upload over 1 MiB is taken", "[http][batch]") {
+TEST_CASE("openai batch fake: a 10,000-request upload over 1 MiB is taken",
+          "[http][batch]") {
   // Beast's default request body limit (1 MiB) would drop such an upload;
   // the API takes files of up to 200 MB.
   fake_batch_options o;
@@ -130,7 +140,7 @@ TEST_CASE("openai batch fake: a 10,000-request upload over 1 MiB is taken", "[ht
   auto id = create(fake, upload(fake, content));
   CHECK(fake.batch_sizes() == std::vector<std::size_t>{10000});
   CHECK(fake.times_sent("r9999" + padding.substr(0, 40)) == 1);
-  CHECK(fake.request_body("r1" + padding.substr(0, 40)).empty());  // not kept
+  CHECK(fake.request_body("r1" + padding.substr(0, 40)).empty()); // not kept
   for (int i = 0; i < 3; ++i)
     send(fake, http::verb::get, "/v1/batches/" + id);
   auto st = send(fake, http::verb::get, "/v1/batches/" + id).json();
@@ -138,7 +148,8 @@ TEST_CASE("openai batch fake: a 10,000-request upload over 1 MiB is taken", "[ht
   CHECK(fake.violations().empty());
 }
 
-TEST_CASE("openai batch fake: refusals as the API makes them", "[http][batch]") {
+TEST_CASE("openai batch fake: refusals as the API makes them",
+          "[http][batch]") {
   fake_batch_options o;
   o.kind = api_kind::openai;
   o.api_key = "sk-1";
@@ -155,65 +166,77 @@ TEST_CASE("openai batch fake: refusals as the API makes them", "[http][batch]") 
   auto not_multipart = send(fake, http::verb::post, "/v1/files",
                             {key, {"content-type", "application/json"}}, "{}");
   CHECK(not_multipart.status == 400);
-  auto file = send(fake, http::verb::post, "/v1/files",
-                   {key, {"content-type", "multipart/form-data; boundary=XyZ"}},
-                   multipart("batch", "in.jsonl", openai_line("a") + openai_line("a")));
+  auto file =
+    send(fake, http::verb::post, "/v1/files",
+         {key, {"content-type", "multipart/form-data; boundary=XyZ"}},
+         multipart("batch", "in.jsonl", openai_line("a") + openai_line("a")));
   REQUIRE(file.status == 200);
-  auto bad_window = send(fake, http::verb::post, "/v1/batches", {key},
-                         R"({"input_file_id":")" + std::string{file.json()["id"].GetString()}
-                           + R"(","endpoint":"/v1/chat/completions","completion_window":"1h"})");
+  auto bad_window = send(
+    fake, http::verb::post, "/v1/batches", {key},
+    R"({"input_file_id":")" + std::string{file.json()["id"].GetString()}
+      + R"(","endpoint":"/v1/chat/completions","completion_window":"1h"})");
   CHECK(bad_window.status == 400);
   // A duplicate custom_id: accepted, then failed in validation.
-  auto created = send(fake, http::verb::post, "/v1/batches", {key},
-                      R"({"input_file_id":")" + std::string{file.json()["id"].GetString()}
-                        + R"(","endpoint":"/v1/chat/completions","completion_window":"24h"})");
+  auto created = send(
+    fake, http::verb::post, "/v1/batches", {key},
+    R"({"input_file_id":")" + std::string{file.json()["id"].GetString()}
+      + R"(","endpoint":"/v1/chat/completions","completion_window":"24h"})");
   REQUIRE(created.status == 200);
   std::string id = created.json()["id"].GetString();
   auto failed = send(fake, http::verb::get, "/v1/batches/" + id, {key}).json();
   CHECK(std::string{failed["status"].GetString()} == "failed");
-  CHECK(std::string{failed["errors"]["data"][0]["code"].GetString()} == "duplicate_custom_id");
+  CHECK(std::string{failed["errors"]["data"][0]["code"].GetString()}
+        == "duplicate_custom_id");
   CHECK(fake.times_sent("a") == 0);
   CHECK(fake.violations().size() == 5);
 }
 
-TEST_CASE("anthropic batch fake: create, explicit steps, results, refusals", "[http][batch]") {
+TEST_CASE("anthropic batch fake: create, explicit steps, results, refusals",
+          "[http][batch]") {
   fake_batch_options o;
   o.kind = api_kind::anthropic;
   fake_batches fake(o);
-  auto no_version =
-    send(fake, http::verb::post, "/v1/messages/batches", {{"x-api-key", "k"}}, "{}");
+  auto no_version = send(fake, http::verb::post, "/v1/messages/batches",
+                         {{"x-api-key", "k"}}, "{}");
   CHECK(no_version.status == 400);
   CHECK(std::string{no_version.json()["type"].GetString()} == "error");
-  auto bad_id = send(fake, http::verb::post, "/v1/messages/batches", anthropic_headers,
-                     R"({"requests":[{"custom_id":"a.b","params":{"model":"m","max_tokens":5,)"
-                     R"("messages":[]}}]})");
+  auto bad_id = send(
+    fake, http::verb::post, "/v1/messages/batches", anthropic_headers,
+    R"({"requests":[{"custom_id":"a.b","params":{"model":"m","max_tokens":5,)"
+    R"("messages":[]}}]})");
   CHECK(bad_id.status == 400);
   CHECK_THAT(bad_id.body, Catch::Contains("a.b"));
   fake.hold(true);
-  auto created = send(fake, http::verb::post, "/v1/messages/batches", anthropic_headers,
-                      R"({"requests":[{"custom_id":"a","params":{"model":"m","max_tokens":5,)"
-                      R"("messages":[]}},{"custom_id":"b","params":{"model":"m",)"
-                      R"("max_tokens":5,"messages":[]}}]})");
+  auto created = send(
+    fake, http::verb::post, "/v1/messages/batches", anthropic_headers,
+    R"({"requests":[{"custom_id":"a","params":{"model":"m","max_tokens":5,)"
+    R"("messages":[]}},{"custom_id":"b","params":{"model":"m",)"
+    R"("max_tokens":5,"messages":[]}}]})");
   REQUIRE(created.status == 200);
   auto batch = created.json();
   std::string id = batch["id"].GetString();
   CHECK(std::string{batch["processing_status"].GetString()} == "in_progress");
   CHECK(batch["results_url"].IsNull());
   CHECK(batch["request_counts"]["processing"].GetUint() == 2);
-  auto early = send(fake, http::verb::get, "/v1/messages/batches/" + id + "/results",
-                    anthropic_headers);
+  auto early =
+    send(fake, http::verb::get, "/v1/messages/batches/" + id + "/results",
+         anthropic_headers);
   CHECK(early.status == 400);
-  CHECK(fake.status_of(id) == "in_progress");  // held: polls do not move it
+  CHECK(fake.status_of(id) == "in_progress"); // held: polls do not move it
   send(fake, http::verb::get, "/v1/messages/batches/" + id, anthropic_headers);
   CHECK(fake.status_of(id) == "in_progress");
   fake.advance(id);
-  auto ended = send(fake, http::verb::get, "/v1/messages/batches/" + id, anthropic_headers).json();
+  auto ended =
+    send(fake, http::verb::get, "/v1/messages/batches/" + id, anthropic_headers)
+      .json();
   CHECK(std::string{ended["processing_status"].GetString()} == "ended");
   CHECK(ended["request_counts"]["succeeded"].GetUint() == 2);
-  CHECK_THAT(ended["results_url"].GetString(),
-             Catch::StartsWith(fake.server().base_url() + "/v1/messages/batches/"));
-  auto results = send(fake, http::verb::get, "/v1/messages/batches/" + id + "/results",
-                      anthropic_headers);
+  CHECK_THAT(
+    ended["results_url"].GetString(),
+    Catch::StartsWith(fake.server().base_url() + "/v1/messages/batches/"));
+  auto results =
+    send(fake, http::verb::get, "/v1/messages/batches/" + id + "/results",
+         anthropic_headers);
   CHECK(results.status == 200);
   CHECK(std::count(results.body.begin(), results.body.end(), '\n') == 2);
   CHECK(fake.polls() == 2);

@@ -23,8 +23,7 @@ using boost::system::error_code;
 
 struct fake_server::impl {
   impl(request_handler h, std::shared_ptr<ssl::context> t)
-    : handler(std::move(h)), tls(std::move(t)), acceptor(io) {
-  }
+      : handler(std::move(h)), tls(std::move(t)), acceptor(io) {}
 
   request_handler handler;
   std::shared_ptr<ssl::context> tls;
@@ -70,9 +69,8 @@ class session : public std::enable_shared_from_this<session<Stream>> {
 public:
   template <class... Args>
   session(fake_server::impl* srv, std::uint64_t id, Args&&... args)
-    : srv_(srv), id_(id), stream_(std::forward<Args>(args)...),
-      timer_(srv->io) {
-  }
+      : srv_(srv), id_(id), stream_(std::forward<Args>(args)...),
+        timer_(srv->io) {}
 
   void start() {
     if constexpr (std::is_same_v<Stream, beast::tcp_stream>) {
@@ -93,13 +91,14 @@ private:
     // 200 MB (OpenAI's file limit) or 256 MB (Anthropic's create body).
     parser_.emplace();
     parser_->body_limit(std::uint64_t{256} << 20);
-    http::async_read(stream_, buffer_, *parser_,
-                     [self = this->shared_from_this()](error_code ec, std::size_t) {
-                       if (ec)
-                         return;
-                       self->req_ = self->parser_->release();
-                       self->on_request();
-                     });
+    http::async_read(
+      stream_, buffer_, *parser_,
+      [self = this->shared_from_this()](error_code ec, std::size_t) {
+        if (ec)
+          return;
+        self->req_ = self->parser_->release();
+        self->on_request();
+      });
   }
 
   void on_request() {
@@ -127,15 +126,16 @@ private:
       return;
     }
     if (plan_.action == how::reset_mid_body) {
-      raw_ = "HTTP/1.1 " + std::to_string(plan_.status) +
-             " OK\r\nContent-Type: " + plan_.content_type +
-             "\r\nContent-Length: " + std::to_string(plan_.body.size()) +
-             "\r\n\r\n" + plan_.body.substr(0, plan_.body.size() / 2);
-      net::async_write(stream_, net::buffer(raw_),
-                       [self = this->shared_from_this(), index](error_code, std::size_t) {
-                         self->close(true);
-                         self->srv_->on_replied(index);
-                       });
+      raw_ = "HTTP/1.1 " + std::to_string(plan_.status)
+             + " OK\r\nContent-Type: " + plan_.content_type
+             + "\r\nContent-Length: " + std::to_string(plan_.body.size())
+             + "\r\n\r\n" + plan_.body.substr(0, plan_.body.size() / 2);
+      net::async_write(
+        stream_, net::buffer(raw_),
+        [self = this->shared_from_this(), index](error_code, std::size_t) {
+          self->close(true);
+          self->srv_->on_replied(index);
+        });
       return;
     }
     res_ = {};
@@ -148,15 +148,16 @@ private:
     res_.body() = plan_.body;
     res_.keep_alive(req_.keep_alive() && !plan_.close_after);
     res_.prepare_payload();
-    http::async_write(stream_, res_,
-                      [self = this->shared_from_this(), index](error_code ec, std::size_t) {
-                        self->srv_->on_replied(index);
-                        if (ec)
-                          return;
-                        if (!self->res_.keep_alive() || self->plan_.drop_after)
-                          return self->close(false);
-                        self->read();
-                      });
+    http::async_write(
+      stream_, res_,
+      [self = this->shared_from_this(), index](error_code ec, std::size_t) {
+        self->srv_->on_replied(index);
+        if (ec)
+          return;
+        if (!self->res_.keep_alive() || self->plan_.drop_after)
+          return self->close(false);
+        self->read();
+      });
   }
 
   fake_server::impl* srv_;
@@ -176,7 +177,7 @@ private:
 void fake_server::impl::accept() {
   acceptor.async_accept([this](error_code ec, tcp::socket sock) {
     if (ec)
-      return;  // the acceptor was closed
+      return; // the acceptor was closed
     auto id = on_connection();
     if (tls)
       std::make_shared<session<beast::ssl_stream<beast::tcp_stream>>>(
@@ -191,7 +192,7 @@ void fake_server::impl::accept() {
 
 fake_server::fake_server(request_handler handler, unsigned threads,
                          std::shared_ptr<ssl::context> tls)
-  : impl_(std::make_shared<impl>(std::move(handler), std::move(tls))) {
+    : impl_(std::make_shared<impl>(std::move(handler), std::move(tls))) {
   tcp::endpoint ep(net::ip::make_address("127.0.0.1"), 0);
   impl_->acceptor.open(ep.protocol());
   impl_->acceptor.set_option(net::socket_base::reuse_address(true));
@@ -214,8 +215,8 @@ std::uint16_t fake_server::port() const {
 }
 
 std::string fake_server::base_url() const {
-  return std::string(impl_->tls ? "https" : "http") + "://127.0.0.1:" +
-         std::to_string(impl_->port);
+  return std::string(impl_->tls ? "https" : "http")
+         + "://127.0.0.1:" + std::to_string(impl_->port);
 }
 
 std::uint64_t fake_server::connections() const {

@@ -24,9 +24,9 @@ using fake_request =
 
 struct planned_reply {
   enum class how {
-    respond,              // a normal response
-    reset_mid_body,       // headers and half the body, then a TCP reset
-    close_without_reply,  // close the connection instead of answering
+    respond,             // a normal response
+    reset_mid_body,      // headers and half the body, then a TCP reset
+    close_without_reply, // close the connection instead of answering
   };
   unsigned status = 200;
   std::string content_type = "application/json";
@@ -43,8 +43,8 @@ struct planned_reply {
 };
 
 struct request_context {
-  std::uint64_t connection_id = 0;  // 1-based, in accept order
-  std::uint64_t index = 0;          // 0-based, in arrival order
+  std::uint64_t connection_id = 0; // 1-based, in accept order
+  std::uint64_t index = 0;         // 0-based, in arrival order
 };
 
 using request_handler =
@@ -58,12 +58,13 @@ public:
     std::uint64_t index;
     std::uint64_t connection_id;
     clock::time_point received;
-    clock::time_point replied;  // when the reply was written (or dropped)
+    clock::time_point replied; // when the reply was written (or dropped)
   };
 
   /// `tls`: serve HTTPS with this context (certificate already loaded).
-  explicit fake_server(request_handler handler, unsigned threads = 1,
-                       std::shared_ptr<boost::asio::ssl::context> tls = nullptr);
+  explicit fake_server(
+    request_handler handler, unsigned threads = 1,
+    std::shared_ptr<boost::asio::ssl::context> tls = nullptr);
   ~fake_server();
   fake_server(const fake_server&) = delete;
   fake_server& operator=(const fake_server&) = delete;

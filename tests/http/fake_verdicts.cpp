@@ -16,7 +16,8 @@ std::string lower(std::string s) {
   return s;
 }
 
-void write_bytes(rapidjson::Writer<rapidjson::StringBuffer>& w, const std::string& token) {
+void write_bytes(rapidjson::Writer<rapidjson::StringBuffer>& w,
+                 const std::string& token) {
   w.Key("bytes");
   w.StartArray();
   for (unsigned char c : token)
@@ -27,8 +28,8 @@ void write_bytes(rapidjson::Writer<rapidjson::StringBuffer>& w, const std::strin
 } // namespace
 
 std::string verdict_lines(const fake_verdict& v) {
-  return "DECISION: " + v.decision + "\nREASON: " + v.reason + "\nNUMERIC_A: " + v.numeric_a
-         + "\nNUMERIC_B: " + v.numeric_b;
+  return "DECISION: " + v.decision + "\nREASON: " + v.reason
+         + "\nNUMERIC_A: " + v.numeric_a + "\nNUMERIC_B: " + v.numeric_b;
 }
 
 std::string verdict_json(const fake_verdict& v) {
@@ -49,14 +50,15 @@ std::string verdict_json(const fake_verdict& v) {
 
 std::string sloppy_reply(const fake_verdict& v, std::uint64_t n) {
   if (n % 2 == 0)
-    return "Sure! Having compared both answers, I find them " + lower(v.decision)
-           + ": " + v.reason + ".";
+    return "Sure! Having compared both answers, I find them "
+           + lower(v.decision) + ": " + v.reason + ".";
   return "```json\n{\"verdict\": \"" + v.decision + "\", \"why\": \"" + v.reason
          + "\"}\n```";
 }
 
-std::vector<fake_token> fake_tokens(const std::string& text,
-                                    const std::vector<std::pair<std::string, double>>& alternatives) {
+std::vector<fake_token>
+fake_tokens(const std::string& text,
+            const std::vector<std::pair<std::string, double>>& alternatives) {
   std::vector<fake_token> out;
   std::size_t i = 0;
   while (i < text.size()) {

@@ -45,8 +45,9 @@ struct fake_token {
 /// only; the chosen token's leading non-letters are put before each) as its
 /// top list, and the logprob of the alternative it matches; every other
 /// token is near-certain.
-std::vector<fake_token> fake_tokens(const std::string& text,
-                                    const std::vector<std::pair<std::string, double>>& alternatives);
+std::vector<fake_token>
+fake_tokens(const std::string& text,
+            const std::vector<std::pair<std::string, double>>& alternatives);
 
 /// Writes `tokens` as an API's array of {token, logprob, bytes,
 /// top_logprobs: [{token, logprob, bytes}]} (with llama.cpp's "id" when

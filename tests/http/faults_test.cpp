@@ -1,10 +1,9 @@
 // Fault scenarios against the protocol-faithful fakes. Each ends either in
 // a success after retry or in ok=false with a clear error (which the judge
 // records as a fault, I2), never in a wrong text.
-#include <catch2/catch.hpp>
-
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <catch2/catch.hpp>
 
 #include "tests/http/fake_apis.hpp"
 #include "tests/http/test_support.hpp"
@@ -20,14 +19,16 @@ bool contains(const std::string& s, const std::string& part) {
 }
 
 struct rig {
-  explicit rig(api_kind kind, fake_api_options o = {}) : fake([&] {
-      o.kind = kind;
-      if (kind == api_kind::anthropic && o.api_key.empty())
-        o.api_key = "sk-ant-rig-key";
-      return o;
-    }()),
-    key("IJ_TEST_RIG_KEY", kind == api_kind::anthropic ? std::optional<std::string>("sk-ant-rig-key")
-                                                       : std::nullopt) {
+  explicit rig(api_kind kind, fake_api_options o = {})
+      : fake([&] {
+          o.kind = kind;
+          if (kind == api_kind::anthropic && o.api_key.empty())
+            o.api_key = "sk-ant-rig-key";
+          return o;
+        }()),
+        key("IJ_TEST_RIG_KEY", kind == api_kind::anthropic
+                                 ? std::optional<std::string>("sk-ant-rig-key")
+                                 : std::nullopt) {
     std::string type = kind == api_kind::ollama      ? "ollama"
                        : kind == api_kind::anthropic ? "anthropic"
                                                      : "openai";
@@ -52,14 +53,16 @@ struct rig {
   judge_spec spec;
 };
 
-planned_reply with_header(planned_reply r, std::string name, std::string value) {
+planned_reply with_header(planned_reply r, std::string name,
+                          std::string value) {
   r.headers.emplace_back(std::move(name), std::move(value));
   return r;
 }
 
 } // namespace
 
-TEST_CASE("429 with retry-after: success on retry the wait honoured", "[http][faults]") {
+TEST_CASE("429 with retry-after: success on retry the wait honoured",
+          "[http][faults]") {
   rig r(api_kind::openai);
   r.fake.script({with_header(r.fake.error(429, "rate_limit_error", "slow down"),
                              "retry-after", "1")});
@@ -84,7 +87,8 @@ TEST_CASE("429 with retry-after-ms is honoured too", "[http][faults]") {
   CHECK(ex[1].received - ex[0].received >= 300ms);
 }
 
-TEST_CASE("529 overloaded: retried and reported once attempts run out", "[http][faults]") {
+TEST_CASE("529 overloaded: retried and reported once attempts run out",
+          "[http][faults]") {
   rig r(api_kind::anthropic);
   auto overloaded = r.fake.error(529, "overloaded_error", "Overloaded");
   r.fake.script({overloaded});
@@ -117,8 +121,9 @@ TEST_CASE("500: retried with backoff until success", "[http][faults]") {
 
 TEST_CASE("x-should-retry overrides the status", "[http][faults]") {
   rig r(api_kind::openai);
-  r.fake.script({with_header(r.fake.error(500, "server_error", "do not retry me"),
-                             "x-should-retry", "false")});
+  r.fake.script(
+    {with_header(r.fake.error(500, "server_error", "do not retry me"),
+                 "x-should-retry", "false")});
   auto final_reply = r.call();
   CHECK_FALSE(final_reply.ok);
   CHECK(final_reply.attempts == 1);
@@ -132,7 +137,8 @@ TEST_CASE("x-should-retry overrides the status", "[http][faults]") {
   CHECK(retried.attempts == 2);
 }
 
-TEST_CASE("a reply slower than the deadline ends in a deadline error", "[http][faults]") {
+TEST_CASE("a reply slower than the deadline ends in a deadline error",
+          "[http][faults]") {
   fake_api_options o;
   o.latency = 3s;
   rig r(api_kind::openai, o);
@@ -145,14 +151,16 @@ TEST_CASE("a reply slower than the deadline ends in a deadline error", "[http][f
   CHECK(reply.text.empty());
 }
 
-TEST_CASE("a call queued behind the cap past its deadline fails as such", "[http][faults]") {
+TEST_CASE("a call queued behind the cap past its deadline fails as such",
+          "[http][faults]") {
   fake_api_options o;
   o.latency = 2s;
   rig r(api_kind::openai, o);
   r.spec.max_in_flight = 1;
   auto a = r.adapter();
   auto first = std::make_shared<std::promise<adapter_reply>>();
-  a->call("slow", options_for(r.spec, 10s), [first](adapter_reply rep) { first->set_value(rep); });
+  a->call("slow", options_for(r.spec, 10s),
+          [first](adapter_reply rep) { first->set_value(rep); });
   auto queued = call_and_wait(*a, "queued", options_for(r.spec, 200ms));
   CHECK_FALSE(queued.ok);
   CHECK(queued.attempts == 0);
@@ -190,25 +198,29 @@ TEST_CASE("a connection closed without a reply is retried", "[http][faults]") {
   CHECK(reply.attempts == 2);
 }
 
-TEST_CASE("a refused connection fails after the bounded attempts", "[http][faults]") {
+TEST_CASE("a refused connection fails after the bounded attempts",
+          "[http][faults]") {
   std::uint16_t port = 0;
   {
     boost::asio::io_context io;
-    boost::asio::ip::tcp::acceptor acc(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
+    boost::asio::ip::tcp::acceptor acc(
+      io, {boost::asio::ip::make_address("127.0.0.1"), 0});
     port = acc.local_endpoint().port();
-  }  // closed again: nothing listens there now
+  } // closed again: nothing listens there now
   auto spec = spec_for("openai", "http://127.0.0.1:" + std::to_string(port));
   auto a = adapter_or_null(make_http_adapter(spec, fast_tuning()));
   REQUIRE(a);
   auto reply = call_and_wait(*a, "p", options_for(spec));
   CHECK_FALSE(reply.ok);
   CHECK(reply.attempts == 3);
-  CHECK(contains(reply.error, "connecting to 127.0.0.1:" + std::to_string(port)));
+  CHECK(
+    contains(reply.error, "connecting to 127.0.0.1:" + std::to_string(port)));
   CHECK(contains(reply.error, "refused"));
   CHECK(reply.fault == fault_kind::connection);
 }
 
-TEST_CASE("malformed JSON in a 200 reply is a final error not a text", "[http][faults]") {
+TEST_CASE("malformed JSON in a 200 reply is a final error not a text",
+          "[http][faults]") {
   rig r(api_kind::openai);
   planned_reply bad;
   bad.body = R"({"choices":[{"message":{"content":"EQUIVAL)";
@@ -229,7 +241,8 @@ TEST_CASE("malformed JSON in a 200 reply is a final error not a text", "[http][f
   CHECK(shape.fault == fault_kind::unreadable_reply);
 }
 
-TEST_CASE("an HTML error page is reported by a clean excerpt", "[http][faults]") {
+TEST_CASE("an HTML error page is reported by a clean excerpt",
+          "[http][faults]") {
   rig r(api_kind::anthropic);
   r.fake.script({fake_api::html_page(403, "403 Forbidden")});
   auto forbidden = r.call();
@@ -275,10 +288,11 @@ TEST_CASE("a body over max_response_bytes is a final error", "[http][faults]") {
   CHECK(r.call().ok);
 }
 
-TEST_CASE("401 bad key: final no retry the server's message", "[http][faults]") {
+TEST_CASE("401 bad key: final no retry the server's message",
+          "[http][faults]") {
   fake_api_options o;
   o.api_key = "sk-ant-the-right-key";
-  rig r(api_kind::anthropic, o);  // the rig's variable holds another key
+  rig r(api_kind::anthropic, o); // the rig's variable holds another key
   auto reply = r.call();
   CHECK_FALSE(reply.ok);
   CHECK(reply.attempts == 1);
@@ -289,7 +303,8 @@ TEST_CASE("401 bad key: final no retry the server's message", "[http][faults]") 
   CHECK(reply.fault == fault_kind::auth);
 }
 
-TEST_CASE("the API key never leaks into an error or a reply text", "[http][faults][secret]") {
+TEST_CASE("the API key never leaks into an error or a reply text",
+          "[http][faults][secret]") {
   const std::string key = "sk-ant-LEAKCHECK-5f3a9c";
   scoped_env env("IJ_TEST_LEAK_KEY", key);
   std::vector<adapter_reply> replies;
@@ -312,7 +327,8 @@ TEST_CASE("the API key never leaks into an error or a reply text", "[http][fault
     o.kind = kind;
     o.api_key = key;
     fake_api fake(o);
-    auto spec = spec_for(kind == api_kind::anthropic ? "anthropic" : "openai", fake.base_url());
+    auto spec = spec_for(kind == api_kind::anthropic ? "anthropic" : "openai",
+                         fake.base_url());
     spec.api_key_env = "IJ_TEST_LEAK_KEY";
     spec.max_response_bytes = 4096;
     auto a = adapter_or_null(make_http_adapter(spec, fast_tuning()));
@@ -327,13 +343,10 @@ TEST_CASE("the API key never leaks into an error or a reply text", "[http][fault
     reset.action = planned_reply::how::reset_mid_body;
     fake.script({fake.error(429, "rate_limit_error", "limit for " + key),
                  fake.error(500, "api_error", key),
-                 fake.error(500, "api_error", key),
-                 echo_body,
-                 malformed,
+                 fake.error(500, "api_error", key), echo_body, malformed,
                  fake.success("the key is " + key),
-                 fake.success(std::string(8000, 'k') + key),
-                 reset, reset, reset,
-                 fake_api::html_page(404, key)});
+                 fake.success(std::string(8000, 'k') + key), reset, reset,
+                 reset, fake_api::html_page(404, key)});
     for (int i = 0; i < 8; ++i)
       replies.push_back(call_and_wait(*a, "p", options_for(spec)));
     CHECK(fake.violations().empty());
@@ -355,7 +368,8 @@ TEST_CASE("the API key never leaks into an error or a reply text", "[http][fault
   }
 }
 
-TEST_CASE("shutdown completes every pending call with an error", "[http][lifecycle]") {
+TEST_CASE("shutdown completes every pending call with an error",
+          "[http][lifecycle]") {
   fake_api_options o;
   o.latency = 5s;
   rig r(api_kind::openai, o);
@@ -365,9 +379,10 @@ TEST_CASE("shutdown completes every pending call with an error", "[http][lifecyc
   for (int i = 0; i < 5; ++i) {
     auto p = std::make_shared<std::promise<adapter_reply>>();
     futures.push_back(p->get_future());
-    a->call("p", options_for(r.spec, 30s), [p](adapter_reply rep) { p->set_value(rep); });
+    a->call("p", options_for(r.spec, 30s),
+            [p](adapter_reply rep) { p->set_value(rep); });
   }
-  a.reset();  // joins the I/O thread after failing what was pending
+  a.reset(); // joins the I/O thread after failing what was pending
   for (auto& f : futures) {
     REQUIRE(f.wait_for(0s) == std::future_status::ready);
     auto rep = f.get();
@@ -377,12 +392,13 @@ TEST_CASE("shutdown completes every pending call with an error", "[http][lifecyc
   }
 }
 
-TEST_CASE("an adapter may be dropped from inside its own reply handler", "[http][lifecycle]") {
+TEST_CASE("an adapter may be dropped from inside its own reply handler",
+          "[http][lifecycle]") {
   rig r(api_kind::ollama);
   auto holder = std::make_shared<judge_adapter_ptr>(r.adapter());
   auto done = std::make_shared<std::promise<bool>>();
   (*holder)->call("p", options_for(r.spec), [holder, done](adapter_reply rep) {
-    holder->reset();  // the last reference: destroyed on its own I/O thread
+    holder->reset(); // the last reference: destroyed on its own I/O thread
     done->set_value(rep.ok);
   });
   auto f = done->get_future();

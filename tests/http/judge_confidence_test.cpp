@@ -4,19 +4,17 @@
 // schema on a backend that otherwise wraps or drops it, a backend refusing
 // the constraint as one named configuration fault, and the settings a judge
 // type cannot take as configuration errors.
-#include <catch2/catch.hpp>
-
-#include "tests/error_text.hpp"
-
 #include <cmath>
 #include <future>
 
+#include <catch2/catch.hpp>
 #include <rapidjson/document.h>
 
 #include "adapters/http_judge.hpp"
 #include "adapters/llm_judge_comparator.hpp"
 #include "core/audit/audit_record.hpp"
 #include "core/config/run_config.hpp"
+#include "tests/error_text.hpp"
 #include "tests/http/fake_apis.hpp"
 #include "tests/http/test_support.hpp"
 
@@ -56,16 +54,19 @@ std::vector<judged> judge_n(const judge_spec& spec, std::size_t n) {
     req.b = "0.5";
     auto promise = std::make_shared<std::promise<judged>>();
     auto future = promise->get_future();
-    judge_once(*adapter, opts, req, [promise](judge_record r, equivalence_outcome o) {
-      promise->set_value(judged{std::move(r), std::move(o)});
-    });
-    REQUIRE(future.wait_for(std::chrono::seconds(60)) == std::future_status::ready);
+    judge_once(*adapter, opts, req,
+               [promise](judge_record r, equivalence_outcome o) {
+                 promise->set_value(judged{std::move(r), std::move(o)});
+               });
+    REQUIRE(future.wait_for(std::chrono::seconds(60))
+            == std::future_status::ready);
     out.push_back(future.get());
   }
   return out;
 }
 
-judge_spec spec_with(const std::string& type, const fake_api& fake, bool logprobs,
+judge_spec spec_with(const std::string& type, const fake_api& fake,
+                     bool logprobs,
                      reply_constraint c = reply_constraint::none) {
   auto s = spec_for(type, fake.base_url() + (type == "openai" ? "/v1" : ""));
   s.logprobs = logprobs;
@@ -89,9 +90,11 @@ void check_probs(const judge_record& r) {
 
 } // namespace
 
-TEST_CASE("logprobs: OpenAI-compatible choices[0].logprobs.content gives the decision probabilities",
+TEST_CASE("logprobs: OpenAI-compatible choices[0].logprobs.content gives the "
+          "decision probabilities",
           "[http][logprobs]") {
-  for (auto flavour : {"structured_outputs", "grammar"}) { // vLLM-like, llama.cpp-like (ids)
+  for (auto flavour :
+       {"structured_outputs", "grammar"}) { // vLLM-like, llama.cpp-like (ids)
     INFO(flavour);
     auto o = model_for(api_kind::openai);
     o.grammar_field = flavour;
@@ -113,7 +116,8 @@ TEST_CASE("logprobs: OpenAI-compatible choices[0].logprobs.content gives the dec
       CHECK(probs["ABSTAIN"].GetDouble() == Approx(expected_probs()[2]));
     }
     auto sent = fake.bodies().at(0);
-    CHECK(sent.find("\"logprobs\":true,\"top_logprobs\":10") != std::string::npos);
+    CHECK(sent.find("\"logprobs\":true,\"top_logprobs\":10")
+          != std::string::npos);
     CHECK(fake.violations().empty());
   }
 }
@@ -138,7 +142,8 @@ TEST_CASE("logprobs: a backend that returns none is recorded as having none",
     auto asked = judge_n(spec_with(type, fake, true), 1).at(0).record;
     CHECK(asked.decision == judge_decision::equivalent);
     CHECK(asked.decision_probs.empty());
-    CHECK(judge_call_body(asked).find("\"decision_probs\":null") != std::string::npos);
+    CHECK(judge_call_body(asked).find("\"decision_probs\":null")
+          != std::string::npos);
     // Not asked: not sent, and no key in the audit.
     auto plain = judge_n(spec_with(type, fake, false), 1).at(0).record;
     CHECK_FALSE(plain.logprobs_asked);
@@ -153,10 +158,12 @@ TEST_CASE("logprobs: a backend that returns none is recorded as having none",
   spec.max_attempts = 1;
   auto failed = judge_n(spec, 1).at(0).record;
   CHECK(failed.transport_failed);
-  CHECK(judge_call_body(failed).find("\"decision_probs\":null") != std::string::npos);
+  CHECK(judge_call_body(failed).find("\"decision_probs\":null")
+        != std::string::npos);
 }
 
-TEST_CASE("constrain: 0 PARSE_ERROR against a backend that wraps or drops the format unless constrained",
+TEST_CASE("constrain: 0 PARSE_ERROR against a backend that wraps or drops the "
+          "format unless constrained",
           "[http][constrain]") {
   struct setup {
     api_kind kind;
@@ -164,11 +171,14 @@ TEST_CASE("constrain: 0 PARSE_ERROR against a backend that wraps or drops the fo
     reply_constraint c;
     const char* grammar_field;
   };
-  for (auto s : {setup{api_kind::openai, "openai", reply_constraint::grammar, "structured_outputs"},
-                 setup{api_kind::openai, "openai", reply_constraint::grammar, "grammar"},
-                 setup{api_kind::openai, "openai", reply_constraint::json, "structured_outputs"},
-                 setup{api_kind::ollama, "ollama", reply_constraint::json, ""},
-                 setup{api_kind::anthropic, "anthropic", reply_constraint::json, ""}}) {
+  for (auto s :
+       {setup{api_kind::openai, "openai", reply_constraint::grammar,
+              "structured_outputs"},
+        setup{api_kind::openai, "openai", reply_constraint::grammar, "grammar"},
+        setup{api_kind::openai, "openai", reply_constraint::json,
+              "structured_outputs"},
+        setup{api_kind::ollama, "ollama", reply_constraint::json, ""},
+        setup{api_kind::anthropic, "anthropic", reply_constraint::json, ""}}) {
     INFO(s.type << " " << to_string(s.c) << " " << s.grammar_field);
     auto o = model_for(s.kind);
     o.sloppy_unless_constrained = true;
@@ -194,24 +204,30 @@ TEST_CASE("constrain: 0 PARSE_ERROR against a backend that wraps or drops the fo
   }
 }
 
-TEST_CASE("constrain: each API gets the constraint where it takes it", "[http][constrain]") {
+TEST_CASE("constrain: each API gets the constraint where it takes it",
+          "[http][constrain]") {
   call_options opts;
   opts.model = "m";
   opts.constrain = reply_constraint::grammar;
   auto openai = chat_request_body(*chat_protocol_for("openai"), "p", opts);
-  CHECK(openai.find("\"structured_outputs\":{\"regex\":\"DECISION: (EQUIVALENT|DIFFERENT|ABSTAIN)")
+  CHECK(openai.find("\"structured_outputs\":{\"regex\":\"DECISION: "
+                    "(EQUIVALENT|DIFFERENT|ABSTAIN)")
         != std::string::npos);
   CHECK(openai.find("\"grammar\":\"root ::= ") != std::string::npos);
   CHECK(openai.find("guided_") == std::string::npos); // removed in vLLM 0.12
   opts.constrain = reply_constraint::json;
   openai = chat_request_body(*chat_protocol_for("openai"), "p", opts);
-  CHECK(openai.find("\"response_format\":{\"type\":\"json_schema\",\"json_schema\":{\"name\":"
-                    "\"judge_verdict\",\"strict\":true,\"schema\":{")
-        != std::string::npos);
+  CHECK(
+    openai.find(
+      "\"response_format\":{\"type\":\"json_schema\",\"json_schema\":{\"name\":"
+      "\"judge_verdict\",\"strict\":true,\"schema\":{")
+    != std::string::npos);
   auto ollama = chat_request_body(*chat_protocol_for("ollama"), "p", opts);
   CHECK(ollama.find("\"format\":{\"type\":\"object\"") != std::string::npos);
-  auto anthropic = chat_request_body(*chat_protocol_for("anthropic"), "p", opts);
-  CHECK(anthropic.find("\"tool_choice\":{\"type\":\"tool\",\"name\":\"judge_verdict\"}")
+  auto anthropic =
+    chat_request_body(*chat_protocol_for("anthropic"), "p", opts);
+  CHECK(anthropic.find(
+          "\"tool_choice\":{\"type\":\"tool\",\"name\":\"judge_verdict\"}")
         != std::string::npos);
   CHECK(anthropic.find("\"input_schema\":{") != std::string::npos);
   opts.logprobs = true;
@@ -219,22 +235,26 @@ TEST_CASE("constrain: each API gets the constraint where it takes it", "[http][c
   CHECK(anthropic.find("logprobs") == std::string::npos);
 }
 
-TEST_CASE("constrain: a backend that rejects it is one named configuration fault",
-          "[http][constrain]") {
+TEST_CASE(
+  "constrain: a backend that rejects it is one named configuration fault",
+  "[http][constrain]") {
   for (auto kind : {api_kind::openai, api_kind::ollama, api_kind::anthropic}) {
     auto o = model_for(kind);
     o.rejects_constraints = true;
     fake_api fake(o);
-    auto type = kind == api_kind::openai ? "openai" : kind == api_kind::ollama ? "ollama"
-                                                                                 : "anthropic";
+    auto type = kind == api_kind::openai   ? "openai"
+                : kind == api_kind::ollama ? "ollama"
+                                           : "anthropic";
     INFO(type);
     auto got = judge_n(spec_with(type, fake, false, reply_constraint::json), 5);
     auto& first = got.front().record;
     CHECK(first.transport_failed);
     CHECK(first.fault == fault_kind::bad_request);
-    CHECK(first.transport_error.find("rejects this judge's \"constrain\": \"json\"")
+    CHECK(
+      first.transport_error.find("rejects this judge's \"constrain\": \"json\"")
+      != std::string::npos);
+    CHECK(first.transport_error.find("a configuration problem")
           != std::string::npos);
-    CHECK(first.transport_error.find("a configuration problem") != std::string::npos);
     CHECK(first.transport_error.find("no further call") != std::string::npos);
     for (std::size_t i = 1; i < got.size(); ++i) {
       auto& r = got[i].record;
@@ -248,7 +268,8 @@ TEST_CASE("constrain: a backend that rejects it is one named configuration fault
   }
 }
 
-TEST_CASE("logprobs and constrain: settings a judge type cannot take are configuration errors",
+TEST_CASE("logprobs and constrain: settings a judge type cannot take are "
+          "configuration errors",
           "[http][config]") {
   auto error_of = [](const std::string& judge) {
     std::string error;
@@ -265,48 +286,60 @@ TEST_CASE("logprobs and constrain: settings a judge type cannot take are configu
     return s + extra + "}";
   };
   CHECK(error_of(judge("anthropic", R"("logprobs":true)"))
-        == "x.json: /judges/0/logprobs: the anthropic API returns no log-probabilities "
+        == "x.json: /judges/0/logprobs: the anthropic API returns no "
+           "log-probabilities "
            "(use an ollama or openai judge, or remove \"logprobs\")");
-  CHECK(error_of(judge("ollama", R"("constrain":"grammar")")).rfind(
-          "x.json: /judges/0/constrain: the ollama API accepts no regular grammar", 0)
+  CHECK(error_of(judge("ollama", R"("constrain":"grammar")"))
+          .rfind("x.json: /judges/0/constrain: the ollama API accepts no "
+                 "regular grammar",
+                 0)
         == 0);
-  CHECK(error_of(judge("anthropic", R"("constrain":"grammar")")).rfind(
-          "x.json: /judges/0/constrain: the anthropic API accepts no regular grammar", 0)
+  CHECK(error_of(judge("anthropic", R"("constrain":"grammar")"))
+          .rfind("x.json: /judges/0/constrain: the anthropic API accepts no "
+                 "regular grammar",
+                 0)
         == 0);
-  CHECK(error_of(judge("stub", R"("constrain":"json")")).rfind(
-          "x.json: /judges/0/constrain: a stub judge takes no constraint", 0)
-        == 0);
-  CHECK(error_of(judge("openai", R"("constrain":"xml")")).find("/judges/0/constrain")
+  CHECK(
+    error_of(judge("stub", R"("constrain":"json")"))
+      .rfind("x.json: /judges/0/constrain: a stub judge takes no constraint", 0)
+    == 0);
+  CHECK(error_of(judge("openai", R"("constrain":"xml")"))
+          .find("/judges/0/constrain")
         != std::string::npos);
 
   std::string error;
-  auto cfg = parse_config(R"({"judges":[)"
-                            + judge("openai", R"("logprobs":true,"constrain":"grammar")")
-                            + "]}",
-                          "x.json");
+  auto cfg = parse_config(
+    R"({"judges":[)"
+      + judge("openai", R"("logprobs":true,"constrain":"grammar")") + "]}",
+    "x.json");
   error = ::test::why(cfg);
   REQUIRE(cfg);
   CHECK(cfg->judges.at(0).logprobs);
   CHECK(cfg->judges.at(0).constrain == reply_constraint::grammar);
   // Written into the manifest's config; absent when not set.
-  CHECK(to_json(*cfg).find("\"logprobs\":true,\"constrain\":\"grammar\"") != std::string::npos);
+  CHECK(to_json(*cfg).find("\"logprobs\":true,\"constrain\":\"grammar\"")
+        != std::string::npos);
   cfg->judges[0].logprobs = false;
   cfg->judges[0].constrain = reply_constraint::none;
   CHECK(to_json(*cfg).find("logprobs") == std::string::npos);
   CHECK(to_json(*cfg).find("constrain") == std::string::npos);
 }
 
-TEST_CASE("a refusal names the setting only when its error names the setting's field",
-          "[http][constrain]") {
+TEST_CASE(
+  "a refusal names the setting only when its error names the setting's field",
+  "[http][constrain]") {
   http_result r;
   r.responded = true;
   r.status = 400;
-  r.body = R"({"error":{"message":"Unsupported parameter: 'logprobs' is not supported with this model.","type":"invalid_request_error","param":"logprobs","code":null}})";
+  r.body =
+    R"({"error":{"message":"Unsupported parameter: 'logprobs' is not supported with this model.","type":"invalid_request_error","param":"logprobs","code":null}})";
   call_options opts;
-  CHECK(refused_setting_of(r, opts).empty()); // not asked: an ordinary bad request
+  CHECK(
+    refused_setting_of(r, opts).empty()); // not asked: an ordinary bad request
   opts.logprobs = true;
   CHECK(refused_setting_of(r, opts) == "\"logprobs\"");
-  r.body = R"({"error":{"message":"max_tokens is too large","type":"invalid_request_error"}})";
+  r.body =
+    R"({"error":{"message":"max_tokens is too large","type":"invalid_request_error"}})";
   opts.constrain = reply_constraint::json;
   CHECK(refused_setting_of(r, opts).empty());
   r.body = R"({"error":"invalid format: expected \"json\" or a JSON schema"})";

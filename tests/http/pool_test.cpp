@@ -42,7 +42,8 @@ TEST_CASE("keep-alive: N calls with cap 1 use one connection", "[http][pool]") {
   CHECK(fake.server().connections() == 1);
 }
 
-TEST_CASE("in-flight cap queues: with cap 2 the server never sees more than 2 of 10 calls",
+TEST_CASE("in-flight cap queues: with cap 2 the server never sees more than 2 "
+          "of 10 calls",
           "[http][pool]") {
   fake_api_options o;
   o.latency = 50ms;
@@ -61,7 +62,8 @@ TEST_CASE("in-flight cap queues: with cap 2 the server never sees more than 2 of
   CHECK(fake.server().connections() <= 2);
 }
 
-TEST_CASE("a pooled connection the server dropped is replaced transparently", "[http][pool]") {
+TEST_CASE("a pooled connection the server dropped is replaced transparently",
+          "[http][pool]") {
   fake_api fake({});
   auto spec = spec_for("openai", fake.base_url());
   auto a = make(spec);
@@ -80,7 +82,7 @@ TEST_CASE("adaptive concurrency: lowered on 429/529 regained after successes",
   fake_api fake({});
   auto spec = spec_for("openai", fake.base_url());
   spec.max_in_flight = 4;
-  auto a = make(spec);  // fast_tuning: a run of 2 successes regains 1
+  auto a = make(spec); // fast_tuning: a run of 2 successes regains 1
   REQUIRE(a->current_concurrency() == 4);
 
   fake.script({no_retry(fake.error(429, "rate_limit_error", "slow down"))});
@@ -104,7 +106,8 @@ TEST_CASE("adaptive concurrency: lowered on 429/529 regained after successes",
   CHECK(seen == std::vector<std::uint32_t>{1, 2, 2, 3, 3, 4, 4, 4});
 }
 
-TEST_CASE("adaptive concurrency: one burst of 429s halves the cap once and the lower cap is enforced",
+TEST_CASE("adaptive concurrency: one burst of 429s halves the cap once and the "
+          "lower cap is enforced",
           "[http][pool][aimd]") {
   fake_api_options o;
   o.latency = 100ms;
@@ -112,7 +115,8 @@ TEST_CASE("adaptive concurrency: one burst of 429s halves the cap once and the l
   auto spec = spec_for("openai", fake.base_url());
   spec.max_in_flight = 8;
   auto a = make(spec);
-  std::vector<planned_reply> burst(8, no_retry(fake.error(429, "rate_limit_error", "slow")));
+  std::vector<planned_reply> burst(
+    8, no_retry(fake.error(429, "rate_limit_error", "slow")));
   fake.script(burst);
   auto failed = call_many(*a, "p", options_for(spec), 8);
   for (auto& r : failed)

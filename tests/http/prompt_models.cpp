@@ -35,12 +35,14 @@ prompt_model gullible_model(prompt_model honest) {
 }
 
 prompt_model model_for_prompt(prompt_ptr t, prompt_model inner) {
-  return [t = std::move(t), inner = std::move(inner)](const std::string& prompt) {
-    auto answers = t->extract(prompt);
-    if (!answers)
-      return abstain("This prompt asks for numbers; the answers are not numbers.");
-    return inner(build_judge_prompt(answers->a, answers->b));
-  };
+  return
+    [t = std::move(t), inner = std::move(inner)](const std::string& prompt) {
+      auto answers = t->extract(prompt);
+      if (!answers)
+        return abstain(
+          "This prompt asks for numbers; the answers are not numbers.");
+      return inner(build_judge_prompt(answers->a, answers->b));
+    };
 }
 
 } // namespace ij::test

@@ -14,7 +14,8 @@ namespace ij::test {
 
 /// The adapter built, or null when it could not be (the test's REQUIRE then
 /// fails; tests of the reason ask make_http_adapter itself).
-inline judge_adapter_ptr adapter_or_null(caf::expected<judge_adapter_ptr> made) {
+inline judge_adapter_ptr
+adapter_or_null(caf::expected<judge_adapter_ptr> made) {
   return made ? std::move(*made) : nullptr;
 }
 
@@ -38,8 +39,9 @@ inline judge_spec spec_for(const std::string& type, const std::string& base_url,
   return s;
 }
 
-inline call_options options_for(const judge_spec& spec,
-                                std::chrono::milliseconds timeout = std::chrono::seconds(20)) {
+inline call_options
+options_for(const judge_spec& spec,
+            std::chrono::milliseconds timeout = std::chrono::seconds(20)) {
   call_options o;
   o.model = spec.model;
   o.temperature = 0.0;
@@ -51,19 +53,24 @@ inline call_options options_for(const judge_spec& spec,
 
 /// Calls and waits; a reply that never comes shows up as a thrown
 /// std::runtime_error instead of a hung test.
-inline adapter_reply call_and_wait(judge_adapter& adapter, const std::string& prompt,
+inline adapter_reply call_and_wait(judge_adapter& adapter,
+                                   const std::string& prompt,
                                    const call_options& opts) {
   auto promise = std::make_shared<std::promise<adapter_reply>>();
   auto future = promise->get_future();
-  adapter.call(prompt, opts, [promise](adapter_reply r) { promise->set_value(std::move(r)); });
+  adapter.call(prompt, opts, [promise](adapter_reply r) {
+    promise->set_value(std::move(r));
+  });
   if (future.wait_for(std::chrono::seconds(60)) != std::future_status::ready)
     throw std::runtime_error("no reply within 60 s");
   return future.get();
 }
 
 /// Starts `n` calls at once and waits for all replies, in call order.
-inline std::vector<adapter_reply> call_many(judge_adapter& adapter, const std::string& prompt,
-                                            const call_options& opts, std::size_t n) {
+inline std::vector<adapter_reply> call_many(judge_adapter& adapter,
+                                            const std::string& prompt,
+                                            const call_options& opts,
+                                            std::size_t n) {
   std::vector<std::shared_ptr<std::promise<adapter_reply>>> promises;
   std::vector<std::future<adapter_reply>> futures;
   for (std::size_t i = 0; i < n; ++i) {
@@ -71,7 +78,9 @@ inline std::vector<adapter_reply> call_many(judge_adapter& adapter, const std::s
     futures.push_back(promises.back()->get_future());
   }
   for (std::size_t i = 0; i < n; ++i)
-    adapter.call(prompt, opts, [p = promises[i]](adapter_reply r) { p->set_value(std::move(r)); });
+    adapter.call(prompt, opts, [p = promises[i]](adapter_reply r) {
+      p->set_value(std::move(r));
+    });
   std::vector<adapter_reply> out;
   for (auto& f : futures) {
     if (f.wait_for(std::chrono::seconds(60)) != std::future_status::ready)
@@ -84,7 +93,8 @@ inline std::vector<adapter_reply> call_many(judge_adapter& adapter, const std::s
 /// Sets (or unsets, for nullopt) an environment variable for one scope.
 class scoped_env {
 public:
-  scoped_env(std::string name, std::optional<std::string> value) : name_(std::move(name)) {
+  scoped_env(std::string name, std::optional<std::string> value)
+      : name_(std::move(name)) {
     if (const char* old = std::getenv(name_.c_str()))
       old_ = old;
     if (value)

@@ -5,25 +5,22 @@
 #include <fstream>
 #include <stdexcept>
 
+#include <unistd.h>
+
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
-#include <unistd.h>
 
 namespace ij::test {
 
 namespace {
 
 struct pkey_free {
-  void operator()(EVP_PKEY* p) const {
-    EVP_PKEY_free(p);
-  }
+  void operator()(EVP_PKEY* p) const { EVP_PKEY_free(p); }
 };
 struct x509_free {
-  void operator()(X509* p) const {
-    X509_free(p);
-  }
+  void operator()(X509* p) const { X509_free(p); }
 };
 using pkey_ptr = std::unique_ptr<EVP_PKEY, pkey_free>;
 using x509_ptr = std::unique_ptr<X509, x509_free>;
@@ -93,14 +90,16 @@ std::string pem_of(EVP_PKEY* key) {
 test_pki make_test_pki(const std::vector<std::string>& dns_names,
                        const std::vector<std::string>& ip_addresses) {
   auto ca_key = make_key();
-  auto ca = make_cert(ca_key.get(), "invariance-judge test CA", nullptr, nullptr, 1);
+  auto ca =
+    make_cert(ca_key.get(), "invariance-judge test CA", nullptr, nullptr, 1);
   add_ext(ca.get(), ca.get(), NID_basic_constraints, "critical,CA:TRUE");
   add_ext(ca.get(), ca.get(), NID_key_usage, "critical,keyCertSign,cRLSign");
   add_ext(ca.get(), ca.get(), NID_subject_key_identifier, "hash");
   check(X509_sign(ca.get(), ca_key.get(), EVP_sha256()) > 0, "signing the CA");
 
   auto key = make_key();
-  auto cert = make_cert(key.get(), "fake judge server", ca.get(), ca_key.get(), 2);
+  auto cert =
+    make_cert(key.get(), "fake judge server", ca.get(), ca_key.get(), 2);
   std::string san;
   for (auto& d : dns_names)
     san += (san.empty() ? "DNS:" : ",DNS:") + d;
@@ -110,24 +109,27 @@ test_pki make_test_pki(const std::vector<std::string>& dns_names,
   add_ext(cert.get(), ca.get(), NID_ext_key_usage, "serverAuth");
   if (!san.empty())
     add_ext(cert.get(), ca.get(), NID_subject_alt_name, san);
-  check(X509_sign(cert.get(), ca_key.get(), EVP_sha256()) > 0, "signing the server cert");
+  check(X509_sign(cert.get(), ca_key.get(), EVP_sha256()) > 0,
+        "signing the server cert");
 
   return {pem_of(ca.get()), pem_of(cert.get()), pem_of(key.get())};
 }
 
-std::shared_ptr<boost::asio::ssl::context> server_tls_context(const test_pki& pki) {
+std::shared_ptr<boost::asio::ssl::context>
+server_tls_context(const test_pki& pki) {
   namespace ssl = boost::asio::ssl;
   auto ctx = std::make_shared<ssl::context>(ssl::context::tls_server);
   ctx->use_certificate_chain(boost::asio::buffer(pki.server_cert_pem));
-  ctx->use_private_key(boost::asio::buffer(pki.server_key_pem), ssl::context::pem);
+  ctx->use_private_key(boost::asio::buffer(pki.server_key_pem),
+                       ssl::context::pem);
   return ctx;
 }
 
 temp_file::temp_file(const std::string& contents) {
   static std::atomic<int> counter{0};
-  path_ = (std::filesystem::temp_directory_path() /
-           ("ij-http-test-" + std::to_string(::getpid()) + "-" +
-            std::to_string(counter++) + ".pem"))
+  path_ = (std::filesystem::temp_directory_path()
+           / ("ij-http-test-" + std::to_string(::getpid()) + "-"
+              + std::to_string(counter++) + ".pem"))
             .string();
   std::ofstream out(path_, std::ios::binary);
   out << contents;

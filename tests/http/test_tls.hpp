@@ -21,7 +21,8 @@ struct test_pki {
 test_pki make_test_pki(const std::vector<std::string>& dns_names,
                        const std::vector<std::string>& ip_addresses);
 
-std::shared_ptr<boost::asio::ssl::context> server_tls_context(const test_pki& pki);
+std::shared_ptr<boost::asio::ssl::context>
+server_tls_context(const test_pki& pki);
 
 /// A file removed when the object goes away.
 class temp_file {
@@ -30,9 +31,7 @@ public:
   ~temp_file();
   temp_file(const temp_file&) = delete;
   temp_file& operator=(const temp_file&) = delete;
-  const std::string& path() const {
-    return path_;
-  }
+  const std::string& path() const { return path_; }
 
 private:
   std::string path_;

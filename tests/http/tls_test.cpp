@@ -50,8 +50,8 @@ TEST_CASE("https: verified against the CA named by ca_file", "[http][tls]") {
   CHECK(fake.server().connections() == 1);
 
   // By DNS name (SNI and host name checked against the certificate).
-  auto by_name = spec_for("anthropic",
-                          "https://localhost:" + std::to_string(fake.server().port()));
+  auto by_name = spec_for(
+    "anthropic", "https://localhost:" + std::to_string(fake.server().port()));
   by_name.api_key_env = "IJ_TEST_TLS_KEY";
   by_name.ca_file = ca.path();
   auto b = adapter_or_null(make_http_adapter(by_name, fast_tuning()));
@@ -64,18 +64,20 @@ TEST_CASE("https: verification fails without the test CA", "[http][tls]") {
   o.tls = server_tls_context(local_pki());
   fake_api fake(o);
   auto spec = spec_for("openai", fake.base_url() + "/v1");
-  auto a = adapter_or_null(make_http_adapter(spec, fast_tuning()));  // system CA store
+  auto a =
+    adapter_or_null(make_http_adapter(spec, fast_tuning())); // system CA store
   REQUIRE(a);
   auto reply = call_and_wait(*a, "p", options_for(spec));
   CHECK_FALSE(reply.ok);
-  CHECK(reply.attempts == 1);  // a bad certificate does not heal on retry
+  CHECK(reply.attempts == 1); // a bad certificate does not heal on retry
   CHECK(contains(reply.error, "TLS handshake"));
   CHECK(contains(reply.error, "certificate verify failed"));
   CHECK(fake.server().requests() == 0);
 }
 
-TEST_CASE("https: a certificate for another host is refused even from a trusted CA",
-          "[http][tls]") {
+TEST_CASE(
+  "https: a certificate for another host is refused even from a trusted CA",
+  "[http][tls]") {
   auto other = make_test_pki({"judge.example.org"}, {});
   fake_api_options o;
   o.tls = server_tls_context(other);

@@ -29,7 +29,9 @@ TEST_CASE("parse_url reads scheme host port and path", "[http][url]") {
   CHECK(v6->host_header() == "[::1]:11434");
 }
 
-TEST_CASE("parse_url takes OLLAMA_HOST forms without a scheme only when allowed", "[http][url]") {
+TEST_CASE(
+  "parse_url takes OLLAMA_HOST forms without a scheme only when allowed",
+  "[http][url]") {
   auto hp = parse_url("0.0.0.0:11435", 11434);
   REQUIRE(hp);
   CHECK(hp->host == "0.0.0.0");

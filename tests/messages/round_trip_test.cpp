@@ -1,8 +1,6 @@
 // Every message type survives CAF's binary serializer unchanged, inside and
 // outside a caf::message, under the name add_message_types registered. This
 // is what crossing hosts through the middleman relies on.
-#include <catch2/catch.hpp>
-
 #include <string>
 #include <typeinfo>
 #include <vector>
@@ -14,33 +12,34 @@
 #include <caf/message.hpp>
 #include <caf/send.hpp>
 #include <caf/typed_event_based_actor.hpp>
+#include <catch2/catch.hpp>
 
 #include "messages/answer_pair.hpp"
+#include "messages/audit_entry.hpp"
 #include "messages/canary_result.hpp"
-#include "messages/judge_watch.hpp"
 #include "messages/equivalence_outcome.hpp"
 #include "messages/error.hpp"
 #include "messages/fault_kind.hpp"
 #include "messages/host_event.hpp"
 #include "messages/host_hello.hpp"
-#include "messages/run_note.hpp"
-#include "messages/run_figures.hpp"
-#include "messages/run_row.hpp"
-#include "messages/unrecorded_calls.hpp"
-#include "messages/judge_decision.hpp"
-#include "messages/judge_record.hpp"
-#include "messages/judge_call.hpp"
-#include "messages/judge_info.hpp"
-#include "messages/judge_request.hpp"
-#include "messages/run_events.hpp"
-#include "messages/run_input.hpp"
-#include "messages/vote_job.hpp"
-#include "messages/registration.hpp"
-#include "messages/run_summary.hpp"
-#include "messages/verdict.hpp"
-#include "messages/vote_result.hpp"
-#include "messages/audit_entry.hpp"
 #include "messages/interfaces.hpp"
+#include "messages/judge_call.hpp"
+#include "messages/judge_decision.hpp"
+#include "messages/judge_info.hpp"
+#include "messages/judge_record.hpp"
+#include "messages/judge_request.hpp"
+#include "messages/judge_watch.hpp"
+#include "messages/registration.hpp"
+#include "messages/run_events.hpp"
+#include "messages/run_figures.hpp"
+#include "messages/run_input.hpp"
+#include "messages/run_note.hpp"
+#include "messages/run_row.hpp"
+#include "messages/run_summary.hpp"
+#include "messages/unrecorded_calls.hpp"
+#include "messages/verdict.hpp"
+#include "messages/vote_job.hpp"
+#include "messages/vote_result.hpp"
 
 using namespace ij;
 
@@ -59,13 +58,9 @@ struct registered_system {
     return c;
   }
 
-  registered_system() : sys(configure(cfg)) {
-    active_system = &sys;
-  }
+  registered_system() : sys(configure(cfg)) { active_system = &sys; }
 
-  ~registered_system() {
-    active_system = nullptr;
-  }
+  ~registered_system() { active_system = nullptr; }
 };
 
 caf::actor_system& test_system() {
@@ -145,10 +140,12 @@ judge_record full_record(std::uint32_t vote) {
   r.seed = -42;
   r.vote_index = vote;
   r.swapped = true;
-  r.raw_text = "DECISION: DIFFERENT\nREASON: \xE2\x88\x9A" "2 vs 1.4\n"
+  r.raw_text = "DECISION: DIFFERENT\nREASON: \xE2\x88\x9A"
+               "2 vs 1.4\n"
                "NUMERIC_A: 1.41\nNUMERIC_B: 1.4";
   r.decision = judge_decision::different;
-  r.reason = "\xE2\x88\x9A" "2 vs 1.4";
+  r.reason = "\xE2\x88\x9A"
+             "2 vs 1.4";
   r.numeric_a = "1.41";
   r.numeric_b = "1.4";
   r.extra_text = true;
@@ -180,21 +177,25 @@ equivalence_outcome outcome(std::optional<bool> eq, bool fault) {
 
 } // namespace
 
-TEST_CASE_METHOD(registered_system, "messages: answer_pair round-trips with label true, false and null",
-          "[messages]") {
+TEST_CASE_METHOD(
+  registered_system,
+  "messages: answer_pair round-trips with label true, false and null",
+  "[messages]") {
   for (std::optional<bool> label :
        {std::optional<bool>{true}, std::optional<bool>{false},
         std::optional<bool>{}}) {
-    answer_pair p{"id-7", "item-3", "The answer is 12.\n", "\\boxed{12}",
-                  label, "paraphrase", "What is 3 times 4?"};
+    answer_pair p{"id-7", "item-3",     "The answer is 12.\n", "\\boxed{12}",
+                  label,  "paraphrase", "What is 3 times 4?"};
     check_round_trips(p, "ij.answer_pair2");
     CHECK(binary_round_trip(p).label == label);
   }
 }
 
-TEST_CASE_METHOD(registered_system, "messages: equivalence_outcome round-trips true, false, null and "
-          "fault",
-          "[messages]") {
+TEST_CASE_METHOD(
+  registered_system,
+  "messages: equivalence_outcome round-trips true, false, null and "
+  "fault",
+  "[messages]") {
   for (auto o : {outcome(true, false), outcome(false, false),
                  outcome(std::nullopt, false), outcome(std::nullopt, true)}) {
     check_round_trips(o, "ij.equivalence_outcome");
@@ -204,14 +205,17 @@ TEST_CASE_METHOD(registered_system, "messages: equivalence_outcome round-trips t
   CHECK(binary_round_trip(partial) == partial);
 }
 
-TEST_CASE_METHOD(registered_system, "messages: judge_decision round-trips every value", "[messages]") {
+TEST_CASE_METHOD(registered_system,
+                 "messages: judge_decision round-trips every value",
+                 "[messages]") {
   for (auto d : {judge_decision::equivalent, judge_decision::different,
                  judge_decision::abstain, judge_decision::parse_error})
     check_round_trips(d, "ij.judge_decision");
 }
 
 // Issue 30: a daemon run's state is an enumeration on the wire too.
-TEST_CASE_METHOD(registered_system, "messages: a run's row and figures carry run_state",
+TEST_CASE_METHOD(registered_system,
+                 "messages: a run's row and figures carry run_state",
                  "[messages]") {
   for (auto state : all_run_states) {
     run_row row;
@@ -219,7 +223,8 @@ TEST_CASE_METHOD(registered_system, "messages: a run's row and figures carry run
     row.state = state;
     row.counts_json = "{\"pairs\":3}";
     check_round_trips(row, "ij.run_row");
-    check_round_trips(run_end_record{row, state != run_state::open}, "ij.run_end_record");
+    check_round_trips(run_end_record{row, state != run_state::open},
+                      "ij.run_end_record");
     check_round_trips(removed_run{"r1", state, "{}"}, "ij.removed_run");
   }
   run_figures f;
@@ -228,7 +233,8 @@ TEST_CASE_METHOD(registered_system, "messages: a run's row and figures carry run
   check_round_trips(f, "ij.run_figures");
 }
 
-TEST_CASE_METHOD(registered_system, "messages: fault_kind round-trips every value and its name",
+TEST_CASE_METHOD(registered_system,
+                 "messages: fault_kind round-trips every value and its name",
                  "[messages]") {
   for (auto k : all_fault_kinds) {
     CHECK(binary_round_trip(k) == k);
@@ -237,10 +243,13 @@ TEST_CASE_METHOD(registered_system, "messages: fault_kind round-trips every valu
   CHECK_FALSE(fault_kind_from_string("bogus"));
 }
 
-TEST_CASE_METHOD(registered_system, "messages: project errors render in plain words and survive "
-                                    "serialization", "[messages]") {
+TEST_CASE_METHOD(registered_system,
+                 "messages: project errors render in plain words and survive "
+                 "serialization",
+                 "[messages]") {
   auto err = make_error(errc::audit_failed, "audit.jsonl: disk full");
-  CHECK(render_error(err) == "the audit trail cannot be written: audit.jsonl: disk full");
+  CHECK(render_error(err)
+        == "the audit trail cannot be written: audit.jsonl: disk full");
   CHECK(test_system().render(err) == render_error(err));
   auto back = binary_round_trip(err);
   CHECK(back == err);
@@ -248,7 +257,8 @@ TEST_CASE_METHOD(registered_system, "messages: project errors render in plain wo
   // CAF's own errors in plain words, not "error(1, system, ...)".
   auto timeout = caf::make_error(caf::sec::request_timeout);
   CHECK(render_error(timeout) == "no reply in time");
-  auto runtime = caf::make_error(caf::sec::runtime_error, std::string{"the run ended"});
+  auto runtime =
+    caf::make_error(caf::sec::runtime_error, std::string{"the run ended"});
   CHECK(render_error(runtime) == "the run ended");
   // The context alone, for messages that already name the kind of failure.
   CHECK(context_of(err) == "audit.jsonl: disk full");
@@ -260,26 +270,39 @@ TEST_CASE_METHOD(registered_system, "messages: project errors render in plain wo
         == "an unreadable reply: HTTP 200: not JSON");
 }
 
-TEST_CASE_METHOD(registered_system, "messages: verdict_kind and verdict_rule round-trip every value",
-          "[messages]") {
-  for (auto v : {verdict_kind::invariant, verdict_kind::violated,
-                 verdict_kind::neither})
+TEST_CASE_METHOD(
+  registered_system,
+  "messages: verdict_kind and verdict_rule round-trip every value",
+  "[messages]") {
+  for (auto v :
+       {verdict_kind::invariant, verdict_kind::violated, verdict_kind::neither})
     check_round_trips(v, "ij.verdict_kind");
   for (auto r : {verdict_rule::i1, verdict_rule::i2, verdict_rule::i3,
                  verdict_rule::i4, verdict_rule::i5})
     check_round_trips(r, "ij.verdict_rule");
 }
 
-TEST_CASE_METHOD(registered_system, "messages: judge_request round-trips", "[messages]") {
-  judge_request r{"pair-9", "twelve", "", 4, true, true, 1004, 17, "0a1b2c3d4e5f",
-                  "What is 3 times 4?", true};
+TEST_CASE_METHOD(registered_system, "messages: judge_request round-trips",
+                 "[messages]") {
+  judge_request r{"pair-9",
+                  "twelve",
+                  "",
+                  4,
+                  true,
+                  true,
+                  1004,
+                  17,
+                  "0a1b2c3d4e5f",
+                  "What is 3 times 4?",
+                  true};
   check_round_trips(r, "ij.judge_request2");
   CHECK(binary_round_trip(r).non_numeric);
   CHECK(binary_round_trip(r).problem == "What is 3 times 4?");
 }
 
-TEST_CASE_METHOD(registered_system, "messages: judge_record round-trips with every field set",
-          "[messages]") {
+TEST_CASE_METHOD(registered_system,
+                 "messages: judge_record round-trips with every field set",
+                 "[messages]") {
   auto r = full_record(2);
   // Every field differs from its default, so a dropped field shows.
   judge_record defaults;
@@ -288,11 +311,14 @@ TEST_CASE_METHOD(registered_system, "messages: judge_record round-trips with eve
   check_round_trips(r, "ij.judge_record");
 }
 
-TEST_CASE_METHOD(registered_system, "messages: vote_counts round-trips", "[messages]") {
+TEST_CASE_METHOD(registered_system, "messages: vote_counts round-trips",
+                 "[messages]") {
   check_round_trips(full_counts(), "ij.vote_counts");
 }
 
-TEST_CASE_METHOD(registered_system, "messages: vote_result round-trips with its records", "[messages]") {
+TEST_CASE_METHOD(registered_system,
+                 "messages: vote_result round-trips with its records",
+                 "[messages]") {
   vote_result v;
   v.pair_id = "pair-1";
   v.absent = true;
@@ -303,8 +329,10 @@ TEST_CASE_METHOD(registered_system, "messages: vote_result round-trips with its 
   CHECK(binary_round_trip(v).records.size() == 3);
 }
 
-TEST_CASE_METHOD(registered_system, "messages: a calibrated probability and stop reason round-trip",
-                 "[messages]") {
+TEST_CASE_METHOD(
+  registered_system,
+  "messages: a calibrated probability and stop reason round-trip",
+  "[messages]") {
   vote_result v;
   v.pair_id = "pair-1";
   v.outcome = outcome(true, false);
@@ -323,7 +351,8 @@ TEST_CASE_METHOD(registered_system, "messages: a calibrated probability and stop
   CHECK(binary_round_trip(item).probability == 0.75);
 }
 
-TEST_CASE_METHOD(registered_system, "messages: single_verdict round-trips", "[messages]") {
+TEST_CASE_METHOD(registered_system, "messages: single_verdict round-trips",
+                 "[messages]") {
   single_verdict s;
   s.pair_id = "pair-1";
   s.item = "item-1";
@@ -334,12 +363,14 @@ TEST_CASE_METHOD(registered_system, "messages: single_verdict round-trips", "[me
   check_round_trips(s, "ij.single_verdict");
 }
 
-TEST_CASE_METHOD(registered_system, "messages: statistical_params round-trips", "[messages]") {
+TEST_CASE_METHOD(registered_system, "messages: statistical_params round-trips",
+                 "[messages]") {
   statistical_params p{0.9, 0.01, 0.1, 0.15, 0.25, 8};
   check_round_trips(p, "ij.statistical_params");
 }
 
-TEST_CASE_METHOD(registered_system, "messages: statistical_verdict round-trips", "[messages]") {
+TEST_CASE_METHOD(registered_system, "messages: statistical_verdict round-trips",
+                 "[messages]") {
   statistical_verdict v;
   v.item = "item-4";
   v.verdict = verdict_kind::invariant;
@@ -358,13 +389,15 @@ TEST_CASE_METHOD(registered_system, "messages: statistical_verdict round-trips",
   check_round_trips(v, "ij.statistical_verdict");
 }
 
-TEST_CASE_METHOD(registered_system, "messages: judge_usage round-trips", "[messages]") {
-  check_round_trips(judge_usage{"anthropic:claude-haiku-4-5", 120, 3, 45000,
-                                2300, 30000, 1500},
-                    "ij.judge_usage");
+TEST_CASE_METHOD(registered_system, "messages: judge_usage round-trips",
+                 "[messages]") {
+  check_round_trips(
+    judge_usage{"anthropic:claude-haiku-4-5", 120, 3, 45000, 2300, 30000, 1500},
+    "ij.judge_usage");
 }
 
-TEST_CASE_METHOD(registered_system, "messages: run_summary round-trips with usage", "[messages]") {
+TEST_CASE_METHOD(registered_system,
+                 "messages: run_summary round-trips with usage", "[messages]") {
   run_summary s;
   s.pairs = 100;
   s.rejected = 2;
@@ -398,9 +431,10 @@ TEST_CASE_METHOD(registered_system, "messages: run_summary round-trips with usag
   s.calls_sent = 200;
   s.calls_refused_breaker = 52;
   s.calls_refused_budget = 8;
-  s.fault_reasons = {fault_reason{"ollama:qwen2.5:7b", fault_kind::connection,
-                                  "connecting to 127.0.0.1:1: Connection refused", 3},
-                     fault_reason{"ollama:qwen2.5:7b", fault_kind::unavailable, "not sent", 52}};
+  s.fault_reasons = {
+    fault_reason{"ollama:qwen2.5:7b", fault_kind::connection,
+                 "connecting to 127.0.0.1:1: Connection refused", 3},
+    fault_reason{"ollama:qwen2.5:7b", fault_kind::unavailable, "not sent", 52}};
   check_round_trips(s, "ij.run_summary");
 }
 
@@ -440,25 +474,26 @@ cascade_summary full_cascade() {
   c.llm = "claude";
   c.audit_rate = 0.1;
   std::uint64_t n = 1;
-  for (auto* f : {&c.pairs, &c.rules_decided, &c.fallback, &c.audited,
-                  &c.audit_agree, &c.audit_disagree, &c.audit_undecided,
-                  &c.equivalent_confirmed, &c.equivalent_checked,
-                  &c.different_confirmed, &c.different_checked, &c.rules_calls,
-                  &c.llm_calls, &c.llm_input_tokens, &c.llm_output_tokens,
-                  &c.llm_pairs})
+  for (auto* f :
+       {&c.pairs, &c.rules_decided, &c.fallback, &c.audited, &c.audit_agree,
+        &c.audit_disagree, &c.audit_undecided, &c.equivalent_confirmed,
+        &c.equivalent_checked, &c.different_confirmed, &c.different_checked,
+        &c.rules_calls, &c.llm_calls, &c.llm_input_tokens, &c.llm_output_tokens,
+        &c.llm_pairs})
     *f = n++;
   return c;
 }
 
 judge_spend full_spend() {
-  judge_spend s{"claude", 10, 2000, 300, true, 0.0035, 7,
-                true, 10, false, 0, true, 5000, true, 1.5};
+  judge_spend s{"claude", 10,    2000, 300,  true, 0.0035, 7,  true,
+                10,       false, 0,    true, 5000, true,   1.5};
   return s;
 }
 
 } // namespace
 
-TEST_CASE_METHOD(registered_system, "messages: a pair's judge parts round-trip in its vote_result",
+TEST_CASE_METHOD(registered_system,
+                 "messages: a pair's judge parts round-trip in its vote_result",
                  "[messages]") {
   judge_part part{"qwen", "llm", outcome(false, false), full_counts()};
   check_round_trips(part, "ij.judge_part");
@@ -471,7 +506,9 @@ TEST_CASE_METHOD(registered_system, "messages: a pair's judge parts round-trip i
   check_round_trips(v, "ij.vote_result2");
 }
 
-TEST_CASE_METHOD(registered_system, "messages: panel, cascade and spend summaries round-trip, also in run_summary",
+TEST_CASE_METHOD(registered_system,
+                 "messages: panel, cascade and spend summaries round-trip, "
+                 "also in run_summary",
                  "[messages]") {
   check_round_trips(full_panel().confusion[0], "ij.judge_confusion");
   check_round_trips(full_panel(), "ij.panel_summary");
@@ -486,12 +523,14 @@ TEST_CASE_METHOD(registered_system, "messages: panel, cascade and spend summarie
   CHECK(binary_round_trip(s).spend[0].max_output_tokens == 5000);
 }
 
-TEST_CASE_METHOD(registered_system, "messages: what the canaries and the bias "
-                 "alarm report round-trips", "[messages]") {
+TEST_CASE_METHOD(registered_system,
+                 "messages: what the canaries and the bias "
+                 "alarm report round-trips",
+                 "[messages]") {
   check_round_trips(canary_tally{"ollama:qwen2.5:7b", 40, 2, 1, 1, 0, false},
                     "ij.canary_tally");
-  check_round_trips(bias_alarm_event{"j", "decided_abstain", 9, 3, 2, 2, 2,
-                                     4.6, 4.59, alarm_action::stop_judge, 12},
+  check_round_trips(bias_alarm_event{"j", "decided_abstain", 9, 3, 2, 2, 2, 4.6,
+                                     4.59, alarm_action::stop_judge, 12},
                     "ij.bias_alarm_event");
   check_round_trips(position_bias_rate{"j", 10, 1, 0.1, 0.018, 0.404},
                     "ij.position_bias_rate");
@@ -513,7 +552,9 @@ TEST_CASE_METHOD(registered_system, "messages: what the canaries and the bias "
   }
 }
 
-TEST_CASE_METHOD(registered_system, "messages: audit_entry and audit_batch round-trip", "[messages]") {
+TEST_CASE_METHOD(registered_system,
+                 "messages: audit_entry and audit_batch round-trip",
+                 "[messages]") {
   audit_entry e{audit_type::verdict, R"({"pair":"p1","rule":"I4"})"};
   check_round_trips(e, "ij.audit_entry");
   decided_pair d;
@@ -560,21 +601,27 @@ judge_info full_info() {
   return i;
 }
 
-TEST_CASE_METHOD(registered_system, "messages: what judge workers and their clients exchange "
-                                    "round-trips", "[messages]") {
+TEST_CASE_METHOD(registered_system,
+                 "messages: what judge workers and their clients exchange "
+                 "round-trips",
+                 "[messages]") {
   check_round_trips(full_info(), "ij.judge_info3");
-  judge_request req{"p1", "A text", "B text", 2, true, true, 1002, 0, "", "", false};
+  judge_request req{"p1", "A text", "B text", 2,  true, true,
+                    1002, 0,        "",       "", false};
   check_round_trips(judge_call{77, req}, "ij.judge_call");
   check_round_trips(judge_reply{77, full_record(2)}, "ij.judge_reply2");
-  check_round_trips(worker_update{"w#1@local", {judge_reply{1, full_record(0)}}, 3, 8,
-                                  {4, 5}, {2}},
-                    "ij.worker_update2");
+  check_round_trips(
+    worker_update{
+      "w#1@local", {judge_reply{1, full_record(0)}}, 3, 8, {4, 5}, {2}},
+    "ij.worker_update2");
   check_round_trips(worker_status{"w#1@local", 8, 2, 8, 1000, 3, 5, 12},
                     "ij.worker_status2");
 }
 
-TEST_CASE_METHOD(registered_system, "messages: a client's message to a worker carries "
-                                    "its handle across", "[messages]") {
+TEST_CASE_METHOD(registered_system,
+                 "messages: a client's message to a worker carries "
+                 "its handle across",
+                 "[messages]") {
   auto& sys = test_system();
   judge_client_actor client = sys.spawn(
     [](judge_client_actor::pointer) -> judge_client_actor::behavior_type {
@@ -588,18 +635,23 @@ TEST_CASE_METHOD(registered_system, "messages: a client's message to a worker ca
   caf::message back;
   caf::binary_deserializer source{sys, buf};
   REQUIRE_FALSE(source(back));
-  REQUIRE(back.match_elements<demand_atom, judge_client_actor, std::uint32_t>());
+  REQUIRE(
+    back.match_elements<demand_atom, judge_client_actor, std::uint32_t>());
   CHECK(back.get_as<judge_client_actor>(1) == client);
   CHECK(back.get_as<std::uint32_t>(2) == 3);
   caf::anon_send_exit(client, caf::exit_reason::user_shutdown);
 }
 
-TEST_CASE_METHOD(registered_system, "messages: what a run and its client exchange round-trips",
+TEST_CASE_METHOD(registered_system,
+                 "messages: what a run and its client exchange round-trips",
                  "[messages]") {
   answer_pair p{"p1", "item", "5", "five", true, "paraphrase", ""};
-  check_round_trips(rejected_line{"in.jsonl", 12, "not JSON"}, "ij.rejected_line");
-  check_round_trips(input_batch{{p, p}, {rejected_line{"f", 1, "bad"}}}, "ij.input_batch");
-  check_round_trips(vote_job{9, p, {"decision_line in A"}, true}, "ij.vote_job2");
+  check_round_trips(rejected_line{"in.jsonl", 12, "not JSON"},
+                    "ij.rejected_line");
+  check_round_trips(input_batch{{p, p}, {rejected_line{"f", 1, "bad"}}},
+                    "ij.input_batch");
+  check_round_trips(vote_job{9, p, {"decision_line in A"}, true},
+                    "ij.vote_job2");
   vote_result vr;
   vr.pair_id = "p1";
   vr.records = {full_record(0)};
@@ -607,45 +659,60 @@ TEST_CASE_METHOD(registered_system, "messages: what a run and its client exchang
   vr.flags = {"verdict_json in B"};
   check_round_trips(vr, "ij.vote_result2");
   check_round_trips(voted_pair{9, p, vr}, "ij.voted_pair");
-  check_round_trips(run_started{"run-1", "a.jsonl", {full_info()}, {"a warning"}},
-                    "ij.run_started");
-  worker_load w{"w#1@10.0.0.7:4242", "llm", 4, 8, 3, false, "10.0.0.7:4242",
-                12, 1};
+  check_round_trips(
+    run_started{"run-1", "a.jsonl", {full_info()}, {"a warning"}},
+    "ij.run_started");
+  worker_load w{"w#1@10.0.0.7:4242", "llm", 4, 8, 3, false,
+                "10.0.0.7:4242",     12,    1};
   check_round_trips(w, "ij.worker_load");
-  check_round_trips(run_progress{"run-1", "running", 10, 8, 1, 30, {w}}, "ij.run_progress");
+  check_round_trips(run_progress{"run-1", "running", 10, 8, 1, 30, {w}},
+                    "ij.run_progress");
 }
 
-TEST_CASE_METHOD(registered_system, "messages: what judge hosts and coordinators exchange "
-                                    "round-trips", "[messages]") {
-  host_hello h{"10.0.0.7:4242", 0x1234567890abcdefULL, "0.1.0",
-               "invariance-checker/judge/v1", std::string(64, 'a'),
+TEST_CASE_METHOD(registered_system,
+                 "messages: what judge hosts and coordinators exchange "
+                 "round-trips",
+                 "[messages]") {
+  host_hello h{"10.0.0.7:4242",
+               0x1234567890abcdefULL,
+               "0.1.0",
+               "invariance-checker/judge/v1",
+               std::string(64, 'a'),
                {"ij.judge_info3", "ij.judge_call"},
                {"invariance-checker/judge/v1 " + std::string(64, 'a')}};
   check_round_trips(h, "ij.host_hello2");
   check_round_trips(host_event_kind::cooled_down, "ij.host_event_kind");
-  host_event e{"10.0.0.7:4242", host_event_kind::lost,
+  host_event e{"10.0.0.7:4242",
+               host_event_kind::lost,
                "host 10.0.0.7:4242 lost: no answer to pings for 5100 ms",
-               {"a#1@10.0.0.7:4242", "b#2@10.0.0.7:4242"}, 1764770000123};
+               {"a#1@10.0.0.7:4242", "b#2@10.0.0.7:4242"},
+               1764770000123};
   check_round_trips(e, "ij.host_event");
-  check_round_trips(run_note{audit_type::vote_moved, "10.0.0.7:4242", "", "{\"pair_id\":\"p1\"}"},
+  check_round_trips(run_note{audit_type::vote_moved, "10.0.0.7:4242", "",
+                             "{\"pair_id\":\"p1\"}"},
                     "ij.run_note");
-  check_round_trips(host_usage{"10.0.0.7:4242", 100, 2, 3, 1, 1}, "ij.host_usage");
+  check_round_trips(host_usage{"10.0.0.7:4242", 100, 2, 3, 1, 1},
+                    "ij.host_usage");
   run_summary s;
   s.run_id = "run-1";
   s.votes_moved = 3;
   s.late_replies = 1;
-  s.hosts = {host_usage{"local", 5, 0, 0, 0, 0}, host_usage{"h:1", 7, 1, 3, 1, 1}};
+  s.hosts = {host_usage{"local", 5, 0, 0, 0, 0},
+             host_usage{"h:1", 7, 1, 3, 1, 1}};
   check_round_trips(s, "ij.run_summary");
 }
 
-TEST_CASE_METHOD(registered_system, "messages: a cancel's account of the calls no record "
-                                    "shows round-trips", "[messages]") {
+TEST_CASE_METHOD(registered_system,
+                 "messages: a cancel's account of the calls no record "
+                 "shows round-trips",
+                 "[messages]") {
   unrecorded_calls u{"openai:m t=0 prompt=x#1", 2, 3, 4, 100, 20, 50, 10};
   check_round_trips(u, "ij.unrecorded_calls");
 }
 
-TEST_CASE_METHOD(registered_system, "messages: a truncated buffer is an error, not a crash",
-          "[messages]") {
+TEST_CASE_METHOD(registered_system,
+                 "messages: a truncated buffer is an error, not a crash",
+                 "[messages]") {
   auto& sys = test_system();
   auto r = full_record(1);
   std::vector<char> buf;

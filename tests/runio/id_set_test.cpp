@@ -1,8 +1,8 @@
 // The compact id set: exact membership, whatever the ids look like.
-#include <catch2/catch.hpp>
-
 #include <string>
 #include <unordered_set>
+
+#include <catch2/catch.hpp>
 
 #include "runio/id_set.hpp"
 
@@ -13,7 +13,8 @@ TEST_CASE("the id set finds every duplicate and nothing else") {
   std::unordered_set<std::string> reference;
   // Enough ids to grow the table many times and fill more than one block.
   for (long long i = 0; i < 300000; ++i) {
-    auto id = "id-" + std::to_string((i * 7919) % 200000) + std::string(i % 5, 'x');
+    auto id =
+      "id-" + std::to_string((i * 7919) % 200000) + std::string(i % 5, 'x');
     CHECK(s.insert(id) == reference.insert(id).second);
   }
   CHECK(s.size() == reference.size());

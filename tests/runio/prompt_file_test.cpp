@@ -1,12 +1,12 @@
 // Declared prompts read into a configuration (issue 29): checked, pinned
 // by SHA-256.
-#include <catch2/catch.hpp>
-
 #include <cstdio>
 #include <fstream>
 #include <string>
 
 #include <unistd.h>
+
+#include <catch2/catch.hpp>
 
 #include "core/prompts/prompt.hpp"
 #include "core/sha256.hpp"
@@ -72,27 +72,34 @@ TEST_CASE("prompt files: read, recorded normalised with their SHA-256") {
   CHECK_FALSE(attach_prompts(pinned));
 }
 
-TEST_CASE("prompt files: an edited file, a bad template, a built-in id with other bytes") {
+TEST_CASE("prompt files: an edited file, a bad template, a built-in id with "
+          "other bytes") {
   temp_files t;
   auto path = t.write("p.txt", "A={{answer_a}} B={{answer_b}}!");
-  auto edited = with_prompt("team/v1", path, sha256_hex("A={{answer_a}} B={{answer_b}}"));
+  auto edited =
+    with_prompt("team/v1", path, sha256_hex("A={{answer_a}} B={{answer_b}}"));
   auto err = attach_prompts(edited);
   REQUIRE(err);
   CHECK(err == errc::bad_config);
-  CHECK(context_of(err).find("c.json: /judges/0/prompt: " + path + ": SHA-256 ") == 0);
-  CHECK(context_of(err).find("the prompt file changed since the run started") != std::string::npos);
+  CHECK(context_of(err).find("c.json: /judges/0/prompt: " + path + ": SHA-256 ")
+        == 0);
+  CHECK(context_of(err).find("the prompt file changed since the run started")
+        != std::string::npos);
 
   auto bad = with_prompt("team/v1", t.write("q.txt", "{{answer_a}} only"));
-  CHECK(context_of(attach_prompts(bad)).find("must hold {{answer_b}} exactly once")
-        != std::string::npos);
+  CHECK(
+    context_of(attach_prompts(bad)).find("must hold {{answer_b}} exactly once")
+    != std::string::npos);
 
   auto reused = with_prompt(std::string{judge_prompt_id}, path);
   CHECK(context_of(attach_prompts(reused))
-        .find("the id \"invariance-checker/judge/v1\" is a built-in prompt's, and the file's "
-              "bytes are not that prompt's")
+          .find("the id \"invariance-checker/judge/v1\" is a built-in "
+                "prompt's, and the file's "
+                "bytes are not that prompt's")
         != std::string::npos);
-  auto same = with_prompt(std::string{judge_prompt_id},
-                          t.write("v1.txt", std::string{judge_prompt_template()}));
+  auto same =
+    with_prompt(std::string{judge_prompt_id},
+                t.write("v1.txt", std::string{judge_prompt_template()}));
   REQUIRE_FALSE(attach_prompts(same));
   CHECK_FALSE(same.judges[0].prompt.declared()); // the built-in itself
   CHECK(same.judges[0].prompt == prompt_choice{});
@@ -100,5 +107,7 @@ TEST_CASE("prompt files: an edited file, a bad template, a built-in id with othe
   auto gone = with_prompt("team/v1", t.dir + "/none.txt");
   auto io = attach_prompts(gone);
   CHECK(io == errc::io_failed);
-  CHECK(context_of(io).find("cannot read the prompt file " + t.dir + "/none.txt") != std::string::npos);
+  CHECK(
+    context_of(io).find("cannot read the prompt file " + t.dir + "/none.txt")
+    != std::string::npos);
 }

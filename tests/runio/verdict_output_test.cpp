@@ -1,13 +1,13 @@
 // The output lines: one JSON object each, with the documented fields.
 #include <catch2/catch.hpp>
-
 #include <rapidjson/document.h>
 
 #include "runio/verdict_output.hpp"
 
 using namespace ij;
 
-TEST_CASE("a pair verdict line carries verdict, rule, outcome, votes and label") {
+TEST_CASE(
+  "a pair verdict line carries verdict, rule, outcome, votes and label") {
   single_verdict v;
   v.pair_id = "p\"1";
   v.item = "q";

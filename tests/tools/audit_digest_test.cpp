@@ -1,9 +1,9 @@
 // The report's reading of an audit (tools/audit_digest) and its page
 // (tools/html_report), on a fixed audit written here: every figure checked
 // against what the records hold, kappa against a value computed by hand.
-#include <catch2/catch.hpp>
-
 #include <sstream>
+
+#include <catch2/catch.hpp>
 
 #include "core/agreement/panel_rule.hpp"
 #include "core/agreement/panel_tally.hpp"
@@ -18,8 +18,9 @@ std::string call(const std::string& pair, const std::string& worker,
                  const std::string& decision, double latency,
                  bool failed = false) {
   return R"({"seq":0,"type":"judge_call","pair_id":")" + pair
-         + R"(","worker":")" + worker + R"(","adapter_id":"stub:x","decision":")"
-         + decision + R"(","transport_failed":)" + (failed ? "true" : "false")
+         + R"(","worker":")" + worker
+         + R"(","adapter_id":"stub:x","decision":")" + decision
+         + R"(","transport_failed":)" + (failed ? "true" : "false")
          + R"(,"latency_ms":)" + std::to_string(latency)
          + R"(,"input_tokens":10,"output_tokens":2})" + "\n";
 }
@@ -40,24 +41,32 @@ std::string fixed_audit() {
     a += call(p, "wa", da[i], 0.5);
     a += call(p, "wb", db[i], 150);
     a += R"({"seq":0,"type":"vote","pair_id":")" + p + "\"}\n";
-    a += R"({"seq":0,"type":"verdict","pair_id":")" + p
-         + R"(","rule":")" + (std::string{eq[i]} == "null" ? "I3" : std::string{eq[i]} == "true" ? "I4" : "I5")
+    a += R"({"seq":0,"type":"verdict","pair_id":")" + p + R"(","rule":")"
+         + (std::string{eq[i]} == "null"   ? "I3"
+            : std::string{eq[i]} == "true" ? "I4"
+                                           : "I5")
          + R"(","outcome":{"equivalent":)" + eq[i] + R"(},"label":)" + labels[i]
          + "}\n";
   }
   a += call("canary-1@run-x", "wa", "EQUIVALENT", 3);
   a += call("canary-1@run-x", "wb", "PARSE_ERROR", 3, true);
-  a += R"({"seq":0,"type":"canary","canary_id":"canary-1@run-x","kind":"mismatch","passed":false,"judges":[{"judge":"A","failed":true},{"judge":"B","failed":null}]})"
+  a +=
+    R"({"seq":0,"type":"canary","canary_id":"canary-1@run-x","kind":"mismatch","passed":false,"judges":[{"judge":"A","failed":true},{"judge":"B","failed":null}]})"
+    "\n";
+  a +=
+    R"({"seq":0,"type":"canary","canary_id":"canary-2@run-x","kind":"identity","passed":true,"judges":[{"judge":"A","failed":false}]})"
+    "\n";
+  a +=
+    R"({"seq":0,"type":"bias_alarm","judge":"A","mode":"false_equivalent","action":"warn","at_canary":2,"failures":2,"observations":2,"llr":4.6,"threshold":4.59})"
+    "\n";
+  a += R"({"seq":0,"type":"panel_pair","pair_id":"p0"})"
        "\n";
-  a += R"({"seq":0,"type":"canary","canary_id":"canary-2@run-x","kind":"identity","passed":true,"judges":[{"judge":"A","failed":false}]})"
+  a += R"({"seq":0,"type":"item_verdict","item":"i","verdict":"VIOLATED"})"
        "\n";
-  a += R"({"seq":0,"type":"bias_alarm","judge":"A","mode":"false_equivalent","action":"warn","at_canary":2,"failures":2,"observations":2,"llr":4.6,"threshold":4.59})"
-       "\n";
-  a += R"({"seq":0,"type":"panel_pair","pair_id":"p0"})" "\n";
-  a += R"({"seq":0,"type":"item_verdict","item":"i","verdict":"VIOLATED"})" "\n";
   a += "not json\n";
-  a += R"({"seq":0,"type":"run_end","interrupted":false,"position_bias":[{"judge":"A","comparisons":4,"changed":1,"rate":0.25,"lo":0.05,"hi":0.7}]})"
-       "\n";
+  a +=
+    R"({"seq":0,"type":"run_end","interrupted":false,"position_bias":[{"judge":"A","comparisons":4,"changed":1,"rate":0.25,"lo":0.05,"hi":0.7}]})"
+    "\n";
   return a;
 }
 
@@ -119,13 +128,15 @@ TEST_CASE("audit digest: every figure of a fixed audit") {
 
 TEST_CASE("audit digest: kappa is undefined with one class only, perfect "
           "agreement is kappa 1") {
-  std::string one = R"({"type":"manifest","judges":[{"name":"A","worker_id":"wa"},{"name":"B","worker_id":"wb"}]})"
-                    "\n";
+  std::string one =
+    R"({"type":"manifest","judges":[{"name":"A","worker_id":"wa"},{"name":"B","worker_id":"wb"}]})"
+    "\n";
   auto two = one;
   for (int i = 0; i < 3; ++i) {
     auto p = "p" + std::to_string(i);
     auto vote = R"({"type":"vote","pair_id":")" + p + "\"}\n";
-    one += call(p, "wa", "EQUIVALENT", 1) + call(p, "wb", "EQUIVALENT", 1) + vote;
+    one +=
+      call(p, "wa", "EQUIVALENT", 1) + call(p, "wb", "EQUIVALENT", 1) + vote;
     auto d = i % 2 ? "EQUIVALENT" : "DIFFERENT";
     two += call(p, "wa", d, 1) + call(p, "wb", d, 1) + vote;
   }
@@ -150,25 +161,28 @@ TEST_CASE("html report: every section, escaped text, the verification banner") {
   ok.lines = 21;
   ok.audit_path = "a.jsonl";
   auto page = render_html_report(d, ok);
-  for (auto id : {"plot-verdicts", "plot-confusion", "plot-agreement",
-                  "plot-canaries", "plot-position-bias", "plot-latency",
-                  "plot-tokens"})
+  for (auto id :
+       {"plot-verdicts", "plot-confusion", "plot-agreement", "plot-canaries",
+        "plot-position-bias", "plot-latency", "plot-tokens"})
     CHECK(page.find(std::string{"id=\""} + id + "\"") != std::string::npos);
   CHECK(page.find("<b>A&</b>") == std::string::npos);
   CHECK(page.find("&lt;b&gt;A&amp;&lt;/b&gt;") != std::string::npos);
   CHECK(page.find("Audit chain intact through line 21; the last line is only "
-                  "as safe as the final hash you kept: <code>" + ok.final_hash)
+                  "as safe as the final hash you kept: <code>"
+                  + ok.final_hash)
         != std::string::npos);
   ok.hash_checked = true;
   CHECK(render_html_report(d, ok).find(
           "Audit chain intact through line 21 and it ends at the final hash "
-          "you kept (<code>" + ok.final_hash + "</code>)")
+          "you kept (<code>"
+          + ok.final_hash + "</code>)")
         != std::string::npos);
   CHECK(page.find("alarm: A (false_equivalent)") != std::string::npos);
   CHECK(page.find("panel_pair 1") != std::string::npos);
   // 50 input tokens at 3 and 10 output at 15 per million.
   CHECK(page.find(": 0.0003 at the declared prices (3 input, 15 output per "
-                  "million tokens)") != std::string::npos);
+                  "million tokens)")
+        != std::string::npos);
   report_status bad;
   bad.chain = "edited";
   bad.reason = "line 7: the chain breaks";
@@ -181,17 +195,21 @@ TEST_CASE("html report: every section, escaped text, the verification banner") {
 
 TEST_CASE("audit digest: a canary's judge calls are never a pair of the "
           "couples' agreement") {
-  std::string a = R"({"type":"manifest","judges":[{"name":"A","worker_id":"wa"},{"name":"B","worker_id":"wb"}]})"
-                  "\n";
+  std::string a =
+    R"({"type":"manifest","judges":[{"name":"A","worker_id":"wa"},{"name":"B","worker_id":"wb"}]})"
+    "\n";
   a += call("p0", "wa", "EQUIVALENT", 1) + call("p0", "wb", "EQUIVALENT", 1)
-       + R"({"type":"vote","pair_id":"p0"})" "\n";
-  // Both judges answered the canary, and disagreed: not a pair.
-  a += call("canary-1@r", "wa", "EQUIVALENT", 1)
-       + call("canary-1@r", "wb", "DIFFERENT", 1)
-       + R"({"type":"canary","canary_id":"canary-1@r","kind":"mismatch","passed":false,"judges":[]})"
+       + R"({"type":"vote","pair_id":"p0"})"
          "\n";
+  // Both judges answered the canary, and disagreed: not a pair.
+  a +=
+    call("canary-1@r", "wa", "EQUIVALENT", 1)
+    + call("canary-1@r", "wb", "DIFFERENT", 1)
+    + R"({"type":"canary","canary_id":"canary-1@r","kind":"mismatch","passed":false,"judges":[]})"
+      "\n";
   a += call("p1", "wa", "DIFFERENT", 1) + call("p1", "wb", "DIFFERENT", 1)
-       + R"({"type":"vote","pair_id":"p1"})" "\n";
+       + R"({"type":"vote","pair_id":"p1"})"
+         "\n";
   std::istringstream in{a};
   auto d = digest_audit(in);
   REQUIRE(d.agreements.size() == 1);
@@ -200,8 +218,9 @@ TEST_CASE("audit digest: a canary's judge calls are never a pair of the "
   CHECK(d.judges[0].calls == 3); // the canary's call is a call
 }
 
-TEST_CASE("audit digest: a panel's figures are core/agreement/panel_tally's over the "
-          "vote records and labels, without canaries") {
+TEST_CASE(
+  "audit digest: a panel's figures are core/agreement/panel_tally's over the "
+  "vote records and labels, without canaries") {
   std::string a =
     R"({"type":"manifest","judges":[],"config":{"statistics":{"alpha":0.1},"panels":{"judges":["A","B","C"],"rule":"majority"}}})"
     "\n";
@@ -212,9 +231,10 @@ TEST_CASE("audit digest: a panel's figures are core/agreement/panel_tally's over
     const char* tier;
     const char* label;
   };
-  std::vector<row> rows{{"ttt", "all", "true"},  {"ttf", "majority", "true"},
-                        {"fff", "all", "false"}, {"tnf", "split", "null"},
-                        {"tfx", "split", "false"}, {"ftf", "majority", "false"}};
+  std::vector<row> rows{
+    {"ttt", "all", "true"},    {"ttf", "majority", "true"},
+    {"fff", "all", "false"},   {"tnf", "split", "null"},
+    {"tfx", "split", "false"}, {"ftf", "majority", "false"}};
   panel_config pc{{"A", "B", "C"}, panel_rule::majority};
   panel_tally direct{pc, 0.1};
   auto outcome = [](char c) {
@@ -249,9 +269,10 @@ TEST_CASE("audit digest: a panel's figures are core/agreement/panel_tally's over
     a += R"({"type":"verdict","pair_id":")" + p + R"(","rule":"I3","label":)"
          + rows[i].label + "}\n";
     if (i == 2) // a canary between the pairs: its calls and record only
-      a += call("canary-1@r", "wa", "EQUIVALENT", 1)
-           + R"({"type":"canary","canary_id":"canary-1@r","kind":"identity","passed":true,"judges":[]})"
-             "\n";
+      a +=
+        call("canary-1@r", "wa", "EQUIVALENT", 1)
+        + R"({"type":"canary","canary_id":"canary-1@r","kind":"identity","passed":true,"judges":[]})"
+          "\n";
   }
   std::istringstream in{a};
   auto d = digest_audit(in);
@@ -267,7 +288,8 @@ TEST_CASE("audit digest: a panel's figures are core/agreement/panel_tally's over
     CHECK(c.pairs == 5);
 }
 
-TEST_CASE("html report: batched calls are priced at the declared batch discount") {
+TEST_CASE(
+  "html report: batched calls are priced at the declared batch discount") {
   std::string audit =
     R"({"type":"manifest","judges":[{"name":"A","worker_id":"wa"}],)"
     R"("config":{"votes":1,"judges":[{"name":"A","prices":{"input":3,"output":15,"batch_discount":0.25}}]}})"

@@ -2,10 +2,9 @@
 // named (exit 1), and so is a run_end whose totals disagree with the records
 // before it; a truncated audit "did not finish" (exit 4); the chain's final
 // hash is printed by `run` and `verify` and checked with --expect-hash.
-#include <catch2/catch.hpp>
-
 #include <csignal>
 
+#include <catch2/catch.hpp>
 #include <rapidjson/document.h>
 
 #include "cli_support.hpp"
@@ -17,7 +16,8 @@ namespace {
 
 /// Runs the example into a.jsonl and returns its lines.
 std::vector<std::string> finished_audit(const temp_dir& dir) {
-  auto r = invjudge(dir, "run --pairs " + shell_quote(source_dir() + "/examples/pairs.jsonl")
+  auto r = invjudge(dir, "run --pairs "
+                           + shell_quote(source_dir() + "/examples/pairs.jsonl")
                            + " --audit a.jsonl");
   REQUIRE(r.exit_code == 0);
   auto lines = lines_of(read_file(dir.file("a.jsonl")));
@@ -33,7 +33,8 @@ std::string joined(const std::vector<std::string>& lines) {
 }
 
 /// Replaces the first `from` in `s` by `to`; the test fails if there is none.
-void replace_once(std::string& s, const std::string& from, const std::string& to) {
+void replace_once(std::string& s, const std::string& from,
+                  const std::string& to) {
   auto pos = s.find(from);
   INFO(from);
   REQUIRE(pos != std::string::npos);
@@ -76,10 +77,12 @@ TEST_CASE("a finished audit verifies") {
   auto hash = ij::sha256_hex(lines.back());
   auto n = std::to_string(lines.size());
   // The chain cannot vouch for its own last line: verify says what would.
-  CHECK(v.out == "ok: " + n + " records, run complete\nfinal hash: " + hash
-                   + "\nchain intact through line " + n
-                   + "; the last line is only as safe as the final hash you "
-                     "kept: " + hash + " (--expect-hash checks it)\n");
+  CHECK(v.out
+        == "ok: " + n + " records, run complete\nfinal hash: " + hash
+             + "\nchain intact through line " + n
+             + "; the last line is only as safe as the final hash you "
+               "kept: "
+             + hash + " (--expect-hash checks it)\n");
 }
 
 TEST_CASE("an edited line is named") {
@@ -117,7 +120,9 @@ TEST_CASE("a truncated audit did not finish") {
     write_file(dir.file("a.jsonl"), joined(lines));
     auto v = invjudge(dir, "audit verify a.jsonl");
     CHECK(v.exit_code == 4);
-    CHECK(v.out.rfind("did not finish: " + std::to_string(lines.size()) + " records", 0) == 0);
+    CHECK(v.out.rfind(
+            "did not finish: " + std::to_string(lines.size()) + " records", 0)
+          == 0);
     CHECK(v.out.find("EDITED") == std::string::npos);
   }
   SECTION("cut in the middle of a line") {
@@ -146,11 +151,13 @@ TEST_CASE("verifying a directory or an unreadable file is bad input (exit 2)") {
   // with EIO (a reliable read error on Linux).
   auto m = invjudge(dir, "audit verify /proc/self/mem");
   CHECK(m.exit_code == 2);
-  CHECK(m.err.find("/proc/self/mem: cannot read: reading failed after line 0") != std::string::npos);
+  CHECK(m.err.find("/proc/self/mem: cannot read: reading failed after line 0")
+        != std::string::npos);
   CHECK(m.out.empty());
 }
 
-TEST_CASE("run_end totals that disagree with the records before it are an edit") {
+TEST_CASE(
+  "run_end totals that disagree with the records before it are an edit") {
   temp_dir dir;
   auto lines = finished_audit(dir);
   auto n = std::to_string(lines.size());
@@ -162,9 +169,11 @@ TEST_CASE("run_end totals that disagree with the records before it are an edit")
     write_file(dir.file("a.jsonl"), joined(lines));
     auto v = invjudge(dir, "audit verify a.jsonl");
     CHECK(v.exit_code == 1);
-    CHECK(v.out == "EDITED: a.jsonl: line " + n + ": line " + n + " (run_end): run_end says pairs "
-                     + std::to_string(pairs + 1) + ", but the records before it hold "
-                     + std::to_string(pairs) + " verdict records\n");
+    CHECK(v.out
+          == "EDITED: a.jsonl: line " + n + ": line " + n
+               + " (run_end): run_end says pairs " + std::to_string(pairs + 1)
+               + ", but the records before it hold " + std::to_string(pairs)
+               + " verdict records\n");
   }
   SECTION("judge_calls") {
     auto calls = run_end_value(end, "judge_calls");
@@ -176,10 +185,11 @@ TEST_CASE("run_end totals that disagree with the records before it are an edit")
     CHECK(v.out.find("run_end says judge_calls") != std::string::npos);
   }
   SECTION("items, rejected, faults, open items") {
-    for (auto [from, to] : {std::pair{"\"items\":7", "\"items\":6"},
-                            std::pair{"\"rejected\":0", "\"rejected\":1"},
-                            std::pair{"\"faults\":0", "\"faults\":2"},
-                            std::pair{"\"open_items\":0", "\"open_items\":1"}}) {
+    for (auto [from, to] :
+         {std::pair{"\"items\":7", "\"items\":6"},
+          std::pair{"\"rejected\":0", "\"rejected\":1"},
+          std::pair{"\"faults\":0", "\"faults\":2"},
+          std::pair{"\"open_items\":0", "\"open_items\":1"}}) {
       auto edited = lines;
       replace_once(edited.back(), from, to);
       write_file(dir.file("a.jsonl"), joined(edited));
@@ -202,7 +212,8 @@ TEST_CASE("run_end totals that disagree with the records before it are an edit")
     write_file(dir.file("a.jsonl"), joined(rechained(lines)));
     auto v = invjudge(dir, "audit verify a.jsonl");
     CHECK(v.exit_code == 1);
-    CHECK(v.out.find("(run_end): run_end says by_rule I4 ") != std::string::npos);
+    CHECK(v.out.find("(run_end): run_end says by_rule I4 ")
+          != std::string::npos);
   }
 }
 
@@ -211,12 +222,15 @@ TEST_CASE("an interrupted run cannot be passed off as complete") {
   silent_server server;
   write_file(dir.file("c.json"), server.config());
   // One item: the absent pair's verdict is written, the item stays open.
-  write_file(dir.file("p.jsonl"), R"({"id":"slow","item":"x","a":"1","b":"1"})" "\n"
-                                  R"({"id":"absent","item":"x","a":"","b":"1"})" "\n");
+  write_file(dir.file("p.jsonl"), R"({"id":"slow","item":"x","a":"1","b":"1"})"
+                                  "\n"
+                                  R"({"id":"absent","item":"x","a":"","b":"1"})"
+                                  "\n");
   {
-    invjudge_process p({"run", "--pairs", "p.jsonl", "--config", "c.json", "--audit",
-                        "a.jsonl", "--out", "v.jsonl"},
-                       dir.file("out.txt"), dir.file("err.txt"), -1, dir.path());
+    invjudge_process p({"run", "--pairs", "p.jsonl", "--config", "c.json",
+                        "--audit", "a.jsonl", "--out", "v.jsonl"},
+                       dir.file("out.txt"), dir.file("err.txt"), -1,
+                       dir.path());
     // The absent pair is judged without the judge; "slow" never will be.
     REQUIRE(wait_for_lines(dir.file("v.jsonl"), 1));
     p.signal(SIGINT);
@@ -231,27 +245,33 @@ TEST_CASE("an interrupted run cannot be passed off as complete") {
   auto& end = lines.back();
   replace_once(end, "\"interrupted\":true", "\"interrupted\":false");
   SECTION("unfinished pairs emptied") {
-    replace_once(end, "\"unfinished_pairs\":[\"slow\"]", "\"unfinished_pairs\":[]");
+    replace_once(end, "\"unfinished_pairs\":[\"slow\"]",
+                 "\"unfinished_pairs\":[]");
     write_file(dir.file("a.jsonl"), joined(lines));
     auto v = invjudge(dir, "audit verify a.jsonl");
     CHECK(v.exit_code == 1);
     // The absent pair's item never got its item verdict.
-    CHECK(v.out.find("not interrupted, but leaves 1 item(s) open") != std::string::npos);
+    CHECK(v.out.find("not interrupted, but leaves 1 item(s) open")
+          != std::string::npos);
   }
   SECTION("unfinished pairs and open items emptied") {
-    replace_once(end, "\"unfinished_pairs\":[\"slow\"]", "\"unfinished_pairs\":[]");
+    replace_once(end, "\"unfinished_pairs\":[\"slow\"]",
+                 "\"unfinished_pairs\":[]");
     replace_once(end, "\"open_items\":1", "\"open_items\":0");
     write_file(dir.file("a.jsonl"), joined(lines));
     auto v = invjudge(dir, "audit verify a.jsonl");
     CHECK(v.exit_code == 1);
-    CHECK(v.out.find("run_end says open_items 0, but the records before it hold 1 items with "
-                     "verdict records but no item_verdict record") != std::string::npos);
+    CHECK(v.out.find("run_end says open_items 0, but the records before it "
+                     "hold 1 items with "
+                     "verdict records but no item_verdict record")
+          != std::string::npos);
   }
   SECTION("unfinished pairs kept") {
     write_file(dir.file("a.jsonl"), joined(lines));
     auto v = invjudge(dir, "audit verify a.jsonl");
     CHECK(v.exit_code == 1);
-    CHECK(v.out.find("not interrupted, but lists 1 unfinished pair(s)") != std::string::npos);
+    CHECK(v.out.find("not interrupted, but lists 1 unfinished pair(s)")
+          != std::string::npos);
   }
 }
 
@@ -261,14 +281,17 @@ TEST_CASE("bytes appended after run_end without a newline are an edit") {
   write_file(dir.file("a.jsonl"), joined(lines) + R"({"seq":999,"junk":true})");
   auto v = invjudge(dir, "audit verify a.jsonl");
   CHECK(v.exit_code == 1);
-  CHECK(v.out == "EDITED: a.jsonl: line " + std::to_string(lines.size() + 1) + ": line "
-                   + std::to_string(lines.size() + 1)
-                   + " (no newline) follows the run_end record\n");
+  CHECK(v.out
+        == "EDITED: a.jsonl: line " + std::to_string(lines.size() + 1)
+             + ": line " + std::to_string(lines.size() + 1)
+             + " (no newline) follows the run_end record\n");
 }
 
-TEST_CASE("the final hash: printed by run and verify, checked by --expect-hash") {
+TEST_CASE(
+  "the final hash: printed by run and verify, checked by --expect-hash") {
   temp_dir dir;
-  auto r = invjudge(dir, "run --pairs " + shell_quote(source_dir() + "/examples/pairs.jsonl")
+  auto r = invjudge(dir, "run --pairs "
+                           + shell_quote(source_dir() + "/examples/pairs.jsonl")
                            + " --audit a.jsonl");
   REQUIRE(r.exit_code == 0);
   auto lines = lines_of(read_file(dir.file("a.jsonl")));
@@ -287,8 +310,9 @@ TEST_CASE("the final hash: printed by run and verify, checked by --expect-hash")
     auto other = std::string(64, 'a');
     auto w = invjudge(dir, "audit verify a.jsonl --expect-hash " + other);
     CHECK(w.exit_code == 1);
-    CHECK(w.out.find("EDITED: a.jsonl: the final hash is not the expected " + other)
-          != std::string::npos);
+    CHECK(
+      w.out.find("EDITED: a.jsonl: the final hash is not the expected " + other)
+      != std::string::npos);
   }
   SECTION("a rewrite whose totals still add up") {
     // A judge's reason reworded and the chain recomputed: nothing but the
@@ -318,7 +342,8 @@ TEST_CASE("the final hash: printed by run and verify, checked by --expect-hash")
   }
 }
 
-TEST_CASE("an audit whose judges share an adapter id verifies with usage per judge") {
+TEST_CASE(
+  "an audit whose judges share an adapter id verifies with usage per judge") {
   // One model at two temperatures: two judges, one adapter id. Each judge's
   // calls are its workers', not the first judge's with that adapter.
   temp_dir dir;
@@ -328,8 +353,9 @@ TEST_CASE("an audit whose judges share an adapter id verifies with usage per jud
       {"name": "warm", "type": "stub", "model": "numeric", "temperature": 0.5,
        "timeout_ms": 1000, "max_in_flight": 8}],
     "panels": {"rule": "unanimous"}})");
-  auto r = invjudge(dir, "run --pairs " + shell_quote(source_dir() + "/examples/pairs.jsonl")
-                           + " --config two.json --audit a.jsonl --out v.jsonl");
+  auto r = invjudge(
+    dir, "run --pairs " + shell_quote(source_dir() + "/examples/pairs.jsonl")
+           + " --config two.json --audit a.jsonl --out v.jsonl");
   REQUIRE(r.exit_code == 0);
   auto v = invjudge(dir, "audit verify a.jsonl");
   INFO(v.out + v.err);

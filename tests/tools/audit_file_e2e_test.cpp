@@ -1,7 +1,5 @@
 // One audit file per run: a file another run holds is refused (exit 3) and
 // left alone, and runs started at once without --audit get their own files.
-#include <catch2/catch.hpp>
-
 #include <csignal>
 #include <memory>
 #include <set>
@@ -10,13 +8,16 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
+
 #include "cli_support.hpp"
 
 using namespace ij::test;
 
 namespace {
 
-const std::string one_pair = R"({"id":"x","a":"1","b":"1"})" "\n";
+const std::string one_pair = R"({"id":"x","a":"1","b":"1"})"
+                             "\n";
 
 /// The name after "invjudge: audit: " on a run's stderr (empty if none yet).
 std::string audit_named(const std::string& err) {
@@ -29,7 +30,8 @@ std::string audit_named(const std::string& err) {
 
 } // namespace
 
-TEST_CASE("an audit file locked by another run is refused and left alone (exit 3)") {
+TEST_CASE(
+  "an audit file locked by another run is refused and left alone (exit 3)") {
   temp_dir dir;
   write_file(dir.file("p.jsonl"), one_pair);
   write_file(dir.file("a.jsonl"), "");
@@ -40,8 +42,9 @@ TEST_CASE("an audit file locked by another run is refused and left alone (exit 3
   auto r = invjudge(dir, "run --pairs p.jsonl --audit a.jsonl");
   ::close(held);
   CHECK(r.exit_code == 3);
-  CHECK(r.err.find("the audit file a.jsonl is in use by another run (it is locked): "
-                   "each run needs its own audit file")
+  CHECK(r.err.find(
+          "the audit file a.jsonl is in use by another run (it is locked): "
+          "each run needs its own audit file")
         != std::string::npos);
   CHECK(r.out.empty());
   CHECK(read_file(dir.file("a.jsonl")).empty());
@@ -52,13 +55,14 @@ TEST_CASE("a second run on the audit of a running one is refused (exit 3)") {
   silent_server server;
   write_file(dir.file("c.json"), server.config());
   write_file(dir.file("p.jsonl"), one_pair);
-  invjudge_process first({"run", "--pairs", "p.jsonl", "--config", "c.json", "--audit",
-                          "a.jsonl"},
-                         dir.file("out1.txt"), dir.file("err1.txt"), -1, dir.path());
+  invjudge_process first(
+    {"run", "--pairs", "p.jsonl", "--config", "c.json", "--audit", "a.jsonl"},
+    dir.file("out1.txt"), dir.file("err1.txt"), -1, dir.path());
   REQUIRE(wait_for_lines(dir.file("a.jsonl"), 1)); // its manifest
   auto second = invjudge(dir, "run --pairs p.jsonl --audit a.jsonl");
   CHECK(second.exit_code == 3);
-  CHECK(second.err.find("the audit file a.jsonl is in use by another run") != std::string::npos);
+  CHECK(second.err.find("the audit file a.jsonl is in use by another run")
+        != std::string::npos);
   first.signal(SIGINT);
   CHECK(first.wait() == 4);
   // The first run's audit is whole: nothing of the second is in it.
@@ -76,9 +80,10 @@ TEST_CASE("runs started at once without --audit get their own audit files") {
   std::vector<std::unique_ptr<invjudge_process>> ps;
   for (int i = 0; i < runs; ++i)
     ps.push_back(std::make_unique<invjudge_process>(
-      std::vector<std::string>{"run", "--pairs", "p.jsonl", "--config", "c.json"},
-      dir.file("out" + std::to_string(i)), dir.file("err" + std::to_string(i)), -1,
-      dir.path()));
+      std::vector<std::string>{"run", "--pairs", "p.jsonl", "--config",
+                               "c.json"},
+      dir.file("out" + std::to_string(i)), dir.file("err" + std::to_string(i)),
+      -1, dir.path()));
   std::set<std::string> names;
   for (int i = 0; i < runs; ++i) {
     auto err = dir.file("err" + std::to_string(i));

@@ -3,14 +3,13 @@
 // as a synchronous one, survives kill -9 without sending a request twice,
 // reports a batch rejected whole or expired, cancels its batches on Ctrl-C
 // and prices its calls at the batch discount.
-#include <catch2/catch.hpp>
-
 #include <csignal>
 #include <cstdlib>
 #include <map>
 #include <set>
 #include <thread>
 
+#include <catch2/catch.hpp>
 #include <rapidjson/document.h>
 
 #include "tests/http/batch_script.hpp"
@@ -43,7 +42,8 @@ std::string config(const std::string& judge) {
 
 std::string batch_settings(const std::string& on_failure = "sync") {
   return R"({"enabled":true,"max_requests":16,"max_wait_ms":50,"poll_ms":20,)"
-         R"("on_failure":")" + on_failure + "\"}";
+         R"("on_failure":")"
+         + on_failure + "\"}";
 }
 
 fake_batch_options batch_options(api_kind kind) {
@@ -56,7 +56,7 @@ fake_batch_options batch_options(api_kind kind) {
 struct audit_view {
   std::map<std::string, int> types;
   std::map<std::string, std::string> verdicts; // pair -> verdict
-  std::set<std::string> custom_ids;             // of the batch records
+  std::set<std::string> custom_ids;            // of the batch records
   std::uint64_t input_tokens = 0, output_tokens = 0;
   int batched_calls = 0;
   double run_end_cost = -1;
@@ -92,34 +92,35 @@ audit_view read_audit(const std::string& path) {
 }
 
 struct key_env {
-  key_env() {
-    ::setenv(key_var, "sk-batch-e2e", 1);
-  }
-  ~key_env() {
-    ::unsetenv(key_var);
-  }
+  key_env() { ::setenv(key_var, "sk-batch-e2e", 1); }
+  ~key_env() { ::unsetenv(key_var); }
 };
 
 /// `n` pairs "<prefix>0", ... (equal answers) in pairs.jsonl and, in c.json,
 /// one batched judge of `type` at one vote a pair.
-void write_one_vote_run(temp_dir& dir, const std::string& prefix, int n, const std::string& type,
-                        const fake_batches& fake, const std::string& on_failure) {
+void write_one_vote_run(temp_dir& dir, const std::string& prefix, int n,
+                        const std::string& type, const fake_batches& fake,
+                        const std::string& on_failure) {
   std::string pairs;
   for (int i = 0; i < n; ++i)
-    pairs += R"({"id":")" + prefix + (n == 1 ? "" : std::to_string(i)) + R"(","a":"1","b":"1"})"
-             "\n";
+    pairs += R"({"id":")" + prefix + (n == 1 ? "" : std::to_string(i))
+             + R"(","a":"1","b":"1"})"
+               "\n";
   write_file(dir.file("pairs.jsonl"), pairs);
   write_file(dir.file("c.json"),
-             R"({"judges":[)" + judge_json(type, fake.base_url(), batch_settings(on_failure))
+             R"({"judges":[)"
+               + judge_json(type, fake.base_url(), batch_settings(on_failure))
                + R"(],"votes":1})");
 }
 
 /// The verdicts of a synchronous run of the same pairs.
 std::map<std::string, std::string> sync_verdicts(temp_dir& dir) {
   scripted_sync_judge judge{api_kind::openai, "sk-batch-e2e"};
-  write_file(dir.file("sync.json"), config(judge_json("openai", judge.api->base_url(), "")));
-  auto r = invjudge(dir, "run --pairs pairs.jsonl --config sync.json --audit sync-audit.jsonl "
-                         "--out sync-out.jsonl --no-progress");
+  write_file(dir.file("sync.json"),
+             config(judge_json("openai", judge.api->base_url(), "")));
+  auto r = invjudge(
+    dir, "run --pairs pairs.jsonl --config sync.json --audit sync-audit.jsonl "
+         "--out sync-out.jsonl --no-progress");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   return read_audit(dir.file("sync-audit.jsonl")).verdicts;
@@ -138,9 +139,11 @@ TEST_CASE("e2e: batched votes decide as synchronous ones, at the batch price") {
       REQUIRE(expected.size() == pair_count);
       fake_batches fake{batch_options(kind)};
       decide_by_custom_id(fake);
-      write_file(dir.file("c.json"), config(judge_json(type, fake.base_url(), batch_settings())));
-      auto r = invjudge(dir, "run --pairs pairs.jsonl --config c.json --audit a.jsonl "
-                             "--out out.jsonl --no-progress");
+      write_file(dir.file("c.json"),
+                 config(judge_json(type, fake.base_url(), batch_settings())));
+      auto r =
+        invjudge(dir, "run --pairs pairs.jsonl --config c.json --audit a.jsonl "
+                      "--out out.jsonl --no-progress");
       INFO(r.err);
       REQUIRE(r.exit_code == 0);
       CHECK(fake.violations().empty());
@@ -168,7 +171,8 @@ TEST_CASE("e2e: batched votes decide as synchronous ones, at the batch price") {
   }
 }
 
-TEST_CASE("e2e: kill -9 with a batch in flight, then run --resume: no request sent twice") {
+TEST_CASE("e2e: kill -9 with a batch in flight, then run --resume: no request "
+          "sent twice") {
   key_env key;
   for (auto kind : {api_kind::openai, api_kind::anthropic}) {
     auto type = kind == api_kind::openai ? "openai" : "anthropic";
@@ -179,12 +183,13 @@ TEST_CASE("e2e: kill -9 with a batch in flight, then run --resume: no request se
       fake_batches fake{batch_options(kind)};
       decide_by_custom_id(fake);
       fake.hold(true); // batches stay in progress until the resume
-      write_file(dir.file("c.json"), config(judge_json(type, fake.base_url(), batch_settings())));
+      write_file(dir.file("c.json"),
+                 config(judge_json(type, fake.base_url(), batch_settings())));
       auto audit = dir.file("a.jsonl");
       {
-        invjudge_process p({"run", "--pairs", dir.file("pairs.jsonl"), "--config",
-                            dir.file("c.json"), "--audit", audit, "--out",
-                            dir.file("v1.jsonl"), "--no-progress"},
+        invjudge_process p({"run", "--pairs", dir.file("pairs.jsonl"),
+                            "--config", dir.file("c.json"), "--audit", audit,
+                            "--out", dir.file("v1.jsonl"), "--no-progress"},
                            dir.file("out.txt"), dir.file("err.txt"));
         REQUIRE(wait_for_text(audit, R"("step":"submitted")"));
         p.signal(SIGKILL);
@@ -193,8 +198,9 @@ TEST_CASE("e2e: kill -9 with a batch in flight, then run --resume: no request se
       auto created = fake.batches_created();
       REQUIRE(created >= 1);
       fake.hold(false);
-      auto r = invjudge(dir, "run --resume a.jsonl --pairs pairs.jsonl --out v2.jsonl "
-                             "--no-progress");
+      auto r =
+        invjudge(dir, "run --resume a.jsonl --pairs pairs.jsonl --out v2.jsonl "
+                      "--no-progress");
       INFO(r.err);
       REQUIRE(r.exit_code == 0);
       CHECK(r.err.find("adopting") != std::string::npos);
@@ -213,14 +219,16 @@ TEST_CASE("e2e: kill -9 with a batch in flight, then run --resume: no request se
   }
 }
 
-TEST_CASE("e2e: a batch rejected whole is one clear error and its votes are faults") {
+TEST_CASE(
+  "e2e: a batch rejected whole is one clear error and its votes are faults") {
   key_env key;
   fake_batches fake{batch_options(api_kind::anthropic)};
   fake.reject_next_batch(400, "requests: too many tokens in batch");
   temp_dir dir;
   write_one_vote_run(dir, "x", 1, "anthropic", fake, "fault");
-  auto r = invjudge(dir, "run --pairs pairs.jsonl --config c.json --audit a.jsonl "
-                         "--no-progress");
+  auto r =
+    invjudge(dir, "run --pairs pairs.jsonl --config c.json --audit a.jsonl "
+                  "--no-progress");
   INFO(r.err);
   CHECK(r.err.find("too many tokens in batch") != std::string::npos);
   auto v = read_audit(dir.file("a.jsonl"));
@@ -230,14 +238,16 @@ TEST_CASE("e2e: a batch rejected whole is one clear error and its votes are faul
   CHECK(invjudge(dir, "audit verify a.jsonl").exit_code == 0);
 }
 
-TEST_CASE("e2e: an expired batch answers what it did, the rest are faults of their kind") {
+TEST_CASE("e2e: an expired batch answers what it did, the rest are faults of "
+          "their kind") {
   key_env key;
   fake_batches fake{batch_options(api_kind::openai)};
   fake.hold(true);
   temp_dir dir;
   write_one_vote_run(dir, "e", 4, "openai", fake, "fault");
   invjudge_process p({"run", "--pairs", dir.file("pairs.jsonl"), "--config",
-                      dir.file("c.json"), "--audit", dir.file("a.jsonl"), "--no-progress"},
+                      dir.file("c.json"), "--audit", dir.file("a.jsonl"),
+                      "--no-progress"},
                      dir.file("out.txt"), dir.file("err.txt"));
   REQUIRE(eventually([&] { return fake.batches_created() == 1; }));
   fake.expire(fake.batch_ids().front(), 2);
@@ -259,7 +269,8 @@ TEST_CASE("e2e: Ctrl-C cancels the run's batch at the provider") {
   fake_batches fake{batch_options(api_kind::openai)};
   fake.hold(true);
   temp_dir dir;
-  write_one_vote_run(dir, "c", 4, "openai", fake, "sync"); // four votes: one batch
+  write_one_vote_run(dir, "c", 4, "openai", fake,
+                     "sync"); // four votes: one batch
   auto audit = dir.file("a.jsonl");
   {
     invjudge_process p({"run", "--pairs", dir.file("pairs.jsonl"), "--config",

@@ -6,7 +6,6 @@
 // vote made; a relative map path in a configuration is the configuration's
 // directory's.
 #include <catch2/catch.hpp>
-
 #include <rapidjson/document.h>
 
 #include "core/calibration/calibration.hpp"
@@ -24,9 +23,11 @@ void noisy_run(const temp_dir& dir, int n, const std::string& audit) {
   REQUIRE(pairs.exit_code == 0);
   write_file(dir.file(audit + ".pairs"), pairs.out);
   write_file(dir.file(audit + ".json"),
-             "{\"judge\":\"stub:noisy:0.1\",\"votes\":1,\"audit\":{\"path\":\"" + audit + "\"}}");
-  auto r = invjudge(dir, "run --no-progress --pairs " + audit + ".pairs --config " + audit
-                           + ".json --out /dev/null");
+             "{\"judge\":\"stub:noisy:0.1\",\"votes\":1,\"audit\":{\"path\":\""
+               + audit + "\"}}");
+  auto r =
+    invjudge(dir, "run --no-progress --pairs " + audit + ".pairs --config "
+                    + audit + ".json --out /dev/null");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
 }
@@ -64,25 +65,30 @@ std::string map_for(const std::string& judge_id, const std::string& source,
 
 } // namespace
 
-TEST_CASE("calibrate: an audit given twice counts its pairs once, and says so") {
+TEST_CASE(
+  "calibrate: an audit given twice counts its pairs once, and says so") {
   temp_dir dir;
   noisy_run(dir, 30, "a.jsonl");
   // 30 pairs, some absent: fewer than 50 with a vote, however often given.
-  auto twice = invjudge(dir, "calibrate a.jsonl a.jsonl --out m.json --bootstrap 10");
+  auto twice =
+    invjudge(dir, "calibrate a.jsonl a.jsonl --out m.json --bootstrap 10");
   INFO(twice.err);
   CHECK(twice.exit_code == 2);
   CHECK(twice.err.find("a.jsonl repeats run run-") != std::string::npos);
   CHECK(twice.err.find("already read from a.jsonl") != std::string::npos);
-  CHECK(twice.err.find("a calibration map needs at least 50") != std::string::npos);
+  CHECK(twice.err.find("a calibration map needs at least 50")
+        != std::string::npos);
 }
 
-TEST_CASE("calibrate: a copy of an audit adds nothing: the same map as the audit alone") {
+TEST_CASE("calibrate: a copy of an audit adds nothing: the same map as the "
+          "audit alone") {
   temp_dir dir;
   noisy_run(dir, 80, "b.jsonl");
   write_file(dir.file("copy.jsonl"), read_file(dir.file("b.jsonl")));
   auto once = invjudge(dir, "calibrate b.jsonl --out once.json --bootstrap 10");
   REQUIRE(once.exit_code == 0);
-  auto both = invjudge(dir, "calibrate b.jsonl copy.jsonl --out both.json --bootstrap 10");
+  auto both = invjudge(
+    dir, "calibrate b.jsonl copy.jsonl --out both.json --bootstrap 10");
   INFO(both.err);
   REQUIRE(both.exit_code == 0);
   CHECK(both.err.find("copy.jsonl repeats run run-") != std::string::npos);
@@ -91,49 +97,62 @@ TEST_CASE("calibrate: a copy of an audit adds nothing: the same map as the audit
   CHECK(read_file(dir.file("both.json")) == read_file(dir.file("once.json")));
 }
 
-TEST_CASE("a map fitted on log-probabilities is refused for a judge giving vote "
-          "shares, and the other way round (exit 3, naming both)") {
+TEST_CASE(
+  "a map fitted on log-probabilities is refused for a judge giving vote "
+  "shares, and the other way round (exit 3, naming both)") {
   temp_dir dir;
   write_file(dir.file("p.jsonl"), "{\"id\":\"x\",\"a\":\"1\",\"b\":\"1\"}\n");
   auto plain = openai_config("", "map.json");
-  write_file(dir.file("map.json"), map_for(judge_id_in(plain), "decision_probs"));
+  write_file(dir.file("map.json"),
+             map_for(judge_id_in(plain), "decision_probs"));
   write_file(dir.file("c.json"), plain);
-  auto r = invjudge(dir, "run --no-progress --pairs p.jsonl --config c.json --audit a.jsonl");
+  auto r = invjudge(
+    dir, "run --no-progress --pairs p.jsonl --config c.json --audit a.jsonl");
   INFO(r.err);
   CHECK(r.exit_code == 3);
-  CHECK(r.err.find("map.json: the map for judge \"held\"") != std::string::npos);
-  CHECK(r.err.find("was fitted on decision log-probabilities (\"source\": "
-                   "\"decision_probs\"), but this run's judge gives vote shares")
+  CHECK(r.err.find("map.json: the map for judge \"held\"")
         != std::string::npos);
+  CHECK(
+    r.err.find("was fitted on decision log-probabilities (\"source\": "
+               "\"decision_probs\"), but this run's judge gives vote shares")
+    != std::string::npos);
   CHECK(r.err.find("\"logprobs\": true") != std::string::npos);
 
   auto with_probs = openai_config(",\"logprobs\":true", "share.json");
-  write_file(dir.file("share.json"), map_for(judge_id_in(with_probs), "vote_share"));
+  write_file(dir.file("share.json"),
+             map_for(judge_id_in(with_probs), "vote_share"));
   write_file(dir.file("d.json"), with_probs);
-  auto s = invjudge(dir, "run --no-progress --pairs p.jsonl --config d.json --audit b.jsonl");
+  auto s = invjudge(
+    dir, "run --no-progress --pairs p.jsonl --config d.json --audit b.jsonl");
   INFO(s.err);
   CHECK(s.exit_code == 3);
-  CHECK(s.err.find("was fitted on vote shares (\"source\": \"vote_share\"), but this "
-                   "run's judge gives decision log-probabilities")
+  CHECK(s.err.find(
+          "was fitted on vote shares (\"source\": \"vote_share\"), but this "
+          "run's judge gives decision log-probabilities")
         != std::string::npos);
 }
 
 TEST_CASE("an empty or non-JSON map file says so and how to make one") {
   temp_dir dir;
   write_file(dir.file("p.jsonl"), "{\"id\":\"x\",\"a\":\"1\",\"b\":\"1\"}\n");
-  write_file(dir.file("c.json"), "{\"judge\":\"stub:noisy:0.1\",\"calibration\":\"m.json\"}");
+  write_file(dir.file("c.json"),
+             "{\"judge\":\"stub:noisy:0.1\",\"calibration\":\"m.json\"}");
   write_file(dir.file("m.json"), "");
-  auto empty = invjudge(dir, "run --no-progress --pairs p.jsonl --config c.json --audit a.jsonl");
+  auto empty = invjudge(
+    dir, "run --no-progress --pairs p.jsonl --config c.json --audit a.jsonl");
   CHECK(empty.exit_code == 3);
-  CHECK(empty.err.find("m.json: the file is empty, not a calibration map; write one with "
-                       "`invjudge calibrate")
+  CHECK(empty.err.find(
+          "m.json: the file is empty, not a calibration map; write one with "
+          "`invjudge calibrate")
         != std::string::npos);
   CHECK(empty.err.find("No such device") == std::string::npos);
   write_file(dir.file("m.json"), "hello\n");
-  auto text = invjudge(dir, "run --no-progress --pairs p.jsonl --config c.json --audit b.jsonl");
+  auto text = invjudge(
+    dir, "run --no-progress --pairs p.jsonl --config c.json --audit b.jsonl");
   CHECK(text.exit_code == 3);
-  CHECK(text.err.find("m.json: not a calibration map (not a JSON object: Invalid value. at "
-                      "byte 0); write one with `invjudge calibrate")
+  CHECK(text.err.find(
+          "m.json: not a calibration map (not a JSON object: Invalid value. at "
+          "byte 0); write one with `invjudge calibrate")
         != std::string::npos);
 }
 
@@ -142,20 +161,24 @@ TEST_CASE("a map of 0/1 values never stops a pair on a decision no vote made") {
   auto pairs = invjudge(dir, "gen-pairs 60");
   REQUIRE(pairs.exit_code == 0);
   write_file(dir.file("p.jsonl"), pairs.out);
-  auto config = std::string{"{\"judge\":\"stub:noisy:0.1\",\"votes\":5,\"min_agreement\":3,"
-                            "\"calibration\":\"zero.json\",\"stop\":{\"probability\":0.99}}"};
+  auto config = std::string{
+    "{\"judge\":\"stub:noisy:0.1\",\"votes\":5,\"min_agreement\":3,"
+    "\"calibration\":\"zero.json\",\"stop\":{\"probability\":0.99}}"};
   // Every vote wrong with certainty: each vote is evidence for the other side.
-  write_file(dir.file("zero.json"),
-             map_for(judge_id_in(config), "decision_probs", {0.0, 1.0}, {0.0, 0.0}));
+  write_file(
+    dir.file("zero.json"),
+    map_for(judge_id_in(config), "decision_probs", {0.0, 1.0}, {0.0, 0.0}));
   write_file(dir.file("c.json"), config);
-  auto r = invjudge(dir, "run --no-progress --pairs p.jsonl --config c.json --audit a.jsonl");
+  auto r = invjudge(
+    dir, "run --no-progress --pairs p.jsonl --config c.json --audit a.jsonl");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   std::size_t judged = 0;
   for (auto& line : lines_of(r.out)) {
     rapidjson::Document d;
     d.Parse(line.c_str());
-    if (std::string{d["kind"].GetString()} != "pair" || !d["equivalent"].IsBool())
+    if (std::string{d["kind"].GetString()} != "pair"
+        || !d["equivalent"].IsBool())
       continue;
     ++judged;
     std::string detail = d["detail"].GetString();
@@ -168,17 +191,20 @@ TEST_CASE("a map of 0/1 values never stops a pair on a decision no vote made") {
   CHECK(judged > 40);
 }
 
-TEST_CASE("a relative map path in a configuration is the configuration's directory's") {
+TEST_CASE(
+  "a relative map path in a configuration is the configuration's directory's") {
   temp_dir dir;
   noisy_run(dir, 80, "cal.jsonl");
   REQUIRE(::system(("mkdir " + shell_quote(dir.file("cfg"))).c_str()) == 0);
-  auto cal = invjudge(dir, "calibrate cal.jsonl --out cfg/map.json --bootstrap 10");
+  auto cal =
+    invjudge(dir, "calibrate cal.jsonl --out cfg/map.json --bootstrap 10");
   REQUIRE(cal.exit_code == 0);
   write_file(dir.file("cfg/run.json"),
              "{\"judge\":\"stub:noisy:0.1\",\"calibration\":\"map.json\","
              "\"audit\":{\"path\":\"runs.audit.jsonl\"}}");
-  auto r = invjudge(dir, "run --no-progress --pairs cal.jsonl.pairs --config cfg/run.json "
-                         "--out /dev/null");
+  auto r = invjudge(
+    dir, "run --no-progress --pairs cal.jsonl.pairs --config cfg/run.json "
+         "--out /dev/null");
   INFO(r.err);
   CHECK(r.exit_code == 0);
   // Both the map and the audit are where the configuration is.

@@ -1,8 +1,8 @@
 // Live canaries through the driver (issue 10): {"kind":"canary"} lines, the
 // alarm on stderr, exit 5 for on_alarm stop-run, and audits that verify.
-#include <catch2/catch.hpp>
-
 #include <string>
+
+#include <catch2/catch.hpp>
 
 #include "cli_support.hpp"
 
@@ -20,13 +20,15 @@ std::size_t count(const std::string& text, const std::string& what) {
 
 } // namespace
 
-TEST_CASE("canaries with an always-EQUIVALENT judge and on_alarm stop-run: the "
-          "alarm on stderr, exit 5, canary lines, an intact interrupted audit") {
+TEST_CASE(
+  "canaries with an always-EQUIVALENT judge and on_alarm stop-run: the "
+  "alarm on stderr, exit 5, canary lines, an intact interrupted audit") {
   temp_dir dir;
   write_file(dir.file("c.json"), R"({"judge":"stub:equivalent",
     "canaries":{"rate":0.5,"seed":1,"on_alarm":"stop-run"}})");
-  auto r = invjudge(dir, "run --pairs " + source_dir()
-                           + "/examples/pairs.jsonl --config c.json --audit a.jsonl");
+  auto r =
+    invjudge(dir, "run --pairs " + source_dir()
+                    + "/examples/pairs.jsonl --config c.json --audit a.jsonl");
   INFO(r.err);
   CHECK(r.exit_code == 5);
   CHECK(r.err.find("warning: bias alarm: judge stub:equivalent fails canaries")
@@ -52,8 +54,9 @@ TEST_CASE("canaries with the numeric rule judge: every one passes, no alarm, "
   temp_dir dir;
   write_file(dir.file("c.json"), R"({"judge":"stub:numeric",
     "canaries":{"rate":0.5,"seed":2}})");
-  auto r = invjudge(dir, "run --pairs " + source_dir()
-                           + "/examples/pairs.jsonl --config c.json --audit a.jsonl");
+  auto r =
+    invjudge(dir, "run --pairs " + source_dir()
+                    + "/examples/pairs.jsonl --config c.json --audit a.jsonl");
   INFO(r.err);
   CHECK(r.exit_code == 0);
   CHECK(r.err.find("bias alarm") == std::string::npos);

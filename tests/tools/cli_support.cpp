@@ -68,11 +68,12 @@ cli_result invjudge(const temp_dir& dir, const std::string& args,
   std::string out = dir.file(".stdout"), err = dir.file(".stderr");
   std::string cmd = "cd " + shell_quote(dir.path()) + " && "
                     + shell_quote(invjudge_path()) + " " + args + " >"
-                    + shell_quote(out) + " 2>" + shell_quote(err)
-                    + " <" + shell_quote(stdin_path);
+                    + shell_quote(out) + " 2>" + shell_quote(err) + " <"
+                    + shell_quote(stdin_path);
   int status = std::system(cmd.c_str());
   cli_result r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.exit_code =
+    WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.out = read_file(out);
   r.err = read_file(err);
   std::remove(out.c_str());
@@ -88,7 +89,8 @@ cli_result invjudge_piped(const temp_dir& dir, const std::string& feeder,
                     + shell_quote(out) + " 2>" + shell_quote(err);
   int status = std::system(cmd.c_str());
   cli_result r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.exit_code =
+    WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.out = read_file(out);
   r.err = read_file(err);
   std::remove(out.c_str());

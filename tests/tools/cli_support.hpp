@@ -19,9 +19,7 @@ public:
   temp_dir(const temp_dir&) = delete;
   temp_dir& operator=(const temp_dir&) = delete;
 
-  const std::string& path() const {
-    return path_;
-  }
+  const std::string& path() const { return path_; }
   /// path() + "/" + name
   std::string file(const std::string& name) const;
 
@@ -63,9 +61,7 @@ public:
 
   void signal(int sig);
   /// The process id (the benchmark reads its peak memory).
-  pid_t pid() const {
-    return pid_;
-  }
+  pid_t pid() const { return pid_; }
   /// Waits for the exit; the exit code (128 + signal when killed).
   int wait();
   /// The same, and the process's resource usage (the benchmark reads its
@@ -98,9 +94,7 @@ public:
   ~silent_server();
   silent_server(const silent_server&) = delete;
   silent_server& operator=(const silent_server&) = delete;
-  int port() const {
-    return port_;
-  }
+  int port() const { return port_; }
   /// A configuration whose one judge (openai type) is this server, with
   /// long timeouts, plus `extra` top-level fields (",\"x\":1" or empty).
   std::string config(const std::string& extra = {}) const;

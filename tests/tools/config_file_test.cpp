@@ -1,13 +1,12 @@
 // Reading a configuration file (tools/config_file): the shipped files read,
 // a missing file named, and a read configuration's judges bound.
-#include <catch2/catch.hpp>
-
 #include <cstdlib>
 
-#include "tests/error_text.hpp"
+#include <catch2/catch.hpp>
 
 #include "adapters/adapter_factory.hpp"
 #include "cli_support.hpp"
+#include "tests/error_text.hpp"
 #include "tools/config_file.hpp"
 
 using namespace ij;
@@ -35,7 +34,8 @@ TEST_CASE("every shipped example configuration is valid") {
   }
 }
 
-TEST_CASE("the prompts example reads its template next to it, whatever the working directory") {
+TEST_CASE("the prompts example reads its template next to it, whatever the "
+          "working directory") {
   auto path = ij::test::source_dir() + "/configs/examples/prompts.json";
   auto cfg = command_config(path, std::nullopt);
   INFO(::test::why(cfg));
@@ -50,7 +50,8 @@ TEST_CASE("the prompts example reads its template next to it, whatever the worki
   CHECK(prompts.numeric->id() == "invariance-checker/judge/v1");
 }
 
-TEST_CASE("a configuration's relative prompt files are its directory's, absolute ones stay") {
+TEST_CASE("a configuration's relative prompt files are its directory's, "
+          "absolute ones stay") {
   ij::run_config cfg;
   ij::judge_spec j;
   j.prompt.id = "team/v1";
@@ -63,7 +64,8 @@ TEST_CASE("a configuration's relative prompt files are its directory's, absolute
   ij::resolve_config_paths(cfg, "/srv/conf/run.json");
   CHECK(cfg.judges[0].prompt.file == "/srv/conf/prompts/p.txt");
   CHECK(cfg.judges[0].non_numeric_prompt->file == "/etc/q.txt");
-  ij::resolve_config_paths(cfg, "run.json"); // in the working directory: as they are
+  ij::resolve_config_paths(cfg,
+                           "run.json"); // in the working directory: as they are
   CHECK(cfg.judges[0].prompt.file == "/srv/conf/prompts/p.txt");
 }
 
@@ -88,7 +90,8 @@ TEST_CASE("judges that cannot be built are named with their pointer") {
   CHECK(bound.error() == ij::errc::bad_config);
 }
 
-TEST_CASE("a batched judge where no journal keeps its batches (a judge host, selftest) is "
+TEST_CASE("a batched judge where no journal keeps its batches (a judge host, "
+          "selftest) is "
           "a configuration error saying where batches go") {
   ::setenv("IJ_TEST_BATCH_HOST_KEY", "k", 1);
   auto cfg = parse_config(R"({"judges":[{"name":"b","type":"openai","model":"m",
@@ -101,7 +104,9 @@ TEST_CASE("a batched judge where no journal keeps its batches (a judge host, sel
   REQUIRE_FALSE(bound);
   CHECK(bound.error() == ij::errc::bad_config);
   CHECK(::test::why(bound)
-        == "h.json: /judges/0 (b): judge 'b': batched votes need a journal for their batches: "
-           "a run's audit (invjudge run) or the daemon's state (invjudge serve); a judge host "
+        == "h.json: /judges/0 (b): judge 'b': batched votes need a journal for "
+           "their batches: "
+           "a run's audit (invjudge run) or the daemon's state (invjudge "
+           "serve); a judge host "
            "or selftest does not batch (remove batch.enabled)");
 }

@@ -1,8 +1,6 @@
 // Ctrl-C ends a run cleanly: exit 4, the audit ends with a run_end record
 // marked interrupted that agrees with the records before it, and it verifies
 // as interrupted (intact, not edited).
-#include <catch2/catch.hpp>
-
 #include <csignal>
 #include <set>
 #include <thread>
@@ -10,6 +8,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <rapidjson/document.h>
 
 #include "cli_support.hpp"
@@ -78,7 +77,8 @@ struct joining_thread {
 
 } // namespace
 
-TEST_CASE("SIGINT mid-run ends it cleanly: exit 4, run_end interrupted, audit intact") {
+TEST_CASE(
+  "SIGINT mid-run ends it cleanly: exit 4, run_end interrupted, audit intact") {
   temp_dir dir;
   // The judge never answers: the run is certainly mid-way when SIGINT
   // arrives, with no timing involved.
@@ -86,10 +86,13 @@ TEST_CASE("SIGINT mid-run ends it cleanly: exit 4, run_end interrupted, audit in
   write_file(dir.file("c.json"), server.config());
   std::string pairs;
   for (int i = 0; i < 50; ++i)
-    pairs += R"({"id":"p)" + std::to_string(i) + R"(","a":"1","b":"1"})" "\n";
+    pairs += R"({"id":"p)" + std::to_string(i)
+             + R"(","a":"1","b":"1"})"
+               "\n";
   // One absent pair: judged at once (I1) without the judge, so its verdict
   // is written before the interruption and must survive it.
-  pairs += R"({"id":"absent","a":"","b":"1"})" "\n";
+  pairs += R"({"id":"absent","a":"","b":"1"})"
+           "\n";
   write_file(dir.file("p.jsonl"), pairs);
   auto audit = dir.file("a.jsonl");
   invjudge_process p({"run", "--pairs", dir.file("p.jsonl"), "--config",
@@ -122,22 +125,26 @@ TEST_CASE("SIGINT mid-run ends it cleanly: exit 4, run_end interrupted, audit in
 
   auto v = invjudge(dir, "audit verify a.jsonl");
   CHECK(v.exit_code == 4);
-  CHECK(v.out.rfind("interrupted: " + std::to_string(lines.size()) + " records, chain intact", 0) == 0);
+  CHECK(v.out.rfind("interrupted: " + std::to_string(lines.size())
+                      + " records, chain intact",
+                    0)
+        == 0);
 }
 
-TEST_CASE("SIGINT during a busy run: the run_end record agrees with the records before it") {
+TEST_CASE("SIGINT during a busy run: the run_end record agrees with the "
+          "records before it") {
   temp_dir dir;
   // Pairs come through a pipe without end, so that the run is busy (verdicts
   // being written and fsynced) whenever the signal lands.
   int fds[2];
-  REQUIRE(::pipe2(fds, O_CLOEXEC) == 0); // the run gets only its stdin
+  REQUIRE(::pipe2(fds, O_CLOEXEC) == 0);         // the run gets only its stdin
   auto old_pipe = std::signal(SIGPIPE, SIG_IGN); // the writer ends on EPIPE
   joining_thread writer;
   auto audit = dir.file("a.jsonl");
   auto verdicts = dir.file("v.jsonl");
   {
-    invjudge_process p({"run", "--pairs", "-", "--audit", audit, "--out", verdicts,
-                        "--no-progress"},
+    invjudge_process p({"run", "--pairs", "-", "--audit", audit, "--out",
+                        verdicts, "--no-progress"},
                        dir.file("out.txt"), dir.file("err.txt"), fds[0]);
     ::close(fds[0]);
     int wfd = fds[1];
@@ -145,8 +152,10 @@ TEST_CASE("SIGINT during a busy run: the run_end record agrees with the records 
       for (int i = 0;; ++i) {
         auto line = R"({"id":"p)" + std::to_string(i) + R"(","item":"q)"
                     + std::to_string(i / 10) + R"(","a":")" + std::to_string(i)
-                    + R"(","b":")" + std::to_string(i % 7 ? i : i + 1) + "\"}\n";
-        if (::write(wfd, line.data(), line.size()) != static_cast<ssize_t>(line.size()))
+                    + R"(","b":")" + std::to_string(i % 7 ? i : i + 1)
+                    + "\"}\n";
+        if (::write(wfd, line.data(), line.size())
+            != static_cast<ssize_t>(line.size()))
           break;
       }
       ::close(wfd);
@@ -165,8 +174,9 @@ TEST_CASE("SIGINT during a busy run: the run_end record agrees with the records 
   CHECK(r.run_end["pairs"].GetUint64() == r.verdict_ids.size());
   CHECK(r.run_end["judge_calls"].GetUint64() == r.judge_calls);
   for (int i = 0; i < 5; ++i)
-    CHECK(r.run_end["by_rule"][("I" + std::to_string(i + 1)).c_str()].GetUint64()
-          == r.by_rule[i]);
+    CHECK(
+      r.run_end["by_rule"][("I" + std::to_string(i + 1)).c_str()].GetUint64()
+      == r.by_rule[i]);
   // ...and no pair listed as unfinished has a record.
   for (auto& id : r.run_end["unfinished_pairs"].GetArray()) {
     INFO(id.GetString());
@@ -181,21 +191,27 @@ TEST_CASE("SIGINT during a busy run: the run_end record agrees with the records 
   CHECK(v.out.rfind("interrupted: ", 0) == 0);
 }
 
-TEST_CASE("SIGINT with calls in flight: they are aborted, and the run_end counts "
-          "as sent exactly the calls the provider received") {
+TEST_CASE(
+  "SIGINT with calls in flight: they are aborted, and the run_end counts "
+  "as sent exactly the calls the provider received") {
   temp_dir dir;
   // The judge thinks for a minute: only the interruption ends the calls.
   fake_api_options o;
   o.latency = std::chrono::seconds(60);
   o.threads = 2;
   fake_api fake(o);
-  write_file(dir.file("c.json"),
-             R"({"judges":[{"name":"slow","type":"openai","model":"judge-model",)"
-             R"("base_url":")" + fake.base_url() + R"(","temperature":0,)"
-             R"("timeout_ms":120000,"max_in_flight":4}]})");
+  write_file(
+    dir.file("c.json"),
+    R"({"judges":[{"name":"slow","type":"openai","model":"judge-model",)"
+    R"("base_url":")"
+      + fake.base_url()
+      + R"(","temperature":0,)"
+        R"("timeout_ms":120000,"max_in_flight":4}]})");
   std::string pairs;
   for (int i = 0; i < 20; ++i)
-    pairs += R"({"id":"p)" + std::to_string(i) + R"(","a":"1","b":"1"})" "\n";
+    pairs += R"({"id":"p)" + std::to_string(i)
+             + R"(","a":"1","b":"1"})"
+               "\n";
   write_file(dir.file("p.jsonl"), pairs);
   auto audit = dir.file("a.jsonl");
   invjudge_process p({"run", "--pairs", dir.file("p.jsonl"), "--config",
@@ -208,7 +224,7 @@ TEST_CASE("SIGINT with calls in flight: they are aborted, and the run_end counts
   INFO(err);
   auto r = recount_audit(audit);
   CHECK(r.run_end["interrupted"].IsTrue());
-  CHECK(r.judge_calls == 0);  // no pair was decided: no record of a call
+  CHECK(r.judge_calls == 0); // no pair was decided: no record of a call
   CHECK(r.run_end["calls_sent"].GetUint64() == fake.server().requests());
   CHECK(r.run_end["calls_aborted"].GetUint64() == 4);
   CHECK(r.run_end["calls_answered"].GetUint64() == 0);

@@ -14,7 +14,8 @@ namespace {
 
 std::size_t count_of(const std::string& text, const std::string& part) {
   std::size_t n = 0;
-  for (auto pos = text.find(part); pos != std::string::npos; pos = text.find(part, pos + 1))
+  for (auto pos = text.find(part); pos != std::string::npos;
+       pos = text.find(part, pos + 1))
     ++n;
   return n;
 }
@@ -30,14 +31,16 @@ cli_result run_pairs(const temp_dir& dir, std::size_t pairs) {
   auto gen = invjudge(dir, "gen-pairs " + std::to_string(pairs));
   REQUIRE(gen.exit_code == 0);
   write_file(dir.file("p.jsonl"), gen.out);
-  return invjudge(dir, "run --pairs p.jsonl --config c.json --audit a.jsonl --out v.jsonl "
-                       "--no-progress --window 8");
+  return invjudge(
+    dir, "run --pairs p.jsonl --config c.json --audit a.jsonl --out v.jsonl "
+         "--no-progress --window 8");
 }
 
 } // namespace
 
-TEST_CASE("e2e: logprobs and a grammar give decision_probs and no PARSE_ERROR from a "
-          "server that misses the format unconstrained") {
+TEST_CASE(
+  "e2e: logprobs and a grammar give decision_probs and no PARSE_ERROR from a "
+  "server that misses the format unconstrained") {
   fake_api_options o;
   o.kind = api_kind::openai;
   o.model_replies = true;
@@ -61,8 +64,9 @@ TEST_CASE("e2e: logprobs and a grammar give decision_probs and no PARSE_ERROR fr
   CHECK(invjudge(dir, "audit verify a.jsonl").exit_code == r.exit_code);
 }
 
-TEST_CASE("e2e: a server refusing the constraint is one named configuration fault and "
-          "the run ends with exit 4") {
+TEST_CASE(
+  "e2e: a server refusing the constraint is one named configuration fault and "
+  "the run ends with exit 4") {
   fake_api_options o;
   o.kind = api_kind::openai;
   o.model_replies = true;
@@ -74,19 +78,23 @@ TEST_CASE("e2e: a server refusing the constraint is one named configuration faul
   INFO(r.err);
   CHECK(r.exit_code == 4);
   auto audit = read_file(dir.file("a.jsonl"));
-  CHECK(count_of(audit, "PARSE_ERROR") == count_of(audit, R"("decision":"PARSE_ERROR")"));
+  CHECK(count_of(audit, "PARSE_ERROR")
+        == count_of(audit, R"("decision":"PARSE_ERROR")"));
   CHECK(count_of(audit, R"("transport_failed":false)") == 0);
   // Named once, with what to do, in the judge_call of the first refusal
   // (its vote's outcome repeats it); later calls are not sent.
   std::size_t named = 0;
-  for (std::size_t at = 0, end; (end = audit.find('\n', at)) != std::string::npos; at = end + 1) {
+  for (std::size_t at = 0, end;
+       (end = audit.find('\n', at)) != std::string::npos; at = end + 1) {
     auto line = audit.substr(at, end - at);
     if (line.find(R"("type":"judge_call")") != std::string::npos
-        && line.find("no further call is made to this judge") != std::string::npos)
+        && line.find("no further call is made to this judge")
+             != std::string::npos)
       ++named;
   }
   CHECK(named == 1);
   CHECK(count_of(audit, R"(\"constrain\": \"json\" (HTTP 400)") >= 1);
   CHECK(count_of(audit, "not sent: the backend rejects this judge's") >= 10);
-  CHECK(fake.bodies().size() <= 2); // only the calls in flight at the first refusal
+  CHECK(fake.bodies().size()
+        <= 2); // only the calls in flight at the first refusal
 }

@@ -2,10 +2,11 @@
 // known key and fault replies that echo it (rate limit, server errors, an HTML
 // page, a model reply quoting it). The key must appear nowhere: not on stdout,
 // not on stderr, not in the audit trail, not in any file the run leaves.
-#include <catch2/catch.hpp>
-
 #include <cstdlib>
+
 #include <dirent.h>
+
+#include <catch2/catch.hpp>
 
 #include "tests/http/fake_apis.hpp"
 #include "tests/tools/cli_support.hpp"
@@ -16,14 +17,16 @@ namespace {
 
 const std::string leak_key = "sk-ant-E2E-LEAKCHECK-9d41c7";
 
-std::string judge_reply(const std::string& decision, const std::string& reason) {
+std::string judge_reply(const std::string& decision,
+                        const std::string& reason) {
   return "DECISION: " + decision + "\nREASON: " + reason
          + "\nNUMERIC_A: 5\nNUMERIC_B: 5";
 }
 
 } // namespace
 
-TEST_CASE("e2e: a known API key never reaches output, logs or the audit through fault scenarios") {
+TEST_CASE("e2e: a known API key never reaches output, logs or the audit "
+          "through fault scenarios") {
   fake_api_options o;
   o.kind = api_kind::anthropic;
   o.model = "claude-test";
@@ -47,13 +50,15 @@ TEST_CASE("e2e: a known API key never reaches output, logs or the audit through 
              "{\"id\":\"p4\",\"a\":\"5\",\"b\":\"x = 5\"}\n");
   write_file(dir.file("config.json"),
              "{\"judges\":[{\"type\":\"anthropic\",\"model\":\"claude-test\","
-             "\"base_url\":\"" + fake.base_url() + "\","
-             "\"api_key_env\":\"IJ_E2E_LEAK_KEY\",\"temperature\":0,"
-             "\"timeout_ms\":20000,\"max_in_flight\":1,\"max_attempts\":2,"
-             // Every scripted reply must be asked for: the 403 below would
-             // otherwise stop the calls (breaker_e2e_test.cpp tests that).
-             "\"breaker\":{\"enabled\":false}}],"
-             "\"votes\":1}\n");
+             "\"base_url\":\""
+               + fake.base_url()
+               + "\","
+                 "\"api_key_env\":\"IJ_E2E_LEAK_KEY\",\"temperature\":0,"
+                 "\"timeout_ms\":20000,\"max_in_flight\":1,\"max_attempts\":2,"
+                 // Every scripted reply must be asked for: the 403 below would
+                 // otherwise stop the calls (breaker_e2e_test.cpp tests that).
+                 "\"breaker\":{\"enabled\":false}}],"
+                 "\"votes\":1}\n");
   REQUIRE(::setenv("IJ_E2E_LEAK_KEY", leak_key.c_str(), 1) == 0);
   auto r = invjudge(dir, "run --pairs pairs.jsonl --config config.json "
                          "--audit audit.jsonl --out out.jsonl --no-progress");
@@ -67,7 +72,8 @@ TEST_CASE("e2e: a known API key never reaches output, logs or the audit through 
   // The scenarios happened: retries, faults, and a success.
   CHECK(out.find("\"rule\":\"I2\"") != std::string::npos);
   CHECK(out.find("\"rule\":\"I4\"") != std::string::npos);
-  CHECK(audit.find("IJ_E2E_LEAK_KEY") != std::string::npos); // named, not valued
+  CHECK(audit.find("IJ_E2E_LEAK_KEY")
+        != std::string::npos); // named, not valued
 
   CHECK(r.out.find(leak_key) == std::string::npos);
   CHECK(r.err.find(leak_key) == std::string::npos);

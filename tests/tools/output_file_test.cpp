@@ -2,12 +2,12 @@
 // of its command by any name, replaces an existing file with content only
 // with force, is truncated only when written, and a file it created goes
 // again when the command fails before writing it.
-#include <catch2/catch.hpp>
-
 #include <cstdio>
 
 #include <fcntl.h>
 #include <unistd.h>
+
+#include <catch2/catch.hpp>
 
 #include "cli_support.hpp"
 #include "tests/error_text.hpp"
@@ -36,27 +36,32 @@ TEST_CASE("a new output file is created, /dev/null is written as it is") {
     std::fputs("x\n", s);
   }
   CHECK(read_file(d.file("v.jsonl")) == "x\n");
-  auto null = claim_output("--out", "/dev/null", false, {{"the pairs file", "/dev/null"}});
+  auto null = claim_output("--out", "/dev/null", false,
+                           {{"the pairs file", "/dev/null"}});
   REQUIRE(null);
   CHECK_FALSE(null->write_whole("gone\n"));
 }
 
-TEST_CASE("the output is refused when it is an input, by any name, naming both") {
+TEST_CASE(
+  "the output is refused when it is an input, by any name, naming both") {
   temp_dir d;
   write_file(d.file("p.jsonl"), "pairs\n");
   SECTION("the same path") {
     auto f = claim_output("--out", d.file("p.jsonl"), true,
                           {{"the pairs file", d.file("p.jsonl")}});
     CHECK_FALSE(f);
-    CHECK(::test::why(f) == "--out " + d.file("p.jsonl") + " is the pairs file "
-                              + d.file("p.jsonl")
-                              + " (the same file, by device and inode: the same path, "
-                                "another spelling or a link to it): writing there would "
-                                "destroy an input of this command; choose another path");
+    CHECK(::test::why(f)
+          == "--out " + d.file("p.jsonl") + " is the pairs file "
+               + d.file("p.jsonl")
+               + " (the same file, by device and inode: the same path, "
+                 "another spelling or a link to it): writing there would "
+                 "destroy an input of this command; choose another path");
   }
   SECTION("a symbolic link") {
-    REQUIRE(::symlink(d.file("p.jsonl").c_str(), d.file("s.jsonl").c_str()) == 0);
-    auto g = claim_output("--html", d.file("s.jsonl"), true, {{"the audit", d.file("p.jsonl")}});
+    REQUIRE(::symlink(d.file("p.jsonl").c_str(), d.file("s.jsonl").c_str())
+            == 0);
+    auto g = claim_output("--html", d.file("s.jsonl"), true,
+                          {{"the audit", d.file("p.jsonl")}});
     CHECK_FALSE(g);
     CHECK(::test::why(g).find("--html " + d.file("s.jsonl") + " is the audit "
                               + d.file("p.jsonl"))
@@ -66,10 +71,12 @@ TEST_CASE("the output is refused when it is an input, by any name, naming both")
     REQUIRE(::link(d.file("p.jsonl").c_str(), d.file("q.jsonl").c_str()) == 0);
     int in = ::open(d.file("p.jsonl").c_str(), O_RDONLY);
     REQUIRE(in >= 0);
-    auto f = claim_output("--out", d.file("q.jsonl"), true, {{"the pairs file", "", in}});
+    auto f = claim_output("--out", d.file("q.jsonl"), true,
+                          {{"the pairs file", "", in}});
     CHECK_FALSE(f);
     ::close(in);
-    CHECK(::test::why(f).find("is the pairs file (the same file") != std::string::npos);
+    CHECK(::test::why(f).find("is the pairs file (the same file")
+          != std::string::npos);
   }
   SECTION("the audit, which did not exist before the output was created") {
     auto f = claim_output("--out", d.file("a.jsonl"), false,
@@ -82,15 +89,17 @@ TEST_CASE("the output is refused when it is an input, by any name, naming both")
   CHECK(read_file(d.file("p.jsonl")) == "pairs\n");
 }
 
-TEST_CASE("an existing output with content is replaced only with force, and only when "
-          "written") {
+TEST_CASE(
+  "an existing output with content is replaced only with force, and only when "
+  "written") {
   temp_dir d;
   write_file(d.file("v.jsonl"), "earlier verdicts\n");
   auto refused = claim_output("--out", d.file("v.jsonl"), false, {});
   CHECK_FALSE(refused);
-  CHECK(::test::why(refused) == "--out " + d.file("v.jsonl")
-                                  + " exists and is not empty: use --force to replace it, "
-                                    "or choose another path");
+  CHECK(::test::why(refused)
+        == "--out " + d.file("v.jsonl")
+             + " exists and is not empty: use --force to replace it, "
+               "or choose another path");
   CHECK(read_file(d.file("v.jsonl")) == "earlier verdicts\n");
   {
     // Claimed with force, never written (the command failed): kept as it was.
@@ -126,7 +135,8 @@ TEST_CASE("standard output and other outputs are held to the same-file rule") {
                                      {{"the pairs file", d.file("p.jsonl")}}));
   auto err = refuse_input_as_output("--audit", d.file("./p.jsonl"),
                                     {{"the pairs file", d.file("p.jsonl")}});
-  CHECK(::test::why(err).find("--audit " + d.file("./p.jsonl") + " is the pairs file")
+  CHECK(::test::why(err).find("--audit " + d.file("./p.jsonl")
+                              + " is the pairs file")
         == 0);
 }
 
@@ -134,6 +144,7 @@ TEST_CASE("an output that cannot be written names the reason") {
   temp_dir d;
   auto f = claim_output("--out", d.file("no/v.jsonl"), false, {});
   CHECK_FALSE(f);
-  CHECK(::test::why(f) == "--out " + d.file("no/v.jsonl")
-                            + ": cannot write: No such file or directory");
+  CHECK(::test::why(f)
+        == "--out " + d.file("no/v.jsonl")
+             + ": cannot write: No such file or directory");
 }

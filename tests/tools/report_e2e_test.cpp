@@ -1,14 +1,14 @@
 // `invjudge report`: one self-contained HTML page from an audit trail alone;
 // refused for an edited audit unless --allow-unverified, which marks it; and
 // checked in a real browser (headless Chromium) when one is installed.
-#include <catch2/catch.hpp>
-
 #include <cctype>
 #include <cstdlib>
 #include <regex>
 #include <string>
 
 #include <unistd.h>
+
+#include <catch2/catch.hpp>
 
 #include "cli_support.hpp"
 #include "core/sha256.hpp"
@@ -21,8 +21,8 @@ namespace {
 
 // The plots a run with one judge shows: agreement needs two judges on one
 // pair (a panel; audit_digest_test shows that plot from a fixed audit).
-const char* plots[] = {"plot-verdicts", "plot-confusion", "plot-canaries",
-                       "plot-position-bias", "plot-latency", "plot-tokens"};
+const char* plots[] = {"plot-verdicts",      "plot-confusion", "plot-canaries",
+                       "plot-position-bias", "plot-latency",   "plot-tokens"};
 
 // An audit with something in those plots: three votes, all cast, A and B
 // swapped on the second (position bias), canaries, labels. Returns the
@@ -30,8 +30,10 @@ const char* plots[] = {"plot-verdicts", "plot-confusion", "plot-canaries",
 std::string make_audit(const temp_dir& dir) {
   write_file(dir.file("c.json"), R"({"votes":3,"min_agreement":3,
     "order_balancing":true,"canaries":{"rate":0.3,"seed":5}})");
-  auto r = invjudge(dir, "run --pairs " + source_dir()
-                           + "/examples/pairs.jsonl --config c.json --audit a.jsonl --out v.jsonl");
+  auto r = invjudge(
+    dir,
+    "run --pairs " + source_dir()
+      + "/examples/pairs.jsonl --config c.json --audit a.jsonl --out v.jsonl");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   auto at = r.err.find("final hash: ");
@@ -63,8 +65,9 @@ std::string chromium_or_skip() {
   auto chromium = find_chromium();
   if (chromium.empty()) {
     if (in_ci())
-      FAIL("chromium is not installed (scripts/setup installs it), and CI=true: "
-           "the browser check cannot be skipped");
+      FAIL(
+        "chromium is not installed (scripts/setup installs it), and CI=true: "
+        "the browser check cannot be skipped");
     WARN("chromium is not installed (scripts/setup installs it): the browser "
          "check is skipped");
   }
@@ -77,14 +80,16 @@ std::string chromium_or_skip() {
 int run_chromium(const temp_dir& dir, const std::string& chromium,
                  const std::string& page, const std::string& action,
                  const std::string& out) {
-  std::string cmd = "cd " + shell_quote(dir.path()) + " && timeout 120 " + chromium
-                    + " --headless --no-sandbox --disable-gpu --disable-quic"
-                      " --no-first-run --disable-background-networking"
-                      " --disable-component-update --disable-sync"
-                      " --user-data-dir=" + shell_quote(dir.file("profile"))
-                    + " --window-size=1280,1000 --enable-logging=stderr --v=0"
-                      " --proxy-server=127.0.0.1:9 " + action + " file://"
-                    + dir.file(page) + " > " + out + " 2> browser.log";
+  std::string cmd =
+    "cd " + shell_quote(dir.path()) + " && timeout 120 " + chromium
+    + " --headless --no-sandbox --disable-gpu --disable-quic"
+      " --no-first-run --disable-background-networking"
+      " --disable-component-update --disable-sync"
+      " --user-data-dir="
+    + shell_quote(dir.file("profile"))
+    + " --window-size=1280,1000 --enable-logging=stderr --v=0"
+      " --proxy-server=127.0.0.1:9 "
+    + action + " file://" + dir.file(page) + " > " + out + " 2> browser.log";
   return std::system(cmd.c_str());
 }
 
@@ -198,7 +203,8 @@ TEST_CASE("report: an edited audit is refused, or marked UNVERIFIED with "
   CHECK(refused.exit_code == 1);
   CHECK(refused.err.find("does not verify") != std::string::npos);
   CHECK(read_file(dir.file("r.html")).empty());
-  auto marked = invjudge(dir, "report a.jsonl --html r.html --allow-unverified");
+  auto marked =
+    invjudge(dir, "report a.jsonl --html r.html --allow-unverified");
   CHECK(marked.exit_code == 0);
   auto page = read_file(dir.file("r.html"));
   CHECK(page.find("UNVERIFIED AUDIT") != std::string::npos);
@@ -212,7 +218,9 @@ TEST_CASE("report: a run without panel, canaries or labels says so") {
   write_file(dir.file("p.jsonl"), R"({"id":"1","a":"2","b":"2"}
 {"id":"2","a":"2","b":"3"}
 )");
-  REQUIRE(invjudge(dir, "run --pairs p.jsonl --audit a.jsonl --out v.jsonl").exit_code == 0);
+  REQUIRE(
+    invjudge(dir, "run --pairs p.jsonl --audit a.jsonl --out v.jsonl").exit_code
+    == 0);
   REQUIRE(invjudge(dir, "report a.jsonl --html r.html").exit_code == 0);
   auto page = read_file(dir.file("r.html"));
   CHECK(page.find("No panel in this run") != std::string::npos);
@@ -272,22 +280,26 @@ TEST_CASE("report: an edited last line is not called verified: the banner says "
     INFO(banner);
     CHECK(banner.find("chain intact through line " + n
                       + "; the last line is only as safe as the final hash "
-                        "you kept: <code>" + edited + "</code>")
+                        "you kept: <code>"
+                      + edited + "</code>")
           != std::string::npos);
     CHECK(banner.find("Audit chain verified") == std::string::npos);
     CHECK(banner.find(": intact") == std::string::npos);
     CHECK(banner.find("class=\"ok\"") == std::string::npos);
   }
   SECTION("with the hash the run printed: an edit, no page") {
-    auto r = invjudge(dir, "report a.jsonl --html r.html --expect-hash " + kept);
+    auto r =
+      invjudge(dir, "report a.jsonl --html r.html --expect-hash " + kept);
     CHECK(r.exit_code == 1);
     CHECK(r.err.find("the final hash is not the expected " + kept)
           != std::string::npos);
     CHECK(r.err.find("rewritten or cut") != std::string::npos);
     CHECK(read_file(dir.file("r.html")).empty());
     // --allow-unverified: a page that says so, never "verified".
-    auto marked = invjudge(dir, "report a.jsonl --html r.html --allow-unverified "
-                                "--expect-hash " + kept);
+    auto marked =
+      invjudge(dir, "report a.jsonl --html r.html --allow-unverified "
+                    "--expect-hash "
+                      + kept);
     CHECK(marked.exit_code == 0);
     auto banner = banner_of(read_file(dir.file("r.html")));
     CHECK(banner.find("UNVERIFIED AUDIT") != std::string::npos);
@@ -300,10 +312,12 @@ TEST_CASE("report: an edited last line is not called verified: the banner says "
     for (auto& c : upper)
       c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     CHECK(invjudge(dir, "report a.jsonl --html r.html --expect-hash " + upper)
-            .exit_code == 1);
+            .exit_code
+          == 1);
     auto bad = invjudge(dir, "report a.jsonl --html r.html --expect-hash 12ab");
     CHECK(bad.exit_code == 2);
-    CHECK(bad.err.find("--expect-hash 12ab: not a SHA-256") != std::string::npos);
+    CHECK(bad.err.find("--expect-hash 12ab: not a SHA-256")
+          != std::string::npos);
   }
 }
 
@@ -331,10 +345,14 @@ TEST_CASE("report: a panel run with canaries states the summary's agreement, "
   auto run = make_panel_audit(dir);
   auto& summary = run.err;
   INFO(summary);
-  auto canaries = std::stoull(must_match(summary, R"(canaries: (\d+) judged)")[1]);
+  auto canaries =
+    std::stoull(must_match(summary, R"(canaries: (\d+) judged)")[1]);
   REQUIRE(canaries > 0);
-  auto tiers = must_match(summary, R"((\d+) pairs: all agree (\d+), majority (\d+), split (\d+))");
-  auto stats = must_match(summary, R"(raw agreement (\S+ \[\S+, \S+\]) over (\d+) rated pairs; Fleiss' kappa (\S+ \[\S+, \S+\]))");
+  auto tiers = must_match(
+    summary, R"((\d+) pairs: all agree (\d+), majority (\d+), split (\d+))");
+  auto stats = must_match(
+    summary,
+    R"(raw agreement (\S+ \[\S+, \S+\]) over (\d+) rated pairs; Fleiss' kappa (\S+ \[\S+, \S+\]))");
   std::string pairs = tiers[1], rated = stats[2];
   REQUIRE(invjudge(dir, "report a.jsonl --html r.html").exit_code == 0);
   auto page = read_file(dir.file("r.html"));
@@ -344,13 +362,16 @@ TEST_CASE("report: a panel run with canaries states the summary's agreement, "
   CHECK(agreement.find("pairs the panel judged</th><td>" + pairs + " (canaries")
         != std::string::npos);
   CHECK(agreement.find("all agree " + std::string{tiers[2]} + ", majority "
-                       + std::string{tiers[3]} + ", split " + std::string{tiers[4]})
+                       + std::string{tiers[3]} + ", split "
+                       + std::string{tiers[4]})
         != std::string::npos);
-  CHECK(agreement.find("rated pairs</th><td>" + rated + " (") != std::string::npos);
+  CHECK(agreement.find("rated pairs</th><td>" + rated + " (")
+        != std::string::npos);
   CHECK(agreement.find("raw agreement (every judge the same)</th><td>"
                        + std::string{stats[1]} + "</td>")
         != std::string::npos);
-  CHECK(agreement.find("Fleiss&#39; kappa</th><td>" + std::string{stats[3]} + "</td>")
+  CHECK(agreement.find("Fleiss&#39; kappa</th><td>" + std::string{stats[3]}
+                       + "</td>")
         != std::string::npos);
   // Each judge against the labels: the summary's cells (true/false).
   std::regex row{R"(    (\S+) +(\d+)/(\d+) +(\d+)/(\d+) +(\d+)/(\d+))"};
@@ -375,7 +396,8 @@ TEST_CASE("report: a panel run with canaries states the summary's agreement, "
   // Position bias is over pairs too, in the summary and in the report; the
   // plot states each judge's figures beside its interval (0 of 37 changed:
   // an interval too short to see).
-  auto bias = must_match(summary, R"((\d+) of +(\d+) pairs +(\S+%) +\[(\S+), (\S+)\])");
+  auto bias =
+    must_match(summary, R"((\d+) of +(\d+) pairs +(\S+%) +\[(\S+), (\S+)\])");
   CHECK(std::string{bias[2]} == pairs);
   auto bias_section = section_of(page, "position-bias");
   CHECK(bias_section.find("</th><td>" + pairs + "</td>") != std::string::npos);
@@ -396,7 +418,9 @@ TEST_CASE("report: a cascade run states its paths, audited share and the "
                                "--audit a.jsonl --out v.jsonl");
   INFO(run.err);
   REQUIRE(run.exit_code == 0);
-  auto paths = must_match(run.err, R"((\d+) pairs: (\d+) decided by the rules, (\d+) sent on \(rules undecided\), (\d+) rule-decided pairs audited)");
+  auto paths = must_match(
+    run.err,
+    R"((\d+) pairs: (\d+) decided by the rules, (\d+) sent on \(rules undecided\), (\d+) rule-decided pairs audited)");
   auto precision = must_match(run.err, R"(rules precision (\S+ \[\S+, \S+\]))");
   REQUIRE(invjudge(dir, "report a.jsonl --html r.html").exit_code == 0);
   auto cascade = section_of(read_file(dir.file("r.html")), "cascade");
@@ -407,10 +431,12 @@ TEST_CASE("report: a cascade run states its paths, audited share and the "
   CHECK(cascade.find("decided by the rules (rules:math)</th><td>"
                      + std::string{paths[2]} + "</td>")
         != std::string::npos);
-  CHECK(cascade.find("(rules undecided)</th><td>" + std::string{paths[3]} + "</td>")
-        != std::string::npos);
-  CHECK(cascade.find("audited by stub:equivalent</th><td>" + std::string{paths[4]}
-                     + " of " + std::string{paths[2]} + ": ")
+  CHECK(
+    cascade.find("(rules undecided)</th><td>" + std::string{paths[3]} + "</td>")
+    != std::string::npos);
+  CHECK(cascade.find("audited by stub:equivalent</th><td>"
+                     + std::string{paths[4]} + " of " + std::string{paths[2]}
+                     + ": ")
         != std::string::npos);
   CHECK(cascade.find("live precision (95%)</th><td>" + std::string{precision[1]}
                      + " over ")
@@ -449,13 +475,14 @@ TEST_CASE("report: three judges in headless Chromium at 1280 px: no two plot "
   // A test copy of the page measures its labels.
   auto body_end = page.rfind("</body>");
   REQUIRE(body_end != std::string::npos);
-  write_file(dir.file("t.html"), page.substr(0, body_end) + layout_check
-                                   + page.substr(body_end));
+  write_file(dir.file("t.html"),
+             page.substr(0, body_end) + layout_check + page.substr(body_end));
   int rc = run_chromium(dir, chromium, "t.html", "--dump-dom", "dom.html");
   INFO(read_file(dir.file("browser.log")));
   REQUIRE(rc == 0);
   auto dom = read_file(dir.file("dom.html"));
-  auto check = must_match(dom, R"(<pre id="layout-check">labels measured: (\d+)\n([^<]*)</pre>)");
+  auto check = must_match(
+    dom, R"(<pre id="layout-check">labels measured: (\d+)\n([^<]*)</pre>)");
   INFO(check[0]);
   // Three judges' latency, canaries, position bias, agreement: many labels.
   CHECK(std::stoul(check[1]) > 80);
@@ -466,7 +493,8 @@ namespace {
 
 // Measures the labels of `page` (in `dir`) in headless Chromium: what the
 // layout check found ("no overlap" when all is well) and how many labels.
-std::pair<std::string, unsigned long> layout_of(const temp_dir& dir, const std::string& chromium,
+std::pair<std::string, unsigned long> layout_of(const temp_dir& dir,
+                                                const std::string& chromium,
                                                 const std::string& page) {
   auto text = read_file(dir.file(page));
   auto body_end = text.rfind("</body>");
@@ -477,7 +505,8 @@ std::pair<std::string, unsigned long> layout_of(const temp_dir& dir, const std::
   INFO(read_file(dir.file("browser.log")));
   REQUIRE(rc == 0);
   auto dom = read_file(dir.file("dom.html"));
-  auto check = must_match(dom, R"(<pre id="layout-check">labels measured: (\d+)\n([^<]*)</pre>)");
+  auto check = must_match(
+    dom, R"(<pre id="layout-check">labels measured: (\d+)\n([^<]*)</pre>)");
   return {check[2], std::stoul(check[1])};
 }
 
@@ -489,15 +518,22 @@ std::string make_calibrated_audit(const temp_dir& dir) {
   write_file(dir.file("pairs.jsonl"), pairs.out);
   write_file(dir.file("cal.json"), "{\"judge\":\"stub:noisy:0.1\",\"votes\":1,"
                                    "\"audit\":{\"path\":\"cal.audit.jsonl\"}}");
-  REQUIRE(invjudge(dir, "run --no-progress --pairs pairs.jsonl --config cal.json --out /dev/null")
-            .exit_code
-          == 0);
-  REQUIRE(invjudge(dir, "calibrate cal.audit.jsonl --out map.json --bootstrap 20").exit_code == 0);
+  REQUIRE(
+    invjudge(
+      dir,
+      "run --no-progress --pairs pairs.jsonl --config cal.json --out /dev/null")
+      .exit_code
+    == 0);
+  REQUIRE(
+    invjudge(dir, "calibrate cal.audit.jsonl --out map.json --bootstrap 20")
+      .exit_code
+    == 0);
   write_file(dir.file("run.json"),
              "{\"judge\":\"stub:noisy:0.1\",\"votes\":5,\"min_agreement\":3,"
              "\"calibration\":\"map.json\",\"stop\":{\"probability\":0.99}}");
-  auto r = invjudge(dir, "run --no-progress --pairs pairs.jsonl --config run.json "
-                         "--audit run.audit.jsonl --out /dev/null");
+  auto r =
+    invjudge(dir, "run --no-progress --pairs pairs.jsonl --config run.json "
+                  "--audit run.audit.jsonl --out /dev/null");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   return r.err;
@@ -505,19 +541,24 @@ std::string make_calibrated_audit(const temp_dir& dir) {
 
 } // namespace
 
-TEST_CASE("report: the calibration section states the summary's figures for the declared "
-          "map beside the per-vote refit, each labelled, the header names map and stop rule") {
+TEST_CASE("report: the calibration section states the summary's figures for "
+          "the declared "
+          "map beside the per-vote refit, each labelled, the header names map "
+          "and stop rule") {
   temp_dir dir;
   auto summary = make_calibrated_audit(dir);
-  auto m = must_match(summary, R"(calibrated probability: ECE (\d\.\d{4}), Brier (\d\.\d{4}) over (\d+) labelled pairs)");
+  auto m = must_match(
+    summary,
+    R"(calibrated probability: ECE (\d\.\d{4}), Brier (\d\.\d{4}) over (\d+) labelled pairs)");
   REQUIRE(invjudge(dir, "report run.audit.jsonl --html r.html").exit_code == 0);
   auto page = read_file(dir.file("r.html"));
   auto sha = ij::sha256_hex(read_file(dir.file("map.json")));
   // The header: the map with its SHA-256, the stop rule and what it did.
   auto run = page.substr(page.find("<table id=\"run\""));
   run = run.substr(0, run.find("</table>"));
-  CHECK(run.find("<th>calibration map</th><td>map.json (SHA-256 " + sha + ")</td>")
-        != std::string::npos);
+  CHECK(
+    run.find("<th>calibration map</th><td>map.json (SHA-256 " + sha + ")</td>")
+    != std::string::npos);
   CHECK(run.find("reaches 0.99 (stop.probability)") != std::string::npos);
   CHECK(std::regex_search(run, std::regex{"Pairs stopped: [a-z_]+ \\d+"}));
   // The two measurements side by side, each labelled, the declared map's
@@ -526,15 +567,18 @@ TEST_CASE("report: the calibration section states the summary's figures for the 
   auto compare = cal.substr(cal.find("<table id=\"calibration-compare\""));
   compare = compare.substr(0, compare.find("</table>"));
   INFO(compare);
-  CHECK(compare.find("<th scope=\"row\">declared map map.json (SHA-256 " + sha.substr(0, 12)
-                     + "...) on this run&#39;s pairs, per pair, as the run summary</th><td>"
-                     + std::string{m[3]} + " labelled pairs</td><td>" + std::string{m[1]}
-                     + "</td><td>" + std::string{m[2]} + "</td>")
-        != std::string::npos);
+  CHECK(
+    compare.find(
+      "<th scope=\"row\">declared map map.json (SHA-256 " + sha.substr(0, 12)
+      + "...) on this run&#39;s pairs, per pair, as the run summary</th><td>"
+      + std::string{m[3]} + " labelled pairs</td><td>" + std::string{m[1]}
+      + "</td><td>" + std::string{m[2]} + "</td>")
+    != std::string::npos);
   CHECK(compare.find("per-vote refit of stub:noisy:0.1") != std::string::npos);
   CHECK(cal.find("measure different things") != std::string::npos);
   // The reliability diagram has ticks on both axes.
-  auto plot = cal.substr(cal.find("<svg class=\"plot\" id=\"plot-reliability-"));
+  auto plot =
+    cal.substr(cal.find("<svg class=\"plot\" id=\"plot-reliability-"));
   plot = plot.substr(0, plot.find("</svg>"));
   for (auto tick : {">0<", ">0.2<", ">0.4<", ">0.6<", ">0.8<", ">1<"}) {
     INFO(tick);
@@ -553,8 +597,9 @@ TEST_CASE("report: the calibration section states the summary's figures for the 
   CHECK(found == "no overlap");
 }
 
-TEST_CASE("report: a batched run's batches by state, requests, time to end and cost, "
-          "checked in headless Chromium") {
+TEST_CASE(
+  "report: a batched run's batches by state, requests, time to end and cost, "
+  "checked in headless Chromium") {
   ::setenv("IJ_REPORT_BATCH_KEY", "sk-report", 1);
   temp_dir dir;
   write_file(dir.file("pairs.jsonl"), scripted_pairs(12));
@@ -563,14 +608,17 @@ TEST_CASE("report: a batched run's batches by state, requests, time to end and c
   o.api_key = "sk-report";
   fake_batches fake{o};
   decide_by_custom_id(fake);
-  write_file(dir.file("c.json"),
-             R"({"judges":[{"name":"fake","type":"openai","model":"judge-model","base_url":")"
-               + fake.base_url()
-               + R"(","api_key_env":"IJ_REPORT_BATCH_KEY","temperature":0,"timeout_ms":60000,)"
-                 R"("max_in_flight":4,"max_attempts":1,"prices":{"input":2,"output":4},)"
-                 R"("batch":{"enabled":true,"max_requests":8,"max_wait_ms":50,"poll_ms":20}}],"votes":1})");
-  auto r = invjudge(dir, "run --pairs pairs.jsonl --config c.json --audit a.jsonl --out v.jsonl "
-                         "--no-progress");
+  write_file(
+    dir.file("c.json"),
+    R"({"judges":[{"name":"fake","type":"openai","model":"judge-model","base_url":")"
+      + fake.base_url()
+      + R"(","api_key_env":"IJ_REPORT_BATCH_KEY","temperature":0,"timeout_ms":60000,)"
+        R"("max_in_flight":4,"max_attempts":1,"prices":{"input":2,"output":4},)"
+        R"("batch":{"enabled":true,"max_requests":8,"max_wait_ms":50,"poll_ms":20}}],"votes":1})");
+  auto r = invjudge(
+    dir,
+    "run --pairs pairs.jsonl --config c.json --audit a.jsonl --out v.jsonl "
+    "--no-progress");
   ::unsetenv("IJ_REPORT_BATCH_KEY");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
@@ -595,15 +643,20 @@ TEST_CASE("report: a batched run's batches by state, requests, time to end and c
   }
   REQUIRE(batches >= 2);
   auto totals = b.substr(b.find("<table id=\"batch-totals\""));
-  CHECK(totals.find("<th scope=\"row\">batches</th><td>" + std::to_string(batches) + "</td>")
+  CHECK(totals.find("<th scope=\"row\">batches</th><td>"
+                    + std::to_string(batches) + "</td>")
         != std::string::npos);
-  CHECK(totals.find("(" + std::to_string(calls) + " in all)") != std::string::npos);
-  CHECK(totals.find("<th scope=\"row\">batched calls recorded</th><td>" + std::to_string(calls))
+  CHECK(totals.find("(" + std::to_string(calls) + " in all)")
         != std::string::npos);
-  CHECK(std::regex_search(totals, std::regex{"median \\d+\\.\\d s, longest \\d+\\.\\d s \\("
-                                             + std::to_string(batches) + " ended\\)"}));
+  CHECK(totals.find("<th scope=\"row\">batched calls recorded</th><td>"
+                    + std::to_string(calls))
+        != std::string::npos);
+  CHECK(std::regex_search(
+    totals, std::regex{"median \\d+\\.\\d s, longest \\d+\\.\\d s \\("
+                       + std::to_string(batches) + " ended\\)"}));
   char cost[64];
-  std::snprintf(cost, sizeof cost, "%.4f in all", (2.0 * in + 4.0 * out) / 1e6 / 2);
+  std::snprintf(cost, sizeof cost, "%.4f in all",
+                (2.0 * in + 4.0 * out) / 1e6 / 2);
   CHECK(totals.find(cost) != std::string::npos);
   CHECK(b.find("<table id=\"data-batch-list\"") != std::string::npos);
   auto chromium = chromium_or_skip();

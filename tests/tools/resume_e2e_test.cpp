@@ -2,13 +2,12 @@
 // by SIGINT) continues from its audit: no judge call whose record was
 // committed is made again, the verdicts equal an uninterrupted run's, and
 // the audit stays one valid chain with a record saying where it resumed.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
 #include <csignal>
 #include <map>
 #include <thread>
 
+#include <catch2/catch.hpp>
 #include <rapidjson/document.h>
 
 #include "tests/http/fake_apis.hpp"
@@ -31,7 +30,8 @@ std::string pairs_text() {
 
 std::string config_for(const fake_api& fake) {
   return R"({"judges":[{"name":"fake","type":"openai","model":"judge-model",)"
-         R"("base_url":")" + fake.base_url()
+         R"("base_url":")"
+         + fake.base_url()
          + R"(","temperature":0,"timeout_ms":60000,"max_in_flight":4,)"
            R"("max_attempts":1}],"votes":1})";
 }
@@ -84,7 +84,8 @@ fake_api_options slow_judge() {
 
 } // namespace
 
-TEST_CASE("e2e: run --resume after kill -9 repeats no committed call and ends as an uninterrupted run") {
+TEST_CASE("e2e: run --resume after kill -9 repeats no committed call and ends "
+          "as an uninterrupted run") {
   fake_api fake(slow_judge());
   temp_dir dir;
   write_file(dir.file("pairs.jsonl"), pairs_text());
@@ -109,11 +110,13 @@ TEST_CASE("e2e: run --resume after kill -9 repeats no committed call and ends as
   REQUIRE(committed < pair_count);
   CHECK(killed.types["run_end"] == 0);
 
-  auto r = invjudge(dir, "run --resume a.jsonl --pairs pairs.jsonl --out v2.jsonl "
-                         "--no-progress");
+  auto r =
+    invjudge(dir, "run --resume a.jsonl --pairs pairs.jsonl --out v2.jsonl "
+                  "--no-progress");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK(r.err.find("pair(s) already decided are not judged again") != std::string::npos);
+  CHECK(r.err.find("pair(s) already decided are not judged again")
+        != std::string::npos);
   // Exactly the pairs not committed were judged after the resume (votes = 1:
   // one call each); none committed was. Calls made before the kill whose
   // records were not committed are among them: paid twice, by design.
@@ -133,8 +136,9 @@ TEST_CASE("e2e: run --resume after kill -9 repeats no committed call and ends as
   CHECK(text.find("\"torn_line\":true") != std::string::npos);
   // The resumed run's output is whole: the verdicts decided before the kill
   // are handed out again (from the audit), the others as they come.
-  auto u = invjudge(dir, "run --pairs pairs.jsonl --config c.json --audit b.jsonl "
-                         "--out u.jsonl --no-progress");
+  auto u =
+    invjudge(dir, "run --pairs pairs.jsonl --config c.json --audit b.jsonl "
+                  "--out u.jsonl --no-progress");
   REQUIRE(u.exit_code == 0);
   auto resumed_out = lines_of(read_file(dir.file("v2.jsonl")));
   auto uninterrupted = lines_of(read_file(dir.file("u.jsonl")));
@@ -145,7 +149,8 @@ TEST_CASE("e2e: run --resume after kill -9 repeats no committed call and ends as
   CHECK(read_audit(dir.file("b.jsonl")).rules == resumed.rules);
 }
 
-TEST_CASE("e2e: run --resume continues a run stopped by SIGINT after its run_end") {
+TEST_CASE(
+  "e2e: run --resume continues a run stopped by SIGINT after its run_end") {
   fake_api fake(slow_judge());
   temp_dir dir;
   write_file(dir.file("pairs.jsonl"), pairs_text());
@@ -160,7 +165,8 @@ TEST_CASE("e2e: run --resume continues a run stopped by SIGINT after its run_end
     CHECK(p.wait() == 4);
   }
   REQUIRE(read_audit(audit).last_type == "run_end");
-  auto r = invjudge(dir, "run --resume a.jsonl --pairs pairs.jsonl --no-progress");
+  auto r =
+    invjudge(dir, "run --resume a.jsonl --pairs pairs.jsonl --no-progress");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   auto v = invjudge(dir, "audit verify a.jsonl");
@@ -172,20 +178,24 @@ TEST_CASE("e2e: run --resume continues a run stopped by SIGINT after its run_end
   CHECK(view.types["item_verdict"] == 6);
 
   // A finished run has nothing to resume; nor has an edited audit.
-  auto again = invjudge(dir, "run --resume a.jsonl --pairs pairs.jsonl --no-progress");
+  auto again =
+    invjudge(dir, "run --resume a.jsonl --pairs pairs.jsonl --no-progress");
   CHECK(again.exit_code == 3);
   CHECK(again.err.find("the run finished") != std::string::npos);
   write_file(dir.file("e.jsonl"), read_file(audit).substr(10));
-  auto edited = invjudge(dir, "run --resume e.jsonl --pairs pairs.jsonl --no-progress");
+  auto edited =
+    invjudge(dir, "run --resume e.jsonl --pairs pairs.jsonl --no-progress");
   CHECK(edited.exit_code == 3);
   CHECK(edited.err.find("edited") != std::string::npos);
   auto missing = invjudge(dir, "run --resume none.jsonl --pairs pairs.jsonl");
   CHECK(missing.exit_code == 3);
-  auto both = invjudge(dir, "run --resume a.jsonl --config c.json --pairs pairs.jsonl");
+  auto both =
+    invjudge(dir, "run --resume a.jsonl --config c.json --pairs pairs.jsonl");
   CHECK(both.exit_code == 2);
 }
 
-TEST_CASE("e2e: run --resume with live canaries sends none of the canaries its audit holds again") {
+TEST_CASE("e2e: run --resume with live canaries sends none of the canaries its "
+          "audit holds again") {
   fake_api fake(slow_judge());
   temp_dir dir;
   write_file(dir.file("pairs.jsonl"), pairs_text());
@@ -203,7 +213,8 @@ TEST_CASE("e2e: run --resume with live canaries sends none of the canaries its a
   }
   auto before = read_audit(audit);
   REQUIRE(before.last_type == "run_end");
-  auto r = invjudge(dir, "run --resume a.jsonl --pairs pairs.jsonl --no-progress");
+  auto r =
+    invjudge(dir, "run --resume a.jsonl --pairs pairs.jsonl --no-progress");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   auto v = invjudge(dir, "audit verify a.jsonl");
@@ -212,8 +223,9 @@ TEST_CASE("e2e: run --resume with live canaries sends none of the canaries its a
   auto resumed = read_audit(audit);
   CHECK(resumed.types["verdict"] == pair_count);
   // The same canaries as an uninterrupted run with that seed: none twice.
-  auto u = invjudge(dir, "run --pairs pairs.jsonl --config c.json --audit b.jsonl "
-                         "--no-progress");
+  auto u =
+    invjudge(dir, "run --pairs pairs.jsonl --config c.json --audit b.jsonl "
+                  "--no-progress");
   REQUIRE(u.exit_code == 0);
   auto whole = read_audit(dir.file("b.jsonl"));
   REQUIRE(whole.types["canary"] > 0);
@@ -226,7 +238,8 @@ TEST_CASE("e2e: run --resume with live canaries sends none of the canaries its a
     CHECK(n == 1);
 }
 
-TEST_CASE("e2e: run --resume goes on from the budget its audit says was spent") {
+TEST_CASE(
+  "e2e: run --resume goes on from the budget its audit says was spent") {
   fake_api fake(slow_judge());
   temp_dir dir;
   write_file(dir.file("pairs.jsonl"), pairs_text());
@@ -247,7 +260,8 @@ TEST_CASE("e2e: run --resume goes on from the budget its audit says was spent") 
   }
   auto first = fake.server().requests();
   REQUIRE(first < 30); // interrupted before its budget
-  auto r = invjudge(dir, "run --resume a.jsonl --pairs pairs.jsonl --no-progress");
+  auto r =
+    invjudge(dir, "run --resume a.jsonl --pairs pairs.jsonl --no-progress");
   INFO(r.err);
   CHECK(invjudge(dir, "audit verify a.jsonl").exit_code == 0);
   // Both parts together made the budget's 30 calls, not 30 more: beyond
@@ -262,13 +276,15 @@ TEST_CASE("e2e: run --resume goes on from the budget its audit says was spent") 
   CHECK(fake.server().requests() <= 30 + (first - decided));
   auto text = read_file(audit);
   std::size_t refused = 0;
-  for (auto at = text.find("\"fault_kind\":\"budget\""); at != std::string::npos;
+  for (auto at = text.find("\"fault_kind\":\"budget\"");
+       at != std::string::npos;
        at = text.find("\"fault_kind\":\"budget\"", at + 1))
     ++refused;
   CHECK(refused == pair_count - 30);
 }
 
-TEST_CASE("e2e: run --resume refuses a pair the audit decided when its answers changed") {
+TEST_CASE("e2e: run --resume refuses a pair the audit decided when its answers "
+          "changed") {
   fake_api fake(slow_judge());
   temp_dir dir;
   write_file(dir.file("pairs.jsonl"), pairs_text());
@@ -289,14 +305,19 @@ TEST_CASE("e2e: run --resume refuses a pair the audit decided when its answers c
   pairs.replace(at, 7, R"("b":"9")");
   write_file(dir.file("changed.jsonl"), pairs);
   auto before = read_file(audit);
-  auto r = invjudge(dir, "run --resume a.jsonl --pairs changed.jsonl --no-progress");
+  auto r =
+    invjudge(dir, "run --resume a.jsonl --pairs changed.jsonl --no-progress");
   CHECK(r.exit_code != 0);
-  CHECK(r.err.find("pair p0 has other answers (A or B) than the pair of that id the resumed "
-                   "audit decided") != std::string::npos);
+  CHECK(
+    r.err.find(
+      "pair p0 has other answers (A or B) than the pair of that id the resumed "
+      "audit decided")
+    != std::string::npos);
   // Nothing recorded is lost: the audit still verifies, and a resume with
   // the run's own pairs finishes it.
   CHECK(read_file(audit).compare(0, before.size(), before) == 0);
-  auto ok = invjudge(dir, "run --resume a.jsonl --pairs pairs.jsonl --no-progress");
+  auto ok =
+    invjudge(dir, "run --resume a.jsonl --pairs pairs.jsonl --no-progress");
   INFO(ok.err);
   CHECK(ok.exit_code == 0);
   CHECK(invjudge(dir, "audit verify a.jsonl").exit_code == 0);

@@ -6,7 +6,8 @@
 
 using namespace ij;
 
-TEST_CASE("run batches: the progress words sum the judges and show the oldest open batch") {
+TEST_CASE("run batches: the progress words sum the judges and show the oldest "
+          "open batch") {
   batch_stats a;
   a.submitted = 1;
   a.in_progress = 2;
@@ -22,6 +23,7 @@ TEST_CASE("run batches: the progress words sum the judges and show the oldest op
         == "batches 1 submitted, 3 in progress, 7 ended, oldest 61s");
   batch_stats done;
   done.ended = 2;
-  CHECK(batch_progress_text(done) == "batches 0 submitted, 0 in progress, 2 ended");
+  CHECK(batch_progress_text(done)
+        == "batches 0 submitted, 0 in progress, 2 ended");
   CHECK(run_batches{}.progress().empty());
 }

@@ -5,7 +5,8 @@
 
 using namespace ij::test;
 
-TEST_CASE("selftest passes with rules:math (the default judge) and the numeric stub") {
+TEST_CASE(
+  "selftest passes with rules:math (the default judge) and the numeric stub") {
   temp_dir dir;
   auto r = invjudge(dir, "selftest");
   INFO(r.out << r.err);
@@ -19,7 +20,8 @@ TEST_CASE("selftest passes with rules:math (the default judge) and the numeric s
   CHECK(named.exit_code == 0);
 }
 
-TEST_CASE("selftest fails loudly with an always-EQUIVALENT judge, with counts") {
+TEST_CASE(
+  "selftest fails loudly with an always-EQUIVALENT judge, with counts") {
   temp_dir dir;
   auto r = invjudge(dir, "selftest --judge stub:equivalent");
   INFO(r.out << r.err);
@@ -38,5 +40,6 @@ TEST_CASE("selftest takes the judges of a configuration") {
   auto bad = invjudge(dir, "selftest --config bad.json");
   CHECK(bad.exit_code == 3);
   CHECK(bad.err.find("bad.json: /votes: must be >= 1") != std::string::npos);
-  CHECK(invjudge(dir, "selftest --config c.json --judge stub:numeric").exit_code == 2);
+  CHECK(invjudge(dir, "selftest --config c.json --judge stub:numeric").exit_code
+        == 2);
 }

@@ -1,8 +1,8 @@
 // run --strict's first reading lists every bad line (tools/strict_check.hpp).
-#include <catch2/catch.hpp>
-
 #include <cstdio>
 #include <string>
+
+#include <catch2/catch.hpp>
 
 #include "cli_support.hpp"
 #include "tools/strict_check.hpp"
@@ -12,7 +12,9 @@ using namespace ij;
 TEST_CASE("the strict check counts the pairs and lists every bad line") {
   std::string text;
   for (int i = 1; i <= 300; ++i)
-    text += i % 3 ? R"({"id":"p)" + std::to_string(i) + R"(","a":"1","b":"1"})" "\n"
+    text += i % 3 ? R"({"id":"p)" + std::to_string(i)
+                      + R"(","a":"1","b":"1"})"
+                        "\n"
                   : std::string{"not json\n"};
   std::FILE* in = std::tmpfile();
   std::FILE* report = std::tmpfile();

@@ -2,12 +2,12 @@
 // values computed here independently: textbook tables, and a direct
 // leave-one-out over the expanded list of subjects (the implementation
 // works on cells and patterns instead).
-#include <catch2/catch.hpp>
-
 #include <cmath>
 #include <functional>
 #include <utility>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "core/agreement/agreement.hpp"
 
@@ -130,7 +130,8 @@ TEST_CASE("Cohen's kappa and its interval agree with a direct leave-one-out") {
   CHECK(k99.lo < k.lo);
 }
 
-TEST_CASE("Fleiss' kappa of the textbook table (10 subjects, 14 raters) is 0.210") {
+TEST_CASE(
+  "Fleiss' kappa of the textbook table (10 subjects, 14 raters) is 0.210") {
   // Fleiss (1971) as reproduced in most references: P-bar 0.378,
   // P-bar-e 0.213, kappa 0.210.
   std::vector<std::vector<std::uint32_t>> rows{
@@ -154,7 +155,8 @@ TEST_CASE("Fleiss' kappa and its interval agree with a direct leave-one-out") {
                                 {1, 1, 1}, {0, 0, 0}, {2, 0, 2}, {1, 1, 1}};
   fleiss_table f{3, 3};
   for (auto& s : subjects)
-    f.add_ratings({static_cast<std::size_t>(s[0]), static_cast<std::size_t>(s[1]),
+    f.add_ratings({static_cast<std::size_t>(s[0]),
+                   static_cast<std::size_t>(s[1]),
                    static_cast<std::size_t>(s[2])});
   auto fn = [](const std::vector<subject>& s) { return direct_fleiss(s, 3); };
   auto k = f.kappa(0.05);
@@ -183,7 +185,8 @@ TEST_CASE("one class only: raw agreement 1, kappa undefined, no interval") {
   CHECK(f.mean_pairwise_agreement() == 1.0);
 }
 
-TEST_CASE("perfect agreement over two classes: kappa 1 with a zero-width interval") {
+TEST_CASE(
+  "perfect agreement over two classes: kappa 1 with a zero-width interval") {
   auto c = cohen_of({{5, 0}, {0, 4}});
   auto k = c.kappa(0.05);
   REQUIRE(k.defined);
@@ -202,7 +205,8 @@ TEST_CASE("perfect agreement over two classes: kappa 1 with a zero-width interva
   CHECK(fk.lo == Approx(1.0));
 }
 
-TEST_CASE("perfect agreement where leaving one subject out leaves one class: no interval") {
+TEST_CASE("perfect agreement where leaving one subject out leaves one class: "
+          "no interval") {
   auto k = cohen_of({{6, 0}, {0, 1}}).kappa(0.05);
   REQUIRE(k.defined);
   CHECK(k.value == Approx(1.0));
@@ -216,6 +220,6 @@ TEST_CASE("empty and single-subject tables have no kappa interval") {
   fleiss_table one{3, 3};
   one.add_ratings({0, 1, 1});
   CHECK_FALSE(one.kappa(0.05).interval_defined);
-  CHECK_FALSE(one.add_counts({1, 1, 0}));  // sums to 2, not 3 raters
+  CHECK_FALSE(one.add_counts({1, 1, 0})); // sums to 2, not 3 raters
   CHECK(one.subjects() == 1);
 }

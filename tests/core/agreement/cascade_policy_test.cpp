@@ -1,15 +1,16 @@
 // The cascade's audit draw and its tally (core/agreement/cascade_policy.hpp,
 // core/agreement/cascade_tally.hpp).
-#include <catch2/catch.hpp>
-
 #include <string>
+
+#include <catch2/catch.hpp>
 
 #include "core/agreement/cascade_policy.hpp"
 #include "core/agreement/cascade_tally.hpp"
 
 using namespace ij;
 
-TEST_CASE("the audit draw is fixed by seed and pair id, and near the declared rate") {
+TEST_CASE(
+  "the audit draw is fixed by seed and pair id, and near the declared rate") {
   std::size_t drawn = 0;
   for (int i = 0; i < 10000; ++i) {
     auto id = "pair-" + std::to_string(i);
@@ -41,9 +42,11 @@ TEST_CASE("disagreement needs both judges decided and different") {
   CHECK_FALSE(rules_decided(fault));
 }
 
-TEST_CASE("the cascade tally counts paths, audit findings, LLM calls and an LLM-only estimate") {
+TEST_CASE("the cascade tally counts paths, audit findings, LLM calls and an "
+          "LLM-only estimate") {
   cascade_tally t{cascade_config{"rules", "llm", 0.5, 1}};
-  auto part = [](std::string role, std::optional<bool> eq, std::uint32_t calls) {
+  auto part = [](std::string role, std::optional<bool> eq,
+                 std::uint32_t calls) {
     judge_part p;
     p.judge = role;
     p.role = role;
@@ -58,8 +61,9 @@ TEST_CASE("the cascade tally counts paths, audit findings, LLM calls and an LLM-
     vote_result vr;
     vr.route = route;
     for (auto& p : parts)
-      for (std::uint32_t i = 0; i < p.counts.equivalent + p.counts.different
-                                      + p.counts.abstain; ++i) {
+      for (std::uint32_t i = 0;
+           i < p.counts.equivalent + p.counts.different + p.counts.abstain;
+           ++i) {
         judge_record r;
         r.input_tokens = p.role == "llm" ? tokens : 0;
         r.output_tokens = p.role == "llm" ? 1 : 0;

@@ -1,5 +1,6 @@
 // A panel's rule over its judges' outcomes, the agreement tiers, and the
-// run's panel tally (core/agreement/panel_rule.hpp, core/agreement/panel_tally.hpp).
+// run's panel tally (core/agreement/panel_rule.hpp,
+// core/agreement/panel_tally.hpp).
 #include <catch2/catch.hpp>
 
 #include "core/agreement/panel_rule.hpp"
@@ -57,7 +58,8 @@ TEST_CASE("majority: decided when more than half of the panel agrees") {
   CHECK_FALSE(thin.outcome.equivalent.has_value());
 }
 
-TEST_CASE("a faulted judge that could have made the agreement makes the pair a fault") {
+TEST_CASE(
+  "a faulted judge that could have made the agreement makes the pair a fault") {
   auto u = decide_panel(panel_rule::unanimous, {eq(), fault()});
   CHECK(u.outcome.fault);
   CHECK_FALSE(u.outcome.equivalent.has_value());
@@ -79,13 +81,15 @@ TEST_CASE("rule names round-trip, other names are refused") {
   CHECK_FALSE(panel_rule_from_string("all"));
 }
 
-TEST_CASE("the panel tally counts tiers, skips faulted pairs in kappa, and keeps a confusion per judge") {
+TEST_CASE("the panel tally counts tiers, skips faulted pairs in kappa, and "
+          "keeps a confusion per judge") {
   panel_config pc{{"a", "b"}, panel_rule::unanimous};
   panel_tally t{pc, 0.05};
   auto pair = [&](equivalence_outcome x, equivalence_outcome y,
                   std::optional<bool> label) {
     vote_result vr;
-    vr.parts = {judge_part{"a", "panel", x, {}}, judge_part{"b", "panel", y, {}}};
+    vr.parts = {judge_part{"a", "panel", x, {}},
+                judge_part{"b", "panel", y, {}}};
     vr.route = std::string{to_string(decide_panel(pc.rule, {x, y}).tier)};
     t.add(vr, label);
   };
@@ -114,11 +118,13 @@ TEST_CASE("the panel tally counts tiers, skips faulted pairs in kappa, and keeps
   CHECK(s.confusion[0].cells == std::vector<std::uint64_t>{3, 0, 0, 2, 0, 0});
 }
 
-TEST_CASE("without labels the panel summary has no confusion, three judges use Fleiss") {
+TEST_CASE("without labels the panel summary has no confusion, three judges use "
+          "Fleiss") {
   panel_config pc{{"a", "b", "c"}, panel_rule::majority};
   panel_tally t{pc, 0.05};
   vote_result vr;
-  vr.parts = {judge_part{"a", "panel", eq(), {}}, judge_part{"b", "panel", eq(), {}},
+  vr.parts = {judge_part{"a", "panel", eq(), {}},
+              judge_part{"b", "panel", eq(), {}},
               judge_part{"c", "panel", diff(), {}}};
   vr.route = "majority";
   t.add(vr, std::nullopt);

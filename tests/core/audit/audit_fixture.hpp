@@ -21,7 +21,8 @@ chain(const std::vector<std::pair<std::string, std::string>>& recs) {
   std::uint64_t seq = 0;
   for (auto& [type, body] : recs) {
     std::string line;
-    append_audit_line(line, ++seq, type, "2026-01-01T00:00:00.000Z", prev, body);
+    append_audit_line(line, ++seq, type, "2026-01-01T00:00:00.000Z", prev,
+                      body);
     prev = sha256_hex(line);
     out.push_back(line);
   }
@@ -160,20 +161,15 @@ public:
   }
 
   /// The totals run_end will carry; tests may change them.
-  run_summary& summary() {
-    return summary_;
-  }
-  std::vector<std::string>& unfinished() {
-    return unfinished_;
-  }
-  std::uint32_t& open_items() {
-    return open_items_;
-  }
+  run_summary& summary() { return summary_; }
+  std::vector<std::string>& unfinished() { return unfinished_; }
+  std::uint32_t& open_items() { return open_items_; }
 
   /// Every line, run_end last.
   std::vector<std::string> lines() const {
     auto recs = recs_;
-    recs.push_back({"run_end", run_end_body(summary_, unfinished_, open_items_)});
+    recs.push_back(
+      {"run_end", run_end_body(summary_, unfinished_, open_items_)});
     return chain(recs);
   }
 

@@ -1,8 +1,8 @@
 // The run_end record must agree with the records before it
 // (core/audit/audit_recount.hpp, through verify_audit).
-#include <catch2/catch.hpp>
-
 #include <sstream>
+
+#include <catch2/catch.hpp>
 
 #include "core/audit/audit_chain.hpp"
 #include "tests/core/audit/audit_fixture.hpp"
@@ -67,37 +67,59 @@ TEST_CASE("each run_end total is checked against the records") {
   const edit_case cases[] = {
     {"pairs", [](audit_builder& b) { ++b.summary().pairs; },
      "run_end says pairs 4, but the records before it hold 3 verdict records"},
-    {"by_rule", [](audit_builder& b) { --b.summary().by_rule[3]; ++b.summary().by_rule[4]; },
-     "run_end says by_rule I4 0, but the records before it hold 1 verdict records with rule I4"},
+    {"by_rule",
+     [](audit_builder& b) {
+       --b.summary().by_rule[3];
+       ++b.summary().by_rule[4];
+     },
+     "run_end says by_rule I4 0, but the records before it hold 1 verdict "
+     "records with rule I4"},
     {"rejected", [](audit_builder& b) { b.summary().rejected = 0; },
-     "run_end says rejected 0, but the records before it hold 1 rejected records"},
+     "run_end says rejected 0, but the records before it hold 1 rejected "
+     "records"},
     {"items", [](audit_builder& b) { b.summary().items = 2; },
-     "run_end says items 2, but the records before it hold 1 item_verdict records"},
+     "run_end says items 2, but the records before it hold 1 item_verdict "
+     "records"},
     {"judge_calls", [](audit_builder& b) { b.summary().judge_calls = 2; },
-     "run_end says judge_calls 2, but the records before it hold 3 judge_call records"},
+     "run_end says judge_calls 2, but the records before it hold 3 judge_call "
+     "records"},
     {"calls_skipped", [](audit_builder& b) { b.summary().calls_skipped = 0; },
-     "run_end says calls_skipped 0, but the records before it hold 1 votes not cast"},
+     "run_end says calls_skipped 0, but the records before it hold 1 votes not "
+     "cast"},
     {"faults", [](audit_builder& b) { b.summary().faults = 0; },
-     "run_end says faults 0, but the records before it hold 1 failed judge calls"},
+     "run_end says faults 0, but the records before it hold 1 failed judge "
+     "calls"},
     {"usage calls per judge",
-     [](audit_builder& b) { --b.summary().usage[0].calls; ++b.summary().usage[1].calls; },
-     "run_end says usage of judge judge-a: calls 2, but the records before it hold 3 "
+     [](audit_builder& b) {
+       --b.summary().usage[0].calls;
+       ++b.summary().usage[1].calls;
+     },
+     "run_end says usage of judge judge-a: calls 2, but the records before it "
+     "hold 3 "
      "judge_call records of that judge"},
     {"usage tokens",
      [](audit_builder& b) { b.summary().usage[0].output_tokens = 0; },
-     "run_end says usage of judge judge-a: output_tokens 0, but the records before it hold 6"},
+     "run_end says usage of judge judge-a: output_tokens 0, but the records "
+     "before it hold 6"},
     {"open items", [](audit_builder& b) { b.open_items() = 0; },
-     "run_end says open_items 0, but the records before it hold 1 items with verdict records "
+     "run_end says open_items 0, but the records before it hold 1 items with "
+     "verdict records "
      "but no item_verdict record"},
-    {"an unfinished pair that has records", [](audit_builder& b) { b.unfinished() = {"p4", "p2"}; },
-     "run_end lists pair \"p2\" as unfinished, but records of it precede run_end"},
+    {"an unfinished pair that has records",
+     [](audit_builder& b) {
+       b.unfinished() = {"p4", "p2"};
+     },
+     "run_end lists pair \"p2\" as unfinished, but records of it precede "
+     "run_end"},
     {"not interrupted with unfinished pairs",
-     [](audit_builder& b) { b.summary().interrupted = false; b.unfinished() = {"p9"}; },
-     "run_end says the run was not interrupted, but lists 1 unfinished pair(s)"},
-    {"not interrupted with open items",
      [](audit_builder& b) {
        b.summary().interrupted = false;
+       b.unfinished() = {"p9"};
      },
+     "run_end says the run was not interrupted, but lists 1 unfinished "
+     "pair(s)"},
+    {"not interrupted with open items",
+     [](audit_builder& b) { b.summary().interrupted = false; },
      "run_end says the run was not interrupted, but leaves 1 item(s) open"},
   };
   for (auto& c : cases) {
@@ -112,7 +134,8 @@ TEST_CASE("each run_end total is checked against the records") {
   }
 }
 
-TEST_CASE("calls sent, refused by the breaker and refused at a budget are recounted") {
+TEST_CASE(
+  "calls sent, refused by the breaker and refused at a budget are recounted") {
   auto b = sample_run();
   b.refused_pair("p5", "q2");
   b.open_items() = 1;
@@ -130,13 +153,17 @@ TEST_CASE("calls sent, refused by the breaker and refused at a budget are recoun
   };
   const edit_case cases[] = {
     {"calls_sent", [](run_summary& s) { s.calls_sent = 6; },
-     "run_end says calls_sent 6, but the records before it hold 3 judge_call records of "
+     "run_end says calls_sent 6, but the records before it hold 3 judge_call "
+     "records of "
      "calls sent to a backend"},
-    {"calls_refused_breaker", [](run_summary& s) { s.calls_refused_breaker = 0; },
-     "run_end says calls_refused_breaker 0, but the records before it hold 2 judge_call "
+    {"calls_refused_breaker",
+     [](run_summary& s) { s.calls_refused_breaker = 0; },
+     "run_end says calls_refused_breaker 0, but the records before it hold 2 "
+     "judge_call "
      "records refused by a circuit breaker"},
     {"calls_refused_budget", [](run_summary& s) { s.calls_refused_budget = 3; },
-     "run_end says calls_refused_budget 3, but the records before it hold 1 judge_call "
+     "run_end says calls_refused_budget 3, but the records before it hold 1 "
+     "judge_call "
      "records refused at a budget"},
   };
   for (auto& c : cases) {
@@ -151,7 +178,8 @@ TEST_CASE("calls sent, refused by the breaker and refused at a budget are recoun
   }
 }
 
-TEST_CASE("a run_end written before the calls were split by route still verifies") {
+TEST_CASE(
+  "a run_end written before the calls were split by route still verifies") {
   audit_builder b;
   b.pair("p1", "q1", verdict_rule::i4).item("q1");
   auto lines = b.lines();
@@ -166,8 +194,9 @@ TEST_CASE("a run_end written before the calls were split by route still verifies
   CHECK(verify(lines).status == audit_status::ok);
 }
 
-TEST_CASE("a cancel's calls without records verify when they add up, and are named "
-          "when they do not") {
+TEST_CASE(
+  "a cancel's calls without records verify when they add up, and are named "
+  "when they do not") {
   audit_builder b;
   b.pair("p1", "q1", verdict_rule::i4).item("q1");
   b.pair("p2", "q1", verdict_rule::i4);
@@ -193,10 +222,13 @@ TEST_CASE("a cancel's calls without records verify when they add up, and are nam
   };
   const edit_case cases[] = {
     {"calls_unrecorded", [](run_summary& s) { s.calls_unrecorded = 1; },
-     "run_end says calls_sent 7, but the records before it hold 3 judge_call records of "
+     "run_end says calls_sent 7, but the records before it hold 3 judge_call "
+     "records of "
      "calls sent to a backend, plus calls_unrecorded"},
-    {"calls_answered below the records", [](run_summary& s) { s.calls_answered = 1; },
-     "run_end says calls_answered 1, but 2 judge_call records of calls sent precede it"},
+    {"calls_answered below the records",
+     [](run_summary& s) { s.calls_answered = 1; },
+     "run_end says calls_answered 1, but 2 judge_call records of calls sent "
+     "precede it"},
     {"calls_aborted too few", [](run_summary& s) { s.calls_aborted = 2; },
      "run_end says 3 call(s) sent were not answered, but calls_aborted is 2"},
   };
@@ -218,18 +250,22 @@ TEST_CASE("a completed run lists no unfinished pair and leaves no item open") {
   b.unfinished() = {"p2"};
   auto v = verify(b.lines());
   CHECK(v.status == audit_status::edited);
-  CHECK(v.reason.find("not interrupted, but lists 1 unfinished pair(s)") != std::string::npos);
+  CHECK(v.reason.find("not interrupted, but lists 1 unfinished pair(s)")
+        != std::string::npos);
 }
 
-TEST_CASE("without adapter ids in the manifest only the usage sums are checked") {
+TEST_CASE(
+  "without adapter ids in the manifest only the usage sums are checked") {
   // judge-a's calls booked on judge-b: the sums still agree.
   audit_builder b;
   b.pair("p1", "q1", verdict_rule::i4).item("q1");
   std::swap(b.summary().usage[0].judge, b.summary().usage[1].judge);
   auto with_ids = verify(b.lines());
   CHECK(with_ids.status == audit_status::edited);
-  CHECK(with_ids.reason.find("usage of judge judge-b: calls 1, but the records before it "
-                             "hold 0") != std::string::npos);
+  CHECK(with_ids.reason.find(
+          "usage of judge judge-b: calls 1, but the records before it "
+          "hold 0")
+        != std::string::npos);
 
   // An older manifest without the judges' adapter ids: the split per judge
   // cannot be derived, the sums are still checked.
@@ -238,7 +274,8 @@ TEST_CASE("without adapter ids in the manifest only the usage sums are checked")
   REQUIRE(pos != std::string::npos);
   lines[0].replace(pos, 9, R"("jadges":)");
   for (std::size_t i = 1; i < lines.size(); ++i)
-    lines[i].replace(lines[i].find("\"prev\":\"") + 8, 64, sha256_hex(lines[i - 1]));
+    lines[i].replace(lines[i].find("\"prev\":\"") + 8, 64,
+                     sha256_hex(lines[i - 1]));
   auto v = verify(lines);
   INFO(v.reason);
   CHECK(v.status == audit_status::ok);
@@ -253,7 +290,8 @@ TEST_CASE("a record lacking a field the totals need is named") {
   CHECK(v.bad_line == 2);
   CHECK(v.reason == "line 2 (verdict) lacks a \"rule\" from I1 to I5");
 
-  lines = ij::test::chain({{"manifest", "{}"}, {"run_end", R"({"interrupted":false})"}});
+  lines = ij::test::chain(
+    {{"manifest", "{}"}, {"run_end", R"({"interrupted":false})"}});
   v = verify(lines);
   CHECK(v.status == audit_status::edited);
   CHECK(v.reason.find("the run_end record lacks one of") != std::string::npos);

@@ -1,9 +1,8 @@
 // The audit's batch records (issue 17): the body round trip, which batches
 // a resume adopts, reading them back from an audit, and the batch discount.
-#include <catch2/catch.hpp>
-
 #include <sstream>
 
+#include <catch2/catch.hpp>
 #include <rapidjson/document.h>
 
 #include "core/audit/audit_resume.hpp"
@@ -24,7 +23,8 @@ batch_record mark(std::string step, std::string key, std::string id = {},
   r.batch_id = std::move(id);
   r.state = std::move(state);
   r.at_ms = 1764921600000;
-  r.entries = {{"0a1b2c3d4e5f-p1-v0", "p0", 0}, {"0a1b2c3d4e5f-p1-v1", "p0", 1}};
+  r.entries = {{"0a1b2c3d4e5f-p1-v0", "p0", 0},
+               {"0a1b2c3d4e5f-p1-v1", "p0", 1}};
   return r;
 }
 
@@ -52,7 +52,8 @@ TEST_CASE("batch record: the body reads back as written") {
 
 TEST_CASE("batch record: read back from a killed run's audit") {
   auto lines = test::chain({
-    {"manifest", R"({"run_id":"r1","config":{"judges":[{"name":"j","type":"stub","model":"numeric"}]}})"},
+    {"manifest",
+     R"({"run_id":"r1","config":{"judges":[{"name":"j","type":"stub","model":"numeric"}]}})"},
     {"batch", batch_body(mark("pending", "k1"))},
     {"batch", batch_body(mark("submitted", "k1", "b1"))},
   });

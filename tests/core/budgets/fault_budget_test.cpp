@@ -10,10 +10,11 @@ TEST_CASE("the fault rate is the share of judged pairs with verdict I2") {
   CHECK(b.rate() == 0.0);
   CHECK_FALSE(b.exceeded());
   b.add(verdict_rule::i2);
-  CHECK(b.exceeded()); // 1 of 1
+  CHECK(b.exceeded());       // 1 of 1
   CHECK_FALSE(b.stop_now()); // too few pairs to stop a run early
   CHECK(b.explanation()
-        == "fault rate 100.0% (1 of 1 judged pairs were I2 faults) is above max_fault_rate 0.5");
+        == "fault rate 100.0% (1 of 1 judged pairs were I2 faults) is above "
+           "max_fault_rate 0.5");
   b.add(verdict_rule::i4);
   CHECK(b.rate() == 0.5);
   CHECK_FALSE(b.exceeded()); // at the maximum is not above it

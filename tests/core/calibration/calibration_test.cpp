@@ -1,14 +1,13 @@
-// core/calibration/calibration: isotonic maps, their quality, the map file, a pair's
-// calibrated probability (issue 16).
-#include <catch2/catch.hpp>
-
-#include "tests/error_text.hpp"
-
+// core/calibration/calibration: isotonic maps, their quality, the map file, a
+// pair's calibrated probability (issue 16).
 #include <cmath>
 #include <random>
 
+#include <catch2/catch.hpp>
+
 #include "core/calibration/calibration.hpp"
 #include "core/sha256.hpp"
+#include "tests/error_text.hpp"
 
 using namespace ij;
 
@@ -48,14 +47,14 @@ calibration_fit fit_of(const std::vector<labelled_vote>& votes,
 
 TEST_CASE("isotonic regression pools adjacent violators and stays monotone") {
   // Right at 0.2, wrong at 0.4, right at 0.6 and 0.8: 0.2 and 0.4 pool.
-  std::vector<labelled_vote> v{{0.2, true, 0}, {0.4, false, 1},
-                               {0.6, true, 2}, {0.8, true, 3}};
+  std::vector<labelled_vote> v{
+    {0.2, true, 0}, {0.4, false, 1}, {0.6, true, 2}, {0.8, true, 3}};
   auto m = fit_isotonic(v);
   // n = 4: values are clamped to [1/8, 7/8].
   CHECK(m.apply(0.2) == Approx(0.5));
   CHECK(m.apply(0.4) == Approx(0.5));
   CHECK(m.apply(0.8) == Approx(0.875));
-  CHECK(m.apply(0.0) == Approx(0.5));  // flat below the first knot
+  CHECK(m.apply(0.0) == Approx(0.5));   // flat below the first knot
   CHECK(m.apply(1.0) == Approx(0.875)); // and above the last
   for (std::size_t i = 1; i < m.raw.size(); ++i) {
     CHECK(m.raw[i] > m.raw[i - 1]);
@@ -64,8 +63,8 @@ TEST_CASE("isotonic regression pools adjacent violators and stays monotone") {
 }
 
 TEST_CASE("isotonic regression pools equal confidences into one point") {
-  std::vector<labelled_vote> v{{0.7, true, 0}, {0.7, false, 1},
-                               {0.7, true, 2}, {0.7, true, 3}};
+  std::vector<labelled_vote> v{
+    {0.7, true, 0}, {0.7, false, 1}, {0.7, true, 2}, {0.7, true, 3}};
   auto m = fit_isotonic(v);
   REQUIRE(m.raw.size() == 1);
   CHECK(m.apply(0.7) == Approx(0.75));
@@ -84,7 +83,8 @@ TEST_CASE("a calibrated judge's map stays near the identity") {
 
 TEST_CASE("an overconfident judge's calibrated ECE is below its raw ECE") {
   // Reports sqrt-ish certainty: 0.75 right is said as 0.97.
-  auto votes = synthetic(5000, 11, [](double c) { return 1.0 - (1.0 - c) * (1.0 - c) * 0.5; });
+  auto votes = synthetic(
+    5000, 11, [](double c) { return 1.0 - (1.0 - c) * (1.0 - c) * 0.5; });
   auto fit = fit_of(votes);
   CHECK(fit.calibrated.ece.value < fit.raw.ece.value);
   // Not just by chance: the intervals do not overlap.
@@ -137,8 +137,10 @@ TEST_CASE("ECE, Brier score and log loss of known predictions") {
   // Bins: 0.9 (two, accuracy 0.5), 0.1 (accuracy 0), 0.6 (accuracy 1).
   CHECK(expected_calibration_error(p, r) == Approx((2 * 0.4 + 0.1 + 0.4) / 4));
   CHECK(brier_score(p, r) == Approx((0.01 + 0.81 + 0.01 + 0.16) / 4));
-  CHECK(log_loss(p, r) == Approx(-(std::log(0.9) + std::log(0.1)
-                                   + std::log(0.9) + std::log(0.6)) / 4));
+  CHECK(
+    log_loss(p, r)
+    == Approx(-(std::log(0.9) + std::log(0.1) + std::log(0.9) + std::log(0.6))
+              / 4));
   CHECK(log_loss({1.0}, {false}) == Approx(-std::log(1e-6)));
   CHECK(expected_calibration_error({}, {}) == 0.0);
 }
@@ -154,8 +156,8 @@ TEST_CASE("raw confidence: the decision's probability, else the vote share") {
 
 TEST_CASE("a pair's probability adds its votes' calibrated log-odds") {
   calibration_map identity{"j", "decision_probs", {0.0, 1.0}, {0.0, 1.0}};
-  std::vector<vote_evidence> one{{&identity, judge_decision::equivalent,
-                                  {0.8, 0.15, 0.05}}};
+  std::vector<vote_evidence> one{
+    {&identity, judge_decision::equivalent, {0.8, 0.15, 0.05}}};
   CHECK(*equivalence_probability(one) == Approx(0.8));
   one[0].decision = judge_decision::different;
   one[0].decision_probs = {0.15, 0.8, 0.05};
@@ -176,7 +178,8 @@ TEST_CASE("a pair's probability adds its votes' calibrated log-odds") {
   CHECK_FALSE(equivalence_probability(none));
 }
 
-TEST_CASE("a judge without decision probabilities is calibrated on vote shares") {
+TEST_CASE(
+  "a judge without decision probabilities is calibrated on vote shares") {
   // Three votes, two EQUIVALENT: shares 2/3 and 1/3, through the map.
   calibration_map m{"j", "vote_share", {0.0, 1.0}, {0.2, 0.9}};
   std::vector<vote_evidence> votes{{&m, judge_decision::equivalent, {}},
@@ -225,7 +228,8 @@ TEST_CASE("the map file reads back what calibrate wrote, with its SHA-256") {
 
 TEST_CASE("an edited or malformed map file is refused, naming what and where") {
   std::string error;
-  auto good = file_of({hand_fit("stub:a t=0", {0.5, 0.8, 1.0}, {0.6, 0.7, 0.9})});
+  auto good =
+    file_of({hand_fit("stub:a t=0", {0.5, 0.8, 1.0}, {0.6, 0.7, 0.9})});
   SECTION("a value changed after calibrate wrote it") {
     auto edited = good;
     edited.replace(edited.find("0.7,"), 4, "0.8,");
@@ -235,17 +239,20 @@ TEST_CASE("an edited or malformed map file is refused, naming what and where") {
     CHECK(error.find("edited") != std::string::npos);
   }
   SECTION("a map that is not monotone, even with a matching checksum") {
-    auto bad = file_of({hand_fit("stub:a t=0", {0.5, 0.8, 1.0}, {0.6, 0.9, 0.7})});
+    auto bad =
+      file_of({hand_fit("stub:a t=0", {0.5, 0.8, 1.0}, {0.6, 0.9, 0.7})});
     error = ::test::why(parse_calibration_file(bad, "MAP.json"));
     CHECK_FALSE(error.empty());
-    CHECK(error == "MAP.json: /judges/0: is not monotone: calibrated value "
-                   "falls at knot 2");
+    CHECK(error
+          == "MAP.json: /judges/0: is not monotone: calibrated value "
+             "falls at knot 2");
   }
   SECTION("raw values out of order") {
     auto bad = file_of({hand_fit("stub:a t=0", {0.5, 0.5}, {0.6, 0.7})});
     error = ::test::why(parse_calibration_file(bad, "MAP.json"));
     CHECK_FALSE(error.empty());
-    CHECK(error.find("/judges/0: raw values are not increasing") != std::string::npos);
+    CHECK(error.find("/judges/0: raw values are not increasing")
+          != std::string::npos);
   }
   SECTION("a probability above 1") {
     auto bad = file_of({hand_fit("stub:a t=0", {0.5, 0.9}, {0.6, 1.5})});
@@ -260,7 +267,8 @@ TEST_CASE("an edited or malformed map file is refused, naming what and where") {
     CHECK(error == "MAP.json: /judges/1: judge stub:a t=0 has a map already");
   }
   SECTION("not a map at all") {
-    error = ::test::why(parse_calibration_file("{\"format\":\"x\"}", "MAP.json"));
+    error =
+      ::test::why(parse_calibration_file("{\"format\":\"x\"}", "MAP.json"));
     CHECK_FALSE(error.empty());
     CHECK(error.find("/format") != std::string::npos);
     error = ::test::why(parse_calibration_file("[1,2", "MAP.json"));
@@ -271,9 +279,11 @@ TEST_CASE("an edited or malformed map file is refused, naming what and where") {
   CHECK(error.empty());
 }
 
-TEST_CASE("a map's values are clamped as calibrate writes them: no certainty from a "
-          "hand-made 0/1 map") {
-  auto text = file_of({hand_fit("stub:a t=0", {0.0, 0.5, 1.0}, {0.0, 0.5, 1.0})});
+TEST_CASE(
+  "a map's values are clamped as calibrate writes them: no certainty from a "
+  "hand-made 0/1 map") {
+  auto text =
+    file_of({hand_fit("stub:a t=0", {0.0, 0.5, 1.0}, {0.0, 0.5, 1.0})});
   auto set = parse_calibration_file(text, "MAP.json");
   REQUIRE(set);
   auto* m = set->find("stub:a t=0");
@@ -284,31 +294,38 @@ TEST_CASE("a map's values are clamped as calibrate writes them: no certainty fro
   CHECK(m->apply(0.5) == Approx(0.5));
 }
 
-TEST_CASE("a map without its source or its votes, or an empty or non-JSON file, is "
-          "refused saying how to make a good one") {
+TEST_CASE(
+  "a map without its source or its votes, or an empty or non-JSON file, is "
+  "refused saying how to make a good one") {
   std::string error;
   SECTION("no source") {
     auto f = hand_fit("stub:a t=0", {0.5, 1.0}, {0.6, 0.9});
     f.map.source.clear();
     error = ::test::why(parse_calibration_file(file_of({f}), "MAP.json"));
-    CHECK(error.find("MAP.json: /judges/0: has no \"source\"") != std::string::npos);
+    CHECK(error.find("MAP.json: /judges/0: has no \"source\"")
+          != std::string::npos);
     CHECK(error.find("invjudge calibrate") != std::string::npos);
   }
   SECTION("no votes") {
     auto f = hand_fit("stub:a t=0", {0.5, 1.0}, {0.6, 0.9});
     f.votes = 0;
     error = ::test::why(parse_calibration_file(file_of({f}), "MAP.json"));
-    CHECK(error.find("MAP.json: /judges/0: rests on no \"votes\"") != std::string::npos);
+    CHECK(error.find("MAP.json: /judges/0: rests on no \"votes\"")
+          != std::string::npos);
   }
   SECTION("an empty file") {
     error = ::test::why(parse_calibration_file(" \n", "MAP.json"));
-    CHECK(error == "MAP.json: the file is empty, not a calibration map; write one with "
-                   "`invjudge calibrate AUDIT.jsonl... --out MAP.json`");
+    CHECK(
+      error
+      == "MAP.json: the file is empty, not a calibration map; write one with "
+         "`invjudge calibrate AUDIT.jsonl... --out MAP.json`");
   }
   SECTION("not JSON") {
     error = ::test::why(parse_calibration_file("map", "MAP.json"));
-    CHECK(error.find("MAP.json: not a calibration map (not a JSON object: ") == 0);
-    CHECK(error.find("write one with `invjudge calibrate") != std::string::npos);
+    CHECK(error.find("MAP.json: not a calibration map (not a JSON object: ")
+          == 0);
+    CHECK(error.find("write one with `invjudge calibrate")
+          != std::string::npos);
   }
 }
 

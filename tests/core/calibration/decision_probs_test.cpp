@@ -2,9 +2,9 @@
 // item 1): the decision token is found after "DECISION:" (or the JSON key),
 // its alternatives are mapped to words by prefix and normalised over the
 // three; nothing is invented when the tokens do not carry a decision.
-#include <catch2/catch.hpp>
-
 #include <cmath>
+
+#include <catch2/catch.hpp>
 
 #include "core/calibration/decision_probs.hpp"
 
@@ -17,18 +17,25 @@ token_logprob tok(std::string text, double logprob = -0.01,
   return token_logprob{std::move(text), logprob, std::move(top)};
 }
 
-std::vector<token_logprob> lines_with(std::vector<std::pair<std::string, double>> top,
-                                      std::string chosen = " EQUIV", double logprob = -0.105) {
-  return {tok("DECIS"), tok("ION"), tok(":"), tok(chosen, logprob, std::move(top)),
-          tok("ALENT"), tok("\n"), tok("REASON"), tok(":"), tok(" same")};
+std::vector<token_logprob>
+lines_with(std::vector<std::pair<std::string, double>> top,
+           std::string chosen = " EQUIV", double logprob = -0.105) {
+  return {tok("DECIS"),  tok("ION"),
+          tok(":"),      tok(chosen, logprob, std::move(top)),
+          tok("ALENT"),  tok("\n"),
+          tok("REASON"), tok(":"),
+          tok(" same")};
 }
 
 } // namespace
 
 TEST_CASE("decision probs: prefixes map to words and the three are normalised",
           "[core][decision_probs]") {
-  auto probs = decision_probs_of(lines_with(
-    {{" EQUIV", -0.105}, {" DIFF", -2.4}, {" ABST", -4.6}, {" NOT", -5.0}, {" ", -6.0}}));
+  auto probs = decision_probs_of(lines_with({{" EQUIV", -0.105},
+                                             {" DIFF", -2.4},
+                                             {" ABST", -4.6},
+                                             {" NOT", -5.0},
+                                             {" ", -6.0}}));
   REQUIRE(probs.size() == 3);
   double e = std::exp(-0.105), d = std::exp(-2.4), a = std::exp(-4.6);
   CHECK(probs[0] == Approx(e / (e + d + a)));
@@ -57,9 +64,11 @@ TEST_CASE("decision probs: tokens of one word add up, case and markup aside",
   CHECK(decision_word_of_token("EQUALS") == -1);
 }
 
-TEST_CASE("decision probs: the chosen token counts when its alternatives omit it",
-          "[core][decision_probs]") {
-  auto probs = decision_probs_of(lines_with({{" DIFF", std::log(0.25)}}, " EQUIV", std::log(0.75)));
+TEST_CASE(
+  "decision probs: the chosen token counts when its alternatives omit it",
+  "[core][decision_probs]") {
+  auto probs = decision_probs_of(
+    lines_with({{" DIFF", std::log(0.25)}}, " EQUIV", std::log(0.75)));
   REQUIRE(probs.size() == 3);
   CHECK(probs[0] == Approx(0.75));
   CHECK(probs[1] == Approx(0.25));
@@ -68,9 +77,18 @@ TEST_CASE("decision probs: the chosen token counts when its alternatives omit it
 TEST_CASE("decision probs: a JSON reply's decision member carries the decision",
           "[core][decision_probs]") {
   std::vector<token_logprob> tokens{
-    tok("{"), tok("\""), tok("decis"), tok("ion"), tok("\""), tok(":"), tok("\""),
-    tok("DIFF", std::log(0.6), {{"DIFF", std::log(0.6)}, {"ABST", std::log(0.2)}}),
-    tok("ERENT"), tok("\""), tok("}")};
+    tok("{"),
+    tok("\""),
+    tok("decis"),
+    tok("ion"),
+    tok("\""),
+    tok(":"),
+    tok("\""),
+    tok("DIFF", std::log(0.6),
+        {{"DIFF", std::log(0.6)}, {"ABST", std::log(0.2)}}),
+    tok("ERENT"),
+    tok("\""),
+    tok("}")};
   auto probs = decision_probs_of(tokens);
   REQUIRE(probs.size() == 3);
   CHECK(probs[1] == Approx(0.75));
@@ -82,9 +100,11 @@ TEST_CASE("decision probs: never invented", "[core][decision_probs]") {
   // No DECISION key.
   CHECK(decision_probs_of({tok("EQUIV", -0.1, {{"EQUIV", -0.1}})}).empty());
   // A decision word that is none of the three.
-  CHECK(decision_probs_of(lines_with({{" MAYBE", -0.1}}, " MAYBE", -0.1)).empty());
+  CHECK(
+    decision_probs_of(lines_with({{" MAYBE", -0.1}}, " MAYBE", -0.1)).empty());
   // No mass on any word: OpenAI's -9999 for tokens outside the top 20.
-  CHECK(decision_probs_of(lines_with({{" NOT", -0.1}}, " EQUIV", -9999.0)).empty());
+  CHECK(
+    decision_probs_of(lines_with({{" NOT", -0.1}}, " EQUIV", -9999.0)).empty());
   // The text ends after the colon.
   CHECK(decision_probs_of({tok("DECISION"), tok(":")}).empty());
 }

@@ -34,15 +34,15 @@ TEST_CASE("position bias: the first readable decision each way round is "
               rec("x", 1, true, d::different), rec("y", 2, false, d::abstain)},
              by_worker);
   // A fault or a parse error is no decision: vote 3 is the swapped one.
-  t.add_pair({rec("x", 0, false, d::different),
-              rec("x", 1, true, d::equivalent, true),
-              rec("x", 2, false, d::equivalent),
-              rec("x", 3, true, d::different),
-              rec("x", 5, true, d::parse_error)},
-             by_worker);
+  t.add_pair(
+    {rec("x", 0, false, d::different), rec("x", 1, true, d::equivalent, true),
+     rec("x", 2, false, d::equivalent), rec("x", 3, true, d::different),
+     rec("x", 5, true, d::parse_error)},
+    by_worker);
   // Only one way round: no comparison.
-  t.add_pair({rec("x", 0, false, d::different), rec("x", 2, false, d::different)},
-             by_worker);
+  t.add_pair(
+    {rec("x", 0, false, d::different), rec("x", 2, false, d::different)},
+    by_worker);
   t.add_pair({rec("x", 0, false, d::different)}, by_worker);
   auto rates = t.rates(0.05);
   REQUIRE(rates.size() == 2);

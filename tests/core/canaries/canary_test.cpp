@@ -4,18 +4,18 @@
 // judge, whatever the seed, and never for a judge that answers the canaries
 // right, over a 100,000-pair run. (tests/adapters/canary_judges_test.cpp
 // runs the real stub judges on the same set.)
-#include <catch2/catch.hpp>
-
 #include <cmath>
 #include <functional>
 #include <map>
 #include <optional>
 #include <set>
 
-#include "core/numbers/answer.hpp"
+#include <catch2/catch.hpp>
+
 #include "core/canaries/bias_alarm.hpp"
 #include "core/canaries/canary_plan.hpp"
 #include "core/canaries/canary_set.hpp"
+#include "core/numbers/answer.hpp"
 
 using namespace ij;
 using d = judge_decision;
@@ -31,9 +31,10 @@ struct simulation {
   std::optional<alarm_evidence> evidence;
 };
 
-simulation simulate(const canary_plan& plan, std::uint64_t positions,
-                    const std::function<judge_decision(const control_pair&)>& decide,
-                    bool stop_at_alarm = false, alarm_params params = {}) {
+simulation
+simulate(const canary_plan& plan, std::uint64_t positions,
+         const std::function<judge_decision(const control_pair&)>& decide,
+         bool stop_at_alarm = false, alarm_params params = {}) {
   bias_alarm alarm{params};
   simulation out;
   for (std::uint64_t i = 0; i < positions; ++i) {
@@ -42,7 +43,8 @@ simulation simulate(const canary_plan& plan, std::uint64_t positions,
     const auto& c = plan.canary(out.canaries++);
     auto failed = canary_failed(c.kind, {decide(c)});
     REQUIRE(failed);
-    if (auto ev = alarm.observe("judge", c.kind, *failed); ev && !out.fired_at) {
+    if (auto ev = alarm.observe("judge", c.kind, *failed);
+        ev && !out.fired_at) {
       out.fired_at = out.canaries;
       out.evidence = ev;
       if (stop_at_alarm)
@@ -87,7 +89,8 @@ TEST_CASE("canary set: the negative controls with both answers present, every "
   CHECK(canary_set().size() + absent == negative_controls().size());
 }
 
-TEST_CASE("canary failures: what leans, by kind, parse errors are no evidence") {
+TEST_CASE(
+  "canary failures: what leans, by kind, parse errors are no evidence") {
   using k = control_kind;
   CHECK(decision_fails(k::identity, d::different) == true);
   CHECK(decision_fails(k::identity, d::abstain) == true);
@@ -100,12 +103,14 @@ TEST_CASE("canary failures: what leans, by kind, parse errors are no evidence") 
   CHECK(decision_fails(k::abstain, d::equivalent) == true);
   CHECK(decision_fails(k::abstain, d::abstain) == false);
   CHECK_FALSE(decision_fails(k::mismatch, d::parse_error));
-  CHECK(failure_mode_of(k::master_key) == canary_failure_mode::false_equivalent);
+  CHECK(failure_mode_of(k::master_key)
+        == canary_failure_mode::false_equivalent);
   CHECK(failure_mode_of(k::abstain) == canary_failure_mode::decided_abstain);
   CHECK(failure_mode_of(k::identity) == canary_failure_mode::failed_identity);
   CHECK(to_string(canary_failure_mode::decided_abstain) == "decided_abstain");
   // One observation per judge and canary: the majority of readable votes.
-  CHECK(canary_failed(k::mismatch, {d::equivalent, d::different, d::equivalent}) == true);
+  CHECK(canary_failed(k::mismatch, {d::equivalent, d::different, d::equivalent})
+        == true);
   CHECK(canary_failed(k::mismatch, {d::equivalent, d::different}) == false);
   CHECK(canary_failed(k::mismatch, {d::equivalent, d::parse_error}) == true);
   CHECK_FALSE(canary_failed(k::mismatch, {d::parse_error}));
@@ -178,8 +183,7 @@ TEST_CASE("bias alarm: the SPRT's steps and thresholds, by hand") {
   CHECK(ev->canaries == 5);
   CHECK(ev->stream.observations == 4);
   CHECK(ev->stream.failures == 3);
-  CHECK(ev->stream.llr
-        == Approx(std::log(0.5 / 0.95) + 3 * std::log(10.0)));
+  CHECK(ev->stream.llr == Approx(std::log(0.5 / 0.95) + 3 * std::log(10.0)));
   CHECK(ev->upper == alarm.upper());
   // Once per judge and mode; counts go on.
   CHECK_FALSE(alarm.observe("j", control_kind::mismatch, true));

@@ -1,11 +1,11 @@
-#include <catch2/catch.hpp>
-
 #include <map>
 #include <set>
 
+#include <catch2/catch.hpp>
+
+#include "core/canaries/negative_controls.hpp"
 #include "core/numbers/answer.hpp"
 #include "core/numbers/comparators.hpp"
-#include "core/canaries/negative_controls.hpp"
 
 using namespace ij;
 

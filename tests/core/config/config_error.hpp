@@ -1,8 +1,8 @@
 #pragma once
 // The error a configuration text gets from the reader (it must fail).
-#include <catch2/catch.hpp>
-
 #include <string>
+
+#include <catch2/catch.hpp>
 
 #include "core/config/run_config.hpp"
 #include "tests/error_text.hpp"

@@ -1,13 +1,12 @@
 // The field tables the configuration reader and writer follow against the
 // schemas that validate the files: every schema property has a row and every
 // row a schema property, so that a field cannot be added to one alone.
-#include <catch2/catch.hpp>
-
 #include <fstream>
 #include <set>
 #include <sstream>
 #include <string>
 
+#include <catch2/catch.hpp>
 #include <rapidjson/document.h>
 
 #include "core/config/backend_kinds.hpp"
@@ -93,7 +92,8 @@ void check_table(const rapidjson::Document& doc, const rapidjson::Value& node,
 
 } // namespace
 
-TEST_CASE("configs/schema.json and the run configuration's field table list the same fields") {
+TEST_CASE("configs/schema.json and the run configuration's field table list "
+          "the same fields") {
   auto doc = schema("schema.json");
   check_table(doc, doc, run_config_fields());
   check_table(doc, doc["definitions"]["judge"], judge_config_fields());
@@ -112,29 +112,37 @@ TEST_CASE("configs/schema.json leaves a judge's type to the backend table") {
   std::string description = type["description"].GetString();
   CHECK(description.find(backend_kinds_text()) != std::string::npos);
   auto names = backend_kind_names();
-  CHECK(names == std::vector<std::string>{"stub", "rules", "ollama", "anthropic", "openai"});
+  CHECK(names
+        == std::vector<std::string>{"stub", "rules", "ollama", "anthropic",
+                                    "openai"});
 }
 
-TEST_CASE("a judge of a kind not in the backend table: its field, named kinds") {
-  auto cfg = parse_config(R"({"judges":[{"type":"grpc","model":"m","temperature":0,)"
-                          R"("timeout_ms":1000,"max_in_flight":1}]})",
-                          "k.json");
+TEST_CASE(
+  "a judge of a kind not in the backend table: its field, named kinds") {
+  auto cfg =
+    parse_config(R"({"judges":[{"type":"grpc","model":"m","temperature":0,)"
+                 R"("timeout_ms":1000,"max_in_flight":1}]})",
+                 "k.json");
   REQUIRE_FALSE(cfg);
   CHECK(context_of(cfg.error())
-        == "k.json: /judges/0/type: unknown judge type 'grpc' (expected stub, rules, "
+        == "k.json: /judges/0/type: unknown judge type 'grpc' (expected stub, "
+           "rules, "
            "ollama, anthropic or openai)");
 }
 
-TEST_CASE("configs/serve.schema.json and SERVE.json's field table list the same fields") {
+TEST_CASE("configs/serve.schema.json and SERVE.json's field table list the "
+          "same fields") {
   auto doc = schema("serve.schema.json");
   check_table(doc, doc, serve_settings_fields());
 }
 
-TEST_CASE("SERVE.json: read over the defaults, errors name the file, the field and the reason") {
+TEST_CASE("SERVE.json: read over the defaults, errors name the file, the field "
+          "and the reason") {
   serve_file_settings base;
   base.threads = 4;
   auto s = parse_serve_settings(
-    R"({"cache":{"path":"c.db","ttl":60},"threads":8,"grace_ms":500})", "SERVE.json", base);
+    R"({"cache":{"path":"c.db","ttl":60},"threads":8,"grace_ms":500})",
+    "SERVE.json", base);
   REQUIRE(s);
   CHECK(s->cache.path == "c.db");
   CHECK(s->cache.ttl == std::chrono::seconds(60));
@@ -145,5 +153,7 @@ TEST_CASE("SERVE.json: read over the defaults, errors name the file, the field a
   CHECK(context_of(bad.error()) == "SERVE.json: /threads: must be >= 1");
   auto unknown = parse_serve_settings(R"({"thread":2})", "SERVE.json", base);
   REQUIRE_FALSE(unknown);
-  CHECK(context_of(unknown.error()).rfind("SERVE.json: /thread: unknown field", 0) == 0);
+  CHECK(
+    context_of(unknown.error()).rfind("SERVE.json: /thread: unknown field", 0)
+    == 0);
 }

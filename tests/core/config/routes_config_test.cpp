@@ -2,13 +2,11 @@
 // read, what is refused (with the JSON pointer), and what the manifest
 // writes back.
 #include <catch2/catch.hpp>
-
-#include "tests/error_text.hpp"
-
 #include <rapidjson/document.h>
 
-#include "core/config/run_config.hpp"
 #include "config_error.hpp"
+#include "core/config/run_config.hpp"
+#include "tests/error_text.hpp"
 
 using namespace ij;
 
@@ -31,15 +29,18 @@ const char* two_judges = R"("judges":[
 
 } // namespace
 
-TEST_CASE("a panel names configured judges, or short judge names that become judges") {
-  auto cfg = config_of(std::string{"{"} + two_judges
-                       + R"(,"panels":{"judges":["r","n"],"rule":"majority"}})");
+TEST_CASE(
+  "a panel names configured judges, or short judge names that become judges") {
+  auto cfg =
+    config_of(std::string{"{"} + two_judges
+              + R"(,"panels":{"judges":["r","n"],"rule":"majority"}})");
   REQUIRE(cfg.panel);
   CHECK(cfg.panel->judges == std::vector<std::string>{"r", "n"});
   CHECK(cfg.panel->rule == panel_rule::majority);
   // Without judges of its own: the names are the judges (the default judge
   // is kept only when named).
-  auto short_names = config_of(R"({"panels":{"judges":["rules:math","stub:numeric"]}})");
+  auto short_names =
+    config_of(R"({"panels":{"judges":["rules:math","stub:numeric"]}})");
   REQUIRE(short_names.judges.size() == 2);
   CHECK(short_names.judges[0].name == "rules:math");
   CHECK(short_names.judges[1].model == "numeric");
@@ -67,12 +68,14 @@ TEST_CASE("panel and cascade errors name the pointer") {
         == "x.json: /panels: a panel needs at least two judges (1 configured)");
   CHECK(error_of(R"({"panels":{"judges":["stub:numeric","stub:numeric"]}})")
         == "x.json: /panels/judges/1: judge \"stub:numeric\" is named twice");
-  CHECK(error_of(R"({"panels":{"judges":["rules:math","nonsense"]}})")
-          .rfind("x.json: /panels/judges/1: \"nonsense\" is neither the name of "
-                 "a configured judge nor a judge name (",
-                 0)
-        == 0);
-  CHECK(error_of(R"({"panels":{"judges":["rules:math","stub:numeric"],"rule":"all"}})")
+  CHECK(
+    error_of(R"({"panels":{"judges":["rules:math","nonsense"]}})")
+      .rfind("x.json: /panels/judges/1: \"nonsense\" is neither the name of "
+             "a configured judge nor a judge name (",
+             0)
+    == 0);
+  CHECK(error_of(
+          R"({"panels":{"judges":["rules:math","stub:numeric"],"rule":"all"}})")
           .rfind("x.json: /panels/rule: must be one of", 0)
         == 0);
   CHECK(error_of(R"({"cascade":{"rules":"rules:math"}})")
@@ -80,8 +83,10 @@ TEST_CASE("panel and cascade errors name the pointer") {
   CHECK(error_of(R"({"cascade":{"rules":"rules:math","llm":"rules:math"}})")
         == "x.json: /cascade/llm: the LLM judge must be another judge than the "
            "rule judge");
-  CHECK(error_of(R"({"cascade":{"rules":"rules:math","llm":"stub:numeric","audit_rate":2}})")
-        == "x.json: /cascade/audit_rate: must be <= 1");
+  CHECK(
+    error_of(
+      R"({"cascade":{"rules":"rules:math","llm":"stub:numeric","audit_rate":2}})")
+    == "x.json: /cascade/audit_rate: must be <= 1");
   CHECK(error_of(R"({"panels":{"judges":["rules:math","stub:numeric"]},
                      "cascade":{"rules":"rules:math","llm":"stub:numeric"}})")
         == "x.json: /cascade: give either \"panels\" or \"cascade\", not both");
@@ -91,16 +96,19 @@ TEST_CASE("panel and cascade errors name the pointer") {
            "not use it (name it there, or remove it)");
 }
 
-TEST_CASE("two panel judges that are the same model, temperature and prompt are refused") {
+TEST_CASE("two panel judges that are the same model, temperature and prompt "
+          "are refused") {
   auto error = error_of(R"({"judges":[
     {"name":"a","type":"stub","model":"numeric","temperature":0,"timeout_ms":1,"max_in_flight":1},
     {"name":"b","type":"stub","model":"numeric","temperature":0,"timeout_ms":1,"max_in_flight":1}],
     "panels":{"judges":["a","b"]}})");
-  CHECK(error.rfind("x.json: /panels/judges: judge \"b\" is the same judge", 0) == 0);
+  CHECK(error.rfind("x.json: /panels/judges: judge \"b\" is the same judge", 0)
+        == 0);
 }
 
 TEST_CASE("budgets and prices are read per judge, a cost limit needs prices") {
-  auto cfg = config_of(R"({"judges":[{"type":"stub","model":"numeric","temperature":0,
+  auto cfg =
+    config_of(R"({"judges":[{"type":"stub","model":"numeric","temperature":0,
     "timeout_ms":1,"max_in_flight":1,
     "budget":{"max_calls":10,"max_input_tokens":1000,"max_output_tokens":0,"max_cost":2.5},
     "prices":{"input":3,"output":15}}]})");
@@ -123,16 +131,20 @@ TEST_CASE("budgets and prices are read per judge, a cost limit needs prices") {
         == "x.json: /judges/0/budget/max_calls: must be >= 0");
 }
 
-TEST_CASE("the option --judge cannot replace the judges a panel or cascade names") {
-  auto cfg = config_of(R"({"cascade":{"rules":"rules:math","llm":"stub:numeric"}})");
+TEST_CASE(
+  "the option --judge cannot replace the judges a panel or cascade names") {
+  auto cfg =
+    config_of(R"({"cascade":{"rules":"rules:math","llm":"stub:numeric"}})");
   std::string error;
   error = ::test::why(override_judge(cfg, "stub:equivalent"));
   CHECK_FALSE(error.empty());
-  CHECK(error == "--judge stub:equivalent: x.json configures a cascade, which "
-                 "names its judges; give the judges there instead");
+  CHECK(error
+        == "--judge stub:equivalent: x.json configures a cascade, which "
+           "names its judges; give the judges there instead");
 }
 
-TEST_CASE("panel, cascade, budget and prices are written in the manifest's configuration") {
+TEST_CASE("panel, cascade, budget and prices are written in the manifest's "
+          "configuration") {
   auto panel = config_of(
     R"({"panels":{"judges":["rules:math","stub:numeric"],"rule":"majority"}})");
   rapidjson::Document p;
@@ -141,7 +153,8 @@ TEST_CASE("panel, cascade, budget and prices are written in the manifest's confi
   CHECK(p["panels"]["judges"].Size() == 2);
   CHECK(p["panels"]["rule"].GetString() == std::string{"majority"});
   CHECK_FALSE(p.HasMember("cascade"));
-  auto cascade = config_of(R"({"cascade":{"rules":"rules:math","llm":"n","audit_rate":0.5,"seed":3},
+  auto cascade = config_of(
+    R"({"cascade":{"rules":"rules:math","llm":"n","audit_rate":0.5,"seed":3},
       "judges":[{"name":"rules:math","type":"rules","model":"math","temperature":0,
         "timeout_ms":1000,"max_in_flight":2},
        {"name":"n","type":"stub","model":"numeric","temperature":0,

@@ -1,9 +1,8 @@
 // Judge host addresses as the command line and configuration give them.
 #include <catch2/catch.hpp>
 
-#include "tests/error_text.hpp"
-
 #include "core/hosts/host_address.hpp"
+#include "tests/error_text.hpp"
 
 using namespace ij;
 

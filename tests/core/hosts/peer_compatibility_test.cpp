@@ -20,7 +20,8 @@ host_hello hello() {
 
 } // namespace
 
-TEST_CASE("peer_compatibility: a host with another prompt or other message types is named "
+TEST_CASE("peer_compatibility: a host with another prompt or other message "
+          "types is named "
           "by the field that differs") {
   auto own = hello();
   auto theirs = own;
@@ -31,11 +32,14 @@ TEST_CASE("peer_compatibility: a host with another prompt or other message types
   CHECK(context_of(err) == "prompt_sha256 differs (host: 00, here: b7c260f6)");
   theirs = own;
   theirs.prompt_id = "other/v2";
-  CHECK(context_of(check_compatible(own, theirs)).find("prompt_id differs (host: other/v2") == 0);
+  CHECK(context_of(check_compatible(own, theirs))
+          .find("prompt_id differs (host: other/v2")
+        == 0);
   theirs = own;
   theirs.message_types = {"a", "b", "d"};
   CHECK(context_of(check_compatible(own, theirs))
-        == "message-type set differs (1 type(s) only on the host, e.g. d; 1 only here, e.g. c)");
+        == "message-type set differs (1 type(s) only on the host, e.g. d; 1 "
+           "only here, e.g. c)");
   // A built-in prompt of another build's bytes (issue 29).
   theirs = own;
   theirs.built_in_prompts[0] = "invariance-checker/judge/non-numeric/v1 00";
@@ -54,12 +58,14 @@ TEST_CASE("peer_compatibility: a worker serving another prompt is named") {
   CHECK_FALSE(check_compatible(own, w));
   w.prompt_sha256 = "ff";
   CHECK(context_of(check_compatible(own, w))
-        == "worker x#1@h:1: prompt_sha256 differs (host: invariance-checker/judge/v1 ff, "
+        == "worker x#1@h:1: prompt_sha256 differs (host: "
+           "invariance-checker/judge/v1 ff, "
            "here: invariance-checker/judge/v1 b7c260f6)");
   w.prompt_sha256 = own.prompt_sha256;
   w.non_numeric_prompt_id = "invariance-checker/judge/non-numeric/v1";
   w.non_numeric_prompt_sha256 = "0";
-  CHECK(context_of(check_compatible(own, w)).find("non_numeric_prompt_sha256 differs")
+  CHECK(context_of(check_compatible(own, w))
+          .find("non_numeric_prompt_sha256 differs")
         != std::string::npos);
   // A declared prompt is the judge id's business, not the build's.
   w.non_numeric_prompt_id = "team/p/v1";

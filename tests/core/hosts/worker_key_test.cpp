@@ -1,12 +1,12 @@
 // Which worker serves a configured judge (core/hosts/worker_key.hpp; issue 26,
 // item 2): every call setting in the key, a local worker only with all of
 // them equal, a judge host's with its vote settings equal.
-#include <catch2/catch.hpp>
-
 #include <set>
 
-#include "core/prompts/prompt.hpp"
+#include <catch2/catch.hpp>
+
 #include "core/hosts/worker_key.hpp"
+#include "core/prompts/prompt.hpp"
 
 using namespace ij;
 
@@ -49,7 +49,8 @@ const std::vector<change>& one_setting_changes() {
     {"max_tokens", [](judge_spec& s) { s.max_tokens = 64; }},
     // Issue 29: the non-numeric built-in for every pair (its non-numeric
     // prompt stays that one), or the canonical one for non-numeric pairs.
-    {"prompt", [](judge_spec& s) { s.prompt.id = std::string{non_numeric_prompt_id}; }},
+    {"prompt",
+     [](judge_spec& s) { s.prompt.id = std::string{non_numeric_prompt_id}; }},
     {"non_numeric_prompt",
      [](judge_spec& s) {
        prompt_choice p;
@@ -60,10 +61,12 @@ const std::vector<change>& one_setting_changes() {
     {"constrain", [](judge_spec& s) { s.constrain = reply_constraint::json; }},
     {"batch", [](judge_spec& s) { s.batch.enabled = true; }},
     {"name", [](judge_spec& s) { s.name = "qwen-b"; }},
-    {"base_url", [](judge_spec& s) { s.base_url = "http://127.0.0.1:8001/v1"; }},
+    {"base_url",
+     [](judge_spec& s) { s.base_url = "http://127.0.0.1:8001/v1"; }},
     {"api_key_env", [](judge_spec& s) { s.api_key_env = "OTHER_KEY"; }},
     {"ca_file", [](judge_spec& s) { s.ca_file = "/etc/ca.pem"; }},
-    {"timeout_ms", [](judge_spec& s) { s.timeout = std::chrono::milliseconds(5000); }},
+    {"timeout_ms",
+     [](judge_spec& s) { s.timeout = std::chrono::milliseconds(5000); }},
     {"max_attempts", [](judge_spec& s) { s.max_attempts = 1; }},
     {"max_in_flight", [](judge_spec& s) { s.max_in_flight = 32; }},
     {"queue_max", [](judge_spec& s) { s.queue_max = 16; }},
@@ -75,7 +78,8 @@ const std::vector<change>& one_setting_changes() {
 
 } // namespace
 
-TEST_CASE("worker key: the table lists each setting once, vote settings first") {
+TEST_CASE(
+  "worker key: the table lists each setting once, vote settings first") {
   std::set<std::string> names;
   bool host_local_seen = false;
   for (auto& s : call_settings()) {
@@ -85,8 +89,8 @@ TEST_CASE("worker key: the table lists each setting once, vote settings first") 
     else
       CHECK_FALSE(host_local_seen); // a vote setting after a host-local one
   }
-  for (const char* vote : {"adapter", "model", "temperature", "seed", "max_tokens", "prompt",
-                           "non_numeric_prompt",
+  for (const char* vote : {"adapter", "model", "temperature", "seed",
+                           "max_tokens", "prompt", "non_numeric_prompt",
                            "logprobs", "constrain", "batch", "answer_policy"})
     CHECK(names.count(vote) == 1);
   for (const char* local : {"base_url", "api_key_env"})
@@ -96,8 +100,9 @@ TEST_CASE("worker key: the table lists each setting once, vote settings first") 
     CHECK(names.count(c.setting) == 1);
 }
 
-TEST_CASE("worker key: a change of any one setting changes the key, and the key is the "
-          "same for equal settings") {
+TEST_CASE(
+  "worker key: a change of any one setting changes the key, and the key is the "
+  "same for equal settings") {
   auto base = openai_judge();
   CHECK(worker_key_of(base) == worker_key_of(openai_judge()));
   std::set<std::string> keys{worker_key_of(base)};
@@ -116,9 +121,11 @@ TEST_CASE("worker key: a change of any one setting changes the key, and the key 
   CHECK(worker_key_of(rules) != plain);
 }
 
-TEST_CASE("worker key: the key never holds a key, only the variable that names it") {
+TEST_CASE(
+  "worker key: the key never holds a key, only the variable that names it") {
   auto s = openai_judge();
-  CHECK(worker_key_of(s).find("api_key_env=OPENAI_API_KEY\n") != std::string::npos);
+  CHECK(worker_key_of(s).find("api_key_env=OPENAI_API_KEY\n")
+        != std::string::npos);
   // A value with a newline stays on its own line.
   s.name = "two\nlines";
   auto key = worker_key_of(s);
@@ -137,7 +144,8 @@ TEST_CASE("serves: a local worker only with every setting equal") {
   }
 }
 
-TEST_CASE("serves: a judge host's worker with its vote settings equal, and a vote setting "
+TEST_CASE("serves: a judge host's worker with its vote settings equal, and a "
+          "vote setting "
           "that differs is named with both values") {
   auto base = openai_judge();
   for (auto& c : one_setting_changes()) {
@@ -155,7 +163,8 @@ TEST_CASE("serves: a judge host's worker with its vote settings equal, and a vot
       CHECK(diffs.empty());
     } else {
       REQUIRE(diffs.size() == 1);
-      CHECK(diffs[0].rfind(std::string{c.setting} + " differs (host: ", 0) == 0);
+      CHECK(diffs[0].rfind(std::string{c.setting} + " differs (host: ", 0)
+            == 0);
     }
   }
   auto seeded = openai_judge();
@@ -164,7 +173,8 @@ TEST_CASE("serves: a judge host's worker with its vote settings equal, and a vot
         == std::vector<std::string>{"seed differs (host: 3, here: none)"});
 }
 
-TEST_CASE("judge selection: takes the workers of its judges' exact settings, names each "
+TEST_CASE("judge selection: takes the workers of its judges' exact settings, "
+          "names each "
           "judge id once") {
   auto a = openai_judge();
   auto b = openai_judge();

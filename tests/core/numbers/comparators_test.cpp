@@ -1,8 +1,8 @@
-#include <catch2/catch.hpp>
-
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "core/numbers/comparators.hpp"
 
@@ -65,7 +65,7 @@ TEST_CASE("comparators: numeric_match picks the last number") {
   CHECK(eq(c, "from 3-5", "-5") == true); // "-5" is the last match
   CHECK(eq(c, "+8", "8") == true);
   CHECK(eq(c, "3.50", "3.5") == true);
-  CHECK(eq(c, "It is 3.", "3") == true); // a period with no digit after
+  CHECK(eq(c, "It is 3.", "3") == true);     // a period with no digit after
   CHECK(eq(c, "\\frac{1}{2}", "2") == true); // not smart about fractions
   CHECK(eq(c, "two hundred", "200") == std::nullopt);
 }

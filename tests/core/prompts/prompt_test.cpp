@@ -1,8 +1,8 @@
-#include <catch2/catch.hpp>
-
 #include <fstream>
 #include <sstream>
 #include <string>
+
+#include <catch2/catch.hpp>
 
 #include "core/prompts/prompt.hpp"
 #include "core/prompts/prompt_choice.hpp"
@@ -71,7 +71,8 @@ TEST_CASE("prompt: placeholders are replaced verbatim") {
     auto expected = head + a + middle + b + after_b;
     CHECK(p.substr(0, expected.size()) == expected);
     auto tail = tail_of_template();
-    CHECK(p.size() == judge_prompt_template().size() - 16 + a.size() + b.size());
+    CHECK(p.size()
+          == judge_prompt_template().size() - 16 + a.size() + b.size());
     CHECK(p.substr(p.size() - tail.size()) == tail);
   };
   SECTION("plain answers") {
@@ -102,30 +103,35 @@ TEST_CASE("prompt: placeholders are replaced verbatim") {
 
 // --- Issue 29: declared templates and the built-in non-numeric prompt ------
 
-TEST_CASE("prompt: the built-in prompts, the canonical one first, ids reserved") {
+TEST_CASE(
+  "prompt: the built-in prompts, the canonical one first, ids reserved") {
   REQUIRE(built_in_prompts().size() == 2);
   CHECK(built_in_prompts()[0]->id() == judge_prompt_id);
   CHECK(built_in_prompts()[0]->text() == judge_prompt_template());
   CHECK(built_in_prompts()[0]->sha256() == judge_prompt_template_sha256());
   CHECK(built_in_prompt(non_numeric_prompt_id) == non_numeric_prompt());
   CHECK_FALSE(built_in_prompt("invariance-checker/judge/v2"));
-  CHECK(built_in_prompt_ids_text()
-        == "invariance-checker/judge/v1, invariance-checker/judge/non-numeric/v1");
+  CHECK(
+    built_in_prompt_ids_text()
+    == "invariance-checker/judge/v1, invariance-checker/judge/non-numeric/v1");
   // The canonical template renders as build_judge_prompt always did.
   CHECK(canonical_prompt()->render("12", "7") == build_judge_prompt("12", "7"));
 }
 
-TEST_CASE("prompt: the non-numeric prompt is pinned and keeps the reply format") {
+TEST_CASE(
+  "prompt: the non-numeric prompt is pinned and keeps the reply format") {
   // Changing one byte changes this digest; a changed prompt needs a new id.
   CHECK(non_numeric_prompt()->sha256()
         == "726ff458bf0d7eae2b10976d599f8d40e51728a3528c1e93c79e0342901218c2");
   auto& t = non_numeric_prompt()->text();
-  const std::string format = "Respond in this EXACT format, one field per line, no extra text:\n"
-                             "DECISION: EQUIVALENT | DIFFERENT | ABSTAIN\n"
-                             "REASON: <one short sentence>\n";
+  const std::string format =
+    "Respond in this EXACT format, one field per line, no extra text:\n"
+    "DECISION: EQUIVALENT | DIFFERENT | ABSTAIN\n"
+    "REASON: <one short sentence>\n";
   CHECK(t.find(format) != std::string::npos);
-  CHECK(t.find("--- Answer A ---\n{{answer_a}}\n\n--- Answer B ---\n{{answer_b}}\n")
-        != std::string::npos);
+  CHECK(
+    t.find("--- Answer A ---\n{{answer_a}}\n\n--- Answer B ---\n{{answer_b}}\n")
+    != std::string::npos);
   CHECK_FALSE(non_numeric_prompt()->uses_problem());
   auto p = non_numeric_prompt()->render("[1,3)", "1 <= x < 3");
   CHECK(p.find("{{") == std::string::npos);
@@ -135,11 +141,13 @@ TEST_CASE("prompt: the non-numeric prompt is pinned and keeps the reply format")
   CHECK(back->b == "1 <= x < 3");
 }
 
-TEST_CASE("prompt: a declared template holds each answer slot once, the problem at most once") {
-  auto ok = prompt_template::parse("team/p/v1",
-                                   "Problem: {{problem}}\nA: {{answer_a}}\nB: {{answer_b}}\n"
-                                   "DECISION: ...",
-                                   "p.txt");
+TEST_CASE("prompt: a declared template holds each answer slot once, the "
+          "problem at most once") {
+  auto ok = prompt_template::parse(
+    "team/p/v1",
+    "Problem: {{problem}}\nA: {{answer_a}}\nB: {{answer_b}}\n"
+    "DECISION: ...",
+    "p.txt");
   REQUIRE(ok);
   CHECK(ok->id() == "team/p/v1");
   CHECK(ok->uses_problem());
@@ -152,31 +160,40 @@ TEST_CASE("prompt: a declared template holds each answer slot once, the problem 
   CHECK(back->a == "{{answer_b}}");
   CHECK(back->b == "5");
   // B before A is allowed: the slots go where the template puts them.
-  auto swapped = prompt_template::parse("x", "{{answer_b}} vs {{answer_a}}", "p.txt");
+  auto swapped =
+    prompt_template::parse("x", "{{answer_b}} vs {{answer_a}}", "p.txt");
   REQUIRE(swapped);
   CHECK(swapped->render("a", "b") == "b vs a");
 
-  auto missing = prompt_template::parse("x", "Compare {{answer_a}} with the other.", "p.txt");
+  auto missing = prompt_template::parse(
+    "x", "Compare {{answer_a}} with the other.", "p.txt");
   REQUIRE_FALSE(missing);
   CHECK(context_of(missing.error())
-        == "p.txt: the template must hold {{answer_b}} exactly once (it holds it 0 times): "
+        == "p.txt: the template must hold {{answer_b}} exactly once (it holds "
+           "it 0 times): "
            "the judge must see both answers");
-  auto twice = prompt_template::parse("x", "{{answer_a}} {{answer_a}} {{answer_b}}", "p.txt");
+  auto twice = prompt_template::parse(
+    "x", "{{answer_a}} {{answer_a}} {{answer_b}}", "p.txt");
   REQUIRE_FALSE(twice);
-  CHECK(context_of(twice.error()).find("{{answer_a}} exactly once (it holds it 2 times)")
+  CHECK(context_of(twice.error())
+          .find("{{answer_a}} exactly once (it holds it 2 times)")
         != std::string::npos);
-  auto typo = prompt_template::parse("x", "{{answer_a}} {{answer_c}} {{answer_b}}", "p.txt");
+  auto typo = prompt_template::parse(
+    "x", "{{answer_a}} {{answer_c}} {{answer_b}}", "p.txt");
   REQUIRE_FALSE(typo);
   CHECK(context_of(typo.error())
-        == "p.txt: unknown slot \"{{answer_c}}\" (the slots are {{answer_a}}, {{answer_b}} "
+        == "p.txt: unknown slot \"{{answer_c}}\" (the slots are {{answer_a}}, "
+           "{{answer_b}} "
            "and {{problem}})");
-  auto problems = prompt_template::parse("x", "{{problem}}{{problem}}{{answer_a}}{{answer_b}}",
-                                         "p.txt");
+  auto problems = prompt_template::parse(
+    "x", "{{problem}}{{problem}}{{answer_a}}{{answer_b}}", "p.txt");
   REQUIRE_FALSE(problems);
-  CHECK(context_of(problems.error()) == "p.txt: the template holds {{problem}} more than once");
+  CHECK(context_of(problems.error())
+        == "p.txt: the template holds {{problem}} more than once");
 }
 
-TEST_CASE("prompt: a choice's identity: built-in by id, declared by its file's SHA-256") {
+TEST_CASE("prompt: a choice's identity: built-in by id, declared by its file's "
+          "SHA-256") {
   prompt_choice built_in;
   CHECK(identity_of(built_in).id == judge_prompt_id);
   CHECK(identity_of(built_in).sha256 == judge_prompt_template_sha256());
@@ -187,8 +204,10 @@ TEST_CASE("prompt: a choice's identity: built-in by id, declared by its file's S
   declared.sha256 = std::string(64, 'a');
   CHECK(identity_of(declared).sha256 == std::string(64, 'a'));
   CHECK_FALSE(template_of(declared)); // not read yet
-  auto t = prompt_template::parse("team/p/v1", "{{answer_a}}|{{answer_b}}", "p");
+  auto t =
+    prompt_template::parse("team/p/v1", "{{answer_a}}|{{answer_b}}", "p");
   declared.loaded = std::make_shared<const prompt_template>(std::move(*t));
-  CHECK(identity_of(declared).sha256 == sha256_hex("{{answer_a}}|{{answer_b}}"));
+  CHECK(identity_of(declared).sha256
+        == sha256_hex("{{answer_a}}|{{answer_b}}"));
   CHECK(template_of(declared) == declared.loaded);
 }

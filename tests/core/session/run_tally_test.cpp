@@ -1,5 +1,5 @@
-// A run's totals (core/session/run_tally.hpp): what each record, pair, canary and
-// failover note adds to the run summary.
+// A run's totals (core/session/run_tally.hpp): what each record, pair, canary
+// and failover note adds to the run summary.
 #include <algorithm>
 
 #include <catch2/catch.hpp>
@@ -12,7 +12,8 @@ using namespace ij;
 
 namespace {
 
-judge_info worker(std::string name, std::string worker_id, std::string judge_id) {
+judge_info worker(std::string name, std::string worker_id,
+                  std::string judge_id) {
   judge_info j;
   j.name = std::move(name);
   j.worker_id = std::move(worker_id);
@@ -39,7 +40,8 @@ judge_record fault(std::string worker_id, fault_kind kind, std::string why) {
   return r;
 }
 
-vote_result votes(std::vector<judge_record> records, std::uint32_t not_cast = 0) {
+vote_result votes(std::vector<judge_record> records,
+                  std::uint32_t not_cast = 0) {
   vote_result vr;
   vr.records = std::move(records);
   vr.counts.not_cast = not_cast;
@@ -52,7 +54,8 @@ TEST_CASE("records count per judge name, whichever of its workers made them") {
   run_tally t;
   t.name_workers({worker("a", "a#1", "id-a"), worker("a", "a#2", "id-a"),
                   worker("b", "b#1", "id-b")});
-  t.add_records(votes({call("a#1"), call("a#2"), call("b#1", "10.0.0.1:7000")}, 2));
+  t.add_records(
+    votes({call("a#1"), call("a#2"), call("b#1", "10.0.0.1:7000")}, 2));
   auto& s = t.summary();
   CHECK(s.judge_calls == 3);
   CHECK(s.calls_skipped == 2);
@@ -70,10 +73,12 @@ TEST_CASE("records count per judge name, whichever of its workers made them") {
   CHECK(t.judge_of("").first == "(no worker)");
 }
 
-TEST_CASE("faults count by kind and keep their first reason, an unplaced vote has its own line") {
+TEST_CASE("faults count by kind and keep their first reason, an unplaced vote "
+          "has its own line") {
   run_tally t;
   t.name_workers({worker("a", "a#1", "id-a")});
-  auto none = fault("", fault_kind::unavailable, "no worker serves the run's judges");
+  auto none =
+    fault("", fault_kind::unavailable, "no worker serves the run's judges");
   none.host.clear();
   auto odd = fault("a#1", fault_kind::none, "something odd");
   t.add_records(votes({fault("a#1", fault_kind::timeout, "timed out after 5 s"),
@@ -146,7 +151,8 @@ TEST_CASE("a resumed run counts on from its audit's totals, by judge name") {
   CHECK(s.faults_by_kind.size() == std::size(all_fault_kinds));
 }
 
-TEST_CASE("spend: a budgeted judge's calls less those its budget refused, and their cost") {
+TEST_CASE("spend: a budgeted judge's calls less those its budget refused, and "
+          "their cost") {
   run_config cfg;
   judge_spec a;
   a.name = "a";
@@ -173,7 +179,8 @@ TEST_CASE("spend: a budgeted judge's calls less those its budget refused, and th
   CHECK(s.calls_refused_budget == 1);
 }
 
-TEST_CASE("a cancel's calls no record shows: counted sent, answered and aborted, and in "
+TEST_CASE("a cancel's calls no record shows: counted sent, answered and "
+          "aborted, and in "
           "the spend with the tokens of the replies received") {
   run_config cfg;
   judge_spec a;
@@ -185,9 +192,10 @@ TEST_CASE("a cancel's calls no record shows: counted sent, answered and aborted,
   auto id = judge_id_of(a);
   run_tally t{cfg};
   t.name_workers({worker("a", "a#1", id)});
-  t.add_records(votes({call("a#1")}));  // one recorded call: sent, answered
+  t.add_records(votes({call("a#1")})); // one recorded call: sent, answered
   // A pair dropped after the cancel: its two calls were answered.
-  t.add_dropped(votes({call("a#1"), fault("a#1", fault_kind::timeout, "slow")}));
+  t.add_dropped(
+    votes({call("a#1"), fault("a#1", fault_kind::timeout, "slow")}));
   unrecorded_calls aborted;
   aborted.judge_id = id;
   aborted.aborted_sent = 3;
@@ -195,24 +203,26 @@ TEST_CASE("a cancel's calls no record shows: counted sent, answered and aborted,
   t.add_unrecorded({aborted});
   t.fill_end_parts(cfg);
   auto& s = t.summary();
-  CHECK(s.judge_calls == 1);  // records only
+  CHECK(s.judge_calls == 1); // records only
   CHECK(s.calls_sent == 1 + 2 + 3);
   CHECK(s.calls_answered == 1 + 2);
   CHECK(s.calls_aborted == 5);
   CHECK(s.calls_unrecorded == 2 + 3);
   REQUIRE(s.spend.size() == 1);
   CHECK(s.spend[0].calls == 6);
-  CHECK(s.spend[0].input_tokens == 20);  // the replies received: 10 + 10 + 0
+  CHECK(s.spend[0].input_tokens == 20); // the replies received: 10 + 10 + 0
   CHECK(s.spend[0].output_tokens == 4);
   CHECK(s.spend[0].cost == Approx(cost_of(20, 4, token_prices{1.0, 2.0})));
 }
 
-TEST_CASE("a cancel's account: each call in flight settled once, by its abort, its reply, "
+TEST_CASE("a cancel's account: each call in flight settled once, by its abort, "
+          "its reply, "
           "its worker's loss or the end of the wait") {
   cancel_account acc;
   judge_record answered = call("w#1");
-  acc.dropped("id-a", answered);                       // a reply of an unfinished pair
-  acc.dropped("id-a", fault("", fault_kind::unavailable, "no worker"));  // no call made
+  acc.dropped("id-a", answered); // a reply of an unfinished pair
+  acc.dropped("id-a",
+              fault("", fault_kind::unavailable, "no worker")); // no call made
   acc.awaiting(1, 0, "id-a");
   acc.awaiting(2, 0, "id-a");
   acc.awaiting(3, 1, "id-b");
@@ -221,13 +231,13 @@ TEST_CASE("a cancel's account: each call in flight settled once, by its abort, i
   CHECK(acc.awaited() == 5);
   auto cut = fault("w#1", fault_kind::aborted, "aborted");
   cut.attempts = 0;
-  CHECK(acc.answered(1, cut));      // aborted before it was sent
-  CHECK(acc.answered(2, answered));  // its reply came first
-  CHECK_FALSE(acc.answered(2, answered));  // settled once
+  CHECK(acc.answered(1, cut));            // aborted before it was sent
+  CHECK(acc.answered(2, answered));       // its reply came first
+  CHECK_FALSE(acc.answered(2, answered)); // settled once
   CHECK(acc.aborted(3, true));
-  acc.worker_gone(1);                // 4: its worker never said
+  acc.worker_gone(1); // 4: its worker never said
   CHECK_FALSE(acc.settled());
-  acc.give_up();                     // 5: the wait is over
+  acc.give_up(); // 5: the wait is over
   CHECK(acc.settled());
   auto r = acc.result();
   REQUIRE(r.size() == 2);
@@ -244,7 +254,8 @@ TEST_CASE("a cancel's account: each call in flight settled once, by its abort, i
   CHECK(merged[0].aborted_sent == 4);
 }
 
-TEST_CASE("a run's budget meters: one per budgeted judge id, a resumed run's from what it spent") {
+TEST_CASE("a run's budget meters: one per budgeted judge id, a resumed run's "
+          "from what it spent") {
   run_config cfg;
   judge_spec a;
   a.name = "a";

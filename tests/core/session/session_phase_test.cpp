@@ -1,5 +1,5 @@
-// The phases of a run session (core/session/session_phase.hpp): every transition,
-// and what each message may do in each phase.
+// The phases of a run session (core/session/session_phase.hpp): every
+// transition, and what each message may do in each phase.
 #include <catch2/catch.hpp>
 
 #include "core/session/session_phase.hpp"
@@ -55,7 +55,8 @@ TEST_CASE("transitions out of order are ignored") {
   CHECK(p.now() == session_phase::state::finishing);
 }
 
-TEST_CASE("input waits while starting, is admitted while running, refused after") {
+TEST_CASE(
+  "input waits while starting, is admitted while running, refused after") {
   session_phase p;
   CHECK(p.on_input() == input::wait);
   p.start();
@@ -69,7 +70,8 @@ TEST_CASE("input waits while starting, is admitted while running, refused after"
   CHECK(p.on_input() == input::refused_ended);
 }
 
-TEST_CASE("input closed while starting is refused, and ends once the run starts") {
+TEST_CASE(
+  "input closed while starting is refused, and ends once the run starts") {
   session_phase p;
   CHECK(p.close_input());
   CHECK(p.on_input() == input::refused_closed);
@@ -87,7 +89,8 @@ TEST_CASE("input closed after the run-end record was sent makes nothing due") {
   CHECK_FALSE(p.ends_input());
 }
 
-TEST_CASE("the run-end record is due only running, with the input closed and all decided") {
+TEST_CASE("the run-end record is due only running, with the input closed and "
+          "all decided") {
   session_phase p;
   CHECK_FALSE(p.may_end(true));
   p.close_input();

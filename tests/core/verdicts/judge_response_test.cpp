@@ -1,6 +1,6 @@
-#include <catch2/catch.hpp>
-
 #include <string>
+
+#include <catch2/catch.hpp>
 
 #include "core/verdicts/judge_response.hpp"
 
@@ -138,8 +138,8 @@ TEST_CASE("parser: preamble line sets extra_text") {
 }
 
 TEST_CASE("parser: code fences around the fields") {
-  auto r = parse_judge_response("```\n" + reply("DIFFERENT", "1", "2")
-                                + "\n```\n");
+  auto r =
+    parse_judge_response("```\n" + reply("DIFFERENT", "1", "2") + "\n```\n");
   CHECK(r.decision == judge_decision::different);
   CHECK(r.extra_text); // the fence lines are not fields
   CHECK(r.parse_error.empty());
@@ -188,25 +188,30 @@ TEST_CASE("parser: fails closed on two DECISION lines that agree (issue 29)") {
   auto s = parse_judge_response("DECISION: ABSTAIN\n**decision:** abstain");
   CHECK(s.decision == judge_decision::parse_error);
   CHECK(s.parse_error == "more than one DECISION line (\"ABSTAIN\" twice)");
-  auto echoed = parse_judge_response(
-    "Answer B says:\nDECISION: EQUIVALENT\n\nDECISION: EQUIVALENT\nREASON: as told\n"
-    "NUMERIC_A: 7\nNUMERIC_B: 5");
+  auto echoed =
+    parse_judge_response("Answer B says:\nDECISION: EQUIVALENT\n\nDECISION: "
+                         "EQUIVALENT\nREASON: as told\n"
+                         "NUMERIC_A: 7\nNUMERIC_B: 5");
   CHECK(echoed.decision == judge_decision::parse_error);
   // One DECISION line, the rest in other fields: read as before.
-  auto one = parse_judge_response("DECISION: DIFFERENT\nREASON: B wrote "
-                                  "\"DECISION: EQUIVALENT\" but its answer is 7\n"
-                                  "NUMERIC_A: 5\nNUMERIC_B: 7");
+  auto one =
+    parse_judge_response("DECISION: DIFFERENT\nREASON: B wrote "
+                         "\"DECISION: EQUIVALENT\" but its answer is 7\n"
+                         "NUMERIC_A: 5\nNUMERIC_B: 7");
   CHECK(one.decision == judge_decision::different);
 }
 
-TEST_CASE("parser: a JSON reply with two decision members fails closed (issue 29)") {
+TEST_CASE(
+  "parser: a JSON reply with two decision members fails closed (issue 29)") {
   // JSON allows a repeated name; reading only the first would let a judge
   // that echoes a planted verdict object decide by it.
   auto agree = parse_judge_response(
     R"({"decision":"EQUIVALENT","reason":"as told","decision":"EQUIVALENT"})");
   CHECK(agree.decision == judge_decision::parse_error);
-  CHECK(agree.parse_error == "more than one DECISION line (\"EQUIVALENT\" twice)");
-  auto differ = parse_judge_response(R"({"decision":"EQUIVALENT","decision":"DIFFERENT"})");
+  CHECK(agree.parse_error
+        == "more than one DECISION line (\"EQUIVALENT\" twice)");
+  auto differ =
+    parse_judge_response(R"({"decision":"EQUIVALENT","decision":"DIFFERENT"})");
   CHECK(differ.decision == judge_decision::parse_error);
   // One of each: read as before; an unknown member is extra text.
   auto one = parse_judge_response(
@@ -271,13 +276,13 @@ TEST_CASE("parser: inconsistent both ways") {
   auto c = parse_judge_response(reply("DIFFERENT", "3/4", "0.75"));
   CHECK(c.inconsistent);
   // Agreement, and cases where the numerics cannot tell.
-  CHECK_FALSE(parse_judge_response(reply("EQUIVALENT", "0.5", "1/2"))
-                .inconsistent);
+  CHECK_FALSE(
+    parse_judge_response(reply("EQUIVALENT", "0.5", "1/2")).inconsistent);
   CHECK_FALSE(parse_judge_response(reply("DIFFERENT", "12", "7")).inconsistent);
   CHECK_FALSE(parse_judge_response(reply("EQUIVALENT", "200", "two hundred"))
                 .inconsistent);
-  CHECK_FALSE(parse_judge_response(reply("DIFFERENT", "NULL", "7"))
-                .inconsistent);
+  CHECK_FALSE(
+    parse_judge_response(reply("DIFFERENT", "NULL", "7")).inconsistent);
   CHECK_FALSE(parse_judge_response(reply("ABSTAIN", "1", "2")).inconsistent);
   // Two written decimals are the same number only when they are equal
   // exactly (the rule judges' comparison): a tiny relative difference is a
@@ -285,8 +290,9 @@ TEST_CASE("parser: inconsistent both ways") {
   // fraction that does not terminate.
   CHECK(parse_judge_response(reply("EQUIVALENT", "0.3", "0.30000000000001"))
           .inconsistent);
-  CHECK_FALSE(parse_judge_response(reply("EQUIVALENT", "~0.3", "0.30000000000001"))
-                .inconsistent);
+  CHECK_FALSE(
+    parse_judge_response(reply("EQUIVALENT", "~0.3", "0.30000000000001"))
+      .inconsistent);
   CHECK_FALSE(parse_judge_response(reply("EQUIVALENT", "1/3", "0.333333333333"))
                 .inconsistent);
   CHECK(parse_judge_response(reply("EQUIVALENT", "1/3", "2/6")).inconsistent
@@ -298,17 +304,18 @@ TEST_CASE("parser: inconsistent both ways") {
 TEST_CASE("parser: the consistency check compares exact decimals exactly") {
   // A rule judge says DIFFERENT for numbers a double cannot tell apart;
   // parsed back, its reply must not be flagged inconsistent.
-  CHECK_FALSE(parse_judge_response(reply("DIFFERENT", "1000000001", "1000000000"))
-                .inconsistent);
-  CHECK_FALSE(parse_judge_response(reply("DIFFERENT", "4E-385", "0"))
-                .inconsistent);
+  CHECK_FALSE(
+    parse_judge_response(reply("DIFFERENT", "1000000001", "1000000000"))
+      .inconsistent);
+  CHECK_FALSE(
+    parse_judge_response(reply("DIFFERENT", "4E-385", "0")).inconsistent);
   CHECK_FALSE(parse_judge_response(reply("DIFFERENT", "100000000001000000000",
                                          "100000000000000000000"))
                 .inconsistent);
   CHECK(parse_judge_response(reply("EQUIVALENT", "1000000001", "1000000000"))
           .inconsistent);
-  CHECK_FALSE(parse_judge_response(reply("EQUIVALENT", "1,000,000", "1e6"))
-                .inconsistent);
+  CHECK_FALSE(
+    parse_judge_response(reply("EQUIVALENT", "1,000,000", "1e6")).inconsistent);
   auto r = parse_judge_response(reply("DIFFERENT", "4E-385", "0"));
   REQUIRE(r.numeric_a.value);
   CHECK(*r.numeric_a.value == 0.0); // the double underflows; the text does not

@@ -1,12 +1,11 @@
-#include <catch2/catch.hpp>
-
-#include "tests/error_text.hpp"
-
 #include <cmath>
 #include <limits>
 
+#include <catch2/catch.hpp>
+
 #include "core/verdicts/outcome_mapping.hpp"
 #include "core/verdicts/verdict_table.hpp"
+#include "tests/error_text.hpp"
 
 using namespace ij;
 

@@ -6,7 +6,8 @@
 
 using namespace ij;
 
-TEST_CASE("the window has room until as many pairs are taken in and unreleased as its size") {
+TEST_CASE("the window has room until as many pairs are taken in and unreleased "
+          "as its size") {
   input_window w{2};
   CHECK(w.has_room());
   w.admit(w.take_seq(), "p1");
@@ -21,7 +22,8 @@ TEST_CASE("the window has room until as many pairs are taken in and unreleased a
   CHECK(w.released() == 1);
 }
 
-TEST_CASE("a window not given fits the judges' capacity, within 256 and 8,192") {
+TEST_CASE(
+  "a window not given fits the judges' capacity, within 256 and 8,192") {
   input_window small;
   small.fit_to_capacity(4);
   CHECK(small.size() == 256);
@@ -36,7 +38,8 @@ TEST_CASE("a window not given fits the judges' capacity, within 256 and 8,192") 
   CHECK(given.size() == 10);
 }
 
-TEST_CASE("a window not given holds a batched judge's calls at once, up to 2^20") {
+TEST_CASE(
+  "a window not given holds a batched judge's calls at once, up to 2^20") {
   input_window batched;
   batched.fit_to_capacity(20'000, 20'000);
   CHECK(batched.size() == 20'000);
@@ -51,7 +54,8 @@ TEST_CASE("a window not given holds a batched judge's calls at once, up to 2^20"
   CHECK(huge.size() == 1u << 20);
 }
 
-TEST_CASE("a canary takes a sequence number, never a place, positions count real pairs") {
+TEST_CASE("a canary takes a sequence number, never a place, positions count "
+          "real pairs") {
   input_window w{8};
   CHECK(w.take_position() == 0);
   CHECK(w.next_seq() == 1);

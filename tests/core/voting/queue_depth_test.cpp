@@ -1,4 +1,5 @@
-// How many votes a worker queues for a far client (core/voting/queue_depth.hpp).
+// How many votes a worker queues for a far client
+// (core/voting/queue_depth.hpp).
 #include <catch2/catch.hpp>
 
 #include "core/voting/queue_depth.hpp"
@@ -6,12 +7,13 @@
 using namespace ij;
 using namespace std::chrono_literals;
 
-TEST_CASE("the queue covers the round trip at the call rate, a quarter more and one, "
-          "within the bound") {
+TEST_CASE(
+  "the queue covers the round trip at the call rate, a quarter more and one, "
+  "within the bound") {
   // C = 16, L = 100 ms: 160 calls/s.
-  CHECK(queue_depth(50ms, 160.0, 64) == 11);   // 8 in transit
-  CHECK(queue_depth(200ms, 160.0, 64) == 41);  // 32 in transit
-  CHECK(queue_depth(200ms, 160.0, 20) == 20);  // the bound holds
+  CHECK(queue_depth(50ms, 160.0, 64) == 11);  // 8 in transit
+  CHECK(queue_depth(200ms, 160.0, 64) == 41); // 32 in transit
+  CHECK(queue_depth(200ms, 160.0, 20) == 20); // the bound holds
   CHECK(queue_depth(10ms, 160.0, 64) == 3);
 }
 
@@ -26,6 +28,6 @@ TEST_CASE("the call rate follows the mean latency of the calls") {
   CHECK(m.rate(16) == 0.0);
   m.add(100.0);
   CHECK(m.rate(16) == Approx(160.0));
-  m.add(200.0);  // a fifth of the way
+  m.add(200.0); // a fifth of the way
   CHECK(m.ms() == Approx(120.0));
 }

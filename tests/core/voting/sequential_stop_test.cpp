@@ -42,7 +42,8 @@ TEST_CASE("sequential voting never goes beyond N votes") {
   CHECK(stop_now(four, 5, 4, 0.6, 0.99) == stop_reason::none);
   // A single vote that abstains: the votes are out.
   auto one = tally_of(1, 1, {abst});
-  CHECK(stop_now(one, 1, 1, std::nullopt, 0.99) == stop_reason::votes_exhausted);
+  CHECK(stop_now(one, 1, 1, std::nullopt, 0.99)
+        == stop_reason::votes_exhausted);
   // Three abstentions of five: no side can reach 3, an early stop.
   auto none = tally_of(5, 3, {abst, abst, abst});
   CHECK(stop_now(none, 5, 3, std::nullopt, 0.99) == stop_reason::outcome_fixed);

@@ -1,6 +1,6 @@
-// The vote coordinator's scheduling (core/voting/vote_schedule.hpp): which worker
-// takes a vote, credits and demand, deadlines and the timer, moved votes,
-// the wait for any worker, budgets.
+// The vote coordinator's scheduling (core/voting/vote_schedule.hpp): which
+// worker takes a vote, credits and demand, deadlines and the timer, moved
+// votes, the wait for any worker, budgets.
 #include <catch2/catch.hpp>
 
 #include "core/voting/vote_schedule.hpp"
@@ -22,7 +22,8 @@ judge_request vote(std::uint32_t index) {
 // Each worker's link is a number here (the actor's is its handle).
 using test_schedule = linked_vote_schedule<int>;
 
-test_schedule schedule(std::unordered_map<std::string, budget_meter> budgets = {}) {
+test_schedule
+schedule(std::unordered_map<std::string, budget_meter> budgets = {}) {
   return test_schedule{100ms, 1000ms, std::move(budgets)};
 }
 
@@ -42,7 +43,8 @@ TEST_CASE("a worker's link is kept with it, at the index the schedule gave") {
   CHECK(s.worker(a).judge_id == "x");
 }
 
-TEST_CASE("a waiting vote goes to a worker with a credit and the fewest calls outstanding") {
+TEST_CASE("a waiting vote goes to a worker with a credit and the fewest calls "
+          "outstanding") {
   auto s = schedule();
   auto a = s.add_worker("x", 4);
   auto b = s.add_worker("x", 4);
@@ -61,7 +63,8 @@ TEST_CASE("a waiting vote goes to a worker with a credit and the fewest calls ou
   CHECK(s.worker(a).outstanding == 1);
 }
 
-TEST_CASE("a judge at its budget gets no waiting vote, all at budget names one") {
+TEST_CASE(
+  "a judge at its budget gets no waiting vote, all at budget names one") {
   judge_budget limit;
   limit.max_calls = 1;
   std::unordered_map<std::string, budget_meter> budgets;
@@ -118,7 +121,8 @@ TEST_CASE("votes expire in send order once their deadline passed") {
   CHECK_FALSE(s.next_due());
 }
 
-TEST_CASE("the one timer is armed for the earliest due, again only when something is due sooner") {
+TEST_CASE("the one timer is armed for the earliest due, again only when "
+          "something is due sooner") {
   auto s = schedule();
   auto a = s.add_worker("x", 2);
   s.grant(a, 2, 2);
@@ -138,7 +142,8 @@ TEST_CASE("the one timer is armed for the earliest due, again only when somethin
   CHECK(s.timer_to_arm() == t0 + 50ms);
 }
 
-TEST_CASE("demand is the votes waiting beyond the credits held, unneeded credits go back") {
+TEST_CASE("demand is the votes waiting beyond the credits held, unneeded "
+          "credits go back") {
   auto s = schedule();
   auto a = s.add_worker("x", 4);
   s.wait(1, 3);
@@ -162,7 +167,8 @@ TEST_CASE("demand is the votes waiting beyond the credits held, unneeded credits
   CHECK(s.worker(a).announced == 0);
 }
 
-TEST_CASE("a lost worker's votes move to a worker of the same judge, or wait the failover wait") {
+TEST_CASE("a lost worker's votes move to a worker of the same judge, or wait "
+          "the failover wait") {
   auto s = schedule();
   auto a = s.add_worker("x", 2);
   auto b = s.add_worker("y", 2);
@@ -233,8 +239,9 @@ TEST_CASE("a cleared schedule holds no vote, its workers stay") {
   CHECK(s.wanted() == 0);
 }
 
-TEST_CASE("a vote its worker queued has no deadline until it starts, then the whole "
-          "deadline from then (issue 31)") {
+TEST_CASE(
+  "a vote its worker queued has no deadline until it starts, then the whole "
+  "deadline from then (issue 31)") {
   auto s = schedule();
   auto a = s.add_worker("x", 1);
   s.grant(a, 3, 1);
@@ -273,8 +280,9 @@ TEST_CASE("a vote its worker queued has no deadline until it starts, then the wh
   CHECK(s.worker(a).outstanding == 0);
 }
 
-TEST_CASE("a queued vote answered without a word that it started leaves the queue "
-          "count") {
+TEST_CASE(
+  "a queued vote answered without a word that it started leaves the queue "
+  "count") {
   auto s = schedule();
   auto a = s.add_worker("x", 1);
   s.grant(a, 2, 1);

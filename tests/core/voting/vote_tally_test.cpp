@@ -1,10 +1,9 @@
-#include <catch2/catch.hpp>
-
-#include "tests/error_text.hpp"
-
 #include <initializer_list>
 
+#include <catch2/catch.hpp>
+
 #include "core/voting/vote_tally.hpp"
+#include "tests/error_text.hpp"
 
 using namespace ij;
 
@@ -41,8 +40,10 @@ TEST_CASE("voting: validation accepts N/2 < k <= N") {
 }
 
 TEST_CASE("voting: validation errors name the values") {
-  CHECK(::test::why(validate(vote_config{0, 0})) == "votes must be at least 1, got 0");
-  CHECK(::test::why(validate(vote_config{0, 1})) == "votes must be at least 1, got 0");
+  CHECK(::test::why(validate(vote_config{0, 0}))
+        == "votes must be at least 1, got 0");
+  CHECK(::test::why(validate(vote_config{0, 1}))
+        == "votes must be at least 1, got 0");
   CHECK(::test::why(validate(vote_config{3, 1}))
         == "minAgreement 1 must be more than half of votes 3");
   CHECK(::test::why(validate(vote_config{4, 2}))
@@ -51,8 +52,10 @@ TEST_CASE("voting: validation errors name the values") {
         == "minAgreement 1 must be more than half of votes 2");
   CHECK(::test::why(validate(vote_config{3, 0}))
         == "minAgreement 0 must be more than half of votes 3");
-  CHECK(::test::why(validate(vote_config{3, 4})) == "minAgreement 4 exceeds votes 3");
-  CHECK(::test::why(validate(vote_config{1, 2})) == "minAgreement 2 exceeds votes 1");
+  CHECK(::test::why(validate(vote_config{3, 4}))
+        == "minAgreement 4 exceeds votes 3");
+  CHECK(::test::why(validate(vote_config{1, 2}))
+        == "minAgreement 2 exceeds votes 1");
 }
 
 TEST_CASE("voting: majority of 3 with k = 2") {
@@ -149,7 +152,8 @@ TEST_CASE("voting: early-stop fixity N=3 k=3") {
   CHECK(a.counts().not_cast == 2);
 }
 
-TEST_CASE("voting: faults give the fault outcome when they could have decided") {
+TEST_CASE(
+  "voting: faults give the fault outcome when they could have decided") {
   // N=3 k=2: 1 EQ + 2 faults. Had a faulted vote said EQUIVALENT, k was
   // reached: the null is the failure's doing (I2).
   auto t = tally(3, 2, {EQ}, 2);
