@@ -43,6 +43,26 @@ struct field {
 template <class T>
 using table = std::vector<field<T>>;
 
+/// A row whose value is written only when `when` holds.
+template <class T, class When>
+field<T> only_when(field<T> f, When when) {
+  f.written = when;
+  return f;
+}
+
+/// A row read by `read` (an error-free read of the value) and written by
+/// `write`.
+template <class T, class Read, class Write>
+field<T> custom(std::string_view pointer, Read read, Write write) {
+  return {pointer,
+          [read](const rapidjson::Value& v, T& into, const std::string&) {
+            read(v, into);
+            return caf::error{};
+          },
+          write,
+          {}};
+}
+
 /// The value at `pointer` under `obj`, or nullptr when a segment is absent.
 const rapidjson::Value* find(const rapidjson::Value& obj,
                              std::string_view pointer);
