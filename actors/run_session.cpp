@@ -21,6 +21,7 @@
 #include "core/config/batch_settings.hpp"
 #include "core/guard/pair_guard.hpp"
 #include "core/hosts/worker_key.hpp"
+#include "core/hosts/worker_selection.hpp"
 #include "core/numbers/answer.hpp"
 #include "core/session/run_id.hpp"
 #include "core/session/run_tag.hpp"
@@ -601,41 +602,21 @@ void write_manifest(self_ptr self) {
           [=](caf::error& err) { fail_run(self, err); });
 }
 
-// The workers serving the run's judges: those of each judge's exact call
-// settings (core/hosts/worker_key.hpp: in the daemon, other runs' workers of
-// the same judge id may differ in endpoint, seed, batch...). An error names a
-// judge nobody serves (or a calibration map its client did not read).
-// Several judges may share a judge id: every worker of any of them is used
-// once.
-caf::expected<std::vector<worker_entry>>
-select_workers(const run_config& cfg, const std::vector<worker_entry>& all) {
-  if (!cfg.calibration.empty() && !cfg.calibration_maps)
-    return make_error(errc::bad_config, "calibration map " + cfg.calibration
-                                          + " was not loaded by this client");
-  for (auto& spec : cfg.judges) {
-    auto served = std::any_of(all.begin(), all.end(),
-                              [&](auto& e) { return serves(spec, e.info); });
-    if (!served)
-      return make_error(errc::no_worker, "no worker serves judge " + spec.name
-                                           + " (" + judge_id_of(spec) + ")");
-  }
-  judge_selection selection{cfg.judges};
-  std::vector<worker_entry> ours;
-  for (auto& e : all)
-    if (selection.takes(e.info))
-      ours.push_back(e);
-  return ours;
-}
-
 void on_workers(self_ptr self, std::vector<worker_entry>& all) {
   auto& st = self->state;
-  auto ours = select_workers(st.setup.config, all);
-  if (!ours) {
-    fail_run(self, ours.error());
+  std::vector<judge_info> infos;
+  for (auto& e : all)
+    infos.push_back(e.info);
+  auto picked = select_workers(st.setup.config, infos);
+  if (!picked) {
+    fail_run(self, picked.error());
     return;
   }
-  for (auto& e : *ours)
-    st.judges.push_back(e.info);
+  std::vector<worker_entry> ours;
+  for (auto i : *picked) {
+    ours.push_back(all[i]);
+    st.judges.push_back(all[i].info);
+  }
   st.totals.name_workers(st.judges);
   std::uint64_t capacity = 0;
   for (auto& j : st.judges)
@@ -668,11 +649,11 @@ void on_workers(self_ptr self, std::vector<worker_entry>& all) {
   vote_sink_actor sink = self;
   if (auto plan = route_plan_of(cfg, vs))
     st.coordinator = self->spawn(vote_router, sink, st.setup.directory,
-                                 std::move(*ours), std::move(*plan));
+                                 std::move(ours), std::move(*plan));
   else
     st.coordinator =
       self->spawn(selective_vote_coordinator, sink, st.setup.directory,
-                  judge_selection{cfg.judges}, std::move(*ours), vs);
+                  judge_selection{cfg.judges}, std::move(ours), vs);
   end_with_session(self, st.coordinator);
   write_manifest(self);
 }
