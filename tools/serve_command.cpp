@@ -144,6 +144,28 @@ daemon_options daemon_options_of(const serve_settings& s, std::string state_dir,
   return d;
 }
 
+// Where the daemon listens: an IP address; off the loopback only with a
+// token (anyone on the network could submit runs), and a warning without TLS.
+caf::error check_listen(const http_server_options& http, bool has_token) {
+  boost::system::error_code ec;
+  auto addr = boost::asio::ip::make_address(http.address, ec);
+  if (ec)
+    return make_error(errc::bad_config,
+                      "--listen: '" + http.address + "' is not an IP address");
+  if (!has_token && !addr.is_loopback())
+    return make_error(errc::bad_config,
+                      "refusing to listen on " + http.address
+                        + " without a token: anyone on the network could "
+                          "submit runs; give --token-file FILE or "
+                          "INVJUDGE_TOKEN");
+  if (!addr.is_loopback() && http.tls_cert.empty())
+    say("warning: listening on " + http.address
+        + " without TLS: the bearer token travels in clear text on the "
+          "network; give --tls-cert and --tls-key (or put a TLS proxy in "
+          "front)");
+  return caf::error{};
+}
+
 } // namespace
 
 int serve_command(const serve_options& opts) {
@@ -164,26 +186,13 @@ int serve_command(const serve_options& opts) {
     return exit_code::bad_config;
   }
   auto d = daemon_options_of(s, std::move(*state_dir), std::move(*token));
-  boost::system::error_code ec;
-  auto addr = boost::asio::ip::make_address(s.http.address, ec);
-  if (ec) {
-    say("--listen: '" + s.http.address + "' is not an IP address");
-    return exit_code::bad_config;
-  }
-  if (d.token.empty() && !addr.is_loopback()) {
-    say("refusing to listen on " + s.http.address
-        + " without a token: anyone on the network could submit runs; give "
-          "--token-file FILE or INVJUDGE_TOKEN");
-    return exit_code::bad_config;
-  }
   s.http.tls_cert = opts.tls_cert;
   s.http.tls_key = opts.tls_key;
   s.http.tls_ca = opts.tls_ca;
-  if (!addr.is_loopback() && opts.tls_cert.empty())
-    say("warning: listening on " + s.http.address
-        + " without TLS: the bearer token travels in clear text on the "
-          "network; give --tls-cert and --tls-key (or put a TLS proxy in "
-          "front)");
+  if (auto err = check_listen(s.http, !d.token.empty())) {
+    say(context_of(err));
+    return exit_code::bad_config;
+  }
   // SIGINT and SIGTERM are the signal set's (below), from before anything
   // starts: a signal during the start stops the daemon once it listens.
   boost::asio::io_context signals_io;
