@@ -11,6 +11,8 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "tests/http/multipart_form.hpp"
+
 namespace ij::test {
 
 namespace http = boost::beast::http;
@@ -57,50 +59,6 @@ bool terminal(api_kind kind, const std::string& status) {
 std::string header(const fake_request& req, const char* name) {
   auto it = req.find(name);
   return it == req.end() ? std::string{} : std::string(it->value());
-}
-
-/// The parts of a multipart/form-data body: name -> content (and the file
-/// part's filename); false when the body is not multipart.
-bool parse_multipart(const std::string& content_type, const std::string& body,
-                     std::map<std::string, std::string>& parts,
-                     std::string& filename) {
-  auto at = content_type.find("boundary=");
-  if (content_type.rfind("multipart/form-data", 0) != 0
-      || at == std::string::npos)
-    return false;
-  auto boundary = content_type.substr(at + 9);
-  if (!boundary.empty() && boundary.front() == '"')
-    boundary = boundary.substr(1, boundary.find('"', 1) - 1);
-  auto delimiter = "--" + boundary;
-  auto pos = body.find(delimiter);
-  if (pos != 0)
-    return false;
-  for (;;) {
-    pos += delimiter.size();
-    if (body.compare(pos, 2, "--") == 0)
-      return true; // the closing delimiter
-    if (body.compare(pos, 2, "\r\n") != 0)
-      return false;
-    pos += 2;
-    auto head_end = body.find("\r\n\r\n", pos);
-    if (head_end == std::string::npos)
-      return false;
-    auto head = body.substr(pos, head_end - pos);
-    auto content_start = head_end + 4;
-    auto next = body.find("\r\n" + delimiter, content_start);
-    if (next == std::string::npos)
-      return false;
-    std::smatch m;
-    static const std::regex name_re("name=\"([^\"]*)\"");
-    static const std::regex file_re("filename=\"([^\"]*)\"");
-    if (!std::regex_search(head, m, name_re))
-      return false;
-    auto name = m[1].str();
-    if (std::regex_search(head, m, file_re))
-      filename = m[1].str();
-    parts[name] = body.substr(content_start, next - content_start);
-    pos = next + 2;
-  }
 }
 
 } // namespace
@@ -473,12 +431,12 @@ planned_reply fake_batches::handle_openai(const fake_request& req,
 }
 
 planned_reply fake_batches::upload_file(const fake_request& req) {
-  std::map<std::string, std::string> parts;
-  std::string filename;
-  if (!parse_multipart(header(req, "content-type"), req.body(), parts,
-                       filename))
+  auto form = parse_multipart(header(req, "content-type"), req.body());
+  if (!form)
     return reject(400, "invalid_request_error",
                   "the body is not multipart/form-data");
+  auto& parts = form->parts;
+  auto& filename = form->filename;
   if (parts["purpose"] != "batch")
     return reject(400, "invalid_request_error", "purpose must be batch here");
   if (!parts.count("file") || filename.empty())

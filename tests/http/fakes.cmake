@@ -7,6 +7,7 @@ if(NOT TARGET ij_http_fakes)
     ${IJ_SOURCE_DIR}/tests/http/fake_verdicts.cpp
     ${IJ_SOURCE_DIR}/tests/http/prompt_models.cpp
     ${IJ_SOURCE_DIR}/tests/http/fake_batches.cpp
+    ${IJ_SOURCE_DIR}/tests/http/multipart_form.cpp
     ${IJ_SOURCE_DIR}/tests/http/batch_script.cpp
     ${IJ_SOURCE_DIR}/tests/http/test_tls.cpp)
   target_include_directories(ij_http_fakes PUBLIC ${IJ_SOURCE_DIR})
