@@ -623,10 +623,13 @@ TEST_CASE_METHOD(registered_system,
                  "its handle across",
                  "[messages]") {
   auto& sys = test_system();
+  // With an argument: CAF 0.17 dereferences the empty argument tuple of a
+  // lambda actor spawned without any (UBSan: reference binding to null).
   judge_client_actor client = sys.spawn(
-    [](judge_client_actor::pointer) -> judge_client_actor::behavior_type {
+    [](judge_client_actor::pointer, int) -> judge_client_actor::behavior_type {
       return {[](worker_update&) {}};
-    });
+    },
+    0);
   check_registered<judge_client_actor>("ij.judge_client_actor");
   auto msg = caf::make_message(demand_atom::value, client, std::uint32_t{3});
   std::vector<char> buf;
