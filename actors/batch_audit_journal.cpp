@@ -10,7 +10,7 @@ namespace ij {
 
 batch_record to_batch_record(const batch_mark& m) {
   batch_record r;
-  r.step = to_string(m.step);
+  r.step = m.step;
   r.judge = m.judge;
   r.key = m.key;
   r.batch_id = m.batch_id;
@@ -23,9 +23,7 @@ batch_record to_batch_record(const batch_mark& m) {
 
 batch_mark to_batch_mark(const batch_record& r) {
   batch_mark m;
-  m.step = r.step == "submitted" ? batch_step::submitted
-           : r.step == "ended"   ? batch_step::ended
-                                 : batch_step::pending;
+  m.step = r.step;
   m.judge = r.judge;
   m.key = r.key;
   m.batch_id = r.batch_id;

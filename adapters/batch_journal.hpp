@@ -14,6 +14,8 @@
 
 #include <caf/error.hpp>
 
+#include "messages/batch_step.hpp"
+
 namespace ij {
 
 /// One request of a batch: its custom_id and the vote it is.
@@ -22,24 +24,6 @@ struct batch_entry {
   std::string pair_id;
   std::uint32_t vote_index = 0;
 };
-
-enum class batch_step : std::uint8_t {
-  /// About to be submitted: the provider may or may not have it.
-  pending,
-  /// The provider accepted it: `batch_id` is its id.
-  submitted,
-  /// Its results were delivered (or it was cancelled, rejected, abandoned).
-  ended,
-};
-
-inline const char* to_string(batch_step step) {
-  switch (step) {
-    case batch_step::pending: return "pending";
-    case batch_step::submitted: return "submitted";
-    case batch_step::ended: return "ended";
-  }
-  return "unknown";
-}
 
 struct batch_mark {
   batch_step step = batch_step::pending;

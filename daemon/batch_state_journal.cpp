@@ -122,11 +122,11 @@ batch_state_journal::marks_of(const std::string& run_id) {
     rapidjson::Document doc;
     auto body = q.text(0);
     doc.Parse(body.c_str());
-    batch_record r;
-    if (doc.HasParseError() || !doc.IsObject() || !read_batch_body(doc, r))
+    auto r = doc.HasParseError() ? std::nullopt : read_batch_body(doc);
+    if (!r)
       return make_error(errc::io_failed, "the batch journal holds a mark it "
                                          "cannot read");
-    out.push_back(to_batch_mark(r));
+    out.push_back(to_batch_mark(*r));
   }
   if (rc != SQLITE_DONE)
     return db_error(db_, "cannot read the batch journal");

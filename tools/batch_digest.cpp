@@ -15,9 +15,10 @@ std::optional<double> batch_row::seconds_to_end() const {
 }
 
 void batch_digest::add_batch(const rapidjson::Value& record) {
-  batch_record r;
-  if (!read_batch_body(record, r))
+  auto read = read_batch_body(record);
+  if (!read)
     return;
+  auto& r = *read;
   auto [it, fresh] = by_key_.emplace(r.key, rows_.size());
   if (fresh) {
     rows_.emplace_back();
@@ -30,15 +31,19 @@ void batch_digest::add_batch(const rapidjson::Value& record) {
     holder_[{e.pair_id, e.vote}] = it->second;
   if (!r.batch_id.empty())
     row.batch_id = r.batch_id;
-  if (r.step == "pending") {
-    row.pending_ms = r.at_ms;
-    row.state = "pending";
-  } else if (r.step == "submitted") {
-    row.submitted_ms = r.at_ms;
-    row.state = "submitted";
-  } else { // ended
-    row.ended_ms = r.at_ms;
-    row.state = r.state.empty() ? "ended" : r.state;
+  switch (r.step) {
+    case batch_step::pending:
+      row.pending_ms = r.at_ms;
+      row.state = std::string{to_string(r.step)};
+      break;
+    case batch_step::submitted:
+      row.submitted_ms = r.at_ms;
+      row.state = std::string{to_string(r.step)};
+      break;
+    case batch_step::ended: // the provider's final state, when it gave one
+      row.ended_ms = r.at_ms;
+      row.state = r.state.empty() ? std::string{to_string(r.step)} : r.state;
+      break;
   }
 }
 

@@ -91,11 +91,11 @@ public:
       case audit_type::resumed: ++p_.resumes; break;
       case audit_type::run_end: run_end(r); break;
       case audit_type::batch: {
-        batch_record b;
-        if (!read_batch_body(r, b))
+        auto b = read_batch_body(r);
+        if (!b)
           return make_error(errc::bad_input,
                             "a batch record lacks its step, judge or key");
-        p_.batches.push_back(std::move(b));
+        p_.batches.push_back(std::move(*b));
         break;
       }
       default: break; // the run's notes, canary alarms: nothing to resume

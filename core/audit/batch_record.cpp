@@ -16,10 +16,6 @@ std::string text(const rapidjson::Value& obj, const char* name) {
   return {it->value.GetString(), it->value.GetStringLength()};
 }
 
-bool known_step(const std::string& s) {
-  return s == "pending" || s == "submitted" || s == "ended";
-}
-
 } // namespace
 
 bool operator==(const batch_record& x, const batch_record& y) {
@@ -41,7 +37,7 @@ std::string batch_body(const batch_record& r) {
   rapidjson::StringBuffer sb;
   rapidjson::Writer<rapidjson::StringBuffer> w(sb);
   w.StartObject();
-  json::string(w, "step", r.step);
+  json::string(w, "step", to_string(r.step));
   json::string(w, "judge", r.judge);
   json::string(w, "key", r.key);
   json::string_or_null(w, "batch_id", r.batch_id);
@@ -61,15 +57,16 @@ std::string batch_body(const batch_record& r) {
   return {sb.GetString(), sb.GetSize()};
 }
 
-bool read_batch_body(const rapidjson::Value& r, batch_record& out) {
+std::optional<batch_record> read_batch_body(const rapidjson::Value& r) {
   if (!r.IsObject())
-    return false;
-  out = batch_record{};
-  out.step = text(r, "step");
+    return std::nullopt;
+  auto step = batch_step_from_string(text(r, "step"));
+  batch_record out;
   out.judge = text(r, "judge");
   out.key = text(r, "key");
-  if (!known_step(out.step) || out.judge.empty() || out.key.empty())
-    return false;
+  if (!step || out.judge.empty() || out.key.empty())
+    return std::nullopt;
+  out.step = *step;
   out.batch_id = text(r, "batch_id");
   out.state = text(r, "state");
   if (auto at = r.FindMember("at_ms");
@@ -77,7 +74,7 @@ bool read_batch_body(const rapidjson::Value& r, batch_record& out) {
     out.at_ms = at->value.GetInt64();
   auto entries = r.FindMember("entries");
   if (entries == r.MemberEnd() || !entries->value.IsArray())
-    return true;
+    return out;
   for (auto& e : entries->value.GetArray()) {
     if (!e.IsObject())
       continue;
@@ -88,7 +85,7 @@ bool read_batch_body(const rapidjson::Value& r, batch_record& out) {
       entry.vote = v->value.GetUint();
     out.entries.push_back(std::move(entry));
   }
-  return true;
+  return out;
 }
 
 } // namespace ij

@@ -6,11 +6,14 @@
 // must adopt. Core holds its own copy of the mark (core never depends on
 // adapters); actors/batch_audit_journal converts.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <rapidjson/document.h>
+
+#include "messages/batch_step.hpp"
 
 namespace ij {
 
@@ -21,8 +24,7 @@ struct batch_record_entry {
 };
 
 struct batch_record {
-  /// "pending", "submitted" or "ended".
-  std::string step;
+  batch_step step = batch_step::pending;
   /// The judge's adapter id.
   std::string judge;
   /// The adapter's own key of the batch (known before the provider's id).
@@ -41,8 +43,8 @@ bool operator==(const batch_record& x, const batch_record& y);
 /// "at_ms", "entries": [{"custom_id", "pair_id", "vote"}]}.
 std::string batch_body(const batch_record& r);
 
-/// Reads a body back; false when a required field (step, judge, key) is
+/// Reads a body back; nullopt when a required field (step, judge, key) is
 /// missing or the step is unknown.
-bool read_batch_body(const rapidjson::Value& r, batch_record& out);
+std::optional<batch_record> read_batch_body(const rapidjson::Value& r);
 
 } // namespace ij

@@ -271,7 +271,7 @@ TEST_CASE(
     std::mutex mtx;
     std::vector<std::string> seen;
     s.journal->set_check([&](const batch_mark& m) {
-      std::string what = to_string(m.step);
+      std::string what{to_string(m.step)};
       if (m.step == batch_step::pending && s.fake->batches_created() != 0)
         what += " after the batch was created";
       if (m.step == batch_step::submitted

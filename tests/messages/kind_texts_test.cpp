@@ -8,7 +8,9 @@
 
 #include "messages/alarm_action.hpp"
 #include "messages/audit_type.hpp"
+#include "messages/batch_step.hpp"
 #include "messages/run_state.hpp"
+#include "messages/verdict.hpp"
 
 using namespace ij;
 
@@ -55,4 +57,11 @@ TEST_CASE("audit record types: every type reads back from its text, others are "
                "rejected", "run_end", "resumed", "cascade_disagreement",
                "batch", "canary", "bias_alarm", "host", "vote_moved",
                "late_reply"});
+}
+
+TEST_CASE("batch steps and verdict kinds: each reads back from its text") {
+  check_texts(all_batch_steps, batch_step_from_string,
+              {"pending", "submitted", "ended"});
+  check_texts(all_verdict_kinds, verdict_kind_from_string,
+              {"INVARIANT", "VIOLATED", "NEITHER"});
 }

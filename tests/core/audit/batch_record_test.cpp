@@ -14,10 +14,10 @@ using namespace ij;
 
 namespace {
 
-batch_record mark(std::string step, std::string key, std::string id = {},
+batch_record mark(batch_step step, std::string key, std::string id = {},
                   std::string state = {}) {
   batch_record r;
-  r.step = std::move(step);
+  r.step = step;
   r.judge = "openai:judge-model t=0";
   r.key = std::move(key);
   r.batch_id = std::move(id);
@@ -31,31 +31,31 @@ batch_record mark(std::string step, std::string key, std::string id = {},
 batch_record read_back(const std::string& body) {
   rapidjson::Document d;
   d.Parse(body.c_str());
-  batch_record out;
-  REQUIRE(read_batch_body(d, out));
-  return out;
+  auto out = read_batch_body(d);
+  REQUIRE(out);
+  return *out;
 }
 
 } // namespace
 
 TEST_CASE("batch record: the body reads back as written") {
-  for (auto& r : {mark("pending", "k1"), mark("submitted", "k1", "batch_7"),
-                  mark("ended", "k1", "batch_7", "expired")})
+  for (auto& r : {mark(batch_step::pending, "k1"),
+                  mark(batch_step::submitted, "k1", "batch_7"),
+                  mark(batch_step::ended, "k1", "batch_7", "expired")})
     CHECK(read_back(batch_body(r)) == r);
   rapidjson::Document d;
   d.Parse(R"({"step":"paused","judge":"j","key":"k"})");
-  batch_record out;
-  CHECK_FALSE(read_batch_body(d, out));
+  CHECK_FALSE(read_batch_body(d));
   d.Parse(R"({"step":"pending","judge":"j"})");
-  CHECK_FALSE(read_batch_body(d, out));
+  CHECK_FALSE(read_batch_body(d));
 }
 
 TEST_CASE("batch record: read back from a killed run's audit") {
   auto lines = test::chain({
     {"manifest",
      R"({"run_id":"r1","config":{"judges":[{"name":"j","type":"stub","model":"numeric"}]}})"},
-    {"batch", batch_body(mark("pending", "k1"))},
-    {"batch", batch_body(mark("submitted", "k1", "b1"))},
+    {"batch", batch_body(mark(batch_step::pending, "k1"))},
+    {"batch", batch_body(mark(batch_step::submitted, "k1", "b1"))},
   });
   std::string text;
   for (auto& l : lines)
@@ -64,7 +64,7 @@ TEST_CASE("batch record: read back from a killed run's audit") {
   auto p = read_resume_point(in);
   REQUIRE(p);
   REQUIRE(p->batches.size() == 2);
-  CHECK(p->batches[1] == mark("submitted", "k1", "b1"));
+  CHECK(p->batches[1] == mark(batch_step::submitted, "k1", "b1"));
   CHECK(p->cut_lines == 0);
 }
 
