@@ -5,8 +5,10 @@
 // it; the adapter only calls record() and waits for `done`.
 //
 // Order per batch: `pending` (every entry) -> submit -> `submitted` (the
-// provider's id) -> poll -> results delivered -> `ended` (final state).
-// A restart reads the marks back and hands them to batch_judge::adopt().
+// provider's id) -> poll -> `ended` (final state) -> results delivered, so
+// that a run's audit holds a batch's end before its calls' records and its
+// own end. A restart reads the marks back and hands them to
+// batch_judge::adopt().
 #include <cstdint>
 #include <functional>
 #include <string>

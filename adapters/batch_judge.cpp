@@ -98,6 +98,7 @@ void batch_judge::state::shutdown() {
   calls.clear();
   queue.clear();
   batches.clear();
+  unsent_closing.clear();
   publish();
 }
 
@@ -256,10 +257,11 @@ void batch_judge::state::on_submitted(const std::string& key,
   }
   if (!st) {
     auto reason = render_error(st.error());
-    fail_batch(
-      *b, fault_of_error(st.error()),
-      std::string{to_string(cfg.api)} + " rejected the batch: " + reason, true);
-    return close(key, "rejected");
+    return close(key, "rejected",
+                 failures(*b, fault_of_error(st.error()),
+                          std::string{to_string(cfg.api)}
+                            + " rejected the batch: " + reason,
+                          true));
   }
   b->id = st->id;
   b->state = st->state;
@@ -319,10 +321,11 @@ void batch_judge::state::on_status(const std::string& key,
   if (!st) {
     if (is_unreachable(st.error()))
       return schedule_poll(key, cfg.poll); // worth trying later
-    fail_batch(
-      *b, fault_of_error(st.error()),
-      "batch " + b->id + " cannot be read: " + render_error(st.error()), true);
-    return close(key, "lost");
+    return close(key, "lost",
+                 failures(*b, fault_of_error(st.error()),
+                          "batch " + b->id
+                            + " cannot be read: " + render_error(st.error()),
+                          true));
   }
   b->state = st->state;
   if (!is_terminal(st->state))
@@ -331,11 +334,11 @@ void batch_judge::state::on_status(const std::string& key,
     std::string why;
     for (auto& e : st->errors)
       why += (why.empty() ? "" : "; ") + e;
-    fail_batch(*b, fault_kind::bad_request,
-               "batch " + b->id
-                 + " failed: " + (why.empty() ? "no reason given" : why),
-               true);
-    return close(key, "failed");
+    return close(key, "failed",
+                 failures(*b, fault_kind::bad_request,
+                          "batch " + b->id + " failed: "
+                            + (why.empty() ? "no reason given" : why),
+                          true));
   }
   client->results(b->id,
                   back<caf::expected<std::vector<batch_result>>>(
@@ -352,11 +355,11 @@ void batch_judge::state::on_results(
   if (!r) {
     if (is_unreachable(r.error()))
       return schedule_poll(key, cfg.poll);
-    fail_batch(*b, fault_of_error(r.error()),
-               "batch " + b->id
-                 + ": results cannot be read: " + render_error(r.error()),
-               true);
-    return close(key, "lost");
+    return close(key, "lost",
+                 failures(*b, fault_of_error(r.error()),
+                          "batch " + b->id + ": results cannot be read: "
+                            + render_error(r.error()),
+                          true));
   }
   if (b->confirm) {
     std::set<std::string> want, got;
@@ -370,12 +373,14 @@ void batch_judge::state::on_results(
       return close(key, "not found");
     }
   }
-  deliver_results(*b, *r);
-  close(key, to_string(b->state));
+  auto outcome = outcome_of(*b, *r);
+  close(key, to_string(b->state), std::move(outcome));
 }
 
-void batch_judge::state::deliver_results(
-  open_batch& b, const std::vector<batch_result>& results) {
+std::vector<batch_judge::state::settlement>
+batch_judge::state::outcome_of(const open_batch& b,
+                               const std::vector<batch_result>& results) {
+  std::vector<settlement> out;
   std::unordered_set<std::string> mine;
   std::vector<std::string> sent;
   for (auto& e : b.entries) {
@@ -389,44 +394,70 @@ void batch_judge::state::deliver_results(
     if (r.kind != result_kind::succeeded)
       s.reason = "batch " + b.id + ": request " + r.custom_id + " "
                  + to_string(r.kind) + (r.error.empty() ? "" : ": " + r.error);
-    route(b.key, r.custom_id, std::move(s));
+    out.emplace_back(r.custom_id, std::move(s));
   }
   for (auto& id : missing_results(sent, results)) {
     batch_result none;
     none.custom_id = id;
     none.kind = result_kind::canceled;
-    route(b.key, id,
-          settled{none, fault_kind::unavailable,
-                  "batch " + b.id + " (" + to_string(b.state)
-                    + "): no result for " + id,
-                  true});
+    out.emplace_back(id, settled{none, fault_kind::unavailable,
+                                 "batch " + b.id + " (" + to_string(b.state)
+                                   + "): no result for " + id,
+                                 true});
   }
+  return out;
 }
 
-/// The batch is done with: journal `ended`, its adopted ids released.
+/// The batch is done with: it goes now (a late answer about it finds it
+/// gone), `ended` is journaled, and only once that is durable are its
+/// votes settled by `outcome`. So a batch's end is in the journal (a run's
+/// audit) before any record of its calls, and before the run's end: a run
+/// ends once its votes are settled, and its journal refuses marks after
+/// that. Its adopted ids stay held until then, for `route`.
 void batch_judge::state::close(const std::string& key,
-                               const std::string& state_text) {
+                               const std::string& state_text,
+                               std::vector<settlement> outcome) {
   auto b = find(key);
   if (!b)
     return;
-  for (auto& e : b->entries)
-    if (auto h = held.find(e.custom_id); h != held.end() && h->second == key)
-      held.erase(h);
-  record(mark(*b, batch_step::ended, state_text), [](caf::error) {});
+  auto m = mark(*b, batch_step::ended, state_text);
+  if (!b->submitted && b->id.empty())
+    unsent_closing.insert(key);
+  auto entries = std::move(b->entries);
   batches.erase(key);
   ++ended_count;
+  record(std::move(m), [this, key, entries = std::move(entries),
+                        outcome = std::move(outcome)](caf::error) mutable {
+    // Settled whether or not the mark was recorded: the answers are real,
+    // and a run whose audit failed ends on that failure itself.
+    for (auto& [custom_id, s] : outcome)
+      route(key, custom_id, std::move(s));
+    for (auto& e : entries)
+      if (auto h = held.find(e.custom_id); h != held.end() && h->second == key)
+        held.erase(h);
+    unsent_closing.erase(key);
+  });
 }
 
-void batch_judge::state::fail_batch(open_batch& b, fault_kind kind,
-                                    const std::string& reason,
-                                    bool per_policy) {
+std::vector<batch_judge::state::settlement>
+batch_judge::state::failures(const open_batch& b, fault_kind kind,
+                             const std::string& reason, bool per_policy) {
+  std::vector<settlement> out;
   for (auto& e : b.entries) {
     batch_result r;
     r.custom_id = e.custom_id;
     r.kind = result_kind::errored;
     r.error = reason;
-    route(b.key, e.custom_id, settled{r, kind, reason, per_policy});
+    out.emplace_back(e.custom_id, settled{r, kind, reason, per_policy});
   }
+  return out;
+}
+
+void batch_judge::state::fail_batch(open_batch& b, fault_kind kind,
+                                    const std::string& reason,
+                                    bool per_policy) {
+  for (auto& [custom_id, s] : failures(b, kind, reason, per_policy))
+    route(b.key, custom_id, std::move(s));
 }
 
 void batch_judge::state::route(const std::string& key,
@@ -475,6 +506,8 @@ void batch_judge::state::answer(call_entry& entry, const adapter_reply& reply) {
 // Whether a call's request has reached the provider: its batch submitted.
 bool batch_judge::state::submitted(const call_entry& entry) const {
   if (entry.batch_key.empty())
+    return false;
+  if (unsent_closing.count(entry.batch_key))
     return false;
   auto b = batches.find(entry.batch_key);
   return b == batches.end() || b->second.submitted || !b->second.id.empty();

@@ -16,6 +16,8 @@
 #include <string>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -100,6 +102,9 @@ struct batch_judge::state : std::enable_shared_from_this<state> {
   /// Results of adopted batches whose calls have not been re-issued yet.
   std::unordered_map<std::string, settled> unclaimed;
   std::size_t ended_count = 0;
+  /// Keys of batches closing (their `ended` not yet durable) that never
+  /// reached the provider: an abort meanwhile is not counted as sent.
+  std::unordered_set<std::string> unsent_closing;
 
   mutable std::mutex stats_mtx;
   batch_stats snapshot;
@@ -150,8 +155,14 @@ struct batch_judge::state : std::enable_shared_from_this<state> {
   void on_status(const std::string& key, caf::expected<batch_status> st);
   void on_results(const std::string& key,
                   caf::expected<std::vector<batch_result>> r);
-  void deliver_results(open_batch& b, const std::vector<batch_result>& results);
-  void close(const std::string& key, const std::string& state_text);
+  /// A vote's settlement, by custom_id.
+  using settlement = std::pair<std::string, settled>;
+  std::vector<settlement> outcome_of(const open_batch& b,
+                                     const std::vector<batch_result>& results);
+  std::vector<settlement> failures(const open_batch& b, fault_kind kind,
+                                   const std::string& reason, bool per_policy);
+  void close(const std::string& key, const std::string& state_text,
+             std::vector<settlement> outcome = {});
   void fail_batch(open_batch& b, fault_kind kind, const std::string& reason,
                   bool per_policy);
   void route(const std::string& key, const std::string& custom_id, settled s);
