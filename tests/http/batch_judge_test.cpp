@@ -270,6 +270,7 @@ TEST_CASE(
     setup s(api);
     std::mutex mtx;
     std::vector<std::string> seen;
+    replies r, twin;
     s.journal->set_check([&](const batch_mark& m) {
       std::string what{to_string(m.step)};
       if (m.step == batch_step::pending && s.fake->batches_created() != 0)
@@ -278,10 +279,13 @@ TEST_CASE(
           && (s.fake->batches_created() != 1 || s.fake->polls() != 0
               || m.batch_id != s.fake->batch_ids().at(0)))
         what += " after a poll, or without the batch's id";
+      // The end is journaled before any reply goes: a run's audit holds it
+      // before its calls' records and its run_end.
+      if (m.step == batch_step::ended && r.size() + twin.size() != 0)
+        what += " after a reply";
       std::lock_guard<std::mutex> g(mtx);
       seen.push_back(what);
     });
-    replies r, twin;
     {
       auto j = s.judge(s.config(2));
       auto o = vote("t", 1);
@@ -382,6 +386,10 @@ TEST_CASE(
     setup s(api);
     s.fake->reject_next_batch(400, "batch too large for this account");
     replies r;
+    std::atomic<int> late_end{0};
+    s.journal->set_check([&](const batch_mark& m) {
+      late_end += m.step == batch_step::ended && r.size() != 0;
+    });
     {
       auto j = s.judge(s.config(2));
       call_pairs(*j, r, "z", 0, 2);
@@ -399,6 +407,7 @@ TEST_CASE(
     REQUIRE(marks.size() == 2);
     CHECK(marks[1].step == batch_step::ended);
     CHECK(marks[1].state == "rejected");
+    CHECK(late_end == 0); // the faults went after the end was journaled
   }
   // OpenAI: a batch that fails validation after it was accepted.
   setup s(batch_api::openai);
